@@ -1,0 +1,30 @@
+GO ?= go
+
+# Fuzz targets run by fuzz-smoke: package:Target.
+FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents
+FUZZTIME ?= 5s
+
+.PHONY: build run test bench fuzz-smoke
+
+build:
+	$(GO) build -o bin/skillwire ./cmd/skillwire
+
+# The main job on this machine's real Claude Code directories. Exit 3 is a
+# finding (something anomalous), not a failure of the command.
+run:
+	@$(GO) run ./cmd/skillwire scan || [ $$? -eq 3 ]
+
+test:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+bench:
+	bash bench/bench.sh
+
+fuzz-smoke:
+	@set -e; for t in $(FUZZ); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	done

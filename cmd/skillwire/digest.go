@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
+)
+
+type anomalyJSON struct {
+	Reason anomaly.Reason `json:"reason"`
+	Path   string         `json:"path"`
+}
+
+type digestJSON struct {
+	Digest    *string       `json:"digest"`
+	Entries   int           `json:"entries"`
+	Partial   bool          `json:"partial"`
+	Anomalies []anomalyJSON `json:"anomalies"`
+}
+
+func newDigestCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	var bf budgetFlags
+	cmd := &cobra.Command{
+		Use:   "digest PATH",
+		Short: "Snapshot one candidate and print its digest",
+		Long: `digest observes one candidate (a skill directory, or an agent or command
+file) and prints its digest, blake3:<hex>, with any anomalies. Nested
+paths are shown as depthN/<hex>, never as raw bytes.
+
+A path ending in "." or containing ".." is accepted only when it is the
+working directory ($PWD, not a symlink); an empty path is refused.
+
+Exit 0 clean, 3 anomalous or partial, 2 refused.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := bf.config(cmd, s)
+			if err != nil {
+				return err
+			}
+			pwd, pwdSet := s.getenv("PWD")
+			dir, name, err := walker.SplitArg(args[0], pwd, pwdSet)
+			if err != nil {
+				if errors.Is(err, walker.ErrRefused) {
+					return fail(exitUsage, "%s", defang(err.Error()))
+				}
+				return fail(exitInternal, "%v", err)
+			}
+			c := walker.Observe(cmd.Context(), dir, name, cfg)
+			found := c.Anomalies()
+			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}}
+			if !c.Partial() {
+				d := c.Digest.String()
+				out.Digest = &d
+			}
+			for _, f := range found {
+				out.Anomalies = append(out.Anomalies, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
+			}
+			if asJSON {
+				if err := writeJSON(s.out, out); err != nil {
+					return err
+				}
+			} else {
+				printDigest(s, &out)
+			}
+			if len(found) > 0 {
+				return errFinding
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	bf.add(cmd)
+	return cmd
+}
+
+func printDigest(s *streams, d *digestJSON) {
+	if d.Digest != nil {
+		fmt.Fprintln(s.out, *d.Digest)
+	} else {
+		fmt.Fprintln(s.out, "partial: no digest (the scan budget ran out; raise --max-entries or --max-bytes)")
+	}
+	fmt.Fprintf(s.out, "entries: %d\n", d.Entries)
+	for _, a := range d.Anomalies {
+		fmt.Fprintf(s.out, "anomaly: %s at %s\n", a.Reason, a.Path)
+	}
+}

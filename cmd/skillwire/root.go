@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, the same for every command (DESIGN.md §7).
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitUsage    = 2 // usage error or refused input
+	exitFinding  = 3 // an anomaly, adverse verdict, change or failed verification
+	exitNoAudit  = 4 // the audit could not be performed
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// exitError carries an exit code and an optional one-line message for
+// stderr. A finding has no message: the output already says it.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+var errFinding = &exitError{code: exitFinding}
+
+// streams are the command's standard streams, so tests run it in process.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+	getenv   func(string) (string, bool)
+}
+
+func run(args []string, in io.Reader, out, errw io.Writer) int {
+	return runWith(args, streams{in: in, out: out, err: errw, getenv: lookupEnv})
+}
+
+func runWith(args []string, s streams) int {
+	root := newRoot(&s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(s.err, "skillwire: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	// Everything else comes from argument parsing: a usage error. Cobra
+	// quotes the offending argument; it is defanged before it is shown.
+	fmt.Fprintf(s.err, "skillwire: %s\nRun 'skillwire --help' for usage.\n", defang(err.Error()))
+	return exitUsage
+}
+
+// defang replaces every byte a terminal or shell could act on, and every
+// non-ASCII byte, in a message that may carry an argument.
+func defang(msg string) string {
+	var b strings.Builder
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c < 0x20 || c >= 0x7f || c == '$' || c == '`' || c == '\\' {
+			c = '?'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func newRoot(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "skillwire",
+		Short: "A tripwire for the skills, agents and commands Claude Code runs",
+		Long: `skillwire observes the trees Claude Code loads without asking (skills,
+agents, commands), binds a reviewer's verdict to the exact bytes reviewed,
+and reports what appeared, changed, disappeared or could not be observed.
+
+Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
+3 a finding, 4 the audit could not be performed.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.SetIn(s.in)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.AddCommand(newDigestCmd(s), newScanCmd(s))
+	return root
+}
+
+// writeJSON prints exactly one JSON object and a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fail(exitInternal, "writing output: %v", err)
+	}
+	return nil
+}

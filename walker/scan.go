@@ -1,0 +1,268 @@
+package walker
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"sync/atomic"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
+)
+
+// scanner holds what one scan shares: the configuration, the deadline, the
+// file-reading pool and the traversal's buffers.
+type scanner struct {
+	ctx  context.Context
+	cfg  Config
+	pool *pool
+	rd   *reader // the traversal goroutine's own reader
+	dbuf []byte  // getdents buffer
+	lbuf []byte  // readlink buffer
+}
+
+func newScanner(ctx context.Context, cfg Config) *scanner {
+	s := &scanner{
+		ctx:  ctx,
+		cfg:  cfg,
+		rd:   newReader(),
+		dbuf: make([]byte, 32<<10),
+		lbuf: make([]byte, unix.PathMax+1),
+	}
+	s.pool = newPool(&s.cfg, s.cfg.workers()-1)
+	return s
+}
+
+func (s *scanner) close() { s.pool.close() }
+
+func (s *scanner) done() bool {
+	select {
+	case <-s.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+type dirent struct {
+	name []byte
+	typ  uint8
+}
+
+var errFanout = errors.New("walker: too many entries")
+
+// readDir lists the open directory fd, sorted by name. It stops reading at
+// MaxDirEntries+1 names (errFanout), so a huge directory costs bounded
+// memory.
+func (s *scanner) readDir(fd int) ([]dirent, error) {
+	var ents []dirent
+	var arena []byte
+	limit := s.cfg.MaxDirEntries
+	for {
+		n, err := unix.ReadDirent(fd, s.dbuf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		over := false
+		perr := parseDirents(s.dbuf[:n], func(name []byte, typ uint8) bool {
+			if len(ents) >= limit {
+				over = true
+				return false
+			}
+			start := len(arena)
+			arena = append(arena, name...)
+			ents = append(ents, dirent{name: arena[start:len(arena):len(arena)], typ: typ})
+			return true
+		})
+		if perr != nil {
+			return nil, perr
+		}
+		if over {
+			return nil, errFanout
+		}
+	}
+	// The arena may have moved while growing: re-slice every name from it.
+	off := 0
+	for i := range ents {
+		l := len(ents[i].name)
+		ents[i].name = arena[off : off+l : off+l]
+		off += l
+	}
+	slices.SortFunc(ents, func(a, b dirent) int { return bytes.Compare(a.name, b.name) })
+	return ents, nil
+}
+
+// openRoot opens a root and lists it. It returns fd < 0 when there is
+// nothing to walk, with the reason recorded in r.
+func (s *scanner) openRoot(r *Root) (int, []dirent) {
+	fd, err := openDirPath(r.Spec.Path)
+	if err != nil {
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			r.Missing = true
+		case errors.Is(err, unix.EACCES), errors.Is(err, unix.EPERM):
+			r.Anomalies = append(r.Anomalies, anomaly.Unreadable)
+		default:
+			r.Anomalies = append(r.Anomalies, anomaly.Root)
+		}
+		return -1, nil
+	}
+	names, err := s.readDir(fd)
+	if err != nil {
+		closeFD(fd)
+		if err == errFanout {
+			r.Anomalies = append(r.Anomalies, anomaly.Fanout)
+		} else {
+			r.Anomalies = append(r.Anomalies, anomaly.Unreadable)
+		}
+		return -1, nil
+	}
+	return fd, names
+}
+
+// selectCandidate decides whether a root entry is a candidate. Directories
+// (and links to them) always are; regular files (and links to them) only in
+// roots of files. A link that leads nowhere and a special file are
+// candidates too: they are reported, never silently passed over.
+func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool) {
+	typ := d.typ
+	if typ == unix.DT_LNK || typ == unix.DT_UNKNOWN {
+		var st unix.Stat_t
+		if err := fstatat(rootfd, d.name, &st, 0); err != nil {
+			return KindOther, true
+		}
+		typ = typeOf(st.Mode)
+	}
+	switch typ {
+	case unix.DT_DIR:
+		return KindDir, true
+	case unix.DT_REG:
+		return KindFile, files
+	}
+	return KindOther, true
+}
+
+// quota is a candidate's share of the budget; used reports what it took.
+type quota struct{ entries, bytes int64 }
+
+// candidate observes the entry c.Name of dirfd as one candidate within q,
+// replacing c.Manifest and c.Kind, and reports what it used.
+func (s *scanner) candidate(c *Candidate, dirfd int, q quota) quota {
+	w := &cwalk{s: s, q: q}
+	c.Manifest = snapshot.Manifest{}
+	c.Kind = KindOther
+	w.observe(c, dirfd)
+	c.Manifest.Entries = w.out
+	c.Manifest.Partial = w.partial.Load()
+	return quota{entries: w.entries, bytes: w.bytes.Load()}
+}
+
+// cwalk is one walk of one candidate. The traversal runs in one goroutine;
+// only bytes and partial are touched by the file readers.
+type cwalk struct {
+	s       *scanner
+	q       quota
+	entries int64
+	bytes   atomic.Int64
+	partial atomic.Bool
+	out     []snapshot.Entry
+}
+
+// take spends one entry of the quota; false means the walk must stop.
+func (w *cwalk) take() bool {
+	if w.entries >= w.q.entries || w.s.done() {
+		w.partial.Store(true)
+		return false
+	}
+	w.entries++
+	if p := w.s.cfg.Progress; p != nil {
+		p.Add(1)
+	}
+	return true
+}
+
+// reserve spends n bytes of the quota before a file is read, so a file is
+// hashed whole or not at all.
+func (w *cwalk) reserve(n int64) bool {
+	if w.bytes.Add(n) > w.q.bytes {
+		w.partial.Store(true)
+		return false
+	}
+	return true
+}
+
+func (w *cwalk) stopped() bool { return w.partial.Load() || w.s.done() }
+
+func anomalyEntry(path []byte, r anomaly.Reason) snapshot.Entry {
+	return snapshot.Entry{Path: path, Kind: snapshot.Anomaly, Reason: r}
+}
+
+// observe classifies the candidate itself and walks it. A top-level link is
+// followed on purpose (users link skills from a checkout, and Claude Code
+// follows them); its text is bound into the digest and the target's
+// identity is proven against the opened descriptor.
+func (w *cwalk) observe(c *Candidate, dirfd int) {
+	root := []byte{}
+	if !w.take() {
+		return
+	}
+	var lst unix.Stat_t
+	if err := fstatat(dirfd, c.Name, &lst, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		w.out = append(w.out, anomalyEntry(root, rootReason(err)))
+		return
+	}
+	want, follow := lst, 0
+	if lst.Mode&unix.S_IFMT == unix.S_IFLNK {
+		link, err := readlinkat(dirfd, c.Name, w.s.lbuf)
+		if err != nil {
+			w.out = append(w.out, anomalyEntry(root, openReason(err)))
+			return
+		}
+		c.Manifest.ViaLink, c.Manifest.Link = true, link
+		if err := fstatat(dirfd, c.Name, &want, 0); err != nil {
+			w.out = append(w.out, anomalyEntry(root, rootReason(err)))
+			return
+		}
+	} else {
+		follow = unix.O_NOFOLLOW
+	}
+	switch want.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		fd, err := openat(dirfd, c.Name, openDir|follow)
+		if err != nil {
+			w.out = append(w.out, anomalyEntry(root, openReason(err)))
+			return
+		}
+		defer closeFD(fd)
+		var st unix.Stat_t
+		if err := fstat(fd, &st); err != nil {
+			w.out = append(w.out, anomalyEntry(root, anomaly.Unreadable))
+			return
+		}
+		if !sameFile(&want, &st) {
+			w.out = append(w.out, anomalyEntry(root, anomaly.Swapped))
+			return
+		}
+		c.Kind = KindDir
+		w.dir(fd, root, 0, st.Mode&07777)
+	case unix.S_IFREG:
+		e := snapshot.Entry{Path: root, Kind: snapshot.File}
+		w.s.rd.file(w, dirfd, c.Name, follow, &want, &e)
+		if e.Kind != 0 {
+			if e.Kind == snapshot.File {
+				c.Kind = KindFile
+			}
+			w.out = append(w.out, e)
+		}
+	default:
+		w.out = append(w.out, anomalyEntry(root, anomaly.Special))
+	}
+}

@@ -1,0 +1,238 @@
+// Package walker observes candidate trees without trusting them. Every
+// component is opened relative to its parent's descriptor with O_NOFOLLOW,
+// arrival is proven with fstat on the opened descriptor, only regular files
+// are ever read, and nothing else in skillwire opens a file inside a watched
+// tree. Whatever cannot be observed as content becomes an anomaly entry in
+// the candidate's manifest; an error return means the walk itself could not
+// run.
+package walker
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// Limits are structural, per candidate: breaching one marks that candidate
+// anomalous and never touches the shared budget.
+type Limits struct {
+	// MaxDepth: a directory this many components below the candidate is
+	// recorded as a Depth anomaly and not opened.
+	MaxDepth int
+	// MaxDirEntries: a directory with more entries is a Fanout anomaly and
+	// its contents are not walked. Reading stops at MaxDirEntries+1 names.
+	MaxDirEntries int
+	// MaxFileBytes: a larger regular file is Oversize and never hashed.
+	MaxFileBytes int64
+}
+
+// Budget is a resource shared by all candidates of one scan. Exhausting it
+// makes the candidates it cut short Partial.
+type Budget struct {
+	MaxEntries int64
+	MaxBytes   int64
+}
+
+// Config configures a scan.
+type Config struct {
+	Limits
+	Budget
+	// Workers read and hash files in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when set, counts entries as they are observed.
+	Progress *atomic.Int64
+}
+
+// DefaultLimits and DefaultBudget size a full scan of a typical set of
+// Claude Code trees to finish well under a second.
+var (
+	DefaultLimits = Limits{MaxDepth: 24, MaxDirEntries: 4096, MaxFileBytes: 256 << 20}
+	DefaultBudget = Budget{MaxEntries: 100_000, MaxBytes: 1 << 30}
+)
+
+// DefaultConfig returns the default limits and budget.
+func DefaultConfig() Config { return Config{Limits: DefaultLimits, Budget: DefaultBudget} }
+
+func (c *Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Kind says what a candidate is.
+type Kind uint8
+
+const (
+	KindOther Kind = iota // not observable as a directory or file (see its anomalies)
+	KindDir
+	KindFile
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindDir:
+		return "dir"
+	case KindFile:
+		return "file"
+	}
+	return "other"
+}
+
+// Candidate is one observed top-level entry of a root, or the target of
+// `digest`.
+type Candidate struct {
+	Name     []byte // raw bytes; show only through anomaly.Gate
+	Kind     Kind
+	Manifest snapshot.Manifest
+	// Digest is the manifest's digest. When Manifest.Partial it describes
+	// the scan, not the tree: never store, compare or present it as the
+	// candidate's digest.
+	Digest snapshot.Hash
+}
+
+// Partial reports whether the budget cut the observation short.
+func (c *Candidate) Partial() bool { return c.Manifest.Partial }
+
+// Anomalies lists the candidate's anomalies: its manifest's, and Badname
+// for a name that fails the display gate.
+func (c *Candidate) Anomalies() []snapshot.Found {
+	found := c.Manifest.Anomalies()
+	if !anomaly.Gate(c.Name) {
+		found = append(found, snapshot.Found{Reason: anomaly.Badname})
+	}
+	return found
+}
+
+// Reasons lists the distinct reasons of Anomalies, in first-seen order.
+func Reasons(found []snapshot.Found) []anomaly.Reason {
+	var seen [256]bool
+	var out []anomaly.Reason
+	for _, f := range found {
+		if !seen[f.Reason] {
+			seen[f.Reason] = true
+			out = append(out, f.Reason)
+		}
+	}
+	return out
+}
+
+// RootSpec names a root: a directory whose top-level entries are candidates.
+type RootSpec struct {
+	// Path is opened as given, following symbolic links: it comes from the
+	// user's configuration, not from a watched tree.
+	Path string
+	// Files: top-level regular files are candidates too (agents, commands).
+	// In a skills root only directories are.
+	Files bool
+}
+
+// Root is the observation of one root.
+type Root struct {
+	Spec RootSpec
+	// Missing: the root does not exist, so there is nothing to watch there.
+	Missing bool
+	// Anomalies of the root itself: Root (not a directory), Unreadable,
+	// Fanout (too many candidates to observe: none were walked).
+	Anomalies  []anomaly.Reason
+	Candidates []Candidate
+}
+
+func finish(c *Candidate) {
+	d, err := c.Manifest.Digest()
+	if err != nil {
+		// The walker builds manifests in canonical order; a failure here is a
+		// bug, and a digest must never be made up for it.
+		panic("walker: non-canonical manifest: " + err.Error())
+	}
+	c.Digest = d
+}
+
+// Scan observes every candidate of roots under one shared budget, with
+// fair shares: every candidate is observed up to an equal part of the budget
+// before any gets more, so a huge or hostile candidate cannot blind its
+// siblings; what ends partial is the candidate that needed more. When ctx
+// ends, the candidates not yet observed are partial.
+func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
+	s := newScanner(ctx, cfg)
+	defer s.close()
+	out := make([]Root, len(roots))
+	var jobs []job
+	for i, spec := range roots {
+		out[i].Spec = spec
+		fd, names := s.openRoot(&out[i])
+		if fd < 0 {
+			continue
+		}
+		defer closeFD(fd)
+		for _, d := range names {
+			if kind, ok := s.selectCandidate(fd, d, spec.Files); ok {
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name, Kind: kind})
+				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1})
+			}
+		}
+	}
+	s.fairShares(jobs, func(j job) *Candidate { return &out[j.root].Candidates[j.idx] })
+	return out
+}
+
+type job struct {
+	dirfd     int
+	root, idx int
+}
+
+// maxRounds bounds the re-walks of fair sharing: total work stays within
+// a small multiple of the budget even on an adversarial set of sizes.
+const maxRounds = 4
+
+// fairShares walks every job with an equal share of what is left; the jobs
+// that did not fit are walked again, from scratch, with an equal share of
+// what the completed ones did not use, until a round completes none.
+func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
+	pending := jobs
+	left := quota{entries: s.cfg.MaxEntries, bytes: s.cfg.MaxBytes}
+	for round := 0; len(pending) > 0; round++ {
+		n := int64(len(pending))
+		share := quota{entries: left.entries / n, bytes: left.bytes / n}
+		var cut []job
+		for _, j := range pending {
+			c := cand(j)
+			used := s.candidate(c, j.dirfd, share)
+			if c.Manifest.Partial {
+				cut = append(cut, j)
+				continue
+			}
+			left.entries -= used.entries
+			left.bytes -= used.bytes
+		}
+		if len(cut) == len(pending) || round+1 == maxRounds {
+			break
+		}
+		pending = cut
+	}
+	for _, j := range jobs {
+		finish(cand(j))
+	}
+}
+
+// Observe observes one candidate: the entry name of directory path, with
+// the whole budget. It is the engine of `digest`.
+func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate {
+	s := newScanner(ctx, cfg)
+	defer s.close()
+	c := Candidate{Name: bytes.Clone(name)}
+	fd, err := openDirPath(dir)
+	if err != nil {
+		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
+		finish(&c)
+		return c
+	}
+	defer closeFD(fd)
+	s.candidate(&c, fd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes})
+	finish(&c)
+	return c
+}
