@@ -6,6 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// testHookListed, when set by a test, runs after a directory was listed and
+// before any of its entries is opened: the window of a mid-scan swap.
+var testHookListed func(dir []byte)
+
 // dir walks the open directory fd at path, depth components below the
 // candidate, and appends its entry and everything under it in canonical
 // order (depth first, siblings sorted). It lists the directory first, then
@@ -20,6 +24,9 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		}
 		w.out = append(w.out, anomalyEntry(path, r))
 		return
+	}
+	if testHookListed != nil {
+		testHookListed(path)
 	}
 	w.out = append(w.out, snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode})
 

@@ -1,0 +1,161 @@
+package anomaly
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestReasonNamesRoundTripAndAreTheContractsSet(t *testing.T) {
+	want := []string{"symlink", "special", "unreadable", "oversize", "unstable", "swapped", "depth", "fanout", "badname", "root", "budget"}
+	all := All()
+	if len(all) != len(want) {
+		t.Fatalf("%d reasons", len(all))
+	}
+	for i, r := range all {
+		if r.String() != want[i] {
+			t.Errorf("reason %d = %s, want %s", r, r, want[i])
+		}
+		text, err := r.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Reason
+		if err := back.UnmarshalText(text); err != nil || back != r {
+			t.Errorf("%s round trip: %v %v", r, back, err)
+		}
+	}
+	if _, err := Reason(0).MarshalText(); err == nil {
+		t.Error("zero reason marshalled")
+	}
+	var r Reason
+	if r.UnmarshalText([]byte("Symlink")) == nil {
+		t.Error("parse is case-insensitive")
+	}
+}
+
+func TestDisplayGate(t *testing.T) {
+	cases := []struct {
+		name string
+		ok   bool
+	}{
+		{"my-skill", true},
+		{"A", true},
+		{"v1.2_beta", true},
+		{strings.Repeat("a", 64), true},
+		{strings.Repeat("a", 65), false},
+		{"", false},
+		{".hidden", false},
+		{"-flag", false},
+		{"_x", false},
+		{"has space", false},
+		{"$(rm -rf ~)", false},
+		{"`id`", false},
+		{"a\nb", false},
+		{"\x1b[31mred", false},
+		{"caf\xc3\xa9", false},
+		{"\xff", false},
+		{"evil\u202etxt.md", false},
+		{"a/b", false},
+		{"swabcdefghijklmn", false}, // shaped like a minted id
+		{"SWABCDEFGHIJKLMN", false},
+		{"swabcdefghijklm", true}, // one short of the id shape
+		{"swabcdefghijklmno", true},
+		{"swift", true},
+		{"sw0bcdefghijklmn", true}, // 0 is not in the id alphabet
+	}
+	for _, c := range cases {
+		if got := Gate([]byte(c.name)); got != c.ok {
+			t.Errorf("Gate(%q) = %v, want %v", c.name, got, c.ok)
+		}
+	}
+}
+
+var idRE = regexp.MustCompile(`^sw[a-z2-7]{14}$`)
+
+func TestMintedIDsHaveOneShapeAndDependOnKeyRootAndName(t *testing.T) {
+	k1, k2 := bytes.Repeat([]byte{1}, KeySize), bytes.Repeat([]byte{2}, KeySize)
+	id := func(k []byte, root, name string) string {
+		s, err := MintID(k, root, []byte(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !idRE.MatchString(s) || !IsID(s) {
+			t.Fatalf("id %q has the wrong shape", s)
+		}
+		if Gate([]byte(s)) {
+			t.Fatalf("the gate lets the id %q pass as a name", s)
+		}
+		return s
+	}
+	a := id(k1, "/r", "skill")
+	if a != id(k1, "/r", "skill") {
+		t.Fatal("not stable")
+	}
+	for _, other := range []string{id(k2, "/r", "skill"), id(k1, "/r2", "skill"), id(k1, "/r", "skill2"), id(k1, "/rs", "kill")} {
+		if other == a {
+			t.Fatal("id does not depend on key, root and name (with boundaries)")
+		}
+	}
+	if _, err := MintID([]byte("short"), "/r", nil); err != ErrKey {
+		t.Fatalf("short key: %v", err)
+	}
+	if !IsIDPrefix(a[:6]) || IsIDPrefix(a[:5]) || IsIDPrefix("sw$(x)") || IsIDPrefix(a+"a") {
+		t.Fatal("IsIDPrefix")
+	}
+}
+
+func TestPathLabelNeverShowsPathBytes(t *testing.T) {
+	if PathLabel(nil) != "<root>" {
+		t.Fatal("root label")
+	}
+	re := regexp.MustCompile(`^depth([0-9]+)/[0-9a-f]{16}$`)
+	for path, depth := range map[string]string{"a": "1", "a/b": "2", "$(x)/`y`/\n": "3"} {
+		l := PathLabel([]byte(path))
+		m := re.FindStringSubmatch(l)
+		if m == nil || m[1] != depth {
+			t.Errorf("PathLabel(%q) = %q", path, l)
+		}
+	}
+	if PathLabel([]byte("a/b")) == PathLabel([]byte("a/c")) {
+		t.Fatal("labels collide")
+	}
+}
+
+func TestQuoteBytesLeavesNoShellOrControlByte(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/u/.claude/skills": "/home/u/.claude/skills",
+		"/p/$(rm -rf ~)":         `"/p/\x24\x28rm\x20-rf\x20~\x29"`,
+		"a\nb":                   `"a\x0ab"`,
+		"\x1b[2J":                `"\x1b\x5b2J"`,
+		"caf\xc3\xa9":            `"caf\xc3\xa9"`,
+		"`id`":                   `"\x60id\x60"`,
+	} {
+		if got := QuoteBytes([]byte(in)); got != want {
+			t.Errorf("QuoteBytes(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func FuzzGate(f *testing.F) {
+	for _, s := range []string{"ok", "$(x)", "a\nb", "swabcdefghijklmn", strings.Repeat("z", 64)} {
+		f.Add([]byte(s))
+	}
+	shown := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	f.Fuzz(func(t *testing.T, name []byte) {
+		if Gate(name) {
+			if !shown.Match(name) || IsID(strings.ToLower(string(name))) {
+				t.Fatalf("gate passed %q", name)
+			}
+		} else if shown.Match(name) && !IsID(strings.ToLower(string(name))) {
+			t.Fatalf("gate refused %q", name)
+		}
+		q := QuoteBytes(name)
+		for i := 0; i < len(q); i++ {
+			if c := q[i]; c < 0x20 || c >= 0x7f || c == '$' || c == '`' || c == ' ' || c == ';' || c == '\'' {
+				t.Fatalf("QuoteBytes(%q) = %q leaks %q", name, q, c)
+			}
+		}
+	})
+}

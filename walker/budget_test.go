@@ -1,0 +1,137 @@
+package walker
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+)
+
+func scanSkills(t *testing.T, dir string, cfg Config) []Candidate {
+	t.Helper()
+	roots := Scan(context.Background(), []RootSpec{{Path: dir}}, cfg)
+	if len(roots[0].Anomalies) > 0 || roots[0].Missing {
+		t.Fatalf("root: %+v", roots[0])
+	}
+	return roots[0].Candidates
+}
+
+func writeFiles(t *testing.T, dir string, n, size int) {
+	t.Helper()
+	mustOK(t, os.MkdirAll(dir, 0o755))
+	data := make([]byte, size)
+	for i := range n {
+		data[0] = byte(i)
+		mustOK(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", i)), data, 0o644))
+	}
+}
+
+func TestEntryBudgetIsSharedAndMakesCandidatesPartial(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "a"), 30, 1)
+	writeFiles(t, filepath.Join(dir, "b"), 30, 1)
+	cfg := DefaultConfig()
+	cfg.MaxEntries = 40
+	cs := scanSkills(t, dir, cfg)
+	for _, c := range cs {
+		if !c.Partial() || !hasAnomaly(&c, anomaly.Budget, "") {
+			t.Errorf("%s: partial %v, anomalies %v", c.Name, c.Partial(), reasonsOf(c.Anomalies()))
+		}
+	}
+	full := observe(t, dir, "a", Config{})
+	if cs[0].Digest == full.Digest {
+		t.Fatal("a partial digest equals the full one")
+	}
+}
+
+func TestByteBudgetMakesCandidatesPartialAndNeverHashesPart(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "a"), 10, 1000)
+	cfg := DefaultConfig()
+	cfg.MaxBytes = 4500
+	c := observe(t, dir, "a", cfg)
+	if !c.Partial() {
+		t.Fatal("over the byte budget but not partial")
+	}
+	files := 0
+	for _, e := range c.Manifest.Entries {
+		if e.Kind == 2 {
+			files++
+			if e.Size != 1000 {
+				t.Fatalf("entry %q size %d", e.Path, e.Size)
+			}
+		}
+	}
+	if files > 4 {
+		t.Fatalf("%d files of 1000 bytes hashed under a 4500-byte budget", files)
+	}
+}
+
+// The predecessor's "sibling starvation": one huge candidate sorting first
+// used the whole budget and blinded everything after it.
+func TestNoSiblingStarvation(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 10 { // 5,000 files, under the fanout limit per directory
+		writeFiles(t, filepath.Join(dir, "0000-big", fmt.Sprintf("d%d", i)), 500, 1)
+	}
+	for i := range 25 {
+		writeFiles(t, filepath.Join(dir, fmt.Sprintf("skill-%02d", i)), 400, 1)
+	}
+	cfg := DefaultConfig()
+	cfg.MaxEntries = 25*401 + 2000 // fits the 25, not the 26th
+	cs := scanSkills(t, dir, cfg)
+	if len(cs) != 26 {
+		t.Fatalf("%d candidates", len(cs))
+	}
+	if !cs[0].Partial() {
+		t.Fatal("the big candidate is not partial")
+	}
+	for _, c := range cs[1:] {
+		if c.Partial() {
+			t.Fatalf("%s starved: partial", c.Name)
+		}
+		if alone := observe(t, dir, string(c.Name), Config{}); alone.Digest != c.Digest {
+			t.Fatalf("%s: digest differs from observing it alone", c.Name)
+		}
+	}
+}
+
+// The predecessor's "budget poisoner": a structural breach set the shared
+// stop, so every later candidate got one constant digest.
+func TestDepthBreachCannotChangeAnySiblingsDigestOrState(t *testing.T) {
+	dir := t.TempDir()
+	deep := "0-deep"
+	for range 31 {
+		deep += "/d"
+	}
+	makeTree(t, dir, deep+"/")
+	for i := range 5 {
+		writeFiles(t, filepath.Join(dir, fmt.Sprintf("s%d", i)), 3, 1)
+	}
+	cfg := DefaultConfig()
+	cfg.MaxEntries = 25 + 5*4 // exactly what the deep one sees, plus the siblings
+	cs := scanSkills(t, dir, cfg)
+	if cs[0].Partial() || !hasAnomaly(&cs[0], anomaly.Depth, deep[len("0-deep/"):2*24+len("0-deep/")-1]) {
+		t.Fatalf("deep: partial %v, anomalies %v", cs[0].Partial(), reasonsOf(cs[0].Anomalies()))
+	}
+	for _, c := range cs[1:] {
+		alone := observe(t, dir, string(c.Name), Config{})
+		if c.Partial() || len(c.Anomalies()) > 0 || alone.Digest != c.Digest {
+			t.Fatalf("%s: partial %v anomalies %v, digest matches alone: %v", c.Name, c.Partial(), reasonsOf(c.Anomalies()), alone.Digest == c.Digest)
+		}
+	}
+}
+
+func TestCancelledScanLeavesCandidatesPartial(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "a"), 5, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	roots := Scan(ctx, []RootSpec{{Path: dir}}, DefaultConfig())
+	if c := roots[0].Candidates[0]; !c.Partial() {
+		t.Fatal("a cancelled scan reported a complete candidate")
+	}
+}

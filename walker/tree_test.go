@@ -1,0 +1,142 @@
+package walker
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
+)
+
+// makeTree builds a tree under dir from a tiny DSL, as os/root_test.go does:
+//
+//	"d/"        a directory
+//	"f"         a file holding its own name
+//	"f=text"    a file holding text
+//	"l => t"    a symbolic link to t
+//	"p|"        a FIFO
+func makeTree(t testing.TB, dir string, specs ...string) {
+	t.Helper()
+	for _, s := range specs {
+		switch {
+		case strings.HasSuffix(s, "/"):
+			mustOK(t, os.MkdirAll(filepath.Join(dir, s), 0o755))
+		case strings.Contains(s, " => "):
+			name, target, _ := strings.Cut(s, " => ")
+			p := filepath.Join(dir, name)
+			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			mustOK(t, os.Symlink(target, p))
+		case strings.HasSuffix(s, "|"):
+			p := filepath.Join(dir, strings.TrimSuffix(s, "|"))
+			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			mustOK(t, unix.Mkfifo(p, 0o644))
+		default:
+			name, text, ok := strings.Cut(s, "=")
+			if !ok {
+				text = name
+			}
+			p := filepath.Join(dir, name)
+			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			mustOK(t, os.WriteFile(p, []byte(text), 0o644))
+		}
+	}
+}
+
+func mustOK(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// observe runs Observe on dir/name with cfg (DefaultConfig when zero).
+func observe(t testing.TB, dir, name string, cfg Config) Candidate {
+	t.Helper()
+	if cfg.MaxDepth == 0 {
+		cfg = DefaultConfig()
+	}
+	return Observe(context.Background(), dir, []byte(name), cfg)
+}
+
+// digestOf observes a clean candidate and returns its digest, failing on
+// anomalies.
+func digestOf(t testing.TB, dir, name string) snapshot.Hash {
+	t.Helper()
+	c := observe(t, dir, name, Config{})
+	if f := c.Anomalies(); len(f) > 0 {
+		t.Fatalf("%s: unexpected anomalies %v", name, reasonsOf(f))
+	}
+	return c.Digest
+}
+
+func reasonsOf(found []snapshot.Found) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.Reason.String()+"@"+string(f.Path))
+	}
+	return out
+}
+
+// hasAnomaly reports whether c has reason r at path.
+func hasAnomaly(c *Candidate, r anomaly.Reason, path string) bool {
+	for _, f := range c.Anomalies() {
+		if f.Reason == r && bytes.Equal(f.Path, []byte(path)) {
+			return true
+		}
+	}
+	return false
+}
+
+func entryPaths(m *snapshot.Manifest) []string {
+	var out []string
+	for _, e := range m.Entries {
+		out = append(out, string(e.Path))
+	}
+	return out
+}
+
+// runUnprivileged re-runs the named test as nobody (uid 65534) in a copy of
+// this test binary: root ignores permission bits, so a test of permission
+// denial run as root would prove nothing. It skips, saying why, only when
+// setpriv is missing.
+func runUnprivileged(t *testing.T, name string) {
+	t.Helper()
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("running as root without setpriv (util-linux): permission denial cannot be tested here")
+	}
+	exe, err := os.Executable()
+	mustOK(t, err)
+	tmp, err := os.MkdirTemp("", "skillwire-nobody-")
+	mustOK(t, err)
+	defer os.RemoveAll(tmp)
+	mustOK(t, os.Chmod(tmp, 0o755))
+	bin := filepath.Join(tmp, "walker.test")
+	src, err := os.Open(exe)
+	mustOK(t, err)
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	mustOK(t, err)
+	_, err = io.Copy(dst, src)
+	src.Close()
+	mustOK(t, err)
+	mustOK(t, dst.Close())
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+		bin, "-test.run=^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "TMPDIR=/tmp")
+	out, err := cmd.CombinedOutput()
+	t.Logf("as nobody:\n%s", out)
+	if err != nil {
+		t.Fatalf("unprivileged run failed: %v", err)
+	}
+	if !bytes.Contains(out, []byte("--- PASS: "+name)) {
+		t.Fatal("the unprivileged run did not pass the test (skipped or not run)")
+	}
+}
