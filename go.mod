@@ -3,6 +3,7 @@ module github.com/skillwire/skillwire
 go 1.26.0
 
 require (
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/sys v0.50.0
@@ -12,4 +13,6 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.0.12 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	go.etcd.io/bbolt v1.4.3 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

@@ -2,6 +2,7 @@ package walker
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -56,7 +57,7 @@ func SplitArg(arg, pwd string, pwdSet bool) (dir string, name []byte, err error)
 	return dir, []byte(p[i+1:]), nil
 }
 
-func refuse(why string) error { return errors.Join(ErrRefused, errors.New(why)) }
+func refuse(why string) error { return fmt.Errorf("%w: %s", ErrRefused, why) }
 
 func arrivalEvidence(p, pwd string, pwdSet bool) error {
 	if !pwdSet || !strings.HasPrefix(pwd, "/") {

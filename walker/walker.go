@@ -160,15 +160,35 @@ func finish(c *Candidate) {
 func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
 	s := newScanner(ctx, cfg)
 	defer s.close()
+	out, jobs, fds := s.discover(roots)
+	defer closeAll(fds)
+	s.fairShares(jobs, func(j job) *Candidate { return &out[j.root].Candidates[j.idx] })
+	return out
+}
+
+// Discover lists the candidates of roots (name and kind) without observing
+// them: the cheap way to learn which candidates exist.
+func Discover(roots []RootSpec, cfg Config) []Root {
+	s := newScanner(context.Background(), cfg)
+	defer s.close()
+	out, _, fds := s.discover(roots)
+	closeAll(fds)
+	return out
+}
+
+// discover opens and lists every root; the returned descriptors stay open
+// for the walks of the returned jobs.
+func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 	out := make([]Root, len(roots))
 	var jobs []job
+	var fds []int
 	for i, spec := range roots {
 		out[i].Spec = spec
 		fd, names := s.openRoot(&out[i])
 		if fd < 0 {
 			continue
 		}
-		defer closeFD(fd)
+		fds = append(fds, fd)
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files); ok {
 				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name, Kind: kind})
@@ -176,8 +196,13 @@ func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
 			}
 		}
 	}
-	s.fairShares(jobs, func(j job) *Candidate { return &out[j.root].Candidates[j.idx] })
-	return out
+	return out, jobs, fds
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		closeFD(fd)
+	}
 }
 
 type job struct {

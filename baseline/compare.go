@@ -1,0 +1,236 @@
+package baseline
+
+import (
+	"time"
+
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// State is a candidate's standing relative to the last delivered
+// observation.
+type State string
+
+const (
+	New       State = "new"
+	Unchanged State = "unchanged"
+	Changed   State = "changed"
+	Removed   State = "removed"
+	// Partial: the budget cut the observation short, so it cannot be
+	// compared; a partial digest is never judged "changed" or "unchanged".
+	Partial State = "partial"
+)
+
+// Observation pairs a root with what the walker saw there.
+type Observation struct {
+	Root claude.Root
+	Walk *walker.Root
+}
+
+// Standing is one candidate compared with the store.
+type Standing struct {
+	ID       string
+	Root     claude.Root
+	Name     []byte
+	State    State
+	Observed *walker.Candidate // nil when Removed
+	// Prior is the record as it was when compared (nil: none). Advance
+	// applies the standing only if the record still matches it.
+	Prior *Record
+	// Verdict is the verdict in force: the record's when it applies to
+	// this content, or an adverse one recorded for the same content on
+	// any candidate.
+	Verdict *Verdict
+}
+
+// Status is the record's status, or "" when there is no record yet.
+func (s *Standing) Status() Status {
+	if s.Prior == nil || s.Prior.Removed {
+		return ""
+	}
+	return s.Prior.Status
+}
+
+// Digest is the observation's complete digest, or nil.
+func (s *Standing) Digest() *snapshot.Hash {
+	if s.Observed == nil || s.Observed.Partial() {
+		return nil
+	}
+	d := s.Observed.Digest
+	return &d
+}
+
+// Compare reads the store and judges every observed candidate, and lists
+// the recorded candidates of the observed roots that are gone. It writes
+// nothing.
+func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
+	var out []Standing
+	for _, o := range obs {
+		seen := map[string]bool{}
+		for i := range o.Walk.Candidates {
+			c := &o.Walk.Candidates[i]
+			id := t.s.ID(o.Root.Path, c.Name)
+			seen[id] = true
+			rec, err := t.Record(id)
+			if err != nil {
+				return nil, err
+			}
+			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
+			st.State = judge(rec, c)
+			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+		// A root that could not be listed says nothing about what is gone.
+		if len(o.Walk.Anomalies) > 0 {
+			continue
+		}
+		recs, err := t.Records()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) {
+				continue
+			}
+			v, err := t.verdictInForce(r, nil)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Standing{ID: r.ID, Root: o.Root, Name: r.Name, State: Removed, Prior: r, Verdict: v})
+		}
+	}
+	return out, nil
+}
+
+func judge(rec *Record, c *walker.Candidate) State {
+	switch {
+	case rec == nil || rec.Removed || rec.Digest == nil:
+		return New
+	case c.Partial():
+		return Partial
+	case *rec.Digest == c.Digest:
+		return Unchanged
+	}
+	return Changed
+}
+
+// verdictInForce: an adverse verdict on the record always stays in force
+// (a later change never hides it); a safe one only for its exact digest;
+// otherwise an adverse verdict recorded anywhere for this content.
+func (t *Tx) verdictInForce(rec *Record, d *snapshot.Hash) (*Verdict, error) {
+	if rec != nil && rec.Verdict != nil {
+		if Adverse(rec.Verdict.Verdict) || d != nil && sameDigest(rec.Verdict.Digest, d) {
+			return rec.Verdict, nil
+		}
+	}
+	if d == nil {
+		return nil, nil
+	}
+	return t.adverseFor(*d)
+}
+
+// Advance records the standings as delivered: new and changed candidates
+// get their observed digest and manifest, removed ones are marked removed.
+// Each standing is applied only if its record is still as it was compared
+// (another process may have delivered and advanced it since); partial
+// observations are never stored. bootstrap marks new records as accepted
+// on first use. It returns how many records it wrote.
+func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error) {
+	written := 0
+	for i := range sts {
+		s := &sts[i]
+		if s.State == Unchanged || s.State == Partial || s.State == New && s.Digest() == nil {
+			continue
+		}
+		rec, err := t.Record(s.ID)
+		if err != nil {
+			return written, err
+		}
+		if !stillAsCompared(rec, s.Prior) {
+			continue
+		}
+		switch s.State {
+		case Removed:
+			rec.Removed = true
+		case New, Changed:
+			if rec == nil {
+				rec = &Record{ID: s.ID, Root: []byte(s.Root.Path), Scope: s.Root.Scope, Kind: s.Root.Kind,
+					Name: s.Name, FirstSeen: now, Status: StatusSeen}
+				if bootstrap {
+					rec.Status = StatusBaseline
+				}
+			} else if rec.Removed || rec.Status == StatusBaseline {
+				rec.Status = StatusSeen
+			}
+			rec.Removed = false
+			d := *s.Digest()
+			rec.Digest = &d
+			rec.Anomalies = walker.Reasons(s.Observed.Anomalies())
+			if err := t.settleVerdict(rec); err != nil {
+				return written, err
+			}
+			if err := t.putManifest(rec.ID, &s.Observed.Manifest); err != nil {
+				return written, err
+			}
+		}
+		rec.Updated = now
+		if err := t.put(rec); err != nil {
+			return written, err
+		}
+		written++
+	}
+	return written, nil
+}
+
+func stillAsCompared(now, then *Record) bool {
+	if now == nil || then == nil {
+		return now == nil && then == nil
+	}
+	return now.Removed == then.Removed && sameDigest(now.Digest, then.Digest)
+}
+
+// settleVerdict fits the record's verdict to its new digest: a safe verdict
+// for other content stops applying (kept as history); an adverse one stays;
+// with no verdict, an adverse verdict for this content is inherited.
+func (t *Tx) settleVerdict(rec *Record) error {
+	v := rec.Verdict
+	switch {
+	case v != nil && sameDigest(v.Digest, rec.Digest):
+		rec.Status = StatusVetted
+		return nil
+	case v != nil && v.Verdict == Safe:
+		rec.History = append(rec.History, *v)
+		rec.Verdict = nil
+	case v != nil:
+		if rec.Status == StatusVetted {
+			rec.Status = StatusSeen
+		}
+		return nil
+	}
+	if rec.Status == StatusVetted {
+		rec.Status = StatusSeen
+	}
+	inherited, err := t.adverseFor(*rec.Digest)
+	if err != nil || inherited == nil {
+		return err
+	}
+	rec.Verdict = inherited
+	rec.Status = StatusVetted
+	return nil
+}
+
+// Fresh judges observations when there is no store yet: every candidate is
+// new and has no id (ids are minted with the store's secret).
+func Fresh(obs []Observation) []Standing {
+	var out []Standing
+	for _, o := range obs {
+		for i := range o.Walk.Candidates {
+			c := &o.Walk.Candidates[i]
+			out = append(out, Standing{Root: o.Root, Name: c.Name, State: New, Observed: c})
+		}
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package baseline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// Status is how a candidate came to be known.
+type Status string
+
+const (
+	// StatusBaseline: accepted on first use, when the store was created.
+	StatusBaseline Status = "baseline"
+	// StatusSeen: observed and delivered, but no verdict applies to it.
+	StatusSeen Status = "seen"
+	// StatusVetted: a verdict is bound to exactly its current digest.
+	StatusVetted Status = "vetted"
+)
+
+// Verdict values.
+const (
+	Safe    = "SAFE-TO-PROPOSE"
+	Suspect = "SUSPECT"
+	Block   = "BLOCK"
+)
+
+// ValidVerdict reports whether v is one of the three verdicts.
+func ValidVerdict(v string) bool { return v == Safe || v == Suspect || v == Block }
+
+// Adverse reports whether v warns against the content.
+func Adverse(v string) bool { return v == Suspect || v == Block }
+
+// Verdict is a human's judgement bound to a digest. Digest is nil when the
+// verdict was recorded on a tree that had no complete digest (an adverse
+// verdict on a partial tree): it then applies to the candidate, whatever
+// its content.
+type Verdict struct {
+	Verdict  string         `json:"verdict"`
+	Digest   *snapshot.Hash `json:"digest"`
+	Reviewer string         `json:"reviewer,omitempty"`
+	At       time.Time      `json:"at"`
+	// From is set when the verdict was inherited from another candidate
+	// with the same content, or imported ("import").
+	From string `json:"from,omitempty"`
+}
+
+// Record is everything the store keeps about one candidate.
+type Record struct {
+	ID string `json:"id"`
+	// Root is the root's path, kept as raw bytes (base64 in JSON) so a
+	// non-UTF-8 project path survives a round trip exactly.
+	Root  []byte       `json:"root"`
+	Scope claude.Scope `json:"scope"`
+	Kind  claude.Kind  `json:"kind"`
+	Name  []byte       `json:"name"` // raw bytes (base64 in JSON)
+	// Digest and Anomalies are the last observation delivered to the user;
+	// Digest is nil until a complete observation was delivered.
+	Digest    *snapshot.Hash   `json:"digest"`
+	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
+	Status    Status           `json:"status"`
+	// Removed: the candidate was gone at the last delivered observation.
+	Removed bool `json:"removed,omitempty"`
+	// Verdict is the verdict in force; History the ones it replaced or
+	// that stopped applying when the content changed.
+	Verdict   *Verdict  `json:"verdict,omitempty"`
+	History   []Verdict `json:"history,omitempty"`
+	FirstSeen time.Time `json:"first_seen"`
+	Updated   time.Time `json:"updated"`
+}
+
+// maxRecord bounds a stored record; history is capped below it.
+const (
+	maxRecord  = 1 << 20
+	maxHistory = 64
+)
+
+var errRecord = errors.New("baseline: invalid record")
+
+func encodeRecord(r *Record) ([]byte, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	if len(r.History) > maxHistory {
+		r.History = r.History[len(r.History)-maxHistory:]
+	}
+	return json.Marshal(r)
+}
+
+// decodeRecord is strict: unknown fields, trailing data and invalid values
+// are refused, so a tampered or damaged record is reported, never half-used.
+func decodeRecord(b []byte) (*Record, error) {
+	if len(b) > maxRecord {
+		return nil, fmt.Errorf("%w: too large", errRecord)
+	}
+	var r Record
+	if err := decodeStrict(b, &r); err != nil {
+		return nil, fmt.Errorf("%w: %v", errRecord, err)
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (r *Record) validate() error {
+	switch {
+	case !anomaly.IsID(r.ID):
+		return fmt.Errorf("%w: id", errRecord)
+	case len(r.Root) == 0:
+		return fmt.Errorf("%w: root", errRecord)
+	case r.Scope != claude.Global && r.Scope != claude.Project:
+		return fmt.Errorf("%w: scope", errRecord)
+	case r.Kind != claude.Skills && r.Kind != claude.Agents && r.Kind != claude.Commands:
+		return fmt.Errorf("%w: kind", errRecord)
+	case len(r.Name) == 0 || bytes.IndexByte(r.Name, '/') >= 0 || bytes.IndexByte(r.Name, 0) >= 0:
+		return fmt.Errorf("%w: name", errRecord)
+	case r.Status != StatusBaseline && r.Status != StatusSeen && r.Status != StatusVetted:
+		return fmt.Errorf("%w: status", errRecord)
+	case r.Status == StatusVetted && (r.Verdict == nil || r.Verdict.Digest == nil || r.Digest == nil || *r.Verdict.Digest != *r.Digest):
+		return fmt.Errorf("%w: vetted without a verdict on its digest", errRecord)
+	}
+	for _, a := range r.Anomalies {
+		if !a.Valid() {
+			return fmt.Errorf("%w: anomaly", errRecord)
+		}
+	}
+	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {
+		return fmt.Errorf("%w: verdict", errRecord)
+	}
+	for _, v := range r.History {
+		if !ValidVerdict(v.Verdict) {
+			return fmt.Errorf("%w: history", errRecord)
+		}
+	}
+	return nil
+}
+
+// SanitizeReviewer keeps printable ASCII only, at most 200 characters: the
+// reviewer text is shown back to people and to the model.
+func SanitizeReviewer(s string) string {
+	b := make([]byte, 0, min(len(s), 200))
+	for i := 0; i < len(s) && len(b) < 200; i++ {
+		if c := s[i]; c >= 0x20 && c < 0x7f && c != '`' && c != '$' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// decodeStrict decodes exactly one JSON value with no unknown fields and no
+// trailing data.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package baseline
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Tx is a transaction on the store. Values it returns are copies: nothing
+// refers to bbolt's memory after the transaction ends.
+type Tx struct {
+	tx *bolt.Tx
+	s  *Store
+}
+
+// View runs fn in a read transaction.
+func (s *Store) View(fn func(*Tx) error) error {
+	return s.view(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// Update runs fn in one read-write transaction: a load-compare-store cycle
+// inside it cannot lose a concurrent update.
+func (s *Store) Update(fn func(*Tx) error) error {
+	return s.update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+}
+
+// ID is the minted id of candidate name in root.
+func (s *Store) ID(root string, name []byte) string {
+	id, err := anomaly.MintID(s.secret, root, name)
+	if err != nil {
+		panic(err) // the secret's size is checked when the store is opened
+	}
+	return id
+}
+
+// Record returns the record of id, or nil.
+func (t *Tx) Record(id string) (*Record, error) {
+	b := t.tx.Bucket(bucketCandidates).Get([]byte(id))
+	if b == nil {
+		return nil, nil
+	}
+	r, err := decodeRecord(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: record %s: %v", ErrCorrupt, id, err)
+	}
+	if r.ID != id {
+		return nil, fmt.Errorf("%w: record %s holds id %s", ErrCorrupt, id, r.ID)
+	}
+	return r, nil
+}
+
+// Records returns every record, sorted by id.
+func (t *Tx) Records() ([]*Record, error) {
+	var out []*Record
+	err := t.tx.Bucket(bucketCandidates).ForEach(func(k, _ []byte) error {
+		r, err := t.Record(string(k))
+		if err == nil {
+			out = append(out, r)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (t *Tx) put(r *Record) error {
+	b, err := encodeRecord(r)
+	if err != nil {
+		return err
+	}
+	return t.tx.Bucket(bucketCandidates).Put([]byte(r.ID), b)
+}
+
+// Manifest returns the last delivered manifest of id, or nil.
+func (t *Tx) Manifest(id string) (*snapshot.Manifest, error) {
+	b := t.tx.Bucket(bucketManifests).Get([]byte(id))
+	if b == nil {
+		return nil, nil
+	}
+	m, err := snapshot.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: manifest %s: %v", ErrCorrupt, id, err)
+	}
+	return &m, nil
+}
+
+func (t *Tx) putManifest(id string, m *snapshot.Manifest) error {
+	b, err := m.AppendEncoding(nil)
+	if err != nil {
+		return err
+	}
+	return t.tx.Bucket(bucketManifests).Put([]byte(id), b)
+}
+
+// adverseFor returns the adverse verdict recorded for exactly this content
+// on any candidate, or nil: adverse verdicts follow content, not names.
+func (t *Tx) adverseFor(d snapshot.Hash) (*Verdict, error) {
+	b := t.tx.Bucket(bucketAdverse).Get([]byte(d.String()))
+	if b == nil {
+		return nil, nil
+	}
+	var v Verdict
+	if err := decodeStrict(b, &v); err != nil || !Adverse(v.Verdict) {
+		return nil, fmt.Errorf("%w: adverse verdict for %s", ErrCorrupt, d)
+	}
+	return &v, nil
+}
+
+// Resolve finds the ids among known that start with prefix. Exactly one
+// match is the answer; none or several is the caller's usage error.
+func Resolve(prefix string, known []string) []string {
+	var out []string
+	for _, id := range known {
+		if len(prefix) <= len(id) && id[:len(prefix)] == prefix {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func sameDigest(a, b *snapshot.Hash) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sameRoot(r *Record, root string) bool { return bytes.Equal(r.Root, []byte(root)) }

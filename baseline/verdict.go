@@ -1,0 +1,125 @@
+package baseline
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/skillwire/skillwire/claude"
+)
+
+// Target names the candidate a verdict is recorded on, as just observed.
+type Target struct {
+	ID   string
+	Root claude.Root
+	Name []byte
+}
+
+// RecordVerdict binds v to the candidate and returns the verdict it
+// replaced, if any (kept as history). The caller has already re-observed
+// the candidate and checked v.Digest against the reviewer's expectation.
+// A safe verdict clears the adverse mark on exactly its content; an adverse
+// one marks its content wherever it appears.
+func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
+	if !ValidVerdict(v.Verdict) || v.Verdict == Safe && v.Digest == nil {
+		return nil, fmt.Errorf("baseline: refusing verdict %q without a digest", v.Verdict)
+	}
+	rec, err := t.Record(tg.ID)
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		rec = &Record{ID: tg.ID, Root: []byte(tg.Root.Path), Scope: tg.Root.Scope, Kind: tg.Root.Kind,
+			Name: tg.Name, Status: StatusSeen, FirstSeen: v.At}
+	}
+	replaced := rec.Verdict
+	if replaced != nil {
+		rec.History = append(rec.History, *replaced)
+	}
+	vv := v
+	rec.Verdict = &vv
+	switch {
+	case rec.Digest != nil && sameDigest(v.Digest, rec.Digest):
+		rec.Status = StatusVetted
+	case rec.Status == StatusVetted:
+		rec.Status = StatusSeen
+	}
+	rec.Updated = v.At
+	if err := t.put(rec); err != nil {
+		return nil, err
+	}
+	if v.Digest == nil {
+		return replaced, nil
+	}
+	key := []byte(v.Digest.String())
+	if v.Verdict == Safe {
+		return replaced, t.tx.Bucket(bucketAdverse).Delete(key)
+	}
+	mark := v
+	mark.From = tg.ID
+	b, err := json.Marshal(mark)
+	if err != nil {
+		return nil, err
+	}
+	return replaced, t.tx.Bucket(bucketAdverse).Put(key, b)
+}
+
+// Forget removes the records of ids (and their manifests). Verdicts that
+// follow content stay: forgetting a name does not clear a BLOCK on its
+// bytes.
+func (t *Tx) Forget(ids []string) error {
+	for _, id := range ids {
+		if err := t.tx.Bucket(bucketCandidates).Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := t.tx.Bucket(bucketManifests).Delete([]byte(id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Empty reports whether the store has no records: the next advance is the
+// first use, whose candidates are accepted as the baseline.
+func (t *Tx) Empty() bool {
+	k, _ := t.tx.Bucket(bucketCandidates).Cursor().First()
+	return k == nil
+}
+
+// Report is what `status` prints: every record in one of three lists.
+type Report struct {
+	Unvetted []*Record
+	Adverse  []*Record // an adverse verdict in force, own or following its content
+	Safe     []*Record // a safe verdict bound to exactly its delivered digest
+}
+
+// Report sorts the records by severity. It reads the store only: it says
+// what the baseline holds, not what is installed now. A record's adverse
+// verdict outranks everything, so the more damning the verdict the more
+// visible the record, and a removed record stays listed while one is in
+// force.
+func (t *Tx) Report() (Report, error) {
+	var rep Report
+	recs, err := t.Records()
+	if err != nil {
+		return rep, err
+	}
+	for _, r := range recs {
+		v, err := t.verdictInForce(r, r.Digest)
+		if err != nil {
+			return rep, err
+		}
+		switch {
+		case v != nil && Adverse(v.Verdict):
+			if r.Verdict != v {
+				r.Verdict = v
+			}
+			rep.Adverse = append(rep.Adverse, r)
+		case r.Removed:
+		case v != nil && v.Verdict == Safe && r.Status == StatusVetted:
+			rep.Safe = append(rep.Safe, r)
+		default:
+			rep.Unvetted = append(rep.Unvetted, r)
+		}
+	}
+	return rep, nil
+}
