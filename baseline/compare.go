@@ -167,7 +167,7 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 			}
 			rec.Removed = false
 			d := *s.Digest()
-			rec.Digest = &d
+			rec.Digest, rec.Observed = &d, now
 			rec.Anomalies = walker.Reasons(s.Observed.Anomalies())
 			if err := t.settleVerdict(rec); err != nil {
 				return written, err

@@ -64,6 +64,8 @@ type Record struct {
 	// Digest is nil until a complete observation was delivered.
 	Digest    *snapshot.Hash   `json:"digest"`
 	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
+	// Observed is when Digest and the stored manifest were delivered.
+	Observed time.Time `json:"observed"`
 	Status    Status           `json:"status"`
 	// Removed: the candidate was gone at the last delivered observation.
 	Removed bool `json:"removed,omitempty"`

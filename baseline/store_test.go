@@ -469,3 +469,25 @@ func TestStoreSurvivesFaultsAsCorrupt(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestRecordingAVerdictDeliversWhatTheReviewerSaw(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	w.write("a/f", "1")
+	obs := w.observe(walker.DefaultConfig())
+	c := &obs[0].Walk.Candidates[0]
+	id := st.ID(w.root.Path, c.Name)
+	v := Verdict{Verdict: Safe, Digest: &c.Digest, At: time.Now().UTC()}
+	must(t, st.Update(func(tx *Tx) error {
+		_, err := tx.RecordVerdict(Target{ID: id, Root: w.root, Name: c.Name, Observed: c}, v)
+		return err
+	}))
+	var rep Report
+	must(t, st.View(func(tx *Tx) (err error) { rep, err = tx.Report(); return }))
+	if len(rep.Safe) != 1 || rep.Safe[0].Status != StatusVetted {
+		t.Fatalf("a never-delivered candidate recorded SAFE is not vetted: %+v", rep)
+	}
+	if got := compare(t, st, obs)["a"].State; got != Unchanged {
+		t.Fatalf("state after record: %s", got)
+	}
+}

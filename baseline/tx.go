@@ -130,3 +130,6 @@ func sameDigest(a, b *snapshot.Hash) bool {
 }
 
 func sameRoot(r *Record, root string) bool { return bytes.Equal(r.Root, []byte(root)) }
+
+// ID is Store.ID within a transaction.
+func (t *Tx) ID(root string, name []byte) string { return t.s.ID(root, name) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // Target names the candidate a verdict is recorded on, as just observed.
@@ -12,6 +13,9 @@ type Target struct {
 	ID   string
 	Root claude.Root
 	Name []byte
+	// Observed, when set and complete, is what the reviewer saw: recording
+	// the verdict delivers it, so the record's digest becomes its digest.
+	Observed *walker.Candidate
 }
 
 // RecordVerdict binds v to the candidate and returns the verdict it
@@ -30,6 +34,14 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	if rec == nil {
 		rec = &Record{ID: tg.ID, Root: []byte(tg.Root.Path), Scope: tg.Root.Scope, Kind: tg.Root.Kind,
 			Name: tg.Name, Status: StatusSeen, FirstSeen: v.At}
+	}
+	if o := tg.Observed; o != nil && !o.Partial() {
+		d := o.Digest
+		rec.Digest, rec.Removed, rec.Observed = &d, false, v.At
+		rec.Anomalies = walker.Reasons(o.Anomalies())
+		if err := t.putManifest(rec.ID, &o.Manifest); err != nil {
+			return nil, err
+		}
 	}
 	replaced := rec.Verdict
 	if replaced != nil {

@@ -135,3 +135,32 @@ func TestCancelledScanLeavesCandidatesPartial(t *testing.T) {
 		t.Fatal("a cancelled scan reported a complete candidate")
 	}
 }
+
+// Sizes chosen so that each round completes only the smallest pending
+// candidate: everything fits, so everything must complete.
+func TestEverythingCompletesWhenTheTotalFitsTheBudget(t *testing.T) {
+	dir := t.TempDir()
+	sizes := []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	total := 0
+	for i, n := range sizes {
+		writeFiles(t, filepath.Join(dir, fmt.Sprintf("s%d", i)), n, 1)
+		total += n + 1
+	}
+	cfg := DefaultConfig()
+	cfg.MaxEntries = int64(total)
+	for _, c := range scanSkills(t, dir, cfg) {
+		if c.Partial() {
+			t.Fatalf("%s is partial although the total fits the budget", c.Name)
+		}
+	}
+	cfg.MaxEntries = int64(total - 1)
+	partial := 0
+	for _, c := range scanSkills(t, dir, cfg) {
+		if c.Partial() {
+			partial++
+		}
+	}
+	if partial == 0 {
+		t.Fatal("one entry short of the total, nothing is partial")
+	}
+}

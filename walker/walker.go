@@ -210,23 +210,27 @@ type job struct {
 	root, idx int
 }
 
-// maxRounds bounds the re-walks of fair sharing: total work stays within
-// a small multiple of the budget even on an adversarial set of sizes.
-const maxRounds = 4
+// maxWork bounds the re-walks of fair sharing, in budgets: however the
+// sizes are chosen, a scan walks at most this many times its budget.
+const maxWork = 4
 
-// fairShares walks every job with an equal share of what is left; the jobs
-// that did not fit are walked again, from scratch, with an equal share of
-// what the completed ones did not use, until a round completes none.
+// fairShares walks every job with an equal share of what is left, shares
+// recomputed as candidates finish and return what they did not use. The
+// jobs cut short are walked again, from scratch, in a further round with
+// the budget the completed ones left, for as long as a round completes
+// anything. When everything fits in the budget, everything completes:
+// each round's share is at least the smallest pending size.
 func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	pending := jobs
 	left := quota{entries: s.cfg.MaxEntries, bytes: s.cfg.MaxBytes}
-	for round := 0; len(pending) > 0; round++ {
-		n := int64(len(pending))
-		share := quota{entries: left.entries / n, bytes: left.bytes / n}
+	var work int64
+	for len(pending) > 0 {
 		var cut []job
-		for _, j := range pending {
+		for i, j := range pending {
+			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			used := s.candidate(c, j.dirfd, share)
+			used := s.candidate(c, j.dirfd, quota{entries: left.entries / n, bytes: left.bytes / n})
+			work += used.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
 				continue
@@ -234,7 +238,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 			left.entries -= used.entries
 			left.bytes -= used.bytes
 		}
-		if len(cut) == len(pending) || round+1 == maxRounds {
+		if len(cut) == len(pending) || work > maxWork*s.cfg.MaxEntries {
 			break
 		}
 		pending = cut

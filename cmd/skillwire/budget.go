@@ -23,22 +23,40 @@ func (b *budgetFlags) add(cmd *cobra.Command) {
 }
 
 func (b *budgetFlags) config(cmd *cobra.Command, s *streams) (walker.Config, error) {
-	cfg := walker.DefaultConfig()
+	cfg, err := envConfig(s)
+	if err != nil {
+		return cfg, err
+	}
 	for _, v := range []struct {
-		flag, env string
-		val       int64
-		dst       *int64
+		flag string
+		val  int64
+		dst  *int64
 	}{
-		{"max-entries", "SKILLWIRE_MAX_ENTRIES", b.entries, &cfg.MaxEntries},
-		{"max-bytes", "SKILLWIRE_MAX_BYTES", b.bytes, &cfg.MaxBytes},
+		{"max-entries", b.entries, &cfg.MaxEntries},
+		{"max-bytes", b.bytes, &cfg.MaxBytes},
 	} {
 		if cmd.Flags().Changed(v.flag) {
 			if v.val < 0 {
 				return cfg, fail(exitUsage, "--%s must not be negative", v.flag)
 			}
 			*v.dst = v.val
-			continue
 		}
+	}
+	return cfg, nil
+}
+
+// envConfig is the default configuration with SKILLWIRE_MAX_ENTRIES and
+// SKILLWIRE_MAX_BYTES applied: what every entry point, the hook included,
+// starts from.
+func envConfig(s *streams) (walker.Config, error) {
+	cfg := walker.DefaultConfig()
+	for _, v := range []struct {
+		env string
+		dst *int64
+	}{
+		{"SKILLWIRE_MAX_ENTRIES", &cfg.MaxEntries},
+		{"SKILLWIRE_MAX_BYTES", &cfg.MaxBytes},
+	} {
 		if e, ok := s.getenv(v.env); ok && e != "" {
 			n, err := strconv.ParseInt(e, 10, 64)
 			if err != nil || n < 0 {

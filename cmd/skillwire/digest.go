@@ -19,6 +19,9 @@ type digestJSON struct {
 	Entries   int           `json:"entries"`
 	Partial   bool          `json:"partial"`
 	Anomalies []anomalyJSON `json:"anomalies"`
+	// ViaSymlink: the candidate is a top-level link, observed through it
+	// (information, not an anomaly; the link text is in the digest).
+	ViaSymlink bool `json:"via_symlink"`
 }
 
 func newDigestCmd(s *streams) *cobra.Command {
@@ -45,13 +48,14 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 			dir, name, err := walker.SplitArg(args[0], pwd, pwdSet)
 			if err != nil {
 				if errors.Is(err, walker.ErrRefused) {
-					return fail(exitUsage, "%s", defang(err.Error()))
+					// Refusals are fixed text: the argument is never echoed.
+					return fail(exitUsage, "%v", err)
 				}
 				return fail(exitInternal, "%v", err)
 			}
 			c := walker.Observe(cmd.Context(), dir, name, cfg)
 			found := c.Anomalies()
-			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}}
+			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
 			if !c.Partial() {
 				d := c.Digest.String()
 				out.Digest = &d
@@ -84,6 +88,9 @@ func printDigest(s *streams, d *digestJSON) {
 		fmt.Fprintln(s.out, "partial: no digest (the scan budget ran out; raise --max-entries or --max-bytes)")
 	}
 	fmt.Fprintf(s.out, "entries: %d\n", d.Entries)
+	if d.ViaSymlink {
+		fmt.Fprintln(s.out, "observed through a top-level symlink (its text is part of the digest)")
+	}
 	for _, a := range d.Anomalies {
 		fmt.Fprintf(s.out, "anomaly: %s at %s\n", a.Reason, a.Path)
 	}

@@ -75,7 +75,10 @@ func defang(msg string) string {
 	var b strings.Builder
 	for i := 0; i < len(msg); i++ {
 		c := msg[i]
-		if c < 0x20 || c >= 0x7f || c == '$' || c == '`' || c == '\\' {
+		switch {
+		case c == '\n' || c == '\t':
+			c = ' '
+		case c < 0x20 || c >= 0x7f || c == '$' || c == '`' || c == '\\':
 			c = '?'
 		}
 		b.WriteByte(c)
@@ -101,13 +104,33 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.SetErr(s.err)
 	root.SetIn(s.in)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	// cobra's own help command prints an unknown topic raw on stdout and
+	// exits 0; this one refuses it like an unknown command.
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, _, err := c.Root().Find(args)
+			if cmd == nil || err != nil {
+				return fail(exitUsage, "unknown help topic %s", defang(strings.Join(args, " ")))
+			}
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
+			return cmd.Help()
+		},
+	})
 	root.AddCommand(newDigestCmd(s), newScanCmd(s))
+	root.AddCommand(newLockCmd(s), newVerifyCmd(s))
+	root.AddCommand(newListCmd(s), newRecordCmd(s), newStatusCmd(s), newForgetCmd(s), newImportCmd(s))
+	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
 	return root
 }
 
-// writeJSON prints exactly one JSON object and a newline.
+// writeJSON prints exactly one JSON object and a newline. The output is
+// not HTML: "<root>" prints as written (DESIGN.md §7), not as \u003c.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fail(exitInternal, "writing output: %v", err)

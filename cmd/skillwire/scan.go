@@ -4,24 +4,29 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 	"text/tabwriter"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
+// candidateJSON is a candidate as scan and list print it (DESIGN.md §7).
 type candidateJSON struct {
 	ID        *string          `json:"id"`
 	Name      *string          `json:"name"`
-	State     string           `json:"state"`
+	State     baseline.State   `json:"state"`
 	Digest    *string          `json:"digest"`
 	Partial   bool             `json:"partial"`
 	Anomalies []anomaly.Reason `json:"anomalies"`
 	Status    *string          `json:"status"`
 	Verdict   *string          `json:"verdict"`
+	// ViaSymlink: a top-level link observed through (information).
+	ViaSymlink bool `json:"via_symlink"`
+	// hiddenTag tells hidden names apart in text output, without a store.
+	hiddenTag string
 }
 
 type rootJSON struct {
@@ -38,50 +43,69 @@ type scanJSON struct {
 }
 
 func newScanCmd(s *streams) *cobra.Command {
-	var asJSON bool
+	var asJSON, update bool
 	var bf budgetFlags
 	cmd := &cobra.Command{
 		Use:   "scan",
 		Short: "Observe every skill, agent and command root and print their states",
 		Long: `scan discovers Claude Code's roots (<config>/skills, agents, commands, and
 the project's .claude/skills, agents, commands), observes every candidate
-under one shared budget, and prints each one's state, digest and
-anomalies. It changes nothing.
+under one shared budget, and prints each one's state against the store
+(new, unchanged, changed, removed, partial), digest, status, verdict and
+anomalies. It changes nothing, unless --update: then what it printed
+becomes the delivered baseline (creating the store on first use, when every
+candidate is accepted as the baseline).
 
 <config> is $CLAUDE_CONFIG_DIR when absolute, else ~/.claude; the project
 is $CLAUDE_PROJECT_DIR when absolute, else the working directory.
 
-Exit 0 clean, 3 when anything is anomalous or partial.`,
+Exit 0 clean, 3 when anything is new, changed, removed, anomalous, partial
+or under an adverse verdict, 4 when the store is unusable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := bf.config(cmd, s)
 			if err != nil {
 				return err
 			}
-			env := claude.OSEnv()
-			env.Getenv = s.getenv
-			cfgDir, err := claude.ConfigDir(env)
+			w, err := loadWorld(s)
 			if err != nil {
-				return fail(exitUsage, "%v", err)
+				return err
 			}
-			roots := claude.Roots(cfgDir, claude.ProjectDir(env, ""))
-			specs := make([]walker.RootSpec, len(roots))
-			for i, r := range roots {
-				specs[i] = r.Spec()
+			obs := w.scan(cmd.Context(), s, cfg)
+			var sts []baseline.Standing
+			haveStore := true
+			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
+			switch {
+			case err == nil:
+				defer st.Close()
+				compare := func(tx *baseline.Tx) error {
+					var err error
+					if sts, err = tx.Compare(obs); err != nil || !update {
+						return err
+					}
+					_, err = tx.Advance(sts, tx.Empty(), time.Now().UTC())
+					return err
+				}
+				if update {
+					err = st.Update(compare)
+				} else {
+					err = st.View(compare)
+				}
+				if err != nil {
+					return storeErr(err)
+				}
+			case !update && errorIsAbsent(err):
+				sts, haveStore = baseline.Fresh(obs), false
+			default:
+				return storeErr(err)
 			}
-			var progress atomic.Int64
-			cfg.Progress = &progress
-			stop := startProgress(s.err, &progress)
-			observed := walker.Scan(cmd.Context(), specs, cfg)
-			stop()
-
-			out, finding := scanResult(roots, observed)
+			out, finding := renderRoots(w, obs, sts, haveStore)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
 				}
 			} else {
-				printScan(s.out, out, cfgDir)
+				printScan(s.out, out, w.cfgDir)
 			}
 			if finding {
 				return errFinding
@@ -90,37 +114,67 @@ Exit 0 clean, 3 when anything is anomalous or partial.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&update, "update", false, "record what was printed as the delivered baseline")
 	bf.add(cmd)
 	return cmd
 }
 
-// scanResult renders observations in the JSON contract's shape and says
-// whether anything is a finding.
-func scanResult(roots []claude.Root, observed []walker.Root) (scanJSON, bool) {
+// renderRoots groups standings under their roots in the JSON contract's
+// shape and says whether anything is a finding. Without a store, "new" is
+// not a finding: there is nothing to be new against.
+func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, haveStore bool) (scanJSON, bool) {
 	out := scanJSON{Roots: []rootJSON{}}
 	finding := false
-	for i, r := range roots {
-		o := &observed[i]
-		rj := rootJSON{Path: r.Path, Scope: r.Scope, Kind: r.Kind, Exists: !o.Missing,
-			Anomalies: nonNil(o.Anomalies), Candidates: []candidateJSON{}}
-		finding = finding || len(o.Anomalies) > 0
-		for j := range o.Candidates {
-			c := &o.Candidates[j]
-			cj := candidateJSON{State: "new", Partial: c.Partial(), Anomalies: nonNil(walker.Reasons(c.Anomalies()))}
-			if anomaly.Gate(c.Name) {
-				n := string(c.Name)
-				cj.Name = &n
+	for _, o := range obs {
+		rj := rootJSON{Path: anomaly.QuoteBytes([]byte(o.Root.Path)), Scope: o.Root.Scope, Kind: o.Root.Kind, Exists: !o.Walk.Missing,
+			Anomalies: nonNil(o.Walk.Anomalies), Candidates: []candidateJSON{}}
+		finding = finding || len(o.Walk.Anomalies) > 0
+		for i := range sts {
+			if sts[i].Root != o.Root {
+				continue
 			}
-			if !c.Partial() {
-				d := c.Digest.String()
-				cj.Digest = &d
-			}
-			finding = finding || len(cj.Anomalies) > 0
+			cj, f := renderCandidate(&sts[i], haveStore)
+			finding = finding || f
 			rj.Candidates = append(rj.Candidates, cj)
 		}
 		out.Roots = append(out.Roots, rj)
 	}
 	return out, finding
+}
+
+func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool) {
+	cj := candidateJSON{State: st.State, Anomalies: []anomaly.Reason{}}
+	if st.ID != "" {
+		id := st.ID
+		cj.ID = &id
+	}
+	if anomaly.Gate(st.Name) {
+		n := string(st.Name)
+		cj.Name = &n
+	} else {
+		cj.hiddenTag = anomaly.NameHash(st.Name)
+	}
+	if c := st.Observed; c != nil {
+		cj.ViaSymlink = c.Manifest.ViaLink
+		cj.Partial = c.Partial()
+		cj.Anomalies = nonNil(walkerReasons(c))
+	}
+	if d := st.Digest(); d != nil {
+		ds := d.String()
+		cj.Digest = &ds
+	}
+	if s := st.Status(); s != "" {
+		ss := string(s)
+		cj.Status = &ss
+	}
+	adverse := false
+	if st.Verdict != nil {
+		v := st.Verdict.Verdict
+		cj.Verdict = &v
+		adverse = baseline.Adverse(v)
+	}
+	finding := len(cj.Anomalies) > 0 || adverse || haveStore && st.State != baseline.Unchanged
+	return cj, finding
 }
 
 func nonNil[T any](s []T) []T {
@@ -131,21 +185,21 @@ func nonNil[T any](s []T) []T {
 }
 
 func printScan(w io.Writer, out scanJSON, cfgDir string) {
-	any := false
+	exists := false
 	for _, r := range out.Roots {
-		any = any || r.Exists
+		exists = exists || r.Exists
 	}
-	if !any {
+	if !exists {
 		fmt.Fprintf(w, "Nothing to watch: no skills, agents or commands under %s or the project's .claude.\n",
 			anomaly.QuoteBytes([]byte(cfgDir)))
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range out.Roots {
-		if !r.Exists {
+		if !r.Exists && len(r.Candidates) == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, anomaly.QuoteBytes([]byte(r.Path)))
+		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, r.Path) // already escaped by renderRoots
 		if len(r.Anomalies) > 0 {
 			fmt.Fprintf(tw, "  [%s]", joinReasons(r.Anomalies))
 		}
@@ -154,24 +208,53 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 			fmt.Fprintln(tw, "  (no candidates)")
 			continue
 		}
-		fmt.Fprintln(tw, "  STATE\tNAME\tDIGEST\tANOMALIES")
+		fmt.Fprintln(tw, "  ID\tSTATE\tNAME\tDIGEST\tSTATUS\tVERDICT\tANOMALIES")
 		for _, c := range r.Candidates {
-			name := "(name hidden)"
-			if c.Name != nil {
-				name = *c.Name
-			}
-			digest := "(partial)"
-			if c.Digest != nil {
-				digest = (*c.Digest)[:len("blake3:")+16] + "…"
-			}
-			anoms := "-"
-			if len(c.Anomalies) > 0 {
-				anoms = joinReasons(c.Anomalies)
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", c.State, name, digest, anoms)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.State, c.display(),
+				shortDigest(c.Digest, c.Partial), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
 		}
 	}
 	tw.Flush()
+}
+
+func orDash(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
+}
+
+// display is the name for a table: the gated name, else a tag of its hash
+// so two hidden names can be told apart even without ids.
+func (c *candidateJSON) display() string {
+	if c.Name == nil && c.hiddenTag != "" {
+		return "(name hidden #" + c.hiddenTag + ")"
+	}
+	return displayName(c.Name)
+}
+
+func displayName(n *string) string {
+	if n == nil {
+		return "(name hidden)"
+	}
+	return *n
+}
+
+func shortDigest(d *string, partial bool) string {
+	switch {
+	case d != nil:
+		return (*d)[:len("blake3:")+16] + "…"
+	case partial:
+		return "(partial)"
+	}
+	return "-"
+}
+
+func reasonsOrDash(rs []anomaly.Reason) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	return joinReasons(rs)
 }
 
 func joinReasons(rs []anomaly.Reason) string {

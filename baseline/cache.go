@@ -1,0 +1,322 @@
+package baseline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+	bolt "go.etcd.io/bbolt"
+)
+
+// What the daemon keeps between its scans and the hook reads on its fast
+// path: one cached observation per candidate, one summary per root, change
+// events, a heartbeat, and the projects hooks have registered. None of it is
+// a baseline: `clear` drops it all, and nothing here is ever trusted
+// without a fresh heartbeat from a daemon that watches everything.
+var (
+	bucketCache    = []byte("cache")      // root \x00 name -> cached candidate
+	bucketRoots    = []byte("cacheroots") // root -> cached root summary
+	bucketEvents   = []byte("events")     // time|seq -> event
+	bucketProjects = []byte("projects")   // project dir -> registration time
+	keyHeartbeat   = []byte("heartbeat")
+	keyRescan      = []byte("rescan") // set by `clear`: the daemon must rescan everything
+)
+
+// MaxEvents bounds the events kept; the oldest go first.
+const MaxEvents = 10_000
+
+// Heartbeat is the daemon's sign of life.
+type Heartbeat struct {
+	PID int       `json:"pid"`
+	At  time.Time `json:"at"`
+	// Whole: every root is watched; otherwise Degraded says why (watch
+	// limits, queue overflow) and the daemon falls back to rescans.
+	Whole    bool     `json:"whole"`
+	Degraded string   `json:"degraded,omitempty"`
+	Roots    []string `json:"roots"`
+}
+
+// Fresh reports whether h is recent enough, at now, to trust the cache.
+func (h *Heartbeat) Fresh(now time.Time, maxAge time.Duration) bool {
+	return h != nil && now.Sub(h.At) <= maxAge && h.At.Sub(now) <= time.Second
+}
+
+// Event is one change of a candidate's observed digest seen by the daemon.
+type Event struct {
+	ID     string         `json:"id"`
+	Root   []byte         `json:"root"`
+	Name   []byte         `json:"name"`
+	Before *snapshot.Hash `json:"before"` // nil: absent or not fully observable
+	After  *snapshot.Hash `json:"after"`
+	At     time.Time      `json:"at"`
+	key    []byte
+}
+
+type cachedRoot struct {
+	Missing   bool             `json:"missing"`
+	Anomalies []anomaly.Reason `json:"anomalies"`
+	At        time.Time        `json:"at"`
+}
+
+type cachedCandidate struct {
+	Kind     walker.Kind `json:"kind"`
+	Manifest []byte      `json:"manifest"` // snapshot encoding
+}
+
+func cacheKey(root string, name []byte) []byte {
+	k := append([]byte(root), 0)
+	return append(k, name...)
+}
+
+func (t *Tx) bucket(name []byte) (*bolt.Bucket, error) {
+	if b := t.tx.Bucket(name); b != nil || !t.tx.Writable() {
+		return b, nil
+	}
+	return t.tx.CreateBucket(name)
+}
+
+// PutCachedRoot replaces everything cached for r.
+func (t *Tx) PutCachedRoot(r *walker.Root, at time.Time) error {
+	if err := t.DropCachedRoot(r.Spec.Path); err != nil {
+		return err
+	}
+	roots, err := t.bucket(bucketRoots)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(cachedRoot{Missing: r.Missing, Anomalies: r.Anomalies, At: at})
+	if err != nil {
+		return err
+	}
+	if err := roots.Put([]byte(r.Spec.Path), b); err != nil {
+		return err
+	}
+	for i := range r.Candidates {
+		if err := t.PutCachedCandidate(r.Spec.Path, &r.Candidates[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutCachedCandidate replaces one candidate's cached observation.
+func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
+	cache, err := t.bucket(bucketCache)
+	if err != nil {
+		return err
+	}
+	m, err := c.Manifest.AppendEncoding(nil)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(cachedCandidate{Kind: c.Kind, Manifest: m})
+	if err != nil {
+		return err
+	}
+	return cache.Put(cacheKey(root, c.Name), b)
+}
+
+// DropCachedCandidate forgets one candidate (it is gone).
+func (t *Tx) DropCachedCandidate(root string, name []byte) error {
+	cache, err := t.bucket(bucketCache)
+	if err != nil || cache == nil {
+		return err
+	}
+	return cache.Delete(cacheKey(root, name))
+}
+
+// DropCachedRoot forgets a root and its candidates.
+func (t *Tx) DropCachedRoot(root string) error {
+	if roots, err := t.bucket(bucketRoots); err != nil {
+		return err
+	} else if roots != nil {
+		if err := roots.Delete([]byte(root)); err != nil {
+			return err
+		}
+	}
+	cache, err := t.bucket(bucketCache)
+	if err != nil || cache == nil {
+		return err
+	}
+	prefix := cacheKey(root, nil)
+	c := cache.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		if err := cache.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CachedRoot returns the cached observation of root, or nil.
+func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
+	roots := t.tx.Bucket(bucketRoots)
+	if roots == nil {
+		return nil, nil
+	}
+	b := roots.Get([]byte(spec.Path))
+	if b == nil {
+		return nil, nil
+	}
+	var cr cachedRoot
+	if err := decodeStrict(b, &cr); err != nil {
+		return nil, fmt.Errorf("%w: cached root: %v", ErrCorrupt, err)
+	}
+	r := &walker.Root{Spec: spec, Missing: cr.Missing, Anomalies: cr.Anomalies}
+	cache := t.tx.Bucket(bucketCache)
+	if cache == nil {
+		return r, nil
+	}
+	prefix := cacheKey(spec.Path, nil)
+	c := cache.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var cc cachedCandidate
+		if err := decodeStrict(v, &cc); err != nil {
+			return nil, fmt.Errorf("%w: cached candidate: %v", ErrCorrupt, err)
+		}
+		m, err := snapshot.Decode(cc.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
+		}
+		d, err := m.Digest()
+		if err != nil {
+			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
+		}
+		r.Candidates = append(r.Candidates, walker.Candidate{
+			Name: bytes.Clone(k[len(prefix):]), Kind: cc.Kind, Manifest: m, Digest: d})
+	}
+	return r, nil
+}
+
+// AppendEvent records a change event, dropping the oldest beyond MaxEvents.
+func (t *Tx) AppendEvent(e Event) error {
+	b, err := t.bucket(bucketEvents)
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	key := make([]byte, 16)
+	binary.BigEndian.PutUint64(key, uint64(e.At.UnixNano()))
+	binary.BigEndian.PutUint64(key[8:], seq)
+	v, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if err := b.Put(key, v); err != nil {
+		return err
+	}
+	for b.Stats().KeyN > MaxEvents {
+		k, _ := b.Cursor().First()
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Events returns the recorded events, oldest first.
+func (t *Tx) Events() ([]Event, error) {
+	b := t.tx.Bucket(bucketEvents)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Event
+	err := b.ForEach(func(k, v []byte) error {
+		var e Event
+		if err := decodeStrict(v, &e); err != nil {
+			return fmt.Errorf("%w: event: %v", ErrCorrupt, err)
+		}
+		e.key = bytes.Clone(k)
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// DropEvents deletes the given events (once delivered).
+func (t *Tx) DropEvents(es []Event) error {
+	b, err := t.bucket(bucketEvents)
+	if err != nil || b == nil {
+		return err
+	}
+	for _, e := range es {
+		if err := b.Delete(e.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutHeartbeat records the daemon's heartbeat.
+func (t *Tx) PutHeartbeat(h Heartbeat) error {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return t.tx.Bucket(bucketMeta).Put(keyHeartbeat, b)
+}
+
+// Heartbeat returns the last heartbeat, or nil.
+func (t *Tx) Heartbeat() (*Heartbeat, error) {
+	b := t.tx.Bucket(bucketMeta).Get(keyHeartbeat)
+	if b == nil {
+		return nil, nil
+	}
+	var h Heartbeat
+	if err := decodeStrict(b, &h); err != nil {
+		return nil, fmt.Errorf("%w: heartbeat: %v", ErrCorrupt, err)
+	}
+	return &h, nil
+}
+
+// RegisterProject remembers a project directory a hook ran in, so the
+// daemon watches its roots too. It writes only when the project is new.
+func (t *Tx) RegisterProject(dir string, at time.Time) error {
+	b, err := t.bucket(bucketProjects)
+	if err != nil || b.Get([]byte(dir)) != nil {
+		return err
+	}
+	return b.Put([]byte(dir), []byte(at.UTC().Format(time.RFC3339)))
+}
+
+// Projects lists the registered project directories.
+func (t *Tx) Projects() ([]string, error) {
+	b := t.tx.Bucket(bucketProjects)
+	if b == nil {
+		return nil, nil
+	}
+	var out []string
+	err := b.ForEach(func(k, _ []byte) error { out = append(out, string(k)); return nil })
+	return out, err
+}
+
+// ClearCache drops every cached observation and event and asks the daemon
+// for a full rescan. Baselines, verdicts and projects are untouched.
+func (t *Tx) ClearCache() error {
+	for _, name := range [][]byte{bucketCache, bucketRoots, bucketEvents} {
+		if t.tx.Bucket(name) == nil {
+			continue
+		}
+		if err := t.tx.DeleteBucket(name); err != nil {
+			return err
+		}
+	}
+	return t.tx.Bucket(bucketMeta).Put(keyRescan, []byte("1"))
+}
+
+// TakeRescanRequest reports and clears a pending `clear`.
+func (t *Tx) TakeRescanRequest() (bool, error) {
+	m := t.tx.Bucket(bucketMeta)
+	if m.Get(keyRescan) == nil {
+		return false, nil
+	}
+	return true, m.Delete(keyRescan)
+}

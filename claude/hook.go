@@ -1,0 +1,63 @@
+package claude
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+)
+
+// HookInput is the part of a hook's stdin JSON skillwire reads.
+type HookInput struct {
+	Cwd    string `json:"cwd"`
+	Source string `json:"source"` // startup, resume, clear, compact
+}
+
+// MaxHookInput bounds how much of stdin a hook reads; the rest is ignored.
+const MaxHookInput = 1 << 20
+
+// ReadHookInput reads the hook's stdin within wait, tolerating empty, huge
+// or malformed input (the zero HookInput) and a stdin that never closes. A
+// cwd that is not absolute is dropped.
+func ReadHookInput(r io.Reader, wait time.Duration) HookInput {
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, MaxHookInput))
+		got <- b
+	}()
+	var b []byte
+	select {
+	case b = <-got:
+	case <-time.After(wait):
+	}
+	var in HookInput
+	if json.Unmarshal(b, &in) != nil {
+		return HookInput{}
+	}
+	if !strings.HasPrefix(in.Cwd, "/") {
+		in.Cwd = ""
+	}
+	return in
+}
+
+// SessionStartOutput is the one JSON object a SessionStart hook prints to
+// add context to the session.
+func SessionStartOutput(context string) ([]byte, error) {
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.AdditionalContext = context
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// MaxContext is Claude Code's cap on a hook's output strings; skillwire
+// stays well under it.
+const MaxContext = 10_000

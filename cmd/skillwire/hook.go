@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+)
+
+// The hook's time limits. Claude Code runs SessionStart on every start,
+// resume, clear and compact: it must be fast, and it must never hang a
+// session, whatever the tree or the store.
+const (
+	hookDeadline    = 5 * time.Second
+	hookStdinWait   = 300 * time.Millisecond
+	hookWalkTimeout = 2500 * time.Millisecond
+	hookLockTimeout = time.Second
+)
+
+const (
+	textIncomplete = "skillwire could not complete its observation of the skills, agents and commands this session; nothing was compared. Details: skillwire status"
+	textDeadline   = "skillwire did not finish observing the skills, agents and commands within its deadline this session; nothing was compared. Details: skillwire status"
+)
+
+func newHookCmd(s *streams) *cobra.Command {
+	hook := &cobra.Command{
+		Use:   "hook",
+		Short: "Claude Code hooks",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	hook.AddCommand(&cobra.Command{
+		Use:   "session-start",
+		Short: "The SessionStart hook: advise the session of what changed",
+		Long: `session-start is run by Claude Code at every session start. It reads the
+hook's JSON on stdin, observes the global and project roots, compares them
+with the store and prints one JSON object whose additionalContext says
+what is new, changed, removed, under an adverse verdict or not fully
+observable — or nothing when there is nothing to say. What it advised is
+recorded as delivered only after it was written. It always exits 0 and
+finishes within 5 seconds.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A closed stdout must be an error to see, not a signal that
+			// kills the hook with a non-zero status.
+			signal.Ignore(syscall.SIGPIPE)
+			runSessionStart(cmd.Context(), s, hookDeadline)
+			return nil
+		},
+	})
+	return hook
+}
+
+// hookOut lets exactly one advisory reach stdout: the worker's, or the
+// deadline's if the worker is late.
+type hookOut struct {
+	mu   sync.Mutex
+	done bool
+	w    io.Writer
+}
+
+func (o *hookOut) deliver(text string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		return false
+	}
+	o.done = true
+	if nullDevice(o.w) {
+		// Go reopens a closed stdout on /dev/null at startup: writing there
+		// "succeeds" but delivers nothing, so nothing may be consumed.
+		return false
+	}
+	b, err := claude.SessionStartOutput(text)
+	if err != nil {
+		return false
+	}
+	n, err := o.w.Write(b)
+	return err == nil && n == len(b)
+}
+
+// nullDevice reports whether w is /dev/null (character device 1:3).
+func nullDevice(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil {
+		return false
+	}
+	return st.Mode&unix.S_IFMT == unix.S_IFCHR && unix.Major(uint64(st.Rdev)) == 1 && unix.Minor(uint64(st.Rdev)) == 3
+}
+
+func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) {
+	out := &hookOut{w: s.out}
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer func() {
+			if r := recover(); r != nil {
+				out.deliver(textIncomplete)
+			}
+		}()
+		sessionStart(ctx, s, out)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(deadline):
+		out.deliver(textDeadline)
+	}
+}
+
+func sessionStart(ctx context.Context, s *streams, out *hookOut) {
+	in := claude.ReadHookInput(s.in, hookStdinWait)
+	w, err := loadWorldFor(s, in.Cwd)
+	if err != nil {
+		out.deliver(textIncomplete)
+		return
+	}
+	cfg, err := envConfig(s)
+	if err != nil {
+		cfg = walker.DefaultConfig()
+	}
+	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
+	obs := w.observations(walker.Scan(walkCtx, w.specs(), cfg))
+	cancel()
+
+	w.timeout = min(w.timeout, hookLockTimeout)
+	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
+	st, err := baseline.Open(opts)
+	if err != nil {
+		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), false, storeProblem(err)).text)
+		return
+	}
+	var sts []baseline.Standing
+	bootstrap := false
+	err = st.View(func(tx *baseline.Tx) error {
+		bootstrap = tx.Empty()
+		var err error
+		sts, err = tx.Compare(obs)
+		return err
+	})
+	st.Close()
+	if err != nil {
+		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), false, storeProblem(err)).text)
+		return
+	}
+	adv := buildAdvisory(obs, sts, bootstrap, "")
+	if adv.text == "" || !out.deliver(adv.text) || len(adv.consume) == 0 {
+		return // silent, undelivered, or nothing to consume: the store stays as it was
+	}
+	// Delivered: now, and only now, the advised deltas are consumed. Each is
+	// applied only if no other session advanced it meanwhile.
+	if st, err = baseline.Open(opts); err != nil {
+		return // not advanced: the next session advises again
+	}
+	defer st.Close()
+	st.Update(func(tx *baseline.Tx) error {
+		_, err := tx.Advance(adv.consume, bootstrap, time.Now().UTC())
+		return err
+	})
+}
+
+func storeProblem(err error) string {
+	switch h := baseline.HealthOf(err); {
+	case h == baseline.Busy:
+		return "busy: another skillwire process held it, so this session was not compared"
+	case errors.Is(err, baseline.ErrAbsent):
+		return "it could not be created"
+	default:
+		return "it is " + string(h) + "; run skillwire status"
+	}
+}

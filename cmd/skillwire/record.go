@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
+)
+
+type recordJSON struct {
+	Recorded string           `json:"recorded"`
+	Digest   *string          `json:"digest"`
+	Verdict  string           `json:"verdict"`
+	Replaced *replacedJSON    `json:"replaced"`
+	Reasons  []anomaly.Reason `json:"anomalies"`
+}
+
+type replacedJSON struct {
+	Verdict  string    `json:"verdict"`
+	Digest   *string   `json:"digest"`
+	Reviewer string    `json:"reviewer,omitempty"`
+	At       time.Time `json:"at"`
+}
+
+func newRecordCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	var verdict, expect, reviewer string
+	var bf budgetFlags
+	cmd := &cobra.Command{
+		Use:   "record ID --verdict SAFE-TO-PROPOSE|SUSPECT|BLOCK --expect-digest blake3:<hex>",
+		Short: "Bind a reviewer's verdict to the exact digest reviewed",
+		Long: `record re-observes the candidate ID (a unique prefix is enough) and binds
+the verdict to its digest.
+
+SAFE-TO-PROPOSE needs --expect-digest (the digest that was reviewed) and is
+refused for a candidate that is partial, anomalous or has a hidden name.
+SUSPECT and BLOCK are always recordable, on any tree. With --expect-digest,
+a candidate whose content is no longer the reviewed one is refused.
+
+Exit 0 recorded, 2 usage error, 3 refused (content changed or unsafe
+tree), 4 store unusable.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := bf.config(cmd, s)
+			if err != nil {
+				return err
+			}
+			if !baseline.ValidVerdict(verdict) {
+				return fail(exitUsage, "--verdict must be SAFE-TO-PROPOSE, SUSPECT or BLOCK")
+			}
+			var want *snapshot.Hash
+			switch {
+			case expect != "":
+				h, err := snapshot.ParseHash(expect)
+				if err != nil {
+					return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
+				}
+				want = &h
+			case verdict == baseline.Safe:
+				return fail(exitUsage, "SAFE-TO-PROPOSE needs --expect-digest: the digest that was reviewed")
+			}
+			w, err := loadWorld(s)
+			if err != nil {
+				return err
+			}
+			st, err := w.open(true, false)
+			if err != nil {
+				return err
+			}
+			ref, err := w.resolve(st, args[0])
+			st.Close() // never held during the walk
+			if err != nil {
+				return err
+			}
+
+			c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			found := c.Anomalies()
+			if want != nil {
+				if c.Partial() {
+					return fail(exitFinding, "refused: %s could not be fully observed (partial), so its digest cannot be checked", ref.id)
+				}
+				if c.Digest != *want {
+					return fail(exitFinding, "refused: %s is no longer the reviewed content; its digest is now %s", ref.id, c.Digest)
+				}
+			}
+			if verdict == baseline.Safe && len(found) > 0 {
+				return fail(exitFinding, "refused: SAFE-TO-PROPOSE cannot be recorded on %s, which is %s; record SUSPECT or BLOCK instead",
+					ref.id, joinReasons(walker.Reasons(found)))
+			}
+			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
+			if !c.Partial() {
+				d := c.Digest
+				v.Digest = &d
+			}
+
+			st, err = w.open(true, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var replaced *baseline.Verdict
+			if err := st.Update(func(tx *baseline.Tx) error {
+				var err error
+				replaced, err = tx.RecordVerdict(baseline.Target{ID: ref.id, Root: ref.root, Name: ref.name, Observed: &c}, v)
+				return err
+			}); err != nil {
+				return storeErr(err)
+			}
+
+			out := recordJSON{Recorded: ref.id, Verdict: verdict, Digest: hashString(v.Digest), Reasons: nonNil(walker.Reasons(found))}
+			if replaced != nil {
+				out.Replaced = &replacedJSON{Verdict: replaced.Verdict, Digest: hashString(replaced.Digest), Reviewer: replaced.Reviewer, At: replaced.At}
+			}
+			if asJSON {
+				return writeJSON(s.out, out)
+			}
+			fmt.Fprintf(s.out, "recorded %s for %s (%s) at %s\n", verdict, ref.id, gatedName(ref.name), orDash(out.Digest))
+			if r := out.Replaced; r != nil {
+				fmt.Fprintf(s.out, "replaces %s recorded %s", r.Verdict, r.At.Format(time.RFC3339))
+				if r.Reviewer != "" {
+					fmt.Fprintf(s.out, " by %s", r.Reviewer)
+				}
+				fmt.Fprintln(s.out)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&verdict, "verdict", "", "SAFE-TO-PROPOSE, SUSPECT or BLOCK")
+	cmd.Flags().StringVar(&expect, "expect-digest", "", "the digest that was reviewed (blake3:<hex>)")
+	cmd.Flags().StringVar(&reviewer, "reviewer", "", "who reviewed (stored as printable ASCII, at most 200 characters)")
+	bf.add(cmd)
+	return cmd
+}
+
+func hashString(h *snapshot.Hash) *string {
+	if h == nil {
+		return nil
+	}
+	s := h.String()
+	return &s
+}
+
+// gatedName is a name for a sentence: itself when it passes the display
+// gate, else a fixed phrase.
+func gatedName(name []byte) string {
+	if anomaly.Gate(name) {
+		return string(name)
+	}
+	return "name hidden"
+}

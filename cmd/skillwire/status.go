@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/spf13/cobra"
+)
+
+// statusEntryJSON is S in DESIGN.md §7.
+type statusEntryJSON struct {
+	ID      string  `json:"id"`
+	Name    *string `json:"name"`
+	Status  string  `json:"status"`
+	Verdict *string `json:"verdict"`
+}
+
+type daemonJSON struct {
+	Alive        bool     `json:"alive"`
+	HeartbeatAge *float64 `json:"heartbeat_age_s"`
+	// Watching is "whole", or why it is degraded (the daemon then rescans
+	// periodically instead of trusting events); null without a heartbeat.
+	Watching *string `json:"watching"`
+}
+
+type statusJSON struct {
+	Baseline baseline.Health   `json:"baseline"`
+	Error    string            `json:"error,omitempty"`
+	Unvetted []statusEntryJSON `json:"unvetted"`
+	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
+	Safe     []statusEntryJSON `json:"vetted_safe"`
+	Daemon   daemonJSON        `json:"daemon"`
+}
+
+func newStatusCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Say what the store holds: unvetted, adverse and vetted-safe candidates",
+		Long: `status reads the store only (it observes nothing on disk) and sorts every
+record by severity: an adverse verdict (SUSPECT or BLOCK) in force, on the
+record or on the same content elsewhere, is always listed, whatever
+changed since.
+
+Exit 0, 3 when any adverse verdict is in the store, 4 when the store is
+corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
+been recorded yet (which says nothing about what is installed).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w, err := loadWorld(s)
+			if err != nil {
+				return err
+			}
+			out := statusJSON{Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}}
+			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
+			var rep baseline.Report
+			if oerr == nil {
+				oerr = st.View(func(tx *baseline.Tx) error {
+					var err error
+					if rep, err = tx.Report(); err != nil {
+						return err
+					}
+					hb, err := tx.Heartbeat()
+					out.Daemon = daemonState(hb, time.Now())
+					return err
+				})
+				st.Close()
+			}
+			out.Baseline = baseline.HealthOf(oerr)
+			if oerr != nil && out.Baseline != baseline.Absent {
+				out.Error = defang(oerr.Error())
+			}
+			for _, l := range []struct {
+				dst  *[]statusEntryJSON
+				recs []*baseline.Record
+			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
+				for _, r := range l.recs {
+					*l.dst = append(*l.dst, statusEntry(r))
+				}
+			}
+			if asJSON {
+				if err := writeJSON(s.out, out); err != nil {
+					return err
+				}
+			} else {
+				printStatus(s, &out)
+			}
+			switch {
+			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
+				return &exitError{code: exitNoAudit}
+			case len(out.Adverse) > 0:
+				return errFinding
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+func daemonState(hb *baseline.Heartbeat, now time.Time) daemonJSON {
+	if hb == nil {
+		return daemonJSON{}
+	}
+	age := now.Sub(hb.At).Seconds()
+	watching := "whole"
+	if !hb.Whole {
+		watching = "degraded: " + hb.Degraded
+	}
+	return daemonJSON{Alive: hb.Fresh(now, monitor.FreshFor), HeartbeatAge: &age, Watching: &watching}
+}
+
+func statusEntry(r *baseline.Record) statusEntryJSON {
+	e := statusEntryJSON{ID: r.ID, Status: string(r.Status)}
+	if r.Removed {
+		e.Status = "removed"
+	}
+	if anomaly.Gate(r.Name) {
+		n := string(r.Name)
+		e.Name = &n
+	}
+	if r.Verdict != nil {
+		v := r.Verdict.Verdict
+		e.Verdict = &v
+	}
+	return e
+}
+
+func printStatus(s *streams, out *statusJSON) {
+	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
+	switch d := out.Daemon; {
+	case d.HeartbeatAge == nil:
+		fmt.Fprintln(s.out, "daemon: never ran")
+	case d.Alive:
+		fmt.Fprintf(s.out, "daemon: alive, watching %s\n", *d.Watching)
+	default:
+		fmt.Fprintf(s.out, "daemon: not running (last heartbeat %.0fs ago)\n", *d.HeartbeatAge)
+	}
+	if out.Error != "" {
+		fmt.Fprintf(s.err, "skillwire: %s\n", out.Error)
+	}
+	for _, l := range []struct {
+		title string
+		list  []statusEntryJSON
+	}{{"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+		if len(l.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
+		for _, e := range l.list {
+			fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// world is what the store-backed commands share: where the roots are and
+// where the store is. It is read from the environment once per command.
+type world struct {
+	cfgDir   string
+	roots    []claude.Root
+	stateDir string
+	timeout  time.Duration
+}
+
+func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
+
+// loadWorldFor takes the hook's cwd as the project hint.
+func loadWorldFor(s *streams, projectHint string) (*world, error) {
+	env := claude.OSEnv()
+	env.Getenv = s.getenv
+	cfgDir, err := claude.ConfigDir(env)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	w := &world{cfgDir: cfgDir, roots: claude.Roots(cfgDir, claude.ProjectDir(env, projectHint)), timeout: baseline.DefaultLockTimeout}
+	sd, _ := s.getenv("SKILLWIRE_STATE_DIR")
+	if sd != "" && !strings.HasPrefix(sd, "/") {
+		return nil, fail(exitUsage, "SKILLWIRE_STATE_DIR must be an absolute path")
+	}
+	w.stateDir = baseline.Location(sd, cfgDir)
+	if v, ok := s.getenv("SKILLWIRE_LOCK_TIMEOUT"); ok && v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fail(exitUsage, "SKILLWIRE_LOCK_TIMEOUT must be a positive duration such as 5s")
+		}
+		w.timeout = d
+	}
+	return w, nil
+}
+
+// open opens the store; every failure to do so is exit 4 with a message
+// that says what to do.
+func (w *world) open(create, readOnly bool) (*baseline.Store, error) {
+	st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: create, ReadOnly: readOnly})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return st, nil
+}
+
+func storeErr(err error) error {
+	if errors.Is(err, baseline.ErrAbsent) {
+		return fail(exitNoAudit, "%v; run 'skillwire scan --update' to create the store", err)
+	}
+	return fail(exitNoAudit, "%s", defang(err.Error()))
+}
+
+func (w *world) specs() []walker.RootSpec {
+	specs := make([]walker.RootSpec, len(w.roots))
+	for i, r := range w.roots {
+		specs[i] = r.Spec()
+	}
+	return specs
+}
+
+// observations pairs each root with its walk.
+func (w *world) observations(walked []walker.Root) []baseline.Observation {
+	obs := make([]baseline.Observation, len(w.roots))
+	for i := range w.roots {
+		obs[i] = baseline.Observation{Root: w.roots[i], Walk: &walked[i]}
+	}
+	return obs
+}
+
+// scan walks every root under one shared budget.
+func (w *world) scan(ctx context.Context, s *streams, cfg walker.Config) []baseline.Observation {
+	var n atomic.Int64
+	cfg.Progress = &n
+	defer startProgress(s.err, &n)()
+	return w.observations(walker.Scan(ctx, w.specs(), cfg))
+}
+
+// candidateRef is a candidate found by id: in the store, on disk, or both.
+type candidateRef struct {
+	id   string
+	root claude.Root
+	name []byte
+}
+
+// resolve finds the one candidate whose id starts with prefix, among the
+// store's records and the candidates on disk now. The prefix is checked
+// for the id shape first, so a name can never be passed where an id goes,
+// and nothing the user typed is echoed back.
+func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error) {
+	if !anomaly.IsIDPrefix(prefix) {
+		return candidateRef{}, fail(exitUsage, "not an id: ids look like sw followed by at least 4 of [a-z2-7] (see 'skillwire list')")
+	}
+	known := map[string]candidateRef{}
+	for i, r := range walker.Discover(w.specs(), walker.DefaultConfig()) {
+		for _, c := range r.Candidates {
+			id := st.ID(w.roots[i].Path, c.Name)
+			known[id] = candidateRef{id: id, root: w.roots[i], name: c.Name}
+		}
+	}
+	err := st.View(func(tx *baseline.Tx) error {
+		recs, err := tx.Records()
+		for _, r := range recs {
+			if _, ok := known[r.ID]; !ok {
+				known[r.ID] = candidateRef{id: r.ID, root: claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}, name: r.Name}
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return candidateRef{}, storeErr(err)
+	}
+	ids := make([]string, 0, len(known))
+	for id := range known {
+		ids = append(ids, id)
+	}
+	match := baseline.Resolve(prefix, ids)
+	switch len(match) {
+	case 0:
+		return candidateRef{}, fail(exitUsage, "no candidate has an id starting with that prefix (see 'skillwire list')")
+	case 1:
+		return known[match[0]], nil
+	}
+	return candidateRef{}, fail(exitUsage, "the prefix is ambiguous; it matches %s", strings.Join(match, ", "))
+}
+
+func errorIsAbsent(err error) bool { return errors.Is(err, baseline.ErrAbsent) }
+
+func walkerReasons(c *walker.Candidate) []anomaly.Reason { return walker.Reasons(c.Anomalies()) }

@@ -1,0 +1,183 @@
+package lockfile
+
+import (
+	"bytes"
+
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Ref names a candidate in a report.
+type Ref struct {
+	Root    string
+	Name    []byte
+	Kind    walker.Kind
+	Digest  snapshot.Hash
+	Verdict Verdict
+}
+
+// Label is root/name with the name shown through NameLabel.
+func (r Ref) Label() string { return r.Root + "/" + NameLabel(r.Name) }
+
+// Change is what happened to one path of a changed candidate.
+type Change uint8
+
+const (
+	FileAdded Change = iota + 1
+	FileRemoved
+	FileModified
+)
+
+func (c Change) String() string {
+	switch c {
+	case FileAdded:
+		return "added"
+	case FileRemoved:
+		return "removed"
+	case FileModified:
+		return "modified"
+	}
+	return "change?"
+}
+
+// FileChange is one path of a changed candidate that differs from the
+// lock: its content, mode, kind, or (at the candidate itself) the text of
+// the link it was observed through.
+type FileChange struct {
+	Path   []byte
+	Kind   snapshot.Kind // as observed; as locked when removed
+	Change Change
+}
+
+// Changed is a candidate whose digest differs from its locked digest.
+type Changed struct {
+	Ref    // as observed
+	Locked snapshot.Hash
+	Files  []FileChange
+}
+
+// Report is the outcome of verifying a tree against a lock.
+type Report struct {
+	Roots   []Root // every root that was checked
+	Added   []Ref  // observed, not in the lock
+	Removed []Ref  // in the lock, not observed
+	Changed []Changed
+	// Anomalous roots and candidates could not be observed as plain
+	// content: they never match, whatever the lock says.
+	Anomalous []Problem
+	// Adverse candidates match the lock, which holds a BLOCK or SUSPECT
+	// verdict for them.
+	Adverse []Ref
+	Matched int
+}
+
+// OK reports whether the tree matches the lock: nothing added, removed,
+// changed, anomalous or adversely judged.
+func (r *Report) OK() bool {
+	return len(r.Added) == 0 && len(r.Removed) == 0 && len(r.Changed) == 0 &&
+		len(r.Anomalous) == 0 && len(r.Adverse) == 0
+}
+
+// Findings counts what keeps the tree from matching.
+func (r *Report) Findings() int {
+	return len(r.Added) + len(r.Removed) + len(r.Changed) + len(r.Anomalous) + len(r.Adverse)
+}
+
+// Compare verifies an observation (observed and problems, from Build)
+// against a lock. A candidate that is anomalous now, or whose root is, is
+// reported only as anomalous: not as removed, and never as a match.
+func Compare(lock, observed *Lock, problems []Problem) *Report {
+	r := &Report{Roots: observed.Roots, Anomalous: problems}
+	badRoot := map[string]bool{}
+	badCand := map[string]bool{}
+	for _, p := range problems {
+		if p.Name == nil {
+			badRoot[p.Root] = true
+		} else {
+			badCand[key(p.Root, p.Name)] = true
+		}
+	}
+	seen := make(map[string]*Candidate, len(observed.Candidates))
+	for i := range observed.Candidates {
+		c := &observed.Candidates[i]
+		seen[key(c.Root, c.Name)] = c
+	}
+	locked := make(map[string]bool, len(lock.Candidates))
+	for i := range lock.Candidates {
+		l := &lock.Candidates[i]
+		k := key(l.Root, l.Name)
+		locked[k] = true
+		o, ok := seen[k]
+		switch {
+		case !ok && (badRoot[l.Root] || badCand[k]):
+			// Reported among the anomalous: it is there, but not seen whole.
+		case !ok:
+			r.Removed = append(r.Removed, l.ref())
+		case o.Digest == l.Digest && o.Kind == l.Kind:
+			r.Matched++
+			if l.Verdict.Adverse() {
+				r.Adverse = append(r.Adverse, l.ref())
+			}
+		default:
+			r.Changed = append(r.Changed, Changed{Ref: o.ref(), Locked: l.Digest, Files: DiffFiles(&l.Manifest, &o.Manifest)})
+		}
+	}
+	for i := range observed.Candidates {
+		c := &observed.Candidates[i]
+		if !locked[key(c.Root, c.Name)] {
+			r.Added = append(r.Added, c.ref())
+		}
+	}
+	return r
+}
+
+// key identifies a candidate; neither a root nor a name holds a NUL.
+func key(root string, name []byte) string { return root + "\x00" + string(name) }
+
+// DiffFiles lists the paths that differ between two manifests of one
+// candidate, in path order.
+func DiffFiles(old, cur *snapshot.Manifest) []FileChange {
+	var out []FileChange
+	a, b := old.Entries, cur.Entries
+	for len(a) > 0 || len(b) > 0 {
+		var c int
+		switch {
+		case len(b) == 0:
+			c = -1
+		case len(a) == 0:
+			c = 1
+		default:
+			c = snapshot.ComparePaths(a[0].Path, b[0].Path)
+		}
+		switch {
+		case c < 0:
+			out = append(out, FileChange{Path: a[0].Path, Kind: a[0].Kind, Change: FileRemoved})
+			a = a[1:]
+		case c > 0:
+			out = append(out, FileChange{Path: b[0].Path, Kind: b[0].Kind, Change: FileAdded})
+			b = b[1:]
+		default:
+			if !sameEntry(&a[0], &b[0]) {
+				out = append(out, FileChange{Path: b[0].Path, Kind: b[0].Kind, Change: FileModified})
+			}
+			a, b = a[1:], b[1:]
+		}
+	}
+	if old.ViaLink != cur.ViaLink || !bytes.Equal(old.Link, cur.Link) {
+		// The link is bound to the candidate itself: show it as a change
+		// there, once.
+		if len(out) == 0 || len(out[0].Path) != 0 {
+			self := FileChange{Path: []byte{}, Kind: snapshot.Dir, Change: FileModified}
+			if len(cur.Entries) > 0 && len(cur.Entries[0].Path) == 0 {
+				self.Kind = cur.Entries[0].Kind
+			}
+			out = append([]FileChange{self}, out...)
+		}
+	}
+	return out
+}
+
+func sameEntry(a, b *snapshot.Entry) bool {
+	return a.Kind == b.Kind && a.Mode == b.Mode && a.Size == b.Size && a.Hash == b.Hash &&
+		a.Reason == b.Reason && bytes.Equal(a.Target, b.Target)
+}

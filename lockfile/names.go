@@ -1,0 +1,73 @@
+package lockfile
+
+import (
+	"bytes"
+	"encoding/hex"
+
+	"github.com/skillwire/skillwire/anomaly"
+)
+
+// Names, entry paths and link texts come from the tree's author. In a lock
+// and in every report they appear as plain text only when they are
+// harmless to show; otherwise as the hex of their raw bytes, which is
+// exact (a lock must round-trip every byte) and carries no control byte,
+// no shell syntax and no words.
+//
+//	name: plain when it passes anomaly.Gate
+//	path: plain when every component passes anomaly.Gate ("" is the candidate)
+//	link: plain when anomaly.QuoteBytes leaves it as is (no byte escaped)
+
+// hexPrefix marks a hex label in text output; no plain name or path can
+// contain ':', so a label is never ambiguous.
+const hexPrefix = "hex:"
+
+func plainName(n []byte) bool { return anomaly.Gate(n) }
+
+func plainPath(p []byte) bool {
+	if len(p) == 0 {
+		return true
+	}
+	for c := range bytes.SplitSeq(p, []byte{'/'}) {
+		if !anomaly.Gate(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainLink(l []byte) bool { return len(l) > 0 && anomaly.QuoteBytes(l) == string(l) }
+
+// NameLabel shows a candidate name: itself when it passes the display
+// gate, else "hex:" and the hex of its bytes.
+func NameLabel(n []byte) string { return label(n, plainName(n)) }
+
+// FileLabel shows a path inside a candidate the same way; the candidate
+// itself is "(itself)".
+func FileLabel(p []byte) string {
+	if len(p) == 0 {
+		return "(itself)"
+	}
+	return label(p, plainPath(p))
+}
+
+func label(b []byte, plain bool) string {
+	if plain {
+		return string(b)
+	}
+	return hexPrefix + hex.EncodeToString(b)
+}
+
+// decodeHex accepts only the lowercase hex EncodeToString produces, so
+// every byte string has one spelling in a lock.
+func decodeHex(s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return nil, false
+		}
+	}
+	b, err := hex.DecodeString(s)
+	return b, err == nil
+}
+
+// quote renders a string that may carry hostile bytes for an error message.
+func quote(s string) string { return anomaly.QuoteBytes([]byte(s)) }

@@ -1,0 +1,131 @@
+package lockfile
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/walker"
+	"golang.org/x/sys/unix"
+)
+
+// mkTree builds a tree under dir from a tiny DSL, one entry per string,
+// parents first. Names are raw bytes (a newline or \xff is data):
+//
+//	"a/"         a directory
+//	"a/f=text"   a regular file holding text ("a/f" alone: empty)
+//	"a/x*=text"  an executable file named x
+//	"a/l -> t"   a symbolic link to t
+//	"a/p|"       a FIFO
+func mkTree(t *testing.T, dir string, specs ...string) {
+	t.Helper()
+	for _, s := range specs {
+		var err error
+		switch {
+		case strings.HasSuffix(s, "/"):
+			err = os.MkdirAll(filepath.Join(dir, s), 0o755)
+		case strings.Contains(s, " -> "):
+			name, target, _ := strings.Cut(s, " -> ")
+			err = os.Symlink(target, filepath.Join(dir, name))
+		case strings.HasSuffix(s, "|"):
+			err = unix.Mkfifo(filepath.Join(dir, strings.TrimSuffix(s, "|")), 0o644)
+		default:
+			name, content, _ := strings.Cut(s, "=")
+			mode := os.FileMode(0o644)
+			if strings.HasSuffix(name, "*") {
+				name, mode = strings.TrimSuffix(name, "*"), 0o755
+			}
+			err = os.WriteFile(filepath.Join(dir, name), []byte(content), mode)
+			if err == nil {
+				err = os.Chmod(filepath.Join(dir, name), mode) // whatever the umask
+			}
+		}
+		if err != nil {
+			t.Fatalf("mkTree %q: %v", s, err)
+		}
+	}
+}
+
+// repoTree is a repository with every kind of root and a file whose name
+// a shell, a terminal and a JSON line reader would each act on.
+var repoTree = []string{
+	".claude/skills/pdf/",
+	".claude/skills/pdf/SKILL.md=---\nname: pdf\n---\nRead PDFs.\n",
+	".claude/skills/pdf/scripts/",
+	".claude/skills/pdf/scripts/run.sh*=#!/bin/sh\necho run\n",
+	".claude/skills/pdf/scripts/$(touch pwned)\n\xff=payload",
+	".claude/skills/pdf/empty/",
+	".claude/skills/web/",
+	".claude/skills/web/SKILL.md=web\n",
+	".claude/skills/LOOSE.md=not a candidate in a skills root\n",
+	".claude/agents/",
+	".claude/agents/reviewer.md=You review.\n",
+	".claude/commands/",
+	".claude/commands/ship.md=Ship it.\n",
+	"README.md=outside every root\n",
+}
+
+// lockRepo locks the repository at repo ("" for the working directory)
+// as the lock command does: the default roots and any extra ones.
+func lockRepo(t *testing.T, repo string, cfg walker.Config, extra ...Root) (*Lock, []Problem) {
+	t.Helper()
+	return Scan(context.Background(), repo, MergeRoots(DefaultRoots(), extra), cfg)
+}
+
+// verifyRepo verifies the repository at repo against lock.
+func verifyRepo(t *testing.T, repo string, lock *Lock, cfg walker.Config) *Report {
+	t.Helper()
+	return Verify(context.Background(), repo, lock, cfg)
+}
+
+func mustMarshal(t testing.TB, l *Lock) []byte {
+	t.Helper()
+	b, err := l.Marshal()
+	if err != nil {
+		t.Fatalf("Marshal: %v", err)
+	}
+	return b
+}
+
+// copyTree copies a regular-file-and-directory tree, giving everything
+// the modes a checkout under umask 002 would have.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, strings.TrimPrefix(p, from))
+		switch {
+		case d.IsDir():
+			if err := os.MkdirAll(dst, 0o775); err != nil {
+				return err
+			}
+			return os.Chmod(dst, 0o775)
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			mode := os.FileMode(0o664)
+			if info.Mode()&0o100 != 0 {
+				mode = 0o775
+			}
+			if err := os.WriteFile(dst, data, mode); err != nil {
+				return err
+			}
+			return os.Chmod(dst, mode)
+		}
+		t.Fatalf("copyTree: unexpected %s", p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,578 @@
+// Package monitor is the daemon: it watches every root with fsnotify,
+// re-walks what changed, and keeps in the store an observation cache the
+// hook can trust, change events (so a change made and undone between two
+// sessions is still told), and a heartbeat.
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+	"golang.org/x/sys/unix"
+)
+
+// Config configures the daemon.
+type Config struct {
+	// CfgDir is Claude Code's configuration directory: its roots are
+	// always watched, plus those of every project a hook registered.
+	CfgDir string
+	Store  baseline.Options
+	Walk   walker.Config
+	// Debounce gathers a burst of events on one candidate into one walk.
+	Debounce time.Duration
+	// Heartbeat is how often the daemon says it is alive (and picks up
+	// newly registered projects and `clear`).
+	Heartbeat time.Duration
+	// Rescan is the safety net: a full rescan this often, whatever the
+	// events said. Degraded watching rescans every DegradedRescan.
+	Rescan, DegradedRescan time.Duration
+	Log                    zerolog.Logger
+	// NewWatcher is fsnotify unless a test injects faults.
+	NewWatcher func() (Watcher, error)
+}
+
+// Defaults fills the zero fields.
+func (c *Config) defaults() {
+	if c.Debounce <= 0 {
+		c.Debounce = 100 * time.Millisecond
+	}
+	if c.Heartbeat <= 0 {
+		c.Heartbeat = 2 * time.Second
+	}
+	if c.Rescan <= 0 {
+		c.Rescan = 10 * time.Minute
+	}
+	if c.DegradedRescan <= 0 {
+		c.DegradedRescan = 30 * time.Second
+	}
+	if c.NewWatcher == nil {
+		c.NewWatcher = NewWatcher
+	}
+}
+
+// FreshFor is how old a heartbeat may be before the hook stops trusting the
+// cache: three missed beats at the default rate.
+const FreshFor = 6 * time.Second
+
+type candKey struct {
+	root string
+	name string
+}
+
+type daemon struct {
+	cfg      Config
+	ctx      context.Context
+	w        Watcher
+	roots    []claude.Root
+	obs      map[string]*walker.Root // by root path
+	watched  map[string]bool
+	pending  map[candKey]time.Time
+	full     bool   // a full rescan is pending
+	degraded string // why watching is not whole, "" when it is
+	limited  bool   // watch limits hit: rescans replace events
+	log      zerolog.Logger
+}
+
+// Run is the daemon. It returns nil when ctx ends (SIGTERM, SIGINT), an
+// error when it cannot take the role or its store is unusable.
+func Run(ctx context.Context, cfg Config) error {
+	cfg.defaults()
+	release, err := acquire(cfg.Store.Dir)
+	if err != nil {
+		return err
+	}
+	defer release()
+	w, err := cfg.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watching: %w", err)
+	}
+	defer w.Close()
+	d := &daemon{cfg: cfg, ctx: ctx, w: w, obs: map[string]*walker.Root{}, watched: map[string]bool{},
+		pending: map[candKey]time.Time{}, log: cfg.Log}
+	d.log.Info().Int("pid", os.Getpid()).Msg("daemon started")
+	if err := d.rescan(); err != nil {
+		return err
+	}
+	beat := time.NewTicker(cfg.Heartbeat)
+	defer beat.Stop()
+	lastFull := time.Now()
+	flush := time.NewTimer(time.Hour)
+	defer flush.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			d.log.Info().Msg("daemon stopping")
+			return nil
+		case ev, ok := <-w.Events():
+			if !ok {
+				return errors.New("watcher closed")
+			}
+			d.onEvent(ev)
+		case err, ok := <-w.Errors():
+			if !ok {
+				return errors.New("watcher closed")
+			}
+			d.onError(err)
+		case <-flush.C:
+		case <-beat.C:
+			if err := d.beat(); err != nil {
+				return err
+			}
+			every := cfg.Rescan
+			if d.degraded != "" {
+				every = cfg.DegradedRescan
+			}
+			if time.Since(lastFull) >= every {
+				d.full = true
+			}
+		}
+		if d.full {
+			if err := d.rescan(); err != nil {
+				return err
+			}
+			lastFull = time.Now()
+		}
+		if err := d.flushDue(time.Now()); err != nil {
+			return err
+		}
+		if next, ok := d.nextDue(); ok {
+			flush.Reset(max(time.Until(next), time.Millisecond))
+		}
+	}
+}
+
+// onEvent maps an event to its candidate and schedules a walk of it after
+// the debounce; an event on a root itself, or on a top-level entry, may
+// change the set of candidates and asks for a full rescan.
+func (d *daemon) onEvent(ev fsnotify.Event) {
+	for _, r := range d.roots {
+		switch {
+		case ev.Name == r.Path:
+			d.full = true
+			return
+		case strings.HasPrefix(ev.Name, r.Path+"/"):
+			rest := ev.Name[len(r.Path)+1:]
+			name, _, nested := strings.Cut(rest, "/")
+			if !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills) {
+				d.full = true // a candidate appeared, went, or is itself a file
+				return
+			}
+			k := candKey{root: r.Path, name: name}
+			if _, ok := d.pending[k]; !ok {
+				d.pending[k] = time.Now().Add(d.cfg.Debounce)
+			}
+			return
+		}
+	}
+	// The parent of a root: the root itself may have been created or deleted.
+	d.full = true
+}
+
+// onError classifies a watcher error: a lost event queue means everything
+// may have changed (rescan, and say so until it is done); anything else is
+// logged and also answered with a rescan.
+func (d *daemon) onError(err error) {
+	if errors.Is(err, fsnotify.ErrEventOverflow) {
+		d.log.Warn().Msg("kernel event queue overflowed: full rescan")
+		d.degraded = "event queue overflow"
+	} else {
+		d.log.Warn().Err(err).Msg("watcher error: full rescan")
+	}
+	d.full = true
+}
+
+func (d *daemon) nextDue() (time.Time, bool) {
+	var next time.Time
+	for _, t := range d.pending {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// roots lists the global roots and those of registered projects.
+func (d *daemon) currentRoots() ([]claude.Root, error) {
+	roots := claude.Roots(d.cfg.CfgDir, "")
+	var projects []string
+	err := d.withStore(false, func(tx *baseline.Tx) error {
+		var err error
+		projects, err = tx.Projects()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(projects)
+	seen := map[string]bool{}
+	for _, r := range roots {
+		seen[r.Path] = true
+	}
+	for _, p := range projects {
+		for _, r := range claude.Roots(d.cfg.CfgDir, p) {
+			if r.Scope == claude.Project && !seen[r.Path] {
+				seen[r.Path] = true
+				roots = append(roots, r)
+			}
+		}
+	}
+	return roots, nil
+}
+
+// rescan walks every root under the shared budget, exactly as the hook
+// would, records what changed since the last observation as events, and
+// rebuilds the watches.
+func (d *daemon) rescan() error {
+	roots, err := d.currentRoots()
+	if err != nil {
+		return err
+	}
+	specs := make([]walker.RootSpec, len(roots))
+	for i, r := range roots {
+		specs[i] = r.Spec()
+	}
+	walked := walker.Scan(d.ctx, specs, d.cfg.Walk)
+	now := time.Now().UTC()
+	var events []baseline.Event
+	obs := map[string]*walker.Root{}
+	for i := range walked {
+		r := &walked[i]
+		obs[r.Spec.Path] = r
+		events = append(events, diffRoot(d.obs[r.Spec.Path], r, now)...)
+	}
+	dropped := []string{}
+	for p := range d.obs {
+		if _, ok := obs[p]; !ok {
+			dropped = append(dropped, p)
+		}
+	}
+	d.roots, d.obs, d.full = roots, obs, false
+	d.pending = map[candKey]time.Time{}
+	d.limited = false
+	d.rewatch()
+	if d.degraded == "event queue overflow" {
+		d.degraded = "" // the rescan covered whatever the queue lost
+	}
+	if d.limited {
+		d.degraded = "watch limit reached: periodic rescans instead of events"
+	}
+	return d.withStore(true, func(tx *baseline.Tx) error {
+		for _, p := range dropped {
+			if err := tx.DropCachedRoot(p); err != nil {
+				return err
+			}
+		}
+		for i := range walked {
+			if err := tx.PutCachedRoot(&walked[i], now); err != nil {
+				return err
+			}
+		}
+		if err := d.putEvents(tx, events); err != nil {
+			return err
+		}
+		return tx.PutHeartbeat(d.heartbeat(now))
+	})
+}
+
+// flushDue walks each candidate whose debounce has expired. A candidate
+// walked alone gets the budget the others leave; when that cannot give the
+// same answer as a full scan (it ends partial, it vanished), the daemon
+// rescans everything instead, so the hook's fast path and its own walk
+// agree.
+func (d *daemon) flushDue(now time.Time) error {
+	var due []candKey
+	for k, t := range d.pending {
+		if !t.After(now) {
+			due = append(due, k)
+		}
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	slices.SortFunc(due, func(a, b candKey) int { return strings.Compare(a.root+"\x00"+a.name, b.root+"\x00"+b.name) })
+	var updated []*walker.Candidate
+	var roots []string
+	var events []baseline.Event
+	at := time.Now().UTC()
+	for _, k := range due {
+		delete(d.pending, k)
+		r := d.obs[k.root]
+		if r == nil {
+			d.full = true
+			continue
+		}
+		i := slices.IndexFunc(r.Candidates, func(c walker.Candidate) bool { return string(c.Name) == k.name })
+		if i < 0 || r.Candidates[i].Partial() {
+			d.full = true
+			continue
+		}
+		cfg := d.cfg.Walk
+		cfg.Budget = d.budgetLeft(&r.Candidates[i])
+		c := walker.Observe(d.ctx, k.root, []byte(k.name), cfg)
+		if c.Partial() || isRootAnomaly(&c) {
+			d.full = true
+			continue
+		}
+		c.Kind = kindOf(&c)
+		if ev, ok := diffCandidate(k.root, &r.Candidates[i], &c, at); ok {
+			events = append(events, ev)
+		}
+		r.Candidates[i] = c
+		updated = append(updated, &r.Candidates[i])
+		roots = append(roots, k.root)
+	}
+	if d.full {
+		return d.rescan()
+	}
+	d.rewatch()
+	return d.withStore(true, func(tx *baseline.Tx) error {
+		for i, c := range updated {
+			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
+				return err
+			}
+		}
+		if err := d.putEvents(tx, events); err != nil {
+			return err
+		}
+		return tx.PutHeartbeat(d.heartbeat(at))
+	})
+}
+
+// budgetLeft is the scan budget minus what every other candidate uses.
+func (d *daemon) budgetLeft(except *walker.Candidate) walker.Budget {
+	b := d.cfg.Walk.Budget
+	for _, r := range d.obs {
+		for i := range r.Candidates {
+			c := &r.Candidates[i]
+			if c == except {
+				continue
+			}
+			b.MaxEntries -= int64(len(c.Manifest.Entries))
+			for _, e := range c.Manifest.Entries {
+				b.MaxBytes -= e.Size
+			}
+		}
+	}
+	return walker.Budget{MaxEntries: max(b.MaxEntries, 0), MaxBytes: max(b.MaxBytes, 0)}
+}
+
+func isRootAnomaly(c *walker.Candidate) bool {
+	es := c.Manifest.Entries
+	return len(es) == 1 && len(es[0].Path) == 0 && es[0].Kind == snapshot.Anomaly && es[0].Reason == anomaly.Root
+}
+
+// kindOf recovers a candidate's kind from its manifest (Observe does not
+// know the root's rules, only what it found).
+func kindOf(c *walker.Candidate) walker.Kind {
+	if len(c.Manifest.Entries) > 0 && len(c.Manifest.Entries[0].Path) == 0 {
+		switch c.Manifest.Entries[0].Kind {
+		case snapshot.Dir:
+			return walker.KindDir
+		case snapshot.File:
+			return walker.KindFile
+		}
+	}
+	return c.Kind
+}
+
+// rewatch makes the watch set exactly the roots, their parents (a root can
+// be created or deleted) and every directory the walker proved.
+func (d *daemon) rewatch() {
+	want := map[string]bool{}
+	for _, r := range d.roots {
+		want[parentOf(r.Path)] = true
+		o := d.obs[r.Path]
+		if o == nil || o.Missing || len(o.Anomalies) > 0 {
+			continue
+		}
+		want[r.Path] = true
+		for _, c := range o.Candidates {
+			for _, e := range c.Manifest.Entries {
+				if e.Kind != snapshot.Dir {
+					continue
+				}
+				p := r.Path + "/" + string(c.Name)
+				if len(e.Path) > 0 {
+					p += "/" + string(e.Path)
+				}
+				want[p] = true
+			}
+		}
+	}
+	for p := range d.watched {
+		if !want[p] {
+			d.w.Remove(p)
+			delete(d.watched, p)
+		}
+	}
+	for p := range want {
+		if d.watched[p] {
+			continue
+		}
+		err := d.w.Add(p)
+		switch {
+		case err == nil:
+			d.watched[p] = true
+		case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EMFILE):
+			if !d.limited {
+				d.log.Warn().Err(err).Msg("watch limit reached: falling back to periodic rescans (raise fs.inotify.max_user_watches)")
+			}
+			d.limited = true
+		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+			// Gone since the walk, or a parent that does not exist yet: the
+			// next event or rescan sees it.
+		default:
+			d.log.Warn().Err(err).Msg("cannot watch a directory")
+			d.limited = true
+		}
+	}
+}
+
+func parentOf(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
+func (d *daemon) heartbeat(at time.Time) baseline.Heartbeat {
+	h := baseline.Heartbeat{PID: os.Getpid(), At: at, Whole: d.degraded == "", Degraded: d.degraded}
+	for _, r := range d.roots {
+		h.Roots = append(h.Roots, r.Path)
+	}
+	return h
+}
+
+// beat writes the heartbeat, and picks up `clear` and new projects.
+func (d *daemon) beat() error {
+	roots, err := d.currentRoots()
+	if err != nil {
+		return err
+	}
+	if len(roots) != len(d.roots) {
+		d.full = true
+	}
+	return d.withStore(true, func(tx *baseline.Tx) error {
+		clear, err := tx.TakeRescanRequest()
+		if err != nil {
+			return err
+		}
+		if clear {
+			d.log.Info().Msg("cache cleared: full rescan")
+			d.obs = map[string]*walker.Root{}
+			d.full = true
+		}
+		return tx.PutHeartbeat(d.heartbeat(time.Now().UTC()))
+	})
+}
+
+func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
+	for _, e := range events {
+		e.ID = tx.ID(string(e.Root), e.Name)
+		if err := tx.AppendEvent(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diffRoot lists the candidates whose digest differs between two
+// observations of a root (appeared, changed, vanished). The first
+// observation of a root is not a change.
+func diffRoot(old, cur *walker.Root, at time.Time) []baseline.Event {
+	if old == nil {
+		return nil
+	}
+	var out []baseline.Event
+	prev := map[string]*walker.Candidate{}
+	for i := range old.Candidates {
+		prev[string(old.Candidates[i].Name)] = &old.Candidates[i]
+	}
+	for i := range cur.Candidates {
+		c := &cur.Candidates[i]
+		o := prev[string(c.Name)]
+		delete(prev, string(c.Name))
+		if o == nil {
+			out = append(out, baseline.Event{Root: []byte(cur.Spec.Path), Name: c.Name, After: digestOf(c), At: at})
+			continue
+		}
+		if ev, ok := diffCandidate(cur.Spec.Path, o, c, at); ok {
+			out = append(out, ev)
+		}
+	}
+	for _, o := range prev {
+		out = append(out, baseline.Event{Root: []byte(cur.Spec.Path), Name: o.Name, Before: digestOf(o), At: at})
+	}
+	return out
+}
+
+func diffCandidate(root string, old, cur *walker.Candidate, at time.Time) (baseline.Event, bool) {
+	b, a := digestOf(old), digestOf(cur)
+	if b != nil && a != nil && *b == *a || b == nil && a == nil && old.Manifest.Equal(&cur.Manifest) {
+		return baseline.Event{}, false
+	}
+	return baseline.Event{Root: []byte(root), Name: bytes.Clone(cur.Name), Before: b, After: a, At: at}, true
+}
+
+func digestOf(c *walker.Candidate) *snapshot.Hash {
+	if c.Partial() {
+		return nil
+	}
+	d := c.Digest
+	return &d
+}
+
+// withStore opens the store for one short transaction and closes it: the
+// daemon never keeps the store open between batches. Lock contention is
+// transient and retried at most twice; anything else is deterministic
+// (corrupt, untrusted, stale) and stops the daemon with the reason.
+func (d *daemon) withStore(write bool, fn func(*baseline.Tx) error) error {
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var st *baseline.Store
+		st, err = baseline.Open(d.cfg.Store)
+		if err == nil {
+			if write {
+				err = st.Update(fn)
+			} else {
+				err = st.View(fn)
+			}
+			st.Close()
+		}
+		if !errors.Is(err, baseline.ErrBusy) {
+			break
+		}
+		d.log.Warn().Int("attempt", attempt).Int("of", 3).Msg("store busy")
+		if attempt < 3 {
+			select {
+			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+			case <-d.ctx.Done():
+				return nil
+			}
+		}
+	}
+	if errors.Is(err, baseline.ErrBusy) {
+		// Transient: this batch is lost, so the cache must be rebuilt
+		// whole at the next beat rather than trusted with a gap.
+		d.full = true
+		return nil
+	}
+	if err != nil {
+		d.log.Error().Err(err).Msg("store unusable")
+	}
+	return err
+}
