@@ -193,27 +193,38 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 	return r, nil
 }
 
-// AppendEvent records a change event, dropping the oldest beyond MaxEvents.
-func (t *Tx) AppendEvent(e Event) error {
+// AppendEvents records change events, then drops the oldest beyond
+// MaxEvents.
+func (t *Tx) AppendEvents(es []Event) error {
+	if len(es) == 0 {
+		return nil
+	}
 	b, err := t.bucket(bucketEvents)
 	if err != nil {
 		return err
 	}
-	seq, err := b.NextSequence()
-	if err != nil {
-		return err
+	for _, e := range es {
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		key := make([]byte, 16)
+		binary.BigEndian.PutUint64(key, uint64(e.At.UnixNano()))
+		binary.BigEndian.PutUint64(key[8:], seq)
+		v, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(key, v); err != nil {
+			return err
+		}
 	}
-	key := make([]byte, 16)
-	binary.BigEndian.PutUint64(key, uint64(e.At.UnixNano()))
-	binary.BigEndian.PutUint64(key[8:], seq)
-	v, err := json.Marshal(e)
-	if err != nil {
-		return err
+	n := 0
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
 	}
-	if err := b.Put(key, v); err != nil {
-		return err
-	}
-	for b.Stats().KeyN > MaxEvents {
+	for ; n > MaxEvents; n-- {
 		k, _ := b.Cursor().First()
 		if err := b.Delete(k); err != nil {
 			return err

@@ -66,7 +66,7 @@ type Record struct {
 	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
 	// Observed is when Digest and the stored manifest were delivered.
 	Observed time.Time `json:"observed"`
-	Status    Status           `json:"status"`
+	Status   Status    `json:"status"`
 	// Removed: the candidate was gone at the last delivered observation.
 	Removed bool `json:"removed,omitempty"`
 	// Verdict is the verdict in force; History the ones it replaced or

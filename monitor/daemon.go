@@ -187,7 +187,7 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 func (d *daemon) onError(err error) {
 	if errors.Is(err, fsnotify.ErrEventOverflow) {
 		d.log.Warn().Msg("kernel event queue overflowed: full rescan")
-		d.degraded = "event queue overflow"
+		d.degraded = degradedOverflow
 	} else {
 		d.log.Warn().Err(err).Msg("watcher error: full rescan")
 	}
@@ -261,14 +261,10 @@ func (d *daemon) rescan() error {
 	}
 	d.roots, d.obs, d.full = roots, obs, false
 	d.pending = map[candKey]time.Time{}
-	d.limited = false
-	d.rewatch()
-	if d.degraded == "event queue overflow" {
+	if d.degraded == degradedOverflow {
 		d.degraded = "" // the rescan covered whatever the queue lost
 	}
-	if d.limited {
-		d.degraded = "watch limit reached: periodic rescans instead of events"
-	}
+	d.rewatch()
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
@@ -388,6 +384,11 @@ func kindOf(c *walker.Candidate) walker.Kind {
 	return c.Kind
 }
 
+const (
+	degradedOverflow = "event queue overflow"
+	degradedLimit    = "watch limit reached: periodic rescans instead of events"
+)
+
 // rewatch makes the watch set exactly the roots, their parents (a root can
 // be created or deleted) and every directory the walker proved.
 func (d *daemon) rewatch() {
@@ -412,6 +413,15 @@ func (d *daemon) rewatch() {
 			}
 		}
 	}
+	d.limited = false
+	defer func() {
+		switch {
+		case d.limited:
+			d.degraded = degradedLimit
+		case d.degraded == degradedLimit:
+			d.degraded = ""
+		}
+	}()
 	for p := range d.watched {
 		if !want[p] {
 			d.w.Remove(p)
@@ -481,13 +491,10 @@ func (d *daemon) beat() error {
 }
 
 func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
-	for _, e := range events {
-		e.ID = tx.ID(string(e.Root), e.Name)
-		if err := tx.AppendEvent(e); err != nil {
-			return err
-		}
+	for i := range events {
+		events[i].ID = tx.ID(string(events[i].Root), events[i].Name)
 	}
-	return nil
+	return tx.AppendEvents(events)
 }
 
 // diffRoot lists the candidates whose digest differs between two

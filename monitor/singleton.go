@@ -40,3 +40,15 @@ func acquire(dir string) (release func(), err error) {
 	}
 	return func() { f.Close() }, nil
 }
+
+// Running reports whether a daemon holds the role in dir now. A heartbeat
+// alone is not enough: a daemon killed with -9 leaves a fresh one behind,
+// and its cache must not be trusted a moment longer.
+func Running(dir string) bool {
+	f, err := os.OpenFile(dir+"/daemon.lock", os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
@@ -18,6 +19,7 @@ const maxListed = 8
 type advisory struct {
 	text    string
 	consume []baseline.Standing
+	events  []baseline.Event // change events told, dropped once delivered
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -28,27 +30,38 @@ const (
 	catChanged category = iota
 	catNew
 	catRemoved
+	catRestored
 	catAdverse
 	catAnomalous
 	numCategories
 )
 
 var categoryWords = [numCategories]string{"changed since the last session", "new since the last session",
-	"removed since the last session", "under an adverse verdict", "not fully observable"}
+	"removed since the last session", "modified since the last session and since restored",
+	"under an adverse verdict", "not fully observable"}
 
-var categoryCounts = [numCategories]string{"changed", "new", "removed", "under an adverse verdict", "not fully observable"}
+var categoryCounts = [numCategories]string{"changed", "new", "removed", "modified and restored",
+	"under an adverse verdict", "not fully observable"}
 
 type advItem struct {
-	cat   category
-	st    *baseline.Standing
-	delta bool
+	cat    category
+	st     *baseline.Standing
+	delta  bool
+	events []baseline.Event
 }
 
 // buildAdvisory turns a comparison into text built only from fixed
 // templates, display-gated names and minted ids: no byte a tree's author
 // chose reaches the model unless it passed the gate. storeProblem, when
 // set, says why there was nothing to compare with.
-func buildAdvisory(obs []baseline.Observation, sts []baseline.Standing, bootstrap bool, storeProblem string) advisory {
+// events are the daemon's change events: a candidate that changed and came
+// back between two sessions is unchanged to a comparison, and only its
+// events tell.
+func buildAdvisory(obs []baseline.Observation, sts []baseline.Standing, events []baseline.Event, bootstrap bool, storeProblem string) advisory {
+	byID := map[string][]baseline.Event{}
+	for _, e := range events {
+		byID[e.ID] = append(byID[e.ID], e)
+	}
 	var lines []string
 	var adv advisory
 	if storeProblem != "" {
@@ -84,9 +97,12 @@ func buildAdvisory(obs []baseline.Observation, sts []baseline.Standing, bootstra
 				deltaCat, isDelta = catRemoved, true
 			}
 		}
+		evs := byID[st.ID]
 		switch {
 		case isDelta:
-			items = append(items, advItem{cat: deltaCat, st: st, delta: true})
+			items = append(items, advItem{cat: deltaCat, st: st, delta: true, events: evs})
+		case len(evs) > 0 && st.State == baseline.Unchanged:
+			items = append(items, advItem{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
 			items = append(items, advItem{cat: catAdverse, st: st})
 		case st.Observed != nil && len(st.Observed.Anomalies()) > 0:
@@ -108,10 +124,15 @@ func buildAdvisory(obs []baseline.Observation, sts []baseline.Standing, bootstra
 			unlisted[it.cat]++
 			continue
 		}
-		lines = append(lines, "- "+categoryWords[it.cat]+": "+describe(it.st))
+		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+		if it.cat == catRestored {
+			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
+		}
+		lines = append(lines, line)
 		if it.delta {
 			adv.consume = append(adv.consume, *it.st)
 		}
+		adv.events = append(adv.events, it.events...)
 	}
 	var more []string
 	for c, n := range unlisted {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -132,32 +133,59 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
-	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
-	obs := w.observations(walker.Scan(walkCtx, w.specs(), cfg))
-	cancel()
-
 	w.timeout = min(w.timeout, hookLockTimeout)
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
+
+	// The fast path: roots a live, whole-watching daemon covers are read
+	// from its cache; the rest are walked. The store is not held during
+	// the walk.
 	st, err := baseline.Open(opts)
 	if err != nil {
-		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), false, storeProblem(err)).text)
+		obs := w.observations(walker.Scan(ctx, w.specs(), cfg))
+		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
+		return
+	}
+	cached, err := w.cachedRoots(st, time.Now())
+	st.Close()
+	if err != nil {
+		cached = nil
+	}
+	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
+	obs := w.observe(walkCtx, cfg, cached)
+	cancel()
+
+	if st, err = baseline.Open(opts); err != nil {
+		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
 		return
 	}
 	var sts []baseline.Standing
-	bootstrap := false
+	var events []baseline.Event
+	bootstrap, registered := false, false
 	err = st.View(func(tx *baseline.Tx) error {
 		bootstrap = tx.Empty()
 		var err error
-		sts, err = tx.Compare(obs)
+		if sts, err = tx.Compare(obs); err != nil {
+			return err
+		}
+		if events, err = tx.Events(); err != nil {
+			return err
+		}
+		projects, err := tx.Projects()
+		registered = w.project == "" || slices.Contains(projects, w.project)
 		return err
 	})
+	if err == nil && !registered {
+		// Once per project: the daemon watches the roots of every project
+		// a session ran in.
+		err = st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(w.project, time.Now()) })
+	}
 	st.Close()
 	if err != nil {
-		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), false, storeProblem(err)).text)
+		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
 		return
 	}
-	adv := buildAdvisory(obs, sts, bootstrap, "")
-	if adv.text == "" || !out.deliver(adv.text) || len(adv.consume) == 0 {
+	adv := buildAdvisory(obs, sts, events, bootstrap, "")
+	if adv.text == "" || !out.deliver(adv.text) || len(adv.consume) == 0 && len(adv.events) == 0 {
 		return // silent, undelivered, or nothing to consume: the store stays as it was
 	}
 	// Delivered: now, and only now, the advised deltas are consumed. Each is
@@ -167,8 +195,10 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	defer st.Close()
 	st.Update(func(tx *baseline.Tx) error {
-		_, err := tx.Advance(adv.consume, bootstrap, time.Now().UTC())
-		return err
+		if _, err := tx.Advance(adv.consume, bootstrap, time.Now().UTC()); err != nil {
+			return err
+		}
+		return tx.DropEvents(adv.events)
 	})
 }
 

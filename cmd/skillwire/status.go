@@ -64,7 +64,7 @@ been recorded yet (which says nothing about what is installed).`,
 						return err
 					}
 					hb, err := tx.Heartbeat()
-					out.Daemon = daemonState(hb, time.Now())
+					out.Daemon = daemonState(hb, monitor.Running(w.stateDir), time.Now())
 					return err
 				})
 				st.Close()
@@ -101,7 +101,7 @@ been recorded yet (which says nothing about what is installed).`,
 	return cmd
 }
 
-func daemonState(hb *baseline.Heartbeat, now time.Time) daemonJSON {
+func daemonState(hb *baseline.Heartbeat, running bool, now time.Time) daemonJSON {
 	if hb == nil {
 		return daemonJSON{}
 	}
@@ -110,7 +110,7 @@ func daemonState(hb *baseline.Heartbeat, now time.Time) daemonJSON {
 	if !hb.Whole {
 		watching = "degraded: " + hb.Degraded
 	}
-	return daemonJSON{Alive: hb.Fresh(now, monitor.FreshFor), HeartbeatAge: &age, Watching: &watching}
+	return daemonJSON{Alive: running && hb.Fresh(now, monitor.FreshFor), HeartbeatAge: &age, Watching: &watching}
 }
 
 func statusEntry(r *baseline.Record) statusEntryJSON {

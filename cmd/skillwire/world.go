@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -17,6 +19,7 @@ import (
 // where the store is. It is read from the environment once per command.
 type world struct {
 	cfgDir   string
+	project  string
 	roots    []claude.Root
 	stateDir string
 	timeout  time.Duration
@@ -32,7 +35,8 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
-	w := &world{cfgDir: cfgDir, roots: claude.Roots(cfgDir, claude.ProjectDir(env, projectHint)), timeout: baseline.DefaultLockTimeout}
+	project := claude.ProjectDir(env, projectHint)
+	w := &world{cfgDir: cfgDir, project: project, roots: claude.Roots(cfgDir, project), timeout: baseline.DefaultLockTimeout}
 	sd, _ := s.getenv("SKILLWIRE_STATE_DIR")
 	if sd != "" && !strings.HasPrefix(sd, "/") {
 		return nil, fail(exitUsage, "SKILLWIRE_STATE_DIR must be an absolute path")
@@ -141,3 +145,51 @@ func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error)
 func errorIsAbsent(err error) bool { return errors.Is(err, baseline.ErrAbsent) }
 
 func walkerReasons(c *walker.Candidate) []anomaly.Reason { return walker.Reasons(c.Anomalies()) }
+
+// cachedRoots returns the daemon's cached observations of this world's
+// roots, only when its heartbeat is fresh and it watches everything; else
+// nil, and every root is walked.
+func (w *world) cachedRoots(st *baseline.Store, now time.Time) (map[string]*walker.Root, error) {
+	out := map[string]*walker.Root{}
+	err := st.View(func(tx *baseline.Tx) error {
+		hb, err := tx.Heartbeat()
+		if err != nil || !hb.Fresh(now, monitor.FreshFor) || !hb.Whole || !monitor.Running(w.stateDir) {
+			return err
+		}
+		for _, r := range w.roots {
+			if !slices.Contains(hb.Roots, r.Path) {
+				continue
+			}
+			c, err := tx.CachedRoot(r.Spec())
+			if err != nil {
+				return err
+			}
+			if c != nil {
+				out[r.Path] = c
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// observe walks the roots that are not cached, all under one shared
+// budget, and pairs every root with its observation.
+func (w *world) observe(ctx context.Context, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
+	var specs []walker.RootSpec
+	for _, r := range w.roots {
+		if cached[r.Path] == nil {
+			specs = append(specs, r.Spec())
+		}
+	}
+	walked := walker.Scan(ctx, specs, cfg)
+	obs := make([]baseline.Observation, len(w.roots))
+	for i, r := range w.roots {
+		o := cached[r.Path]
+		if o == nil {
+			o, walked = &walked[0], walked[1:]
+		}
+		obs[i] = baseline.Observation{Root: r, Walk: o}
+	}
+	return obs
+}
