@@ -1,7 +1,7 @@
 GO ?= go
 
 # Fuzz targets run by fuzz-smoke: package:Target.
-FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents baseline:FuzzDecodeRecord lockfile:FuzzParse
+FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip
 FUZZTIME ?= 5s
 
 .PHONY: build run test bench fuzz-smoke

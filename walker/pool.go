@@ -92,7 +92,7 @@ func (w *cwalk) readFiles(dirfd int, ents []dirent, res []snapshot.Entry, files 
 		default: // every helper is busy: do not wait for one
 		}
 	}
-	b.run(w.s.rd)
+	b.run(w.st.rd)
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()

@@ -26,9 +26,9 @@ var testHookRead func(path []byte)
 // (a FIFO swapped in is opened non-blocking, never read, and is Swapped).
 // want, when set, is the identity the descriptor must have. On a byte
 // budget cut e.Kind is left 0.
-func (r *reader) file(w *cwalk, dirfd int, name []byte, flags int, want *unix.Stat_t, e *snapshot.Entry) {
+func (r *reader) file(w *cwalk, dirfd int, name zname, flags int, want *unix.Stat_t, e *snapshot.Entry) {
 	path := e.Path
-	fd, err := openat(dirfd, name, openFile|flags)
+	fd, err := openatZ(dirfd, name, openFile|flags)
 	if err != nil {
 		*e = anomalyEntry(path, openReason(err))
 		return

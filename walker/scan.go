@@ -12,25 +12,28 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// scanner holds what one scan shares: the configuration, the deadline, the
-// file-reading pool and the traversal's buffers.
+// scanner holds what one scan shares: the configuration, the deadline and
+// the file-reading pool.
 type scanner struct {
 	ctx  context.Context
 	cfg  Config
 	pool *pool
-	rd   *reader // the traversal goroutine's own reader
-	dbuf []byte  // getdents buffer
-	lbuf []byte  // readlink buffer
+	main *wstate // the calling goroutine's
+}
+
+// wstate is one traversal goroutine's buffers and file reader.
+type wstate struct {
+	rd   *reader
+	dbuf []byte // getdents
+	lbuf []byte // readlink
+}
+
+func newWState() *wstate {
+	return &wstate{rd: newReader(), dbuf: make([]byte, 32<<10), lbuf: make([]byte, unix.PathMax+1)}
 }
 
 func newScanner(ctx context.Context, cfg Config) *scanner {
-	s := &scanner{
-		ctx:  ctx,
-		cfg:  cfg,
-		rd:   newReader(),
-		dbuf: make([]byte, 32<<10),
-		lbuf: make([]byte, unix.PathMax+1),
-	}
+	s := &scanner{ctx: ctx, cfg: cfg, main: newWState()}
 	s.pool = newPool(&s.cfg, s.cfg.workers()-1)
 	return s
 }
@@ -47,21 +50,20 @@ func (s *scanner) done() bool {
 }
 
 type dirent struct {
-	name []byte
+	name zname
 	typ  uint8
 }
 
 var errFanout = errors.New("walker: too many entries")
 
 // readDir lists the open directory fd, sorted by name. It stops reading at
-// MaxDirEntries+1 names (errFanout), so a huge directory costs bounded
-// memory.
-func (s *scanner) readDir(fd int) ([]dirent, error) {
+// limit+1 names (errFanout), so a huge directory costs bounded memory.
+// Names keep their NUL terminators, in one arena.
+func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 	var ents []dirent
 	var arena []byte
-	limit := s.cfg.MaxDirEntries
 	for {
-		n, err := unix.ReadDirent(fd, s.dbuf)
+		n, err := unix.ReadDirent(fd, st.dbuf)
 		if err == unix.EINTR {
 			continue
 		}
@@ -72,14 +74,14 @@ func (s *scanner) readDir(fd int) ([]dirent, error) {
 			break
 		}
 		over := false
-		perr := parseDirents(s.dbuf[:n], func(name []byte, typ uint8) bool {
+		perr := parseDirents(st.dbuf[:n], func(name []byte, typ uint8) bool {
 			if len(ents) >= limit {
 				over = true
 				return false
 			}
-			start := len(arena)
 			arena = append(arena, name...)
-			ents = append(ents, dirent{name: arena[start:len(arena):len(arena)], typ: typ})
+			arena = append(arena, 0)
+			ents = append(ents, dirent{name: zname(arena[len(arena)-len(name)-1:]), typ: typ})
 			return true
 		})
 		if perr != nil {
@@ -93,10 +95,10 @@ func (s *scanner) readDir(fd int) ([]dirent, error) {
 	off := 0
 	for i := range ents {
 		l := len(ents[i].name)
-		ents[i].name = arena[off : off+l : off+l]
+		ents[i].name = zname(arena[off : off+l : off+l])
 		off += l
 	}
-	slices.SortFunc(ents, func(a, b dirent) int { return bytes.Compare(a.name, b.name) })
+	slices.SortFunc(ents, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })
 	return ents, nil
 }
 
@@ -115,7 +117,7 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 		}
 		return -1, nil
 	}
-	names, err := s.readDir(fd)
+	names, err := s.main.readDir(fd, s.cfg.MaxDirEntries)
 	if err != nil {
 		closeFD(fd)
 		if err == errFanout {
@@ -136,7 +138,7 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 	typ := d.typ
 	if typ == unix.DT_LNK || typ == unix.DT_UNKNOWN {
 		var st unix.Stat_t
-		if err := fstatat(rootfd, d.name, &st, 0); err != nil {
+		if err := fstatat(rootfd, d.name.bytes(), &st, 0); err != nil {
 			return KindOther, true
 		}
 		typ = typeOf(st.Mode)
@@ -154,9 +156,10 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 type quota struct{ entries, bytes int64 }
 
 // candidate observes the entry c.Name of dirfd as one candidate within q,
-// replacing c.Manifest and c.Kind, and reports what it used.
-func (s *scanner) candidate(c *Candidate, dirfd int, q quota) quota {
-	w := &cwalk{s: s, q: q}
+// replacing c.Manifest and c.Kind, and reports what it used. st is the
+// calling goroutine's state.
+func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota {
+	w := &cwalk{s: s, st: st, q: q}
 	c.Manifest = snapshot.Manifest{}
 	c.Kind = KindOther
 	w.observe(c, dirfd)
@@ -169,6 +172,7 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota) quota {
 // only bytes and partial are touched by the file readers.
 type cwalk struct {
 	s       *scanner
+	st      *wstate
 	q       quota
 	entries int64
 	bytes   atomic.Int64
@@ -221,7 +225,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 	}
 	want, follow := lst, 0
 	if lst.Mode&unix.S_IFMT == unix.S_IFLNK {
-		link, err := readlinkat(dirfd, c.Name, w.s.lbuf)
+		link, err := readlinkat(dirfd, c.Name, w.st.lbuf)
 		if err != nil {
 			w.out = append(w.out, anomalyEntry(root, openReason(err)))
 			return
@@ -255,7 +259,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		w.dir(fd, root, 0, st.Mode&07777)
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.s.rd.file(w, dirfd, c.Name, follow, &want, &e)
+		w.st.rd.file(w, dirfd, zname(append(bytes.Clone(c.Name), 0)), follow, &want, &e)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

@@ -2,6 +2,7 @@ package walker
 
 import (
 	"errors"
+	"unsafe"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"golang.org/x/sys/unix"
@@ -23,6 +24,41 @@ func openat(dirfd int, name []byte, flags int) (int, error) {
 		if err != unix.EINTR {
 			return fd, err
 		}
+	}
+}
+
+// zname is a name followed by its NUL terminator, as getdents delivers it:
+// passed to the kernel as is, it costs no allocation per call.
+type zname []byte
+
+func (z zname) bytes() []byte { return z[: len(z)-1 : len(z)-1] }
+
+func openatZ(dirfd int, name zname, flags int) (int, error) {
+	for {
+		r, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&name[0])), uintptr(flags), 0, 0, 0)
+		switch e {
+		case 0:
+			return int(r), nil
+		case unix.EINTR:
+			continue
+		}
+		return -1, e
+	}
+}
+
+func readlinkatZ(dirfd int, name zname, buf []byte) ([]byte, error) {
+	for {
+		r, _, e := unix.Syscall6(unix.SYS_READLINKAT, uintptr(dirfd), uintptr(unsafe.Pointer(&name[0])),
+			uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0)
+		switch {
+		case e == unix.EINTR:
+			continue
+		case e != 0:
+			return nil, e
+		case int(r) == len(buf): // possibly truncated: a target that long is not a link we accept
+			return nil, unix.ENAMETOOLONG
+		}
+		return append(make([]byte, 0, r), buf[:r]...), nil
 	}
 }
 

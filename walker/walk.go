@@ -16,7 +16,7 @@ var testHookListed func(dir []byte)
 // reads its files (in parallel), then descends: descriptors in use are
 // bounded by depth, never by fanout.
 func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
-	ents, err := w.s.readDir(fd)
+	ents, err := w.st.readDir(fd, w.s.cfg.MaxDirEntries)
 	if err != nil {
 		r := anomaly.Unreadable
 		if err == errFanout {
@@ -33,6 +33,7 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 	// Classify every name before anything is opened; the entry budget is
 	// spent here, in name order, so where a cut falls is deterministic.
 	res := make([]snapshot.Entry, len(ents))
+	paths := pathArena(path, ents)
 	var files []int
 	for i := range ents {
 		if !w.take() {
@@ -41,11 +42,11 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		}
 		d := &ents[i]
 		e := &res[i]
-		e.Path = join(path, d.name)
+		e.Path = paths[i]
 		typ := d.typ
 		if typ == unix.DT_UNKNOWN { // some filesystems do not fill d_type
 			var st unix.Stat_t
-			if err := fstatat(fd, d.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err := fstatat(fd, d.name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 				*e = anomalyEntry(e.Path, openReason(err))
 				continue
 			}
@@ -58,7 +59,7 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		case unix.DT_DIR:
 			e.Kind = snapshot.Dir
 		case unix.DT_LNK:
-			target, err := readlinkat(fd, d.name, w.s.lbuf)
+			target, err := readlinkatZ(fd, d.name, w.st.lbuf)
 			if err != nil {
 				// EINVAL: no longer a link.
 				*e = anomalyEntry(e.Path, openReason(err))
@@ -87,7 +88,7 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 // subdir opens and walks one child directory. Opening with O_DIRECTORY and
 // O_NOFOLLOW relative to the parent's descriptor is the arrival proof: the
 // descriptor is a directory that was at that name, never a link's target.
-func (w *cwalk) subdir(parent int, name, path []byte, depth int) {
+func (w *cwalk) subdir(parent int, name zname, path []byte, depth int) {
 	if depth >= w.s.cfg.MaxDepth {
 		w.out = append(w.out, anomalyEntry(path, anomaly.Depth))
 		return
@@ -95,7 +96,7 @@ func (w *cwalk) subdir(parent int, name, path []byte, depth int) {
 	if w.stopped() {
 		return
 	}
-	fd, err := openat(parent, name, openDir|unix.O_NOFOLLOW)
+	fd, err := openatZ(parent, name, openDir|unix.O_NOFOLLOW)
 	if err != nil {
 		w.out = append(w.out, anomalyEntry(path, openReason(err)))
 		return
@@ -109,12 +110,22 @@ func (w *cwalk) subdir(parent int, name, path []byte, depth int) {
 	w.dir(fd, path, depth, st.Mode&07777)
 }
 
-func join(dir, name []byte) []byte {
-	if len(dir) == 0 {
-		return append(make([]byte, 0, len(name)), name...)
+// pathArena builds the paths of a directory's entries in one allocation.
+func pathArena(dir []byte, ents []dirent) [][]byte {
+	size := 0
+	for _, d := range ents {
+		size += len(dir) + len(d.name) // the NUL's byte pays for the '/'
 	}
-	p := make([]byte, 0, len(dir)+1+len(name))
-	p = append(p, dir...)
-	p = append(p, '/')
-	return append(p, name...)
+	arena := make([]byte, 0, size)
+	paths := make([][]byte, len(ents))
+	for i, d := range ents {
+		start := len(arena)
+		if len(dir) > 0 {
+			arena = append(arena, dir...)
+			arena = append(arena, '/')
+		}
+		arena = append(arena, d.name.bytes()...)
+		paths[i] = arena[start:len(arena):len(arena)]
+	}
+	return paths
 }

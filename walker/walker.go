@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -191,7 +192,7 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 		fds = append(fds, fd)
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name, Kind: kind})
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind})
 				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1})
 			}
 		}
@@ -214,31 +215,51 @@ type job struct {
 // sizes are chosen, a scan walks at most this many times its budget.
 const maxWork = 4
 
-// fairShares walks every job with an equal share of what is left, shares
-// recomputed as candidates finish and return what they did not use. The
-// jobs cut short are walked again, from scratch, in a further round with
-// the budget the completed ones left, for as long as a round completes
-// anything. When everything fits in the budget, everything completes:
-// each round's share is at least the smallest pending size.
+// fairShares gives every candidate an equal share of the budget before any
+// gets more. Round one walks all candidates in parallel, each within an
+// equal static share (so what any one observes never depends on timing).
+// The candidates cut short are walked again, from scratch, in further
+// rounds that share what the completed ones left, recomputing shares as
+// candidates finish, for as long as a round completes anything. When
+// everything fits in the budget, everything completes: each round's share
+// is at least the smallest pending size.
 func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
-	pending := jobs
+	if len(jobs) == 0 {
+		return
+	}
 	left := quota{entries: s.cfg.MaxEntries, bytes: s.cfg.MaxBytes}
+	n := int64(len(jobs))
+	share := quota{entries: left.entries / n, bytes: left.bytes / n}
+	used := make([]quota, len(jobs))
+	s.parallel(len(jobs), func(i int, st *wstate) {
+		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, share, st)
+	})
+	var pending []job
 	var work int64
-	for len(pending) > 0 {
+	for i, j := range jobs {
+		work += used[i].entries
+		if cand(j).Manifest.Partial {
+			pending = append(pending, j)
+			continue
+		}
+		left.entries -= used[i].entries
+		left.bytes -= used[i].bytes
+	}
+	for len(pending) > 0 && work <= maxWork*s.cfg.MaxEntries {
 		var cut []job
 		for i, j := range pending {
 			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			used := s.candidate(c, j.dirfd, quota{entries: left.entries / n, bytes: left.bytes / n})
-			work += used.entries
+			u := s.candidate(c, j.dirfd, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
+			work += u.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
 				continue
 			}
-			left.entries -= used.entries
-			left.bytes -= used.bytes
+			left.entries -= u.entries
+			left.bytes -= u.bytes
 		}
-		if len(cut) == len(pending) || work > maxWork*s.cfg.MaxEntries {
+		if len(cut) == len(pending) {
 			break
 		}
 		pending = cut
@@ -246,6 +267,31 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	for _, j := range jobs {
 		finish(cand(j))
 	}
+}
+
+// parallel runs f for 0..n-1 on up to Workers goroutines, each with its own
+// walk state (the calling goroutine's is one of them).
+func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
+	var next atomic.Int64
+	run := func(st *wstate) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			f(i, st)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(s.cfg.workers(), n) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(newWState())
+		}()
+	}
+	run(s.main)
+	wg.Wait()
 }
 
 // Observe observes one candidate: the entry name of directory path, with
@@ -261,7 +307,7 @@ func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate
 		return c
 	}
 	defer closeFD(fd)
-	s.candidate(&c, fd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes})
+	s.candidate(&c, fd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

@@ -59,6 +59,7 @@ finishes within 5 seconds.`,
 			return nil
 		},
 	})
+	hook.AddCommand(newHookInstallCmd(s), newHookUninstallCmd(s))
 	return hook
 }
 

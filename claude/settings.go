@@ -1,0 +1,528 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// A settings.json belongs to the user (or to a project's authors): skillwire
+// edits only hooks.SessionStart and writes every other byte of meaning back as
+// it was read — key order, duplicate keys, number spellings, string escapes.
+// Only whitespace is rewritten, in the two-space layout Claude Code writes.
+
+// Settings errors. Their messages name only skillwire's own keys and array
+// indices, never text from the file.
+var (
+	ErrNotJSON     = errors.New("not valid JSON")
+	ErrNotObject   = errors.New("its top level is not a JSON object")
+	ErrShape       = errors.New("unexpected shape")
+	ErrTooLarge    = errors.New("too large to be a settings file")
+	ErrBadExecPath = errors.New("the binary's path is not an absolute, valid UTF-8 path")
+)
+
+// MaxSettings bounds the size of a settings.json skillwire will edit.
+const MaxSettings = 4 << 20
+
+// HookTimeout is the timeout, in seconds, of the installed hook: above the
+// hook's own 5 s deadline, far below Claude Code's 600 s default.
+const HookTimeout = 10
+
+// SettingsPath is the settings.json of a Claude Code configuration
+// directory: the global one, or a project's .claude.
+func SettingsPath(dir string) string { return under(dir, "settings.json") }
+
+// ProjectConfigDir is a project's .claude directory.
+func ProjectConfigDir(project string) string { return under(project, ".claude") }
+
+type kind uint8
+
+const (
+	scalar kind = iota
+	object
+	array
+)
+
+// value is one JSON value as written: an object keeps its members in order
+// (duplicates included), an array its elements, a scalar its source text.
+type value struct {
+	kind    kind
+	raw     []byte
+	members []member
+	elems   []*value
+}
+
+type member struct {
+	key  []byte // as written, quotes included
+	name string // decoded, for lookups
+	val  *value
+}
+
+// Settings is a parsed settings.json.
+type Settings struct{ root *value }
+
+// NewSettings is the empty settings object, for a file that does not exist.
+func NewSettings() *Settings { return &Settings{root: &value{kind: object}} }
+
+// ParseSettings reads a settings.json. It accepts exactly one JSON object,
+// nothing before or after it but whitespace.
+func ParseSettings(data []byte) (*Settings, error) {
+	if len(data) > MaxSettings {
+		return nil, ErrTooLarge
+	}
+	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	p.dec.UseNumber()
+	root, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: more than one value", ErrNotJSON)
+	}
+	if root.kind != object {
+		return nil, ErrNotObject
+	}
+	return &Settings{root: root}, nil
+}
+
+type parser struct {
+	data []byte
+	dec  *json.Decoder
+}
+
+// token returns the next token and its source text. The decoder validates
+// the syntax; the text between the offsets before and after a token is the
+// token itself, preceded by whitespace and separators only.
+func (p *parser) token() (json.Token, []byte, error) {
+	start := p.dec.InputOffset()
+	tok, err := p.dec.Token()
+	if err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, nil, fmt.Errorf("%w (at byte %d)", ErrNotJSON, se.Offset)
+		}
+		return nil, nil, ErrNotJSON
+	}
+	raw := bytes.TrimLeft(p.data[start:p.dec.InputOffset()], " \t\r\n,:")
+	return tok, raw, nil
+}
+
+func (p *parser) value() (*value, error) {
+	tok, raw, err := p.token()
+	if err != nil {
+		return nil, err
+	}
+	return p.valueFrom(tok, raw)
+}
+
+func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
+	switch tok {
+	case json.Delim('{'):
+		v := &value{kind: object}
+		for {
+			tok, raw, err := p.token()
+			if err != nil {
+				return nil, err
+			}
+			if tok == json.Delim('}') {
+				return v, nil
+			}
+			name, ok := tok.(string)
+			if !ok {
+				return nil, ErrNotJSON
+			}
+			m := member{key: raw, name: name}
+			if m.val, err = p.value(); err != nil {
+				return nil, err
+			}
+			v.members = append(v.members, m)
+		}
+	case json.Delim('['):
+		v := &value{kind: array}
+		for {
+			tok, raw, err := p.token()
+			if err != nil {
+				return nil, err
+			}
+			if tok == json.Delim(']') {
+				return v, nil
+			}
+			e, err := p.valueFrom(tok, raw)
+			if err != nil {
+				return nil, err
+			}
+			v.elems = append(v.elems, e)
+		}
+	case json.Delim('}'), json.Delim(']'):
+		return nil, ErrNotJSON
+	}
+	return &value{kind: scalar, raw: bytes.Clone(raw)}, nil
+}
+
+// Encode writes the settings in Claude Code's own layout (two-space
+// indentation), ending with a newline.
+func (s *Settings) Encode() []byte {
+	var b bytes.Buffer
+	encode(&b, s.root, 0)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// Hooks is the encoded "hooks" section, for showing a change; nil when
+// there is none.
+func (s *Settings) Hooks() []byte {
+	m := s.root.lookup("hooks")
+	if m == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	encode(&b, m.val, 0)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func encode(b *bytes.Buffer, v *value, depth int) {
+	indent := func(d int) {
+		b.WriteByte('\n')
+		for range d {
+			b.WriteString("  ")
+		}
+	}
+	switch v.kind {
+	case scalar:
+		b.Write(v.raw)
+	case object:
+		if len(v.members) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, m := range v.members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			indent(depth + 1)
+			b.Write(m.key)
+			b.WriteString(": ")
+			encode(b, m.val, depth+1)
+		}
+		indent(depth)
+		b.WriteByte('}')
+	case array:
+		if len(v.elems) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			indent(depth + 1)
+			encode(b, e, depth+1)
+		}
+		indent(depth)
+		b.WriteByte(']')
+	}
+}
+
+// lookup finds the last member named name (JavaScript's JSON.parse, which
+// Claude Code uses, keeps the last of duplicate keys).
+func (v *value) lookup(name string) *member {
+	for i := len(v.members) - 1; i >= 0; i-- {
+		if v.members[i].name == name {
+			return &v.members[i]
+		}
+	}
+	return nil
+}
+
+// container finds the member name of object v, which must be of kind k if
+// present; an edit of a duplicated key would be ambiguous, so it is refused.
+func (v *value) container(name string, k kind, where string) (*member, error) {
+	var found *member
+	for i := range v.members {
+		if v.members[i].name != name {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("%w: %s is a duplicate key", ErrShape, where)
+		}
+		found = &v.members[i]
+	}
+	if found != nil && found.val.kind != k {
+		return nil, fmt.Errorf("%w: %s is not %s", ErrShape, where, kindName(k))
+	}
+	return found, nil
+}
+
+func kindName(k kind) string {
+	if k == object {
+		return "an object"
+	}
+	return "an array"
+}
+
+// str is the decoded string a scalar spells, if it is a string.
+func (v *value) str() (string, bool) {
+	if v == nil || v.kind != scalar || len(v.raw) == 0 || v.raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	return s, json.Unmarshal(v.raw, &s) == nil
+}
+
+func stringValue(s string) *value {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a Go string always encodes
+	return &value{kind: scalar, raw: bytes.TrimSuffix(b.Bytes(), []byte("\n"))}
+}
+
+func newMember(name string, v *value) member {
+	return member{key: stringValue(name).raw, name: name, val: v}
+}
+
+// hookEntry is the object install adds to a SessionStart group.
+func hookEntry(command string) *value {
+	return &value{kind: object, members: []member{
+		newMember("type", stringValue("command")),
+		newMember("command", stringValue(command)),
+		newMember("timeout", &value{kind: scalar, raw: fmt.Appendf(nil, "%d", HookTimeout)}),
+	}}
+}
+
+// HookEntry is the encoded hook object install adds, for showing it.
+func HookEntry(command string) []byte {
+	var b bytes.Buffer
+	encode(&b, hookEntry(command), 0)
+	return b.Bytes()
+}
+
+// sessionStart validates the path to hooks.SessionStart and returns its
+// members (nil when absent). Claude Code rejects a settings file of another
+// shape, and an edit of one would be a guess, so every level is checked.
+func (s *Settings) sessionStart() (hooks, ss *member, err error) {
+	if hooks, err = s.root.container("hooks", object, "hooks"); err != nil || hooks == nil {
+		return nil, nil, err
+	}
+	if ss, err = hooks.val.container("SessionStart", array, "hooks.SessionStart"); err != nil || ss == nil {
+		return hooks, nil, err
+	}
+	for i, g := range ss.val.elems {
+		where := fmt.Sprintf("hooks.SessionStart[%d]", i)
+		if g.kind != object {
+			return nil, nil, fmt.Errorf("%w: %s is not an object", ErrShape, where)
+		}
+		hs, err := g.container("hooks", array, where+".hooks")
+		if err != nil {
+			return nil, nil, err
+		}
+		if hs == nil {
+			continue
+		}
+		for j, h := range hs.val.elems {
+			if h.kind != object {
+				return nil, nil, fmt.Errorf("%w: %s.hooks[%d] is not an object", ErrShape, where, j)
+			}
+		}
+	}
+	return hooks, ss, nil
+}
+
+// commandOf is the command of a hook entry of type "command".
+func commandOf(h *value) (string, bool) {
+	t := h.lookup("type")
+	c := h.lookup("command")
+	if t == nil || c == nil {
+		return "", false
+	}
+	if typ, ok := t.val.str(); !ok || typ != "command" {
+		return "", false
+	}
+	return c.val.str()
+}
+
+// SessionStartCommands lists the commands of the SessionStart hooks, in
+// order.
+func (s *Settings) SessionStartCommands() ([]string, error) {
+	_, ss, err := s.sessionStart()
+	if err != nil || ss == nil {
+		return nil, err
+	}
+	var cmds []string
+	for _, g := range ss.val.elems {
+		hs := g.lookup("hooks")
+		if hs == nil {
+			continue
+		}
+		for _, h := range hs.val.elems {
+			if c, ok := commandOf(h); ok {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	return cmds, nil
+}
+
+// AddSessionStart adds a group holding one command hook, without a matcher
+// so it runs on every source (startup, resume, clear, compact). It adds
+// nothing, and reports false, when a command hook with exactly this command
+// is already anywhere under hooks.SessionStart.
+func (s *Settings) AddSessionStart(command string) (bool, error) {
+	cmds, err := s.SessionStartCommands()
+	if err != nil {
+		return false, err
+	}
+	for _, c := range cmds {
+		if c == command {
+			return false, nil
+		}
+	}
+	hooks, ss, _ := s.sessionStart()
+	if hooks == nil {
+		s.root.members = append(s.root.members, newMember("hooks", &value{kind: object}))
+		hooks = &s.root.members[len(s.root.members)-1]
+	}
+	if ss == nil {
+		hooks.val.members = append(hooks.val.members, newMember("SessionStart", &value{kind: array}))
+		ss = &hooks.val.members[len(hooks.val.members)-1]
+	}
+	group := &value{kind: object, members: []member{
+		newMember("hooks", &value{kind: array, elems: []*value{hookEntry(command)}}),
+	}}
+	ss.val.elems = append(ss.val.elems, group)
+	return true, nil
+}
+
+// RemoveSessionStart removes the SessionStart command hooks whose command
+// ours accepts, and nothing else but what that empties: a group left without
+// hooks, then SessionStart, then hooks. It returns the removed commands.
+func (s *Settings) RemoveSessionStart(ours func(string) bool) ([]string, error) {
+	hooks, ss, err := s.sessionStart()
+	if err != nil || ss == nil {
+		return nil, err
+	}
+	var removed []string
+	groups := ss.val.elems[:0:0]
+	for _, g := range ss.val.elems {
+		hs := g.lookup("hooks")
+		if hs == nil {
+			groups = append(groups, g)
+			continue
+		}
+		kept := hs.val.elems[:0:0]
+		for _, h := range hs.val.elems {
+			if c, ok := commandOf(h); ok && ours(c) {
+				removed = append(removed, c)
+				continue
+			}
+			kept = append(kept, h)
+		}
+		emptied := len(kept) == 0 && len(hs.val.elems) > 0
+		hs.val.elems = kept
+		if !emptied {
+			groups = append(groups, g)
+		}
+	}
+	if len(removed) == 0 {
+		return nil, nil
+	}
+	emptied := len(groups) == 0
+	ss.val.elems = groups
+	if emptied {
+		hooks.val.members = without(hooks.val.members, ss)
+		if len(hooks.val.members) == 0 {
+			s.root.members = without(s.root.members, hooks)
+		}
+	}
+	return removed, nil
+}
+
+func without(ms []member, m *member) []member {
+	for i := range ms {
+		if &ms[i] == m {
+			return append(ms[:i:i], ms[i+1:]...)
+		}
+	}
+	return ms
+}
+
+// HooksDisabled reports a top-level "disableAllHooks": true, under which
+// Claude Code runs no hook at all.
+func (s *Settings) HooksDisabled() bool {
+	m := s.root.lookup("disableAllHooks")
+	return m != nil && m.val.kind == scalar && string(m.val.raw) == "true"
+}
+
+const hookArgs = " hook session-start"
+
+// HookCommand is the command install writes for the binary at exe. Claude
+// Code runs it through a shell, so a path with any other byte than
+// [A-Za-z0-9/._+-] is single-quoted.
+func HookCommand(exe string) (string, error) {
+	if !strings.HasPrefix(exe, "/") || !utf8.ValidString(exe) {
+		return "", ErrBadExecPath
+	}
+	return shellQuote(exe) + hookArgs, nil
+}
+
+// IsHookCommand reports whether command is one install writes, for any
+// binary named skillwire: an absolute path ending in /skillwire, quoted
+// exactly as HookCommand quotes it, then " hook session-start".
+func IsHookCommand(command string) bool {
+	word, ok := strings.CutSuffix(command, hookArgs)
+	if !ok {
+		return false
+	}
+	path, ok := shellUnquote(word)
+	return ok && strings.HasPrefix(path, "/") && strings.HasSuffix(path, "/skillwire") && shellQuote(path) == word
+}
+
+func shellSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._+-", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func shellQuote(s string) string {
+	if shellSafe(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellUnquote undoes shellQuote: a safe word as it is, or single-quoted
+// runs joined by \'.
+func shellUnquote(w string) (string, bool) {
+	if shellSafe(w) {
+		return w, true
+	}
+	var b strings.Builder
+	for w != "" {
+		switch {
+		case strings.HasPrefix(w, `\'`):
+			b.WriteByte('\'')
+			w = w[2:]
+		case w[0] == '\'':
+			end := strings.IndexByte(w[1:], '\'')
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(w[1 : 1+end])
+			w = w[end+2:]
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
