@@ -63,11 +63,6 @@ type cachedRoot struct {
 	At        time.Time        `json:"at"`
 }
 
-type cachedCandidate struct {
-	Kind     walker.Kind `json:"kind"`
-	Manifest []byte      `json:"manifest"` // snapshot encoding
-}
-
 func cacheKey(root string, name []byte) []byte {
 	k := append([]byte(root), 0)
 	return append(k, name...)
@@ -110,11 +105,9 @@ func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
 	if err != nil {
 		return err
 	}
-	m, err := c.Manifest.AppendEncoding(nil)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(cachedCandidate{Kind: c.Kind, Manifest: m})
+	// One kind byte, then the manifest's canonical encoding: read on the
+	// hook's fast path, it must decode quickly and strictly.
+	b, err := c.Manifest.AppendEncoding([]byte{byte(c.Kind)})
 	if err != nil {
 		return err
 	}
@@ -175,11 +168,10 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 	prefix := cacheKey(spec.Path, nil)
 	c := cache.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var cc cachedCandidate
-		if err := decodeStrict(v, &cc); err != nil {
-			return nil, fmt.Errorf("%w: cached candidate: %v", ErrCorrupt, err)
+		if len(v) == 0 || walker.Kind(v[0]) > walker.KindFile {
+			return nil, fmt.Errorf("%w: cached candidate", ErrCorrupt)
 		}
-		m, err := snapshot.Decode(cc.Manifest)
+		m, err := snapshot.Decode(v[1:])
 		if err != nil {
 			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
 		}
@@ -188,7 +180,7 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
 		}
 		r.Candidates = append(r.Candidates, walker.Candidate{
-			Name: bytes.Clone(k[len(prefix):]), Kind: cc.Kind, Manifest: m, Digest: d})
+			Name: bytes.Clone(k[len(prefix):]), Kind: walker.Kind(v[0]), Manifest: m, Digest: d})
 	}
 	return r, nil
 }

@@ -65,6 +65,14 @@ func (s *Standing) Digest() *snapshot.Hash {
 // the recorded candidates of the observed roots that are gone. It writes
 // nothing.
 func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
+	recs, err := t.Records() // decoded once, not once per root and candidate
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*Record, len(recs))
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
 	var out []Standing
 	for _, o := range obs {
 		seen := map[string]bool{}
@@ -72,10 +80,7 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			c := &o.Walk.Candidates[i]
 			id := t.s.ID(o.Root.Path, c.Name)
 			seen[id] = true
-			rec, err := t.Record(id)
-			if err != nil {
-				return nil, err
-			}
+			rec := byID[id]
 			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
 			st.State = judge(rec, c)
 			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {
@@ -86,10 +91,6 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 		// A root that could not be listed says nothing about what is gone.
 		if len(o.Walk.Anomalies) > 0 {
 			continue
-		}
-		recs, err := t.Records()
-		if err != nil {
-			return nil, err
 		}
 		for _, r := range recs {
 			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) {

@@ -91,10 +91,12 @@ sw=$T/skillwire
 # b: one candidate of 100 dirs of 100 files of 2 KiB (10,000 files).
 # c: one skill of 20 dirs of 100 files of 4 KiB (2,000 files), for latency.
 note "generating trees"
-mkdir -p -- "$T/cfg" "$T/b" "$T/c"
+mkdir -p -- "$T/cfg" "$T/b" "$T/c" "$T/hcfg"
 "$T/gentree" -dirs 200 -files 20 -size 4096 -prefix skill- "$T/cfg/skills"
 "$T/gentree" -dirs 100 -files 100 -size 2048 -prefix dir- "$T/b/tree"
 "$T/gentree" -dirs 20 -files 100 -size 4096 -prefix part- "$T/c/skill"
+# h: the hook's tree (issue 4): 100 skills of 20 files of 4 KiB.
+"$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/hcfg/skills"
 declare -A dir=([a]=$T/cfg/skills [b]=$T/b/tree [c]=$T/c/skill)
 declare -A files
 for t in a b c; do
@@ -200,6 +202,17 @@ for t in a b c; do
 	done
 done
 
+# The SessionStart hook with nothing changed (issue 4): its own config and
+# store, bootstrapped once; every timed run must print nothing.
+export CLAUDE_CONFIG_DIR=$T/hcfg SKILLWIRE_STATE_DIR=$T/hstate
+"$sw" hook session-start </dev/null >"$T/hook.first"
+grep -q 'first run: 100 skill' "$T/hook.first" || die "hook bootstrap said: $(head -c 400 "$T/hook.first")"
+"$sw" hook session-start </dev/null >"$T/hook.second"
+[[ ! -s $T/hook.second ]] || die "hook is not silent on an unchanged tree: $(head -c 400 "$T/hook.second")"
+measure "skillwire hook" h "$sw" hook session-start
+export CLAUDE_CONFIG_DIR=$T/cfg
+unset SKILLWIRE_STATE_DIR
+
 # --- report -----------------------------------------------------------------
 
 echo
@@ -208,6 +221,7 @@ echo "timer: $timer"
 echo "trees: a = \$CLAUDE_CONFIG_DIR/skills, 200 skills x 20 files x 4 KiB (${files[a]} files)"
 echo "       b = one candidate, 100 dirs x 100 files x 2 KiB (${files[b]} files)"
 echo "       c = one skill, 20 dirs x 100 files x 4 KiB (${files[c]} files)"
+echo "       h = the hook's config, 100 skills x 20 files x 4 KiB (2000 files), nothing changed"
 have b3sum || echo "b3sum is not installed: no b3sum pipeline"
 echo
 shell_ms=$(awk -F'\t' '$1 == "bash -c true" {print $3}' "$T/results")
@@ -217,7 +231,7 @@ echo
 # skillwire row timed on it (scan on a, digest on b and c); ratio =
 # reference / other, below 1 is skillwire faster.
 awk -F'\t' -v na="${files[a]}" -v nb="${files[b]}" -v nc="${files[c]}" -v sh="$shell_ms" '
-	BEGIN { n["a"] = na; n["b"] = nb; n["c"] = nc
+	BEGIN { n["a"] = na; n["b"] = nb; n["c"] = nc; n["h"] = 2000
 		printf "%-20s %-4s %10s %12s %20s\n", "tool", "tree", "median ms", "files/s", "ratio skillwire/it" }
 	$1 ~ /^find/ { $3 = $3 - sh; if ($3 < 0.01) $3 = 0.01 }
 	{ tool[NR] = $1; tree[NR] = $2; ms[NR] = $3
@@ -301,3 +315,8 @@ done
 ms=$(ms_of "skillwire digest" c)
 printf '  %-62s %14s  %s\n' "skillwire digest of a 2,000-file skill < 8 ms" "$ms" "$(verdict "$ms" "<" 8)"
 echo "  (of which the process floor, skillwire --version: $(ms_of "skillwire --version" -) ms)"
+echo
+echo "targets (issue 4):"
+ms=$(ms_of "skillwire hook" h)
+printf '  %-62s %14s  %s\n' "hook, 100 skills x 20 files, nothing changed < 10 ms" "$ms" "$(verdict "$ms" "<" 10)"
+echo "  (skillwire --version in the same run: $(ms_of "skillwire --version" -) ms; the predecessor's Python hook: about 83 ms)"
