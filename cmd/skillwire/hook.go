@@ -104,7 +104,10 @@ func nullDevice(w io.Writer) bool {
 	return st.Mode&unix.S_IFMT == unix.S_IFCHR && unix.Major(uint64(st.Rdev)) == 1 && unix.Minor(uint64(st.Rdev)) == 3
 }
 
-func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) {
+// runSessionStart returns when the advisory is out or the deadline passed;
+// the returned channel closes when the worker itself is done (the process
+// exits first in production; tests wait for it).
+func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-chan struct{} {
 	out := &hookOut{w: s.out}
 	finished := make(chan struct{})
 	go func() {
@@ -121,6 +124,7 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) {
 	case <-time.After(deadline):
 		out.deliver(textDeadline)
 	}
+	return finished
 }
 
 func sessionStart(ctx context.Context, s *streams, out *hookOut) {

@@ -34,18 +34,24 @@ func decodeOne(t *testing.T, out []byte) string {
 
 func TestHookAlwaysAnswersWithinItsDeadline(t *testing.T) {
 	stdin, w := io.Pipe() // never closed: a stdin that never ends
-	defer w.Close()
 	var out bytes.Buffer
 	dir := t.TempDir()
 	env := map[string]string{"CLAUDE_CONFIG_DIR": dir, "SKILLWIRE_STATE_DIR": dir + "/state", "CLAUDE_PROJECT_DIR": dir}
 	s := &streams{in: stdin, out: &out, err: io.Discard, getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 	start := time.Now()
-	runSessionStart(context.Background(), s, 50*time.Millisecond)
+	worker := runSessionStart(context.Background(), s, 50*time.Millisecond)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("took %v", d)
 	}
 	if got := decodeOne(t, out.Bytes()); got != textDeadline {
 		t.Fatalf("advisory %q", got)
+	}
+	// The late worker may not write a second object; let it finish before
+	// the temporary directory goes.
+	w.Close()
+	<-worker
+	if got := decodeOne(t, out.Bytes()); got != textDeadline {
+		t.Fatalf("after the worker: %q", out.Bytes())
 	}
 }
 
