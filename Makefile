@@ -1,7 +1,7 @@
 GO ?= go
 
 # Fuzz targets run by fuzz-smoke: package:Target.
-FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip
+FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip auditlog:FuzzParseLine snapshot:FuzzDiff monitor:FuzzServiceDefinitions
 FUZZTIME ?= 5s
 
 .PHONY: build run test bench fuzz-smoke
@@ -28,3 +28,9 @@ fuzz-smoke:
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) ./$$pkg; \
 	done
+
+bench-compare:
+	bash bench/compare.sh
+
+bench-daemon:
+	bash bench/daemon.sh

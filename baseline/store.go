@@ -16,6 +16,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 	"golang.org/x/sys/unix"
 )
 
@@ -123,7 +124,7 @@ func Open(o Options) (*Store, error) {
 		OpenFile: openNoFollow,
 	})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("%w: waited %s; try again, or stop the other process", ErrBusy, o.LockTimeout)
 		}
 		return nil, fmt.Errorf("%w: %v; move %s aside to start a new store (verdicts in it are lost)", ErrCorrupt, err, path)

@@ -73,7 +73,7 @@ func (b *batch) run(r *reader) {
 			return
 		}
 		for _, i := range b.files[start:min(start+chunk, len(b.files))] {
-			r.file(b.w, b.dirfd, b.ents[i].name, 0, nil, &b.res[i])
+			r.file(b.w, b.dirfd, b.ents[i].name, false, nil, &b.res[i])
 		}
 	}
 }

@@ -24,11 +24,18 @@ var testHookRead func(path []byte)
 // Five syscalls for a small file: openat, fstat, read, fstat, close. The
 // listing said "regular file"; the fstat of the opened descriptor proves it
 // (a FIFO swapped in is opened non-blocking, never read, and is Swapped).
-// want, when set, is the identity the descriptor must have. On a byte
+// want, when set, is the identity the descriptor must have. follow is set
+// only for a top-level candidate that is itself a link, observed through
+// on purpose; every other open refuses a link (O_NOFOLLOW), so a file
+// swapped for a link after listing is Swapped, never followed. On a byte
 // budget cut e.Kind is left 0.
-func (r *reader) file(w *cwalk, dirfd int, name zname, flags int, want *unix.Stat_t, e *snapshot.Entry) {
+func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry) {
 	path := e.Path
-	fd, err := openatZ(dirfd, name, openFile|flags)
+	flags := openFile | unix.O_NOFOLLOW
+	if follow {
+		flags = openFile
+	}
+	fd, err := openatZ(dirfd, name, flags)
 	if err != nil {
 		*e = anomalyEntry(path, openReason(err))
 		return

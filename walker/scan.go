@@ -259,7 +259,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		w.dir(fd, root, 0, st.Mode&07777)
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.st.rd.file(w, dirfd, zname(append(bytes.Clone(c.Name), 0)), follow, &want, &e)
+		w.st.rd.file(w, dirfd, zname(append(bytes.Clone(c.Name), 0)), follow == 0, &want, &e)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

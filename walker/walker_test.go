@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
 )
 
@@ -215,6 +216,43 @@ func TestFileSwappedForFIFOAfterListingIsSwappedAndDoesNotHang(t *testing.T) {
 	runWithin(t, 10*time.Second, func() { c = observe(t, dir, "s", Config{}) })
 	if !hasAnomaly(&c, anomaly.Swapped, "victim") {
 		t.Fatalf("got %v", reasonsOf(c.Anomalies()))
+	}
+}
+
+// A regular file swapped for a link to outside content between listing and
+// opening: the open refuses the link (O_NOFOLLOW), the content outside is
+// never read. (Found in review: nested files were opened without it.)
+func TestFileSwappedForSymlinkAfterListingIsSwappedNeverFollowed(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, "outside=SECRET-CONTENT", "s/victim=innocent", "s/d/nested=innocent")
+	for _, victim := range []string{"s/victim", "s/d/nested"} {
+		t.Run(victim, func(t *testing.T) {
+			p := filepath.Join(dir, victim)
+			testHookListed = func(listed []byte) {
+				if filepath.Join(dir, "s", string(listed)) == filepath.Dir(p) {
+					mustOK(t, os.Remove(p))
+					mustOK(t, os.Symlink(filepath.Join(dir, "outside"), p))
+				}
+			}
+			defer func() { testHookListed = nil }()
+			for _, workers := range []int{1, 2} {
+				cfg := DefaultConfig()
+				cfg.Workers = workers
+				c := observe(t, dir, "s", cfg)
+				rel := victim[len("s/"):]
+				secret := snapshot.Hash(blake3.Sum256([]byte("SECRET-CONTENT")))
+				for _, e := range c.Manifest.Entries {
+					if e.Kind == snapshot.File && e.Hash == secret {
+						t.Fatalf("workers=%d: hashed the content outside the candidate at %q", workers, e.Path)
+					}
+				}
+				if !hasAnomaly(&c, anomaly.Swapped, rel) {
+					t.Fatalf("workers=%d: got %v", workers, reasonsOf(c.Anomalies()))
+				}
+				mustOK(t, os.Remove(p))
+				mustOK(t, os.WriteFile(p, []byte("innocent"), 0o644))
+			}
+		})
 	}
 }
 

@@ -1,0 +1,355 @@
+// Package auditlog is the append-only JSONL audit log in which tools that
+// legitimately edit skills say what they did: one JSON object per line,
+// written by skillwire and by other tools alike. Every line is validated
+// when it is read, and a line that fails is skipped and counted with its
+// line number, never fatal and never silently dropped: the log is written
+// by processes skillwire does not control. Lines skillwire appends carry
+// `prev`, the SHA-256 of the line before them, so damage to the history
+// they form can be found.
+package auditlog
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxLine is the longest line read; a longer one is skipped unread.
+const MaxLine = 1 << 20
+
+// ClockSkew is how far in the future a timestamp may lie (clocks of
+// processes on one machine agree, but not to the nanosecond).
+const ClockSkew = 2 * time.Minute
+
+// Operation is what a tool did to a file.
+type Operation string
+
+const (
+	Create   Operation = "create"
+	Update   Operation = "update"
+	Delete   Operation = "delete"
+	Migrate  Operation = "migrate"
+	Refine   Operation = "refine"
+	Rollback Operation = "rollback"
+)
+
+// Operations lists every operation a line may name.
+var Operations = []Operation{Create, Update, Delete, Migrate, Refine, Rollback}
+
+// Valid reports whether o is one of Operations.
+func (o Operation) Valid() bool {
+	switch o {
+	case Create, Update, Delete, Migrate, Refine, Rollback:
+		return true
+	}
+	return false
+}
+
+// Entry is one valid line of the log.
+type Entry struct {
+	Timestamp time.Time
+	Operation Operation
+	// FilePath is the file as the tool spelled it: absolute, or relative to
+	// the log's base. It is never cleaned.
+	FilePath string
+	Source   string
+	// Details is a JSON object, or nil.
+	Details json.RawMessage
+	// SHA256 is the file's content after the operation, 64 lowercase hex
+	// digits, or "".
+	SHA256 string
+	// Prev is "sha256:" and the hex SHA-256 of the previous line's exact
+	// bytes, or "" on a line that does not chain.
+	Prev string
+
+	// Line is the 1-based line number it was read from (0 when not read).
+	Line int
+	// Raw is the line's exact bytes, without the newline: fields skillwire
+	// does not know are kept there.
+	Raw []byte
+}
+
+// MarshalJSON prints the line as it was read, unknown fields included; an
+// entry not read from a log prints skillwire's fields.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	if e.Raw != nil {
+		return e.Raw, nil
+	}
+	return e.encode()
+}
+
+// wire is the line skillwire writes: its own fields, in a fixed order.
+type wire struct {
+	Timestamp string          `json:"timestamp"`
+	Operation Operation       `json:"operation"`
+	FilePath  string          `json:"filePath"`
+	Source    string          `json:"source"`
+	Details   json.RawMessage `json:"details,omitempty"`
+	SHA256    string          `json:"sha256,omitempty"`
+	Prev      string          `json:"prev,omitempty"`
+}
+
+// encode serialises skillwire's fields only, as one line without newline.
+// It refuses text JSON cannot carry faithfully (encoding/json would replace
+// invalid UTF-8 silently, and the log would then name another file).
+func (e *Entry) encode() ([]byte, error) {
+	for _, s := range []string{e.FilePath, e.Source} {
+		if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("%w: text must be UTF-8 without NUL bytes", ErrField)
+		}
+	}
+	w := wire{Timestamp: e.Timestamp.UTC().Format(time.RFC3339Nano), Operation: e.Operation,
+		FilePath: e.FilePath, Source: e.Source, SHA256: e.SHA256, Prev: e.Prev}
+	if e.Details != nil {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, e.Details); err != nil {
+			return nil, fmt.Errorf("%w: details: %v", ErrField, err)
+		}
+		w.Details = buf.Bytes()
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte{'\n'}), nil
+}
+
+// Why a line was skipped. The messages name fields, never the line's
+// content, so they are safe to print.
+var (
+	ErrTooLong   = errors.New("line longer than 1 MiB")
+	ErrEmpty     = errors.New("empty line")
+	ErrNUL       = errors.New("NUL byte")
+	ErrUTF8      = errors.New("invalid UTF-8")
+	ErrMalformed = errors.New("not one JSON object")
+	ErrField     = errors.New("missing or invalid field")
+	ErrOperation = errors.New("unknown operation")
+	ErrFuture    = errors.New("timestamp in the future")
+)
+
+// ParseLine validates one line (without its newline); the entry's Raw and
+// Details alias b. now bounds the timestamp: one more than ClockSkew ahead
+// of now is refused, so an entry cannot be written today to explain a
+// change made tomorrow.
+//
+// Known fields are matched by exact name, and a line naming a field twice
+// is refused: readers that keep the first and readers that keep the last
+// must never see two different entries in one line.
+func ParseLine(b []byte, now time.Time) (Entry, error) {
+	var e Entry
+	switch {
+	case len(b) > MaxLine:
+		return e, ErrTooLong
+	case len(bytes.TrimSpace(b)) == 0:
+		return e, ErrEmpty
+	case bytes.IndexByte(b, 0) >= 0:
+		return e, ErrNUL
+	case !utf8.Valid(b):
+		return e, ErrUTF8
+	case !json.Valid(b):
+		return e, ErrMalformed
+	}
+	// Known fields are located first and decoded after, so most lines cost
+	// a few allocations (a 100,000-line log is read well under a second).
+	var vals [len(fieldNames)][]byte
+	dup := false
+	if !members(b, func(key, val []byte) bool {
+		i := fieldIndex(key)
+		if i < 0 {
+			return true // unknown fields are kept in Raw
+		}
+		if vals[i] != nil {
+			dup = true
+			return false
+		}
+		vals[i] = val
+		return true
+	}) {
+		if dup {
+			return e, fmt.Errorf("%w: a field appears twice", ErrMalformed)
+		}
+		return e, ErrMalformed
+	}
+	var strs [len(fieldNames)]string
+	for i, name := range fieldNames {
+		v := vals[i]
+		switch {
+		case v == nil && i < 4:
+			return e, fmt.Errorf("%w: no %s", ErrField, name)
+		case v == nil:
+		case name == "details":
+			if v[0] != '{' {
+				return e, fmt.Errorf("%w: details is not an object", ErrField)
+			}
+			e.Details = v
+		default:
+			s, ok := unquote(v)
+			if !ok {
+				return e, fmt.Errorf("%w: %s is not a string", ErrField, name)
+			}
+			strs[i] = s
+		}
+	}
+	ts, op := strs[0], strs[1]
+	e.FilePath, e.Source, e.SHA256, e.Prev = strs[2], strs[3], strs[5], strs[6]
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return e, fmt.Errorf("%w: timestamp is not RFC 3339", ErrField)
+	}
+	e.Timestamp = t
+	if e.Operation = Operation(op); !e.Operation.Valid() {
+		return e, ErrOperation
+	}
+	if e.FilePath == "" {
+		return e, fmt.Errorf("%w: filePath is empty", ErrField)
+	}
+	if e.SHA256 != "" && !lowerHex64(e.SHA256) {
+		return e, fmt.Errorf("%w: sha256 is not 64 lowercase hex digits", ErrField)
+	}
+	if rest, ok := strings.CutPrefix(e.Prev, prevPrefix); e.Prev != "" && (!ok || !lowerHex64(rest)) {
+		return e, fmt.Errorf("%w: prev is not sha256: and 64 lowercase hex digits", ErrField)
+	}
+	if t.After(now.Add(ClockSkew)) {
+		return e, ErrFuture
+	}
+	e.Raw = b
+	return e, nil
+}
+
+const prevPrefix = "sha256:"
+
+// PrevOf is the prev of the line that follows a line whose SHA-256 is sum.
+func PrevOf(sum [32]byte) string { return prevPrefix + hex.EncodeToString(sum[:]) }
+
+// fieldNames are the fields skillwire knows, required ones first.
+var fieldNames = [...]string{"timestamp", "operation", "filePath", "source", "details", "sha256", "prev"}
+
+func fieldIndex(key []byte) int {
+	switch string(key) { // compared without allocating
+	case "timestamp":
+		return 0
+	case "operation":
+		return 1
+	case "filePath":
+		return 2
+	case "source":
+		return 3
+	case "details":
+		return 4
+	case "sha256":
+		return 5
+	case "prev":
+		return 6
+	}
+	return -1
+}
+
+// unquote returns the JSON string val decoded; false when val is not a
+// string. Most strings have no escapes and are taken as they are.
+func unquote(val []byte) (string, bool) {
+	if len(val) < 2 || val[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(val, '\\') < 0 {
+		return string(val[1 : len(val)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(val, &s) == nil
+}
+
+func lowerHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// members calls fn with each member of the top-level object of b, which
+// json.Valid accepted, until fn returns false: the key decoded, the value
+// as its JSON text. It returns false when b is not an object or fn stopped
+// it. Only the top level is looked at: nested values are skipped over,
+// never decoded.
+func members(b []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i == len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if b[i] == '}' {
+		return true
+	}
+	for {
+		k := skipString(b, i)
+		key := b[i+1 : k-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			s, _ := unquote(b[i:k])
+			key = []byte(s)
+		}
+		i = skipSpace(b, k)
+		i = skipSpace(b, i+1) // the colon
+		v := skipValue(b, i)
+		if !fn(key, b[i:v]) {
+			return false
+		}
+		i = skipSpace(b, v)
+		if b[i] == '}' {
+			return true
+		}
+		i = skipSpace(b, i+1) // the comma
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i].
+func skipString(b []byte, i int) int {
+	for i++; b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// skipValue returns the index after the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[i])) {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,158 @@
+package auditlog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"golang.org/x/sys/unix"
+)
+
+// FileName is the log's name in <cfg> (the global roots) and in
+// <project>/.claude (the project's roots), where skill tools already write.
+const FileName = ".audit-log.jsonl"
+
+// Location is the log of the roots held in claudeDir (<cfg>, or
+// <project>/.claude): env ($SKILLWIRE_AUDIT_LOG) when set, else
+// claudeDir/.audit-log.jsonl.
+func Location(env, claudeDir string) string {
+	if env != "" {
+		return env
+	}
+	return strings.TrimRight(claudeDir, "/") + "/" + FileName
+}
+
+// Base is the directory a relative filePath is taken relative to, for the
+// roots held in claudeDir: its parent (the directory holding .claude, or
+// the configuration directory's parent). It is cut from the text, never
+// cleaned or resolved.
+func Base(claudeDir string) string {
+	d := strings.TrimRight(claudeDir, "/")
+	i := strings.LastIndexByte(d, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return d[:i]
+}
+
+// Errors of Read, Verify and Append. Each message says what to do.
+var (
+	ErrUntrusted = errors.New("the audit log is not trusted")
+	ErrBusy      = errors.New("the audit log is busy (locked by another process)")
+)
+
+// logFile is an open, trusted, locked log.
+type logFile struct {
+	fd int
+	st unix.Stat_t
+}
+
+// Every open: O_NOFOLLOW, so a link planted at the log's path is refused
+// rather than followed to a file the attacker chose; O_NONBLOCK, so a FIFO
+// planted there cannot block (fstat then refuses it).
+const openFlags = unix.O_NOFOLLOW | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
+
+// openLog opens path with mode (plus openFlags), proves the descriptor is a
+// regular file that only this user can write, and locks it (how is
+// LOCK_SH or LOCK_EX) within timeout.
+func openLog(path string, mode int, timeout time.Duration, how int) (*logFile, error) {
+	shown := anomaly.QuoteBytes([]byte(path))
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, mode|openFlags, 0o600)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			return nil, fmt.Errorf("%s: %w", shown, fs.ErrNotExist)
+		case errors.Is(err, unix.ELOOP):
+			return nil, fmt.Errorf("%w: %s is a symbolic link; remove it and run again", ErrUntrusted, shown)
+		case errors.Is(err, unix.EISDIR), errors.Is(err, unix.ENXIO):
+			return nil, fmt.Errorf("%w: %s is not a regular file", ErrUntrusted, shown)
+		}
+		return nil, fmt.Errorf("opening the audit log %s: %w", shown, err)
+	}
+	f := &logFile{fd: fd}
+	if err := unix.Fstat(fd, &f.st); err != nil {
+		f.close()
+		return nil, fmt.Errorf("opening the audit log %s: %w", shown, err)
+	}
+	if err := trusted(&f.st, shown); err != nil {
+		f.close()
+		return nil, err
+	}
+	if err := lock(fd, how, timeout); err != nil {
+		f.close()
+		return nil, fmt.Errorf("%w: waited %s for %s; try again, or stop the other process", err, timeout, shown)
+	}
+	return f, nil
+}
+
+// trusted refuses a log that someone else could have written: the same
+// rules as the store's, applied to the opened descriptor so nothing can be
+// swapped in between the check and the use.
+func trusted(st *unix.Stat_t, shown string) error {
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return fmt.Errorf("%w: %s is not a regular file", ErrUntrusted, shown)
+	case int(st.Uid) != os.Geteuid():
+		return fmt.Errorf("%w: %s is owned by uid %d, not by you", ErrUntrusted, shown, st.Uid)
+	case st.Mode&0o022 != 0:
+		return fmt.Errorf("%w: %s is writable by group or others; chmod go-w it after checking it", ErrUntrusted, shown)
+	}
+	return nil
+}
+
+// lock takes an advisory lock, polling so the wait is bounded.
+func lock(fd, how int, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := unix.Flock(fd, how|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return nil
+		case err == unix.EINTR:
+			continue
+		case err != unix.EWOULDBLOCK:
+			return err
+		case time.Now().After(deadline):
+			return ErrBusy
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// close releases the lock with the descriptor.
+func (f *logFile) close() { unix.Close(f.fd) }
+
+func (f *logFile) reader() io.Reader { return fdReader(f.fd) }
+
+type fdReader int
+
+func (r fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(r), p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func readErr(path string, err error) error {
+	return fmt.Errorf("reading the audit log %s: %w", anomaly.QuoteBytes([]byte(path)), err)
+}

@@ -1,0 +1,64 @@
+package auditlog
+
+import (
+	"golang.org/x/sys/unix"
+)
+
+// Verification is what Verify found.
+type Verification struct {
+	Lines int
+	// Chained lines carry prev (skillwire wrote them); Unchained lines do
+	// not (other tools, or the first line skillwire wrote to an empty log).
+	Chained, Unchained int
+	Skipped            []Skipped
+	// Broken is the first line whose prev is not the SHA-256 of the line
+	// before it (that line was changed, removed or inserted), or a first
+	// line with prev (lines before it are gone); 0 when none.
+	Broken int
+	// Truncated: the last line has no newline, so the last write was cut
+	// short (or the file was cut).
+	Truncated bool
+}
+
+// OK reports whether the chain is intact and the log not truncated.
+func (v *Verification) OK() bool { return v.Broken == 0 && !v.Truncated }
+
+// Verify walks the chain of the log at path: every valid line that has
+// prev must follow exactly the line it names. Lines without prev are
+// counted, not judged. The chain shows accidental damage and naive edits;
+// a writer who can rewrite the whole file can recompute it.
+func Verify(path string, o Options) (*Verification, error) {
+	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	now := o.now()
+	v := &Verification{}
+	var before [32]byte
+	term, err := eachLine(f.reader(), true, func(ln *line) {
+		v.Lines = ln.num
+		defer func() { before = ln.sum }()
+		if ln.b == nil {
+			v.Skipped = append(v.Skipped, Skipped{ln.num, ErrTooLong})
+			return
+		}
+		e, err := ParseLine(ln.b, now)
+		switch {
+		case err != nil:
+			v.Skipped = append(v.Skipped, Skipped{ln.num, err})
+		case e.Prev == "":
+			v.Unchained++
+		default:
+			v.Chained++
+			if v.Broken == 0 && (ln.num == 1 || e.Prev != PrevOf(before)) {
+				v.Broken = ln.num
+			}
+		}
+	})
+	if err != nil {
+		return nil, readErr(path, err)
+	}
+	v.Truncated = !term
+	return v, nil
+}

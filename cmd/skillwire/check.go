@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/spf13/cobra"
+)
+
+// checkChangeJSON is one change as `check --json` prints it (DESIGN.md §7).
+type checkChangeJSON struct {
+	// Path is inside the candidate: "<root>" for the candidate itself, the
+	// path when every component passes the display gate, else
+	// anomaly.PathLabel's depthN/<hex>.
+	Path      string              `json:"path"`
+	Candidate string              `json:"candidate"`
+	Name      *string             `json:"name"`
+	Type      snapshot.ChangeType `json:"type"`
+	Expected  bool                `json:"expected"`
+	Why       *monitor.Mismatch   `json:"why"`
+	Implied   bool                `json:"implied"`
+	// Audit is the entry as the log holds it, unknown fields included.
+	Audit     *auditlog.Entry `json:"audit"`
+	AuditLine *int            `json:"audit_line"`
+}
+
+type checkJSON struct {
+	Changes           []checkChangeJSON `json:"changes"`
+	Unexpected        int               `json:"unexpected"`
+	AuditSkippedLines int               `json:"audit_skipped_lines"`
+	AuditSuspicious   int               `json:"audit_suspicious"`
+	Incomplete        []string          `json:"incomplete"`
+}
+
+func newCheckCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	var bf budgetFlags
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Reconcile every file change since the last observation with the audit log",
+		Long: `check observes every candidate the store has a delivered manifest for,
+lists each file added, removed, modified or changed in mode since, and
+reconciles it with the audit log ('skillwire audit --help'). A change is
+expected only when an entry names that file (absolute, or relative to the
+directory holding .claude; never with . or ..), is dated after the
+observation and not in the future, has an operation that fits (create:
+added; update, refine, migrate, rollback: modified or mode; delete:
+removed), and the file's last entry agrees with the disk (its sha256, when
+present, is the file's content now). A directory is expected with the
+announced files below it; files, with their directory's announced delete.
+Everything else is unexpected: possible tampering.
+
+Candidates the store does not know yet are 'skillwire scan's business.
+check changes nothing.
+
+Exit 0 every change expected, 3 any unexpected (or a candidate that could
+not be fully observed), 4 no usable store or an untrusted audit log.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := bf.config(cmd, s)
+			if err != nil {
+				return err
+			}
+			w, err := loadWorld(s)
+			if err != nil {
+				return err
+			}
+			scopes, err := w.auditScopes(s)
+			if err != nil {
+				return err
+			}
+			cands, err := w.storedCandidates()
+			if err != nil {
+				return err
+			}
+			// The trees are observed before the logs are read: an edit
+			// observed here was announced by then, if it ever is.
+			obs := w.scan(cmd.Context(), s, cfg)
+			var incomplete []string
+			for i := range cands {
+				c := &cands[i]
+				found, listed := currentOf(obs, c)
+				if !listed {
+					incomplete = append(incomplete, c.ID)
+					c.Stored, c.Current = nil, nil
+					continue
+				}
+				c.Current = found
+			}
+			sources, skipped, err := auditSources(scopes)
+			if err != nil {
+				return err
+			}
+			rec := monitor.Reconcile(monitor.ReconcileInput{Candidates: cands, Sources: sources, Now: time.Now(), Limits: cfg.Limits})
+			out := renderCheck(cands, &rec, skipped, append(incomplete, rec.Incomplete...))
+			if asJSON {
+				if err := writeJSON(s.out, out); err != nil {
+					return err
+				}
+			} else {
+				printCheck(s, &out)
+			}
+			if out.Unexpected > 0 || len(out.Incomplete) > 0 {
+				return errFinding
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	bf.add(cmd)
+	return cmd
+}
+
+// storedCandidates reads, in one short read transaction, every candidate
+// of the world's roots with a delivered manifest. A candidate whose removal
+// was delivered was last seen absent, since that delivery.
+func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
+	st, err := w.open(false, true)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	known := map[string]int{}
+	for i, r := range w.roots {
+		known[r.Path] = i + 1
+	}
+	var out []monitor.ReconcileCandidate
+	err = st.View(func(tx *baseline.Tx) error {
+		recs, err := tx.Records()
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if r.Digest == nil || known[string(r.Root)] == 0 {
+				continue
+			}
+			m, err := tx.Manifest(r.ID)
+			if err != nil {
+				return err
+			}
+			if m == nil {
+				continue
+			}
+			c := monitor.ReconcileCandidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: r.Observed, Stored: m}
+			if r.Removed {
+				c.Stored, c.Since = nil, r.Updated
+			}
+			out = append(out, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	// In the order scan shows them: by root, then by name.
+	slices.SortFunc(out, func(a, b monitor.ReconcileCandidate) int {
+		if d := known[a.Root] - known[b.Root]; d != 0 {
+			return d
+		}
+		return bytes.Compare(a.Name, b.Name)
+	})
+	return out, nil
+}
+
+// currentOf finds c in the observation. listed is false when c's root
+// could not be listed: its absence then says nothing.
+func currentOf(obs []baseline.Observation, c *monitor.ReconcileCandidate) (m *snapshot.Manifest, listed bool) {
+	for _, o := range obs {
+		if o.Root.Path != c.Root {
+			continue
+		}
+		for i := range o.Walk.Candidates {
+			if bytes.Equal(o.Walk.Candidates[i].Name, c.Name) {
+				return &o.Walk.Candidates[i].Manifest, true
+			}
+		}
+		return nil, len(o.Walk.Anomalies) == 0
+	}
+	return nil, false
+}
+
+func renderCheck(cands []monitor.ReconcileCandidate, rec *monitor.Reconciliation, skipped int, incomplete []string) checkJSON {
+	out := checkJSON{Changes: []checkChangeJSON{}, Unexpected: rec.Unexpected, AuditSkippedLines: skipped,
+		AuditSuspicious: rec.Suspicious, Incomplete: nonNil(incomplete)}
+	names := map[string]*string{}
+	for _, c := range cands {
+		if anomaly.Gate(c.Name) {
+			n := string(c.Name)
+			names[c.ID] = &n
+		}
+	}
+	for _, rc := range rec.Changes {
+		cj := checkChangeJSON{Path: checkPath(rc.Change.Path), Candidate: rc.Candidate, Name: names[rc.Candidate],
+			Type: rc.Change.Type, Expected: rc.Expected, Implied: rc.Implied, Audit: rc.Entry}
+		if rc.Why != "" {
+			why := rc.Why
+			cj.Why = &why
+		}
+		if rc.Entry != nil {
+			line := rc.Entry.Line
+			cj.AuditLine = &line
+		}
+		out.Changes = append(out.Changes, cj)
+	}
+	return out
+}
+
+// checkPath shows a path inside a candidate only when every component
+// passes the display gate; otherwise by its label, never its bytes.
+func checkPath(p []byte) string {
+	if len(p) == 0 {
+		return "<root>"
+	}
+	for c := range bytes.SplitSeq(p, []byte{'/'}) {
+		if !anomaly.Gate(c) {
+			return anomaly.PathLabel(p)
+		}
+	}
+	return string(p)
+}
+
+var mismatchText = map[monitor.Mismatch]string{
+	monitor.MismatchNoEntry:   "no audit entry names it",
+	monitor.MismatchStale:     "its audit entries are from before the last observation (or from the future)",
+	monitor.MismatchOperation: "no audit entry's operation fits the change",
+	monitor.MismatchSHA256:    "the last audit entry's sha256 is not its content",
+	monitor.MismatchState:     "the last audit entry contradicts it (deleted, yet there; or the reverse)",
+}
+
+func printCheck(s *streams, out *checkJSON) {
+	if len(out.Changes) == 0 {
+		fmt.Fprintln(s.out, "No file has changed since the last delivered observations.")
+	} else {
+		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tCHANGE\tPATH\tVERDICT")
+		for _, c := range out.Changes {
+			verdict := "expected"
+			switch {
+			case !c.Expected:
+				verdict = "UNEXPECTED: " + mismatchText[*c.Why]
+			case c.Implied:
+				verdict = "expected (implied)"
+			}
+			if c.Audit != nil {
+				verdict += fmt.Sprintf(" [line %d: %s by %s]", c.Audit.Line, c.Audit.Operation, anomaly.QuoteBytes([]byte(c.Audit.Source)))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Candidate, displayName(c.Name), c.Type, c.Path, verdict)
+		}
+		tw.Flush()
+		fmt.Fprintf(s.out, "%d changes, %d unexpected.\n", len(out.Changes), out.Unexpected)
+	}
+	if out.AuditSkippedLines > 0 || out.AuditSuspicious > 0 {
+		fmt.Fprintf(s.out, "Audit log: %d lines skipped as invalid, %d entries that never match (. or .. in the path, or outside the roots); see 'skillwire audit show'.\n",
+			out.AuditSkippedLines, out.AuditSuspicious)
+	}
+	for _, id := range out.Incomplete {
+		fmt.Fprintf(s.out, "%s: could not be fully observed; its changes are unknown.\n", id)
+	}
+}
