@@ -38,6 +38,14 @@ func (m *Manifest) AppendEncoding(dst []byte) ([]byte, error) {
 	if err := m.Validate(); err != nil {
 		return dst, err
 	}
+	dst = m.appendHeader(dst)
+	for i := range m.Entries {
+		dst = m.Entries[i].append(dst)
+	}
+	return dst, nil
+}
+
+func (m *Manifest) appendHeader(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, Version)
 	var flags byte
 	if m.Partial {
@@ -50,25 +58,25 @@ func (m *Manifest) AppendEncoding(dst []byte) ([]byte, error) {
 	if m.ViaLink {
 		dst = appendBytes(dst, m.Link)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(m.Entries)))
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		dst = appendBytes(dst, e.Path)
-		dst = append(dst, byte(e.Kind))
-		switch e.Kind {
-		case Dir:
-			dst = binary.AppendUvarint(dst, uint64(e.Mode))
-		case File:
-			dst = binary.AppendUvarint(dst, uint64(e.Size))
-			dst = binary.AppendUvarint(dst, uint64(e.Mode))
-			dst = append(dst, e.Hash[:]...)
-		case Symlink:
-			dst = appendBytes(dst, e.Target)
-		case Anomaly:
-			dst = append(dst, byte(e.Reason))
-		}
+	return binary.AppendUvarint(dst, uint64(len(m.Entries)))
+}
+
+func (e *Entry) append(dst []byte) []byte {
+	dst = appendBytes(dst, e.Path)
+	dst = append(dst, byte(e.Kind))
+	switch e.Kind {
+	case Dir:
+		dst = binary.AppendUvarint(dst, uint64(e.Mode))
+	case File:
+		dst = binary.AppendUvarint(dst, uint64(e.Size))
+		dst = binary.AppendUvarint(dst, uint64(e.Mode))
+		dst = append(dst, e.Hash[:]...)
+	case Symlink:
+		dst = appendBytes(dst, e.Target)
+	case Anomaly:
+		dst = append(dst, byte(e.Reason))
 	}
-	return dst, nil
+	return dst
 }
 
 func appendBytes(dst, b []byte) []byte {
@@ -77,15 +85,27 @@ func appendBytes(dst, b []byte) []byte {
 }
 
 // Digest is the BLAKE3 derive-key digest of m's canonical encoding. The
-// context string names skillwire and the manifest version.
+// context string names skillwire and the manifest version. The encoding is
+// streamed into the hash a chunk at a time, never built whole: a manifest
+// of long paths must not cost its size again in memory.
 func (m *Manifest) Digest() (Hash, error) {
-	enc, err := m.AppendEncoding(nil)
-	if err != nil {
+	if err := m.Validate(); err != nil {
 		return Hash{}, err
 	}
-	var h Hash
-	blake3.DeriveKey(digestContext, enc, h[:])
-	return h, nil
+	h := blake3.NewDeriveKey(digestContext)
+	buf := make([]byte, 0, 64<<10)
+	buf = m.appendHeader(buf)
+	for i := range m.Entries {
+		buf = m.Entries[i].append(buf)
+		if len(buf) >= 48<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	var d Hash
+	h.Sum(d[:0])
+	return d, nil
 }
 
 // Validate checks that m is canonical: every path well formed, paths

@@ -3,11 +3,13 @@ package snapshot
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/zeebo/blake3"
 )
 
 func file(path, content string) Entry {
@@ -185,5 +187,22 @@ func TestAnomaliesIncludeSymlinksAndBudget(t *testing.T) {
 	}
 	if want := []string{"symlink@l", "special@p", "budget@"}; !slices.Equal(got, want) {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// The streamed digest is the derive-key hash of exactly the encoding.
+func TestDigestIsTheDeriveKeyHashOfTheEncoding(t *testing.T) {
+	m := &Manifest{Entries: []Entry{dir("")}}
+	for i := range 3000 { // enough to span several streamed chunks
+		m.Entries = append(m.Entries, file(fmt.Sprintf("f%05d-%s", i, strings.Repeat("x", 40)), "c"))
+	}
+	enc, err := m.AppendEncoding(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want Hash
+	blake3.DeriveKey(digestContext, enc, want[:])
+	if got := digest(t, m); got != want {
+		t.Fatalf("streamed %v, whole %v", got, want)
 	}
 }

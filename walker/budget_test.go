@@ -4,10 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
 )
 
 func scanSkills(t *testing.T, dir string, cfg Config) []Candidate {
@@ -162,5 +167,100 @@ func TestEverythingCompletesWhenTheTotalFitsTheBudget(t *testing.T) {
 	}
 	if partial == 0 {
 		t.Fatal("one entry short of the total, nothing is partial")
+	}
+}
+
+// A deadline that passes mid-walk leaves a partial observation, never one
+// that looks complete with subdirectories silently missing.
+func TestDeadlineMidWalkMakesThePartialFlagNeverACleanCut(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, "skill/a.md", "skill/sub/evil.sh", "skill/sub/more.md")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	testHookRead = func(p []byte) {
+		if string(p) == "a.md" {
+			cancel()
+		}
+	}
+	defer func() { testHookRead = nil }()
+	cfg := DefaultConfig()
+	cfg.Workers = 1
+	c := Observe(ctx, dir, []byte("skill"), cfg)
+	if !c.Partial() {
+		t.Fatalf("cut by the deadline yet not partial: entries %q", entryPaths(&c.Manifest))
+	}
+}
+
+// A root full of candidates (a hostile project) cannot blind another root
+// (the user's global skills) by diluting the shares.
+func TestACrowdedRootCannotDiluteAnotherRootsShare(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "global/mytool"), 60, 1)
+	writeFiles(t, filepath.Join(dir, "target"), 30, 1)
+	mustOK(t, os.MkdirAll(filepath.Join(dir, "project"), 0o755))
+	for i := range 200 {
+		mustOK(t, os.Symlink("../target", filepath.Join(dir, "project", fmt.Sprintf("s%03d", i))))
+	}
+	cfg := DefaultConfig()
+	cfg.MaxEntries = 2000
+	roots := Scan(context.Background(), []RootSpec{{Path: filepath.Join(dir, "global")}, {Path: filepath.Join(dir, "project")}}, cfg)
+	if c := roots[0].Candidates[0]; c.Partial() {
+		t.Fatal("the global skill is partial: the crowded project diluted its share")
+	}
+	partial := 0
+	for _, c := range roots[1].Candidates {
+		if c.Partial() {
+			partial++
+		}
+	}
+	if partial == 0 {
+		t.Fatal("the crowded root fit a budget it cannot fit")
+	}
+}
+
+// Names of 255 bytes: the chain's paths would pass PATH_MAX long before the
+// depth limit. The walker stops at a directory whose children could pass it
+// (a depth anomaly, not opened), so no kept path is longer than PATH_MAX.
+func TestPathsNeverExceedPathMax(t *testing.T) {
+	dir := t.TempDir()
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	mustOK(t, err)
+	mustOK(t, unix.Mkdirat(fd, "s", 0o755))
+	cur, err := unix.Openat(fd, "s", unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	mustOK(t, err)
+	unix.Close(fd)
+	name := strings.Repeat("n", 255)
+	for range 20 {
+		mustOK(t, unix.Mkdirat(cur, name, 0o755))
+		next, err := unix.Openat(cur, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		mustOK(t, err)
+		unix.Close(cur)
+		cur = next
+	}
+	unix.Close(cur)
+	t.Cleanup(func() { exec.Command("rm", "-rf", dir).Run() }) // RemoveAll cannot, past PATH_MAX
+	c := observe(t, dir, "s", Config{})
+	longest := 0
+	for _, e := range c.Manifest.Entries {
+		longest = max(longest, len(e.Path))
+	}
+	if longest > unix.PathMax || c.Partial() || !slices.ContainsFunc(c.Anomalies(), func(f snapshot.Found) bool { return f.Reason == anomaly.Depth }) {
+		t.Fatalf("longest path %d, partial %v, anomalies %v", longest, c.Partial(), reasonsOf(c.Anomalies()))
+	}
+}
+
+// A directory is listed only as far as the quota could take: beyond it the
+// candidate is partial, and a huge directory costs no more than the quota.
+func TestADirectoryIsListedOnlyUpToTheQuota(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "s"), 3000, 1)
+	cfg := DefaultConfig()
+	cfg.MaxEntries = 100
+	c := observe(t, dir, "s", cfg)
+	if !c.Partial() || len(c.Manifest.Entries) > 100 {
+		t.Fatalf("partial %v with %d entries", c.Partial(), len(c.Manifest.Entries))
+	}
+	if hasAnomaly(&c, anomaly.Fanout, "") {
+		t.Fatal("a budget cut reported as fanout")
 	}
 }

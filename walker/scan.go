@@ -203,7 +203,17 @@ func (w *cwalk) reserve(n int64) bool {
 	return true
 }
 
-func (w *cwalk) stopped() bool { return w.partial.Load() || w.s.done() }
+// stopped reports whether the walk must stop. Whatever stops it makes the
+// observation partial: work skipped because the deadline passed must never
+// leave a manifest that looks complete (found in review: subdirectories were
+// skipped after a timeout with Partial unset, and the hook then advised a
+// change that had not happened and stored the cut manifest).
+func (w *cwalk) stopped() bool {
+	if w.s.done() {
+		w.partial.Store(true)
+	}
+	return w.partial.Load()
+}
 
 func anomalyEntry(path []byte, r anomaly.Reason) snapshot.Entry {
 	return snapshot.Entry{Path: path, Kind: snapshot.Anomaly, Reason: r}

@@ -16,7 +16,18 @@ var testHookListed func(dir []byte)
 // reads its files (in parallel), then descends: descriptors in use are
 // bounded by depth, never by fanout.
 func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
-	ents, err := w.st.readDir(fd, w.s.cfg.MaxDirEntries)
+	// Never list more names than the quota could take: past it the walk is
+	// partial anyway, and a hostile directory costs bounded time and memory.
+	limit := w.s.cfg.MaxDirEntries
+	budgetLimited := false
+	if left := w.q.entries - w.entries; left < int64(limit) {
+		limit, budgetLimited = int(max(left, 0)), true
+	}
+	ents, err := w.st.readDir(fd, limit)
+	if err == errFanout && budgetLimited {
+		w.partial.Store(true)
+		return
+	}
 	if err != nil {
 		r := anomaly.Unreadable
 		if err == errFanout {
@@ -43,6 +54,12 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		d := &ents[i]
 		e := &res[i]
 		e.Path = paths[i]
+		// Path bytes are memory the observation keeps: they count against
+		// the byte budget like file contents.
+		if !w.reserve(int64(len(e.Path))) {
+			ents, res = ents[:i], res[:i]
+			break
+		}
 		typ := d.typ
 		if typ == unix.DT_UNKNOWN { // some filesystems do not fill d_type
 			var st unix.Stat_t
@@ -66,6 +83,7 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 				continue
 			}
 			e.Kind, e.Target = snapshot.Symlink, target
+			w.reserve(int64(len(target)))
 		default:
 			*e = anomalyEntry(e.Path, anomaly.Special)
 		}
@@ -89,7 +107,9 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 // O_NOFOLLOW relative to the parent's descriptor is the arrival proof: the
 // descriptor is a directory that was at that name, never a link's target.
 func (w *cwalk) subdir(parent int, name zname, path []byte, depth int) {
-	if depth >= w.s.cfg.MaxDepth {
+	// Too deep, or so long that a child's path could pass PATH_MAX: not
+	// opened. Bounds the bytes of every path the walker keeps.
+	if depth >= w.s.cfg.MaxDepth || len(path)+1+maxNameLen > maxPathLen {
 		w.out = append(w.out, anomalyEntry(path, anomaly.Depth))
 		return
 	}
@@ -109,6 +129,12 @@ func (w *cwalk) subdir(parent int, name zname, path []byte, depth int) {
 	}
 	w.dir(fd, path, depth, st.Mode&07777)
 }
+
+// Linux's limits: a name is at most 255 bytes, a path PATH_MAX.
+const (
+	maxNameLen = 255
+	maxPathLen = unix.PathMax
+)
 
 // pathArena builds the paths of a directory's entries in one allocation.
 func pathArena(dir []byte, ents []dirent) [][]byte {

@@ -52,7 +52,7 @@ type Config struct {
 // Claude Code trees to finish well under a second.
 var (
 	DefaultLimits = Limits{MaxDepth: 24, MaxDirEntries: 4096, MaxFileBytes: 256 << 20}
-	DefaultBudget = Budget{MaxEntries: 100_000, MaxBytes: 1 << 30}
+	DefaultBudget = Budget{MaxEntries: 50_000, MaxBytes: 1 << 30}
 )
 
 // DefaultConfig returns the default limits and budget.
@@ -215,9 +215,10 @@ type job struct {
 // sizes are chosen, a scan walks at most this many times its budget.
 const maxWork = 4
 
-// fairShares gives every candidate an equal share of the budget before any
-// gets more. Round one walks all candidates in parallel, each within an
-// equal static share (so what any one observes never depends on timing).
+// fairShares gives every candidate a fair share of the budget before any
+// gets more. Round one walks all candidates in parallel, each within a
+// static share (so what any one observes never depends on timing): the
+// budget split equally among roots, then among a root's candidates.
 // The candidates cut short are walked again, from scratch, in further
 // rounds that share what the completed ones left, recomputing shares as
 // candidates finish, for as long as a round completes anything. When
@@ -228,10 +229,19 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 		return
 	}
 	left := quota{entries: s.cfg.MaxEntries, bytes: s.cfg.MaxBytes}
-	n := int64(len(jobs))
-	share := quota{entries: left.entries / n, bytes: left.bytes / n}
+	// Round one shares the budget equally among the roots first, then among
+	// each root's candidates: a project that ships thousands of candidates
+	// cannot shrink the share of the user's global skills (found in review:
+	// 4,096 links in a project made every global skill partial).
+	perRoot := map[int]int64{}
+	for _, j := range jobs {
+		perRoot[j.root]++
+	}
+	roots := int64(len(perRoot))
 	used := make([]quota, len(jobs))
 	s.parallel(len(jobs), func(i int, st *wstate) {
+		n := roots * perRoot[jobs[i].root]
+		share := quota{entries: left.entries / n, bytes: left.bytes / n}
 		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, share, st)
 	})
 	var pending []job

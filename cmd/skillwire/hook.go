@@ -146,7 +146,9 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	// the walk.
 	st, err := baseline.Open(opts)
 	if err != nil {
-		obs := w.observations(walker.Scan(ctx, w.specs(), cfg))
+		walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
+		obs := w.observations(walker.Scan(walkCtx, w.specs(), cfg))
+		cancel()
 		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
 		return
 	}

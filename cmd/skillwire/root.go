@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 )
@@ -129,13 +132,42 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 }
 
 // writeJSON prints exactly one JSON object and a newline. The output is
-// not HTML: "<root>" prints as written (DESIGN.md §7), not as \u003c.
+// not HTML: "<root>" prints as written (DESIGN.md §7), not as \u003c. It is
+// pure ASCII: every other rune is a \u escape, so no bidi override or line
+// separator from a log line or a name reaches a terminal or a model raw,
+// and the decoded value is the same.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fail(exitInternal, "writing output: %v", err)
 	}
+	if _, err := w.Write(asciiJSON(buf.Bytes())); err != nil {
+		return fail(exitInternal, "writing output: %v", err)
+	}
 	return nil
+}
+
+// asciiJSON escapes every non-ASCII rune of valid JSON as \uXXXX (a
+// surrogate pair above U+FFFF). Outside strings JSON is ASCII already.
+func asciiJSON(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		if b[0] < utf8.RuneSelf {
+			out = append(out, b[0])
+			b = b[1:]
+			continue
+		}
+		r, n := utf8.DecodeRune(b)
+		b = b[n:]
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, "\\u%04x\\u%04x", r1, r2)
+			continue
+		}
+		out = fmt.Appendf(out, "\\u%04x", r)
+	}
+	return out
 }
