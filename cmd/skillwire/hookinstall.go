@@ -180,6 +180,11 @@ func openSettings(s *streams, project bool) (*settingsFile, error) {
 			return nil, fail(exitUsage, "no project directory: set CLAUDE_PROJECT_DIR or run in the project")
 		}
 		dir = claude.ProjectConfigDir(p)
+		// A repository's .claude is its author's choice: a link there could
+		// send the edit into another settings file (found in review).
+		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fail(exitUsage, "the project's .claude is a symbolic link; skillwire does not edit through it")
+		}
 	} else {
 		cfg, err := claude.ConfigDir(env)
 		if err != nil {
