@@ -1,0 +1,87 @@
+# bench/lib/common.sh: what bench/compare.sh and bench/daemon.sh share.
+# Sourced, never run. The caller sets BENCH_NAME (the prefix of its
+# messages) and then calls bench_init, which finds the repository (and cd's
+# into it) and makes the temporary directory $T, removed on any exit
+# (Ctrl-C included) after the functions in bench_exit_hooks ran.
+
+note() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
+die() {
+	note "$*"
+	exit 1
+}
+
+bench_exit_hooks=()
+bench_cleanup() {
+	local h
+	for h in "${bench_exit_hooks[@]}"; do
+		"$h" || true
+	done
+	[[ -z ${T:-} ]] || rm -rf -- "$T"
+}
+
+bench_init() {
+	repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P) || die "cannot find the repository"
+	cd -- "$repo"
+	[[ -f go.mod && -d cmd/skillwire && -d bench/gentree ]] || die "$repo does not look like the skillwire repository"
+	command -v go >/dev/null || die "go is not on PATH"
+	T=$(mktemp -d "${TMPDIR:-/tmp}/skillwire-$BENCH_NAME-XXXXXX") || die "cannot make a temporary directory"
+	trap bench_cleanup EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+have() { command -v "$1" >/dev/null; }
+
+# install_missing TOOL=PACKAGE...: installs, with apt-get as root, the
+# Debian package of every TOOL not on PATH (a TOOL with a slash is a
+# path). apt-get update runs once; each package is installed on its own,
+# so one that cannot be had does not stop the others. A failure is said
+# and the run goes on without that tool. BENCH_NO_INSTALL=1 installs
+# nothing.
+install_missing() {
+	local pair tool pkg missing=() pkgs=()
+	for pair in "$@"; do
+		tool=${pair%%=*}
+		if [[ $tool == */* ]]; then
+			[[ -x $tool ]] && continue
+		else
+			have "$tool" && continue
+		fi
+		missing+=("$tool")
+		pkgs+=("${pair#*=}")
+	done
+	((${#missing[@]})) || return 0
+	if [[ ${BENCH_NO_INSTALL:-} == 1 || $EUID -ne 0 ]] || ! have apt-get; then
+		note "not installed: ${missing[*]} (run as root with apt-get to install them); going on without"
+		return 0
+	fi
+	note "installing Debian packages ${pkgs[*]} with apt-get"
+	if ! apt-get update -qq >"$T/apt.log" 2>&1; then
+		note "apt-get update failed; going on without ${missing[*]}:"
+		tail -n 3 "$T/apt.log" >&2
+		return 0
+	fi
+	for pkg in "${pkgs[@]}"; do
+		if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >"$T/apt.log" 2>&1; then
+			note "apt-get install $pkg failed; going on without it:"
+			tail -n 3 "$T/apt.log" >&2
+		fi
+	done
+}
+
+# build NAME PACKAGE: go build PACKAGE into $T/NAME.
+build() {
+	go build -o "$T/$1" "./$2" || die "go build ./$2 failed"
+}
+
+# describe_machine prints what the numbers were measured on, and which
+# source: the tree changes under us while others work in it.
+describe_machine() {
+	local model
+	model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+	echo "machine: $(nproc) CPUs ($model), $(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) RAM, Linux $(uname -r), $(go env GOVERSION)"
+	echo "source: commit $(git -C "$repo" log -1 --format=%h) with $(git -C "$repo" status --short | wc -l) uncommitted paths (git status --short | wc -l)"
+}
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
