@@ -387,7 +387,20 @@ func kindOf(c *walker.Candidate) walker.Kind {
 const (
 	degradedOverflow = "event queue overflow"
 	degradedLimit    = "watch limit reached: periodic rescans instead of events"
+	degradedDotPath  = "a root path has . or .. components: watches by path may land elsewhere, periodic rescans instead"
 )
+
+// dotted reports whether a path has a "." or ".." component. fsnotify
+// cleans the paths it is given lexically, which through a symlink is not
+// where the walker went: such a root can never be "whole" (found in review).
+func dotted(p string) bool {
+	for c := range strings.SplitSeq(p, "/") {
+		if c == "." || c == ".." {
+			return true
+		}
+	}
+	return false
+}
 
 // rewatch makes the watch set exactly the roots, their parents (a root can
 // be created or deleted) and every directory the walker proved.
@@ -414,11 +427,14 @@ func (d *daemon) rewatch() {
 		}
 	}
 	d.limited = false
+	dot := slices.ContainsFunc(d.roots, func(r claude.Root) bool { return dotted(r.Path) })
 	defer func() {
 		switch {
+		case dot:
+			d.degraded = degradedDotPath
 		case d.limited:
 			d.degraded = degradedLimit
-		case d.degraded == degradedLimit:
+		case d.degraded == degradedLimit || d.degraded == degradedDotPath:
 			d.degraded = ""
 		}
 	}()

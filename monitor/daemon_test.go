@@ -295,3 +295,34 @@ func TestClearDropsTheCacheAndForcesARescan(t *testing.T) {
 	st.Close()
 	h.waitCached("a")
 }
+
+// A root spelled with ".." through a symlink: fsnotify would watch the
+// lexically cleaned path, not where the walker went, so the daemon must not
+// claim whole watching and the hook must not trust its cache.
+func TestARootWithDotComponentsIsNeverWhole(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	write(t, filepath.Join(real, "cfg/skills/a/f"), "1")
+	must(t, os.Symlink(filepath.Join(real, "cfg"), filepath.Join(base, "link")))
+	cfg := base + "/link/../real/cfg" // spelled as given: never cleaned
+	fw, err := newFaulty()
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	state := filepath.Join(base, "state")
+	go func() {
+		done <- Run(ctx, Config{CfgDir: cfg, Store: baseline.Options{Dir: state, LockTimeout: 5 * time.Second, Create: true},
+			Walk: walker.DefaultConfig(), Heartbeat: 50 * time.Millisecond, Log: zerolog.Nop(),
+			NewWatcher: func() (Watcher, error) { return fw, nil }})
+	}()
+	defer func() { cancel(); <-done }()
+	h := &harness{t: t, state: state}
+	h.waitFor("a heartbeat", func(tx *baseline.Tx) bool {
+		hb, _ := tx.Heartbeat()
+		return hb != nil
+	})
+	h.waitFor("a degraded heartbeat", func(tx *baseline.Tx) bool {
+		hb, _ := tx.Heartbeat()
+		return hb != nil && !hb.Whole && hb.Degraded == degradedDotPath
+	})
+}
