@@ -114,15 +114,6 @@ func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
 	return cache.Put(cacheKey(root, c.Name), b)
 }
 
-// DropCachedCandidate forgets one candidate (it is gone).
-func (t *Tx) DropCachedCandidate(root string, name []byte) error {
-	cache, err := t.bucket(bucketCache)
-	if err != nil || cache == nil {
-		return err
-	}
-	return cache.Delete(cacheKey(root, name))
-}
-
 // DropCachedRoot forgets a root and its candidates.
 func (t *Tx) DropCachedRoot(root string) error {
 	if roots, err := t.bucket(bucketRoots); err != nil {

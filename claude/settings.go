@@ -172,19 +172,6 @@ func (s *Settings) Encode() []byte {
 	return b.Bytes()
 }
 
-// Hooks is the encoded "hooks" section, for showing a change; nil when
-// there is none.
-func (s *Settings) Hooks() []byte {
-	m := s.root.lookup("hooks")
-	if m == nil {
-		return nil
-	}
-	var b bytes.Buffer
-	encode(&b, m.val, 0)
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
 func encode(b *bytes.Buffer, v *value, depth int) {
 	indent := func(d int) {
 		b.WriteByte('\n')

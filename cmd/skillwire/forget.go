@@ -49,16 +49,14 @@ Exit 0 done (or nothing confirmed), 2 usage error, 4 store unusable.`,
 			}
 			var targets []string
 			for _, a := range args {
-				m := baseline.Resolve(a, ids)
-				switch {
-				case !anomaly.IsIDPrefix(a):
-					return fail(exitUsage, "not an id: ids look like sw followed by at least 4 of [a-z2-7] (see 'skillwire status')")
-				case len(m) == 0:
-					return fail(exitUsage, "no record has an id starting with that prefix")
-				case len(m) > 1:
-					return fail(exitUsage, "the prefix is ambiguous; it matches %s", strings.Join(m, ", "))
+				if !anomaly.IsIDPrefix(a) {
+					return errNotAnID("status")
 				}
-				targets = append(targets, m[0])
+				id, err := pickID(a, ids, "no record has an id starting with that prefix")
+				if err != nil {
+					return err
+				}
+				targets = append(targets, id)
 			}
 			fmt.Fprintf(s.out, "would forget %d record(s):\n", len(targets))
 			for _, id := range targets {

@@ -142,27 +142,20 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
 
 	// The fast path: roots a live, whole-watching daemon covers are read
-	// from its cache; the rest are walked. The store is not held during
+	// from its cache; the rest are walked. The store is never held during
 	// the walk.
-	st, err := baseline.Open(opts)
-	if err != nil {
-		walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
-		obs := w.observations(walker.Scan(walkCtx, w.specs(), cfg))
-		cancel()
-		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
-		return
-	}
-	cached, err := w.cachedRoots(st, time.Now())
-	st.Close()
-	if err != nil {
-		cached = nil
-	}
 	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
-	obs := w.observe(walkCtx, cfg, cached)
+	obs := w.observe(walkCtx, cfg, w.cachedRoots(opts, time.Now()))
 	cancel()
 
-	if st, err = baseline.Open(opts); err != nil {
+	// Without a usable store there is nothing to compare with: say so, and
+	// what could not be observed.
+	adviseStoreProblem := func(err error) {
 		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
+	}
+	st, err := baseline.Open(opts)
+	if err != nil {
+		adviseStoreProblem(err)
 		return
 	}
 	var sts []baseline.Standing
@@ -188,7 +181,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	st.Close()
 	if err != nil {
-		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
+		adviseStoreProblem(err)
 		return
 	}
 	adv := buildAdvisory(obs, sts, events, bootstrap, "")

@@ -193,7 +193,7 @@ func openSettings(s *streams, project bool) (*settingsFile, error) {
 		dir = cfg
 	}
 	sf := &settingsFile{dir: dir, path: claude.SettingsPath(dir), mode: 0o600}
-	b, fi, err := readRegular(sf.path)
+	b, fi, err := readRegular(sf.path, claude.MaxSettings)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		sf.doc = claude.NewSettings()
@@ -202,8 +202,8 @@ func openSettings(s *streams, project bool) (*settingsFile, error) {
 		return nil, fail(exitUsage, "%s is a symbolic link; skillwire does not edit through a link: add the hook to the file it points to by hand (see --dry-run for the entry)", sf.shown())
 	case errors.Is(err, errNotRegular):
 		return nil, fail(exitUsage, "%s is not a regular file; skillwire edits only a regular settings.json", sf.shown())
-	case errors.Is(err, claude.ErrTooLarge):
-		return nil, sf.refuse(err)
+	case errors.Is(err, errTooLarge):
+		return nil, sf.refuse(claude.ErrTooLarge)
 	case err != nil:
 		return nil, fail(exitInternal, "reading %s: %s", sf.shown(), sysErr(err))
 	}
@@ -217,11 +217,14 @@ func openSettings(s *streams, project bool) (*settingsFile, error) {
 var (
 	errSymlink    = errors.New("a symbolic link")
 	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("too large")
 )
 
-// readRegular reads a regular file without following a symlink or opening
-// anything else, and proves the file read is the one examined.
-func readRegular(path string) ([]byte, os.FileInfo, error) {
+// readRegular reads a regular file of at most max bytes without following
+// a symlink or opening anything else, and proves the file read is the one
+// examined. Every file skillwire reads from a user-given path outside the
+// watched trees (settings.json, a legacy baseline) goes through it.
+func readRegular(path string, max int) ([]byte, os.FileInfo, error) {
 	lfi, err := os.Lstat(path)
 	if err != nil {
 		return nil, nil, err
@@ -244,12 +247,12 @@ func readRegular(path string) ([]byte, os.FileInfo, error) {
 	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
 		return nil, nil, errNotRegular
 	}
-	b, err := io.ReadAll(io.LimitReader(f, claude.MaxSettings+1))
+	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(b) > claude.MaxSettings {
-		return nil, nil, claude.ErrTooLarge
+	if len(b) > max {
+		return nil, nil, errTooLarge
 	}
 	return b, fi, nil
 }
@@ -358,7 +361,7 @@ func (sf *settingsFile) replace(tmp string) error {
 		if _, err := os.Lstat(sf.path); !errors.Is(err, fs.ErrNotExist) {
 			return changed
 		}
-	} else if now, _, err := readRegular(sf.path); err != nil || !bytes.Equal(now, sf.orig) {
+	} else if now, _, err := readRegular(sf.path, claude.MaxSettings); err != nil || !bytes.Equal(now, sf.orig) {
 		return changed
 	}
 	if err := os.Rename(tmp, sf.path); err != nil {

@@ -4,15 +4,12 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 type importJSON struct {
@@ -43,7 +40,7 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 			if from == "" {
 				return fail(exitUsage, "--from PATH is required")
 			}
-			data, err := readLegacy(from)
+			data, _, err := readRegular(from, baseline.MaxLegacySize)
 			if err != nil {
 				return fail(exitUsage, "cannot read the baseline: %s", defang(err.Error()))
 			}
@@ -119,25 +116,4 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be imported, change nothing")
 	return cmd
-}
-
-// readLegacy reads a regular file, not through a final symlink, bounded.
-func readLegacy(path string) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if fi.Size() > baseline.MaxLegacySize {
-		return nil, errors.New("larger than 16 MiB")
-	}
-	return io.ReadAll(io.LimitReader(f, baseline.MaxLegacySize+1))
 }

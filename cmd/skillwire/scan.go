@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -94,7 +95,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 				if err != nil {
 					return storeErr(err)
 				}
-			case !update && errorIsAbsent(err):
+			case !update && errors.Is(err, baseline.ErrAbsent):
 				sts, haveStore = baseline.Fresh(obs), false
 			default:
 				return storeErr(err)

@@ -107,7 +107,7 @@ type candidateRef struct {
 // and nothing the user typed is echoed back.
 func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error) {
 	if !anomaly.IsIDPrefix(prefix) {
-		return candidateRef{}, fail(exitUsage, "not an id: ids look like sw followed by at least 4 of [a-z2-7] (see 'skillwire list')")
+		return candidateRef{}, errNotAnID("list")
 	}
 	known := map[string]candidateRef{}
 	for i, r := range walker.Discover(w.specs(), walker.DefaultConfig()) {
@@ -132,28 +132,52 @@ func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error)
 	for id := range known {
 		ids = append(ids, id)
 	}
+	id, err := pickID(prefix, ids, "no candidate has an id starting with that prefix (see 'skillwire list')")
+	if err != nil {
+		return candidateRef{}, err
+	}
+	return known[id], nil
+}
+
+// errNotAnID refuses an argument that is not id-shaped, without echoing it;
+// see names the command that lists the ids.
+func errNotAnID(see string) error {
+	return fail(exitUsage, "not an id: ids look like sw followed by at least 4 of [a-z2-7] (see 'skillwire %s')", see)
+}
+
+// pickID is the one id among ids that starts with prefix: none is the
+// caller's message, several are listed (ids only, never names).
+func pickID(prefix string, ids []string, none string) (string, error) {
 	match := baseline.Resolve(prefix, ids)
 	switch len(match) {
 	case 0:
-		return candidateRef{}, fail(exitUsage, "no candidate has an id starting with that prefix (see 'skillwire list')")
+		return "", fail(exitUsage, "%s", none)
 	case 1:
-		return known[match[0]], nil
+		return match[0], nil
 	}
-	return candidateRef{}, fail(exitUsage, "the prefix is ambiguous; it matches %s", strings.Join(match, ", "))
+	return "", fail(exitUsage, "the prefix is ambiguous; it matches %s", strings.Join(match, ", "))
 }
-
-func errorIsAbsent(err error) bool { return errors.Is(err, baseline.ErrAbsent) }
 
 func walkerReasons(c *walker.Candidate) []anomaly.Reason { return walker.Reasons(c.Anomalies()) }
 
 // cachedRoots returns the daemon's cached observations of this world's
-// roots, only when its heartbeat is fresh and it watches everything; else
-// nil, and every root is walked.
-func (w *world) cachedRoots(st *baseline.Store, now time.Time) (map[string]*walker.Root, error) {
+// roots, only when a daemon holds its role, its heartbeat is fresh and it
+// watches everything; else nil, and every root is walked. Without a daemon
+// (one flock tells) the store is not even opened, and any trouble with it
+// only means no cache: the caller advises it after the walk.
+func (w *world) cachedRoots(opts baseline.Options, now time.Time) map[string]*walker.Root {
+	if !monitor.Running(w.stateDir) {
+		return nil
+	}
+	st, err := baseline.Open(opts)
+	if err != nil {
+		return nil
+	}
+	defer st.Close()
 	out := map[string]*walker.Root{}
-	err := st.View(func(tx *baseline.Tx) error {
+	err = st.View(func(tx *baseline.Tx) error {
 		hb, err := tx.Heartbeat()
-		if err != nil || !hb.Fresh(now, monitor.FreshFor) || !hb.Whole || !monitor.Running(w.stateDir) {
+		if err != nil || !hb.Fresh(now, monitor.FreshFor) || !hb.Whole {
 			return err
 		}
 		for _, r := range w.roots {
@@ -170,7 +194,10 @@ func (w *world) cachedRoots(st *baseline.Store, now time.Time) (map[string]*walk
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // observe walks the roots that are not cached, all under one shared
