@@ -83,7 +83,7 @@ fi
 # --- build and trees ----------------------------------------------------------
 
 note "building skillwire and gentree into $T"
-go build -o "$T/skillwire" ./cmd/skillwire || die "go build ./cmd/skillwire failed"
+CGO_ENABLED=0 go build -o "$T/skillwire" ./cmd/skillwire || die "go build ./cmd/skillwire failed"
 go build -o "$T/gentree" ./bench/gentree || die "go build ./bench/gentree failed"
 sw=$T/skillwire
 

@@ -1,69 +1,105 @@
 package walker
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// pool lends helper goroutines to the traversal for reading one directory's
-// files. The traversal always works on its own batch too, and a helper that
-// arrives after the batch is done leaves without touching it, so no one
-// waits for a helper that is busy elsewhere.
+// pool lends helper goroutines to the traversals for reading files. A
+// traversal hands each directory's files over as a batch and goes on
+// listing; helpers take chunks of the oldest open batch. A traversal keeps
+// at most window batches in flight: past that it reads what is left of its
+// oldest batch itself and waits for the helpers still in it. So no one
+// waits for a helper that is busy elsewhere, and the descriptors held stay
+// bounded by depth plus the window.
 type pool struct {
-	jobs chan *batch
-	wg   sync.WaitGroup
-	n    int
+	mu     sync.Mutex
+	cond   sync.Cond
+	open   []*batch // with chunks not yet taken, oldest first
+	closed bool
+	n      int
+	wg     sync.WaitGroup
 }
 
-func newPool(cfg *Config, n int) *pool {
-	p := &pool{jobs: make(chan *batch, max(n, 1)), n: n}
-	for range n {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			r := newReader()
-			for b := range p.jobs {
-				if b.join() {
-					b.run(r)
-					b.active.Done()
-				}
-			}
-		}()
-	}
-	return p
-}
-
-func (p *pool) close() {
-	close(p.jobs)
-	p.wg.Wait()
-}
+// window is how many batches one traversal keeps in flight.
+const window = 4
 
 // chunk is how many files a participant takes at a time.
 const chunk = 8
 
-type batch struct {
-	w     *cwalk
-	dirfd int
-	ents  []dirent
-	res   []snapshot.Entry
-	files []int
-	next  atomic.Int64
-
-	mu     sync.Mutex
-	closed bool
-	active sync.WaitGroup
+func newPool(n int) *pool {
+	p := &pool{n: n}
+	p.cond.L = &p.mu
+	for range n {
+		p.wg.Add(1)
+		go p.help()
+	}
+	return p
 }
 
-func (b *batch) join() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return false
+func (p *pool) help() {
+	defer p.wg.Done()
+	r := newReader()
+	p.mu.Lock()
+	for {
+		for len(p.open) == 0 && !p.closed {
+			p.cond.Wait()
+		}
+		if len(p.open) == 0 {
+			p.mu.Unlock()
+			return
+		}
+		b := p.open[0]
+		b.active.Add(1) // under mu: withdraw, then Wait, sees every joiner
+		p.mu.Unlock()
+		b.run(r)
+		b.active.Done()
+		p.mu.Lock()
+		p.withdraw(b) // every chunk is taken: nothing left to join
 	}
-	b.active.Add(1)
-	return true
+}
+
+// offer opens b to the helpers.
+func (p *pool) offer(b *batch) {
+	if p.n == 0 {
+		return
+	}
+	p.mu.Lock()
+	p.open = append(p.open, b)
+	p.mu.Unlock()
+	for range min(p.n, (len(b.files)+chunk-1)/chunk) {
+		p.cond.Signal()
+	}
+}
+
+// withdraw closes b to helpers; p.mu is held.
+func (p *pool) withdraw(b *batch) {
+	if i := slices.Index(p.open, b); i >= 0 {
+		p.open = slices.Delete(p.open, i, i+1)
+	}
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	p.wg.Wait()
+}
+
+// batch is the regular files of one listed directory: out[i] is filled for
+// each i in files, in place.
+type batch struct {
+	w      *cwalk
+	dir    *dirRef
+	ents   []dirent
+	files  []int
+	out    []snapshot.Entry
+	next   atomic.Int64
+	active sync.WaitGroup
 }
 
 func (b *batch) run(r *reader) {
@@ -73,28 +109,48 @@ func (b *batch) run(r *reader) {
 			return
 		}
 		for _, i := range b.files[start:min(start+chunk, len(b.files))] {
-			r.file(b.w, b.dirfd, b.ents[i].name, false, nil, &b.res[i])
+			if b.w.s.done() {
+				// Past the deadline: left unread (Kind 0), and the
+				// walk is partial.
+				b.w.partial.Store(true)
+				continue
+			}
+			r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i])
 		}
 	}
 }
 
-// readFiles fills res[i] for each i in files; dirfd stays open until every
-// participant is done with it.
-func (w *cwalk) readFiles(dirfd int, ents []dirent, res []snapshot.Entry, files []int) {
-	if len(files) == 0 {
-		return
+// submit puts b in flight; the traversal holds a reference on b's
+// directory for it until it is retired.
+func (w *cwalk) submit(b *batch) {
+	b.dir.refs++
+	w.inflight = append(w.inflight, b)
+	w.s.pool.offer(b)
+	for len(w.inflight) > window || w.s.pool.n == 0 && len(w.inflight) > 0 {
+		w.retire()
 	}
-	p := w.s.pool
-	b := &batch{w: w, dirfd: dirfd, ents: ents, res: res, files: files}
-	for range min(p.n, (len(files)-1)/chunk) {
-		select {
-		case p.jobs <- b:
-		default: // every helper is busy: do not wait for one
-		}
-	}
+}
+
+// retire finishes the oldest batch in flight: reads what no helper took,
+// waits for the helpers still reading it, and lets go of its directory.
+func (w *cwalk) retire() {
+	b := w.inflight[0]
+	w.inflight[0] = nil
+	w.inflight = w.inflight[1:]
 	b.run(w.st.rd)
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	b.active.Wait()
+	p := w.s.pool
+	if p.n > 0 {
+		p.mu.Lock()
+		p.withdraw(b)
+		p.mu.Unlock()
+		b.active.Wait()
+	}
+	b.dir.release()
+}
+
+// drain retires every batch in flight.
+func (w *cwalk) drain() {
+	for len(w.inflight) > 0 {
+		w.retire()
+	}
 }

@@ -34,7 +34,7 @@ func newWState() *wstate {
 
 func newScanner(ctx context.Context, cfg Config) *scanner {
 	s := &scanner{ctx: ctx, cfg: cfg, main: newWState()}
-	s.pool = newPool(&s.cfg, s.cfg.workers()-1)
+	s.pool = newPool(s.cfg.workers() - 1)
 	return s
 }
 
@@ -163,21 +163,27 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota 
 	c.Manifest = snapshot.Manifest{}
 	c.Kind = KindOther
 	w.observe(c, dirfd)
+	w.drain()
+	if w.top != nil {
+		w.out = w.top.flatten(w.out)
+	}
 	c.Manifest.Entries = w.out
 	c.Manifest.Partial = w.partial.Load()
 	return quota{entries: w.entries, bytes: w.bytes.Load()}
 }
 
 // cwalk is one walk of one candidate. The traversal runs in one goroutine;
-// only bytes and partial are touched by the file readers.
+// the file readers touch only bytes, partial and the entries they fill.
 type cwalk struct {
-	s       *scanner
-	st      *wstate
-	q       quota
-	entries int64
-	bytes   atomic.Int64
-	partial atomic.Bool
-	out     []snapshot.Entry
+	s        *scanner
+	st       *wstate
+	q        quota
+	entries  int64
+	bytes    atomic.Int64
+	partial  atomic.Bool
+	out      []snapshot.Entry // the candidate's own entry, then top flattened
+	top      *seg             // what is under a directory candidate
+	inflight []*batch         // handed to the readers, oldest first
 }
 
 // take spends one entry of the quota; false means the walk must stop.
@@ -255,7 +261,8 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			w.out = append(w.out, anomalyEntry(root, openReason(err)))
 			return
 		}
-		defer closeFD(fd)
+		d := newDirRef(fd)
+		defer d.release()
 		var st unix.Stat_t
 		if err := fstat(fd, &st); err != nil {
 			w.out = append(w.out, anomalyEntry(root, anomaly.Unreadable))
@@ -266,7 +273,11 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			return
 		}
 		c.Kind = KindDir
-		w.dir(fd, root, 0, st.Mode&07777)
+		e, s := w.dir(d, root, 0, st.Mode&07777)
+		if e.Kind != 0 {
+			w.out = append(w.out, e)
+		}
+		w.top = s
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
 		w.st.rd.file(w, dirfd, zname(append(bytes.Clone(c.Name), 0)), follow == 0, &want, &e)

@@ -10,12 +10,51 @@ import (
 // before any of its entries is opened: the window of a mid-scan swap.
 var testHookListed func(dir []byte)
 
-// dir walks the open directory fd at path, depth components below the
-// candidate, and appends its entry and everything under it in canonical
-// order (depth first, siblings sorted). It lists the directory first, then
-// reads its files (in parallel), then descends: descriptors in use are
-// bounded by depth, never by fanout.
-func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
+// seg is one directory's entries in name order, allocated once when the
+// directory is listed. File readers fill their entries in place, so the
+// traversal never waits for them before it descends; sub[i] is what was
+// under entry i when it is a directory. An entry left with Kind 0 was not
+// observed (the walk was cut short) and is left out of the manifest.
+type seg struct {
+	ents []snapshot.Entry
+	sub  []*seg
+}
+
+// flatten appends s depth first: the manifest's canonical order.
+func (s *seg) flatten(out []snapshot.Entry) []snapshot.Entry {
+	for i := range s.ents {
+		if s.ents[i].Kind != 0 {
+			out = append(out, s.ents[i])
+		}
+		if s.sub != nil && s.sub[i] != nil {
+			out = s.sub[i].flatten(out)
+		}
+	}
+	return out
+}
+
+// dirRef is an open directory shared by the traversal and the batches
+// reading its files; the last to let go closes it. Only the traversal's
+// goroutine takes and releases references.
+type dirRef struct {
+	fd   int
+	refs int
+}
+
+func newDirRef(fd int) *dirRef { return &dirRef{fd: fd, refs: 1} }
+
+func (d *dirRef) release() {
+	if d.refs--; d.refs == 0 {
+		closeFD(d.fd)
+	}
+}
+
+// dir walks the open directory d at path, depth components below the
+// candidate. It returns the directory's own entry (Kind 0 when the walk
+// was cut short before it) and what is under it. It lists the directory,
+// hands its files to the readers, then descends: descriptors in use are
+// bounded by depth plus the readers' window, never by fanout.
+func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.Entry, *seg) {
 	// Never list more names than the quota could take: past it the walk is
 	// partial anyway, and a hostile directory costs bounded time and memory.
 	limit := w.s.cfg.MaxDirEntries
@@ -23,47 +62,45 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 	if left := w.q.entries - w.entries; left < int64(limit) {
 		limit, budgetLimited = int(max(left, 0)), true
 	}
-	ents, err := w.st.readDir(fd, limit)
+	ents, err := w.st.readDir(d.fd, limit)
 	if err == errFanout && budgetLimited {
 		w.partial.Store(true)
-		return
+		return snapshot.Entry{}, nil
 	}
 	if err != nil {
 		r := anomaly.Unreadable
 		if err == errFanout {
 			r = anomaly.Fanout
 		}
-		w.out = append(w.out, anomalyEntry(path, r))
-		return
+		return anomalyEntry(path, r), nil
 	}
 	if testHookListed != nil {
 		testHookListed(path)
 	}
-	w.out = append(w.out, snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode})
 
 	// Classify every name before anything is opened; the entry budget is
 	// spent here, in name order, so where a cut falls is deterministic.
-	res := make([]snapshot.Entry, len(ents))
+	s := &seg{ents: make([]snapshot.Entry, len(ents))}
 	paths := pathArena(path, ents)
-	var files []int
+	var files, dirs []int
 	for i := range ents {
 		if !w.take() {
-			ents, res = ents[:i], res[:i]
+			ents, s.ents = ents[:i], s.ents[:i]
 			break
 		}
-		d := &ents[i]
-		e := &res[i]
+		dt := &ents[i]
+		e := &s.ents[i]
 		e.Path = paths[i]
 		// Path bytes are memory the observation keeps: they count against
 		// the byte budget like file contents.
 		if !w.reserve(int64(len(e.Path))) {
-			ents, res = ents[:i], res[:i]
+			ents, s.ents = ents[:i], s.ents[:i]
 			break
 		}
-		typ := d.typ
+		typ := dt.typ
 		if typ == unix.DT_UNKNOWN { // some filesystems do not fill d_type
 			var st unix.Stat_t
-			if err := fstatat(fd, d.name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err := fstatat(d.fd, dt.name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 				*e = anomalyEntry(e.Path, openReason(err))
 				continue
 			}
@@ -71,12 +108,11 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		}
 		switch typ {
 		case unix.DT_REG:
-			e.Kind = snapshot.File
-			files = append(files, i)
+			files = append(files, i) // Kind stays 0 until a reader fills it
 		case unix.DT_DIR:
-			e.Kind = snapshot.Dir
+			dirs = append(dirs, i)
 		case unix.DT_LNK:
-			target, err := readlinkatZ(fd, d.name, w.st.lbuf)
+			target, err := readlinkatZ(d.fd, dt.name, w.st.lbuf)
 			if err != nil {
 				// EINVAL: no longer a link.
 				*e = anomalyEntry(e.Path, openReason(err))
@@ -89,45 +125,41 @@ func (w *cwalk) dir(fd int, path []byte, depth int, mode uint32) {
 		}
 	}
 
-	w.readFiles(fd, ents, res, files)
-
-	for i := range res {
-		e := &res[i]
-		switch e.Kind {
-		case 0: // not read: the byte budget ran out
-		case snapshot.Dir:
-			w.subdir(fd, ents[i].name, e.Path, depth+1)
-		default:
-			w.out = append(w.out, *e)
+	if len(files) > 0 {
+		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents})
+	}
+	if len(dirs) > 0 {
+		s.sub = make([]*seg, len(s.ents))
+		for _, i := range dirs {
+			s.ents[i], s.sub[i] = w.subdir(d, ents[i].name, s.ents[i].Path, depth+1)
 		}
 	}
+	return snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode}, s
 }
 
 // subdir opens and walks one child directory. Opening with O_DIRECTORY and
 // O_NOFOLLOW relative to the parent's descriptor is the arrival proof: the
 // descriptor is a directory that was at that name, never a link's target.
-func (w *cwalk) subdir(parent int, name zname, path []byte, depth int) {
+func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snapshot.Entry, *seg) {
 	// Too deep, or so long that a child's path could pass PATH_MAX: not
 	// opened. Bounds the bytes of every path the walker keeps.
 	if depth >= w.s.cfg.MaxDepth || len(path)+1+maxNameLen > maxPathLen {
-		w.out = append(w.out, anomalyEntry(path, anomaly.Depth))
-		return
+		return anomalyEntry(path, anomaly.Depth), nil
 	}
 	if w.stopped() {
-		return
+		return snapshot.Entry{}, nil
 	}
-	fd, err := openatZ(parent, name, openDir|unix.O_NOFOLLOW)
+	fd, err := openatZ(parent.fd, name, openDir|unix.O_NOFOLLOW)
 	if err != nil {
-		w.out = append(w.out, anomalyEntry(path, openReason(err)))
-		return
+		return anomalyEntry(path, openReason(err)), nil
 	}
-	defer closeFD(fd)
+	d := newDirRef(fd)
+	defer d.release()
 	var st unix.Stat_t
 	if err := fstat(fd, &st); err != nil {
-		w.out = append(w.out, anomalyEntry(path, anomaly.Unreadable))
-		return
+		return anomalyEntry(path, anomaly.Unreadable), nil
 	}
-	w.dir(fd, path, depth, st.Mode&07777)
+	return w.dir(d, path, depth, st.Mode&07777)
 }
 
 // Linux's limits: a name is at most 255 bytes, a path PATH_MAX.

@@ -2,6 +2,7 @@ package walker
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -448,6 +449,14 @@ func TestFileDescriptorsStayBoundedByDepth(t *testing.T) {
 		deep += "/d"
 	}
 	makeTree(t, chain, deep+"/leaf")
+	// Many directories with files: each batch in flight holds its
+	// directory open, so the readers' window bounds these too.
+	wide := t.TempDir()
+	for i := range 300 {
+		for j := range 10 {
+			makeTree(t, wide, "s/d"+itoa(i)+"/e/f"+itoa(j))
+		}
+	}
 
 	for _, tc := range []struct {
 		name, dir string
@@ -455,6 +464,7 @@ func TestFileDescriptorsStayBoundedByDepth(t *testing.T) {
 	}{
 		{"flat 20000", flat, 8},
 		{"chain 24 deep", chain, 24 + 8},
+		{"300 directories of files", wide, 3 + window + 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := openFDs(t)
@@ -544,4 +554,85 @@ func TestScanAndObserveAgreeOnEveryDigest(t *testing.T) {
 			t.Errorf("%s: scan %v, observe %v", c.Name, c.Digest, o.Digest)
 		}
 	}
+}
+
+// Readers fill file entries in place while the traversal descends; the
+// manifest must come out in canonical order, identical whatever the number
+// of readers, and equal to a plain recursive walk of the same tree.
+func TestManifestDoesNotDependOnTheNumberOfReaders(t *testing.T) {
+	dir := t.TempDir()
+	var specs []string
+	for i := range 40 {
+		d := "s/d" + itoa(i%7) + "/e" + itoa(i%3)
+		specs = append(specs, "s/f"+itoa(i), d+"/a"+itoa(i), d+"/z"+itoa(i)+"/leaf", "s/d"+itoa(i%7)+"/m"+itoa(i))
+	}
+	specs = append(specs, "s/empty/", "s/d0/l => nowhere", "s/d1/p|")
+	makeTree(t, dir, specs...)
+
+	want := referenceEntries(t, filepath.Join(dir, "s"))
+	for _, workers := range []int{1, 2, 3, 8} {
+		cfg := DefaultConfig()
+		cfg.Workers = workers
+		c := observe(t, dir, "s", cfg)
+		if c.Partial() {
+			t.Fatalf("workers=%d: partial", workers)
+		}
+		got := make([]string, len(c.Manifest.Entries))
+		for i, e := range c.Manifest.Entries {
+			got[i] = describeEntry(e)
+		}
+		if !slices.Equal(got, want) {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("workers=%d: %d entries, want %d; first difference at %d:\n got %q\nwant %q",
+				workers, len(got), len(want), i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
+		}
+	}
+}
+
+// referenceEntries walks root with the os package, siblings sorted, and
+// describes each entry as describeEntry does.
+func referenceEntries(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	var walk func(rel string)
+	walk = func(rel string) {
+		ents, err := os.ReadDir(filepath.Join(root, rel))
+		mustOK(t, err)
+		for _, e := range ents { // sorted by name: the bytes order of ComparePaths for these names
+			p := filepath.Join(rel, e.Name())
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				target, err := os.Readlink(filepath.Join(root, p))
+				mustOK(t, err)
+				out = append(out, "L "+p+" -> "+target)
+			case e.IsDir():
+				out = append(out, "D "+p)
+				walk(p)
+			case e.Type().IsRegular():
+				data, err := os.ReadFile(filepath.Join(root, p))
+				mustOK(t, err)
+				out = append(out, fmt.Sprintf("F %s %x", p, blake3.Sum256(data)))
+			default:
+				out = append(out, "A "+p+" special")
+			}
+		}
+	}
+	out = append(out, "D ")
+	walk("")
+	return out
+}
+
+func describeEntry(e snapshot.Entry) string {
+	switch e.Kind {
+	case snapshot.Dir:
+		return "D " + string(e.Path)
+	case snapshot.File:
+		return fmt.Sprintf("F %s %x", e.Path, e.Hash[:])
+	case snapshot.Symlink:
+		return "L " + string(e.Path) + " -> " + string(e.Target)
+	}
+	return "A " + string(e.Path) + " " + e.Reason.String()
 }

@@ -70,9 +70,9 @@ install_missing() {
 	done
 }
 
-# build NAME PACKAGE: go build PACKAGE into $T/NAME.
+# build NAME PACKAGE: go build PACKAGE into $T/NAME, static as `make build` builds it.
 build() {
-	go build -o "$T/$1" "./$2" || die "go build ./$2 failed"
+	CGO_ENABLED=0 go build -o "$T/$1" "./$2" || die "go build ./$2 failed"
 }
 
 # describe_machine prints what the numbers were measured on, and which
