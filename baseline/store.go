@@ -194,7 +194,7 @@ func trusted(st *unix.Stat_t, typ uint32, path string) error {
 	switch {
 	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
 		return fmt.Errorf("%w: %s is a symbolic link; remove it and run again", ErrUntrusted, path)
-	case st.Mode&unix.S_IFMT != typ:
+	case uint32(st.Mode)&unix.S_IFMT != typ:
 		return fmt.Errorf("%w: %s is not %s", ErrUntrusted, path, what)
 	case int(st.Uid) != os.Geteuid():
 		return fmt.Errorf("%w: %s is owned by uid %d, not by you", ErrUntrusted, path, st.Uid)

@@ -17,18 +17,6 @@ type Watcher interface {
 
 type fsWatcher struct{ w *fsnotify.Watcher }
 
-// NewWatcher returns an fsnotify watcher. fsnotify is not recursive and
-// follows symlinks on Add: the daemon adds only directories the walker
-// proved, and an event is only ever a reason to re-walk with the walker's
-// own rules, so a watch that lands elsewhere can never inject content.
-func NewWatcher() (Watcher, error) {
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, err
-	}
-	return &fsWatcher{w}, nil
-}
-
 func (f *fsWatcher) Add(p string) error            { return f.w.Add(p) }
 func (f *fsWatcher) Remove(p string) error         { return f.w.Remove(p) }
 func (f *fsWatcher) Events() <-chan fsnotify.Event { return f.w.Events }

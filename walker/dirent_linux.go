@@ -3,12 +3,7 @@ package walker
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 )
-
-// errDirent reports a getdents record the kernel should never produce. A
-// malformed buffer makes the directory unreadable rather than guessed at.
-var errDirent = errors.New("walker: malformed directory record")
 
 // linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name.
 const direntNameOff = 19

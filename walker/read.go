@@ -74,7 +74,7 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 		*e = anomalyEntry(path, reason) // the hash is discarded: never a partial hash
 		return
 	}
-	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: st.Mode & 07777, Hash: sum}
+	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: uint32(st.Mode) & 07777, Hash: sum}
 }
 
 // hash reads exactly size bytes. It asks for one byte more than remains, so

@@ -141,7 +141,7 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 		if err := fstatat(rootfd, d.name.bytes(), &st, 0); err != nil {
 			return KindOther, true
 		}
-		typ = typeOf(st.Mode)
+		typ = typeOf(uint32(st.Mode))
 	}
 	switch typ {
 	case unix.DT_DIR:
@@ -273,7 +273,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			return
 		}
 		c.Kind = KindDir
-		e, s := w.dir(d, root, 0, st.Mode&07777)
+		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
 			w.out = append(w.out, e)
 		}

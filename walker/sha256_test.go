@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"golang.org/x/sys/unix"
 )
 
 func TestSHA256OfFilesReachedAsObserveReachesThem(t *testing.T) {
@@ -163,8 +162,8 @@ func TestRaceSHA256NeverHashesOutsideContent(t *testing.T) {
 				return
 			default:
 			}
-			unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "s/f"), unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
-			unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "s/sub"), unix.AT_FDCWD, dlink, unix.RENAME_EXCHANGE)
+			exchange(filepath.Join(dir, "s/f"), link)
+			exchange(filepath.Join(dir, "s/sub"), dlink)
 		}
 	}()
 	refused := 0

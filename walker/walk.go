@@ -104,7 +104,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 				*e = anomalyEntry(e.Path, openReason(err))
 				continue
 			}
-			typ = typeOf(st.Mode)
+			typ = typeOf(uint32(st.Mode))
 		}
 		switch typ {
 		case unix.DT_REG:
@@ -159,7 +159,7 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	if err := fstat(fd, &st); err != nil {
 		return anomalyEntry(path, anomaly.Unreadable), nil
 	}
-	return w.dir(d, path, depth, st.Mode&07777)
+	return w.dir(d, path, depth, uint32(st.Mode)&07777)
 }
 
 // Linux's limits: a name is at most 255 bytes, a path PATH_MAX.

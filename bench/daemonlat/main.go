@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command daemonlat measures, for bench/daemon.sh, how long a running
 // `skillwire daemon` takes to reflect an edit in its observation cache: the
 // cache the hook's fast path reads instead of walking. For each edit it

@@ -91,17 +91,18 @@ func (o *hookOut) deliver(text string) bool {
 	return err == nil && n == len(b)
 }
 
-// nullDevice reports whether w is /dev/null (character device 1:3).
+// nullDevice reports whether w is the null device.
 func nullDevice(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
-	var st unix.Stat_t
-	if unix.Fstat(int(f.Fd()), &st) != nil {
+	var st, null unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil || unix.Stat("/dev/null", &null) != nil {
 		return false
 	}
-	return st.Mode&unix.S_IFMT == unix.S_IFCHR && unix.Major(uint64(st.Rdev)) == 1 && unix.Minor(uint64(st.Rdev)) == 3
+	// The same character device as /dev/null (1:3 on Linux, 3:2 on macOS).
+	return st.Mode&unix.S_IFMT == unix.S_IFCHR && null.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == null.Rdev
 }
 
 // runSessionStart returns when the advisory is out or the deadline passed;

@@ -37,8 +37,9 @@ session, run once:
 
 On macOS it is a launchd agent,
 ~/Library/LaunchAgents/com.github.skillwire.daemon.plist, run at load
-(login) and restarted when it fails. (Untested on a Mac: skillwire does not
-build there yet.) Windows is not supported: kardianos/service would create
+(login) and restarted when it fails. (Not yet installed there: the daemon
+runs only on Linux, because fsnotify on macOS would open every file of the
+watched trees; on macOS the hook walks the trees at every session.) Windows is not supported: kardianos/service would create
 a machine-wide service run by another account, which would not watch this
 user's trees.
 
@@ -204,6 +205,9 @@ func currentUnit(unit string) ([]byte, error) {
 }
 
 func serviceInstall(s *streams, f serviceFlags) error {
+	if err := monitor.WatchSupported(); err != nil {
+		return err // a service whose daemon cannot run is no help
+	}
 	m, err := serviceManager(s)
 	if err != nil {
 		return err

@@ -1,0 +1,135 @@
+//go:build unix
+
+package walker
+
+import (
+	"errors"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"golang.org/x/sys/unix"
+)
+
+// Every open: O_NOFOLLOW (except through a top-level candidate link, on
+// purpose), O_CLOEXEC, and O_NONBLOCK so that a FIFO swapped in after
+// listing cannot block the walk.
+const (
+	openFile = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
+	openDir  = openFile | unix.O_DIRECTORY
+)
+
+// The kernel retries slow syscalls interrupted by Go's signals (SA_RESTART),
+// but not all; EINTR is transient and the only error retried here.
+func openat(dirfd int, name []byte, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat(dirfd, string(name), flags, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// zname is a name followed by its NUL terminator, as getdents delivers it:
+// passed to the kernel as is, it costs no allocation per call.
+type zname []byte
+
+func (z zname) bytes() []byte { return z[: len(z)-1 : len(z)-1] }
+
+func fstat(fd int, st *unix.Stat_t) error {
+	for {
+		if err := unix.Fstat(fd, st); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func fstatat(dirfd int, name []byte, st *unix.Stat_t, flags int) error {
+	for {
+		if err := unix.Fstatat(dirfd, string(name), st, flags); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+func read(fd int, p []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, p)
+		if err != unix.EINTR {
+			return n, err
+		}
+	}
+}
+
+func closeFD(fd int) { unix.Close(fd) }
+
+func readlinkat(dirfd int, name []byte, buf []byte) ([]byte, error) {
+	for {
+		n, err := unix.Readlinkat(dirfd, string(name), buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(buf) { // possibly truncated: a target that long is not a link we accept
+			return nil, unix.ENAMETOOLONG
+		}
+		return append(make([]byte, 0, n), buf[:n]...), nil
+	}
+}
+
+// openReason classifies a failed open of something listed as expected.
+// The thing moved under us (swapped), went away (unstable), or is denied
+// (unreadable); nothing else is guessed.
+func openReason(err error) anomaly.Reason {
+	switch {
+	case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ENXIO),
+		errors.Is(err, unix.EINVAL):
+		return anomaly.Swapped
+	case errors.Is(err, unix.ENOENT):
+		return anomaly.Unstable
+	}
+	return anomaly.Unreadable
+}
+
+// rootReason classifies a failure to reach a candidate or root itself.
+func rootReason(err error) anomaly.Reason {
+	if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
+		return anomaly.Unreadable
+	}
+	return anomaly.Root
+}
+
+func openDirPath(path string) (int, error) {
+	for {
+		fd, err := unix.Open(path, openDir, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// typeOf maps a stat mode to a dirent type.
+func typeOf(mode uint32) uint8 {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return unix.DT_REG
+	case unix.S_IFDIR:
+		return unix.DT_DIR
+	case unix.S_IFLNK:
+		return unix.DT_LNK
+	case unix.S_IFIFO:
+		return unix.DT_FIFO
+	case unix.S_IFSOCK:
+		return unix.DT_SOCK
+	case unix.S_IFCHR:
+		return unix.DT_CHR
+	case unix.S_IFBLK:
+		return unix.DT_BLK
+	}
+	return unix.DT_UNKNOWN
+}
+
+// sameFile is the arrival proof: what was listed is what was opened.
+func sameFile(a, b *unix.Stat_t) bool {
+	return a.Dev == b.Dev && a.Ino == b.Ino && a.Mode&unix.S_IFMT == b.Mode&unix.S_IFMT
+}
