@@ -2,9 +2,13 @@ package anomaly
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/zeebo/blake3"
 )
 
 func TestReasonNamesRoundTripAndAreTheContractsSet(t *testing.T) {
@@ -158,4 +162,45 @@ func FuzzGate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A reused Minter gives every id exactly as a fresh keyed BLAKE3 of the
+// length-prefixed fields would, in any order and from any goroutine.
+func TestMinterReuseGivesTheKeyedHashOfEachCandidate(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, KeySize)
+	want := func(root string, name []byte) string {
+		h, err := blake3.NewKeyed(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := binary.AppendUvarint(nil, uint64(len(root)))
+		msg = append(msg, root...)
+		msg = binary.AppendUvarint(msg, uint64(len(name)))
+		msg = append(msg, name...)
+		h.Write(msg)
+		return IDPrefix + idEncoding.EncodeToString(h.Sum(nil)[:9])[:IDLen-len(IDPrefix)]
+	}
+	m, err := NewMinter(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := [][]byte{[]byte("alpha"), []byte("a\nb"), {0xff}, bytes.Repeat([]byte("x"), 300)}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				name := names[(g+i)%len(names)]
+				if got, w := m.ID("skills", name), want("skills", name); got != w {
+					t.Errorf("%q: %s, want %s", name, got, w)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if _, err := NewMinter(key[:31]); err != ErrKey {
+		t.Fatalf("short key: %v", err)
+	}
 }

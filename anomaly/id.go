@@ -3,6 +3,7 @@ package anomaly
 import (
 	"encoding/base32"
 	"errors"
+	"sync"
 
 	"github.com/zeebo/blake3"
 )
@@ -26,23 +27,50 @@ var ErrKey = errors.New("anomaly: id key must be 32 bytes")
 // key. Keyed BLAKE3 over length-prefixed fields: the tree's author can
 // neither predict an id nor make two candidates share one by choosing names.
 func MintID(key []byte, root string, name []byte) (string, error) {
-	if len(key) != KeySize {
-		return "", ErrKey
-	}
-	h, err := blake3.NewKeyed(key)
+	m, err := NewMinter(key)
 	if err != nil {
 		return "", err
 	}
-	var buf []byte
+	return m.ID(root, name), nil
+}
+
+// Minter mints ids with one key, reusing its hasher (a BLAKE3 hasher is
+// about 9 KB: one per id was most of what a fast session start allocated).
+// It is safe for concurrent use.
+type Minter struct {
+	mu  sync.Mutex
+	h   *blake3.Hasher
+	buf []byte
+}
+
+// NewMinter returns the minter of key, which must be KeySize bytes.
+func NewMinter(key []byte) (*Minter, error) {
+	if len(key) != KeySize {
+		return nil, ErrKey
+	}
+	h, err := blake3.NewKeyed(key)
+	if err != nil {
+		return nil, err
+	}
+	return &Minter{h: h}, nil
+}
+
+// ID is MintID with m's key.
+func (m *Minter) ID(root string, name []byte) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.h.Reset() // keeps the key
+	buf := m.buf[:0]
 	buf = appendLen(buf, len(root))
 	buf = append(buf, root...)
 	buf = appendLen(buf, len(name))
 	buf = append(buf, name...)
-	h.Write(buf)
-	sum := h.Sum(nil)
-
+	m.buf = buf
+	m.h.Write(buf)
+	var sum [32]byte
+	m.h.Sum(sum[:0])
 	enc := idEncoding.EncodeToString(sum[:9]) // 72 bits, 70 used
-	return IDPrefix + enc[:IDLen-len(IDPrefix)], nil
+	return IDPrefix + enc[:IDLen-len(IDPrefix)]
 }
 
 // IsID reports whether s has the exact shape of a minted id.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 	"golang.org/x/sys/unix"
@@ -95,7 +96,7 @@ type Options struct {
 // Store is an open store.
 type Store struct {
 	db     *bolt.DB
-	secret []byte
+	minter *anomaly.Minter // of the store's secret
 }
 
 // Open checks the store's trust, creates it when asked and absent, and
@@ -279,11 +280,11 @@ func (s *Store) load(path string) error {
 		if v != SchemaVersion {
 			return fmt.Errorf("%w: %s is version %d, this skillwire reads %d; use the skillwire that wrote it, or move it aside", ErrStale, path, v, SchemaVersion)
 		}
-		sec := m.Get(keySecret)
-		if len(sec) != 32 {
+		minter, err := anomaly.NewMinter(m.Get(keySecret))
+		if err != nil {
 			return fmt.Errorf("%w: %s has no valid secret", ErrCorrupt, path)
 		}
-		s.secret = append([]byte(nil), sec...)
+		s.minter = minter
 		return nil
 	})
 }

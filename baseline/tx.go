@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	bolt "go.etcd.io/bbolt"
 )
@@ -30,11 +29,7 @@ func (s *Store) Update(fn func(*Tx) error) error {
 
 // ID is the minted id of candidate name in root.
 func (s *Store) ID(root string, name []byte) string {
-	id, err := anomaly.MintID(s.secret, root, name)
-	if err != nil {
-		panic(err) // the secret's size is checked when the store is opened
-	}
-	return id
+	return s.minter.ID(root, name)
 }
 
 // Record returns the record of id, or nil.

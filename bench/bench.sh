@@ -34,7 +34,8 @@ cd -- "$repo"
 command -v go >/dev/null || die "go is not on PATH"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/skillwire-bench.XXXXXX") || die "cannot make a temporary directory"
-trap 'rm -rf -- "$T"' EXIT
+daemon_pid=
+trap '[[ -z $daemon_pid ]] || kill -TERM "$daemon_pid" 2>/dev/null; rm -rf -- "$T"' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -210,6 +211,31 @@ grep -q 'first run: 100 skill' "$T/hook.first" || die "hook bootstrap said: $(he
 "$sw" hook session-start </dev/null >"$T/hook.second"
 [[ ! -s $T/hook.second ]] || die "hook is not silent on an unchanged tree: $(head -c 400 "$T/hook.second")"
 measure "skillwire hook" h "$sw" hook session-start
+
+# The same hook with the daemon running (issue 6): it reads the daemon's
+# cache instead of walking. Timed only once the daemon says it watches the
+# whole tree, and only if the hook then really skips the walk (strace: it
+# must open far fewer than the tree's 2,000 files).
+"$sw" daemon 2>"$T/daemon.err" &
+daemon_pid=$!
+for ((i = 0; i < 200; i++)); do
+	"$sw" status --json 2>/dev/null | grep -q '"watching": *"whole"' && break
+	sleep 0.05
+done
+"$sw" status --json 2>/dev/null | grep -q '"watching": *"whole"' ||
+	die "the daemon never watched the whole tree: $(head -c 400 "$T/daemon.err")"
+"$sw" hook session-start </dev/null >"$T/hook.third"
+[[ ! -s $T/hook.third ]] || die "hook with the daemon is not silent: $(head -c 400 "$T/hook.third")"
+if have strace; then
+	strace -f -e trace=openat -o "$T/hook.strace" "$sw" hook session-start </dev/null >/dev/null
+	opens=$(grep -c 'openat(' "$T/hook.strace" || true)
+	((opens < 200)) || die "the hook opened $opens files with the daemon running: it walked instead of reading the cache"
+	note "the hook with the daemon running opened $opens files (the tree has 2000)"
+fi
+measure "skillwire hook+daemon" h "$sw" hook session-start
+kill -TERM "$daemon_pid"
+wait "$daemon_pid" || true
+daemon_pid=
 export CLAUDE_CONFIG_DIR=$T/cfg
 unset SKILLWIRE_STATE_DIR
 
@@ -222,6 +248,7 @@ echo "trees: a = \$CLAUDE_CONFIG_DIR/skills, 200 skills x 20 files x 4 KiB (${fi
 echo "       b = one candidate, 100 dirs x 100 files x 2 KiB (${files[b]} files)"
 echo "       c = one skill, 20 dirs x 100 files x 4 KiB (${files[c]} files)"
 echo "       h = the hook's config, 100 skills x 20 files x 4 KiB (2000 files), nothing changed"
+echo "           (hook+daemon: the same hook while 'skillwire daemon' watches h)"
 have b3sum || echo "b3sum is not installed: no b3sum pipeline"
 echo
 shell_ms=$(awk -F'\t' '$1 == "bash -c true" {print $3}' "$T/results")
@@ -319,4 +346,6 @@ echo
 echo "targets (issue 4):"
 ms=$(ms_of "skillwire hook" h)
 printf '  %-62s %14s  %s\n' "hook, 100 skills x 20 files, nothing changed < 10 ms" "$ms" "$(verdict "$ms" "<" 10)"
+ms=$(ms_of "skillwire hook+daemon" h)
+printf '  %-62s %14s  %s\n' "the same, with the daemon running (its cache, no walk) < 10 ms" "$ms" "$(verdict "$ms" "<" 10)"
 echo "  (skillwire --version in the same run: $(ms_of "skillwire --version" -) ms; the predecessor's Python hook: about 83 ms)"

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/zeebo/blake3"
@@ -84,6 +85,18 @@ func appendBytes(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
+// digester is a derive-key hasher of digestContext and a buffer, reused:
+// together they are about 73 KB, and a session start digests every
+// candidate.
+type digester struct {
+	h   *blake3.Hasher
+	buf []byte
+}
+
+var digesters = sync.Pool{New: func() any {
+	return &digester{h: blake3.NewDeriveKey(digestContext), buf: make([]byte, 0, 64<<10)}
+}}
+
 // Digest is the BLAKE3 derive-key digest of m's canonical encoding. The
 // context string names skillwire and the manifest version. The encoding is
 // streamed into the hash a chunk at a time, never built whole: a manifest
@@ -92,8 +105,10 @@ func (m *Manifest) Digest() (Hash, error) {
 	if err := m.Validate(); err != nil {
 		return Hash{}, err
 	}
-	h := blake3.NewDeriveKey(digestContext)
-	buf := make([]byte, 0, 64<<10)
+	dg := digesters.Get().(*digester)
+	defer digesters.Put(dg)
+	h, buf := dg.h, dg.buf[:0]
+	h.Reset() // keeps the derived key
 	buf = m.appendHeader(buf)
 	for i := range m.Entries {
 		buf = m.Entries[i].append(buf)

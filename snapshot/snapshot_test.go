@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -205,4 +206,44 @@ func TestDigestIsTheDeriveKeyHashOfTheEncoding(t *testing.T) {
 	if got := digest(t, m); got != want {
 		t.Fatalf("streamed %v, whole %v", got, want)
 	}
+}
+
+// Digest reuses its hasher and buffer: every call, in any order and from
+// any goroutine, must equal a fresh derive-key hash of the encoding.
+func TestDigestIsTheDeriveKeyHashOfTheEncodingOnEveryReuse(t *testing.T) {
+	var ms []Manifest
+	for n := range 6 {
+		var m Manifest
+		m.Entries = append(m.Entries, Entry{Path: []byte{}, Kind: Dir, Mode: 0o755})
+		for i := range n * 700 { // past the 48 KiB flush, for the larger ones
+			m.Entries = append(m.Entries, Entry{Path: fmt.Appendf(nil, "f%05d", i), Kind: File, Size: int64(i), Mode: 0o644})
+		}
+		m.Partial = n%2 == 1
+		ms = append(ms, m)
+	}
+	want := make([]Hash, len(ms))
+	for i := range ms {
+		enc, err := ms[i].AppendEncoding(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := blake3.NewDeriveKey(digestContext)
+		h.Write(enc)
+		h.Sum(want[i][:0])
+	}
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 20 {
+				i := (g + k) % len(ms)
+				if got, err := ms[i].Digest(); err != nil || got != want[i] {
+					t.Errorf("manifest %d: %v %v, want %v", i, got, err, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
