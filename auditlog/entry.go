@@ -22,6 +22,15 @@ import (
 // MaxLine is the longest line read; a longer one is skipped unread.
 const MaxLine = 1 << 20
 
+// MaxLog is the most a log may hold to be read or verified: a project's
+// log is written by whoever wrote the project, and reading must cost
+// bounded time and memory. MaxSkipped is how many skipped lines are
+// listed; past it they are only counted.
+const (
+	MaxLog     = 64 << 20
+	MaxSkipped = 1000
+)
+
 // ClockSkew is how far in the future a timestamp may lie (clocks of
 // processes on one machine agree, but not to the nanosecond).
 const ClockSkew = 2 * time.Minute

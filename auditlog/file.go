@@ -44,6 +44,7 @@ func Base(claudeDir string) string {
 var (
 	ErrUntrusted = errors.New("the audit log is not trusted")
 	ErrBusy      = errors.New("the audit log is busy (locked by another process)")
+	ErrTooLarge  = errors.New("the audit log is larger than 64 MiB; skillwire reads no more (rotate it: move it aside and start a new one)")
 )
 
 // logFile is an open, trusted, locked log.
@@ -134,7 +135,27 @@ func lock(fd, how int, timeout time.Duration) error {
 // close releases the lock with the descriptor.
 func (f *logFile) close() { unix.Close(f.fd) }
 
-func (f *logFile) reader() io.Reader { return fdReader(f.fd) }
+// reader reads the log, failing with ErrTooLarge past MaxLog bytes.
+func (f *logFile) reader() io.Reader { return &boundedReader{r: fdReader(f.fd), left: MaxLog} }
+
+type boundedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left == 0 {
+		var probe [1]byte
+		n, err := b.r.Read(probe[:])
+		if n > 0 {
+			return 0, ErrTooLarge
+		}
+		return 0, err
+	}
+	n, err := b.r.Read(p[:min(int64(len(p)), b.left)])
+	b.left -= int64(n)
+	return n, err
+}
 
 type fdReader int
 

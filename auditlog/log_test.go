@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -70,8 +71,9 @@ func TestGarbageInterleavedIsSkippedAndCountedWithLineNumbers(t *testing.T) {
 	if l.Lines != 10_000 || len(l.Entries) != 10_000-len(wantSkipped) {
 		t.Fatalf("%d lines, %d entries", l.Lines, len(l.Entries))
 	}
-	if got := skippedLines(l.Skipped); !slices.Equal(got, wantSkipped) {
-		t.Fatalf("skipped lines %v..., want %v...", got[:10], wantSkipped[:10])
+	// 1,428 skipped: the first MaxSkipped are listed, all are counted.
+	if got := skippedLines(l.Skipped); !slices.Equal(got, wantSkipped[:MaxSkipped]) || l.SkippedLines() != len(wantSkipped) {
+		t.Fatalf("skipped lines %v... (%d listed, %d counted), want %v... (%d)", got[:10], len(got), l.SkippedLines(), wantSkipped[:10], len(wantSkipped))
 	}
 	for _, e := range l.Entries {
 		if e.FilePath != "f"+strconv.Itoa(e.Line) {
@@ -448,3 +450,45 @@ func BenchmarkRead100k(b *testing.B) {
 }
 
 func sha(b []byte) [32]byte { return sha256.Sum256(b) }
+
+// A project's log is written by whoever wrote the project: reading it
+// costs bounded memory and time. Over MaxLog it is refused, whether it was
+// that large when opened or grew while read; skipped lines past MaxSkipped
+// are counted, not listed.
+func TestAHugeLogIsRefusedAndSkippedLinesAreBounded(t *testing.T) {
+	p := logPath(t, "")
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxLog + 1); err != nil { // sparse: costs no disk
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := Read(p, Options{Now: now}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Read of a log over MaxLog: %v", err)
+	}
+	if _, err := Verify(p, Options{Now: now}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Verify of a log over MaxLog: %v", err)
+	}
+
+	// Grown past MaxLog after the size check: the bounded reader stops it.
+	r := &boundedReader{r: strings.NewReader(strings.Repeat("x", 100)), left: 64}
+	if _, err := io.ReadAll(r); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("reading past the bound: %v", err)
+	}
+	r = &boundedReader{r: strings.NewReader(strings.Repeat("x", 64)), left: 64}
+	if b, err := io.ReadAll(r); err != nil || len(b) != 64 {
+		t.Fatalf("reading exactly the bound: %d bytes, %v", len(b), err)
+	}
+
+	lines := strings.Repeat("\n", MaxSkipped+500) + entryLine("create", "last") + "\n"
+	l := mustRead(t, logPath(t, lines))
+	if len(l.Skipped) != MaxSkipped || l.SkippedLines() != MaxSkipped+500 || len(l.Entries) != 1 {
+		t.Fatalf("listed %d, counted %d, entries %d", len(l.Skipped), l.SkippedLines(), len(l.Entries))
+	}
+	v, err := Verify(logPath(t, lines), Options{Now: now})
+	if err != nil || len(v.Skipped) != MaxSkipped || v.SkippedLines() != MaxSkipped+500 {
+		t.Fatalf("verify: %v, listed %d, counted %d", err, len(v.Skipped), v.SkippedLines())
+	}
+}

@@ -45,10 +45,28 @@ type Skipped struct {
 	Err  error
 }
 
+// skips lists skipped lines, the first MaxSkipped of them; Omitted counts
+// the rest.
+type skips struct {
+	Skipped []Skipped
+	Omitted int
+}
+
+func (s *skips) skip(line int, err error) {
+	if len(s.Skipped) < MaxSkipped {
+		s.Skipped = append(s.Skipped, Skipped{line, err})
+	} else {
+		s.Omitted++
+	}
+}
+
+// SkippedLines counts every skipped line, listed or not.
+func (s *skips) SkippedLines() int { return len(s.Skipped) + s.Omitted }
+
 // Log is what a log holds.
 type Log struct {
 	Entries []Entry
-	Skipped []Skipped
+	skips
 	// Lines counts every line, skipped ones included.
 	Lines int
 	// Unterminated: the last line has no newline (a write cut short, or a
@@ -58,13 +76,16 @@ type Log struct {
 
 // Read reads and validates every line of the log at path. A missing log is
 // an error matching fs.ErrNotExist; a symlinked or untrusted one is
-// ErrUntrusted and is not read.
+// ErrUntrusted and is not read; one over MaxLog is ErrTooLarge.
 func Read(path string, o Options) (*Log, error) {
 	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
+	if f.st.Size > MaxLog {
+		return nil, readErr(path, ErrTooLarge)
+	}
 	now := o.now()
 	// Sized for lines of a typical length: growing a slice of 100,000
 	// entries one doubling at a time costs more than reading them.
@@ -72,12 +93,12 @@ func Read(path string, o Options) (*Log, error) {
 	term, err := eachLine(f.reader(), false, func(ln *line) {
 		l.Lines = ln.num
 		if ln.b == nil {
-			l.Skipped = append(l.Skipped, Skipped{ln.num, ErrTooLong})
+			l.skip(ln.num, ErrTooLong)
 			return
 		}
 		e, err := ParseLine(bytes.Clone(ln.b), now)
 		if err != nil {
-			l.Skipped = append(l.Skipped, Skipped{ln.num, err})
+			l.skip(ln.num, err)
 			return
 		}
 		e.Line = ln.num

@@ -10,7 +10,7 @@ type Verification struct {
 	// Chained lines carry prev (skillwire wrote them); Unchained lines do
 	// not (other tools, or the first line skillwire wrote to an empty log).
 	Chained, Unchained int
-	Skipped            []Skipped
+	skips
 	// Broken is the first line whose prev is not the SHA-256 of the line
 	// before it (that line was changed, removed or inserted), or a first
 	// line with prev (lines before it are gone); 0 when none.
@@ -33,6 +33,9 @@ func Verify(path string, o Options) (*Verification, error) {
 		return nil, err
 	}
 	defer f.close()
+	if f.st.Size > MaxLog {
+		return nil, readErr(path, ErrTooLarge)
+	}
 	now := o.now()
 	v := &Verification{}
 	var before [32]byte
@@ -40,13 +43,13 @@ func Verify(path string, o Options) (*Verification, error) {
 		v.Lines = ln.num
 		defer func() { before = ln.sum }()
 		if ln.b == nil {
-			v.Skipped = append(v.Skipped, Skipped{ln.num, ErrTooLong})
+			v.skip(ln.num, ErrTooLong)
 			return
 		}
 		e, err := ParseLine(ln.b, now)
 		switch {
 		case err != nil:
-			v.Skipped = append(v.Skipped, Skipped{ln.num, err})
+			v.skip(ln.num, err)
 		case e.Prev == "":
 			v.Unchained++
 		default:

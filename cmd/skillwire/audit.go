@@ -70,7 +70,8 @@ func auditPick(scopes []auditScope, global bool) auditScope {
 // auditErr maps a failure to use the log to an exit code: a log that is
 // untrusted or held by another process could not be audited (4).
 func auditErr(err error) error {
-	if errors.Is(err, auditlog.ErrUntrusted) || errors.Is(err, auditlog.ErrBusy) || errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, auditlog.ErrUntrusted) || errors.Is(err, auditlog.ErrBusy) || errors.Is(err, auditlog.ErrTooLarge) ||
+		errors.Is(err, fs.ErrNotExist) {
 		return fail(exitNoAudit, "%s", defang(err.Error()))
 	}
 	return fail(exitInternal, "%s", defang(err.Error()))
@@ -255,7 +256,7 @@ not yours, or writable by others) or busy.`,
 				out.Exists = true
 			}
 			out.Entries = append(out.Entries, l.Entries...)
-			out.Skipped = len(l.Skipped)
+			out.Skipped = l.SkippedLines()
 			out.SkippedLines, out.SkippedReasons = auditSkips(l.Skipped)
 			if asJSON {
 				return writeJSON(s.out, out)
@@ -286,6 +287,9 @@ func printAuditShow(s *streams, out *auditShowJSON, l *auditlog.Log) {
 	}
 	for _, sk := range out.SkippedReasons {
 		fmt.Fprintf(s.out, "skipped line %d: %s\n", sk.Line, sk.Reason)
+	}
+	if more := out.Skipped - len(out.SkippedReasons); more > 0 {
+		fmt.Fprintf(s.out, "and %d more skipped lines, not listed\n", more)
 	}
 }
 
@@ -330,7 +334,7 @@ Exit 0 intact (or no log yet), 3 broken or truncated, 4 untrusted or busy.`,
 				return auditErr(err)
 			default:
 				out.Exists, out.OK, out.Truncated = true, v.OK(), v.Truncated
-				out.Lines, out.Chained, out.Unchained, out.Skipped = v.Lines, v.Chained, v.Unchained, len(v.Skipped)
+				out.Lines, out.Chained, out.Unchained, out.Skipped = v.Lines, v.Chained, v.Unchained, v.SkippedLines()
 				out.SkippedLines, _ = auditSkips(v.Skipped)
 				if v.Broken > 0 {
 					b := v.Broken
@@ -390,7 +394,7 @@ func auditSources(scopes []auditScope) ([]monitor.AuditSource, int, error) {
 		case err != nil:
 			return nil, 0, auditErr(err)
 		}
-		skipped += len(l.Skipped)
+		skipped += l.SkippedLines()
 		byLog[sc.log] = len(out)
 		out = append(out, monitor.AuditSource{Entries: l.Entries, Scopes: []monitor.AuditScope{ms}})
 	}
