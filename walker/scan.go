@@ -165,7 +165,11 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota 
 	w.observe(c, dirfd)
 	w.drain()
 	if w.top != nil {
-		w.out = w.top.flatten(w.out)
+		// Every entry taken is at most one slot: one allocation, exact
+		// or nearly, instead of doublings that leave copies behind.
+		out := make([]snapshot.Entry, 0, len(w.out)+int(w.entries))
+		w.out = w.top.flatten(append(out, w.out...))
+		w.top = nil
 	}
 	c.Manifest.Entries = w.out
 	c.Manifest.Partial = w.partial.Load()
