@@ -44,6 +44,12 @@ func Append(path string, e Entry, o Options) (Entry, error) {
 	if err := unix.Fstat(f.fd, &f.st); err != nil {
 		return e, err
 	}
+	// Finding the last line reads it whole, twice: a log that Read would
+	// refuse is refused here too (found in review: one 4 GiB line took
+	// 14 s to chain to).
+	if f.st.Size > MaxLog {
+		return e, fmt.Errorf("%w: %s", ErrTooLarge, anomaly.QuoteBytes([]byte(path)))
+	}
 	prev, terminated, err := lastLine(f.fd, f.st.Size)
 	if err != nil {
 		return e, fmt.Errorf("reading the audit log's last line: %w", err)

@@ -492,3 +492,25 @@ func TestAHugeLogIsRefusedAndSkippedLinesAreBounded(t *testing.T) {
 		t.Fatalf("verify: %v, listed %d, counted %d", err, len(v.Skipped), v.SkippedLines())
 	}
 }
+
+// Append finds the line to chain to by reading the last line whole: a log
+// over MaxLog is refused, as Read and Verify refuse it, and left unchanged.
+func TestAppendRefusesALogOverMaxLog(t *testing.T) {
+	p := logPath(t, "")
+	mustOK := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustOK(os.Truncate(p, MaxLog+1)) // sparse, one line with no newline
+	_, err := Append(p, Entry{Operation: "update", FilePath: "f", Source: "s"}, Options{Now: now})
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Append to a log over MaxLog: %v", err)
+	}
+	st, err := os.Stat(p)
+	mustOK(err)
+	if st.Size() != MaxLog+1 {
+		t.Fatalf("the log changed: %d bytes", st.Size())
+	}
+}

@@ -32,8 +32,11 @@ func parseBSDDirents(buf []byte, l bsdDirent, fn func(name []byte, typ uint8) bo
 		if binary.NativeEndian.Uint64(rec) == 0 {
 			continue
 		}
+		// d_namlen must be the name's length exactly: the name ends in a
+		// NUL inside the record (found in review: a namlen shorter than the
+		// name was taken as a shorter name).
 		namlen := int(binary.NativeEndian.Uint16(rec[l.namlen:]))
-		if namlen == 0 || l.name+namlen > reclen {
+		if namlen == 0 || l.name+namlen >= reclen || rec[l.name+namlen] != 0 {
 			return errDirent
 		}
 		name := rec[l.name : l.name+namlen : l.name+namlen]

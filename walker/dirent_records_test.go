@@ -55,10 +55,29 @@ func TestParseBSDDirentsRejectsMalformedRecords(t *testing.T) {
 		"empty name":         func(b []byte) []byte { binary.NativeEndian.PutUint16(b[18:], 0); return b },
 		"slash in name":      func(b []byte) []byte { b[22] = '/'; return b },
 		"NUL in name":        func(b []byte) []byte { b[22] = 0; return b },
+		"namlen short":       func(b []byte) []byte { binary.NativeEndian.PutUint16(b[18:], 2); return b },
+		"no NUL after name": func(b []byte) []byte {
+			binary.NativeEndian.PutUint16(b[16:], 25) // the record ends right after "name"
+			return b[:25]
+		},
 	} {
 		buf := mutate(slices.Clone(good))
 		if err := parseBSDDirents(buf, darwinDirent, func([]byte, uint8) bool { return true }); err != errDirent {
 			t.Errorf("%s: got %v, want errDirent", name, err)
 		}
+	}
+}
+
+// A listing that names one entry twice (a directory changed while it was
+// read in several calls) is refused, never turned into a manifest that
+// holds one path twice.
+func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
+	z := func(s string) zname { return zname(s + "\x00") }
+	ents := []dirent{{name: z("b")}, {name: z("a")}, {name: z("c")}}
+	if err := sortNames(ents); err != nil || string(ents[0].name.bytes()) != "a" || string(ents[2].name.bytes()) != "c" {
+		t.Fatalf("sorted %q, %v", ents, err)
+	}
+	if err := sortNames([]dirent{{name: z("b")}, {name: z("a")}, {name: z("b")}}); err != errListing {
+		t.Fatalf("a name listed twice: %v", err)
 	}
 }

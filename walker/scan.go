@@ -56,6 +56,12 @@ type dirent struct {
 
 var errFanout = errors.New("walker: too many entries")
 
+// errListing: a listing named one entry twice, which no directory holds at
+// one time. The directory changed while it was read in several calls (on
+// macOS, x/sys re-opens the directory at each call and skips the names it
+// already returned by counting them); its listing is not trusted.
+var errListing = errors.New("walker: the directory changed while it was listed")
+
 // readDir lists the open directory fd, sorted by name. It stops reading at
 // limit+1 names (errFanout), so a huge directory costs bounded memory.
 // Names keep their NUL terminators, in one arena.
@@ -98,8 +104,19 @@ func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 		ents[i].name = zname(arena[off : off+l : off+l])
 		off += l
 	}
+	return ents, sortNames(ents)
+}
+
+// sortNames sorts a listing by name and refuses one that names an entry
+// twice (errListing): a manifest must never hold one path twice.
+func sortNames(ents []dirent) error {
 	slices.SortFunc(ents, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })
-	return ents, nil
+	for i := 1; i < len(ents); i++ {
+		if bytes.Equal(ents[i-1].name, ents[i].name) {
+			return errListing
+		}
+	}
+	return nil
 }
 
 // openRoot opens a root and lists it. It returns fd < 0 when there is
@@ -120,9 +137,12 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 	names, err := s.main.readDir(fd, s.cfg.MaxDirEntries)
 	if err != nil {
 		closeFD(fd)
-		if err == errFanout {
+		switch err {
+		case errFanout:
 			r.Anomalies = append(r.Anomalies, anomaly.Fanout)
-		} else {
+		case errListing:
+			r.Anomalies = append(r.Anomalies, anomaly.Unstable)
+		default:
 			r.Anomalies = append(r.Anomalies, anomaly.Unreadable)
 		}
 		return -1, nil

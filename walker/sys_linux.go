@@ -6,6 +6,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// NAME_MAX: a name in a Linux directory is at most 255 bytes.
+const maxNameLen = 255
+
 // On Linux the NUL-terminated names go to the kernel directly.
 
 func openatZ(dirfd int, name zname, flags int) (int, error) {

@@ -69,8 +69,11 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	}
 	if err != nil {
 		r := anomaly.Unreadable
-		if err == errFanout {
+		switch err {
+		case errFanout:
 			r = anomaly.Fanout
+		case errListing:
+			r = anomaly.Unstable
 		}
 		return anomalyEntry(path, r), nil
 	}
@@ -162,11 +165,11 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	return w.dir(d, path, depth, uint32(st.Mode)&07777)
 }
 
-// Linux's limits: a name is at most 255 bytes, a path PATH_MAX.
-const (
-	maxNameLen = 255
-	maxPathLen = unix.PathMax
-)
+// maxPathLen bounds the candidate-relative paths the walker keeps: Linux's
+// PATH_MAX, on every system (the walker opens one component at a time, so
+// the kernel's own limit never applies to these paths). maxNameLen, the
+// longest name a listing can hold, is per system.
+const maxPathLen = 4096
 
 // pathArena builds the paths of a directory's entries in one allocation.
 func pathArena(dir []byte, ents []dirent) [][]byte {
