@@ -244,27 +244,39 @@ func (d *daemon) rescan() error {
 	for i, r := range roots {
 		specs[i] = r.Spec()
 	}
-	walked := walker.Scan(d.ctx, specs, d.cfg.Walk)
-	now := time.Now().UTC()
-	var events []baseline.Event
-	obs := map[string]*walker.Root{}
-	for i := range walked {
-		r := &walked[i]
-		obs[r.Spec.Path] = r
-		events = append(events, diffRoot(d.obs[r.Spec.Path], r, now)...)
-	}
 	dropped := []string{}
 	for p := range d.obs {
-		if _, ok := obs[p]; !ok {
+		if !slices.ContainsFunc(roots, func(r claude.Root) bool { return r.Path == p }) {
 			dropped = append(dropped, p)
 		}
 	}
-	d.roots, d.obs, d.full = roots, obs, false
-	d.pending = map[candKey]time.Time{}
-	if d.degraded == degradedOverflow {
-		d.degraded = "" // the rescan covered whatever the queue lost
+	var walked []walker.Root
+	var events []baseline.Event
+	var now time.Time
+	// A watch is added after the walk that proved its directory: what was
+	// created in between raised no event. So whatever a walk newly
+	// watches is walked again: a root (or a root's parent) at once, here;
+	// a candidate's new directories by a debounced walk of the candidate
+	// (found when a test's recreated root was cached without the skill
+	// made in it meanwhile).
+	for round := 0; ; round++ {
+		walked = walker.Scan(d.ctx, specs, d.cfg.Walk)
+		now = time.Now().UTC()
+		obs := map[string]*walker.Root{}
+		for i := range walked {
+			r := &walked[i]
+			obs[r.Spec.Path] = r
+			events = append(events, diffRoot(d.obs[r.Spec.Path], r, now)...)
+		}
+		d.roots, d.obs, d.full = roots, obs, false
+		d.pending = map[candKey]time.Time{}
+		if d.degraded == degradedOverflow {
+			d.degraded = "" // the rescan covered whatever the queue lost
+		}
+		if !d.rewatch() || round == 2 {
+			break
+		}
 	}
-	d.rewatch()
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
@@ -333,7 +345,9 @@ func (d *daemon) flushDue(now time.Time) error {
 	if d.full {
 		return d.rescan()
 	}
-	d.rewatch()
+	if d.rewatch() {
+		d.full = true // a root appeared meanwhile: the next turn rescans
+	}
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
@@ -403,8 +417,11 @@ func dotted(p string) bool {
 }
 
 // rewatch makes the watch set exactly the roots, their parents (a root can
-// be created or deleted) and every directory the walker proved.
-func (d *daemon) rewatch() {
+// be created or deleted) and every directory the walker proved. A
+// candidate with a newly watched directory is walked again after the
+// debounce; the result says whether a root or a root's parent was newly
+// watched (the caller walks everything again).
+func (d *daemon) rewatch() (rootsNew bool) {
 	want := map[string]bool{}
 	for _, r := range d.roots {
 		want[parentOf(r.Path)] = true
@@ -452,6 +469,13 @@ func (d *daemon) rewatch() {
 		switch {
 		case err == nil:
 			d.watched[p] = true
+			if k, ok := d.candidateOf(p); ok {
+				if _, due := d.pending[k]; !due {
+					d.pending[k] = time.Now().Add(d.cfg.Debounce)
+				}
+			} else {
+				rootsNew = true
+			}
 		case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EMFILE):
 			if !d.limited {
 				d.log.Warn().Err(err).Msg("watch limit reached: falling back to periodic rescans (raise fs.inotify.max_user_watches)")
@@ -465,6 +489,18 @@ func (d *daemon) rewatch() {
 			d.limited = true
 		}
 	}
+	return rootsNew
+}
+
+// candidateOf names the candidate whose directory p is, when it is one.
+func (d *daemon) candidateOf(p string) (candKey, bool) {
+	for _, r := range d.roots {
+		if rest, ok := strings.CutPrefix(p, r.Path+"/"); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			return candKey{root: r.Path, name: name}, true
+		}
+	}
+	return candKey{}, false
 }
 
 func parentOf(p string) string {

@@ -34,6 +34,9 @@ type faultyWatcher struct {
 	limit   atomic.Bool
 	stop    chan struct{}
 	stopped sync.Once
+	// beforeAdd, when set, runs before a watch is added: the window after
+	// the walk that proved the directory.
+	beforeAdd atomic.Pointer[func(string)]
 }
 
 func newFaulty() (*faultyWatcher, error) {
@@ -59,6 +62,9 @@ func newFaulty() (*faultyWatcher, error) {
 }
 
 func (f *faultyWatcher) Add(p string) error {
+	if fn := f.beforeAdd.Load(); fn != nil {
+		(*fn)(p)
+	}
 	if f.limit.Load() {
 		return unix.ENOSPC
 	}
@@ -325,4 +331,31 @@ func TestARootWithDotComponentsIsNeverWhole(t *testing.T) {
 		hb, _ := tx.Heartbeat()
 		return hb != nil && !hb.Whole && hb.Degraded == degradedDotPath
 	})
+}
+
+// A file made in a new directory after the walk that found the directory
+// and before its watch was added raises no event: the daemon walks the
+// candidate again once the watch is in place, and its cache catches up.
+func TestDaemonSeesWhatWasMadeBetweenTheWalkAndTheWatch(t *testing.T) {
+	h := startDaemon(t, func(cfg string) { write(t, filepath.Join(cfg, "skills/a/SKILL.md"), "1") })
+	h.waitCached("a")
+	sub := filepath.Join(h.cfg, "skills/a/sub")
+	made := make(chan struct{})
+	var once sync.Once
+	hook := func(p string) {
+		if p == sub {
+			once.Do(func() {
+				write(t, filepath.Join(sub, "late"), "made before the watch")
+				close(made)
+			})
+		}
+	}
+	h.fw.beforeAdd.Store(&hook)
+	write(t, filepath.Join(sub, "early"), "e")
+	select {
+	case <-made:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the daemon never watched the new directory")
+	}
+	h.waitCached("a") // a fresh walk now includes sub/late
 }
