@@ -14,11 +14,3 @@ type Watcher interface {
 	Errors() <-chan error
 	Close() error
 }
-
-type fsWatcher struct{ w *fsnotify.Watcher }
-
-func (f *fsWatcher) Add(p string) error            { return f.w.Add(p) }
-func (f *fsWatcher) Remove(p string) error         { return f.w.Remove(p) }
-func (f *fsWatcher) Events() <-chan fsnotify.Event { return f.w.Events }
-func (f *fsWatcher) Errors() <-chan error          { return f.w.Errors }
-func (f *fsWatcher) Close() error                  { return f.w.Close() }
