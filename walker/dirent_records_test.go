@@ -1,6 +1,7 @@
 package walker
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"testing"
@@ -80,4 +81,19 @@ func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 	if err := sortNames([]dirent{{name: z("b")}, {name: z("a")}, {name: z("b")}}); err != errListing {
 		t.Fatalf("a name listed twice: %v", err)
 	}
+}
+
+func FuzzParseBSDDirents(f *testing.F) {
+	f.Add(append(darwinRecord(3, "a", 8), darwinRecord(4, "b", 4)...))
+	f.Add(append(darwinRecord(1, ".", 4), darwinRecord(0, "gone", 8)...))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		parseBSDDirents(buf, darwinDirent, func(n []byte, _ uint8) bool {
+			if len(n) == 0 || bytes.IndexByte(n, 0) >= 0 || bytes.IndexByte(n, '/') >= 0 ||
+				string(n) == "." || string(n) == ".." {
+				t.Fatalf("bad name %q", n)
+			}
+			return true
+		})
+	})
 }
