@@ -78,7 +78,7 @@ type daemon struct {
 	w        Watcher
 	roots    []claude.Root
 	obs      map[string]*walker.Root // by root path
-	watched  map[string]bool
+	watched  map[string]fileID       // what each watch was added on
 	pending  map[candKey]time.Time
 	full     bool   // a full rescan is pending
 	degraded string // why watching is not whole, "" when it is
@@ -100,10 +100,10 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("watching: %w", err)
 	}
 	defer w.Close()
-	d := &daemon{cfg: cfg, ctx: ctx, w: w, obs: map[string]*walker.Root{}, watched: map[string]bool{},
+	d := &daemon{cfg: cfg, ctx: ctx, w: w, obs: map[string]*walker.Root{}, watched: map[string]fileID{},
 		pending: map[candKey]time.Time{}, log: cfg.Log}
 	d.log.Info().Int("pid", os.Getpid()).Msg("daemon started")
-	if err := d.rescan(); err != nil {
+	if err := d.rescan(nil); err != nil {
 		return err
 	}
 	beat := time.NewTicker(cfg.Heartbeat)
@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg Config) error {
 			}
 		}
 		if d.full {
-			if err := d.rescan(); err != nil {
+			if err := d.rescan(nil); err != nil {
 				return err
 			}
 			lastFull = time.Now()
@@ -154,14 +154,18 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 }
 
-// onEvent maps an event to its candidate and schedules a walk of it after
-// the debounce; an event on a root itself, or on a top-level entry, may
-// change the set of candidates and asks for a full rescan.
+// onEvent maps an event to its candidates and schedules a walk of each
+// after the debounce; an event on a root itself, or on a top-level entry,
+// may change the set of candidates and asks for a full rescan. A path can
+// lie in several roots (a project inside a global skill): every one is
+// walked. Outside the roots only a root or a directory on the way to one
+// matters (found in review: every append to ~/.claude/history.jsonl, beside
+// the roots, was a full rescan).
 func (d *daemon) onEvent(ev fsnotify.Event) {
 	for _, r := range d.roots {
 		switch {
-		case ev.Name == r.Path:
-			d.full = true
+		case ev.Name == r.Path || strings.HasPrefix(r.Path, ev.Name+"/"):
+			d.full = true // a root, or a directory above one, changed
 			return
 		case strings.HasPrefix(ev.Name, r.Path+"/"):
 			rest := ev.Name[len(r.Path)+1:]
@@ -170,15 +174,18 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
 			}
-			k := candKey{root: r.Path, name: name}
-			if _, ok := d.pending[k]; !ok {
-				d.pending[k] = time.Now().Add(d.cfg.Debounce)
-			}
-			return
+			d.schedule(candKey{root: r.Path, name: name})
 		}
 	}
-	// The parent of a root: the root itself may have been created or deleted.
-	d.full = true
+	// Anything else is beside the roots (their parents hold other files):
+	// it asks for nothing.
+}
+
+// schedule asks for a walk of k after the debounce, unless one is due.
+func (d *daemon) schedule(k candKey) {
+	if _, ok := d.pending[k]; !ok {
+		d.pending[k] = time.Now().Add(d.cfg.Debounce)
+	}
 }
 
 // onError classifies a watcher error: a lost event queue means everything
@@ -235,7 +242,10 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 // rescan walks every root under the shared budget, exactly as the hook
 // would, records what changed since the last observation as events, and
 // rebuilds the watches.
-func (d *daemon) rescan() error {
+// rescan walks every root. carry are change events already found by
+// walks whose results are in d.obs (a flush that fell back to a rescan):
+// they are stored with the rescan's own.
+func (d *daemon) rescan(carry []baseline.Event) error {
 	roots, err := d.currentRoots()
 	if err != nil {
 		return err
@@ -251,7 +261,7 @@ func (d *daemon) rescan() error {
 		}
 	}
 	var walked []walker.Root
-	var events []baseline.Event
+	events := carry
 	var now time.Time
 	// A watch is added after the walk that proved its directory: what was
 	// created in between raised no event. So whatever a walk newly
@@ -273,7 +283,11 @@ func (d *daemon) rescan() error {
 		if d.degraded == degradedOverflow {
 			d.degraded = "" // the rescan covered whatever the queue lost
 		}
-		if !d.rewatch() || round == 2 {
+		if !d.rewatch() {
+			break
+		}
+		if round == 2 {
+			d.full = true // still settling: once more at the next turn
 			break
 		}
 	}
@@ -342,11 +356,10 @@ func (d *daemon) flushDue(now time.Time) error {
 		updated = append(updated, &r.Candidates[i])
 		roots = append(roots, k.root)
 	}
-	if d.full {
-		return d.rescan()
-	}
-	if d.rewatch() {
-		d.full = true // a root appeared meanwhile: the next turn rescans
+	if d.full || d.rewatch() {
+		// Walked candidates are in d.obs already: their events go with
+		// the rescan's (found in review: they were dropped).
+		return d.rescan(events)
 	}
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for i, c := range updated {
@@ -416,15 +429,22 @@ func dotted(p string) bool {
 	return false
 }
 
-// rewatch makes the watch set exactly the roots, their parents (a root can
-// be created or deleted) and every directory the walker proved. A
-// candidate with a newly watched directory is walked again after the
-// debounce; the result says whether a root or a root's parent was newly
-// watched (the caller walks everything again).
+// rewatch makes the watch set exactly the roots, the nearest existing
+// directory above each (a root can be created or deleted, and so can the
+// directories leading to it) and every directory the walker proved. A
+// watch is kept only while it still watches what is at its path: fsnotify
+// drops a watch whose directory was deleted or moved, and a path can come
+// to name another directory (a swap, a retargeted symlinked root), so a
+// watch missing from the watcher's list, or whose path now names another
+// directory, is added again (found in review: a swapped root kept its
+// stale entry and was never watched again, while the heartbeat said
+// whole). A candidate with a newly watched directory is walked again
+// after the debounce; the result says whether a root or a directory above
+// one was newly watched (the caller walks everything again).
 func (d *daemon) rewatch() (rootsNew bool) {
 	want := map[string]bool{}
 	for _, r := range d.roots {
-		want[parentOf(r.Path)] = true
+		want[existingAbove(r.Path)] = true
 		o := d.obs[r.Path]
 		if o == nil || o.Missing || len(o.Anomalies) > 0 {
 			continue
@@ -455,25 +475,36 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			d.degraded = ""
 		}
 	}()
-	for p := range d.watched {
-		if !want[p] {
-			d.w.Remove(p)
+	live := map[string]bool{}
+	for _, p := range d.w.WatchList() {
+		live[p] = true
+	}
+	for p, id := range d.watched {
+		if now, err := idOf(p); !want[p] || !live[p] || err != nil || now != id {
+			if live[p] {
+				d.w.Remove(p)
+			}
 			delete(d.watched, p)
 		}
 	}
 	for p := range want {
-		if d.watched[p] {
+		if _, ok := d.watched[p]; ok {
 			continue
 		}
-		err := d.w.Add(p)
+		// The identity is taken before the watch: if the path changes in
+		// between, the next rewatch sees a mismatch and watches again.
+		id, err := idOf(p)
+		if err == nil {
+			err = d.w.Add(p)
+		}
 		switch {
 		case err == nil:
-			d.watched[p] = true
-			if k, ok := d.candidateOf(p); ok {
-				if _, due := d.pending[k]; !due {
-					d.pending[k] = time.Now().Add(d.cfg.Debounce)
-				}
-			} else {
+			d.watched[p] = id
+			ks := d.candidatesOf(p)
+			for _, k := range ks {
+				d.schedule(k)
+			}
+			if len(ks) == 0 || slices.ContainsFunc(d.roots, func(r claude.Root) bool { return r.Path == p }) {
 				rootsNew = true
 			}
 		case errors.Is(err, unix.ENOSPC), errors.Is(err, unix.EMFILE):
@@ -482,8 +513,8 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			}
 			d.limited = true
 		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
-			// Gone since the walk, or a parent that does not exist yet: the
-			// next event or rescan sees it.
+			// Gone since the walk: the event that removed it, or the
+			// watch above it, brings a rescan.
 		default:
 			d.log.Warn().Err(err).Msg("cannot watch a directory")
 			d.limited = true
@@ -492,15 +523,45 @@ func (d *daemon) rewatch() (rootsNew bool) {
 	return rootsNew
 }
 
-// candidateOf names the candidate whose directory p is, when it is one.
-func (d *daemon) candidateOf(p string) (candKey, bool) {
+// fileID is a directory's identity, as a watch on its path would see it
+// (symbolic links followed, as inotify follows them).
+type fileID struct{ dev, ino uint64 }
+
+func idOf(p string) (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err != nil {
+		return fileID{}, err
+	}
+	return fileID{dev: uint64(st.Dev), ino: st.Ino}, nil
+}
+
+// existingAbove is the nearest existing directory above root: its parent,
+// or further up when the parent does not exist yet (found in review: a
+// project without .claude was never watched, and a skill made there with
+// mkdir -p went unseen while the heartbeat said whole).
+func existingAbove(root string) string {
+	p := parentOf(root)
+	for p != "/" {
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return p
+		}
+		p = parentOf(p)
+	}
+	return p
+}
+
+// candidatesOf names the candidates whose directory p is: one per root
+// that holds p (a project's root can lie inside a global candidate).
+func (d *daemon) candidatesOf(p string) []candKey {
+	var ks []candKey
 	for _, r := range d.roots {
 		if rest, ok := strings.CutPrefix(p, r.Path+"/"); ok {
 			name, _, _ := strings.Cut(rest, "/")
-			return candKey{root: r.Path, name: name}, true
+			ks = append(ks, candKey{root: r.Path, name: name})
 		}
 	}
-	return candKey{}, false
+	return ks
 }
 
 func parentOf(p string) string {

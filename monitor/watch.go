@@ -12,5 +12,8 @@ type Watcher interface {
 	Remove(path string) error
 	Events() <-chan fsnotify.Event
 	Errors() <-chan error
+	// WatchList is what is watched now: fsnotify drops the watch of a
+	// directory that was deleted or moved.
+	WatchList() []string
 	Close() error
 }

@@ -25,4 +25,5 @@ func (f *fsWatcher) Add(p string) error            { return f.w.Add(p) }
 func (f *fsWatcher) Remove(p string) error         { return f.w.Remove(p) }
 func (f *fsWatcher) Events() <-chan fsnotify.Event { return f.w.Events }
 func (f *fsWatcher) Errors() <-chan error          { return f.w.Errors }
+func (f *fsWatcher) WatchList() []string           { return f.w.WatchList() }
 func (f *fsWatcher) Close() error                  { return f.w.Close() }
