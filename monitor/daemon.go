@@ -79,6 +79,7 @@ type daemon struct {
 	roots    []claude.Root
 	obs      map[string]*walker.Root // by root path
 	watched  map[string]fileID       // what each watch was added on
+	shared   map[fileID]bool         // directories watched under several paths
 	pending  map[candKey]time.Time
 	full     bool   // a full rescan is pending
 	degraded string // why watching is not whole, "" when it is
@@ -179,6 +180,30 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 	}
 	// Anything else is beside the roots (their parents hold other files):
 	// it asks for nothing.
+	d.scheduleAliases(ev.Name)
+}
+
+// scheduleAliases walks the candidates that see the directory of an event
+// under another path: inotify keeps one watch per directory, and fsnotify
+// names its events after one of the paths (found in review: with
+// skills/a -> b, an edit in b was reported as a's, and b stayed stale).
+func (d *daemon) scheduleAliases(name string) {
+	if len(d.shared) == 0 {
+		return
+	}
+	for _, dir := range []string{name, parentOf(name)} {
+		id, ok := d.watched[dir]
+		if !ok || !d.shared[id] {
+			continue
+		}
+		for p, pid := range d.watched {
+			if pid == id && p != dir {
+				for _, k := range d.candidatesOf(p) {
+					d.schedule(k)
+				}
+			}
+		}
+	}
 }
 
 // schedule asks for a walk of k after the debounce, unless one is due.
@@ -475,12 +500,18 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			d.degraded = ""
 		}
 	}()
+	// fsnotify lists one path per watched directory: two paths of one
+	// directory (skills/a -> b) share its watch, and neither is stale.
 	live := map[string]bool{}
+	liveIDs := map[fileID]bool{}
 	for _, p := range d.w.WatchList() {
 		live[p] = true
+		if id, ok := d.watched[p]; ok {
+			liveIDs[id] = true
+		}
 	}
 	for p, id := range d.watched {
-		if now, err := idOf(p); !want[p] || !live[p] || err != nil || now != id {
+		if now, err := idOf(p); !want[p] || !liveIDs[id] || err != nil || now != id {
 			if live[p] {
 				d.w.Remove(p)
 			}
@@ -519,6 +550,14 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			d.log.Warn().Err(err).Msg("cannot watch a directory")
 			d.limited = true
 		}
+	}
+	seen := map[fileID]bool{}
+	d.shared = map[fileID]bool{}
+	for _, id := range d.watched {
+		if seen[id] {
+			d.shared[id] = true
+		}
+		seen[id] = true
 	}
 	return rootsNew
 }

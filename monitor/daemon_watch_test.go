@@ -164,7 +164,10 @@ func TestDaemonIgnoresWritesBesideTheRoots(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	// Settled: nothing walked for half a second.
-	for last := int64(-1); walked.Load() != last; {
+	for last, tries := int64(-1), 0; walked.Load() != last; tries++ {
+		if tries == 10 {
+			t.Fatal("the daemon never settles")
+		}
 		last = walked.Load()
 		time.Sleep(500 * time.Millisecond)
 	}
@@ -189,4 +192,39 @@ func TestDaemonIgnoresWritesBesideTheRoots(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// Two candidates naming one directory (skills/a -> b) share one inotify
+// watch, listed and named after one of them: the daemon settles (no
+// endless re-watching of the other path), and an edit there walks both.
+func TestDaemonWalksEveryCandidateThatNamesAChangedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg")
+	write(t, filepath.Join(cfg, "skills/b/SKILL.md"), "1")
+	must(t, os.Symlink("b", filepath.Join(cfg, "skills/a")))
+	var walked atomic.Int64
+	wc := walker.DefaultConfig()
+	wc.Progress = &walked
+	fw, err := newFaulty()
+	must(t, err)
+	h := &harness{t: t, cfg: cfg, state: filepath.Join(dir, "state"), fw: fw}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Config{CfgDir: cfg, Store: baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second, Create: true},
+			Walk: wc, Debounce: 20 * time.Millisecond, Heartbeat: 100 * time.Millisecond, Log: zerolog.Nop(),
+			NewWatcher: func() (Watcher, error) { return fw, nil }})
+	}()
+	defer func() { cancel(); <-done }()
+	h.waitCached("a")
+	h.waitCached("b")
+	time.Sleep(500 * time.Millisecond)
+	before := walked.Load()
+	time.Sleep(time.Second)
+	if n := walked.Load() - before; n != 0 {
+		t.Fatalf("idle for a second, the daemon walked %d entries: it never settles", n)
+	}
+	write(t, filepath.Join(cfg, "skills/b/SKILL.md"), "evil")
+	h.waitCached("a")
+	h.waitCached("b")
 }
