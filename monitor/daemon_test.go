@@ -1,3 +1,7 @@
+//go:build linux
+
+// The daemon runs on Linux only (see watch_other.go).
+
 package monitor
 
 import (
