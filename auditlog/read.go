@@ -78,14 +78,11 @@ type Log struct {
 // an error matching fs.ErrNotExist; a symlinked or untrusted one is
 // ErrUntrusted and is not read; one over MaxLog is ErrTooLarge.
 func Read(path string, o Options) (*Log, error) {
-	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
+	f, err := openForReading(path, o)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
-	if f.st.Size > MaxLog {
-		return nil, readErr(path, ErrTooLarge)
-	}
 	now := o.now()
 	// Sized for lines of a typical length: growing a slice of 100,000
 	// entries one doubling at a time costs more than reading them.
@@ -109,6 +106,20 @@ func Read(path string, o Options) (*Log, error) {
 	}
 	l.Unterminated = !term
 	return l, nil
+}
+
+// openForReading opens the log at path for Read and Verify: trusted,
+// under a shared lock, and no larger than MaxLog.
+func openForReading(path string, o Options) (*logFile, error) {
+	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
+	if err != nil {
+		return nil, err
+	}
+	if f.st.Size > MaxLog {
+		f.close()
+		return nil, readErr(path, ErrTooLarge)
+	}
+	return f, nil
 }
 
 // line is one line as eachLine yields it.

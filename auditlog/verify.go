@@ -1,9 +1,5 @@
 package auditlog
 
-import (
-	"golang.org/x/sys/unix"
-)
-
 // Verification is what Verify found.
 type Verification struct {
 	Lines int
@@ -28,14 +24,11 @@ func (v *Verification) OK() bool { return v.Broken == 0 && !v.Truncated }
 // counted, not judged. The chain shows accidental damage and naive edits;
 // a writer who can rewrite the whole file can recompute it.
 func Verify(path string, o Options) (*Verification, error) {
-	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
+	f, err := openForReading(path, o)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
-	if f.st.Size > MaxLog {
-		return nil, readErr(path, ErrTooLarge)
-	}
 	now := o.now()
 	v := &Verification{}
 	var before [32]byte

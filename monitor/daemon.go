@@ -266,10 +266,9 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 
 // rescan walks every root under the shared budget, exactly as the hook
 // would, records what changed since the last observation as events, and
-// rebuilds the watches.
-// rescan walks every root. carry are change events already found by
-// walks whose results are in d.obs (a flush that fell back to a rescan):
-// they are stored with the rescan's own.
+// rebuilds the watches. carry are change events already found by walks
+// whose results are in d.obs (a flush that fell back to a rescan): they
+// are stored with the rescan's own.
 func (d *daemon) rescan(carry []baseline.Event) error {
 	roots, err := d.currentRoots()
 	if err != nil {
