@@ -152,27 +152,14 @@ func TestRaceSHA256NeverHashesOutsideContent(t *testing.T) {
 	mustOK(t, os.Symlink(dir, dlink))
 	secret := sha256.Sum256([]byte("SECRET"))
 
-	stop := make(chan struct{})
-	flipped := make(chan struct{})
-	go func() {
-		defer close(flipped)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			exchange(filepath.Join(dir, "s/f"), link)
-			exchange(filepath.Join(dir, "s/sub"), dlink)
-		}
-	}()
+	stop := keepExchanging(t, [2]string{filepath.Join(dir, "s/f"), link}, [2]string{filepath.Join(dir, "s/sub"), dlink})
 	refused := 0
 	deadline := time.Now().Add(20 * time.Second)
 	for i := 0; time.Now().Before(deadline) && (refused == 0 || i < 2000); i++ {
 		for _, p := range []string{"f", "sub/g", "sub/outside"} {
 			sum, r, err := SHA256(dir, []byte("s"), []byte(p), DefaultLimits)
 			if err == nil && r == 0 && sum == secret {
-				close(stop)
+				stop()
 				t.Fatalf("iteration %d: %s hashed content from outside the candidate", i, p)
 			}
 			if r == anomaly.Swapped || r == anomaly.Symlink {
@@ -180,8 +167,7 @@ func TestRaceSHA256NeverHashesOutsideContent(t *testing.T) {
 			}
 		}
 	}
-	close(stop)
-	<-flipped
+	stop()
 	if refused == 0 {
 		t.Fatal("the swap was never seen in 20s: the race test proves nothing")
 	}

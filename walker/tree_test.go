@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -139,4 +140,28 @@ func runUnprivileged(t *testing.T, name string) {
 	if !bytes.Contains(out, []byte("--- PASS: "+name)) {
 		t.Fatal("the unprivileged run did not pass the test (skipped or not run)")
 	}
+}
+
+// keepExchanging swaps each pair of paths atomically, over and over, in a
+// goroutine, for the race tests; stop ends it and waits for it (it is
+// safe to call twice, and runs at cleanup too).
+func keepExchanging(t testing.TB, pairs ...[2]string) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			for _, p := range pairs {
+				exchange(p[0], p[1])
+			}
+		}
+	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { close(quit); <-done }) }
+	t.Cleanup(stop)
+	return stop
 }

@@ -340,27 +340,15 @@ func TestRaceDirectorySwapNeverLeaksOutsideContent(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	mustOK(t, os.Symlink(filepath.Join(dir, "outside"), link))
 
-	stop := make(chan struct{})
-	flipped := make(chan struct{})
-	go func() {
-		defer close(flipped)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			// RENAME_EXCHANGE swaps the directory and the link atomically.
-			exchange(sub, link)
-		}
-	}()
+	// The directory and the link swap places atomically, again and again.
+	stop := keepExchanging(t, [2]string{sub, link})
 	hits := 0
 	deadline := time.Now().Add(20 * time.Second)
 	for i := 0; time.Now().Before(deadline) && (hits == 0 || i < 200); i++ {
 		c := observe(t, dir, "s", Config{Workers: 1})
 		for _, p := range entryPaths(&c.Manifest) {
 			if p == "sub/SECRET" {
-				close(stop)
+				stop()
 				t.Fatalf("iteration %d: content from outside the candidate", i)
 			}
 		}
@@ -368,8 +356,7 @@ func TestRaceDirectorySwapNeverLeaksOutsideContent(t *testing.T) {
 			hits++
 		}
 	}
-	close(stop)
-	<-flipped
+	stop()
 	if hits == 0 {
 		t.Fatal("the swap window was never hit in 20s: the race test proves nothing")
 	}
