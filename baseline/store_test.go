@@ -252,7 +252,7 @@ func record(t *testing.T, st *Store, name string, sts map[string]Standing, verdi
 	s := sts[name]
 	v := Verdict{Verdict: verdict, Digest: s.Digest(), At: time.Now().UTC()}
 	must(t, st.Update(func(tx *Tx) error {
-		_, err := tx.RecordVerdict(Target{ID: s.ID, Root: s.Root, Name: s.Name}, v)
+		_, err := tx.RecordVerdict(Target{ID: s.ID, Root: s.Root, Name: s.Name, Observed: s.Observed, Expect: s.Digest()}, v)
 		return err
 	}))
 }
@@ -479,7 +479,7 @@ func TestRecordingAVerdictDeliversWhatTheReviewerSaw(t *testing.T) {
 	id := st.ID(w.root.Path, c.Name)
 	v := Verdict{Verdict: Safe, Digest: &c.Digest, At: time.Now().UTC()}
 	must(t, st.Update(func(tx *Tx) error {
-		_, err := tx.RecordVerdict(Target{ID: id, Root: w.root, Name: c.Name, Observed: c}, v)
+		_, err := tx.RecordVerdict(Target{ID: id, Root: w.root, Name: c.Name, Observed: c, Expect: &c.Digest}, v)
 		return err
 	}))
 	var rep Report

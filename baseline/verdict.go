@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -16,16 +17,18 @@ type Target struct {
 	// Observed, when set and complete, is what the reviewer saw: recording
 	// the verdict delivers it, so the record's digest becomes its digest.
 	Observed *walker.Candidate
+	// Expect is the digest the reviewer reviewed; Observed must still be it.
+	Expect *snapshot.Hash
 }
 
 // RecordVerdict binds v to the candidate and returns the verdict it
-// replaced, if any (kept as history). The caller has already re-observed
-// the candidate and checked v.Digest against the reviewer's expectation.
-// A safe verdict clears the adverse mark on exactly its content; an adverse
-// one marks its content wherever it appears.
+// replaced, if any (kept as history). It refuses what CheckVerdict refuses,
+// so every entry point gets the same refusals. A safe verdict clears the
+// adverse mark on exactly its content; an adverse one marks its content
+// wherever it appears.
 func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
-	if !ValidVerdict(v.Verdict) || v.Verdict == Safe && v.Digest == nil {
-		return nil, fmt.Errorf("baseline: refusing verdict %q without a digest", v.Verdict)
+	if err := CheckVerdict(tg, v); err != nil {
+		return nil, fmt.Errorf("baseline: refusing %s on %s: %w", v.Verdict, tg.ID, err)
 	}
 	rec, err := t.Record(tg.ID)
 	if err != nil {

@@ -66,11 +66,9 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			case err == nil || errors.Is(err, context.Canceled):
 				return nil
 			case errors.Is(err, monitor.ErrRunning):
-				return fail(exitUsage, "%v: one daemon watches at a time", err)
-			case errors.Is(err, baseline.ErrCorrupt), errors.Is(err, baseline.ErrUntrusted), errors.Is(err, baseline.ErrStale):
-				return storeErr(err)
+				return fail(exitCode(err, exitInternal), "%v: one daemon watches at a time", err)
 			}
-			return fail(exitInternal, "%v", err)
+			return failure(err, exitInternal)
 		},
 	}
 }

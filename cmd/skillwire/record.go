@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -49,19 +50,18 @@ tree), 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			if !baseline.ValidVerdict(verdict) {
-				return fail(exitUsage, "--verdict must be SAFE-TO-PROPOSE, SUSPECT or BLOCK")
-			}
+			// The verdict is judged first, then the digest's spelling: a
+			// malformed --expect-digest still counts as given.
 			var want *snapshot.Hash
-			switch {
-			case expect != "":
-				h, err := snapshot.ParseHash(expect)
-				if err != nil {
-					return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
-				}
+			h, herr := snapshot.ParseHash(expect)
+			if expect != "" {
 				want = &h
-			case verdict == baseline.Safe:
-				return fail(exitUsage, "SAFE-TO-PROPOSE needs --expect-digest: the digest that was reviewed")
+			}
+			if err := baseline.CheckRequest(verdict, want); err != nil {
+				return refusal(err, "", nil)
+			}
+			if want != nil && herr != nil {
+				return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
 			}
 			w, err := loadWorld(s)
 			if err != nil {
@@ -79,22 +79,15 @@ tree), 4 store unusable.`,
 
 			c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
 			found := c.Anomalies()
-			if want != nil {
-				if c.Partial() {
-					return fail(exitFinding, "refused: %s could not be fully observed (partial), so its digest cannot be checked", ref.id)
-				}
-				if c.Digest != *want {
-					return fail(exitFinding, "refused: %s is no longer the reviewed content; its digest is now %s", ref.id, c.Digest)
-				}
-			}
-			if verdict == baseline.Safe && len(found) > 0 {
-				return fail(exitFinding, "refused: SAFE-TO-PROPOSE cannot be recorded on %s, which is %s; record SUSPECT or BLOCK instead",
-					ref.id, joinReasons(walker.Reasons(found)))
-			}
 			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
 			if !c.Partial() {
 				d := c.Digest
 				v.Digest = &d
+			}
+			tg := baseline.Target{ID: ref.id, Root: ref.root, Name: ref.name, Observed: &c, Expect: want}
+			// Refused before the store is opened again: a refusal writes nothing.
+			if err := baseline.CheckVerdict(tg, v); err != nil {
+				return refusal(err, ref.id, &c)
 			}
 
 			st, err = w.open(true, false)
@@ -105,10 +98,10 @@ tree), 4 store unusable.`,
 			var replaced *baseline.Verdict
 			if err := st.Update(func(tx *baseline.Tx) error {
 				var err error
-				replaced, err = tx.RecordVerdict(baseline.Target{ID: ref.id, Root: ref.root, Name: ref.name, Observed: &c}, v)
+				replaced, err = tx.RecordVerdict(tg, v)
 				return err
 			}); err != nil {
-				return storeErr(err)
+				return refusal(err, ref.id, &c)
 			}
 
 			out := recordJSON{Recorded: ref.id, Verdict: verdict, Digest: hashString(v.Digest), Reasons: nonNil(walker.Reasons(found))}
@@ -135,6 +128,26 @@ tree), 4 store unusable.`,
 	cmd.Flags().StringVar(&reviewer, "reviewer", "", "who reviewed (stored as printable ASCII, at most 200 characters)")
 	bf.add(cmd)
 	return cmd
+}
+
+// refusal says why a verdict was not recorded, in words for the reviewer;
+// the exit code is the refusal's kind (2 a bad request, 3 the tree).
+func refusal(err error, id string, c *walker.Candidate) error {
+	code := exitCode(err, exitInternal)
+	switch {
+	case errors.Is(err, baseline.ErrBadVerdict):
+		return fail(code, "--verdict must be SAFE-TO-PROPOSE, SUSPECT or BLOCK")
+	case errors.Is(err, baseline.ErrNoExpectDigest):
+		return fail(code, "SAFE-TO-PROPOSE needs --expect-digest: the digest that was reviewed")
+	case errors.Is(err, baseline.ErrPartial):
+		return fail(code, "refused: %s could not be fully observed (partial), so its digest cannot be checked", id)
+	case errors.Is(err, baseline.ErrDigestMismatch):
+		return fail(code, "refused: %s is no longer the reviewed content; its digest is now %s", id, c.Digest)
+	case errors.Is(err, baseline.ErrAnomalous):
+		return fail(code, "refused: SAFE-TO-PROPOSE cannot be recorded on %s, which is %s; record SUSPECT or BLOCK instead",
+			id, joinReasons(walker.Reasons(c.Anomalies())))
+	}
+	return storeErr(err)
 }
 
 func hashString(h *snapshot.Hash) *string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -33,7 +32,7 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 	env.Getenv = s.getenv
 	cfgDir, err := claude.ConfigDir(env)
 	if err != nil {
-		return nil, fail(exitUsage, "%v", err)
+		return nil, fail(exitCode(err, exitUsage), "%v", err)
 	}
 	project := claude.ProjectDir(env, projectHint)
 	w := &world{cfgDir: cfgDir, project: project, roots: claude.Roots(cfgDir, project), timeout: baseline.DefaultLockTimeout}
@@ -60,13 +59,6 @@ func (w *world) open(create, readOnly bool) (*baseline.Store, error) {
 		return nil, storeErr(err)
 	}
 	return st, nil
-}
-
-func storeErr(err error) error {
-	if errors.Is(err, baseline.ErrAbsent) {
-		return fail(exitNoAudit, "%v; run 'skillwire scan --update' to create the store", err)
-	}
-	return fail(exitNoAudit, "%s", defang(err.Error()))
 }
 
 func (w *world) specs() []walker.RootSpec {

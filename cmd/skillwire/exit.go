@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/lockfile"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// exitKinds is the one mapping from the libraries' error kinds to exit
+// codes (DESIGN.md §7), matched with errors.Is, first match wins.
+var exitKinds = []struct {
+	err  error
+	code int
+}{
+	// Usage error or refused input.
+	{claude.ErrNoConfigDir, exitUsage},
+	{walker.ErrRefused, exitUsage},
+	{baseline.ErrBadVerdict, exitUsage},
+	{baseline.ErrNoExpectDigest, exitUsage},
+	{baseline.ErrLegacy, exitUsage},
+	{baseline.ErrImported, exitUsage},
+	{monitor.ErrRunning, exitUsage},
+	{monitor.ErrServiceSpec, exitUsage},
+	{monitor.ErrUnitRefused, exitUsage},
+	// A finding: the tree is not the reviewed one, or not safe to vouch for.
+	{baseline.ErrPartial, exitFinding},
+	{baseline.ErrDigestMismatch, exitFinding},
+	{baseline.ErrAnomalous, exitFinding},
+	// The audit could not be performed: what it reads is absent or unusable.
+	{baseline.ErrAbsent, exitNoAudit},
+	{baseline.ErrCorrupt, exitNoAudit},
+	{baseline.ErrStale, exitNoAudit},
+	{baseline.ErrUntrusted, exitNoAudit},
+	{baseline.ErrBusy, exitNoAudit},
+	{auditlog.ErrUntrusted, exitNoAudit},
+	{auditlog.ErrBusy, exitNoAudit},
+	{auditlog.ErrTooLarge, exitNoAudit},
+	{lockfile.ErrVersion, exitNoAudit},
+	{lockfile.ErrMalformed, exitNoAudit},
+	{lockfile.ErrNotRegular, exitNoAudit},
+	{lockfile.ErrTooLarge, exitNoAudit},
+	{fs.ErrNotExist, exitNoAudit},
+}
+
+// exitCode is the exit code of err's kind, or fallback for an error of no
+// kind listed: the command knows what its other failures mean.
+func exitCode(err error, fallback int) int {
+	for _, k := range exitKinds {
+		if errors.Is(err, k.err) {
+			return k.code
+		}
+	}
+	return fallback
+}
+
+// failure is err as the command's failure: its kind's exit code (else
+// fallback) and its text, defanged, since a path in it may hold any byte.
+func failure(err error, fallback int) error {
+	return fail(exitCode(err, fallback), "%s", defang(err.Error()))
+}
+
+// storeErr is a failure to use the store: could not audit, unless its kind
+// says otherwise (a refused verdict), and an absent store says how to
+// create one.
+func storeErr(err error) error {
+	if errors.Is(err, baseline.ErrAbsent) {
+		return fail(exitCode(err, exitNoAudit), "%v; run 'skillwire scan --update' to create the store", err)
+	}
+	return failure(err, exitNoAudit)
+}

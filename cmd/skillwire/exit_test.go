@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/lockfile"
+	"github.com/skillwire/skillwire/monitor"
+)
+
+func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{baseline.ErrNoExpectDigest, exitUsage},
+		{baseline.ErrBadVerdict, exitUsage},
+		{monitor.ErrRunning, exitUsage},
+		{baseline.ErrImported, exitUsage},
+		{baseline.ErrPartial, exitFinding},
+		{baseline.ErrDigestMismatch, exitFinding},
+		{baseline.ErrAnomalous, exitFinding},
+		{baseline.ErrBadName, exitFinding},
+		{baseline.ErrAbsent, exitNoAudit},
+		{baseline.ErrCorrupt, exitNoAudit},
+		{baseline.ErrStale, exitNoAudit},
+		{baseline.ErrUntrusted, exitNoAudit},
+		{baseline.ErrBusy, exitNoAudit},
+		{auditlog.ErrUntrusted, exitNoAudit},
+		{auditlog.ErrBusy, exitNoAudit},
+		{auditlog.ErrTooLarge, exitNoAudit},
+		{lockfile.ErrDigest, exitNoAudit},
+		{fs.ErrNotExist, exitNoAudit},
+		{baseline.ErrUnobserved, exitInternal},
+		{errors.New("no kind"), exitInternal},
+	} {
+		t.Run(tc.err.Error(), func(t *testing.T) {
+			wrapped := fmt.Errorf("doing something: %w", tc.err)
+			if got := exitCode(wrapped, exitInternal); got != tc.want {
+				t.Fatalf("exit %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStoreFailuresOfNoKnownKindCannotAudit(t *testing.T) {
+	var ee *exitError
+	if err := storeErr(errors.New("read /x\x1b[2J: i/o error")); !errors.As(err, &ee) || ee.code != exitNoAudit || ee.msg != "read /x?[2J: i/o error" {
+		t.Fatalf("got %#v", err)
+	}
+}
