@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -47,11 +46,8 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 			pwd, pwdSet := s.getenv("PWD")
 			dir, name, err := walker.SplitArg(args[0], pwd, pwdSet)
 			if err != nil {
-				if errors.Is(err, walker.ErrRefused) {
-					// Refusals are fixed text: the argument is never echoed.
-					return fail(exitUsage, "%v", err)
-				}
-				return fail(exitInternal, "%v", err)
+				// Refusals are fixed text: the argument is never echoed.
+				return fail(exitCode(err, exitInternal), "%v", err)
 			}
 			c := walker.Observe(cmd.Context(), dir, name, cfg)
 			found := c.Anomalies()

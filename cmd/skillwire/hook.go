@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -146,13 +146,13 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	// from its cache; the rest are walked. The store is never held during
 	// the walk.
 	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
-	obs := w.observe(walkCtx, cfg, w.cachedRoots(opts, time.Now()))
+	obs := session.Observe(walkCtx, w.roots, cfg, session.Cached(w.roots, opts, time.Now()))
 	cancel()
 
 	// Without a usable store there is nothing to compare with: say so, and
 	// what could not be observed.
 	adviseStoreProblem := func(err error) {
-		out.deliver(buildAdvisory(obs, baseline.Fresh(obs), nil, false, storeProblem(err)).text)
+		out.deliver(session.Build(session.Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: session.StoreProblem(err)}).Text)
 	}
 	st, err := baseline.Open(opts)
 	if err != nil {
@@ -185,8 +185,8 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		adviseStoreProblem(err)
 		return
 	}
-	adv := buildAdvisory(obs, sts, events, bootstrap, "")
-	if adv.text == "" || !out.deliver(adv.text) || len(adv.consume) == 0 && len(adv.events) == 0 {
+	adv := session.Build(session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap})
+	if adv.Text == "" || !out.deliver(adv.Text) || len(adv.Consume) == 0 && len(adv.Events) == 0 {
 		return // silent, undelivered, or nothing to consume: the store stays as it was
 	}
 	// Delivered: now, and only now, the advised deltas are consumed. Each is
@@ -196,20 +196,9 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	defer st.Close()
 	st.Update(func(tx *baseline.Tx) error {
-		if _, err := tx.Advance(adv.consume, bootstrap, time.Now().UTC()); err != nil {
+		if _, err := tx.Advance(adv.Consume, bootstrap, time.Now().UTC()); err != nil {
 			return err
 		}
-		return tx.DropEvents(adv.events)
+		return tx.DropEvents(adv.Events)
 	})
-}
-
-func storeProblem(err error) string {
-	switch h := baseline.HealthOf(err); {
-	case h == baseline.Busy:
-		return "busy: another skillwire process held it, so this session was not compared"
-	case errors.Is(err, baseline.ErrAbsent):
-		return "it could not be created"
-	default:
-		return "it is " + string(h) + "; run skillwire status"
-	}
 }

@@ -86,7 +86,7 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 					return err
 				})
 				if errors.Is(err, baseline.ErrImported) {
-					return fail(exitUsage, "%v: it is never read twice", err)
+					return fail(exitCode(err, exitInternal), "%v: it is never read twice", err)
 				}
 				if err != nil {
 					return storeErr(err)

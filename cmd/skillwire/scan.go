@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/session"
 	"github.com/spf13/cobra"
 )
 
@@ -202,7 +202,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		}
 		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, r.Path) // already escaped by renderRoots
 		if len(r.Anomalies) > 0 {
-			fmt.Fprintf(tw, "  [%s]", joinReasons(r.Anomalies))
+			fmt.Fprintf(tw, "  [%s]", session.JoinReasons(r.Anomalies))
 		}
 		fmt.Fprintln(tw)
 		if len(r.Candidates) == 0 {
@@ -255,13 +255,5 @@ func reasonsOrDash(rs []anomaly.Reason) string {
 	if len(rs) == 0 {
 		return "-"
 	}
-	return joinReasons(rs)
-}
-
-func joinReasons(rs []anomaly.Reason) string {
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = r.String()
-	}
-	return strings.Join(parts, ",")
+	return session.JoinReasons(rs)
 }

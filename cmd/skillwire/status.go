@@ -7,6 +7,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/session"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +65,7 @@ been recorded yet (which says nothing about what is installed).`,
 						return err
 					}
 					hb, err := tx.Heartbeat()
-					out.Daemon = daemonState(hb, monitor.Running(w.stateDir), time.Now())
+					out.Daemon = daemonState(session.Daemon{Running: monitor.Running(w.stateDir), Heartbeat: hb}, time.Now())
 					return err
 				})
 				st.Close()
@@ -90,7 +91,7 @@ been recorded yet (which says nothing about what is installed).`,
 			}
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
-				return &exitError{code: exitNoAudit}
+				return &exitError{code: exitCode(oerr, exitNoAudit)}
 			case len(out.Adverse) > 0:
 				return errFinding
 			}
@@ -101,7 +102,8 @@ been recorded yet (which says nothing about what is installed).`,
 	return cmd
 }
 
-func daemonState(hb *baseline.Heartbeat, running bool, now time.Time) daemonJSON {
+func daemonState(d session.Daemon, now time.Time) daemonJSON {
+	hb := d.Heartbeat
 	if hb == nil {
 		return daemonJSON{}
 	}
@@ -110,7 +112,7 @@ func daemonState(hb *baseline.Heartbeat, running bool, now time.Time) daemonJSON
 	if !hb.Whole {
 		watching = "degraded: " + hb.Degraded
 	}
-	return daemonJSON{Alive: running && hb.Fresh(now, monitor.FreshFor), HeartbeatAge: &age, Watching: &watching}
+	return daemonJSON{Alive: d.Alive(now), HeartbeatAge: &age, Watching: &watching}
 }
 
 func statusEntry(r *baseline.Record) statusEntryJSON {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -151,64 +149,3 @@ func pickID(prefix string, ids []string, none string) (string, error) {
 }
 
 func walkerReasons(c *walker.Candidate) []anomaly.Reason { return walker.Reasons(c.Anomalies()) }
-
-// cachedRoots returns the daemon's cached observations of this world's
-// roots, only when a daemon holds its role, its heartbeat is fresh and it
-// watches everything; else nil, and every root is walked. Without a daemon
-// (one flock tells) the store is not even opened, and any trouble with it
-// only means no cache: the caller advises it after the walk.
-func (w *world) cachedRoots(opts baseline.Options, now time.Time) map[string]*walker.Root {
-	if !monitor.Running(w.stateDir) {
-		return nil
-	}
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return nil
-	}
-	defer st.Close()
-	out := map[string]*walker.Root{}
-	err = st.View(func(tx *baseline.Tx) error {
-		hb, err := tx.Heartbeat()
-		if err != nil || !hb.Fresh(now, monitor.FreshFor) || !hb.Whole {
-			return err
-		}
-		for _, r := range w.roots {
-			if !slices.Contains(hb.Roots, r.Path) {
-				continue
-			}
-			c, err := tx.CachedRoot(r.Spec())
-			if err != nil {
-				return err
-			}
-			if c != nil {
-				out[r.Path] = c
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
-// observe walks the roots that are not cached, all under one shared
-// budget, and pairs every root with its observation.
-func (w *world) observe(ctx context.Context, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
-	var specs []walker.RootSpec
-	for _, r := range w.roots {
-		if cached[r.Path] == nil {
-			specs = append(specs, r.Spec())
-		}
-	}
-	walked := walker.Scan(ctx, specs, cfg)
-	obs := make([]baseline.Observation, len(w.roots))
-	for i, r := range w.roots {
-		o := cached[r.Path]
-		if o == nil {
-			o, walked = &walked[0], walked[1:]
-		}
-		obs[i] = baseline.Observation{Root: r, Walk: o}
-	}
-	return obs
-}

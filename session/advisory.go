@@ -1,0 +1,249 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// maxListed is how many candidates one advisory names; the rest are
+// counted per category, and deltas not named are held over, not consumed.
+const maxListed = 8
+
+// Input is what one session start observed and what the store said of it.
+type Input struct {
+	Obs       []baseline.Observation
+	Standings []baseline.Standing
+	// Events are the daemon's change events: a candidate that changed and
+	// came back between two sessions is unchanged to a comparison, and
+	// only its events tell.
+	Events []baseline.Event
+	// Bootstrap: the store was empty, so this is the first use and every
+	// candidate is accepted as the baseline.
+	Bootstrap bool
+	// StoreProblem, when set, says why there was nothing to compare with.
+	StoreProblem string
+}
+
+// Advisory is what a session is told, and what the store may consume once
+// the text was delivered: nothing is consumed that was not told.
+type Advisory struct {
+	Text    string
+	Consume []baseline.Standing
+	Events  []baseline.Event // change events told, dropped once delivered
+}
+
+// category ranks what an advisory lists: real changes first, so that
+// recurring anomalies can never crowd one out.
+type category int
+
+const (
+	catChanged category = iota
+	catNew
+	catRemoved
+	catRestored
+	catAdverse
+	catAnomalous
+	numCategories
+)
+
+var categoryWords = [numCategories]string{"changed since the last session", "new since the last session",
+	"removed since the last session", "modified since the last session and since restored",
+	"under an adverse verdict", "not fully observable"}
+
+var categoryCounts = [numCategories]string{"changed", "new", "removed", "modified and restored",
+	"under an adverse verdict", "not fully observable"}
+
+type item struct {
+	cat    category
+	st     *baseline.Standing
+	delta  bool // a change of state the delivery consumes
+	events []baseline.Event
+}
+
+// Build turns a comparison into text built only from fixed templates,
+// display-gated names and minted ids: no byte a tree's author chose reaches
+// the model unless it passed the gate.
+func Build(in Input) Advisory {
+	var adv Advisory
+	if in.Bootstrap {
+		adv.Consume = accepted(in.Standings)
+	}
+	told, held := limit(classify(in))
+	adv.Text = render(in, len(adv.Consume), told, held)
+	for _, it := range told {
+		if it.delta {
+			adv.Consume = append(adv.Consume, *it.st)
+		}
+		adv.Events = append(adv.Events, it.events...)
+	}
+	if adv.Text == "" {
+		return Advisory{}
+	}
+	return adv
+}
+
+// accepted is what a first use accepts as the baseline: every new
+// candidate fully observed.
+func accepted(sts []baseline.Standing) []baseline.Standing {
+	var out []baseline.Standing
+	for i := range sts {
+		if sts[i].State == baseline.New && sts[i].Digest() != nil {
+			out = append(out, sts[i])
+		}
+	}
+	return out
+}
+
+// classify picks every standing with something to say, ordered by
+// category and, within one, as scanned. Deltas exist only against a usable,
+// non-empty store: without one there is nothing they are relative to.
+func classify(in Input) []item {
+	byID := map[string][]baseline.Event{}
+	for _, e := range in.Events {
+		byID[e.ID] = append(byID[e.ID], e)
+	}
+	compared := in.StoreProblem == "" && !in.Bootstrap
+	var items []item
+	for i := range in.Standings {
+		st := &in.Standings[i]
+		evs := byID[st.ID]
+		if c, ok := deltaOf(st); compared && ok {
+			items = append(items, item{cat: c, st: st, delta: true, events: evs})
+			continue
+		}
+		switch {
+		case len(evs) > 0 && st.State == baseline.Unchanged:
+			items = append(items, item{cat: catRestored, st: st, events: evs})
+		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
+			items = append(items, item{cat: catAdverse, st: st})
+		case st.Observed != nil && len(st.Observed.Anomalies()) > 0:
+			items = append(items, item{cat: catAnomalous, st: st})
+		}
+	}
+	ordered := make([]item, 0, len(items))
+	for c := range numCategories {
+		for _, it := range items {
+			if it.cat == c {
+				ordered = append(ordered, it)
+			}
+		}
+	}
+	return ordered
+}
+
+func deltaOf(st *baseline.Standing) (category, bool) {
+	switch {
+	case st.State == baseline.Changed:
+		return catChanged, true
+	case st.State == baseline.New && st.Digest() != nil:
+		return catNew, true
+	case st.State == baseline.Removed:
+		return catRemoved, true
+	}
+	return 0, false
+}
+
+// limit tells the first maxListed items and holds the rest over, counted
+// per category.
+func limit(items []item) (told []item, held [numCategories]int) {
+	told = items[:min(len(items), maxListed)]
+	for _, it := range items[len(told):] {
+		held[it.cat]++
+	}
+	return told, held
+}
+
+// render writes the advisory's lines, or "" when there is nothing to say.
+func render(in Input, accepted int, told []item, held [numCategories]int) string {
+	var lines []string
+	if in.StoreProblem != "" {
+		lines = append(lines, "skillwire could not compare with its store ("+in.StoreProblem+"): what changed since the last session is unknown.")
+	}
+	if in.Bootstrap {
+		lines = append(lines, fmt.Sprintf("skillwire first run: %d skill(s), agent(s) and command(s) accepted as the baseline on first use, without review.", accepted))
+	}
+	for _, o := range in.Obs {
+		if len(o.Walk.Anomalies) > 0 {
+			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, JoinReasons(o.Walk.Anomalies)))
+		}
+	}
+	for _, it := range told {
+		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+		if it.cat == catRestored {
+			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
+		}
+		lines = append(lines, line)
+	}
+	var more []string
+	for c, n := range held {
+		if n > 0 {
+			more = append(more, fmt.Sprintf("%d more %s", n, categoryCounts[c]))
+		}
+	}
+	if len(more) > 0 {
+		lines = append(lines, "Not listed here: "+strings.Join(more, ", ")+".")
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	lines = append(lines, "These are observations by skillwire, a file integrity tripwire. Details: skillwire status")
+	return strings.Join(lines, "\n")
+}
+
+var kindWord = map[claude.Kind]string{claude.Skills: "skill", claude.Agents: "agent", claude.Commands: "command"}
+
+// describe names a candidate for the advisory: its gated name in quotes,
+// its id, its verdict and what could not be observed.
+func describe(st *baseline.Standing) string {
+	var b strings.Builder
+	b.WriteString(string(st.Root.Scope))
+	b.WriteByte(' ')
+	b.WriteString(kindWord[st.Root.Kind])
+	if anomaly.Gate(st.Name) {
+		fmt.Fprintf(&b, " %q", st.Name)
+	} else {
+		b.WriteString(" (name hidden)")
+	}
+	if st.ID != "" {
+		b.WriteString(" id " + st.ID)
+	}
+	if v := st.Verdict; v != nil && baseline.Adverse(v.Verdict) {
+		b.WriteString(", verdict " + v.Verdict)
+	}
+	if st.Observed != nil {
+		if rs := walker.Reasons(st.Observed.Anomalies()); len(rs) > 0 {
+			b.WriteString(", not fully observable: " + JoinReasons(rs))
+		}
+	}
+	return b.String()
+}
+
+// JoinReasons is the one spelling of a list of anomaly reasons, for the
+// advisory and the terminal alike: fixed words, comma-separated.
+func JoinReasons(rs []anomaly.Reason) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// StoreProblem says why a session could not be compared with the store,
+// in words for the session.
+func StoreProblem(err error) string {
+	switch h := baseline.HealthOf(err); {
+	case h == baseline.Busy:
+		return "busy: another skillwire process held it, so this session was not compared"
+	case errors.Is(err, baseline.ErrAbsent):
+		return "it could not be created"
+	default:
+		return "it is " + string(h) + "; run skillwire status"
+	}
+}

@@ -1,0 +1,211 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+var skills = claude.Root{Path: "/cfg/skills", Scope: claude.Global, Kind: claude.Skills}
+
+// standing is a candidate named name in state s; anomalous adds a symlink
+// entry, partial cuts it short.
+func standing(name string, s baseline.State, mods ...func(*baseline.Standing)) baseline.Standing {
+	st := baseline.Standing{ID: "sw" + strings.Repeat("a", 4) + name, Root: skills, Name: []byte(name), State: s}
+	if s != baseline.Removed {
+		st.Observed = &walker.Candidate{Name: []byte(name), Digest: snapshot.Hash{byte(len(name))},
+			Manifest: snapshot.Manifest{Entries: []snapshot.Entry{{Kind: snapshot.Dir, Mode: 0o755}}}}
+	}
+	for _, m := range mods {
+		m(&st)
+	}
+	return st
+}
+
+func anomalous(st *baseline.Standing) {
+	st.Observed.Manifest.Entries = append(st.Observed.Manifest.Entries, snapshot.Entry{Path: []byte("l"), Kind: snapshot.Symlink, Target: []byte("/etc")})
+}
+
+func partial(st *baseline.Standing) { st.Observed.Manifest.Partial = true }
+
+func adverse(st *baseline.Standing) { st.Verdict = &baseline.Verdict{Verdict: baseline.Block} }
+
+func names(sts []baseline.Standing) []string {
+	var out []string
+	for _, s := range sts {
+		out = append(out, string(s.Name))
+	}
+	return out
+}
+
+func lines(a Advisory) []string { return strings.Split(a.Text, "\n") }
+
+const footer = "These are observations by skillwire, a file integrity tripwire. Details: skillwire status"
+
+func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
+	var sts []baseline.Standing
+	for i := range 11 {
+		sts = append(sts, standing(fmt.Sprintf("c%02d", i), baseline.Changed))
+	}
+	sts = append(sts, standing("n", baseline.New))
+	adv := Build(Input{Standings: sts})
+	got := lines(adv)
+	if len(got) != 8+2 {
+		t.Fatalf("want 8 named lines, the count and the footer; got %q", got)
+	}
+	if want := "Not listed here: 3 more changed, 1 more new."; got[8] != want {
+		t.Fatalf("count line %q, want %q", got[8], want)
+	}
+	if c := names(adv.Consume); len(c) != 8 || c[0] != "c00" || c[7] != "c07" {
+		t.Fatalf("consumed %v: only the named deltas may be consumed", c)
+	}
+	// The next session, with the named ones consumed, names the held ones.
+	adv = Build(Input{Standings: sts[8:]})
+	if c := names(adv.Consume); strings.Join(c, " ") != "c08 c09 c10 n" {
+		t.Fatalf("held-over deltas not told next: %v", c)
+	}
+}
+
+func TestAdvisoryListsRealChangesBeforeRecurringFindings(t *testing.T) {
+	sts := []baseline.Standing{
+		standing("anom", baseline.Unchanged, anomalous),
+		standing("bad", baseline.Unchanged, adverse),
+		standing("rest", baseline.Unchanged),
+		standing("gone", baseline.Removed),
+		standing("new", baseline.New),
+		standing("chg", baseline.Changed),
+	}
+	at := time.Date(2026, 11, 12, 10, 0, 0, 0, time.FixedZone("x", 3600))
+	adv := Build(Input{Standings: sts, Events: []baseline.Event{{ID: sts[2].ID, At: at}}})
+	want := []string{
+		`- changed since the last session: global skill "chg" id swaaaachg`,
+		`- new since the last session: global skill "new" id swaaaanew`,
+		`- removed since the last session: global skill "gone" id swaaaagone`,
+		`- modified since the last session and since restored: global skill "rest" id swaaaarest, first modified at 2026-11-12T09:00:00Z`,
+		`- under an adverse verdict: global skill "bad" id swaaaabad, verdict BLOCK`,
+		`- not fully observable: global skill "anom" id swaaaaanom, not fully observable: symlink`,
+		footer,
+	}
+	if got := lines(adv); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", adv.Text, strings.Join(want, "\n"))
+	}
+	if c := names(adv.Consume); strings.Join(c, " ") != "chg new gone" {
+		t.Fatalf("consumed %v: only deltas are consumed", c)
+	}
+	if len(adv.Events) != 1 || adv.Events[0].ID != sts[2].ID {
+		t.Fatalf("the told restoration's events are not dropped: %+v", adv.Events)
+	}
+}
+
+func TestAnomaliesNeverCrowdOutAChange(t *testing.T) {
+	var sts []baseline.Standing
+	for i := range 9 {
+		sts = append(sts, standing(fmt.Sprintf("a%d", i), baseline.Unchanged, anomalous))
+	}
+	sts = append(sts, standing("chg", baseline.Changed))
+	adv := Build(Input{Standings: sts})
+	if got := lines(adv); !strings.HasPrefix(got[0], "- changed since the last session") || got[8] != "Not listed here: 2 more not fully observable." {
+		t.Fatalf("got %q", got)
+	}
+	if c := names(adv.Consume); len(c) != 1 || c[0] != "chg" {
+		t.Fatalf("consumed %v", c)
+	}
+}
+
+func TestHeldOverEventsAreNotDropped(t *testing.T) {
+	var sts []baseline.Standing
+	var evs []baseline.Event
+	for i := range 9 {
+		sts = append(sts, standing(fmt.Sprintf("r%d", i), baseline.Unchanged))
+		evs = append(evs, baseline.Event{ID: sts[i].ID, At: time.Unix(int64(i), 0)})
+	}
+	adv := Build(Input{Standings: sts, Events: evs})
+	if len(adv.Events) != 8 || adv.Events[7].ID != sts[7].ID {
+		t.Fatalf("events of untold candidates would be dropped: %d", len(adv.Events))
+	}
+}
+
+func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
+	sts := []baseline.Standing{
+		standing("a", baseline.New), standing("b", baseline.New),
+		standing("p", baseline.New, partial),
+		standing("x", baseline.New, anomalous),
+	}
+	adv := Build(Input{Standings: sts, Bootstrap: true})
+	got := lines(adv)
+	if got[0] != "skillwire first run: 3 skill(s), agent(s) and command(s) accepted as the baseline on first use, without review." {
+		t.Fatalf("first line %q", got[0])
+	}
+	if c := names(adv.Consume); strings.Join(c, " ") != "a b x" {
+		t.Fatalf("accepted %v: a partial candidate has no digest to accept", c)
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "- new since") {
+			t.Fatalf("a first run lists its candidates as new: %q", l)
+		}
+	}
+	if !strings.Contains(adv.Text, `- not fully observable: global skill "p"`) || !strings.Contains(adv.Text, `- not fully observable: global skill "x"`) {
+		t.Fatalf("what is not fully observable is still told on a first run:\n%s", adv.Text)
+	}
+}
+
+func TestWithoutAStoreNothingIsAChangeOrConsumed(t *testing.T) {
+	obs := []baseline.Observation{{Root: skills, Walk: &walker.Root{Anomalies: []anomaly.Reason{anomaly.Unreadable}}}}
+	sts := []baseline.Standing{standing("a", baseline.New), standing("b", baseline.Changed, adverse)}
+	adv := Build(Input{Obs: obs, Standings: sts, StoreProblem: StoreProblem(baseline.ErrCorrupt)})
+	want := []string{
+		"skillwire could not compare with its store (it is corrupt; run skillwire status): what changed since the last session is unknown.",
+		"The global skills directory could not be listed (unreadable).",
+		`- under an adverse verdict: global skill "b" id swaaaab, verdict BLOCK`,
+		footer,
+	}
+	if adv.Text != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s", adv.Text)
+	}
+	if len(adv.Consume) != 0 {
+		t.Fatalf("consumed %v without a store", names(adv.Consume))
+	}
+}
+
+func TestNothingToSayIsSilence(t *testing.T) {
+	adv := Build(Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged), standing("b", baseline.Unchanged)}})
+	if adv.Text != "" || adv.Consume != nil || adv.Events != nil {
+		t.Fatalf("got %+v", adv)
+	}
+}
+
+func TestAHiddenNameNeverReachesTheSession(t *testing.T) {
+	st := standing("evil\x1b]0;\u202ename", baseline.Changed)
+	st.ID = "swaaaaaaaa"
+	adv := Build(Input{Standings: []baseline.Standing{st}})
+	if !strings.Contains(adv.Text, "global skill (name hidden) id swaaaaaaaa, not fully observable: badname") || strings.ContainsAny(adv.Text, "\x1b\u202e") {
+		t.Fatalf("got %q", adv.Text)
+	}
+}
+
+func TestStoreProblemSaysWhatToDo(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("open: %w", baseline.ErrBusy), "busy: another skillwire process held it, so this session was not compared"},
+		{fmt.Errorf("open: %w", baseline.ErrAbsent), "it could not be created"},
+		{baseline.ErrUntrusted, "it is untrusted; run skillwire status"},
+		{baseline.ErrStale, "it is stale; run skillwire status"},
+		{errors.New("i/o"), "it is corrupt; run skillwire status"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := StoreProblem(tc.err); got != tc.want {
+				t.Fatalf("got %q", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package session
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Daemon is what can be known of the daemon: whether one holds its role
+// now (the flock) and its last heartbeat in the store (nil when none).
+type Daemon struct {
+	Running   bool
+	Heartbeat *baseline.Heartbeat
+}
+
+// Alive: a daemon holds the role and its heartbeat is fresh. A heartbeat
+// alone is not enough: a daemon killed with -9 leaves a fresh one behind.
+func (d Daemon) Alive(now time.Time) bool {
+	return d.Running && d.Heartbeat.Fresh(now, monitor.FreshFor)
+}
+
+// Trusts reports whether the daemon's cached observation of root may stand
+// in for a walk: it is alive, watches everything (not degraded to
+// rescans), and its heartbeat names root.
+func (d Daemon) Trusts(root string, now time.Time) bool {
+	return d.Alive(now) && d.Heartbeat.Whole && slices.Contains(d.Heartbeat.Roots, root)
+}
+
+// Cached returns the daemon's cached observations of the roots it is
+// trusted for, keyed by root path; nil means every root is walked. Without
+// a daemon (one flock tells) the store is not even opened, and any trouble
+// with it only means no cache: the caller advises it after the walk.
+func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
+	if !monitor.Running(opts.Dir) {
+		return nil
+	}
+	st, err := baseline.Open(opts)
+	if err != nil {
+		return nil
+	}
+	defer st.Close()
+	out := map[string]*walker.Root{}
+	err = st.View(func(tx *baseline.Tx) error {
+		hb, err := tx.Heartbeat()
+		if err != nil {
+			return err
+		}
+		d := Daemon{Running: true, Heartbeat: hb}
+		for _, r := range roots {
+			if !d.Trusts(r.Path, now) {
+				continue
+			}
+			c, err := tx.CachedRoot(r.Spec())
+			if err != nil {
+				return err
+			}
+			if c != nil {
+				out[r.Path] = c
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// Observe walks the roots that are not cached, all under one shared
+// budget, and pairs every root with its observation.
+func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
+	var specs []walker.RootSpec
+	for _, r := range roots {
+		if cached[r.Path] == nil {
+			specs = append(specs, r.Spec())
+		}
+	}
+	walked := walker.Scan(ctx, specs, cfg)
+	obs := make([]baseline.Observation, len(roots))
+	for i, r := range roots {
+		o := cached[r.Path]
+		if o == nil {
+			o, walked = &walked[0], walked[1:]
+		}
+		obs[i] = baseline.Observation{Root: r, Walk: o}
+	}
+	return obs
+}
