@@ -1,0 +1,201 @@
+// Package gate decides what Claude Code is told at the moment a skill, agent
+// or command is used (DESIGN.md §13): a policy and the candidate's state now
+// give an answer, which is nothing, ask or deny, and never allow.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/skillwire/skillwire/claude"
+)
+
+// Errors of the gate. A caller wraps its own failure with one of these so
+// Fail can say what happened without quoting the failure's text.
+var (
+	ErrPolicy   = errors.New("gate: policy must be audit, balanced or strict")
+	ErrDeadline = errors.New("gate: deadline passed")
+	ErrLocked   = errors.New("gate: store locked or busy")
+)
+
+// Policy is the person's choice of how hard the gate holds; it is kept in
+// the store, so a project cannot change it.
+type Policy uint8
+
+const (
+	Audit Policy = iota + 1
+	Balanced
+	Strict
+)
+
+// DefaultPolicy is the policy of a store where none was chosen.
+const DefaultPolicy = Balanced
+
+var policyNames = [...]string{Audit: "audit", Balanced: "balanced", Strict: "strict"}
+
+func (p Policy) Valid() bool { return p >= Audit && p <= Strict }
+
+func (p Policy) String() string {
+	if !p.Valid() {
+		return "invalid"
+	}
+	return policyNames[p]
+}
+
+// ParsePolicy reads a policy name exactly as String writes it.
+func ParsePolicy(s string) (Policy, error) {
+	for p := Audit; p <= Strict; p++ {
+		if policyNames[p] == s {
+			return p, nil
+		}
+	}
+	return 0, ErrPolicy
+}
+
+func (p Policy) MarshalText() ([]byte, error) {
+	if !p.Valid() {
+		return nil, ErrPolicy
+	}
+	return []byte(p.String()), nil
+}
+
+func (p *Policy) UnmarshalText(b []byte) error {
+	q, err := ParsePolicy(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
+
+// State is what a candidate is now, judged on the bytes on disk, one per
+// row of the gate's table (issue #16).
+type State uint8
+
+const (
+	// Vetted: reviewed SAFE-TO-PROPOSE at exactly this digest.
+	Vetted State = iota + 1
+	// Familiar: a first-use baseline or seen, unchanged since the person
+	// was told of it.
+	Familiar
+	// New: new since the last session and never reviewed.
+	New
+	// Pending: pending or halted (issue #14).
+	Pending
+	// Anomalous: anomalous, or only partly read.
+	Anomalous
+	// Suspect: reviewed SUSPECT.
+	Suspect
+	// Blocked: reviewed BLOCK.
+	Blocked
+)
+
+var stateNames = [...]string{
+	Vetted: "vetted", Familiar: "familiar", New: "new", Pending: "pending",
+	Anomalous: "anomalous", Suspect: "suspect", Blocked: "blocked",
+}
+
+func (s State) Valid() bool { return s >= Vetted && s <= Blocked }
+
+func (s State) String() string {
+	if !s.Valid() {
+		return "invalid"
+	}
+	return stateNames[s]
+}
+
+// Answer is what the gate tells Claude Code. None prints nothing and lets
+// Claude Code's own permission flow run; there is no allow. Answers are
+// ordered: a greater answer is worse for the candidate.
+type Answer uint8
+
+const (
+	None Answer = iota
+	Ask
+	Deny
+)
+
+func (a Answer) String() string {
+	switch a {
+	case None:
+		return "none"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "invalid"
+}
+
+// Decision is the hook decision of a, false for None.
+func (a Answer) Decision() (claude.Decision, bool) {
+	switch a {
+	case Ask:
+		return claude.Ask, true
+	case Deny:
+		return claude.Deny, true
+	}
+	return 0, false
+}
+
+// table is issue #16's table, row by state, column by policy.
+var table = [...][Strict + 1]Answer{
+	Vetted:    {Audit: None, Balanced: None, Strict: None},
+	Familiar:  {Audit: None, Balanced: None, Strict: Ask},
+	New:       {Audit: None, Balanced: Ask, Strict: Ask},
+	Pending:   {Audit: None, Balanced: Ask, Strict: Deny},
+	Anomalous: {Audit: None, Balanced: Ask, Strict: Deny},
+	Suspect:   {Audit: None, Balanced: Ask, Strict: Deny},
+	Blocked:   {Audit: None, Balanced: Deny, Strict: Deny},
+}
+
+// Decide answers for one candidate. A policy that is not valid is read as
+// Strict (an unreadable choice must not weaken the gate); a state that is
+// not valid is judged as Anomalous (what cannot be classified is an anomaly).
+func Decide(p Policy, s State) Answer {
+	if !p.Valid() {
+		p = Strict
+	}
+	if !s.Valid() {
+		s = Anomalous
+	}
+	return table[s][p]
+}
+
+// Worst is the worst of answers, None for none: when a name is ambiguous,
+// every match is judged and the worst answer wins.
+func Worst(answers ...Answer) Answer {
+	w := None
+	for _, a := range answers {
+		if a > w {
+			w = a
+		}
+	}
+	return w
+}
+
+// Failure is the gate's answer when it could not judge, with a note for
+// stderr and the hook log (and, under strict, the deny's reason).
+type Failure struct {
+	Answer Answer
+	Note   string
+}
+
+// Fail answers for a gate that could not judge in time or at all: nothing
+// under audit and balanced, deny under strict (and under a policy that is
+// not valid). The note names the kind of failure only, never err's text,
+// which may quote a path or a name from the tree.
+func Fail(p Policy, err error) Failure {
+	what := "an internal error"
+	switch {
+	case errors.Is(err, ErrDeadline), errors.Is(err, context.DeadlineExceeded):
+		what = "its deadline passed"
+	case errors.Is(err, ErrLocked):
+		what = "the store was locked or busy"
+	}
+	if p == Audit || p == Balanced {
+		return Failure{None, fmt.Sprintf("skillwire gate: could not judge (%s); policy %s answers nothing", what, p)}
+	}
+	return Failure{Deny, fmt.Sprintf("skillwire gate: could not judge (%s); policy strict denies until it can", what)}
+}

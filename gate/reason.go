@@ -1,0 +1,192 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+)
+
+// Finding is what the gate knows of one candidate when it asks or denies:
+// everything the reason may say, all of it from the store or the walk.
+type Finding struct {
+	Candidate Candidate
+	State     State
+	// Anomaly is the candidate's first anomaly when State is Anomalous.
+	Anomaly anomaly.Reason
+	// Partial means the candidate could only be partly read.
+	Partial bool
+	// Reviewed is when the candidate was last reviewed, zero if never.
+	Reviewed time.Time
+	Change   Change
+}
+
+// Change is how the bytes on disk differ from the version the person last
+// judged; the zero Change means unchanged.
+type Change struct {
+	Added, Modified, Removed int
+	// Announced: the change came with an announcement (issue #14).
+	Announced bool
+	// Since says which version the change is counted from, and On when.
+	Since Since
+	On    time.Time
+}
+
+// Since names the version a change is counted from.
+type Since uint8
+
+const (
+	// SinceSafe: the version reviewed SAFE.
+	SinceSafe Since = iota + 1
+	// SinceTold: the version the person was first told of.
+	SinceTold
+)
+
+func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Removed > 0 }
+
+// Reason is the one factual sentence an ask or a deny carries, e.g.
+//
+//	skill "pdf" (swbybm4kq2rx7a3c) changed since it was reviewed SAFE on
+//	2026-11-12: 1 file modified, not announced; see 'skillwire diff swbybm4kq2rx7a3c'
+//
+// It is built from fixed templates, names that pass the display gate, a
+// minted id, numbers and dates only, so no byte of the tree reaches it.
+func Reason(f Finding) string {
+	var b strings.Builder
+	b.WriteString(subject(f.Candidate))
+	b.WriteByte(' ')
+	b.WriteString(clause(f))
+	verb := "history"
+	if f.State.Valid() && f.State < Anomalous && f.Change.changed() {
+		verb = "diff"
+	}
+	if anomaly.IsID(f.Candidate.ID) {
+		b.WriteString("; see 'skillwire " + verb + " " + f.Candidate.ID + "'")
+	}
+	return b.String()
+}
+
+// subject names a candidate by gated name and id: `skill "docs:pdf"
+// (sw...)`, or by id alone when no name passes the gate.
+func subject(c Candidate) string {
+	s := c.Kind.String()
+	name := displayName(c)
+	if name != "" {
+		s += ` "` + name + `"`
+	}
+	id := "unknown id"
+	if anomaly.IsID(c.ID) {
+		id = c.ID
+	}
+	if name == "" {
+		return s + " " + id
+	}
+	return s + " (" + id + ")"
+}
+
+func displayName(c Candidate) string {
+	var name []byte
+	switch {
+	case c.Name != nil && anomaly.Gate(c.Name):
+		name = c.Name
+	case anomaly.Gate(c.Folder):
+		name = c.Folder
+	default:
+		return ""
+	}
+	if len(c.Plugin) == 0 {
+		return string(name)
+	}
+	if !anomaly.Gate(c.Plugin) {
+		return ""
+	}
+	return string(c.Plugin) + ":" + string(name)
+}
+
+// clause says what is wrong, by the worst of what the finding holds.
+func clause(f Finding) string {
+	switch {
+	case f.State == Blocked:
+		return "was reviewed BLOCK" + on(f.Reviewed)
+	case f.State == Suspect:
+		return "was reviewed SUSPECT" + on(f.Reviewed)
+	case f.State == Anomalous || !f.State.Valid():
+		switch {
+		case f.Partial:
+			return "could only be partly read, so it cannot be judged"
+		case f.Anomaly.Valid():
+			return "has an anomaly (" + f.Anomaly.String() + "), so it cannot be judged"
+		}
+		return "is anomalous, so it cannot be judged"
+	case f.Change.changed():
+		return changed(f.Change)
+	case f.State == New:
+		return "is new since the last session and was never reviewed"
+	case f.State == Familiar:
+		return "was never reviewed; it is unchanged since skillwire first told of it" + on(f.Change.On)
+	case f.State == Pending:
+		return "is waiting for a review"
+	}
+	return "was reviewed SAFE" + on(f.Reviewed)
+}
+
+func changed(c Change) string {
+	s := "changed since "
+	switch c.Since {
+	case SinceSafe:
+		s += "it was reviewed SAFE"
+	case SinceTold:
+		s += "skillwire first told of it"
+	default:
+		s += "it was last seen"
+	}
+	s += on(c.On) + ": "
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		verb string
+	}{{c.Added, "added"}, {c.Modified, "modified"}, {c.Removed, "removed"}} {
+		if p.n <= 0 {
+			continue
+		}
+		files := " files "
+		if p.n == 1 {
+			files = " file "
+		}
+		parts = append(parts, strconv.Itoa(p.n)+files+p.verb)
+	}
+	s += strings.Join(parts, ", ")
+	if c.Announced {
+		return s + ", announced"
+	}
+	return s + ", not announced"
+}
+
+func on(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " on " + t.UTC().Format(time.DateOnly)
+}
+
+// Judge answers for every candidate a name resolved to: the worst answer
+// wins, and its reason is that of the first finding with it, noting how
+// many candidates answer to the name. No finding, or only findings that
+// answer nothing, gives None and no reason.
+func Judge(p Policy, findings []Finding) (Answer, string) {
+	worst, at := None, -1
+	for i, f := range findings {
+		if a := Decide(p, f.State); a > worst {
+			worst, at = a, i
+		}
+	}
+	if worst == None {
+		return None, ""
+	}
+	r := Reason(findings[at])
+	if n := len(findings); n > 1 {
+		r += " (" + strconv.Itoa(n) + " candidates answer to this name; the worst is shown)"
+	}
+	return worst, r
+}

@@ -1,0 +1,178 @@
+package gate
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+)
+
+// Kind is what a candidate is to Claude Code.
+type Kind uint8
+
+const (
+	Skill Kind = iota + 1
+	Command
+	Agent
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Skill:
+		return "skill"
+	case Command:
+		return "command"
+	case Agent:
+		return "agent"
+	}
+	return "candidate"
+}
+
+// Scope is where a candidate is installed.
+type Scope uint8
+
+const (
+	Managed Scope = iota + 1 // enterprise, from managed settings
+	User
+	Project
+	Plugin
+)
+
+// Candidate is one installed skill, command or agent as the store knows it.
+type Candidate struct {
+	ID    string
+	Kind  Kind
+	Scope Scope
+	// Folder is the skill's folder, or the command's or agent's file name
+	// without ".md".
+	Folder []byte
+	// Name is the frontmatter name, nil when there is none.
+	Name []byte
+	// Plugin is the name of the plugin that provides the candidate, nil for
+	// one installed on its own. A plugin's candidates answer only to
+	// "plugin:name".
+	Plugin []byte
+}
+
+// KindOfTool is the kind of candidate a PreToolUse tool names, false for a
+// tool that names no candidate.
+func KindOfTool(tool string) (Kind, bool) {
+	switch tool {
+	case claude.ToolSkill:
+		return Skill, true
+	case claude.ToolAgent, claude.ToolTask:
+		return Agent, true
+	}
+	return 0, false
+}
+
+// Resolve is every candidate that Claude Code may load for name used as
+// kind: the Skill tool and a typed /name (Skill or Command) reach skills and
+// commands alike, the Agent tool reaches agents. A name that fails the
+// display gate matches nothing, and neither does a candidate's name that
+// fails it. Built-in agents (general-purpose, Explore, Plan,
+// statusline-setup, claude-code-guide) have no candidate, so they resolve to
+// nothing unless a custom agent takes the same name.
+//
+// Precedence, as Claude Code documents it:
+//   - skills: "enterprise > personal > project", plugin skills namespaced as
+//     plugin-name:skill-name ("Extend Claude with skills",
+//     https://code.claude.com/docs/en/skills, "Where skills live");
+//   - "If a skill and a command share the same name, the skill takes
+//     precedence" (same page, commands merged into skills);
+//   - agents: managed, then project (.claude/agents/, "highest") over user
+//     (~/.claude/agents/), then plugin ("Subagents",
+//     https://docs.claude.com/en/docs/claude-code/sub-agents, "File locations").
+//
+// Where the documents leave the winner open, every possible winner is
+// returned for the caller to judge, worst answer winning: a candidate is
+// dropped only when another match outranks it in scope and in kind at once,
+// and Claude Code is taken to name a candidate by its folder or by its
+// frontmatter name, the winners of both readings being returned.
+func Resolve(kind Kind, name string, cands []Candidate) []Candidate {
+	plugin, local, namespaced := strings.Cut(name, ":")
+	if !namespaced {
+		plugin, local = "", name
+	}
+	if !anomaly.Gate([]byte(local)) || namespaced && !anomaly.Gate([]byte(plugin)) {
+		return nil
+	}
+	keep := make([]bool, len(cands))
+	for _, byName := range []bool{false, true} {
+		var match []int
+		for i, c := range cands {
+			if reaches(kind, c.Kind) && bytes.Equal(c.Plugin, []byte(plugin)) &&
+				namespaced == (len(c.Plugin) > 0) && c.answersTo(local, byName) {
+				match = append(match, i)
+			}
+		}
+		for _, i := range match {
+			if !outranked(kind, cands, i, match) {
+				keep[i] = true
+			}
+		}
+	}
+	var out []Candidate
+	for i, k := range keep {
+		if k {
+			out = append(out, cands[i])
+		}
+	}
+	return out
+}
+
+func reaches(kind, of Kind) bool {
+	if kind == Agent {
+		return of == Agent
+	}
+	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
+}
+
+// answersTo reports whether c is named local when Claude Code names
+// candidates by folder (byName false) or by frontmatter name, falling back
+// to the folder (byName true). Only gated names count.
+func (c Candidate) answersTo(local string, byName bool) bool {
+	id := c.Folder
+	if byName && c.Name != nil {
+		id = c.Name
+	}
+	return anomaly.Gate(id) && string(id) == local
+}
+
+// outranked reports whether another match beats cands[i] both in scope and
+// in kind, so that no order of the two rules lets cands[i] win.
+func outranked(kind Kind, cands []Candidate, i int, match []int) bool {
+	c := cands[i]
+	for _, j := range match {
+		d := cands[j]
+		sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
+		kd, kc := kindRank(d.Kind), kindRank(c.Kind)
+		if sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeRank orders scopes, lower winning; an unknown scope is -1 and is
+// never compared, so it neither shadows nor is shadowed.
+func scopeRank(kind Kind, s Scope) int {
+	order := []Scope{Managed, User, Project, Plugin}
+	if kind == Agent {
+		order = []Scope{Managed, Project, User, Plugin}
+	}
+	for r, o := range order {
+		if s == o {
+			return r
+		}
+	}
+	return -1
+}
+
+func kindRank(k Kind) int {
+	if k == Command {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,143 @@
+package gate
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+)
+
+func cand(id string, k Kind, s Scope, folder, name, plugin string) Candidate {
+	c := Candidate{ID: id, Kind: k, Scope: s, Folder: []byte(folder)}
+	if name != "" {
+		c.Name = []byte(name)
+	}
+	if plugin != "" {
+		c.Plugin = []byte(plugin)
+	}
+	return c
+}
+
+func ids(cs []Candidate) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+func TestResolve(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kind  Kind
+		typed string
+		cands []Candidate
+		want  []string
+	}{
+		{"a skill by folder", Skill, "pdf",
+			[]Candidate{cand("a", Skill, User, "pdf", "", ""), cand("b", Skill, User, "doc", "", "")}, []string{"a"}},
+		{"a skill by frontmatter name", Skill, "pdf",
+			[]Candidate{cand("a", Skill, User, "pdf-v2", "pdf", "")}, []string{"a"}},
+		{"managed shadows user shadows project", Skill, "pdf",
+			[]Candidate{cand("p", Skill, Project, "pdf", "", ""), cand("u", Skill, User, "pdf", "", ""), cand("m", Skill, Managed, "pdf", "", "")},
+			[]string{"m"}},
+		{"user skill shadows the project's of the same name", Skill, "pdf",
+			[]Candidate{cand("p", Skill, Project, "pdf", "", ""), cand("u", Skill, User, "pdf", "", "")}, []string{"u"}},
+		{"a skill shadows a command of the same name and scope", Command, "deploy",
+			[]Candidate{cand("c", Command, User, "deploy", "", ""), cand("s", Skill, User, "deploy", "", "")}, []string{"s"}},
+		{"the Skill tool reaches commands", Skill, "deploy",
+			[]Candidate{cand("c", Command, Project, "deploy", "", "")}, []string{"c"}},
+		{"a user command and a project skill may either win: both", Command, "deploy",
+			[]Candidate{cand("c", Command, User, "deploy", "", ""), cand("s", Skill, Project, "deploy", "", "")}, []string{"c", "s"}},
+		{"two skills in one scope answering to one name: both", Skill, "pdf",
+			[]Candidate{cand("a", Skill, User, "pdf", "", ""), cand("b", Skill, User, "other", "pdf", "")}, []string{"a", "b"}},
+		{"folder and frontmatter readings pick different winners: both", Skill, "pdf",
+			[]Candidate{cand("u", Skill, User, "x", "pdf", ""), cand("p", Skill, Project, "pdf", "y", "")}, []string{"u", "p"}},
+		{"a plugin skill answers only to plugin:skill", Skill, "docs:pdf",
+			[]Candidate{cand("g", Skill, Plugin, "pdf", "", "docs"), cand("u", Skill, User, "pdf", "", ""), cand("o", Skill, Plugin, "pdf", "", "other")},
+			[]string{"g"}},
+		{"a plugin skill never answers to its bare name", Skill, "pdf",
+			[]Candidate{cand("g", Skill, Plugin, "pdf", "", "docs")}, nil},
+		{"a namespaced name never reaches a candidate outside a plugin", Skill, "docs:pdf",
+			[]Candidate{cand("u", Skill, User, "pdf", "", "")}, nil},
+		{"a plugin skill by frontmatter name", Skill, "docs:pdf",
+			[]Candidate{cand("g", Skill, Plugin, "pdf-skill", "pdf", "docs")}, []string{"g"}},
+		{"agents: project over user", Agent, "reviewer",
+			[]Candidate{cand("u", Agent, User, "reviewer", "reviewer", ""), cand("p", Agent, Project, "reviewer", "reviewer", "")}, []string{"p"}},
+		{"agents: managed over project", Agent, "reviewer",
+			[]Candidate{cand("p", Agent, Project, "reviewer", "", ""), cand("m", Agent, Managed, "reviewer", "", "")}, []string{"m"}},
+		{"the Agent tool reaches no skill", Agent, "pdf",
+			[]Candidate{cand("s", Skill, Managed, "pdf", "", "")}, nil},
+		{"the Skill tool reaches no agent", Skill, "reviewer",
+			[]Candidate{cand("a", Agent, Managed, "reviewer", "", "")}, nil},
+		{"a built-in agent resolves to nothing", Agent, "general-purpose",
+			[]Candidate{cand("a", Agent, User, "reviewer", "", "")}, nil},
+		{"a custom agent that takes a built-in's name is judged", Agent, "Explore",
+			[]Candidate{cand("a", Agent, Project, "explore", "Explore", "")}, []string{"a"}},
+		{"a traversal name matches nothing", Skill, "../pdf",
+			[]Candidate{cand("a", Skill, User, "../pdf", "", "")}, nil},
+		{"a name with a control byte matches nothing", Skill, "pdf\x1b",
+			[]Candidate{cand("a", Skill, User, "pdf\x1b", "", "")}, nil},
+		{"an id-shaped name matches nothing", Skill, "swabcdefghijklmn",
+			[]Candidate{cand("a", Skill, User, "swabcdefghijklmn", "", "")}, nil},
+		{"an empty name matches nothing", Skill, "",
+			[]Candidate{cand("a", Skill, User, "", "", "")}, nil},
+		{"an ungated frontmatter name falls back to no match, the folder still matches", Skill, "pdf",
+			[]Candidate{cand("a", Skill, User, "pdf", "pdf\u202e", "")}, []string{"a"}},
+		{"an ungated plugin never matches", Skill, "do cs:pdf",
+			[]Candidate{cand("g", Skill, Plugin, "pdf", "", "do cs")}, nil},
+		{"matching is exact in case", Skill, "PDF",
+			[]Candidate{cand("a", Skill, User, "pdf", "", "")}, nil},
+		{"an unknown scope is never shadowed", Skill, "pdf",
+			[]Candidate{cand("m", Skill, Managed, "pdf", "", ""), cand("x", Skill, 0, "pdf", "", "")}, []string{"m", "x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ids(Resolve(tc.kind, tc.typed, tc.cands)); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKindOfTool(t *testing.T) {
+	for tool, want := range map[string]Kind{"Skill": Skill, "Agent": Agent, "Task": Agent} {
+		if k, ok := KindOfTool(tool); !ok || k != want {
+			t.Errorf("%s: %v, %v", tool, k, ok)
+		}
+	}
+	for _, tool := range []string{"Bash", "skill", "Read", "mcp__x__Skill", ""} {
+		if _, ok := KindOfTool(tool); ok {
+			t.Errorf("%q names a candidate", tool)
+		}
+	}
+}
+
+// FuzzResolve holds Resolve to its gate: whatever is typed, a match answers
+// to a gated name equal to what was typed, and a reason for it stays ASCII.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"pdf", "docs:pdf", "../pdf", "a:b:c", ":pdf", "pdf:", "swabcdefghijklmn", "p\x1bdf"} {
+		f.Add(s, []byte("pdf"), []byte("docs"))
+	}
+	f.Fuzz(func(t *testing.T, typed string, folder, plugin []byte) {
+		cands := []Candidate{
+			{ID: testID, Kind: Skill, Scope: User, Folder: folder},
+			{ID: testID, Kind: Skill, Scope: Plugin, Folder: folder, Plugin: plugin},
+			{ID: testID, Kind: Command, Scope: Project, Folder: []byte(typed), Name: folder},
+		}
+		for _, c := range Resolve(Skill, typed, cands) {
+			_, local, ok := strings.Cut(typed, ":")
+			if !ok {
+				local = typed
+			}
+			if !(anomaly.Gate(c.Folder) && string(c.Folder) == local) && !(anomaly.Gate(c.Name) && string(c.Name) == local) {
+				t.Fatalf("%q matched %+v", typed, c)
+			}
+			for _, b := range []byte(Reason(Finding{Candidate: c, State: New})) {
+				if b < 0x20 || b > 0x7e {
+					t.Fatalf("byte %#x", b)
+				}
+			}
+		}
+	})
+}
