@@ -63,6 +63,13 @@ func arrivalEvidence(p, pwd string, pwdSet bool) error {
 	if !pwdSet || !strings.HasPrefix(pwd, "/") {
 		return refuse("a path with . or .. needs $PWD set to an absolute path")
 	}
+	// A shell's $PWD has no . or .. components (POSIX); one that has them
+	// would hand its last component, "." or "..", back as the name.
+	for c := range strings.SplitSeq(pwd, "/") {
+		if c == "." || c == ".." {
+			return refuse("$PWD has . or .. components")
+		}
+	}
 	var lpwd, spwd, sp, scwd unix.Stat_t
 	if unix.Lstat(pwd, &lpwd) != nil || unix.Stat(pwd, &spwd) != nil {
 		return refuse("$PWD does not exist")
