@@ -3,12 +3,13 @@ package anomaly
 import (
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // The one escaper for bytes an attacker may have written (names, paths, log
 // lines, file contents, messages quoting them). Every renderer goes through
-// render, in one of four styles, so no control byte, bidi or format rune,
+// render, in one of five styles, so no control byte, bidi or format rune,
 // line separator or invalid UTF-8 reaches a terminal or a model raw.
 
 // style is how render treats a rune that is not plainly safe to show.
@@ -28,6 +29,9 @@ const (
 	// message: printable ASCII but $, backtick and backslash passes; tab
 	// and newline become a space, every other byte '?' (Defang).
 	message
+	// jsonASCII: printable ASCII passes; every other rune is a JSON \u
+	// escape (EscapeJSON).
+	jsonASCII
 )
 
 // Escape renders b on one line: printable UTF-8 as is; a control byte,
@@ -52,6 +56,13 @@ func QuoteBytes(b []byte) string { return render(b, word) }
 // on, and every non-ASCII byte, becomes '?'; tab and newline a space.
 func Defang(msg string) string { return render([]byte(msg), message) }
 
+// EscapeJSON renders a line of JSON text (a line of a settings file) in
+// printable ASCII without changing the value it denotes: every other rune
+// becomes its JSON escape \uXXXX (a surrogate pair above U+FFFF), invalid
+// UTF-8 \ufffd. Tab, CR and newline are escaped too: valid JSON holds them
+// only as whitespace between tokens, which a line shown alone does not need.
+func EscapeJSON(b []byte) string { return render(b, jsonASCII) }
+
 // render writes b in style s. A rune passes only when passes says so; the
 // fuzz target checks the output, not this function's reasoning.
 func render(b []byte, s style) string {
@@ -72,6 +83,8 @@ func render(b []byte, s style) string {
 			out.WriteByte(' ')
 		case s == message:
 			out.WriteString(strings.Repeat("?", n))
+		case s == jsonASCII:
+			writeJSONRune(&out, r)
 		case s == word || r == utf8.RuneError && n == 1 || r < utf8.RuneSelf && r != '\\':
 			for _, c := range b[:n] {
 				out.WriteString(`\x`)
@@ -108,6 +121,8 @@ func passes(r rune, n int, s style) bool {
 	switch s {
 	case word:
 		return r < utf8.RuneSelf && quoteSafe(byte(r))
+	case jsonASCII:
+		return r >= 0x20 && r < 0x7f
 	case message:
 		return r >= 0x20 && r < 0x7f && r != '$' && r != '`' && r != '\\'
 	case text:
@@ -136,6 +151,18 @@ func writeU(out *strings.Builder, r rune) {
 	for shift := 12; shift >= 0; shift -= 4 {
 		out.WriteByte(hexDigits[r>>shift&15])
 	}
+}
+
+// writeJSONRune writes r as JSON escapes; invalid UTF-8 arrives as
+// utf8.RuneError and so reads as U+FFFD.
+func writeJSONRune(out *strings.Builder, r rune) {
+	if r > 0xffff {
+		r1, r2 := utf16.EncodeRune(r)
+		writeU(out, r1)
+		writeU(out, r2)
+		return
+	}
+	writeU(out, r)
 }
 
 const hexDigits = "0123456789abcdef"

@@ -1,6 +1,9 @@
 package anomaly
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -50,6 +53,19 @@ func TestQuoteBytesLeavesNoShellOrControlByte(t *testing.T) {
 	} {
 		if got := QuoteBytes([]byte(in)); got != want {
 			t.Errorf("QuoteBytes(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestEscapeJSONKeepsTheValueInPrintableASCII(t *testing.T) {
+	for in, want := range map[string]string{
+		`"note": "plain"`:                  `"note": "plain"`,
+		"\"note\": \"\u202e\u009b\xff x\"": `"note": "\u202e\u009b\ufffd x"`,
+		"\"\U0001F600 caf\u00e9\x7f\"":     `"\ud83d\ude00 caf\u00e9\u007f"`,
+		`"a\\b \" \u0041"`:                 `"a\\b \" \u0041"`,
+	} {
+		if got := EscapeJSON([]byte(in)); got != want {
+			t.Errorf("EscapeJSON(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -105,6 +121,13 @@ func unescape(t *testing.T, s string) []byte {
 	return out
 }
 
+func jsonValue(b []byte) (v any, err error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	err = d.Decode(&v)
+	return v, err
+}
+
 // FuzzEscape proves, for every style, that no control byte, bidi or
 // format rune, separator or invalid UTF-8 gets out, and that Escape and
 // EscapeText lose nothing.
@@ -113,7 +136,7 @@ func FuzzEscape(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for name, out := range map[string]string{"Escape": Escape(b), "EscapeText": EscapeText(b), "QuoteBytes": QuoteBytes(b), "Defang": Defang(string(b))} {
+		for name, out := range map[string]string{"Escape": Escape(b), "EscapeText": EscapeText(b), "QuoteBytes": QuoteBytes(b), "Defang": Defang(string(b)), "EscapeJSON": EscapeJSON(b)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("%s(%q) = %q is not UTF-8", name, b, out)
 			}
@@ -124,12 +147,22 @@ func FuzzEscape(f *testing.F) {
 				if r != ' ' && !unicode.IsPrint(r) {
 					t.Fatalf("%s(%q) = %q leaks %U", name, b, out, r)
 				}
+				if name == "EscapeJSON" && r >= utf8.RuneSelf {
+					t.Fatalf("%s(%q) = %q leaks %U", name, b, out, r)
+				}
 				if (name == "QuoteBytes" || name == "Defang") && (r >= utf8.RuneSelf || r == '$' || r == '`') {
 					t.Fatalf("%s(%q) = %q leaks %q", name, b, out, r)
 				}
 				if name == "QuoteBytes" && (r == ' ' || r == ';' || r == '\'') {
 					t.Fatalf("%s(%q) = %q leaks %q", name, b, out, r)
 				}
+			}
+		}
+		if json.Valid(b) && !bytes.ContainsAny(b, "\t\r\n") {
+			v1, err1 := jsonValue(b)
+			v2, err2 := jsonValue([]byte(EscapeJSON(b)))
+			if err1 != nil || err2 != nil || !reflect.DeepEqual(v1, v2) {
+				t.Fatalf("EscapeJSON(%q) = %q changes the value: %v, %v", b, EscapeJSON(b), err1, err2)
 			}
 		}
 		if got := unescape(t, Escape(b)); string(got) != string(b) {
