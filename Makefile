@@ -19,6 +19,7 @@ FUZZ += monitor:FuzzServiceDefinitions
 FUZZ += baseline:FuzzParseLegacy
 FUZZ += walker:FuzzSplitArg
 FUZZ += claude:FuzzReadHookInput
+FUZZ += anomaly:FuzzEscape
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke
