@@ -25,7 +25,7 @@ var (
 	// ErrSymlink: the path is a symbolic link (it also matches ErrNotRegular).
 	ErrSymlink = errors.New("a symbolic link")
 	// ErrTooLarge: the file holds more than the caller's bound.
-	ErrTooLarge = errors.New("larger than the bound")
+	ErrTooLarge = errors.New("too large")
 	// ErrNotOwner: Trust.Owner was asked and another user owns the file.
 	ErrNotOwner = errors.New("not owned by this user")
 	// ErrPermissive: the file has a permission bit Trust.DenyPerm forbids.
