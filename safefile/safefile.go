@@ -160,7 +160,7 @@ func linkNew(tmp, path string) error {
 }
 
 func place(path string, data []byte, perm fs.FileMode, check func() error, put func(tmp, path string) error) (err error) {
-	dir := Dir(path)
+	dir := dirOf(path)
 	f, tmp, err := createTemp(dir, path[strings.LastIndexByte(path, '/')+1:])
 	if err != nil {
 		return err
@@ -192,11 +192,11 @@ func place(path string, data []byte, perm fs.FileMode, check func() error, put f
 	if err = put(tmp, path); err != nil {
 		return err
 	}
-	return SyncDir(dir)
+	return syncDir(dir)
 }
 
-// Dir is the directory holding path, as text: "." for a bare name.
-func Dir(path string) string {
+// dirOf is the directory holding path, as text: "." for a bare name.
+func dirOf(path string) string {
 	if d := walker.Parent(path); d != "" {
 		return d
 	}
@@ -219,8 +219,8 @@ func createTemp(dir, base string) (*os.File, string, error) {
 	return nil, "", fmt.Errorf("no free temporary name in %s", dir)
 }
 
-// SyncDir makes a rename or link in dir durable.
-func SyncDir(dir string) error {
+// syncDir makes a rename or link in dir durable.
+func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

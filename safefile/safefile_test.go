@@ -270,10 +270,10 @@ func TestCreateNeverReplaces(t *testing.T) {
 	}
 }
 
-func TestDirIsCutAsText(t *testing.T) {
+func TestDirOfIsCutAsText(t *testing.T) {
 	for in, want := range map[string]string{"f": ".", "/f": "/", "a/f": "a", "a/../f": "a/.."} {
-		if got := Dir(in); got != want {
-			t.Errorf("Dir(%q) = %q, want %q", in, got, want)
+		if got := dirOf(in); got != want {
+			t.Errorf("dirOf(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
