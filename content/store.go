@@ -343,7 +343,7 @@ func checkStat(st *unix.Stat_t, typ uint32, forbid uint32, shown string) error {
 	case int(st.Uid) != os.Geteuid():
 		return fmt.Errorf("%w: %s is owned by uid %d, not by you", ErrUntrusted, shown, st.Uid)
 	case uint32(st.Mode)&forbid != 0:
-		return fmt.Errorf("%w: %s has mode %04o; chmod go-rwx it after checking it", ErrUntrusted, shown, st.Mode&07777)
+		return fmt.Errorf("%w: %s has mode %04o, open to others; chmod go-rwx it after checking it", ErrUntrusted, shown, st.Mode&07777)
 	}
 	return nil
 }

@@ -242,57 +242,61 @@ func TestAbsentStoreNotCreatedUnlessAsked(t *testing.T) {
 }
 
 func TestUntrustedStoreRefused(t *testing.T) {
+	objects := func(dir string) string { return filepath.Join(dir, ObjectsDir) }
+	// Each setup spoils a kept store at dir and returns the path to open.
 	for _, tc := range []struct {
 		name  string
-		setup func(t *testing.T, dir string)
+		setup func(t *testing.T, dir string) string
 	}{
-		{"symlinked objects dir", func(t *testing.T, dir string) {
-			other := t.TempDir()
-			os.Chmod(other, 0o700)
-			must(t, os.Symlink(other, filepath.Join(dir, ObjectsDir)))
+		{"symlinked objects dir refused", func(t *testing.T, dir string) string {
+			must(t, os.Rename(objects(dir), filepath.Join(dir, "real")))
+			must(t, os.Symlink("real", objects(dir)))
+			return dir
 		}},
-		{"symlinked state dir", nil}, // handled below: the dir passed is a link
-		{"group-writable objects dir", func(t *testing.T, dir string) {
-			must(t, os.Chmod(filepath.Join(dir, ObjectsDir), 0o770))
+		{"symlinked state dir refused", func(t *testing.T, dir string) string {
+			link := filepath.Join(t.TempDir(), "link")
+			must(t, os.Symlink(dir, link))
+			return link
 		}},
-		{"world-readable objects dir", func(t *testing.T, dir string) {
-			must(t, os.Chmod(filepath.Join(dir, ObjectsDir), 0o704))
+		{"group-writable objects dir refused", func(t *testing.T, dir string) string {
+			must(t, os.Chmod(objects(dir), 0o770))
+			return dir
 		}},
-		{"group-writable state dir", func(t *testing.T, dir string) {
+		{"world-readable objects dir refused", func(t *testing.T, dir string) string {
+			must(t, os.Chmod(objects(dir), 0o704))
+			return dir
+		}},
+		{"group-writable state dir refused", func(t *testing.T, dir string) string {
 			must(t, os.Chmod(dir, 0o770))
+			return dir
 		}},
-		{"group-writable pack", func(t *testing.T, dir string) {
+		{"group-writable pack refused", func(t *testing.T, dir string) string {
 			must(t, os.Chmod(packs(t, dir)[0], 0o620))
+			return dir
 		}},
-		{"symlinked pack", func(t *testing.T, dir string) {
+		{"symlinked pack refused", func(t *testing.T, dir string) string {
 			p := packs(t, dir)[0]
 			must(t, os.Rename(p, filepath.Join(dir, "elsewhere")))
 			must(t, os.Symlink(filepath.Join(dir, "elsewhere"), p))
+			return dir
 		}},
-		{"objects is a file", func(t *testing.T, dir string) {
-			must(t, os.WriteFile(filepath.Join(dir, ObjectsDir), nil, 0o600))
+		{"objects as a file refused", func(t *testing.T, dir string) string {
+			must(t, os.RemoveAll(objects(dir)))
+			must(t, os.WriteFile(objects(dir), nil, 0o600))
+			return dir
 		}},
-		{"pack is a FIFO", func(t *testing.T, dir string) {
+		{"pack as a FIFO refused", func(t *testing.T, dir string) string {
 			p := packs(t, dir)[0]
 			must(t, os.Remove(p))
 			must(t, mkfifo(p))
+			return dir
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			must(t, os.Chmod(dir, 0o700))
 			put(t, openStore(t, dir), []byte("x"))
-			open := dir
-			if tc.setup == nil {
-				open = filepath.Join(t.TempDir(), "link")
-				must(t, os.Symlink(dir, open))
-			} else {
-				if tc.name == "symlinked objects dir" || tc.name == "objects is a file" {
-					must(t, os.RemoveAll(filepath.Join(dir, ObjectsDir)))
-				}
-				tc.setup(t, dir)
-			}
-			s, err := Open(open, Options{Create: true})
+			s, err := Open(tc.setup(t, dir), Options{Create: true})
 			if !errors.Is(err, ErrUntrusted) {
 				if s != nil {
 					s.Close()
