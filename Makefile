@@ -20,6 +20,10 @@ FUZZ += baseline:FuzzParseLegacy
 FUZZ += walker:FuzzSplitArg
 FUZZ += claude:FuzzReadHookInput
 FUZZ += anomaly:FuzzEscape
+FUZZ += content:FuzzDecodeObject
+FUZZ += content:FuzzParseIndex
+FUZZ += safefile:FuzzRead
+FUZZ += claude:FuzzLineDiff
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke
