@@ -1,7 +1,7 @@
 GO ?= go
 
 # Fuzz targets run by fuzz-smoke: package:Target.
-FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents walker:FuzzParseBSDDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip auditlog:FuzzParseLine snapshot:FuzzDiff monitor:FuzzServiceDefinitions
+FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents walker:FuzzParseBSDDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip auditlog:FuzzParseLine snapshot:FuzzDiff monitor:FuzzServiceDefinitions claude:FuzzSettingsSubset claude:FuzzClaudeJSON claude:FuzzFrontmatter
 FUZZTIME ?= 5s
 
 .PHONY: build run test bench fuzz-smoke

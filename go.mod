@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/fsnotify/fsnotify v1.9.0
+	github.com/goccy/go-yaml v1.19.2
 	github.com/kardianos/service v1.3.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/rs/zerolog v1.34.0
