@@ -7,8 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/goccy/go-yaml/ast"
-	yamlparser "github.com/goccy/go-yaml/parser"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // MaxFrontmatter bounds how much of a SKILL.md, agent or command file is
@@ -41,22 +40,25 @@ func Frontmatter(data []byte) Extract {
 	if !found {
 		return Extract{Canonical: []byte("{}")}
 	}
-	// Duplicate keys are parsed (the last one kept) so they can be reported, not hidden.
-	f, err := yamlparser.ParseBytes(body, 0, yamlparser.AllowDuplicateMapKey())
-	if err != nil {
+	// Parsed to nodes only: yaml.v3 keeps aliases as pointers, expanded by
+	// yamlConverter under its limit. goccy/go-yaml was tried and takes seconds
+	// on 60 KB of nested brackets, and has no alias limit of its own.
+	var root yaml.Node
+	if err := yaml.Unmarshal(body, &root); err != nil {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
 	}
-	c := yamlConverter{anchors: map[string]ast.Node{}}
+	c := yamlConverter{}
 	var doc any
-	if len(f.Docs) > 0 && f.Docs[0].Body != nil {
-		doc, err = c.value(f.Docs[0].Body, 0)
+	var err error
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		doc, err = c.value(root.Content[0], 0)
 	}
 	switch {
 	case errors.Is(err, errYAMLAlias):
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyAlias}}
 	case errors.Is(err, errConfigDepth):
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
-	case err != nil || len(f.Docs) > 1:
+	case err != nil:
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
 	}
 	m, ok := doc.(map[string]any)
@@ -142,55 +144,47 @@ func toolList(v any) []string {
 	return slices.Compact(tools)
 }
 
-// yamlConverter turns a goccy AST into map[string]any, []any, string, bool
-// and nil, resolving aliases itself so that their expansion is counted and
-// refused past maxAliasNodes, never performed.
+// yamlConverter turns yaml.v3 nodes into map[string]any, []any, string,
+// bool and nil, following aliases itself so that their expansion is counted
+// and refused past maxAliasNodes, never performed.
 type yamlConverter struct {
-	anchors    map[string]ast.Node
-	aliasDepth int // > 0 while converting the target of an alias
+	expanding  []*yaml.Node // alias targets being converted, outermost first
 	aliasNodes int
 	dup        bool
 }
 
-func (c *yamlConverter) value(n ast.Node, depth int) (any, error) {
+func (c *yamlConverter) value(n *yaml.Node, depth int) (any, error) {
 	if depth > maxConfigDepth {
 		return nil, errConfigDepth
 	}
-	if c.aliasDepth > 0 {
+	if len(c.expanding) > 0 {
 		if c.aliasNodes++; c.aliasNodes > maxAliasNodes {
 			return nil, errYAMLAlias
 		}
 	}
-	switch n := n.(type) {
-	case *ast.AnchorNode:
-		v, err := c.value(n.Value, depth+1)
-		// Registered once converted: an alias inside its own anchor stays unknown.
-		c.anchors[n.Name.GetToken().Value] = n.Value
-		return v, err
-	case *ast.AliasNode:
-		target, ok := c.anchors[n.Value.GetToken().Value]
-		if !ok {
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
 			return nil, errYAMLShape
 		}
-		c.aliasDepth++
-		defer func() { c.aliasDepth-- }()
-		return c.value(target, depth+1)
-	case *ast.TagNode:
-		return c.value(n.Value, depth+1)
-	case *ast.MappingNode:
+		// An alias inside its own anchor would expand forever.
+		if slices.Contains(c.expanding, n.Alias) {
+			return nil, errYAMLAlias
+		}
+		c.expanding = append(c.expanding, n.Alias)
+		defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+		return c.value(n.Alias, depth+1)
+	case yaml.MappingNode:
 		m, merged := map[string]any{}, map[string]bool{}
-		for _, mv := range n.Values {
-			if err := c.member(m, merged, mv, depth); err != nil {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := c.member(m, merged, n.Content[i], n.Content[i+1], depth); err != nil {
 				return nil, err
 			}
 		}
 		return m, nil
-	case *ast.MappingValueNode:
-		m := map[string]any{}
-		return m, c.member(m, map[string]bool{}, n, depth)
-	case *ast.SequenceNode:
+	case yaml.SequenceNode:
 		a := []any{}
-		for _, e := range n.Values {
+		for _, e := range n.Content {
 			v, err := c.value(e, depth+1)
 			if err != nil {
 				return nil, err
@@ -198,17 +192,15 @@ func (c *yamlConverter) value(n ast.Node, depth int) (any, error) {
 			a = append(a, v)
 		}
 		return a, nil
-	case *ast.StringNode:
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			return strings.EqualFold(n.Value, "true"), nil
+		}
+		// Numbers and other tags keep their source spelling: only strings matter here.
 		return n.Value, nil
-	case *ast.LiteralNode:
-		return n.Value.Value, nil
-	case *ast.BoolNode:
-		return n.Value, nil
-	case *ast.NullNode:
-		return nil, nil
-	case ast.ScalarNode:
-		// Numbers, infinities and NaN keep their source spelling: only strings matter here.
-		return n.GetToken().Value, nil
 	}
 	return nil, errYAMLShape
 }
@@ -216,12 +208,12 @@ func (c *yamlConverter) value(n ast.Node, depth int) (any, error) {
 // member adds one key: value pair. `<<` merges mappings without overriding
 // keys already present, and a key written in the mapping overrides a merged
 // one wherever it stands, as YAML merge keys do; merged records those keys.
-func (c *yamlConverter) member(m map[string]any, merged map[string]bool, mv *ast.MappingValueNode, depth int) error {
-	v, err := c.value(mv.Value, depth+1)
+func (c *yamlConverter) member(m map[string]any, merged map[string]bool, key, val *yaml.Node, depth int) error {
+	v, err := c.value(val, depth+1)
 	if err != nil {
 		return err
 	}
-	if _, ok := mv.Key.(*ast.MergeKeyNode); ok {
+	if key.Kind == yaml.ScalarNode && key.Value == "<<" && key.ShortTag() == "!!merge" {
 		srcs, ok := v.([]any)
 		if !ok {
 			srcs = []any{v}
@@ -239,17 +231,13 @@ func (c *yamlConverter) member(m map[string]any, merged map[string]bool, mv *ast
 		}
 		return nil
 	}
-	k, err := c.value(mv.Key, depth+1)
+	k, err := c.value(key, depth+1)
 	if err != nil {
 		return err
 	}
 	ks, ok := k.(string)
 	if !ok {
-		if k == nil {
-			ks = "null"
-		} else {
-			ks = string(canonicalJSON(k))
-		}
+		ks = string(canonicalJSON(k))
 	}
 	if _, ok := m[ks]; ok && !merged[ks] {
 		c.dup = true
