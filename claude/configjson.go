@@ -50,7 +50,7 @@ type Extract struct {
 	// Canonical is the kept keys as JSON with sorted keys and no insignificant
 	// whitespace; nil when the document could not be read (see Anomalies).
 	Canonical []byte
-	// Anomalies are sorted and unique. duplicatekey comes with a Canonical
+	// Anomalies holds at most one reason: duplicatekey comes with a Canonical
 	// form; unparsable, oversize, depth and alias come without one.
 	Anomalies []ConfigAnomaly
 }

@@ -275,3 +275,14 @@ func TestClaudeJSONDecodesEscapedKeysAsClaudeCodeDoes(t *testing.T) {
 		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
 	}
 }
+
+func TestSettingsOfExactlyTheBoundAreRead(t *testing.T) {
+	head := `{"env":{"A":"1"},"theme":"`
+	doc := head + strings.Repeat("x", MaxConfigJSON-len(head)-2) + `"}`
+	if len(doc) != MaxConfigJSON {
+		t.Fatalf("built %d bytes", len(doc))
+	}
+	if ex := subsetOf(t, doc); string(ex.Canonical) != `{"env":{"A":"1"}}` {
+		t.Fatalf("got %.60s %v", ex.Canonical, ex.Anomalies)
+	}
+}
