@@ -7,12 +7,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
 
 func TestRelockKeepsVerdictsOfUnchangedCandidatesAndDropsTheRest(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	target := filepath.Join(dir, DefaultName)
 	first, _ := lockRepo(t, dir, walker.DefaultConfig())
 	setVerdict(t, first, "pdf", SafeToPropose)
@@ -21,7 +22,7 @@ func TestRelockKeepsVerdictsOfUnchangedCandidatesAndDropsTheRest(t *testing.T) {
 		t.Fatalf("first Relock = %v, %v; want nothing dropped (no lock was there)", dropped, err)
 	}
 
-	mkTree(t, dir, ".claude/skills/pdf/SKILL.md=changed after review")
+	testtree.Make(t, dir, ".claude/skills/pdf/SKILL.md=changed after review")
 	next, _ := lockRepo(t, dir, walker.DefaultConfig())
 	dropped, err := Relock(target, next)
 	if err != nil {
@@ -60,7 +61,7 @@ func TestRelockNeverReplacesALockItCannotRead(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			mkTree(t, dir, repoTree...)
+			testtree.Make(t, dir, repoTree...)
 			target := filepath.Join(dir, DefaultName)
 			if err := os.WriteFile(target, []byte(tc.content), 0o644); err != nil {
 				t.Fatal(err)
@@ -79,8 +80,8 @@ func TestRelockNeverReplacesALockItCannotRead(t *testing.T) {
 
 func TestRelockRefusesATargetThatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
-	mkTree(t, dir, "real=keep", "link -> real", "sub/", "fifo|")
+	testtree.Make(t, dir, repoTree...)
+	testtree.Make(t, dir, "real=keep", "link -> real", "sub/", "fifo|")
 	l, _ := lockRepo(t, dir, walker.DefaultConfig())
 	for _, name := range []string{"link", "sub", "fifo"} {
 		t.Run(name, func(t *testing.T) {
