@@ -161,10 +161,10 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 }
 
 // openDirAt opens the directory name of dirfd and proves its arrival: with
-// O_DIRECTORY and (unless follow is 0, through a top-level candidate link)
-// O_NOFOLLOW the descriptor is a directory that was at that name, never a
-// link's target; when want is set, fstat proves it is the one that was
-// looked at. On a reason the descriptor is already closed.
+// O_DIRECTORY and nofollow (O_NOFOLLOW, or 0 only through a top-level
+// candidate link) the descriptor is a directory that was at that name,
+// never a link's target; when want is set, fstat proves it is the one that
+// was looked at. On a reason the descriptor is already closed.
 func openDirAt(dirfd int, name zname, nofollow int, want *unix.Stat_t) (int, unix.Stat_t, anomaly.Reason) {
 	var st unix.Stat_t
 	fd, err := openatZ(dirfd, name, openDir|nofollow)
