@@ -19,14 +19,16 @@ type kept struct {
 	calls int
 }
 
+func (k *kept) Keep(h snapshot.Hash, data []byte) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.byKey[h] = bytes.Clone(data)
+	k.calls++
+}
+
 func keeping(cfg Config) (Config, *kept) {
 	k := &kept{byKey: map[snapshot.Hash][]byte{}}
-	cfg.Keep = func(h snapshot.Hash, data []byte) {
-		k.mu.Lock()
-		defer k.mu.Unlock()
-		k.byKey[h] = bytes.Clone(data)
-		k.calls++
-	}
+	cfg.Keep = k
 	return cfg, k
 }
 

@@ -89,7 +89,7 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 	if keep := w.s.cfg.Keep; keep != nil && st.Size <= w.s.keepMax {
 		var data []byte
 		if data, sum, reason = r.wholeKept(fd, &st, path); reason == 0 {
-			keep(sum, data)
+			keep.Keep(sum, data)
 		}
 	} else {
 		sum, reason = r.whole(fd, &st, path)

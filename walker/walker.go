@@ -47,14 +47,19 @@ type Config struct {
 	// Progress, when set, counts entries as they are observed.
 	Progress *atomic.Int64
 	// Keep, when set, receives the content of every regular file observed
-	// whole: exactly the bytes that were hashed into hash, after the
-	// arrival proof and the second fstat. data is the reader's buffer,
-	// valid only during the call; Keep runs on several goroutines at once.
-	// Anomalies, oversize files and files over KeepMaxBytes never reach it.
-	Keep func(hash snapshot.Hash, data []byte)
+	// whole. Anomalies, oversize files and files over KeepMaxBytes never
+	// reach it.
+	Keep Keeper
 	// KeepMaxBytes bounds a kept file (it is read into one buffer); a
 	// larger one is hashed as usual and not kept. 0 means DefaultKeepMaxBytes.
 	KeepMaxBytes int64
+}
+
+// Keeper receives kept content: exactly the bytes that were hashed into
+// hash, after the arrival proof and the second fstat. data is the reader's
+// buffer, valid only during the call; Keep runs on several goroutines at once.
+type Keeper interface {
+	Keep(hash snapshot.Hash, data []byte)
 }
 
 // DefaultKeepMaxBytes is the largest file kept by default: skills are text,
