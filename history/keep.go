@@ -96,7 +96,8 @@ func (p *Pending) put(m *snapshot.Manifest, stage *Stage) bool {
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		switch e.Kind {
-		case snapshot.Anomaly:
+		case snapshot.Dir:
+		default: // a link or an anomaly: never restored
 			whole = false
 		case snapshot.File:
 			if p.store.Has(e.Hash) {
