@@ -45,14 +45,20 @@ type Version struct {
 	Reviewer string
 	// Restorable: complete, no anomaly, and every file's content kept.
 	Restorable bool
-	Manifest   snapshot.Manifest
+	// FirstUse: this version was accepted on first use (How first-use
+	// then, whatever later keeps of it say).
+	FirstUse bool
+	Manifest snapshot.Manifest
 }
 
 // Protected reports whether retention must never drop v: it carries a
 // verdict or the first-use acceptance.
-func (v *Version) Protected() bool { return v.Verdict != "" || v.How == HowFirstUse }
+func (v *Version) Protected() bool { return v.Verdict != "" || v.FirstUse }
 
-var bucketVersions = []byte("versions") // id -> digest -> version
+var (
+	bucketVersions = []byte("versions") // id -> digest -> version, and keyLatest
+	keyLatest      = []byte("latest")   // the digest kept last
+)
 
 // versionJSON is a stored version; the manifest in its canonical encoding.
 type versionJSON struct {
@@ -62,15 +68,17 @@ type versionJSON struct {
 	Verdict    string        `json:"verdict,omitempty"`
 	Reviewer   string        `json:"reviewer,omitempty"`
 	Restorable bool          `json:"restorable"`
+	FirstUse   bool          `json:"first_use,omitempty"`
 	Manifest   []byte        `json:"manifest"`
 }
 
 // KeepVersion keeps v as a version of id. Keeping a digest already kept
-// updates it: its time and how become the new ones, except that a verdict
-// or first-use version stays so (retention protects it); a verdict given
-// replaces the old one; restorable, once true, stays (its objects are
-// kept while it is). A partial manifest or one not matching v.Digest is
-// refused.
+// updates it: its time and how become the new ones; the first-use mark
+// and a verdict stay (retention protects them), a verdict given replaces
+// the old one; restorable, once true, stays (its objects are kept while
+// it is). Keeping again the version kept last, with nothing new
+// to say, writes nothing: an unchanged scan writes nothing. A partial
+// manifest or one not matching v.Digest is refused.
 func (t *Tx) KeepVersion(id string, v Version) error {
 	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !ValidVerdict(v.Verdict) {
 		return fmt.Errorf("baseline: keeping a version of %s: invalid version", id)
@@ -81,6 +89,7 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 	if d, err := v.Manifest.Digest(); err != nil || d != v.Digest {
 		return fmt.Errorf("baseline: keeping a version of %s: its manifest is not %s", id, v.Digest)
 	}
+	v.FirstUse = v.FirstUse || v.How == HowFirstUse
 	root, err := t.tx.CreateBucketIfNotExists(bucketVersions)
 	if err != nil {
 		return err
@@ -94,24 +103,29 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 		if err != nil {
 			return fmt.Errorf("%w: version %s of %s: %v", ErrCorrupt, v.Digest, id, err)
 		}
-		if prev.Protected() && !(v.Verdict != "" || v.How == HowFirstUse) {
-			v.How = prev.How
-		}
+		v.FirstUse = v.FirstUse || prev.FirstUse
 		if v.Verdict == "" {
 			v.Verdict, v.Reviewer = prev.Verdict, prev.Reviewer
 		}
 		v.Restorable = v.Restorable || prev.Restorable
+		if bytes.Equal(b.Get(keyLatest), v.Digest[:]) && v.How == prev.How && v.Verdict == prev.Verdict &&
+			v.Reviewer == prev.Reviewer && v.Restorable == prev.Restorable && v.FirstUse == prev.FirstUse {
+			return nil
+		}
 	}
 	enc, err := v.Manifest.AppendEncoding(nil)
 	if err != nil {
 		return err
 	}
 	val, err := json.Marshal(versionJSON{Digest: v.Digest, At: v.At.UTC(), How: v.How, Verdict: v.Verdict,
-		Reviewer: SanitizeReviewer(v.Reviewer), Restorable: v.Restorable, Manifest: enc})
+		Reviewer: SanitizeReviewer(v.Reviewer), Restorable: v.Restorable, FirstUse: v.FirstUse, Manifest: enc})
 	if err != nil {
 		return err
 	}
-	return b.Put(v.Digest[:], val)
+	if err := b.Put(v.Digest[:], val); err != nil {
+		return err
+	}
+	return b.Put(keyLatest, v.Digest[:])
 }
 
 // Versions returns the kept versions of id, newest first.
@@ -122,6 +136,9 @@ func (t *Tx) Versions(id string) ([]Version, error) {
 	}
 	var out []Version
 	err := b.ForEach(func(k, val []byte) error {
+		if bytes.Equal(k, keyLatest) {
+			return nil
+		}
 		v, err := decodeVersion(val)
 		if err != nil || !bytes.Equal(k, v.Digest[:]) {
 			return fmt.Errorf("%w: version %x of %s: %v", ErrCorrupt, k, id, err)
@@ -159,6 +176,11 @@ func (t *Tx) DropVersion(id string, d snapshot.Hash) error {
 	if err := b.Delete(d[:]); err != nil {
 		return err
 	}
+	if bytes.Equal(b.Get(keyLatest), d[:]) {
+		if err := b.Delete(keyLatest); err != nil {
+			return err
+		}
+	}
 	if k, _ := b.Cursor().First(); k == nil {
 		return t.tx.Bucket(bucketVersions).DeleteBucket([]byte(id))
 	}
@@ -194,7 +216,7 @@ func decodeVersion(b []byte) (*Version, error) {
 		return nil, fmt.Errorf("%w: version manifest does not match its digest", errRecord)
 	}
 	return &Version{Digest: j.Digest, At: j.At, How: j.How, Verdict: j.Verdict, Reviewer: j.Reviewer,
-		Restorable: j.Restorable, Manifest: m}, nil
+		Restorable: j.Restorable, FirstUse: j.FirstUse || j.How == HowFirstUse, Manifest: m}, nil
 }
 
 // maxVersion bounds one stored version (its manifest dominates).

@@ -60,8 +60,8 @@ func TestKeepingAgainKeepsVerdictAndFirstUseProtected(t *testing.T) {
 		how   How
 		prot  bool
 	}{
-		{"first use stays first use", Version{How: HowFirstUse}, Version{How: HowSession}, HowFirstUse, true},
-		{"verdict stays", Version{How: HowVerdict, Verdict: Safe, Reviewer: "ann"}, Version{How: HowRestored}, HowVerdict, true},
+		{"first use stays protected", Version{How: HowFirstUse}, Version{How: HowRestored}, HowRestored, true},
+		{"verdict stays", Version{How: HowVerdict, Verdict: Safe, Reviewer: "ann"}, Version{How: HowRestored}, HowRestored, true},
 		{"session becomes verdict", Version{How: HowSession}, Version{How: HowVerdict, Verdict: Block}, HowVerdict, true},
 		{"session becomes restored", Version{How: HowSession}, Version{How: HowRestored, Restorable: true}, HowRestored, false},
 	} {
@@ -121,6 +121,30 @@ func TestPartialOrMismatchedVersionIsNeverKept(t *testing.T) {
 	must(t, st.View(func(tx *Tx) error {
 		if ids := tx.VersionIDs(); len(ids) != 0 {
 			t.Fatalf("dropping the last version left %v", ids)
+		}
+		return nil
+	}))
+}
+
+func TestKeepingTheLatestVersionAgainWritesNothing(t *testing.T) {
+	st, _ := openNew(t)
+	id := st.ID("/root", []byte("pdf"))
+	m, d := manifestOf(t, "a")
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	keep := func(at time.Time) {
+		must(t, st.Update(func(tx *Tx) error {
+			return tx.KeepVersion(id, Version{Digest: d, At: at, How: HowSession, Manifest: m})
+		}))
+	}
+	keep(t0)
+	keep(t0.Add(time.Hour))
+	must(t, st.View(func(tx *Tx) error {
+		vs, err := tx.Versions(id)
+		if err != nil {
+			return err
+		}
+		if len(vs) != 1 || !vs[0].At.Equal(t0) {
+			t.Fatalf("the unchanged version was written again: %+v", vs)
 		}
 		return nil
 	}))

@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // Want is one version to keep.
@@ -228,4 +229,23 @@ func briefly(opts baseline.Options, write bool, fn func(*baseline.Tx) error) err
 		return st.Update(fn)
 	}
 	return st.View(fn)
+}
+
+// Attach makes cfg's walk stage what it reads, for keeping after delivery.
+func Attach(cfg *walker.Config) *Stage {
+	s := NewStage(0)
+	cfg.Keep = s
+	return s
+}
+
+// Finish releases the content store and, when versions were kept, applies
+// retention under capBytes. Call it after Record's transaction and after
+// the store was closed: collection opens it for each short transaction.
+func (p *Pending) Finish(opts baseline.Options, capBytes int64) error {
+	err := p.Close()
+	if p.Kept() {
+		_, cerr := Collect(opts, capBytes)
+		err = errors.Join(err, cerr)
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package restore
 
 import (
 	"encoding/json"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/auditlog"
@@ -11,22 +12,17 @@ import (
 )
 
 // Record writes a finished restore into the store: the target is kept as
-// restored, the candidate's record advances to the target's digest (so its
-// verdict for that digest applies again), and the displaced tree is kept
-// as displaced (its objects were written before the restore, when they
-// were staged).
-func Record(tx *baseline.Tx, r *Request, displacedRestorable bool) error {
+// restored (the newest version) and the candidate's record advances to the
+// target's digest, so its verdict for that digest applies again. The
+// displaced tree is kept by the caller, whose content it staged.
+func Record(tx *baseline.Tx, r *Request) error {
 	target := *r.Target
-	target.How, target.At = baseline.HowRestored, r.Now
+	// A microsecond after the displaced version, kept at r.Now: history
+	// lists the restored one first.
+	target.How, target.At = baseline.HowRestored, r.Now.Add(time.Microsecond)
 	target.Verdict, target.Reviewer = "", ""
 	if err := tx.KeepVersion(r.ID, target); err != nil {
 		return err
-	}
-	if !r.Current.Partial() {
-		if err := tx.KeepVersion(r.ID, baseline.Version{Digest: r.Current.Digest, At: r.Now, How: baseline.HowDisplaced,
-			Restorable: displacedRestorable, Manifest: r.Current.Manifest}); err != nil {
-			return err
-		}
 	}
 	rec, err := tx.Record(r.ID)
 	if err != nil {

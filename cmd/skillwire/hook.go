@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -139,6 +140,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
+	keep := &keeping{stage: history.Attach(&cfg)}
 	w.timeout = min(w.timeout, hookLockTimeout)
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
 
@@ -194,11 +196,13 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if st, err = baseline.Open(opts); err != nil {
 		return // not advanced: the next session advises again
 	}
+	defer keep.collect(s, w) // after the store is closed
 	defer st.Close()
 	st.Update(func(tx *baseline.Tx) error {
 		if _, err := tx.Advance(adv.Consume, bootstrap, time.Now().UTC()); err != nil {
 			return err
 		}
+		keep.keep(tx, w.stateDir, history.Wants(adv.Consume, bootstrap, baseline.HowSession))
 		return tx.DropEvents(adv.Events)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/spf13/cobra"
 )
@@ -72,6 +73,11 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
+			var keep *keeping
+			if update {
+				keep = &keeping{stage: history.Attach(&cfg)}
+				defer keep.collect(s, w) // after the store is closed
+			}
 			obs := w.scan(cmd.Context(), s, cfg)
 			var sts []baseline.Standing
 			haveStore := true
@@ -84,7 +90,10 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					if sts, err = tx.Compare(obs); err != nil || !update {
 						return err
 					}
-					_, err = tx.Advance(sts, tx.Empty(), time.Now().UTC())
+					bootstrap := tx.Empty()
+					if _, err = tx.Advance(sts, bootstrap, time.Now().UTC()); err == nil {
+						keep.keep(tx, w.stateDir, history.Wants(sts, bootstrap, baseline.HowSession))
+					}
 					return err
 				}
 				if update {
