@@ -29,8 +29,17 @@ func Record(tx *baseline.Tx, r *Request) error {
 		return err
 	}
 	restored := walker.Candidate{Name: r.Name, Kind: r.Current.Kind, Manifest: r.Target.Manifest, Digest: r.Target.Digest}
-	_, err = tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.Changed,
-		Observed: &restored, Prior: rec}}, false, r.Now)
+	if _, err = tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.Changed,
+		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != baseline.Safe {
+		return err
+	}
+	// The person's review of exactly these bytes applies again.
+	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == r.Target.Digest {
+		return err
+	}
+	d := r.Target.Digest
+	_, err = tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &restored, Expect: &d},
+		baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: r.Target.Reviewer, At: r.Now, From: "restore"})
 	return err
 }
 
