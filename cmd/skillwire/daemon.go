@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/spf13/cobra"
 )
@@ -39,6 +40,11 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			if err != nil {
 				return err
 			}
+			env, _ := s.getenv(content.EnvMaxBytes)
+			capBytes, err := content.MaxBytes(env)
+			if err != nil {
+				return fail(exitUsage, "%v", err)
+			}
 			// Create the store now, so a problem with it is said at once.
 			st, err := w.open(true, false)
 			if err != nil {
@@ -57,10 +63,11 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
 			err = monitor.Run(ctx, monitor.Config{
-				CfgDir: w.cfgDir,
-				Store:  baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
-				Walk:   cfg,
-				Log:    zerolog.New(out).With().Timestamp().Logger(),
+				CfgDir:        w.cfgDir,
+				Store:         baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
+				Walk:          cfg,
+				SnapshotBytes: capBytes,
+				Log:           zerolog.New(out).With().Timestamp().Logger(),
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):
