@@ -80,7 +80,7 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 			// kind says it; there are no lines to compare.
 		case !aok || !bok:
 			fd.Unkept = true
-		case binary(a) || binary(b):
+		case isBinary(a) || isBinary(b):
 			fd.Binary = true
 		default:
 			fd.Diff, fd.Added, fd.Deleted = unified(fd.Path, a, b, c.Old == nil, c.New == nil)
@@ -90,8 +90,8 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 	return out, nil
 }
 
-// binary: not valid UTF-8, or holding a NUL byte.
-func binary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) }
+// isBinary: not valid UTF-8, or holding a NUL byte.
+func isBinary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) }
 
 // unified returns the escaped unified diff of a and b, and the lines added
 // and deleted. Long lines are cut before diffing, so the diff's own lines

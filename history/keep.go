@@ -3,6 +3,9 @@ package history
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -69,15 +72,23 @@ func Prepare(stateDir string, stage *Stage, wants []Want, now time.Time) (*Pendi
 			p.store = nil
 		}
 	}
+	var puts []snapshot.Hash
+	queued := map[snapshot.Hash]bool{}
 	for _, w := range wants {
 		d, derr := w.Manifest.Digest()
 		if derr != nil || w.Manifest.Partial {
 			continue
 		}
-		restorable := p.batch != nil && p.put(w.Manifest, stage)
+		if p.batch != nil {
+			puts = p.queue(w.Manifest, stage, queued, puts)
+		}
 		p.ids = append(p.ids, w.ID)
 		p.versions = append(p.versions, baseline.Version{Digest: d, At: now, How: w.How, Verdict: w.Verdict,
-			Reviewer: w.Reviewer, Restorable: restorable, Manifest: *w.Manifest})
+			Reviewer: w.Reviewer, Manifest: *w.Manifest})
+	}
+	failed := p.putAll(puts, stage)
+	for i := range p.versions {
+		p.versions[i].Restorable = p.batch != nil && p.whole(&p.versions[i].Manifest, stage, failed)
 	}
 	if p.batch != nil {
 		if cerr := p.batch.Commit(); cerr != nil {
@@ -90,27 +101,67 @@ func Prepare(stateDir string, stage *Stage, wants []Want, now time.Time) (*Pendi
 	return p, err
 }
 
-// put puts the staged content of m's files and reports whether all of it
-// is kept.
-func (p *Pending) put(m *snapshot.Manifest, stage *Stage) bool {
-	whole := true
+// queue appends the staged content of m's files not yet kept nor queued.
+func (p *Pending) queue(m *snapshot.Manifest, stage *Stage, queued map[snapshot.Hash]bool, puts []snapshot.Hash) []snapshot.Hash {
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		if e.Kind != snapshot.File || queued[e.Hash] || p.store.Has(e.Hash) {
+			continue
+		}
+		if _, ok := stage.Get(e.Hash); ok {
+			queued[e.Hash] = true
+			puts = append(puts, e.Hash)
+		}
+	}
+	return puts
+}
+
+// putAll puts the queued objects from GOMAXPROCS goroutines (compression
+// is the cost) and returns the keys that failed.
+func (p *Pending) putAll(puts []snapshot.Hash, stage *Stage) map[snapshot.Hash]bool {
+	var mu sync.Mutex
+	failed := map[snapshot.Hash]bool{}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(puts)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(puts) {
+					return
+				}
+				data, _ := stage.Get(puts[i])
+				if err := p.batch.Put(puts[i], data); err != nil {
+					mu.Lock()
+					failed[puts[i]] = true
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return failed
+}
+
+// whole reports whether m can be restored: only directories and files,
+// and every file's content kept or put.
+func (p *Pending) whole(m *snapshot.Manifest, stage *Stage, failed map[snapshot.Hash]bool) bool {
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		switch e.Kind {
 		case snapshot.Dir:
-		default: // a link or an anomaly: never restored
-			whole = false
 		case snapshot.File:
-			if p.store.Has(e.Hash) {
-				continue
+			if failed[e.Hash] {
+				return false
 			}
-			data, ok := stage.Get(e.Hash)
-			if !ok || p.batch.Put(e.Hash, data) != nil {
-				whole = false
+			if _, ok := stage.Get(e.Hash); !ok && !p.store.Has(e.Hash) {
+				return false
 			}
+		default: // a link or an anomaly: never restored
+			return false
 		}
 	}
-	return whole
+	return true
 }
 
 // Record keeps the prepared versions, inside the caller's transaction.

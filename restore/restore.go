@@ -8,6 +8,7 @@
 package restore
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -98,6 +100,8 @@ type Result struct {
 func Check(r *Request) error {
 	c := r.Current
 	switch {
+	case !canExchange:
+		return ErrUnsupported
 	case r.Expect != nil && (c.Partial() || c.Digest != *r.Expect):
 		return fmt.Errorf("%w: its digest is now %s", ErrChanged, c.Digest)
 	case c.Partial():
@@ -224,7 +228,8 @@ func openNoLinks(path string) (int, error) {
 
 // build writes m as the entry stage of rootfd: directories 0700 while they
 // are filled (their modes last, deepest first), files created with O_EXCL,
-// written, given their mode and synced; then every directory is synced.
+// written, given their mode and synced (by a few goroutines: concurrent
+// fsyncs share the journal's commits); then every directory is synced.
 func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) error {
 	dirs := map[string]int{}
 	defer func() {
@@ -234,6 +239,8 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 	}()
 	var order []string // directories, parents first
 	var modes []uint32
+	syncer := newSyncer()
+	defer syncer.wait()
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		rel := string(e.Path)
@@ -262,7 +269,7 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 			order = append(order, rel)
 			modes = append(modes, e.Mode)
 		case snapshot.File:
-			if err := writeFile(parentfd, base, e, data[e.Hash]); err != nil {
+			if err := writeFile(parentfd, base, e, data[e.Hash], syncer); err != nil {
 				return fmt.Errorf("restore: building %q: %w", rel, err)
 			}
 			step(StepBuilding)
@@ -271,37 +278,88 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 		}
 	}
 	for i := len(order) - 1; i >= 0; i-- {
-		fd := dirs[order[i]]
-		if err := unix.Fchmod(fd, modes[i]); err != nil {
+		if err := unix.Fchmod(dirs[order[i]], modes[i]); err != nil {
 			return fmt.Errorf("restore: building %q: %w", order[i], err)
 		}
+	}
+	for _, fd := range dirs {
 		if err := unix.Fsync(fd); err != nil {
-			return fmt.Errorf("restore: syncing %q: %w", order[i], err)
+			return fmt.Errorf("restore: syncing the staged tree: %w", err)
 		}
+	}
+	if err := syncer.wait(); err != nil {
+		return fmt.Errorf("restore: syncing the staged tree: %w", err)
 	}
 	return unix.Fsync(rootfd)
 }
 
-func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte) error {
+func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *syncer) error {
 	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return err
 	}
-	f := os.NewFile(uintptr(fd), name)
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Chmod(os.FileMode(e.Mode & 0o777))
-		if e.Mode&0o7000 != 0 && err == nil {
-			err = unix.Fchmod(fd, e.Mode)
+	for len(b) > 0 && err == nil {
+		var n int
+		if n, err = unix.Write(fd, b); err == nil {
+			b = b[n:]
+		}
+		if errors.Is(err, unix.EINTR) {
+			err = nil
 		}
 	}
 	if err == nil {
-		err = f.Sync()
+		err = unix.Fchmod(fd, e.Mode&0o7777)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		unix.Close(fd)
+		return err
 	}
-	return err
+	syncer.add(fd)
+	return nil
+}
+
+// syncer fsyncs and closes descriptors on a few goroutines; at most
+// syncDepth are open at once.
+type syncer struct {
+	fds  chan int
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error
+	done bool
+}
+
+const syncWorkers, syncDepth = 16, 64
+
+func newSyncer() *syncer {
+	s := &syncer{fds: make(chan int, syncDepth)}
+	for range syncWorkers {
+		s.wg.Go(func() {
+			for fd := range s.fds {
+				err := unix.Fsync(fd)
+				if cerr := unix.Close(fd); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					s.mu.Lock()
+					s.err = cmp.Or(s.err, err)
+					s.mu.Unlock()
+				}
+			}
+		})
+	}
+	return s
+}
+
+func (s *syncer) add(fd int) { s.fds <- fd }
+
+// wait syncs and closes everything added, once, and returns the first error.
+func (s *syncer) wait() error {
+	if !s.done {
+		s.done = true
+		close(s.fds)
+		s.wg.Wait()
+	}
+	return s.err
 }
 
 // removeStage removes a staging directory this restore made and never
