@@ -219,3 +219,36 @@ func TestRetentionKeepsTheLastTenAndNeverDropsVerdictOrFirstUse(t *testing.T) {
 		return nil
 	}))
 }
+
+func TestFindTakesADigestOrAUniquePrefix(t *testing.T) {
+	vs := []baseline.Version{{Digest: snapshot.Hash{0xab, 0xcd, 1}}, {Digest: snapshot.Hash{0xab, 0xcd, 2}}, {Digest: snapshot.Hash{0x12}}}
+	for _, tc := range []struct {
+		in   string
+		want int // index, or -1 for no match, -2 for ambiguous
+	}{
+		{vs[2].Digest.String(), 2},
+		{"1200", 2},
+		{"blake3:abcd01", 0},
+		{"abcd", -2},
+		{"ffff", -1},
+		{"ab", -1}, // too short to be a prefix
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			v, err := Find(vs, tc.in)
+			switch tc.want {
+			case -1:
+				if !errors.Is(err, ErrNoVersion) {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			case -2:
+				if !errors.Is(err, ErrAmbiguous) {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			default:
+				if err != nil || v.Digest != vs[tc.want].Digest {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			}
+		})
+	}
+}
