@@ -90,9 +90,14 @@ func ParseSettings(data []byte) (*Settings, error) {
 }
 
 type parser struct {
-	data []byte
-	dec  *json.Decoder
+	data  []byte
+	dec   *json.Decoder
+	depth int
 }
+
+// maxSettingsDepth bounds nesting: the parser recurses once per level, and
+// a hostile project's settings.json of 4 MiB of '[' overflowed the stack.
+const maxSettingsDepth = 256
 
 // token returns the next token and its source text. The decoder validates
 // the syntax; the text between the offsets before and after a token is the
@@ -120,6 +125,12 @@ func (p *parser) value() (*value, error) {
 }
 
 func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
+	if tok == json.Delim('{') || tok == json.Delim('[') {
+		if p.depth++; p.depth > maxSettingsDepth {
+			return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrNotJSON, maxSettingsDepth)
+		}
+		defer func() { p.depth-- }()
+	}
 	switch tok {
 	case json.Delim('{'):
 		v := &value{kind: object}
