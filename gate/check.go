@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -24,6 +25,9 @@ type Use struct {
 	Name string
 	// Event names the hook in the journal ("PreToolUse", ...).
 	Event string
+	// Path, when set, names the candidate by a file inside it instead of
+	// by name (a ConfigChange of a skill file); it is never cleaned.
+	Path string
 }
 
 // Env is where the gate looks: the roots, the store (created when absent,
@@ -66,8 +70,12 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		cands[i] = found[i].cand
 	}
 	var matched []located
-	for _, i := range resolveIndex(u.Kind, u.Name, cands) {
-		matched = append(matched, found[i])
+	if u.Path != "" {
+		matched = byPath(found, u.Path)
+	} else {
+		for _, i := range resolveIndex(u.Kind, u.Name, cands) {
+			matched = append(matched, found[i])
+		}
 	}
 	if len(matched) == 0 {
 		return Result{}, nil
@@ -164,6 +172,23 @@ func discover(roots []claude.Root, cfg walker.Config) []located {
 		}
 	}
 	return out
+}
+
+// byPath is the candidate holding the file at path: root path, a slash,
+// the candidate's name, then a slash or nothing. The path is compared as
+// given, never cleaned, so a "..", "." or doubled slash matches nothing.
+func byPath(found []located, path string) []located {
+	for _, l := range found {
+		dir := l.root.Path + "/"
+		if !strings.HasPrefix(path, dir) {
+			continue
+		}
+		rest := path[len(dir):]
+		if rest == string(l.name) || strings.HasPrefix(rest, string(l.name)+"/") {
+			return []located{l}
+		}
+	}
+	return nil
 }
 
 func kindOfRoot(k claude.Kind) Kind {
