@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/skillwire/skillwire/safefile"
 )
@@ -72,4 +73,30 @@ func GatePolicyMirror(dir string) (p string, ok bool) {
 	}
 	p = string(bytes.TrimSuffix(b, []byte("\n")))
 	return p, validGatePolicy(p)
+}
+
+// RecentNotes is the n newest notes of the given kinds across every
+// candidate, newest first: what the gate asked and denied, for `status`,
+// including candidates the store has no record of yet.
+func (t *Tx) RecentNotes(n int, kinds ...string) ([]Note, error) {
+	b := t.tx.Bucket(bucketNotes)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Note
+	err := b.ForEach(func(_, v []byte) error {
+		var note Note
+		if err := decodeStrict(v, &note); err != nil {
+			return fmt.Errorf("%w: note", ErrCorrupt)
+		}
+		if slices.Contains(kinds, note.Kind) {
+			out = append(out, note)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b Note) int { return b.At.Compare(a.At) })
+	return out[:min(n, len(out))], nil
 }
