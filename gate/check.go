@@ -54,6 +54,7 @@ type located struct {
 	root claude.Root
 	name []byte
 	cand Candidate
+	cfg  walker.Config
 }
 
 // Check judges u on the bytes on disk now: the name is resolved among the
@@ -80,9 +81,15 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if len(matched) == 0 {
 		return Result{}, nil
 	}
-	obs, err := observe(ctx, matched, env)
-	if err != nil {
-		return Result{}, err
+	// Without a daemon every match is walked before the store is opened, so
+	// the store's lock is never held during a walk.
+	running := monitor.Running(env.Store.Dir)
+	var obs []baseline.Observation
+	var err error
+	if !running {
+		if obs, err = observe(ctx, matched, nil); err != nil {
+			return Result{}, err
+		}
 	}
 	st, err := baseline.Open(storeOptions(ctx, env.Store))
 	if errors.Is(err, baseline.ErrBusy) {
@@ -93,8 +100,17 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	}
 	defer st.Close()
 	var res Result
-	err = st.Update(func(tx *baseline.Tx) error {
+	err = st.View(func(tx *baseline.Tx) error {
 		res = Result{}
+		if running {
+			cached, err := cachedRoots(tx, matched, env.Now)
+			if err != nil {
+				return err
+			}
+			if obs, err = observe(ctx, matched, cached); err != nil {
+				return err
+			}
+		}
 		p, err := tx.GatePolicy()
 		if err != nil {
 			return err
@@ -118,8 +134,13 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 			res.Findings = append(res.Findings, f)
 		}
 		res.Answer, res.Reason = Judge(res.Policy, res.Findings)
-		return journal(tx, u, res, env.Now)
+		return nil
 	})
+	if err == nil && res.Answer != None {
+		// Only an ask or a deny writes: the common silent answer never
+		// commits (nor syncs) a transaction.
+		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
+	}
 	if err != nil {
 		return Result{Policy: res.Policy}, fmt.Errorf("gate: judging: %w", err)
 	}
@@ -127,6 +148,28 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
 	return res, nil
+}
+
+// cachedRoots are the daemon's cached observations of the matched roots it
+// is trusted for, by session's rule (alive, watching everything, the root
+// named in its heartbeat); the caller knows a daemon holds its role.
+func cachedRoots(tx *baseline.Tx, matched []located, now time.Time) (map[string]*walker.Root, error) {
+	hb, err := tx.Heartbeat()
+	if err != nil {
+		return nil, err
+	}
+	d := session.Daemon{Running: true, Heartbeat: hb}
+	out := map[string]*walker.Root{}
+	for _, m := range matched {
+		p := m.root.Path
+		if _, done := out[p]; done || !d.Trusts(p, now) {
+			continue
+		}
+		if out[p], err = tx.CachedRoot(m.root.Spec()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // FallbackPolicy is the policy to answer under when the store could not be
@@ -167,7 +210,7 @@ func discover(roots []claude.Root, cfg walker.Config) []located {
 			if c.Kind == walker.KindFile {
 				folder = bytes.TrimSuffix(folder, []byte(".md"))
 			}
-			out = append(out, located{root: r, name: c.Name, cand: Candidate{
+			out = append(out, located{root: r, name: c.Name, cfg: cfg, cand: Candidate{
 				Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}})
 		}
 	}
@@ -208,21 +251,15 @@ func scopeOfRoot(s claude.Scope) Scope {
 	return User
 }
 
-// observe reads each matched candidate as it is now: from the daemon's
-// cache for a root the daemon has watched continuously (session's rule),
-// else by walking that one candidate under the walker's proofs and limits.
-func observe(ctx context.Context, matched []located, env Env) ([]baseline.Observation, error) {
+// observe reads each matched candidate as it is now: from cached, the
+// daemon's observations of the roots it watched continuously, else by
+// walking that one candidate under the walker's proofs and limits.
+func observe(ctx context.Context, matched []located, cached map[string]*walker.Root) ([]baseline.Observation, error) {
 	var roots []claude.Root
 	for _, m := range matched {
 		if !hasRoot(roots, m.root.Path) {
 			roots = append(roots, m.root)
 		}
-	}
-	var cached map[string]*walker.Root
-	if monitor.Running(env.Store.Dir) {
-		o := env.Store
-		o.Create, o.ReadOnly = false, true
-		cached = session.Cached(roots, storeOptions(ctx, o), env.Now)
 	}
 	obs := make([]baseline.Observation, len(roots))
 	for i, r := range roots {
@@ -233,7 +270,7 @@ func observe(ctx context.Context, matched []located, env Env) ([]baseline.Observ
 			}
 			c, ok := cachedCandidate(cached[r.Path], m.name)
 			if !ok {
-				c = walker.Observe(ctx, r.Path, m.name, env.Walker)
+				c = walker.Observe(ctx, r.Path, m.name, m.cfg)
 			}
 			w.Candidates = append(w.Candidates, c)
 		}

@@ -16,13 +16,13 @@ import (
 
 // tree is a configuration directory, a project and a store on disk.
 type tree struct {
-	t       *testing.T
+	t       testing.TB
 	cfg     string
 	project string
 	env     Env
 }
 
-func newTree(t *testing.T) *tree {
+func newTree(t testing.TB) *tree {
 	dir := t.TempDir()
 	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
 	tr.env = Env{
@@ -379,5 +379,29 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != None || o.Reason != "" || o.Note != "" {
 		t.Fatalf("%+v", o)
+	}
+}
+
+func TestCheckTrustsTheDaemonCacheOnlyWhileTheDaemonWatches(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		heartbeat time.Duration
+		want      Answer // the skill was edited after the daemon's last look
+	}{
+		{"fresh heartbeat: the cached observation stands", 0, None},
+		{"stale heartbeat: walked, the edit is seen", -time.Hour, Deny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			states[0].setup(tr) // vetted
+			tr.policy(Strict)
+			fakeDaemon(t, tr, time.Now().Add(tc.heartbeat))
+			// A daemon that watches would have seen this edit and updated
+			// its cache; the test edits behind its back to tell which was read.
+			tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "edited\n")
+			if res := tr.check(Skill, "pdf"); res.Answer != tc.want {
+				t.Fatalf("%s: %+v", res.Answer, res.Findings)
+			}
+		})
 	}
 }
