@@ -24,6 +24,11 @@ func Record(tx *baseline.Tx, r *Request) error {
 	if err := tx.KeepVersion(r.ID, target); err != nil {
 		return err
 	}
+	d := r.Target.Digest
+	if err := tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
+		Text: "restored " + d.String() + " in place of " + r.Current.Digest.String()}); err != nil {
+		return err
+	}
 	rec, err := tx.Record(r.ID)
 	if err != nil {
 		return err
@@ -33,11 +38,12 @@ func Record(tx *baseline.Tx, r *Request) error {
 		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != baseline.Safe {
 		return err
 	}
-	// The person's review of exactly these bytes applies again.
-	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == r.Target.Digest {
+	// The person's review of exactly these bytes applies again: Advance
+	// brings back the last review; an older one kept on the version is
+	// recorded again.
+	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == d {
 		return err
 	}
-	d := r.Target.Digest
 	_, err = tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &restored, Expect: &d},
 		baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: r.Target.Reviewer, At: r.Now, From: "restore"})
 	return err

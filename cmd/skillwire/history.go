@@ -131,13 +131,18 @@ func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []basel
 }
 
 // reviewedVersion is the version a diff starts from and a restore goes
-// back to: the one carrying the candidate's safe verdict, else its
-// first-use version.
+// back to: the one carrying the candidate's safe verdict (in force, else
+// the last review kept across changes), else its first-use version.
 func reviewedVersion(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
-	if rec != nil && rec.Verdict != nil && rec.Verdict.Verdict == baseline.Safe && rec.Verdict.Digest != nil {
-		for i := range vs {
-			if vs[i].Digest == *rec.Verdict.Digest {
-				return &vs[i]
+	if rec != nil {
+		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
+			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
+				continue
+			}
+			for i := range vs {
+				if vs[i].Digest == *v.Digest {
+					return &vs[i]
+				}
 			}
 		}
 	}
