@@ -7,6 +7,7 @@ package history
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -16,12 +17,24 @@ import (
 const DefaultStageBytes = 256 << 20
 
 // Stage holds the content kept during one walk (a walker.Keeper), until
-// the versions that use it are written. Safe for concurrent use.
+// the versions that use it are written. Safe for concurrent use: the
+// walker's readers keep in parallel, each key in its own shard.
 type Stage struct {
-	mu    sync.Mutex
-	m     map[snapshot.Hash][]byte
-	bytes int64
-	max   int64
+	bytes  atomic.Int64
+	max    int64
+	shards [stageShards]shard
+}
+
+const (
+	stageShards = 16
+	// slabSize is the allocation that small contents share.
+	slabSize = 1 << 20
+)
+
+type shard struct {
+	mu   sync.Mutex
+	m    map[snapshot.Hash][]byte
+	slab []byte
 }
 
 // NewStage returns a stage bounded by max bytes (0: DefaultStageBytes).
@@ -29,18 +42,39 @@ func NewStage(max int64) *Stage {
 	if max <= 0 {
 		max = DefaultStageBytes
 	}
-	return &Stage{m: make(map[snapshot.Hash][]byte), max: max}
+	return &Stage{max: max}
 }
 
 // Keep copies data, the bytes the walker hashed into h.
 func (s *Stage) Keep(h snapshot.Hash, data []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.m[h]; ok || s.bytes+int64(len(data)) > s.max {
+	sh := &s.shards[h[0]%stageShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if _, ok := sh.m[h]; ok {
 		return
 	}
-	s.m[h] = bytes.Clone(data)
-	s.bytes += int64(len(data))
+	if s.bytes.Add(int64(len(data))) > s.max {
+		s.bytes.Add(-int64(len(data)))
+		return
+	}
+	if sh.m == nil {
+		sh.m = make(map[snapshot.Hash][]byte)
+	}
+	sh.m[h] = sh.copy(data)
+}
+
+// copy copies data into the shard's slab, or alone when large; sh.mu is
+// held.
+func (sh *shard) copy(data []byte) []byte {
+	if len(data) > slabSize/8 {
+		return bytes.Clone(data)
+	}
+	if cap(sh.slab)-len(sh.slab) < len(data) {
+		sh.slab = make([]byte, 0, slabSize)
+	}
+	n := len(sh.slab)
+	sh.slab = append(sh.slab, data...)
+	return sh.slab[n:len(sh.slab):len(sh.slab)]
 }
 
 // Get returns the staged content of h.
@@ -48,8 +82,9 @@ func (s *Stage) Get(h snapshot.Hash) ([]byte, bool) {
 	if s == nil {
 		return nil, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.m[h]
+	sh := &s.shards[h[0]%stageShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	b, ok := sh.m[h]
 	return b, ok
 }
