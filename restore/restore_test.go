@@ -238,3 +238,63 @@ func TestKillAtEveryStepLeavesOneWholeCandidateInPlace(t *testing.T) {
 		})
 	}
 }
+
+func TestRestoreOfAFileCandidateExchangesTheFile(t *testing.T) {
+	base := t.TempDir()
+	root, state := filepath.Join(base, "agents"), filepath.Join(base, "state")
+	must(t, os.Mkdir(state, 0o700))
+	testtree.Make(t, root, "a.md=reviewed agent\n")
+	stage := history.NewStage(0)
+	cfg := walker.DefaultConfig()
+	cfg.Keep = stage
+	good := walker.Observe(context.Background(), root, []byte("a.md"), cfg)
+	testtree.Must(t, os.WriteFile(filepath.Join(root, "a.md"), []byte("tampered agent\n"), 0o644))
+	cur := walker.Observe(context.Background(), root, []byte("a.md"), walker.DefaultConfig())
+	res, err := Run(&Request{ID: "swtest", Root: claude.Root{Path: root}, Name: []byte("a.md"), Current: &cur,
+		Target: &baseline.Version{Digest: good.Digest, Manifest: good.Manifest, Restorable: true}, StateDir: state,
+		Walk: walker.DefaultConfig(), Now: time.Now(),
+		Content: func(h snapshot.Hash) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
+	must(t, err)
+	if b, _ := os.ReadFile(filepath.Join(root, "a.md")); string(b) != "reviewed agent\n" {
+		t.Fatalf("in place: %q", b)
+	}
+	if b, _ := os.ReadFile(res.Quarantine); string(b) != "tampered agent\n" {
+		t.Fatalf("quarantined: %q", b)
+	}
+}
+
+func TestRecordAdvancesTheStoreToTheRestoredDigestAndBringsTheReviewBack(t *testing.T) {
+	fx := setup(t)
+	st, err := baseline.Open(baseline.Options{Dir: fx.state, Create: true, LockTimeout: time.Second})
+	must(t, err)
+	defer st.Close()
+	r := fx.request(t)
+	r.ID = st.ID(fx.root, []byte("s"))
+	target := *fx.target
+	target.Verdict, target.Reviewer = baseline.Safe, "ann"
+	r.Target = &target
+	_, err = Run(r)
+	must(t, err)
+	must(t, st.Update(func(tx *baseline.Tx) error { return Record(tx, r) }))
+	must(t, st.View(func(tx *baseline.Tx) error {
+		rec, err := tx.Record(r.ID)
+		if err != nil {
+			return err
+		}
+		if rec == nil || rec.Digest == nil || *rec.Digest != target.Digest || rec.Status != baseline.StatusVetted {
+			t.Fatalf("record after restore: %+v", rec)
+		}
+		vs, err := tx.Versions(r.ID)
+		if err != nil {
+			return err
+		}
+		if len(vs) != 1 || vs[0].How != baseline.HowRestored {
+			t.Fatalf("versions: %+v", vs)
+		}
+		notes, err := tx.Notes(r.ID)
+		if err != nil || len(notes) != 1 || notes[0].Kind != baseline.NoteRestore {
+			t.Fatalf("notes: %+v %v", notes, err)
+		}
+		return nil
+	}))
+}
