@@ -112,14 +112,17 @@ func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]by
 	}
 	var total int64
 	for total <= st.Size {
+		want := st.Size + 1 - total
 		n, err := read(fd, r.buf[total:st.Size+1])
 		if err != nil {
 			return nil, sum, anomaly.Unreadable
 		}
-		if n == 0 {
+		total += int64(n)
+		// A read short of the spare byte at the size ends the file, as in
+		// hash: no extra read (the second fstat proves the size).
+		if n == 0 || total == st.Size && int64(n) < want {
 			break
 		}
-		total += int64(n)
 	}
 	if total != st.Size {
 		return nil, sum, anomaly.Unstable
