@@ -18,6 +18,7 @@ import (
 type keeping struct {
 	stage *history.Stage
 	kept  bool
+	err   error // why content was not kept (the versions are, not restorable)
 }
 
 // keep never fails the caller's transaction: a version not kept loses a
@@ -26,18 +27,25 @@ func (k *keeping) keep(tx *baseline.Tx, stateDir string, wants []history.Want) {
 	if k == nil || len(wants) == 0 {
 		return
 	}
-	p, _ := history.Prepare(stateDir, k.stage, wants, time.Now().UTC())
+	p, err := history.Prepare(stateDir, k.stage, wants, time.Now().UTC())
 	defer p.Close()
+	k.err = err
 	if p.Record(tx) == nil {
 		k.kept = k.kept || p.Kept()
 	}
 }
 
-// collect applies retention after the command's store was closed, when it
-// kept anything; a cap that is not a number of bytes collects nothing
-// and says so.
+// collect says why content was not kept, if it was not, and applies
+// retention after the command's store was closed, when it kept anything; a
+// cap that is not a number of bytes collects nothing and says so.
 func (k *keeping) collect(s *streams, w *world) {
-	if k == nil || !k.kept {
+	if k == nil {
+		return
+	}
+	if k.err != nil {
+		fmt.Fprintf(s.err, "skillwire: content not kept (those versions cannot be restored): %s\n", defang(k.err.Error()))
+	}
+	if !k.kept {
 		return
 	}
 	env, _ := s.getenv(content.EnvMaxBytes)
