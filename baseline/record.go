@@ -158,7 +158,7 @@ func (r *Record) validate() error {
 	if r.Review != nil && (r.Review.Verdict != Safe || r.Review.Digest == nil) {
 		return fmt.Errorf("%w: review", errRecord)
 	}
-	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "") || r.Told < 0 {
+	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "" || printable(r.Halt.Reason, maxNoteText) != r.Halt.Reason) || r.Told < 0 {
 		return fmt.Errorf("%w: halt", errRecord)
 	}
 	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {

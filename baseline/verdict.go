@@ -102,15 +102,11 @@ func (t *Tx) Forget(ids []string) error {
 	return nil
 }
 
-// Empty reports whether the store has no records: the next advance is the
-// first use, whose candidates are accepted as the baseline.
-func (t *Tx) Empty() bool {
-	k, _ := t.tx.Bucket(bucketCandidates).Cursor().First()
-	return k == nil
-}
-
-// Report is what `status` prints: every record in one of three lists.
+// Report is what `status` prints: every record in one of four lists.
 type Report struct {
+	// Pending: a SAFE review no longer covers the delivered content
+	// (pending or halted); listed first, it is a finding until a person acts.
+	Pending  []*Record
 	Unvetted []*Record
 	Adverse  []*Record // an adverse verdict in force, own or following its content
 	Safe     []*Record // a safe verdict bound to exactly its delivered digest
@@ -139,6 +135,8 @@ func (t *Tx) Report() (Report, error) {
 			}
 			rep.Adverse = append(rep.Adverse, r)
 		case r.Removed:
+		case StatusOf(r, r.Digest, v) != r.Status:
+			rep.Pending = append(rep.Pending, r)
 		case v != nil && v.Verdict == Safe && r.Status == StatusVetted:
 			rep.Safe = append(rep.Safe, r)
 		default:

@@ -24,8 +24,8 @@ type Input struct {
 	// came back between two sessions is unchanged to a comparison, and
 	// only its events tell.
 	Events []baseline.Event
-	// Bootstrap: the store was empty, so this is the first use and every
-	// candidate is accepted as the baseline.
+	// Bootstrap: the store's first run was never delivered, so this is the
+	// first use and every candidate is accepted as the baseline.
 	Bootstrap bool
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
@@ -37,6 +37,37 @@ type Advisory struct {
 	Text    string
 	Consume []baseline.Standing
 	Events  []baseline.Event // change events told, dropped once delivered
+	// Told are the pending candidates this advisory repeats: each delivery
+	// counts one more tell ("told N times since DATE").
+	Told []string
+	// FirstRun: delivering this advisory is the store's first run, even
+	// when it accepted nothing.
+	FirstRun bool
+}
+
+// Apply records in the store what a delivered advisory told: the deltas it
+// consumed (each only if no other session advanced it meanwhile), the
+// events it told, one more tell of each pending candidate, and the first
+// run. Call it only after the text was delivered.
+func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
+	if _, err := tx.Advance(a.Consume, a.FirstRun, now); err != nil {
+		return err
+	}
+	if err := tx.DropEvents(a.Events); err != nil {
+		return err
+	}
+	if err := tx.MarkTold(a.Told, now); err != nil {
+		return err
+	}
+	if a.FirstRun {
+		return tx.MarkFirstRun(now)
+	}
+	return nil
+}
+
+// Applies reports whether delivering a changes the store.
+func (a *Advisory) Applies() bool {
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -44,7 +75,8 @@ type Advisory struct {
 type category int
 
 const (
-	catChanged category = iota
+	catPending category = iota
+	catChanged
 	catNew
 	catRemoved
 	catRestored
@@ -53,11 +85,11 @@ const (
 	numCategories
 )
 
-var categoryWords = [numCategories]string{"changed since the last session", "new since the last session",
+var categoryWords = [numCategories]string{"changed since it was reviewed SAFE-TO-PROPOSE, pending a new review", "changed since the last session", "new since the last session",
 	"removed since the last session", "modified since the last session and since restored",
 	"under an adverse verdict", "not fully observable"}
 
-var categoryCounts = [numCategories]string{"changed", "new", "removed", "modified and restored",
+var categoryCounts = [numCategories]string{"pending review", "changed", "new", "removed", "modified and restored",
 	"under an adverse verdict", "not fully observable"}
 
 type item struct {
@@ -74,12 +106,16 @@ func Build(in Input) Advisory {
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
+		adv.FirstRun = in.StoreProblem == ""
 	}
 	told, held := limit(classify(in))
 	adv.Text = render(in, len(adv.Consume), told, held)
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
+		}
+		if it.cat == catPending {
+			adv.Told = append(adv.Told, it.st.ID)
 		}
 		adv.Events = append(adv.Events, it.events...)
 	}
@@ -114,11 +150,19 @@ func classify(in Input) []item {
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
+		// A change a SAFE review no longer covers is told in every session
+		// until a person acts; an unreviewed change is told once.
+		pending := compared && isPending(st)
 		if c, ok := deltaOf(st); compared && ok {
+			if pending {
+				c = catPending
+			}
 			items = append(items, item{cat: c, st: st, delta: true, events: evs})
 			continue
 		}
 		switch {
+		case pending:
+			items = append(items, item{cat: catPending, st: st, events: evs})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
@@ -136,6 +180,11 @@ func classify(in Input) []item {
 		}
 	}
 	return ordered
+}
+
+func isPending(st *baseline.Standing) bool {
+	s := st.Status()
+	return st.State != baseline.Removed && (s == baseline.StatusPending || s == baseline.StatusHalted)
 }
 
 func deltaOf(st *baseline.Standing) (category, bool) {
@@ -176,8 +225,11 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 	}
 	for _, it := range told {
 		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
-		if it.cat == catRestored {
+		switch it.cat {
+		case catRestored:
 			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
+		case catPending:
+			line += pendingNote(it.st.Prior)
 		}
 		lines = append(lines, line)
 	}
@@ -195,6 +247,22 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 	}
 	lines = append(lines, "These are observations by skillwire, a file integrity tripwire. Details: skillwire status")
 	return strings.Join(lines, "\n")
+}
+
+// pendingNote says how long a pending change has been told and, when
+// auto-accept refused it, why (a fixed-template reason kept printable).
+func pendingNote(r *baseline.Record) string {
+	var b strings.Builder
+	switch {
+	case r.Told == 1:
+		b.WriteString(", told once since " + r.ToldSince.UTC().Format(time.DateOnly))
+	case r.Told > 1:
+		fmt.Fprintf(&b, ", told %d times since %s", r.Told, r.ToldSince.UTC().Format(time.DateOnly))
+	}
+	if r.Halt != nil {
+		b.WriteString("; halted: " + r.Halt.Reason)
+	}
+	return b.String()
 }
 
 var kindWord = map[claude.Kind]string{claude.Skills: "skill", claude.Agents: "agent", claude.Commands: "command"}

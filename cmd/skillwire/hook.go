@@ -163,7 +163,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	var events []baseline.Event
 	bootstrap, registered := false, false
 	err = st.View(func(tx *baseline.Tx) error {
-		bootstrap = tx.Empty()
+		bootstrap = !tx.FirstRunDone()
 		var err error
 		if sts, err = tx.Compare(obs); err != nil {
 			return err
@@ -186,19 +186,13 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		return
 	}
 	adv := session.Build(session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap})
-	if adv.Text == "" || !out.deliver(adv.Text) || len(adv.Consume) == 0 && len(adv.Events) == 0 {
-		return // silent, undelivered, or nothing to consume: the store stays as it was
+	if adv.Text == "" || !out.deliver(adv.Text) || !adv.Applies() {
+		return // silent, undelivered, or nothing to record: the store stays as it was
 	}
-	// Delivered: now, and only now, the advised deltas are consumed. Each is
-	// applied only if no other session advanced it meanwhile.
+	// Delivered: now, and only now, what was told is recorded.
 	if st, err = baseline.Open(opts); err != nil {
-		return // not advanced: the next session advises again
+		return // not recorded: the next session advises again
 	}
 	defer st.Close()
-	st.Update(func(tx *baseline.Tx) error {
-		if _, err := tx.Advance(adv.Consume, bootstrap, time.Now().UTC()); err != nil {
-			return err
-		}
-		return tx.DropEvents(adv.Events)
-	})
+	st.Update(func(tx *baseline.Tx) error { return adv.Apply(tx, time.Now().UTC()) })
 }

@@ -74,7 +74,9 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
 			var sts []baseline.Standing
-			haveStore := true
+			// compared: new means new against a delivered first run; the run
+			// that creates the first baseline accepts, it does not find.
+			compared := true
 			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
 			switch {
 			case err == nil:
@@ -84,8 +86,12 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					if sts, err = tx.Compare(obs); err != nil || !update {
 						return err
 					}
-					_, err = tx.Advance(sts, tx.Empty(), time.Now().UTC())
-					return err
+					first, now := !tx.FirstRunDone(), time.Now().UTC()
+					compared = !first
+					if _, err = tx.Advance(sts, first, now); err != nil {
+						return err
+					}
+					return tx.MarkFirstRun(now)
 				}
 				if update {
 					err = st.Update(compare)
@@ -96,11 +102,11 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					return storeErr(err)
 				}
 			case !update && errors.Is(err, baseline.ErrAbsent):
-				sts, haveStore = baseline.Fresh(obs), false
+				sts, compared = baseline.Fresh(obs), false
 			default:
 				return storeErr(err)
 			}
-			out, finding := renderRoots(w, obs, sts, haveStore)
+			out, finding := renderRoots(w, obs, sts, compared)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -121,9 +127,9 @@ or under an adverse verdict, 4 when the store is unusable.`,
 }
 
 // renderRoots groups standings under their roots in the JSON contract's
-// shape and says whether anything is a finding. Without a store, "new" is
-// not a finding: there is nothing to be new against.
-func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, haveStore bool) (scanJSON, bool) {
+// shape and says whether anything is a finding. Without a compared store,
+// "new" is not a finding: there is nothing to be new against.
+func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool) (scanJSON, bool) {
 	out := scanJSON{Roots: []rootJSON{}}
 	finding := false
 	for _, o := range obs {
@@ -134,7 +140,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 			if sts[i].Root != o.Root {
 				continue
 			}
-			cj, f := renderCandidate(&sts[i], haveStore)
+			cj, f := renderCandidate(&sts[i], compared)
 			finding = finding || f
 			rj.Candidates = append(rj.Candidates, cj)
 		}
@@ -143,7 +149,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 	return out, finding
 }
 
-func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool) {
+func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool) {
 	cj := candidateJSON{State: st.State, Anomalies: []anomaly.Reason{}}
 	if st.ID != "" {
 		id := st.ID
@@ -164,8 +170,9 @@ func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool
 		ds := d.String()
 		cj.Digest = &ds
 	}
-	if s := st.Status(); s != "" {
-		ss := string(s)
+	status := st.Status()
+	if status != "" {
+		ss := string(status)
 		cj.Status = &ss
 	}
 	adverse := false
@@ -174,7 +181,8 @@ func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool
 		cj.Verdict = &v
 		adverse = baseline.Adverse(v)
 	}
-	finding := len(cj.Anomalies) > 0 || adverse || haveStore && st.State != baseline.Unchanged
+	pending := status == baseline.StatusPending || status == baseline.StatusHalted
+	finding := len(cj.Anomalies) > 0 || adverse || pending || compared && st.State != baseline.Unchanged
 	return cj, finding
 }
 

@@ -17,6 +17,11 @@ type statusEntryJSON struct {
 	Name    *string `json:"name"`
 	Status  string  `json:"status"`
 	Verdict *string `json:"verdict"`
+	// Pending and halted entries: why auto-accept halted, and how often
+	// sessions were told.
+	Halt      string     `json:"halt,omitempty"`
+	Told      int        `json:"told,omitempty"`
+	ToldSince *time.Time `json:"told_since,omitempty"`
 }
 
 type daemonJSON struct {
@@ -30,6 +35,7 @@ type daemonJSON struct {
 type statusJSON struct {
 	Baseline baseline.Health   `json:"baseline"`
 	Error    string            `json:"error,omitempty"`
+	Pending  []statusEntryJSON `json:"pending"`
 	Unvetted []statusEntryJSON `json:"unvetted"`
 	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
 	Safe     []statusEntryJSON `json:"vetted_safe"`
@@ -40,13 +46,15 @@ func newStatusCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Say what the store holds: unvetted, adverse and vetted-safe candidates",
+		Short: "Say what the store holds: pending, unvetted, adverse and vetted-safe candidates",
 		Long: `status reads the store only (it observes nothing on disk) and sorts every
 record by severity: an adverse verdict (SUSPECT or BLOCK) in force, on the
 record or on the same content elsewhere, is always listed, whatever
-changed since.
+changed since. Pending candidates (reviewed SAFE-TO-PROPOSE, changed
+since, halted when auto-accept refused the change) are listed first.
 
-Exit 0, 3 when any adverse verdict is in the store, 4 when the store is
+Exit 0, 3 when any adverse verdict is in the store or any candidate is
+pending or halted, 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
 		Args: cobra.NoArgs,
@@ -55,7 +63,7 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}}
+			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
 			if oerr == nil {
@@ -77,7 +85,7 @@ been recorded yet (which says nothing about what is installed).`,
 			for _, l := range []struct {
 				dst  *[]statusEntryJSON
 				recs []*baseline.Record
-			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
+			}{{&out.Pending, rep.Pending}, {&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
 				for _, r := range l.recs {
 					*l.dst = append(*l.dst, statusEntry(r))
 				}
@@ -92,7 +100,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0:
 				return errFinding
 			}
 			return nil
@@ -116,7 +124,13 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 }
 
 func statusEntry(r *baseline.Record) statusEntryJSON {
-	e := statusEntryJSON{ID: r.ID, Status: string(r.Status)}
+	e := statusEntryJSON{ID: r.ID, Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
+	if r.Halt != nil {
+		e.Halt = r.Halt.Reason
+	}
+	if r.Told > 0 {
+		e.Told, e.ToldSince = r.Told, &r.ToldSince
+	}
 	if r.Removed {
 		e.Status = "removed"
 	}
@@ -147,13 +161,20 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		for _, e := range l.list {
-			fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+			fmt.Fprintf(s.out, "  %s  %s  %s  %s", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+			if e.Told > 0 {
+				fmt.Fprintf(s.out, "  told %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
+			}
+			if e.Halt != "" {
+				fmt.Fprintf(s.out, "  halted: %s", e.Halt)
+			}
+			fmt.Fprintln(s.out)
 		}
 	}
 }
