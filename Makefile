@@ -1,10 +1,32 @@
 GO ?= go
 
 # Fuzz targets run by fuzz-smoke: package:Target.
-FUZZ := snapshot:FuzzDecode snapshot:FuzzEncodingInjective anomaly:FuzzGate walker:FuzzParseDirents walker:FuzzParseBSDDirents baseline:FuzzDecodeRecord lockfile:FuzzParse claude:FuzzSettingsRoundTrip claude:FuzzEventInput gate:FuzzResolve auditlog:FuzzParseLine snapshot:FuzzDiff monitor:FuzzServiceDefinitions
+# (one target a line, so parallel changes do not collide)
+FUZZ :=
+FUZZ += snapshot:FuzzDecode
+FUZZ += snapshot:FuzzEncodingInjective
+FUZZ += anomaly:FuzzGate
+FUZZ += walker:FuzzParseDirents
+FUZZ += walker:FuzzParseBSDDirents
+FUZZ += baseline:FuzzDecodeRecord
+FUZZ += lockfile:FuzzParse
+FUZZ += claude:FuzzSettingsRoundTrip
+FUZZ += claude:FuzzEventInput
+FUZZ += gate:FuzzResolve
+FUZZ += auditlog:FuzzParseLine
+FUZZ += snapshot:FuzzDiff
+FUZZ += monitor:FuzzServiceDefinitions
+FUZZ += baseline:FuzzParseLegacy
+FUZZ += walker:FuzzSplitArg
+FUZZ += claude:FuzzReadHookInput
+FUZZ += anomaly:FuzzEscape
+FUZZ += content:FuzzDecodeObject
+FUZZ += content:FuzzParseIndex
+FUZZ += safefile:FuzzRead
+FUZZ += claude:FuzzLineDiff
 FUZZTIME ?= 5s
 
-.PHONY: build run test bench fuzz-smoke
+.PHONY: build run test shellcheck bench fuzz-smoke
 
 # CGO_ENABLED=0: a static binary starts about a millisecond sooner (no
 # dynamic loader, no libc), and the hook starts once per session. Tests keep
@@ -22,6 +44,19 @@ test:
 	$(GO) vet ./...
 	GOOS=darwin $(GO) vet ./...   # the macOS build (not run here) must not rot
 	$(GO) test -race -count=1 ./...
+	@$(MAKE) --no-print-directory shellcheck
+
+# Every shell script of the repository: *.sh, and any file whose first line
+# is a sh/bash shebang (.ci/run). Skipped, and said, without shellcheck.
+shellcheck:
+	@if ! command -v shellcheck >/dev/null; then \
+		echo "shellcheck: not installed (Debian package shellcheck); shell scripts not checked"; \
+	else \
+		scripts=$$(find . -path ./.git -prune -o -type f -print0 | \
+			xargs -0 awk 'FILENAME ~ /\.sh$$/ || FNR == 1 && /^#!.*[\/ ](ba)?sh( |$$)/ {print FILENAME} {nextfile}' | sort); \
+		echo "shellcheck" $$scripts; \
+		shellcheck -x $$scripts; \
+	fi
 
 bench:
 	bash bench/bench.sh

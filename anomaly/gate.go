@@ -1,6 +1,7 @@
 package anomaly
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"strconv"
@@ -26,6 +27,21 @@ func Gate(name []byte) bool {
 	return !idShaped(name)
 }
 
+// GatePath reports whether a path inside a candidate may be shown as is:
+// every '/'-separated component passes Gate. "" is the candidate itself,
+// which has no bytes of its own to show.
+func GatePath(path []byte) bool {
+	if len(path) == 0 {
+		return true
+	}
+	for c := range bytes.SplitSeq(path, []byte{'/'}) {
+		if !Gate(c) {
+			return false
+		}
+	}
+	return true
+}
+
 func alnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
@@ -46,48 +62,6 @@ func PathLabel(path []byte) string {
 	}
 	sum := blake3.Sum256(path)
 	return "depth" + strconv.Itoa(depth) + "/" + hex.EncodeToString(sum[:8])
-}
-
-// QuoteBytes renders bytes that may come from an attacker (a root path under
-// a cloned project, say) for a terminal or a log: a conservative set of
-// printable ASCII passes as is, everything else, including the shell's $ and
-// backtick, is escaped as \xNN, and the result is wrapped in double quotes
-// whenever anything was escaped. No control byte, no shell syntax and no
-// non-ASCII byte survives.
-func QuoteBytes(b []byte) string {
-	plain := true
-	for _, c := range b {
-		if !quoteSafe(c) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b)+8)
-	out = append(out, '"')
-	for _, c := range b {
-		if quoteSafe(c) {
-			out = append(out, c)
-			continue
-		}
-		out = append(out, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
-	}
-	return string(append(out, '"'))
-}
-
-const hexDigits = "0123456789abcdef"
-
-func quoteSafe(c byte) bool {
-	if alnum(c) {
-		return true
-	}
-	switch c {
-	case '/', '.', '_', '-', '+', ',', ':', '@', '=', '~':
-		return true
-	}
-	return false
 }
 
 // NameHash is a short, unkeyed, fixed-width tag for a raw name, for output

@@ -167,7 +167,44 @@ func ParseLine(b []byte, now time.Time) (Entry, error) {
 	}
 	// Known fields are located first and decoded after, so most lines cost
 	// a few allocations (a 100,000-line log is read well under a second).
-	var vals [len(fieldNames)][]byte
+	vals, err := locateFields(b)
+	if err != nil {
+		return e, err
+	}
+	var strs [numFields]string
+	for i, v := range vals {
+		switch {
+		case v == nil && i < numRequired:
+			return e, fmt.Errorf("%w: no %s", ErrField, fieldNames[i])
+		case v == nil:
+		case i == fDetails:
+			if v[0] != '{' {
+				return e, fmt.Errorf("%w: details is not an object", ErrField)
+			}
+			e.Details = v
+		default:
+			s, ok := unquote(v)
+			if !ok {
+				return e, fmt.Errorf("%w: %s is not a string", ErrField, fieldNames[i])
+			}
+			strs[i] = s
+		}
+	}
+	e.FilePath, e.Source, e.SHA256, e.Prev = strs[fFilePath], strs[fSource], strs[fSHA256], strs[fPrev]
+	e.Operation = Operation(strs[fOperation])
+	if e.Timestamp, err = time.Parse(time.RFC3339Nano, strs[fTimestamp]); err != nil {
+		return e, fmt.Errorf("%w: timestamp is not RFC 3339", ErrField)
+	}
+	if err := e.validate(now); err != nil {
+		return e, err
+	}
+	e.Raw = b
+	return e, nil
+}
+
+// locateFields returns the JSON text of each known field of the object b,
+// nil for an absent one.
+func locateFields(b []byte) (vals [numFields][]byte, err error) {
 	dup := false
 	if !members(b, func(key, val []byte) bool {
 		i := fieldIndex(key)
@@ -182,54 +219,31 @@ func ParseLine(b []byte, now time.Time) (Entry, error) {
 		return true
 	}) {
 		if dup {
-			return e, fmt.Errorf("%w: a field appears twice", ErrMalformed)
+			return vals, fmt.Errorf("%w: a field appears twice", ErrMalformed)
 		}
-		return e, ErrMalformed
+		return vals, ErrMalformed
 	}
-	var strs [len(fieldNames)]string
-	for i, name := range fieldNames {
-		v := vals[i]
-		switch {
-		case v == nil && i < 4:
-			return e, fmt.Errorf("%w: no %s", ErrField, name)
-		case v == nil:
-		case name == "details":
-			if v[0] != '{' {
-				return e, fmt.Errorf("%w: details is not an object", ErrField)
-			}
-			e.Details = v
-		default:
-			s, ok := unquote(v)
-			if !ok {
-				return e, fmt.Errorf("%w: %s is not a string", ErrField, name)
-			}
-			strs[i] = s
-		}
-	}
-	ts, op := strs[0], strs[1]
-	e.FilePath, e.Source, e.SHA256, e.Prev = strs[2], strs[3], strs[5], strs[6]
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return e, fmt.Errorf("%w: timestamp is not RFC 3339", ErrField)
-	}
-	e.Timestamp = t
-	if e.Operation = Operation(op); !e.Operation.Valid() {
-		return e, ErrOperation
+	return vals, nil
+}
+
+// validate checks the decoded fields' values.
+func (e *Entry) validate(now time.Time) error {
+	if !e.Operation.Valid() {
+		return ErrOperation
 	}
 	if e.FilePath == "" {
-		return e, fmt.Errorf("%w: filePath is empty", ErrField)
+		return fmt.Errorf("%w: filePath is empty", ErrField)
 	}
 	if e.SHA256 != "" && !lowerHex64(e.SHA256) {
-		return e, fmt.Errorf("%w: sha256 is not 64 lowercase hex digits", ErrField)
+		return fmt.Errorf("%w: sha256 is not 64 lowercase hex digits", ErrField)
 	}
 	if rest, ok := strings.CutPrefix(e.Prev, prevPrefix); e.Prev != "" && (!ok || !lowerHex64(rest)) {
-		return e, fmt.Errorf("%w: prev is not sha256: and 64 lowercase hex digits", ErrField)
+		return fmt.Errorf("%w: prev is not sha256: and 64 lowercase hex digits", ErrField)
 	}
-	if t.After(now.Add(ClockSkew)) {
-		return e, ErrFuture
+	if e.Timestamp.After(now.Add(ClockSkew)) {
+		return ErrFuture
 	}
-	e.Raw = b
-	return e, nil
+	return nil
 }
 
 const prevPrefix = "sha256:"
@@ -237,25 +251,41 @@ const prevPrefix = "sha256:"
 // PrevOf is the prev of the line that follows a line whose SHA-256 is sum.
 func PrevOf(sum [32]byte) string { return prevPrefix + hex.EncodeToString(sum[:]) }
 
-// fieldNames are the fields skillwire knows, required ones first.
-var fieldNames = [...]string{"timestamp", "operation", "filePath", "source", "details", "sha256", "prev"}
+// The fields skillwire knows, by index.
+const (
+	fTimestamp = iota
+	fOperation
+	fFilePath
+	fSource
+	fDetails
+	fSHA256
+	fPrev
+	numFields
+)
+
+// numRequired counts the fields every line must have: those before it.
+const numRequired = fDetails
+
+// fieldNames are the fields' names in the log, by index.
+var fieldNames = [numFields]string{fTimestamp: "timestamp", fOperation: "operation", fFilePath: "filePath",
+	fSource: "source", fDetails: "details", fSHA256: "sha256", fPrev: "prev"}
 
 func fieldIndex(key []byte) int {
 	switch string(key) { // compared without allocating
 	case "timestamp":
-		return 0
+		return fTimestamp
 	case "operation":
-		return 1
+		return fOperation
 	case "filePath":
-		return 2
+		return fFilePath
 	case "source":
-		return 3
+		return fSource
 	case "details":
-		return 4
+		return fDetails
 	case "sha256":
-		return 5
+		return fSHA256
 	case "prev":
-		return 6
+		return fPrev
 	}
 	return -1
 }

@@ -6,39 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"golang.org/x/sys/unix"
 )
-
-// FileName is the log's name in <cfg> (the global roots) and in
-// <project>/.claude (the project's roots), where skill tools already write.
-const FileName = ".audit-log.jsonl"
-
-// Location is the log of the roots held in claudeDir (<cfg>, or
-// <project>/.claude): env ($SKILLWIRE_AUDIT_LOG) when set, else
-// claudeDir/.audit-log.jsonl.
-func Location(env, claudeDir string) string {
-	if env != "" {
-		return env
-	}
-	return strings.TrimRight(claudeDir, "/") + "/" + FileName
-}
-
-// Base is the directory a relative filePath is taken relative to, for the
-// roots held in claudeDir: its parent (the directory holding .claude, or
-// the configuration directory's parent). It is cut from the text, never
-// cleaned or resolved.
-func Base(claudeDir string) string {
-	d := strings.TrimRight(claudeDir, "/")
-	i := strings.LastIndexByte(d, '/')
-	if i <= 0 {
-		return "/"
-	}
-	return d[:i]
-}
 
 // Errors of Read, Verify and Append. Each message says what to do.
 var (

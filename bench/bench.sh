@@ -11,71 +11,39 @@
 # exit, whatever the exit.
 #
 # Environment: RUNS (timed runs per command, default 15; the median is
-# reported), WARMUP (untimed runs first, default 3), BENCH_NO_INSTALL=1 (do
-# not apt-get install missing tools when running as root), BENCH_TIMER=loop
-# (time with the shell loop even when hyperfine is installed).
+# reported), WARMUP (untimed runs first, default 3),
+# SKILLWIRE_BENCH_INSTALL=1 (apt-get install the missing optional tools
+# when running as root; without it they are named and left out),
+# BENCH_TIMER=loop (time with the shell loop even when hyperfine is
+# installed).
 set -euo pipefail
 
 RUNS=${RUNS:-15}
 WARMUP=${WARMUP:-3}
 
-die() {
-	printf 'bench: %s\n' "$*" >&2
-	exit 1
-}
-note() { printf 'bench: %s\n' "$*" >&2; }
+BENCH_NAME=bench
+# shellcheck source=bench/lib/common.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/lib/common.sh"
 
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer, not '$WARMUP'"
 
-repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P) || die "cannot find the repository from $0"
-cd -- "$repo"
-[[ -f go.mod && -d cmd/skillwire && -d bench/gentree ]] || die "$repo does not look like the skillwire repository"
-command -v go >/dev/null || die "go is not on PATH"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/skillwire-bench.XXXXXX") || die "cannot make a temporary directory"
+bench_init
+# The daemon started below is stopped on any exit.
 daemon_pid=
-trap '[[ -z $daemon_pid ]] || kill -TERM "$daemon_pid" 2>/dev/null; rm -rf -- "$T"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+stop_daemon() { [[ -z $daemon_pid ]] || kill -TERM "$daemon_pid" 2>/dev/null; }
+bench_exit_hooks+=(stop_daemon)
 
 # --- tools ------------------------------------------------------------------
 
-# Debian packages of the optional tools, installed when missing and we are
-# root: each on its own, so one that cannot be had does not stop the others.
-install_missing() {
-	local missing=() t
-	for t in hyperfine b3sum strace; do
-		command -v "$t" >/dev/null || missing+=("$t")
-	done
-	((${#missing[@]})) || return 0
-	if [[ ${BENCH_NO_INSTALL:-} == 1 || $EUID -ne 0 ]] || ! command -v apt-get >/dev/null; then
-		note "not installed: ${missing[*]} (run as root with apt-get to install them); going on without"
-		return 0
-	fi
-	note "installing ${missing[*]} with apt-get"
-	if ! apt-get update -qq >"$T/apt.log" 2>&1; then
-		note "apt-get update failed; going on without ${missing[*]}:"
-		tail -n 3 "$T/apt.log" >&2
-		return 0
-	fi
-	for t in "${missing[@]}"; do
-		if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$t" >"$T/apt.log" 2>&1; then
-			note "apt-get install $t failed; going on without it:"
-			tail -n 3 "$T/apt.log" >&2
-		fi
-	done
-}
-install_missing
+install_missing hyperfine=hyperfine b3sum=b3sum strace=strace
 
-have() { command -v "$1" >/dev/null; }
 use_hyperfine=false
 if have hyperfine && [[ ${BENCH_TIMER:-} != loop ]]; then
 	use_hyperfine=true
 	timer="hyperfine $(hyperfine --version | awk '{print $2}'), median of $RUNS runs after $WARMUP warmup runs"
 else
-	clock='bash $EPOCHREALTIME'
+	clock="bash \$EPOCHREALTIME"
 	[[ -n ${EPOCHREALTIME:-} ]] || clock='date +%s%N'
 	timer="shell loop, $clock around each run (no shell start subtracted), median of $RUNS runs after $WARMUP warmup runs"
 	have hyperfine || timer+="; hyperfine is not installed"
@@ -84,8 +52,8 @@ fi
 # --- build and trees ----------------------------------------------------------
 
 note "building skillwire and gentree into $T"
-CGO_ENABLED=0 go build -o "$T/skillwire" ./cmd/skillwire || die "go build ./cmd/skillwire failed"
-go build -o "$T/gentree" ./bench/gentree || die "go build ./bench/gentree failed"
+build skillwire cmd/skillwire
+build gentree bench/gentree
 sw=$T/skillwire
 
 # a: a Claude config dir with 200 skills of 20 files of 4 KiB (4,000 files).

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
@@ -80,13 +81,13 @@ func ParseRoot(p string) (Root, error) {
 	for _, c := range comps {
 		if !rootComponent(c) {
 			return Root{}, fmt.Errorf("%w: %s: want a relative path of [A-Za-z0-9._-] components, none \".\" or \"..\"",
-				ErrRoot, quote(p))
+				ErrRoot, anomaly.QuoteBytes([]byte(p)))
 		}
 	}
 	k := claude.Kind(comps[len(comps)-1])
 	if !slices.Contains(claude.Kinds, k) {
 		return Root{}, fmt.Errorf("%w: %s: the last component must be skills, agents or commands",
-			ErrRoot, quote(p))
+			ErrRoot, anomaly.QuoteBytes([]byte(p)))
 	}
 	return Root{Path: p, Kind: k}, nil
 }

@@ -1,7 +1,6 @@
 package lockfile
 
 import (
-	"bytes"
 	"encoding/hex"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -14,7 +13,7 @@ import (
 // no shell syntax and no words.
 //
 //	name: plain when it passes anomaly.Gate
-//	path: plain when every component passes anomaly.Gate ("" is the candidate)
+//	path: plain when it passes anomaly.GatePath
 //	link: plain when anomaly.QuoteBytes leaves it as is (no byte escaped)
 
 // hexPrefix marks a hex label in text output; no plain name or path can
@@ -23,17 +22,7 @@ const hexPrefix = "hex:"
 
 func plainName(n []byte) bool { return anomaly.Gate(n) }
 
-func plainPath(p []byte) bool {
-	if len(p) == 0 {
-		return true
-	}
-	for c := range bytes.SplitSeq(p, []byte{'/'}) {
-		if !anomaly.Gate(c) {
-			return false
-		}
-	}
-	return true
-}
+func plainPath(p []byte) bool { return anomaly.GatePath(p) }
 
 func plainLink(l []byte) bool { return len(l) > 0 && anomaly.QuoteBytes(l) == string(l) }
 
@@ -68,6 +57,3 @@ func decodeHex(s string) ([]byte, bool) {
 	b, err := hex.DecodeString(s)
 	return b, err == nil
 }
-
-// quote renders a string that may carry hostile bytes for an error message.
-func quote(s string) string { return anomaly.QuoteBytes([]byte(s)) }

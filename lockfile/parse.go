@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -75,7 +76,7 @@ func checkVersion(data []byte) error {
 		if len(v) > 20 {
 			v = v[:20] + "..."
 		}
-		return fmt.Errorf("%w %s (this skillwire reads version %d)", ErrVersion, quote(v), Version)
+		return fmt.Errorf("%w %s (this skillwire reads version %d)", ErrVersion, anomaly.QuoteBytes([]byte(v)), Version)
 	}
 }
 
@@ -115,7 +116,7 @@ func walkValue(dec *json.Decoder) error {
 				}
 				k, _ := kt.(string)
 				if !lowerKey(k) {
-					return fmt.Errorf("key %s: not a lock field", quote(k))
+					return fmt.Errorf("key %s: not a lock field", anomaly.QuoteBytes([]byte(k)))
 				}
 				if keys[k] {
 					return fmt.Errorf("key %q given twice", k)
@@ -235,7 +236,7 @@ func decodeBytes(field string, plain, hexed *string, isPlain func([]byte) bool) 
 	case plain != nil:
 		b := []byte(*plain)
 		if !isPlain(b) {
-			return nil, fmt.Errorf("%w: %s %s must be spelled as %s_hex", ErrMalformed, field, quote(*plain), field)
+			return nil, fmt.Errorf("%w: %s %s must be spelled as %s_hex", ErrMalformed, field, anomaly.QuoteBytes([]byte(*plain)), field)
 		}
 		return b, nil
 	case hexed != nil:

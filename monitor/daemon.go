@@ -466,6 +466,26 @@ func dotted(p string) bool {
 // after the debounce; the result says whether a root or a directory above
 // one was newly watched (the caller walks everything again).
 func (d *daemon) rewatch() (rootsNew bool) {
+	want := d.wanted()
+	d.prune(want)
+	d.limited = false
+	rootsNew = d.addWatches(want)
+	d.shared = sharedIDs(d.watched)
+	switch {
+	case slices.ContainsFunc(d.roots, func(r claude.Root) bool { return dotted(r.Path) }):
+		d.degraded = degradedDotPath
+	case d.limited:
+		d.degraded = degradedLimit
+	case d.degraded == degradedLimit || d.degraded == degradedDotPath:
+		d.degraded = ""
+	}
+	return rootsNew
+}
+
+// wanted is the watch set: the nearest existing directory above each
+// root, and each root observed without a root anomaly with every
+// directory the walker proved in it.
+func (d *daemon) wanted() map[string]bool {
 	want := map[string]bool{}
 	for _, r := range d.roots {
 		want[existingAbove(r.Path)] = true
@@ -487,18 +507,12 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			}
 		}
 	}
-	d.limited = false
-	dot := slices.ContainsFunc(d.roots, func(r claude.Root) bool { return dotted(r.Path) })
-	defer func() {
-		switch {
-		case dot:
-			d.degraded = degradedDotPath
-		case d.limited:
-			d.degraded = degradedLimit
-		case d.degraded == degradedLimit || d.degraded == degradedDotPath:
-			d.degraded = ""
-		}
-	}()
+	return want
+}
+
+// prune drops every watch that is no longer wanted, that the watcher no
+// longer holds, or whose path now names another directory.
+func (d *daemon) prune(want map[string]bool) {
 	// fsnotify lists one path per watched directory: two paths of one
 	// directory (skills/a -> b) share its watch, and neither is stale.
 	live := map[string]bool{}
@@ -517,6 +531,13 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			delete(d.watched, p)
 		}
 	}
+}
+
+// addWatches watches every wanted path not watched yet and schedules a
+// walk of each candidate it lies in; it reports whether a root or a
+// directory above one was newly watched. Hitting the watch limit sets
+// d.limited.
+func (d *daemon) addWatches(want map[string]bool) (rootsNew bool) {
 	for p := range want {
 		if _, ok := d.watched[p]; ok {
 			continue
@@ -550,15 +571,20 @@ func (d *daemon) rewatch() (rootsNew bool) {
 			d.limited = true
 		}
 	}
+	return rootsNew
+}
+
+// sharedIDs are the directories watched under several paths.
+func sharedIDs(watched map[string]fileID) map[fileID]bool {
 	seen := map[fileID]bool{}
-	d.shared = map[fileID]bool{}
-	for _, id := range d.watched {
+	shared := map[fileID]bool{}
+	for _, id := range watched {
 		if seen[id] {
-			d.shared[id] = true
+			shared[id] = true
 		}
 		seen[id] = true
 	}
-	return rootsNew
+	return shared
 }
 
 // fileID is a directory's identity, as a watch on its path would see it

@@ -3,7 +3,6 @@ package monitor
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/user"
@@ -14,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kardianos/service"
-	"golang.org/x/sys/unix"
+	"github.com/skillwire/skillwire/safefile"
 )
 
 // The daemon as a user service that starts at login. skillwire renders the
@@ -328,28 +327,20 @@ type ServiceManager interface {
 }
 
 // ReadUnit reads the definition file at path: fs.ErrNotExist when there is
-// none. It never blocks on a FIFO and refuses anything but a regular file.
+// none. It never blocks on a FIFO, never follows a symbolic link (a link
+// there would have the confirmation show another file than the one the
+// manager loads), and refuses anything but a regular file.
 func ReadUnit(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	b, _, err := safefile.Read(path, maxUnit, safefile.Trust{})
+	switch {
+	case errors.Is(err, safefile.ErrSymlink):
+		return nil, fmt.Errorf("%w: %s is a symbolic link, not a regular file", ErrUnitRefused, path)
+	case errors.Is(err, safefile.ErrNotRegular):
 		return nil, fmt.Errorf("%w: %s is not a regular file", ErrUnitRefused, path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxUnit+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxUnit {
+	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrUnitRefused, path, maxUnit)
 	}
-	return b, nil
+	return b, err
 }
 
 // absent is nil when nothing is at path, ErrUnitExists when something is.

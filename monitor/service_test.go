@@ -665,6 +665,33 @@ func TestReadUnitRefusesWhatIsNotARegularFileWithoutBlocking(t *testing.T) {
 	}
 }
 
+func TestReadUnitRefusesASymlinkedUnit(t *testing.T) {
+	// The link's target is a valid unit: what is refused is reading
+	// through a link, whose target is not the file the manager was shown.
+	dir := t.TempDir()
+	text, err := SystemdUnit(serviceSpecs[0].spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/elsewhere", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"skillwire.service": "elsewhere", "dangling.service": "nowhere"} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.Symlink(target, dir+"/"+name); err != nil {
+				t.Fatal(err)
+			}
+			b, err := ReadUnit(dir + "/" + name)
+			if !errors.Is(err, ErrUnitRefused) || b != nil {
+				t.Fatalf("read %d bytes, error %v; want ErrUnitRefused", len(b), err)
+			}
+			if !strings.Contains(err.Error(), "symbolic link") {
+				t.Errorf("error %q does not say it is a link", err)
+			}
+		})
+	}
+}
+
 func TestWrittenBySkillwire(t *testing.T) {
 	for _, render := range []func(ServiceSpec) (string, error){SystemdUnit, LaunchdPlist} {
 		text, err := render(serviceSpecs[0].spec)

@@ -45,16 +45,10 @@ func SplitArg(arg, pwd string, pwdSet bool) (dir string, name []byte, err error)
 			return "", nil, refuse("the filesystem root is not a candidate")
 		}
 	}
-	i := strings.LastIndexByte(p, '/')
-	switch {
-	case i < 0:
+	if dir = Parent(p); dir == "" {
 		dir = "."
-	case i == 0:
-		dir = "/"
-	default:
-		dir = p[:i]
 	}
-	return dir, []byte(p[i+1:]), nil
+	return dir, []byte(p[strings.LastIndexByte(p, '/')+1:]), nil
 }
 
 func refuse(why string) error { return fmt.Errorf("%w: %s", ErrRefused, why) }
@@ -62,6 +56,13 @@ func refuse(why string) error { return fmt.Errorf("%w: %s", ErrRefused, why) }
 func arrivalEvidence(p, pwd string, pwdSet bool) error {
 	if !pwdSet || !strings.HasPrefix(pwd, "/") {
 		return refuse("a path with . or .. needs $PWD set to an absolute path")
+	}
+	// A shell's $PWD has no . or .. components (POSIX); one that has them
+	// would hand its last component, "." or "..", back as the name.
+	for c := range strings.SplitSeq(pwd, "/") {
+		if c == "." || c == ".." {
+			return refuse("$PWD has . or .. components")
+		}
 	}
 	var lpwd, spwd, sp, scwd unix.Stat_t
 	if unix.Lstat(pwd, &lpwd) != nil || unix.Stat(pwd, &spwd) != nil {
@@ -77,4 +78,20 @@ func arrivalEvidence(p, pwd string, pwdSet bool) error {
 		return refuse("a path with . or .. is accepted only when it is the working directory itself")
 	}
 	return nil
+}
+
+// Parent is the directory part of p, cut as text at its last '/': "/" for
+// a child of the root, empty for a single relative component (in a
+// candidate, its root). Nothing is cleaned: the kernel, not the spelling,
+// decides what "a/.." names.
+func Parent[P ~string | ~[]byte](p P) P {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			if i == 0 {
+				return p[:1]
+			}
+			return p[:i]
+		}
+	}
+	return p[:0]
 }

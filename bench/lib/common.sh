@@ -1,4 +1,6 @@
-# bench/lib/common.sh: what bench/compare.sh and bench/daemon.sh share.
+# shellcheck shell=bash
+# bench/lib/common.sh: what the bench scripts (bench.sh, compare.sh,
+# daemon.sh) share.
 # Sourced, never run. The caller sets BENCH_NAME (the prefix of its
 # messages) and then calls bench_init, which finds the repository (and cd's
 # into it) and makes the temporary directory $T, removed on any exit
@@ -21,7 +23,7 @@ bench_cleanup() {
 
 bench_init() {
 	repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P) || die "cannot find the repository"
-	cd -- "$repo"
+	cd -- "$repo" || die "cannot enter $repo"
 	[[ -f go.mod && -d cmd/skillwire && -d bench/gentree ]] || die "$repo does not look like the skillwire repository"
 	command -v go >/dev/null || die "go is not on PATH"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/skillwire-$BENCH_NAME-XXXXXX") || die "cannot make a temporary directory"
@@ -33,12 +35,12 @@ bench_init() {
 
 have() { command -v "$1" >/dev/null; }
 
-# install_missing TOOL=PACKAGE...: installs, with apt-get as root, the
-# Debian package of every TOOL not on PATH (a TOOL with a slash is a
-# path). apt-get update runs once; each package is installed on its own,
-# so one that cannot be had does not stop the others. A failure is said
-# and the run goes on without that tool. BENCH_NO_INSTALL=1 installs
-# nothing.
+# install_missing TOOL=PACKAGE...: names the Debian package of every TOOL
+# not on PATH (a TOOL with a slash is a path), and the run goes on without
+# them. Installing changes the machine, so it is asked for:
+# SKILLWIRE_BENCH_INSTALL=1, as root with apt-get, installs each package on
+# its own (one that cannot be had does not stop the others), after one
+# apt-get update; a failure is said and the run goes on without that tool.
 install_missing() {
 	local pair tool pkg missing=() pkgs=()
 	for pair in "$@"; do
@@ -52,11 +54,17 @@ install_missing() {
 		pkgs+=("${pair#*=}")
 	done
 	((${#missing[@]})) || return 0
-	if [[ ${BENCH_NO_INSTALL:-} == 1 || $EUID -ne 0 ]] || ! have apt-get; then
-		note "not installed: ${missing[*]} (run as root with apt-get to install them); going on without"
+	if [[ ${SKILLWIRE_BENCH_INSTALL:-} != 1 ]]; then
+		note "not installed: ${missing[*]} (Debian packages: ${pkgs[*]}); going on without them." \
+			"SKILLWIRE_BENCH_INSTALL=1 installs them with apt-get when run as root"
 		return 0
 	fi
-	note "installing Debian packages ${pkgs[*]} with apt-get"
+	if [[ $EUID -ne 0 ]] || ! have apt-get; then
+		note "not installed: ${missing[*]}: SKILLWIRE_BENCH_INSTALL=1 needs root and apt-get" \
+			"(install Debian packages ${pkgs[*]} yourself); going on without them"
+		return 0
+	fi
+	note "installing Debian packages ${pkgs[*]} with apt-get (SKILLWIRE_BENCH_INSTALL=1)"
 	if ! apt-get update -qq >"$T/apt.log" 2>&1; then
 		note "apt-get update failed; going on without ${missing[*]}:"
 		tail -n 3 "$T/apt.log" >&2

@@ -11,60 +11,19 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
-	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
-// auditScope is where the audit log of one scope's roots lives, and what
-// its relative paths are relative to.
-type auditScope struct {
-	scope claude.Scope
-	log   string
-	monitor.AuditScope
-}
-
-// auditScopes lists the global scope, then the project's (when there is a
-// project). The log is $SKILLWIRE_AUDIT_LOG when set, else the
-// .audit-log.jsonl beside the scope's roots: <cfg> for the global ones,
-// <project>/.claude for the project's.
-func (w *world) auditScopes(s *streams) ([]auditScope, error) {
+// auditScopes names each scope's audit log (auditlog.Scopes), global
+// first; a relative $SKILLWIRE_AUDIT_LOG is refused input.
+func (w *world) auditScopes(s *streams) ([]auditlog.Scope, error) {
 	env, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
-	if env != "" && !strings.HasPrefix(env, "/") {
-		return nil, fail(exitUsage, "SKILLWIRE_AUDIT_LOG must be an absolute path")
+	scopes, err := auditlog.Scopes(env, w.roots)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
 	}
-	var out []auditScope
-	for _, r := range w.roots {
-		i := len(out) - 1
-		if i < 0 || out[i].scope != r.Scope {
-			dir := auditParentDir(r.Path)
-			out = append(out, auditScope{scope: r.Scope, log: auditlog.Location(env, dir), AuditScope: monitor.AuditScope{Base: auditlog.Base(dir)}})
-			i++
-		}
-		out[i].Roots = append(out[i].Roots, r.Path)
-	}
-	return out, nil
-}
-
-// auditParentDir cuts the last component off a root's path, as text.
-func auditParentDir(p string) string {
-	p = strings.TrimRight(p, "/")
-	if i := strings.LastIndexByte(p, '/'); i > 0 {
-		return p[:i]
-	}
-	return "/"
-}
-
-// auditPick is the scope a command works on: the global one with
-// --global, else the project's when there is a project.
-func auditPick(scopes []auditScope, global bool) auditScope {
-	for _, sc := range scopes {
-		if sc.scope == claude.Project && !global {
-			return sc
-		}
-	}
-	return scopes[0]
+	return scopes, nil
 }
 
 // auditErr maps a failure to use the log to an exit code: a log that is
@@ -127,7 +86,7 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 				return fail(exitUsage, "--source is required")
 			case !utf8.ValidString(path) || !utf8.ValidString(source):
 				return fail(exitUsage, "the audit log holds UTF-8 text: a path or source with other bytes cannot be recorded")
-			case monitor.AuditPathDotted(path):
+			case auditlog.Dotted(path):
 				return fail(exitUsage, "a path with ., .. or empty components is never matched by 'skillwire check'; spell it without them")
 			}
 			if cmd.Flags().Changed("details") {
@@ -145,14 +104,11 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 			if err != nil {
 				return err
 			}
-			sc := auditPick(scopes, global)
-			if _, _, inGlobal := scopes[0].Locate(path); !global && strings.HasPrefix(path, "/") && inGlobal {
-				sc = scopes[0]
-			}
+			sc := auditlog.PickFor(scopes, global, path)
 			if e.Operation != auditlog.Delete {
 				e.SHA256 = auditSHA256(s, sc, path)
 			}
-			if _, err := auditlog.Append(sc.log, e, auditlog.Options{}); err != nil {
+			if _, err := auditlog.Append(sc.Log, e, auditlog.Options{}); err != nil {
 				return auditErr(err)
 			}
 			return nil
@@ -169,7 +125,7 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 // auditSHA256 hashes, through the walker, the file an entry names, when it
 // is a regular file inside a watched root; otherwise it says on stderr why
 // the entry goes without a hash.
-func auditSHA256(s *streams, sc auditScope, path string) string {
+func auditSHA256(s *streams, sc auditlog.Scope, path string) string {
 	root, rel, ok := sc.Locate(path)
 	if !ok {
 		fmt.Fprintln(s.err, "skillwire: the path is not inside a watched root: recorded without sha256, and 'skillwire check' will not match it")
@@ -223,7 +179,7 @@ func auditLogFor(s *streams, global bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return auditPick(scopes, global).log, nil
+	return auditlog.Pick(scopes, global).Log, nil
 }
 
 func newAuditShowCmd(s *streams) *cobra.Command {
@@ -374,29 +330,4 @@ func printAuditVerify(s *streams, out *auditVerifyJSON) {
 	if out.OK {
 		fmt.Fprintln(s.out, "chain intact")
 	}
-}
-
-// auditSources reads the log of every scope once, for check.
-func auditSources(scopes []auditScope) ([]monitor.AuditSource, int, error) {
-	var out []monitor.AuditSource
-	byLog := map[string]int{}
-	skipped := 0
-	for _, sc := range scopes {
-		ms := sc.AuditScope
-		if i, ok := byLog[sc.log]; ok {
-			out[i].Scopes = append(out[i].Scopes, ms)
-			continue
-		}
-		l, err := auditlog.Read(sc.log, auditlog.Options{})
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			l = &auditlog.Log{}
-		case err != nil:
-			return nil, 0, auditErr(err)
-		}
-		skipped += l.SkippedLines()
-		byLog[sc.log] = len(out)
-		out = append(out, monitor.AuditSource{Entries: l.Entries, Scopes: []monitor.AuditScope{ms}})
-	}
-	return out, skipped, nil
 }

@@ -17,9 +17,26 @@ type budgetFlags struct {
 	entries, bytes int64
 }
 
+// The defaults in the help are the walker's own: a help text that spells
+// them drifts (it said 100000 while the walker used 50000).
 func (b *budgetFlags) add(cmd *cobra.Command) {
-	cmd.Flags().Int64Var(&b.entries, "max-entries", 0, "shared entry budget of the scan (default from SKILLWIRE_MAX_ENTRIES, else 100000)")
-	cmd.Flags().Int64Var(&b.bytes, "max-bytes", 0, "shared byte budget of the scan (default from SKILLWIRE_MAX_BYTES, else 1 GiB)")
+	cmd.Flags().Int64Var(&b.entries, "max-entries", 0, "shared entry budget of the scan (default from SKILLWIRE_MAX_ENTRIES, else "+
+		strconv.FormatInt(walker.DefaultBudget.MaxEntries, 10)+")")
+	cmd.Flags().Int64Var(&b.bytes, "max-bytes", 0, "shared byte budget of the scan (default from SKILLWIRE_MAX_BYTES, else "+
+		sizeText(walker.DefaultBudget.MaxBytes)+")")
+}
+
+// sizeText spells n bytes in the largest binary unit that divides it.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n > 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + " " + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 func (b *budgetFlags) config(cmd *cobra.Command, s *streams) (walker.Config, error) {

@@ -10,7 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/spf13/cobra"
 )
@@ -25,7 +25,7 @@ type checkChangeJSON struct {
 	Name      *string             `json:"name"`
 	Type      snapshot.ChangeType `json:"type"`
 	Expected  bool                `json:"expected"`
-	Why       *monitor.Mismatch   `json:"why"`
+	Why       *reconcile.Mismatch `json:"why"`
 	Implied   bool                `json:"implied"`
 	// Audit is the entry as the log holds it, unknown fields included.
 	Audit     *auditlog.Entry `json:"audit"`
@@ -95,11 +95,11 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 				}
 				c.Current = found
 			}
-			sources, skipped, err := auditSources(scopes)
+			sources, skipped, err := reconcile.ReadSources(scopes, auditlog.Options{})
 			if err != nil {
-				return err
+				return auditErr(err)
 			}
-			rec := monitor.Reconcile(monitor.ReconcileInput{Candidates: cands, Sources: sources, Now: time.Now(), Limits: cfg.Limits})
+			rec := reconcile.Run(reconcile.Input{Candidates: cands, Sources: sources, Now: time.Now(), Limits: cfg.Limits})
 			out := renderCheck(cands, &rec, skipped, append(incomplete, rec.Incomplete...))
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
@@ -122,7 +122,7 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 // storedCandidates reads, in one short read transaction, every candidate
 // of the world's roots with a delivered manifest. A candidate whose removal
 // was delivered was last seen absent, since that delivery.
-func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
+func (w *world) storedCandidates() ([]reconcile.Candidate, error) {
 	st, err := w.open(false, true)
 	if err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
 	for i, r := range w.roots {
 		known[r.Path] = i + 1
 	}
-	var out []monitor.ReconcileCandidate
+	var out []reconcile.Candidate
 	err = st.View(func(tx *baseline.Tx) error {
 		recs, err := tx.Records()
 		if err != nil {
@@ -149,7 +149,7 @@ func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
 			if m == nil {
 				continue
 			}
-			c := monitor.ReconcileCandidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: r.Observed, Stored: m}
+			c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: r.Observed, Stored: m}
 			if r.Removed {
 				c.Stored, c.Since = nil, r.Updated
 			}
@@ -161,7 +161,7 @@ func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
 		return nil, storeErr(err)
 	}
 	// In the order scan shows them: by root, then by name.
-	slices.SortFunc(out, func(a, b monitor.ReconcileCandidate) int {
+	slices.SortFunc(out, func(a, b reconcile.Candidate) int {
 		if d := known[a.Root] - known[b.Root]; d != 0 {
 			return d
 		}
@@ -172,7 +172,7 @@ func (w *world) storedCandidates() ([]monitor.ReconcileCandidate, error) {
 
 // currentOf finds c in the observation. listed is false when c's root
 // could not be listed: its absence then says nothing.
-func currentOf(obs []baseline.Observation, c *monitor.ReconcileCandidate) (m *snapshot.Manifest, listed bool) {
+func currentOf(obs []baseline.Observation, c *reconcile.Candidate) (m *snapshot.Manifest, listed bool) {
 	for _, o := range obs {
 		if o.Root.Path != c.Root {
 			continue
@@ -187,7 +187,7 @@ func currentOf(obs []baseline.Observation, c *monitor.ReconcileCandidate) (m *sn
 	return nil, false
 }
 
-func renderCheck(cands []monitor.ReconcileCandidate, rec *monitor.Reconciliation, skipped int, incomplete []string) checkJSON {
+func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int, incomplete []string) checkJSON {
 	out := checkJSON{Changes: []checkChangeJSON{}, Unexpected: rec.Unexpected, AuditSkippedLines: skipped,
 		AuditSuspicious: rec.Suspicious, Incomplete: nonNil(incomplete)}
 	names := map[string]*string{}
@@ -213,26 +213,21 @@ func renderCheck(cands []monitor.ReconcileCandidate, rec *monitor.Reconciliation
 	return out
 }
 
-// checkPath shows a path inside a candidate only when every component
-// passes the display gate; otherwise by its label, never its bytes.
+// checkPath shows a path inside a candidate only when it passes the path
+// gate; otherwise by its label, never its bytes.
 func checkPath(p []byte) string {
-	if len(p) == 0 {
-		return "<root>"
-	}
-	for c := range bytes.SplitSeq(p, []byte{'/'}) {
-		if !anomaly.Gate(c) {
-			return anomaly.PathLabel(p)
-		}
+	if len(p) == 0 || !anomaly.GatePath(p) {
+		return anomaly.PathLabel(p)
 	}
 	return string(p)
 }
 
-var mismatchText = map[monitor.Mismatch]string{
-	monitor.MismatchNoEntry:   "no audit entry names it",
-	monitor.MismatchStale:     "its audit entries are from before the last observation (or from the future)",
-	monitor.MismatchOperation: "no audit entry's operation fits the change",
-	monitor.MismatchSHA256:    "the last audit entry's sha256 is not its content",
-	monitor.MismatchState:     "the last audit entry contradicts it (deleted, yet there; or the reverse)",
+var mismatchText = map[reconcile.Mismatch]string{
+	reconcile.MismatchNoEntry:   "no audit entry names it",
+	reconcile.MismatchStale:     "its audit entries are from before the last observation (or from the future)",
+	reconcile.MismatchOperation: "no audit entry's operation fits the change",
+	reconcile.MismatchSHA256:    "the last audit entry's sha256 is not its content",
+	reconcile.MismatchState:     "the last audit entry contradicts it (deleted, yet there; or the reverse)",
 }
 
 func printCheck(s *streams, out *checkJSON) {

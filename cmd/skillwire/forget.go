@@ -1,10 +1,9 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
@@ -12,84 +11,105 @@ import (
 )
 
 func newForgetCmd(s *streams) *cobra.Command {
-	var yes, dryRun bool
+	var f confirmFlags
 	cmd := &cobra.Command{
 		Use:   "forget ID...",
 		Short: "Remove candidates' records from the store",
 		Long: `forget removes the records of the given ids (unique prefixes allowed): their
 observations and verdicts. It shows exactly what it would remove and needs
---yes, or a yes typed on a terminal; --dry-run only shows. An adverse
-verdict also follows its content, and forgetting a record does not clear
-that: record a safe verdict on the content to do so.
+--yes, or a yes typed on a terminal; --dry-run only shows. The store is not
+held while it asks, and a record that changed in the meantime is not
+removed. An adverse verdict also follows its content, and forgetting a
+record does not clear that: record a safe verdict on the content to do so.
 
-Exit 0 done (or nothing confirmed), 2 usage error, 4 store unusable.`,
+Exit 0 done (or nothing confirmed), 2 usage error, 3 a record changed
+since it was shown, 4 store unusable.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := loadWorld(s)
-			if err != nil {
-				return err
-			}
-			st, err := w.open(false, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			var recs []*baseline.Record
-			if err := st.View(func(tx *baseline.Tx) error {
-				recs, err = tx.Records()
-				return err
-			}); err != nil {
-				return storeErr(err)
-			}
-			ids := make([]string, len(recs))
-			byID := map[string]*baseline.Record{}
-			for i, r := range recs {
-				ids[i] = r.ID
-				byID[r.ID] = r
-			}
-			var targets []string
-			for _, a := range args {
-				if !anomaly.IsIDPrefix(a) {
-					return errNotAnID("status")
-				}
-				id, err := pickID(a, ids, "no record has an id starting with that prefix")
-				if err != nil {
-					return err
-				}
-				targets = append(targets, id)
-			}
-			fmt.Fprintf(s.out, "would forget %d record(s):\n", len(targets))
-			for _, id := range targets {
-				e := statusEntry(byID[id])
-				fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
-			}
-			if dryRun {
-				return nil
-			}
-			if !yes && !confirm(s, "remove them?") {
-				return fail(exitUsage, "nothing removed: pass --yes to confirm")
-			}
-			if err := st.Update(func(tx *baseline.Tx) error { return tx.Forget(targets) }); err != nil {
-				return storeErr(err)
-			}
-			fmt.Fprintf(s.out, "forgot %d record(s)\n", len(targets))
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return forget(s, f, args) },
 	}
-	cmd.Flags().BoolVar(&yes, "yes", false, "confirm the removal")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be removed, remove nothing")
+	f.register(cmd, "confirm the removal", "show what would be removed, remove nothing")
 	return cmd
 }
 
-// confirm asks question on a terminal; anything but an explicit yes is a
-// no, and without a terminal there is no one to ask.
-func confirm(s *streams, question string) bool {
-	in, ok := s.in.(*os.File)
-	if !ok || !isTerminal(in) {
+func forget(s *streams, f confirmFlags, args []string) error {
+	w, err := loadWorld(s)
+	if err != nil {
+		return err
+	}
+	st, err := w.open(false, false)
+	if err != nil {
+		return err
+	}
+	var recs []*baseline.Record
+	err = st.View(func(tx *baseline.Tx) error {
+		recs, err = tx.Records()
+		return err
+	})
+	// Never held while a person reads and answers: every session start
+	// would find the store busy meanwhile.
+	st.Close()
+	if err != nil {
+		return storeErr(err)
+	}
+	ids := make([]string, len(recs))
+	byID := map[string]*baseline.Record{}
+	for i, r := range recs {
+		ids[i] = r.ID
+		byID[r.ID] = r
+	}
+	var targets []string
+	for _, a := range args {
+		if !anomaly.IsIDPrefix(a) {
+			return errNotAnID("status")
+		}
+		id, err := pickID(a, ids, "no record has an id starting with that prefix")
+		if err != nil {
+			return err
+		}
+		targets = append(targets, id)
+	}
+	fmt.Fprintf(s.out, "would forget %d record(s):\n", len(targets))
+	for _, id := range targets {
+		e := statusEntry(byID[id])
+		fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+	}
+	if ok, err := f.proceed(s, "remove them?", "nothing removed"); !ok {
+		return err
+	}
+	if st, err = w.open(false, false); err != nil {
+		return err
+	}
+	defer st.Close()
+	var changed string
+	if err := st.Update(func(tx *baseline.Tx) error {
+		for _, id := range targets {
+			now, err := tx.Record(id)
+			if err != nil {
+				return err
+			}
+			if !sameRecord(now, byID[id]) {
+				changed = id
+				return nil
+			}
+		}
+		return tx.Forget(targets)
+	}); err != nil {
+		return storeErr(err)
+	}
+	if changed != "" {
+		return fail(exitFinding, "refused: the record of %s changed since it was shown; nothing removed, run forget again", changed)
+	}
+	fmt.Fprintf(s.out, "forgot %d record(s)\n", len(targets))
+	return nil
+}
+
+// sameRecord reports that the record under the lock is the one shown: what
+// was confirmed is exactly what is removed.
+func sameRecord(now, shown *baseline.Record) bool {
+	if now == nil {
 		return false
 	}
-	fmt.Fprintf(s.err, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(in).ReadString('\n')
-	a := strings.TrimSpace(strings.ToLower(line))
-	return a == "y" || a == "yes"
+	a, errA := json.Marshal(now)
+	b, errB := json.Marshal(shown)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }

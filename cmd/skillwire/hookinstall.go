@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,19 +11,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/safefile"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 // hookEditFlags are the flags install and uninstall share.
 type hookEditFlags struct {
-	project, dryRun, yes bool
+	project bool
+	confirmFlags
 }
 
 func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.project, "project", false, "edit the project's .claude/settings.json instead of the global one")
-	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show the change, write nothing")
-	cmd.Flags().BoolVar(&f.yes, "yes", false, "confirm the change")
+	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
 }
 
 func newHookInstallCmd(s *streams) *cobra.Command {
@@ -79,57 +78,44 @@ func hookInstall(s *streams, f hookEditFlags) error {
 	if err != nil {
 		return err
 	}
-	before := sf.doc.Encode()
-	others := 0
-	cmds, err := sf.doc.SessionStartCommands()
+	added, others, err := sf.Doc.InstallHook(command)
 	if err != nil {
-		return sf.refuse(err)
-	}
-	for _, c := range cmds {
-		if c != command && claude.IsHookCommand(c) {
-			others++
-		}
-	}
-	added, err := sf.doc.AddSessionStart(command)
-	if err != nil {
-		return sf.refuse(err)
+		return refuseSettings(sf.Path, err)
 	}
 	if !added {
-		fmt.Fprintf(s.out, "the hook is already installed in %s; nothing changed\n", sf.shown())
+		fmt.Fprintf(s.out, "the hook is already installed in %s; nothing changed\n", defang(sf.Path))
 		return nil
 	}
-	fmt.Fprintf(s.out, "%s: add this SessionStart hook\n", sf.shown())
+	fmt.Fprintf(s.out, "%s: add this SessionStart hook\n", defang(sf.Path))
 	writeIndented(s.out, claude.HookEntry(command))
 	if others > 0 {
 		fmt.Fprintf(s.out, "note: %d other skillwire hook(s) are in this file (another binary?); 'skillwire hook uninstall' removes them all\n", others)
 	}
-	if sf.doc.HooksDisabled() {
+	if sf.Doc.HooksDisabled() {
 		fmt.Fprintln(s.out, "note: this file sets disableAllHooks, so Claude Code runs no hook until it is removed")
 	}
-	return sf.apply(s, f, before)
+	return applySettings(s, f, sf)
 }
 
 func hookUninstall(s *streams, f hookEditFlags) error {
 	self, _ := selfHookCommand() // a binary that cannot name itself still removes hooks named skillwire
-	ours := func(c string) bool { return (self != "" && c == self) || claude.IsHookCommand(c) }
 	sf, err := openSettings(s, f.project)
 	if err != nil {
 		return err
 	}
-	before := sf.doc.Encode()
-	removed, err := sf.doc.RemoveSessionStart(ours)
+	removed, err := sf.Doc.UninstallHooks(self)
 	if err != nil {
-		return sf.refuse(err)
+		return refuseSettings(sf.Path, err)
 	}
 	if len(removed) == 0 {
-		fmt.Fprintf(s.out, "no skillwire hook in %s; nothing changed\n", sf.shown())
+		fmt.Fprintf(s.out, "no skillwire hook in %s; nothing changed\n", defang(sf.Path))
 		return nil
 	}
-	fmt.Fprintf(s.out, "%s: remove %d SessionStart hook(s)\n", sf.shown(), len(removed))
+	fmt.Fprintf(s.out, "%s: remove %d SessionStart hook(s)\n", defang(sf.Path), len(removed))
 	for _, c := range removed {
-		fmt.Fprintf(s.out, "  %s\n", displayLine(quoteJSON(c)))
+		fmt.Fprintf(s.out, "  %s\n", displayLine(claude.QuoteJSON(c)))
 	}
-	return sf.apply(s, f, before)
+	return applySettings(s, f, sf)
 }
 
 // selfHookCommand is the hook command for the running binary. Its path is
@@ -155,254 +141,78 @@ func selfHookCommand() (string, error) {
 	return command, nil
 }
 
-// settingsFile is a settings.json as read, and its parsed document.
-type settingsFile struct {
-	dir, path string
-	exists    bool
-	mode      os.FileMode
-	orig      []byte
-	doc       *claude.Settings
+func refuseSettings(path string, err error) error {
+	return fail(exitUsage, "%s: %v; nothing was changed", defang(path), err)
 }
 
-func (sf *settingsFile) shown() string { return defang(sf.path) }
-
-func (sf *settingsFile) refuse(err error) error {
-	return fail(exitUsage, "%s: %v; nothing was changed", sf.shown(), err)
-}
-
-func openSettings(s *streams, project bool) (*settingsFile, error) {
+// openSettings reads the settings.json install and uninstall edit, saying
+// why one is refused.
+func openSettings(s *streams, project bool) (*claude.SettingsFile, error) {
 	env := claude.OSEnv()
 	env.Getenv = s.getenv
 	var dir string
+	var sf *claude.SettingsFile
+	var err error
 	if project {
 		p := claude.ProjectDir(env, "")
 		if p == "" {
 			return nil, fail(exitUsage, "no project directory: set CLAUDE_PROJECT_DIR or run in the project")
 		}
 		dir = claude.ProjectConfigDir(p)
-		// A repository's .claude is its author's choice: a link there could
-		// send the edit into another settings file (found in review).
-		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fail(exitUsage, "the project's .claude is a symbolic link; skillwire does not edit through it")
-		}
+		sf, err = claude.OpenProjectSettings(p)
 	} else {
-		cfg, err := claude.ConfigDir(env)
-		if err != nil {
+		if dir, err = claude.ConfigDir(env); err != nil {
 			return nil, fail(exitUsage, "%v", err)
 		}
-		dir = cfg
+		sf, err = claude.OpenSettings(dir)
 	}
-	sf := &settingsFile{dir: dir, path: claude.SettingsPath(dir), mode: 0o600}
-	b, fi, err := readRegular(sf.path, claude.MaxSettings)
+	path := claude.SettingsPath(dir)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		sf.doc = claude.NewSettings()
+	case err == nil:
 		return sf, nil
-	case errors.Is(err, errSymlink):
-		return nil, fail(exitUsage, "%s is a symbolic link; skillwire does not edit through a link: add the hook to the file it points to by hand (see --dry-run for the entry)", sf.shown())
-	case errors.Is(err, errNotRegular):
-		return nil, fail(exitUsage, "%s is not a regular file; skillwire edits only a regular settings.json", sf.shown())
-	case errors.Is(err, errTooLarge):
-		return nil, sf.refuse(claude.ErrTooLarge)
-	case err != nil:
-		return nil, fail(exitInternal, "reading %s: %s", sf.shown(), sysErr(err))
+	case errors.Is(err, claude.ErrLinkedProject):
+		return nil, fail(exitUsage, "the project's .claude is a symbolic link; skillwire does not edit through it")
+	case errors.Is(err, safefile.ErrSymlink):
+		return nil, fail(exitUsage, "%s is a symbolic link; skillwire does not edit through a link: add the hook to the file it points to by hand (see --dry-run for the entry)", defang(path))
+	case errors.Is(err, safefile.ErrNotRegular):
+		return nil, fail(exitUsage, "%s is not a regular file; skillwire edits only a regular settings.json", defang(path))
+	case errors.Is(err, claude.ErrTooLarge), errors.Is(err, claude.ErrNotJSON), errors.Is(err, claude.ErrNotObject), errors.Is(err, claude.ErrShape):
+		return nil, refuseSettings(path, err)
 	}
-	sf.exists, sf.mode, sf.orig = true, fi.Mode().Perm(), b
-	if sf.doc, err = claude.ParseSettings(b); err != nil {
-		return nil, sf.refuse(err)
-	}
-	return sf, nil
+	return nil, fail(exitInternal, "reading %s: %s", defang(path), sysErr(err))
 }
 
-var (
-	errSymlink    = errors.New("a symbolic link")
-	errNotRegular = errors.New("not a regular file")
-	errTooLarge   = errors.New("too large")
-)
-
-// readRegular reads a regular file of at most max bytes without following
-// a symlink or opening anything else, and proves the file read is the one
-// examined. Every file skillwire reads from a user-given path outside the
-// watched trees (settings.json, a legacy baseline) goes through it.
-func readRegular(path string, max int) ([]byte, os.FileInfo, error) {
-	lfi, err := os.Lstat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case lfi.Mode()&fs.ModeSymlink != 0:
-		return nil, nil, errSymlink
-	case !lfi.Mode().IsRegular():
-		return nil, nil, errNotRegular
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() || !os.SameFile(fi, lfi) {
-		return nil, nil, errNotRegular
-	}
-	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(b) > max {
-		return nil, nil, errTooLarge
-	}
-	return b, fi, nil
-}
-
-// apply shows the change, asks, backs the old file up and writes the new
-// one (DESIGN.md §8).
-func (sf *settingsFile) apply(s *streams, f hookEditFlags, before []byte) error {
-	after := sf.doc.Encode()
-	if sf.exists && !bytes.Equal(sf.orig, before) {
+// applySettings shows the change, asks, and writes it with a backup of the
+// old file (DESIGN.md §8).
+func applySettings(s *streams, f hookEditFlags, sf *claude.SettingsFile) error {
+	if sf.Reformatted() {
 		fmt.Fprintln(s.out, "note: the file is rewritten with two-space indentation; elsewhere only its whitespace changes")
 	}
-	if !sf.exists {
-		before = nil
+	if !sf.Exists {
 		fmt.Fprintln(s.out, "the file does not exist and will be created")
 	}
+	before, after := sf.Change()
 	writeDiff(s.out, before, after)
-	if f.dryRun {
-		fmt.Fprintln(s.out, "dry run: nothing was written")
-		return nil
-	}
-	if !f.yes && !confirm(s, "write this change?") {
-		return fail(exitUsage, "nothing was written: pass --yes to confirm")
-	}
-	backup, err := sf.write(after)
-	if err != nil {
+	if ok, err := f.proceed(s, "write this change?", "nothing was written"); !ok {
 		return err
+	}
+	backup, err := sf.Write()
+	var we *claude.WriteError
+	switch {
+	case errors.Is(err, claude.ErrChanged):
+		return fail(exitInternal, "%s changed while skillwire was editing it; nothing was changed, run the command again", defang(sf.Path))
+	case errors.Is(err, claude.ErrTooManyBackups):
+		return fail(exitInternal, "%d backups of %s exist already; remove old ones", claude.MaxBackups, defang(sf.Path))
+	case errors.As(err, &we):
+		return fail(exitInternal, "%s %s: %s", we.Op, defang(we.Path), sysErr(we.Err))
+	case err != nil:
+		return fail(exitInternal, "writing %s: %s", defang(sf.Path), sysErr(err))
 	}
 	if backup != "" {
 		fmt.Fprintf(s.out, "backup of the previous file: %s\n", defang(backup))
 	}
-	fmt.Fprintf(s.out, "wrote %s\n", sf.shown())
+	fmt.Fprintf(s.out, "wrote %s\n", defang(sf.Path))
 	return nil
-}
-
-// maxBackups bounds the search for a free backup name.
-const maxBackups = 1000
-
-// write backs the original up under a name no file has, then replaces the
-// settings atomically: a temporary file in the same directory, synced, with
-// the original's mode, renamed over it, and the directory synced. It refuses
-// when the file changed since it was read (Claude Code writes it too).
-func (sf *settingsFile) write(data []byte) (string, error) {
-	if !sf.exists {
-		if err := os.Mkdir(sf.dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", fail(exitInternal, "creating %s: %s", defang(sf.dir), sysErr(err))
-		}
-	}
-	backup := ""
-	if sf.exists {
-		var err error
-		if backup, err = writeBackup(sf.path, sf.orig, sf.mode); err != nil {
-			return "", err
-		}
-	}
-	tmp, err := os.CreateTemp(sf.dir, ".settings.json.skillwire-*")
-	if err != nil {
-		return backup, fail(exitInternal, "writing in %s: %s", defang(sf.dir), sysErr(err))
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.Remove(tmp.Name())
-		}
-	}()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(sf.mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return backup, fail(exitInternal, "writing in %s: %s", defang(sf.dir), sysErr(err))
-	}
-	if err := sf.replace(tmp.Name()); err != nil {
-		return backup, err
-	}
-	done = true
-	if d, err := os.Open(sf.dir); err == nil {
-		err = d.Sync()
-		d.Close()
-		if err != nil {
-			return backup, fail(exitInternal, "syncing %s: %s", defang(sf.dir), sysErr(err))
-		}
-	}
-	return backup, nil
-}
-
-// replace puts tmp in place of the file, provided it is still what was
-// read: unchanged, or still absent.
-func (sf *settingsFile) replace(tmp string) error {
-	changed := fail(exitInternal, "%s changed while skillwire was editing it; nothing was changed, run the command again", sf.shown())
-	if !sf.exists {
-		// A link cannot replace a file created meanwhile; rename could.
-		err := os.Link(tmp, sf.path)
-		if errors.Is(err, fs.ErrExist) {
-			return changed
-		}
-		if err == nil {
-			os.Remove(tmp)
-			return nil
-		}
-		if _, err := os.Lstat(sf.path); !errors.Is(err, fs.ErrNotExist) {
-			return changed
-		}
-	} else if now, _, err := readRegular(sf.path, claude.MaxSettings); err != nil || !bytes.Equal(now, sf.orig) {
-		return changed
-	}
-	if err := os.Rename(tmp, sf.path); err != nil {
-		return fail(exitInternal, "replacing %s: %s", sf.shown(), sysErr(err))
-	}
-	return nil
-}
-
-// writeBackup writes the original bytes to settings.json.skillwire-backup,
-// or the first free .N after it: an existing backup is never overwritten.
-func writeBackup(path string, orig []byte, mode os.FileMode) (string, error) {
-	base := path + ".skillwire-backup"
-	for i := 0; i < maxBackups; i++ {
-		name := base
-		if i > 0 {
-			name = fmt.Sprintf("%s.%d", base, i)
-		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", fail(exitInternal, "writing the backup %s: %s", defang(name), sysErr(err))
-		}
-		_, err = f.Write(orig)
-		if err == nil {
-			err = f.Chmod(mode)
-		}
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(name)
-			return "", fail(exitInternal, "writing the backup %s: %s", defang(name), sysErr(err))
-		}
-		return name, nil
-	}
-	return "", fail(exitInternal, "%d backups of %s exist already; remove old ones", maxBackups, defang(path))
 }
 
 // sysErr is the system's reason alone, without the path it carries.
@@ -422,24 +232,6 @@ func writeIndented(w io.Writer, b []byte) {
 	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 		fmt.Fprintf(w, "  %s\n", displayLine(l))
 	}
-}
-
-func quoteJSON(s string) string {
-	var b bytes.Buffer
-	b.WriteString(`"`)
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteString(`"`)
-	return b.String()
 }
 
 // displayLine makes a line of JSON safe for a terminal and faithful: every
@@ -470,10 +262,10 @@ const diffContext = 3
 
 // writeDiff prints the line changes from before to after, unified style.
 func writeDiff(w io.Writer, before, after []byte) {
-	lines := lineDiff(splitLines(before), splitLines(after))
+	lines := claude.LineDiff(before, after)
 	show := make([]bool, len(lines))
 	for i, l := range lines {
-		if l.op == ' ' {
+		if l.Op == ' ' {
 			continue
 		}
 		for j := max(0, i-diffContext); j <= min(len(lines)-1, i+diffContext); j++ {
@@ -491,94 +283,9 @@ func writeDiff(w io.Writer, before, after []byte) {
 			fmt.Fprintln(w, "   ...")
 			gap = false
 		}
-		fmt.Fprintf(w, "  %c%s\n", l.op, displayLine(l.text))
+		fmt.Fprintf(w, "  %c%s\n", l.Op, displayLine(l.Text))
 	}
 	if gap {
 		fmt.Fprintln(w, "   ...")
 	}
-}
-
-func splitLines(b []byte) []string {
-	if len(b) == 0 {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-}
-
-type diffLine struct {
-	op   byte // ' ', '-' or '+'
-	text string
-}
-
-// maxDiffCells bounds the longest-common-subsequence table; past it the
-// changed middle is shown as removed, then added.
-const maxDiffCells = 1 << 22
-
-// lineDiff is a minimal line diff: the common prefix and suffix, and a
-// longest common subsequence of what lies between.
-func lineDiff(a, b []string) []diffLine {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
-	var out []diffLine
-	for _, l := range a[:p] {
-		out = append(out, diffLine{' ', l})
-	}
-	ma, mb := a[p:len(a)-q], b[p:len(b)-q]
-	if (len(ma)+1)*(len(mb)+1) > maxDiffCells {
-		for _, l := range ma {
-			out = append(out, diffLine{'-', l})
-		}
-		for _, l := range mb {
-			out = append(out, diffLine{'+', l})
-		}
-	} else {
-		out = append(out, lcsDiff(ma, mb)...)
-	}
-	for _, l := range a[len(a)-q:] {
-		out = append(out, diffLine{' ', l})
-	}
-	return out
-}
-
-func lcsDiff(a, b []string) []diffLine {
-	n, m := len(a), len(b)
-	// lcs[i*(m+1)+j] is the LCS length of a[i:] and b[j:].
-	lcs := make([]int32, (n+1)*(m+1))
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i*(m+1)+j] = lcs[(i+1)*(m+1)+j+1] + 1
-			} else {
-				lcs[i*(m+1)+j] = max(lcs[(i+1)*(m+1)+j], lcs[i*(m+1)+j+1])
-			}
-		}
-	}
-	var out []diffLine
-	i, j := 0, 0
-	for i < n && j < m {
-		switch {
-		case a[i] == b[j]:
-			out = append(out, diffLine{' ', a[i]})
-			i, j = i+1, j+1
-		case lcs[(i+1)*(m+1)+j] >= lcs[i*(m+1)+j+1]:
-			out = append(out, diffLine{'-', a[i]})
-			i++
-		default:
-			out = append(out, diffLine{'+', b[j]})
-			j++
-		}
-	}
-	for ; i < n; i++ {
-		out = append(out, diffLine{'-', a[i]})
-	}
-	for ; j < m; j++ {
-		out = append(out, diffLine{'+', b[j]})
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/safefile"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -40,7 +41,7 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 			if from == "" {
 				return fail(exitUsage, "--from PATH is required")
 			}
-			data, _, err := readRegular(from, baseline.MaxLegacySize)
+			data, _, err := safefile.Read(from, baseline.MaxLegacySize, safefile.Trust{})
 			if err != nil {
 				return fail(exitUsage, "cannot read the baseline: %s", defang(err.Error()))
 			}

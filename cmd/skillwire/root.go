@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/spf13/cobra"
 )
 
@@ -72,22 +73,8 @@ func runWith(args []string, s streams) int {
 	return exitUsage
 }
 
-// defang replaces every byte a terminal or shell could act on, and every
-// non-ASCII byte, in a message that may carry an argument.
-func defang(msg string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		c := msg[i]
-		switch {
-		case c == '\n' || c == '\t':
-			c = ' '
-		case c < 0x20 || c >= 0x7f || c == '$' || c == '`' || c == '\\':
-			c = '?'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
+// defang is anomaly.Defang, the message style of the one escaper.
+func defang(msg string) string { return anomaly.Defang(msg) }
 
 func newRoot(s *streams) *cobra.Command {
 	root := &cobra.Command{

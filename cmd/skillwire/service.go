@@ -53,7 +53,7 @@ never used unless set, and says so on stderr when it is.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	var f serviceFlags
+	var f confirmFlags
 	install := &cobra.Command{
 		Use:   "install",
 		Short: "Install the daemon as a user service that starts at login",
@@ -74,8 +74,8 @@ error, refused input or not confirmed.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return serviceInstall(s, f) },
 	}
-	f.register(install)
-	var uf serviceFlags
+	f.register(install, "confirm", "show what would be done, do nothing")
+	var uf confirmFlags
 	uninstall := &cobra.Command{
 		Use:   "uninstall",
 		Short: "Stop the user service and remove its definition",
@@ -89,7 +89,7 @@ error, refused input or not confirmed.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return serviceUninstall(s, uf) },
 	}
-	uf.register(uninstall)
+	uf.register(uninstall, "confirm", "show what would be done, do nothing")
 	start := &cobra.Command{
 		Use:   "start",
 		Short: "Start the installed user service",
@@ -125,15 +125,6 @@ Exit 0, 1 when the service manager cannot say (running is then null).`,
 	status.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	svc.AddCommand(install, uninstall, start, stop, status)
 	return svc
-}
-
-type serviceFlags struct {
-	yes, dryRun bool
-}
-
-func (f *serviceFlags) register(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.yes, "yes", false, "confirm")
-	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "show what would be done, do nothing")
 }
 
 // serviceManager is the system's service manager, or the fake that
@@ -204,7 +195,7 @@ func currentUnit(unit string) ([]byte, error) {
 	return b, nil
 }
 
-func serviceInstall(s *streams, f serviceFlags) error {
+func serviceInstall(s *streams, f confirmFlags) error {
 	if err := monitor.WatchSupported(); err != nil {
 		return err // a service whose daemon cannot run is no help
 	}
@@ -237,12 +228,8 @@ func serviceInstall(s *streams, f serviceFlags) error {
 	if runtime.GOOS == "linux" {
 		fmt.Fprintln(s.out, lingerNote)
 	}
-	if f.dryRun {
-		fmt.Fprintln(s.out, "dry run: nothing was written")
-		return nil
-	}
-	if !f.yes && !confirm(s, "install the service?") {
-		return fail(exitUsage, "nothing was written: pass --yes to confirm")
+	if ok, err := f.proceed(s, "install the service?", "nothing was written"); !ok {
+		return err
 	}
 	running := false
 	if replace {
@@ -271,7 +258,7 @@ func serviceInstall(s *streams, f serviceFlags) error {
 	return nil
 }
 
-func serviceUninstall(s *streams, f serviceFlags) error {
+func serviceUninstall(s *streams, f confirmFlags) error {
 	m, err := serviceManager(s)
 	if err != nil {
 		return err
@@ -298,12 +285,8 @@ func serviceUninstall(s *streams, f serviceFlags) error {
 		fmt.Fprintln(s.out, "the service is stopped first")
 	}
 	fmt.Fprintln(s.out, "the service manager then disables it")
-	if f.dryRun {
-		fmt.Fprintln(s.out, "dry run: nothing was removed")
-		return nil
-	}
-	if !f.yes && !confirm(s, "remove the service?") {
-		return fail(exitUsage, "nothing was removed: pass --yes to confirm")
+	if ok, err := f.proceed(s, "remove the service?", "nothing was removed"); !ok {
+		return err
 	}
 	if stop {
 		if err := m.Stop(); err != nil {

@@ -1,4 +1,4 @@
-package monitor
+package reconcile
 
 import (
 	"context"
@@ -66,16 +66,16 @@ func withSHA(e auditlog.Entry, content string) auditlog.Entry {
 	return e
 }
 
-func (f *reconcileFixture) reconcile(stored, current *snapshot.Manifest, entries ...auditlog.Entry) Reconciliation {
-	return Reconcile(ReconcileInput{
-		Candidates: []ReconcileCandidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
-		Sources:    []AuditSource{{Entries: entries, Scopes: []AuditScope{{Base: f.home, Roots: []string{f.root}}}}},
+func (f *reconcileFixture) reconcile(stored, current *snapshot.Manifest, entries ...auditlog.Entry) Result {
+	return Run(Input{
+		Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
+		Sources:    []Source{{Entries: entries, Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
 		Now:        f.now,
 	})
 }
 
 // verdicts renders each change as "type path: expected|why[ implied]".
-func verdicts(r Reconciliation) []string {
+func verdicts(r Result) []string {
 	out := []string{}
 	for _, c := range r.Changes {
 		v := string(c.Why)
@@ -317,10 +317,10 @@ func TestReconcileHashesThroughATopLevelLinkOnly(t *testing.T) {
 	stored := c.Manifest
 	os.WriteFile(filepath.Join(checkout, "SKILL.md"), []byte("v2"), 0o644)
 	c = walker.Observe(context.Background(), f.root, []byte("s2"), walker.DefaultConfig())
-	r := Reconcile(ReconcileInput{
-		Candidates: []ReconcileCandidate{{ID: "swtest", Root: f.root, Name: []byte("s2"), Since: f.since, Stored: &stored, Current: &c.Manifest}},
-		Sources: []AuditSource{{Entries: []auditlog.Entry{withSHA(entry(1, auditlog.Update, ".claude/skills/s2/SKILL.md"), "v2")},
-			Scopes: []AuditScope{{Base: f.home, Roots: []string{f.root}}}}},
+	r := Run(Input{
+		Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s2"), Since: f.since, Stored: &stored, Current: &c.Manifest}},
+		Sources: []Source{{Entries: []auditlog.Entry{withSHA(entry(1, auditlog.Update, ".claude/skills/s2/SKILL.md"), "v2")},
+			Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
 		Now: f.now,
 	})
 	if got, want := verdicts(r), []string{"modified SKILL.md: expected"}; !slices.Equal(got, want) {
@@ -349,23 +349,23 @@ func TestReconcileScopesOfOneSharedLog(t *testing.T) {
 	os.WriteFile(filepath.Join(groot, "s", "f"), []byte("2"), 0o644)
 	os.WriteFile(filepath.Join(proot, "s", "f"), []byte("2"), 0o644)
 	since := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	in := ReconcileInput{
-		Candidates: []ReconcileCandidate{
+	in := Input{
+		Candidates: []Candidate{
 			{ID: "swglobal", Root: groot, Name: []byte("s"), Since: since, Stored: gs, Current: obs(groot)},
 			{ID: "swproject", Root: proot, Name: []byte("s"), Since: since, Stored: ps, Current: obs(proot)},
 		},
-		Sources: []AuditSource{{
+		Sources: []Source{{
 			Entries: []auditlog.Entry{
 				entry(1, auditlog.Update, ".claude/skills/s/f"),
 				// From the home, this spelling reaches into the project's
 				// roots, which the global scope does not speak for.
 				entry(1, auditlog.Update, "proj/.claude/skills/s/f"),
 			},
-			Scopes: []AuditScope{{Base: home, Roots: []string{groot}}, {Base: project, Roots: []string{proot}}},
+			Scopes: []auditlog.Scope{{Base: home, Roots: []string{groot}}, {Base: project, Roots: []string{proot}}},
 		}},
 		Now: since.Add(time.Hour),
 	}
-	r := Reconcile(in)
+	r := Run(in)
 	if r.Unexpected != 0 || len(r.Changes) != 2 {
 		t.Fatalf("got %q", verdicts(r))
 	}
@@ -386,32 +386,5 @@ func TestReconcileNeverComparesAPartialObservation(t *testing.T) {
 	r := f.reconcile(stored, &c.Manifest)
 	if len(r.Changes) != 0 || !slices.Equal(r.Incomplete, []string{"swtest"}) {
 		t.Fatalf("got %q, incomplete %v", verdicts(r), r.Incomplete)
-	}
-}
-
-func TestAuditScopeLocateJoinsButNeverCleans(t *testing.T) {
-	sc := AuditScope{Base: "/home/u", Roots: []string{"/home/u/.claude/skills", "/home/u/.claude/agents/"}}
-	for _, tc := range []struct {
-		path, root, rel string
-		ok              bool
-	}{
-		{".claude/skills/s/SKILL.md", "/home/u/.claude/skills", "s/SKILL.md", true},
-		{"/home/u/.claude/skills/s/SKILL.md", "/home/u/.claude/skills", "s/SKILL.md", true},
-		{".claude/agents/a.md", "/home/u/.claude/agents/", "a.md", true},
-		{".claude/skills", "", "", false},  // the root itself is no file of a candidate
-		{".claude/skills/", "", "", false}, // an empty component
-		{".claude/skills/s/../t/f", "", "", false},
-		{"./.claude/skills/s/f", "", "", false},
-		{".claude//skills/s/f", "", "", false},
-		{"/home/u/.claude/skills/./s", "", "", false},
-		{".claude/skillsX/s/f", "", "", false},
-		{"/etc/passwd", "", "", false},
-		{"/", "", "", false},
-		{"", "", "", false},
-	} {
-		root, rel, ok := sc.Locate(tc.path)
-		if root != tc.root || rel != tc.rel || ok != tc.ok {
-			t.Errorf("Locate(%q) = %q, %q, %v; want %q, %q, %v", tc.path, root, rel, ok, tc.root, tc.rel, tc.ok)
-		}
 	}
 }

@@ -1,10 +1,15 @@
-package monitor
+// Package reconcile is the integrity check: every file-level change of a
+// candidate between two manifests is reconciled with the audit logs, so a
+// change a tool announced is told apart from one nobody did (possible
+// tampering or data poisoning), and an announcement that only the
+// project's own log makes, which arrives with the repository, is told
+// apart from one in a log the person keeps (DESIGN.md §11).
+package reconcile
 
 import (
 	"bytes"
 	"encoding/hex"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/auditlog"
@@ -12,35 +17,23 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// The integrity check: every file-level change since a candidate's last
-// delivered observation is reconciled with the audit log, so a change a
-// tool announced is told apart from one nobody did (possible tampering or
-// data poisoning).
-
-// AuditScope is what relative paths in a log are relative to, and the
-// roots the log speaks for.
-type AuditScope struct {
-	// Base: a relative filePath is Base + "/" + filePath, joined as text.
-	Base string
-	// Roots are root paths; an entry naming anything else never matches.
-	Roots []string
-}
-
-// AuditSource is one audit log as read, with the scopes it speaks for
-// (two when one log, $SKILLWIRE_AUDIT_LOG, serves the global and the
-// project roots).
-type AuditSource struct {
+// Source is one audit log as read, with the scopes it speaks for (two when
+// one log, $SKILLWIRE_AUDIT_LOG, serves the global and the project roots).
+type Source struct {
 	Entries []auditlog.Entry
-	Scopes  []AuditScope
+	Scopes  []auditlog.Scope
+	// ProjectLog: the project's own log; what only it explains is
+	// ClassAnnouncedByProject.
+	ProjectLog bool
 }
 
-// ReconcileCandidate is one stored candidate: what was last delivered, and
-// what is there now.
-type ReconcileCandidate struct {
+// Candidate is one stored candidate: what was last observed, and what is
+// there now.
+type Candidate struct {
 	ID   string
 	Root string // the root's path, as the store has it
 	Name []byte
-	// Since is when Stored was delivered: only an entry after it can
+	// Since is when Stored was observed: only an entry after it can
 	// explain a change.
 	Since time.Time
 	// Stored and Current are nil for a candidate that is absent. A partial
@@ -48,10 +41,10 @@ type ReconcileCandidate struct {
 	Stored, Current *snapshot.Manifest
 }
 
-// ReconcileInput is everything Reconcile looks at.
-type ReconcileInput struct {
-	Candidates []ReconcileCandidate
-	Sources    []AuditSource
+// Input is everything Run looks at.
+type Input struct {
+	Candidates []Candidate
+	Sources    []Source
 	// Now bounds timestamps from above (with auditlog.ClockSkew).
 	Now time.Time
 	// Limits bound the SHA-256 of the files whose entries carry one;
@@ -70,24 +63,42 @@ const (
 	MismatchState     Mismatch = "state"     // the last entry says deleted and the file is there, or the reverse
 )
 
-// ReconciledChange is one change and its verdict.
-type ReconciledChange struct {
+// Class is what a change's reconciliation is worth to the person.
+type Class string
+
+const (
+	// ClassExpected: explained by a log that is not the project's own.
+	ClassExpected Class = "expected"
+	// ClassAnnouncedByProject: explained only by the project's own log,
+	// which travels with the repository: it informs, it proves nothing.
+	ClassAnnouncedByProject Class = "announced-by-project"
+	// ClassUnexpected: explained by no log.
+	ClassUnexpected Class = "unexpected"
+)
+
+// Change is one file change and its verdict.
+type Change struct {
 	Candidate string // id
 	Change    snapshot.Change
-	Expected  bool
-	Why       Mismatch // "" when expected
+	// Expected is true for both explained classes: some log explains it.
+	Expected bool
+	Class    Class
+	Why      Mismatch // "" when expected
 	// Implied: expected without an entry of its own: inside a directory
 	// whose deletion was announced, or a directory added or removed with
 	// everything below it announced.
 	Implied bool
+	// Hashed: the entry that explains the change carries a sha256 and it
+	// is the file's content now (never for a removal or an implied one).
+	Hashed bool
 	// Entry is the entry that explains the change or, for an unexpected
 	// one, the last entry naming the file; nil when none.
 	Entry *auditlog.Entry
 }
 
-// Reconciliation is the result of Reconcile.
-type Reconciliation struct {
-	Changes    []ReconciledChange
+// Result is the result of Run.
+type Result struct {
+	Changes    []Change
 	Unexpected int
 	// Suspicious counts entries whose path has a ".", ".." or empty
 	// component, or lies outside the roots their log speaks for: they
@@ -98,8 +109,8 @@ type Reconciliation struct {
 	Incomplete []string
 }
 
-// Reconcile diffs every candidate and reconciles each change with the
-// audit log. A change is expected only when:
+// Run diffs every candidate and reconciles each change with the audit
+// logs. A change is expected only when:
 //
 //   - an entry names the same file: its filePath, taken relative to the
 //     scope's Base when relative, equals the file's path byte for byte
@@ -121,12 +132,16 @@ type Reconciliation struct {
 // whose removal is expected through a delete; and a directory (or
 // candidate) added or removed with at least one change of that type below
 // it, every one of them expected. Everything else is unexpected.
-func Reconcile(in ReconcileInput) Reconciliation {
+//
+// An expected change is ClassExpected when the same rule, applied to the
+// logs other than the project's own, still explains it (an implied one
+// takes the weakest class of what implies it); else ClassAnnouncedByProject.
+func Run(in Input) Result {
 	if in.Limits.MaxDepth == 0 {
 		in.Limits = walker.DefaultLimits
 	}
 	r := reconciler{in: in, index: map[string][]indexed{}}
-	var out Reconciliation
+	var out Result
 	out.Suspicious = r.buildIndex()
 	for i := range in.Candidates {
 		c := &in.Candidates[i]
@@ -145,7 +160,7 @@ func Reconcile(in ReconcileInput) Reconciliation {
 }
 
 type reconciler struct {
-	in ReconcileInput
+	in Input
 	// index maps root + "\x00" + resolved path to the entries naming it,
 	// in log order.
 	index map[string][]indexed
@@ -154,6 +169,7 @@ type reconciler struct {
 type indexed struct {
 	e          *auditlog.Entry
 	src, order int
+	project    bool
 }
 
 // buildIndex files every entry under the path it names within each scope,
@@ -167,7 +183,7 @@ func (r *reconciler) buildIndex() (suspicious int) {
 			for _, sc := range src.Scopes {
 				if root, rel, ok := sc.Locate(e.FilePath); ok {
 					k := root + "\x00" + rel
-					r.index[k] = append(r.index[k], indexed{e: e, src: s, order: i})
+					r.index[k] = append(r.index[k], indexed{e: e, src: s, order: i, project: src.ProjectLog})
 					named = true
 				}
 			}
@@ -187,58 +203,25 @@ func (r *reconciler) buildIndex() (suspicious int) {
 	return suspicious
 }
 
-// AuditPathDotted reports a filePath spelled with a ".", ".." or empty
-// component: such a spelling names a file only through a resolution
-// skillwire never makes, so it never matches anything.
-func AuditPathDotted(p string) bool {
-	for i, c := range strings.Split(p, "/") {
-		if c == "." || c == ".." || c == "" && (i > 0 || len(p) == 1) {
-			return true
-		}
-	}
-	return false
-}
-
-// Locate finds the file an entry's filePath names in this scope: the root
-// it lies strictly inside, and its path below that root (the candidate's
-// name first). A relative filePath is joined to Base as text; nothing is
-// cleaned. ok is false for a dotted spelling and for a file outside the
-// roots.
-func (sc AuditScope) Locate(filePath string) (root, rel string, ok bool) {
-	if filePath == "" || AuditPathDotted(filePath) {
-		return "", "", false
-	}
-	p := filePath
-	if !strings.HasPrefix(p, "/") {
-		p = strings.TrimRight(sc.Base, "/") + "/" + p
-	}
-	for _, r := range sc.Roots {
-		if rest, found := strings.CutPrefix(p, strings.TrimRight(r, "/")+"/"); found && rest != "" {
-			return r, rest, true
-		}
-	}
-	return "", "", false
-}
-
 // candidate reconciles the changes of one candidate.
-func (r *reconciler) candidate(c *ReconcileCandidate) []ReconciledChange {
+func (r *reconciler) candidate(c *Candidate) []Change {
 	changes := snapshot.Diff(c.Stored, c.Current)
-	out := make([]ReconciledChange, len(changes))
+	out := make([]Change, len(changes))
 	windowed := make([]bool, len(changes))
 	// Top-down: parents precede children in manifest order, so a removed
 	// directory's verdict is known before its contents are judged.
-	deleted := map[string]bool{}
+	deleted := map[string]Class{}
 	for i, ch := range changes {
 		rc := &out[i]
-		*rc = ReconciledChange{Candidate: c.ID, Change: ch}
+		*rc = Change{Candidate: c.ID, Change: ch, Class: ClassUnexpected}
 		all, win := r.entries(c, ch.Path)
 		windowed[i] = len(win) > 0
-		r.judge(c, rc, all, win)
-		if !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && deleted[string(parentPath(ch.Path))] {
-			rc.Expected, rc.Implied, rc.Why, rc.Entry = true, true, "", nil
+		r.classify(c, rc, all, win)
+		if parentClass, ok := deleted[string(parentPath(ch.Path))]; !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && ok {
+			rc.imply(parentClass)
 		}
 		if rc.Expected && ch.Type == snapshot.Removed && (rc.Implied || rc.Entry != nil && rc.Entry.Operation == auditlog.Delete) {
-			deleted[string(ch.Path)] = true
+			deleted[string(ch.Path)] = rc.Class
 		}
 	}
 	// Bottom-up: a directory added or removed with everything below it.
@@ -248,18 +231,25 @@ func (r *reconciler) candidate(c *ReconcileCandidate) []ReconciledChange {
 		if rc.Expected || windowed[i] || !isDir(ch) || ch.Type != snapshot.Added && ch.Type != snapshot.Removed {
 			continue
 		}
-		n, all := 0, true
+		n, all, class := 0, true, ClassExpected
 		for j := i + 1; j < len(changes) && isBelow(changes[j].Path, ch.Path); j++ {
 			if changes[j].Type == ch.Type {
 				n++
 				all = all && out[j].Expected
+				if out[j].Class == ClassAnnouncedByProject {
+					class = ClassAnnouncedByProject
+				}
 			}
 		}
 		if n > 0 && all {
-			rc.Expected, rc.Implied, rc.Why, rc.Entry = true, true, "", nil
+			rc.imply(class)
 		}
 	}
 	return out
+}
+
+func (rc *Change) imply(class Class) {
+	rc.Expected, rc.Implied, rc.Class, rc.Why, rc.Entry, rc.Hashed = true, true, class, "", nil, false
 }
 
 func isDir(ch *snapshot.Change) bool {
@@ -288,56 +278,77 @@ func isBelow(q, p []byte) bool {
 
 // entries returns the entries naming the file at path of c, all of them
 // and those inside the window, in log order.
-func (r *reconciler) entries(c *ReconcileCandidate, path []byte) (all, win []*auditlog.Entry) {
+func (r *reconciler) entries(c *Candidate, path []byte) (all, win []indexed) {
 	k := c.Root + "\x00" + string(c.Name)
 	if len(path) > 0 {
 		k += "/" + string(path)
 	}
 	limit := r.in.Now.Add(auditlog.ClockSkew)
 	for _, ix := range r.index[k] {
-		all = append(all, ix.e)
+		all = append(all, ix)
 		if ix.e.Timestamp.After(c.Since) && !ix.e.Timestamp.After(limit) {
-			win = append(win, ix.e)
+			win = append(win, ix)
 		}
 	}
 	return all, win
 }
 
-// judge applies the direct rule.
-func (r *reconciler) judge(c *ReconcileCandidate, rc *ReconciledChange, all, win []*auditlog.Entry) {
-	switch {
-	case len(all) == 0:
-		rc.Why = MismatchNoEntry
-		return
-	case len(win) == 0:
-		rc.Why, rc.Entry = MismatchStale, all[len(all)-1]
+// classify judges the change on every log, then, when that explains it,
+// on the logs other than the project's own.
+func (r *reconciler) classify(c *Candidate, rc *Change, all, win []indexed) {
+	content := r.content(c, &rc.Change)
+	v := judge(rc.Change.Type, all, win, content)
+	rc.Expected, rc.Why, rc.Entry, rc.Hashed = v.expected, v.why, v.entry, v.hashed
+	if !v.expected {
 		return
 	}
-	last := win[len(win)-1]
-	rc.Entry = last
+	rc.Class = ClassAnnouncedByProject
+	if g := judge(rc.Change.Type, notProject(all), notProject(win), content); g.expected {
+		rc.Class, rc.Hashed = ClassExpected, g.hashed
+	}
+}
+
+func notProject(l []indexed) []indexed {
+	return slices.DeleteFunc(slices.Clone(l), func(ix indexed) bool { return ix.project })
+}
+
+type verdict struct {
+	expected, hashed bool
+	why              Mismatch
+	entry            *auditlog.Entry
+}
+
+// judge applies the direct rule; content returns the hex SHA-256 of the
+// file now, "" when it has none.
+func judge(t snapshot.ChangeType, all, win []indexed, content func() string) verdict {
+	switch {
+	case len(all) == 0:
+		return verdict{why: MismatchNoEntry}
+	case len(win) == 0:
+		return verdict{why: MismatchStale, entry: all[len(all)-1].e}
+	}
+	last := win[len(win)-1].e
 	var fit *auditlog.Entry
-	for _, e := range win {
-		if fits(e.Operation, rc.Change.Type) {
-			fit = e
+	for _, ix := range win {
+		if fits(ix.e.Operation, t) {
+			fit = ix.e
 		}
 	}
 	if fit == nil {
-		rc.Why = MismatchOperation
-		return
+		return verdict{why: MismatchOperation, entry: last}
 	}
-	gone := rc.Change.Type == snapshot.Removed
+	gone := t == snapshot.Removed
 	switch {
 	case (last.Operation == auditlog.Delete) != gone:
-		rc.Why = MismatchState
-		return
-	case !gone && last.SHA256 != "" && !r.contentIs(c, &rc.Change, last.SHA256):
-		rc.Why = MismatchSHA256
-		return
+		return verdict{why: MismatchState, entry: last}
+	case !gone && last.SHA256 != "" && content() != last.SHA256:
+		return verdict{why: MismatchSHA256, entry: last}
 	}
-	rc.Expected = true
-	if !fits(last.Operation, rc.Change.Type) {
-		rc.Entry = fit
+	v := verdict{expected: true, entry: last, hashed: !gone && last.SHA256 != ""}
+	if !fits(last.Operation, t) {
+		v.entry = fit
 	}
+	return v
 }
 
 func fits(op auditlog.Operation, t snapshot.ChangeType) bool {
@@ -352,13 +363,24 @@ func fits(op auditlog.Operation, t snapshot.ChangeType) bool {
 	return false
 }
 
-// contentIs reports whether the changed file's content now has SHA-256
-// want. Only a regular file has content; anything the walker cannot hash
-// does not match.
-func (r *reconciler) contentIs(c *ReconcileCandidate, ch *snapshot.Change, want string) bool {
-	if ch.New == nil || ch.New.Kind != snapshot.File {
-		return false
+// content returns a function giving the hex SHA-256 of the changed file
+// now, read at most once and only through the walker's reader. Only a
+// regular file has content; anything the walker cannot hash has none ("").
+func (r *reconciler) content(c *Candidate, ch *snapshot.Change) func() string {
+	var sum string
+	done := false
+	return func() string {
+		if done {
+			return sum
+		}
+		done = true
+		if ch.New == nil || ch.New.Kind != snapshot.File {
+			return ""
+		}
+		s, reason, err := walker.SHA256(c.Root, c.Name, ch.Path, r.in.Limits)
+		if err == nil && reason == 0 {
+			sum = hex.EncodeToString(s[:])
+		}
+		return sum
 	}
-	sum, reason, err := walker.SHA256(c.Root, c.Name, ch.Path, r.in.Limits)
-	return err == nil && reason == 0 && hex.EncodeToString(sum[:]) == want
 }

@@ -1,0 +1,178 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/skillwire/skillwire/safefile"
+)
+
+// Errors of editing a settings file. Reading one also refuses with
+// safefile.ErrSymlink, safefile.ErrNotRegular, ErrTooLarge and the parse
+// errors.
+var (
+	// ErrLinkedProject: a project's .claude is a symbolic link. A
+	// repository's .claude is its author's choice: a link there could send
+	// the edit into another settings file (found in review).
+	ErrLinkedProject = errors.New("the project's .claude is a symbolic link")
+	// ErrChanged: the file changed between its reading and the write
+	// (Claude Code writes it too); nothing was replaced.
+	ErrChanged = errors.New("changed while skillwire was editing it")
+	// ErrTooManyBackups: MaxBackups backups exist already.
+	ErrTooManyBackups = errors.New("too many backups")
+)
+
+// MaxBackups bounds the search for a free backup name.
+const MaxBackups = 1000
+
+// SettingsFile is a settings.json as read, and its parsed document.
+type SettingsFile struct {
+	Dir, Path string
+	Exists    bool
+	Mode      fs.FileMode // the file's, kept by the edit; 0600 for a new one
+	Doc       *Settings
+
+	orig  []byte // the bytes read
+	canon []byte // the document as read, in Encode's layout
+}
+
+// OpenSettings reads the settings.json of the configuration directory dir.
+// A missing file is an empty document. Only a regular file is read, never
+// through a link.
+func OpenSettings(dir string) (*SettingsFile, error) {
+	f := &SettingsFile{Dir: dir, Path: SettingsPath(dir), Mode: 0o600}
+	b, fi, err := safefile.Read(f.Path, MaxSettings, safefile.Trust{})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f.Doc = NewSettings()
+		return f, nil
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, ErrTooLarge
+	case err != nil:
+		return nil, err
+	}
+	if f.Doc, err = ParseSettings(b); err != nil {
+		return nil, err
+	}
+	f.Exists, f.Mode, f.orig, f.canon = true, fi.Mode().Perm(), b, f.Doc.Encode()
+	return f, nil
+}
+
+// OpenProjectSettings reads the settings.json of the project's .claude,
+// refusing a .claude that is a link (ErrLinkedProject).
+func OpenProjectSettings(project string) (*SettingsFile, error) {
+	dir := ProjectConfigDir(project)
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, ErrLinkedProject
+	}
+	return OpenSettings(dir)
+}
+
+// InstallHook adds the SessionStart hook running command, unless exactly
+// it is there already (added is then false: installing twice is one
+// install). others counts the hooks of other skillwire binaries, which
+// install leaves in place.
+func (s *Settings) InstallHook(command string) (added bool, others int, err error) {
+	cmds, err := s.SessionStartCommands()
+	if err != nil {
+		return false, 0, err
+	}
+	for _, c := range cmds {
+		if c != command && IsHookCommand(c) {
+			others++
+		}
+	}
+	added, err = s.AddSessionStart(command)
+	return added, others, err
+}
+
+// UninstallHooks removes the SessionStart hooks of self (the running
+// binary's command; "" when it cannot name itself) and those of any binary
+// named skillwire, and returns them.
+func (s *Settings) UninstallHooks(self string) ([]string, error) {
+	return s.RemoveSessionStart(func(c string) bool { return (self != "" && c == self) || IsHookCommand(c) })
+}
+
+// Change is the file's text before the edit (nil when it does not exist)
+// and after it, both in Encode's layout, for showing the difference.
+func (f *SettingsFile) Change() (before, after []byte) {
+	return f.canon, f.Doc.Encode()
+}
+
+// Reformatted reports that writing the file changes its whitespace
+// besides the edit: it was not in Encode's layout.
+func (f *SettingsFile) Reformatted() bool {
+	return f.Exists && !bytes.Equal(f.orig, f.canon)
+}
+
+// WriteError is a step of Write that failed on Path.
+type WriteError struct {
+	Op   string // "creating", "writing in", "writing the backup"
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return e.Op + " " + e.Path + ": " + e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// Write backs the original up under a name no file has, then replaces the
+// file with the edited document atomically, with the original's mode
+// (DESIGN.md §8). It refuses (ErrChanged) when the file is no longer what
+// was read, or was created meanwhile. backup is the backup's path, if any.
+func (f *SettingsFile) Write() (backup string, err error) {
+	data := f.Doc.Encode()
+	if !f.Exists {
+		if err := os.Mkdir(f.Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", &WriteError{"creating", f.Dir, err}
+		}
+		err := safefile.Create(f.Path, data, f.Mode)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			return "", ErrChanged
+		case err != nil:
+			return "", &WriteError{"writing in", f.Dir, err}
+		}
+		return "", nil
+	}
+	if backup, err = f.writeBackup(); err != nil {
+		return "", err
+	}
+	err = safefile.Write(f.Path, data, f.Mode, func() error {
+		now, _, err := safefile.Read(f.Path, MaxSettings, safefile.Trust{})
+		if err != nil || !bytes.Equal(now, f.orig) {
+			return ErrChanged
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, ErrChanged), errors.Is(err, safefile.ErrNotRegular):
+		return backup, ErrChanged
+	case err != nil:
+		return backup, &WriteError{"writing in", f.Dir, err}
+	}
+	return backup, nil
+}
+
+// writeBackup writes the original bytes to settings.json.skillwire-backup,
+// or the first free .N after it: an existing backup is never overwritten.
+func (f *SettingsFile) writeBackup() (string, error) {
+	base := f.Path + ".skillwire-backup"
+	for i := range MaxBackups {
+		name := base
+		if i > 0 {
+			name = fmt.Sprintf("%s.%d", base, i)
+		}
+		err := safefile.Create(name, f.orig, f.Mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", &WriteError{"writing the backup", name, err}
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("%w: %d of %s exist already", ErrTooManyBackups, MaxBackups, f.Path)
+}

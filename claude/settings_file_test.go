@@ -1,0 +1,302 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/safefile"
+	"golang.org/x/sys/unix"
+)
+
+func TestOpenSettingsReadsOnlyARegularFile(t *testing.T) {
+	dir := t.TempDir() // a valid settings file, which a link must not reach
+	if err := os.WriteFile(dir+"/real", []byte(`{"model":"x"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		make func(path string) error
+		want error
+	}{
+		{"symlink", func(p string) error { return os.Symlink(dir+"/real", p) }, safefile.ErrSymlink},
+		{"dangling symlink", func(p string) error { return os.Symlink("nowhere", p) }, safefile.ErrSymlink},
+		{"fifo", func(p string) error { return unix.Mkfifo(p, 0o600) }, safefile.ErrNotRegular},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }, safefile.ErrNotRegular},
+		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, MaxSettings+1), 0o600) }, ErrTooLarge},
+		{"not JSON", func(p string) error { return os.WriteFile(p, []byte("{"), 0o600) }, ErrNotJSON},
+		{"not an object", func(p string) error { return os.WriteFile(p, []byte("[]"), 0o600) }, ErrNotObject},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := t.TempDir()
+			if err := c.make(SettingsPath(cfg)); err != nil {
+				t.Fatal(err)
+			}
+			// A FIFO would block an open without O_NONBLOCK: no writer comes.
+			if _, err := OpenSettings(cfg); !errors.Is(err, c.want) {
+				t.Fatalf("error %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestOpenSettingsOfAMissingFileIsAnEmptyDocument(t *testing.T) {
+	f, err := OpenSettings(t.TempDir() + "/absent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := f.Change()
+	if f.Exists || before != nil || string(after) != "{}\n" || f.Mode != 0o600 || f.Reformatted() {
+		t.Errorf("exists %v, mode %v, change %q -> %q", f.Exists, f.Mode, before, after)
+	}
+}
+
+func TestOpenProjectSettingsRefusesALinkedClaudeDir(t *testing.T) {
+	project := t.TempDir()
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, ProjectConfigDir(project)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenProjectSettings(project); !errors.Is(err, ErrLinkedProject) {
+		t.Fatalf("error %v, want ErrLinkedProject", err)
+	}
+}
+
+func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
+	other := "/usr/local/bin/skillwire hook session-start"
+	s := mustParse(t, `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"`+other+`"}]}]}}`)
+	for i, want := range []bool{true, false, false} {
+		added, others, err := s.InstallHook(testCommand)
+		if err != nil || added != want || others != 1 {
+			t.Fatalf("install %d: added %v, others %d, %v; want %v, 1", i, added, others, err, want)
+		}
+	}
+	cmds, _ := s.SessionStartCommands()
+	if len(cmds) != 2 {
+		t.Errorf("commands %q", cmds)
+	}
+}
+
+func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
+	self := "'/opt/my tools/sw' hook session-start" // not named skillwire: removed as self
+	s := mustParse(t, `{"hooks":{"SessionStart":[{"hooks":[
+		{"type":"command","command":"`+self+`"},
+		{"type":"command","command":"/usr/bin/skillwire hook session-start"},
+		{"type":"command","command":"echo mine"}]}]}}`)
+	removed, err := s.UninstallHooks(self)
+	if err != nil || len(removed) != 2 {
+		t.Fatalf("removed %q, %v", removed, err)
+	}
+	if cmds, _ := s.SessionStartCommands(); len(cmds) != 1 || cmds[0] != "echo mine" {
+		t.Errorf("left %q", cmds)
+	}
+	if removed, _ := s.UninstallHooks(""); len(removed) != 0 {
+		t.Errorf("removed again: %q", removed)
+	}
+}
+
+func writeSettings(t *testing.T, dir, text string, mode fs.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(SettingsPath(dir), []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(SettingsPath(dir), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
+	dir := t.TempDir()
+	orig := `{"model": "opus"}`
+	writeSettings(t, dir, orig, 0o640)
+	var backups []string
+	for i := range 2 {
+		f, err := OpenSettings(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 && !f.Reformatted() {
+			t.Error("a file in another layout is not reported as reformatted")
+		}
+		if _, err := f.Doc.AddSessionStart(testCommand + string(rune('a'+i))); err != nil {
+			t.Fatal(err)
+		}
+		backup, err := f.Write()
+		if err != nil {
+			t.Fatal(err)
+		}
+		backups = append(backups, backup)
+	}
+	path := SettingsPath(dir)
+	if want := []string{path + ".skillwire-backup", path + ".skillwire-backup.1"}; backups[0] != want[0] || backups[1] != want[1] {
+		t.Errorf("backups %q, want %q", backups, want)
+	}
+	if b, _ := os.ReadFile(backups[0]); string(b) != orig {
+		t.Errorf("first backup %q, want the original", b)
+	}
+	for _, p := range append(backups, path) {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o640 {
+			t.Errorf("%s: mode %v, %v; want the original's 0640", p, fi.Mode(), err)
+		}
+	}
+	f, err := OpenSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds, _ := f.Doc.SessionStartCommands(); len(cmds) != 2 {
+		t.Errorf("commands %q", cmds)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("directory holds %d files, want the settings and two backups", len(ents))
+	}
+}
+
+func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
+	dir := t.TempDir() + "/.claude"
+	f, err := OpenSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+		t.Fatal(err)
+	}
+	if backup, err := f.Write(); err != nil || backup != "" {
+		t.Fatalf("backup %q, %v", backup, err)
+	}
+	_, after := f.Change()
+	b, fi, err := safefile.Read(SettingsPath(dir), MaxSettings, safefile.Trust{})
+	if err != nil || !bytes.Equal(b, after) || fi.Mode().Perm() != 0o600 {
+		t.Errorf("wrote %q mode %v, %v", b, fi.Mode(), err)
+	}
+	if di, err := os.Stat(dir); err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("directory %v, %v", di.Mode(), err)
+	}
+}
+
+func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		exists bool
+		change func(path string) error
+	}{
+		{"rewritten by Claude Code", true, func(p string) error { return os.WriteFile(p, []byte(`{"model":"sonnet"}`), 0o600) }},
+		{"replaced by a link", true, func(p string) error { os.Remove(p); return os.Symlink("elsewhere", p) }},
+		{"removed", true, os.Remove},
+		{"created meanwhile", false, func(p string) error { return os.WriteFile(p, []byte(`{}`), 0o600) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if c.exists {
+				writeSettings(t, dir, "{}\n", 0o600)
+			}
+			f, err := OpenSettings(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+				t.Fatal(err)
+			}
+			path := SettingsPath(dir)
+			if err := c.change(path); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.Lstat(path)
+			if _, err := f.Write(); !errors.Is(err, ErrChanged) {
+				t.Fatalf("error %v, want ErrChanged", err)
+			}
+			after, _ := os.Lstat(path)
+			if (before == nil) != (after == nil) || before != nil && !os.SameFile(before, after) {
+				t.Error("the changed file was replaced")
+			}
+			for _, e := range mustReadDir(t, dir) {
+				if strings.Contains(e, ".tmp-") {
+					t.Errorf("left behind: %s", e)
+				}
+			}
+		})
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestLineDiff(t *testing.T) {
+	render := func(ls []DiffLine) string {
+		var b strings.Builder
+		for _, l := range ls {
+			b.WriteByte(l.Op)
+			b.WriteString(l.Text)
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ name, before, after, want string }{
+		{"equal", "a\nb\n", "a\nb\n", " a\n b\n"},
+		{"created", "", "a\n", "+a\n"},
+		{"emptied", "a\n", "", "-a\n"},
+		{"inserted in the middle", "a\nc\n", "a\nb\nc\n", " a\n+b\n c\n"},
+		{"replaced", "a\nb\nc\n", "a\nx\nc\n", " a\n-b\n+x\n c\n"},
+		{"hook added to settings", "{\n  \"model\": \"opus\"\n}\n", "{\n  \"model\": \"opus\",\n  \"hooks\": {}\n}\n",
+			" {\n-  \"model\": \"opus\"\n+  \"model\": \"opus\",\n+  \"hooks\": {}\n }\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := render(LineDiff([]byte(c.before), []byte(c.after))); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestQuoteJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`/bin/skillwire hook session-start`: `"/bin/skillwire hook session-start"`,
+		`'a"b' \x`:                          `"'a\"b' \\x"`,
+		"tab\there\x1b[31m":                 `"tab\u0009here\u001b[31m"`,
+		"é\u202e":                           "\"é\u202e\"", // the terminal escaping comes after
+	} {
+		if got := QuoteJSON(in); got != want {
+			t.Errorf("QuoteJSON(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// FuzzLineDiff: the kept and removed lines are the text before, the kept
+// and added lines the text after, whatever the input.
+func FuzzLineDiff(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), []byte("a\nx\nc\n"))
+	f.Add([]byte(""), []byte("{}\n"))
+	f.Fuzz(func(t *testing.T, before, after []byte) {
+		if len(before) > 1<<12 || len(after) > 1<<12 {
+			return
+		}
+		var a, b []string
+		for _, l := range LineDiff(before, after) {
+			switch l.Op {
+			case ' ':
+				a, b = append(a, l.Text), append(b, l.Text)
+			case '-':
+				a = append(a, l.Text)
+			case '+':
+				b = append(b, l.Text)
+			default:
+				t.Fatalf("op %q", l.Op)
+			}
+		}
+		if strings.Join(a, "\n") != strings.Join(splitLines(before), "\n") || strings.Join(b, "\n") != strings.Join(splitLines(after), "\n") {
+			t.Fatalf("the diff of %q and %q does not rebuild them", before, after)
+		}
+	})
+}
