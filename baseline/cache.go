@@ -54,7 +54,20 @@ type Event struct {
 	Before *snapshot.Hash `json:"before"` // nil: absent or not fully observable
 	After  *snapshot.Hash `json:"after"`
 	At     time.Time      `json:"at"`
-	key    []byte
+	// Changes: the file changes since the candidate's reviewed (else
+	// first-use) version, reconciled with the audit logs.
+	Changes []FileChange `json:"changes,omitempty"`
+	key     []byte
+}
+
+// FileChange is one file's change and its reconciliation as people see it
+// (DESIGN.md §7): a display-gated path, added/removed/modified/mode,
+// expected/announced-by-project/unexpected, and the announcing source.
+type FileChange struct {
+	Path   string  `json:"path"`
+	Change string  `json:"change"`
+	Class  string  `json:"class"`
+	Source *string `json:"source"`
 }
 
 type cachedRoot struct {

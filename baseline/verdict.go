@@ -60,6 +60,11 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	if v.Verdict == Safe && v.Digest != nil {
 		rv := v
 		rec.Review = &rv
+		if o := tg.Observed; o != nil && !o.Partial() && o.Digest == *v.Digest {
+			if err := t.putReference(rec.ID, &o.Manifest, v.At, RefReview); err != nil {
+				return nil, err
+			}
+		}
 	}
 	switch {
 	case rec.Digest != nil && sameDigest(v.Digest, rec.Digest):
@@ -96,6 +101,9 @@ func (t *Tx) Forget(ids []string) error {
 			return err
 		}
 		if err := t.tx.Bucket(bucketManifests).Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := t.dropReference(id); err != nil {
 			return err
 		}
 	}

@@ -29,6 +29,12 @@ type Input struct {
 	Bootstrap bool
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
+	// Reconciled holds, per candidate id, its file changes reconciled with
+	// the audit logs (ReadSubjects, then Subjects.Reconcile).
+	Reconciled map[string]*Reconciliation
+	// AuditProblem, when set, says why the audit logs could not be read:
+	// every change then reads as not announced.
+	AuditProblem string
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -97,6 +103,7 @@ type item struct {
 	st     *baseline.Standing
 	delta  bool // a change of state the delivery consumes
 	events []baseline.Event
+	text   string // its lines in the advisory
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -108,7 +115,11 @@ func Build(in Input) Advisory {
 		adv.Consume = accepted(in.Standings)
 		adv.FirstRun = in.StoreProblem == ""
 	}
-	told, held := limit(classify(in))
+	items := classify(in)
+	for i := range items {
+		items[i].text = itemText(in, &items[i])
+	}
+	told, held := limit(items)
 	adv.Text = render(in, len(adv.Consume), told, held)
 	for _, it := range told {
 		if it.delta {
@@ -199,14 +210,41 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 	return 0, false
 }
 
-// limit tells the first maxListed items and holds the rest over, counted
-// per category.
+// textBudget is what the listed items may take of claude.MaxContext; the
+// rest is for the fixed lines around them.
+const textBudget = claude.MaxContext - 2000
+
+// limit tells the first items, at most maxListed and within textBudget,
+// and holds the rest over, counted per category.
 func limit(items []item) (told []item, held [numCategories]int) {
-	told = items[:min(len(items), maxListed)]
-	for _, it := range items[len(told):] {
+	n, size := 0, 0
+	for n < min(len(items), maxListed) && size+len(items[n].text)+1 <= textBudget {
+		size += len(items[n].text) + 1
+		n++
+	}
+	told = items[:n]
+	for _, it := range items[n:] {
 		held[it.cat]++
 	}
 	return told, held
+}
+
+// itemText is one item's lines: what it is, and for a change the summary
+// of its reconciliation on a line of its own.
+func itemText(in Input, it *item) string {
+	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+	switch it.cat {
+	case catRestored:
+		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
+	case catPending:
+		line += pendingNote(it.st.Prior)
+	}
+	if rc := in.Reconciled[it.st.ID]; rc != nil {
+		if sum := rc.Summary(it.st.ID); sum != "" {
+			line += "\n  " + sum
+		}
+	}
+	return line
 }
 
 // render writes the advisory's lines, or "" when there is nothing to say.
@@ -223,15 +261,11 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, JoinReasons(o.Walk.Anomalies)))
 		}
 	}
+	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
+		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
+	}
 	for _, it := range told {
-		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
-		switch it.cat {
-		case catRestored:
-			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
-		case catPending:
-			line += pendingNote(it.st.Prior)
-		}
-		lines = append(lines, line)
+		lines = append(lines, it.text)
 	}
 	var more []string
 	for c, n := range held {

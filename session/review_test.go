@@ -164,3 +164,29 @@ func TestAdverseVerdictKeepsFollowingContentIntoEverySession(t *testing.T) {
 		}
 	}
 }
+
+func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
+	l := newLife(t)
+	l.write("a/SKILL.md", "1")
+	l.session()
+	l.write("a/SKILL.md", "2")
+	l.write("a/run.sh", "x")
+	obs := l.observe()
+	c := &obs[0].Walk.Candidates[0]
+	d := c.Digest
+	events := []baseline.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
+	opts := baseline.Options{Dir: filepath.Join(filepath.Dir(l.root.Path), "state"), LockTimeout: time.Second}
+	l.st.Close() // the daemon reconciles while nobody holds the store
+	err := ReconcileEvents(opts, nil, events, func(root string, name []byte) *walker.Candidate {
+		if root == l.root.Path && string(name) == "a" {
+			return c
+		}
+		return nil
+	}, walker.DefaultLimits, l.now)
+	must(t, err)
+	got := events[0].Changes
+	if len(got) != 2 || got[0].Path != "SKILL.md" || got[0].Change != "modified" || got[1].Path != "run.sh" ||
+		got[1].Change != "added" || got[1].Class != "unexpected" {
+		t.Fatalf("changes %+v", got)
+	}
+}

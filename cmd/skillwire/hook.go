@@ -161,12 +161,18 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	var sts []baseline.Standing
 	var events []baseline.Event
+	var subjects session.Subjects
 	bootstrap, registered := false, false
 	err = st.View(func(tx *baseline.Tx) error {
 		bootstrap = !tx.FirstRunDone()
 		var err error
 		if sts, err = tx.Compare(obs); err != nil {
 			return err
+		}
+		if !bootstrap {
+			if subjects, err = session.ReadSubjects(tx, sts); err != nil {
+				return err
+			}
 		}
 		if events, err = tx.Events(); err != nil {
 			return err
@@ -185,7 +191,11 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		adviseStoreProblem(err)
 		return
 	}
-	adv := session.Build(session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap})
+	sin := session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap}
+	// The logs are read only when something changed: a quiet session
+	// start costs what it did before reconciliation.
+	sin.Reconciled, sin.AuditProblem = reconcileSubjects(w, s, subjects, cfg.Limits)
+	adv := session.Build(sin)
 	if adv.Text == "" || !out.deliver(adv.Text) || !adv.Applies() {
 		return // silent, undelivered, or nothing to record: the store stays as it was
 	}

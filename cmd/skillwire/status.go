@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +23,8 @@ type statusEntryJSON struct {
 	Halt      string     `json:"halt,omitempty"`
 	Told      int        `json:"told,omitempty"`
 	ToldSince *time.Time `json:"told_since,omitempty"`
+	// Changes of a pending entry since its review, reconciled.
+	Changes []baseline.FileChange `json:"changes,omitempty"`
 }
 
 type daemonJSON struct {
@@ -51,7 +54,9 @@ func newStatusCmd(s *streams) *cobra.Command {
 record by severity: an adverse verdict (SUSPECT or BLOCK) in force, on the
 record or on the same content elsewhere, is always listed, whatever
 changed since. Pending candidates (reviewed SAFE-TO-PROPOSE, changed
-since, halted when auto-accept refused the change) are listed first.
+since, halted when auto-accept refused the change) are listed first, with
+their file changes since the review reconciled with the audit logs (the
+only files status reads are the changed ones, to compare their hashes).
 
 Exit 0, 3 when any adverse verdict is in the store or any candidate is
 pending or halted, 4 when the store is
@@ -66,10 +71,14 @@ been recorded yet (which says nothing about what is installed).`,
 			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
+			var subjects session.Subjects
 			if oerr == nil {
 				oerr = st.View(func(tx *baseline.Tx) error {
 					var err error
 					if rep, err = tx.Report(); err != nil {
+						return err
+					}
+					if subjects, err = session.StoredSubjects(tx, rep.Pending); err != nil {
 						return err
 					}
 					hb, err := tx.Heartbeat()
@@ -82,10 +91,18 @@ been recorded yet (which says nothing about what is installed).`,
 			if oerr != nil && out.Baseline != baseline.Absent {
 				out.Error = defang(oerr.Error())
 			}
+			rec, _ := reconcileSubjects(w, s, subjects, walker.DefaultLimits)
+			for _, r := range rep.Pending {
+				e := statusEntry(r)
+				if rc := rec[r.ID]; rc != nil {
+					e.Changes = rc.Files()
+				}
+				out.Pending = append(out.Pending, e)
+			}
 			for _, l := range []struct {
 				dst  *[]statusEntryJSON
 				recs []*baseline.Record
-			}{{&out.Pending, rep.Pending}, {&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
+			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
 				for _, r := range l.recs {
 					*l.dst = append(*l.dst, statusEntry(r))
 				}
