@@ -24,6 +24,9 @@ FUZZ += content:FuzzDecodeObject
 FUZZ += content:FuzzParseIndex
 FUZZ += safefile:FuzzRead
 FUZZ += claude:FuzzLineDiff
+FUZZ += claude:FuzzSettingsSubset
+FUZZ += claude:FuzzClaudeJSON
+FUZZ += claude:FuzzFrontmatter
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -189,12 +190,7 @@ func within(t *testing.T, f func()) {
 	}
 }
 
-func mustOK(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var mustOK = testtree.Must
 
 func appendN(t testing.TB, p string, ops ...string) {
 	t.Helper()

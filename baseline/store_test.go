@@ -10,16 +10,12 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 	bolt "go.etcd.io/bbolt"
 )
 
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var must = testtree.Must
 
 func openNew(t *testing.T) (*Store, string) {
 	t.Helper()

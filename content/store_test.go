@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"errors"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"os"
 	"path/filepath"
 	"sync"
@@ -319,9 +320,4 @@ func TestGetRefusesPackSwappedForSymlink(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var must = testtree.Must

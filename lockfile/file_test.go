@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -35,7 +36,7 @@ func TestWriteFileReplacesAtomically(t *testing.T) {
 
 func TestWriteFileRefusesATargetThatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, "real=keep", "link -> real", "dangling -> nowhere", "sub/", "fifo|")
+	testtree.Make(t, dir, "real=keep", "link -> real", "dangling -> nowhere", "sub/", "fifo|")
 	for _, name := range []string{"link", "dangling", "sub", "fifo"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
@@ -62,7 +63,7 @@ func TestWriteFileRefusesATargetThatIsNotARegularFile(t *testing.T) {
 func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
 	valid := mustMarshal(t, sampleLock(t))
-	mkTree(t, dir, "lock="+string(valid), "link -> lock", "fifo|", "sub/", "bad={")
+	testtree.Make(t, dir, "lock="+string(valid), "link -> lock", "fifo|", "sub/", "bad={")
 	big, err := os.Create(filepath.Join(dir, "big"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,12 +11,13 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
 
 func TestLockIsByteIdenticalAcrossCheckoutsAndWorkingDirectories(t *testing.T) {
 	a := filepath.Join(t.TempDir(), "repo")
-	mkTree(t, a, repoTree...)
+	testtree.Make(t, a, repoTree...)
 	// A second checkout elsewhere, under another name, with the modes a
 	// umask of 002 gives (0664 files, 0775 directories).
 	b := filepath.Join(t.TempDir(), "deeper", "other-name")
@@ -57,7 +58,7 @@ func TestLockIsByteIdenticalAcrossCheckoutsAndWorkingDirectories(t *testing.T) {
 
 func TestLockHoldsNoRawHostileBytes(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	l, _ := lockRepo(t, dir, walker.DefaultConfig())
 	data := mustMarshal(t, l)
 	for i, c := range data {
@@ -147,7 +148,7 @@ func summary(r *Report) []string {
 
 func TestVerifyReportsEveryChangeClass(t *testing.T) {
 	base := t.TempDir()
-	mkTree(t, base, repoTree...)
+	testtree.Make(t, base, repoTree...)
 	lock, problems := lockRepo(t, base, walker.DefaultConfig())
 	if len(problems) != 0 {
 		t.Fatal(problems)
@@ -164,11 +165,11 @@ func TestVerifyReportsEveryChangeClass(t *testing.T) {
 	}{
 		{name: "unchanged tree matches", change: func(*testing.T, string) {}},
 		{name: "file content modified",
-			change: func(t *testing.T, d string) { mkTree(t, d, pdf+"SKILL.md=changed") },
+			change: func(t *testing.T, d string) { testtree.Make(t, d, pdf+"SKILL.md=changed") },
 			want:   []string{"changed .claude/skills/pdf: modified SKILL.md"}},
 		{name: "file added, file removed, directory added",
 			change: func(t *testing.T, d string) {
-				mkTree(t, d, pdf+"new.md=x", pdf+"more/", pdf+"more/f=y")
+				testtree.Make(t, d, pdf+"new.md=x", pdf+"more/", pdf+"more/f=y")
 				rm(t, d, pdf+"scripts/run.sh")
 			},
 			want: []string{"changed .claude/skills/pdf: added more, added more/f, added new.md, removed scripts/run.sh"}},
@@ -182,20 +183,20 @@ func TestVerifyReportsEveryChangeClass(t *testing.T) {
 				chmod(t, d, pdf+"scripts/run.sh", 0o700)
 			}},
 		{name: "hostile file name modified, shown as hex",
-			change: func(t *testing.T, d string) { mkTree(t, d, pdf+"scripts/$(touch pwned)\n\xff=other") },
+			change: func(t *testing.T, d string) { testtree.Make(t, d, pdf+"scripts/$(touch pwned)\n\xff=other") },
 			want:   []string{"changed .claude/skills/pdf: modified hex:" + fmt.Sprintf("%x", "scripts/$(touch pwned)\n\xff")}},
 		{name: "candidate added and removed",
 			change: func(t *testing.T, d string) {
-				mkTree(t, d, ".claude/skills/new/", ".claude/skills/new/SKILL.md=new", ".claude/commands/extra.md=x")
+				testtree.Make(t, d, ".claude/skills/new/", ".claude/skills/new/SKILL.md=new", ".claude/commands/extra.md=x")
 				rm(t, d, agent)
 			},
 			want: []string{"added .claude/commands/extra.md", "added .claude/skills/new", "removed .claude/agents/reviewer.md"}},
 		{name: "a loose file in a skills root is no candidate",
-			change: func(t *testing.T, d string) { mkTree(t, d, ".claude/skills/NOTES.md=x") }},
+			change: func(t *testing.T, d string) { testtree.Make(t, d, ".claude/skills/NOTES.md=x") }},
 		{name: "an agent file replaced by a directory",
 			change: func(t *testing.T, d string) {
 				rm(t, d, agent)
-				mkTree(t, d, agent+"/", agent+"/x=1")
+				testtree.Make(t, d, agent+"/", agent+"/x=1")
 			},
 			want: []string{"changed .claude/agents/reviewer.md: modified (itself), added x"}},
 		{name: "a candidate swapped for a link to an identical copy",
@@ -203,24 +204,24 @@ func TestVerifyReportsEveryChangeClass(t *testing.T) {
 				if err := os.Rename(filepath.Join(d, ".claude/skills/web"), filepath.Join(d, "web-copy")); err != nil {
 					t.Fatal(err)
 				}
-				mkTree(t, d, ".claude/skills/web -> ../../web-copy")
+				testtree.Make(t, d, ".claude/skills/web -> ../../web-copy")
 			},
 			want: []string{"changed .claude/skills/web: modified (itself)"}},
 		{name: "a nested link is anomalous, never changed or matched",
-			change: func(t *testing.T, d string) { mkTree(t, d, pdf+"etc -> /etc") },
+			change: func(t *testing.T, d string) { testtree.Make(t, d, pdf+"etc -> /etc") },
 			want:   []string{"anomalous .claude/skills/pdf: symlink"}},
 		{name: "a FIFO is anomalous",
-			change: func(t *testing.T, d string) { mkTree(t, d, pdf+"pipe|") },
+			change: func(t *testing.T, d string) { testtree.Make(t, d, pdf+"pipe|") },
 			want:   []string{"anomalous .claude/skills/pdf: special"}},
 		{name: "a name failing the display gate is anomalous, shown as hex",
 			change: func(t *testing.T, d string) {
-				mkTree(t, d, ".claude/skills/$(id)\n/", ".claude/skills/$(id)\n/SKILL.md=x")
+				testtree.Make(t, d, ".claude/skills/$(id)\n/", ".claude/skills/$(id)\n/SKILL.md=x")
 			},
 			want: []string{"anomalous .claude/skills/hex:" + fmt.Sprintf("%x", "$(id)\n") + ": badname"}},
 		{name: "a root that is not a directory hides nothing",
 			change: func(t *testing.T, d string) {
 				rm(t, d, ".claude/commands")
-				mkTree(t, d, ".claude/commands=now a file")
+				testtree.Make(t, d, ".claude/commands=now a file")
 			},
 			want: []string{"anomalous .claude/commands (the root): root"}},
 		{name: "a partial observation never matches",
@@ -230,7 +231,7 @@ func TestVerifyReportsEveryChangeClass(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			mkTree(t, dir, repoTree...)
+			testtree.Make(t, dir, repoTree...)
 			tc.change(t, dir)
 			cfg := walker.DefaultConfig()
 			if tc.cfg != nil {
@@ -264,8 +265,8 @@ func chmod(t *testing.T, dir, p string, m os.FileMode) {
 
 func TestLockRefusesAnomalousAndPartialCandidates(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
-	mkTree(t, dir, ".claude/skills/web/pipe|", ".claude/skills/bad name/", ".claude/agents/link.md -> no-such-target")
+	testtree.Make(t, dir, repoTree...)
+	testtree.Make(t, dir, ".claude/skills/web/pipe|", ".claude/skills/bad name/", ".claude/agents/link.md -> no-such-target")
 	l, problems := lockRepo(t, dir, walker.DefaultConfig())
 	var got []string
 	for _, p := range problems {
@@ -288,13 +289,13 @@ func TestLockRefusesAnomalousAndPartialCandidates(t *testing.T) {
 
 func TestVerdictsSurviveOnlyAnUnchangedDigest(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	prev, _ := lockRepo(t, dir, walker.DefaultConfig())
 	setVerdict(t, prev, "pdf", SafeToPropose)
 	setVerdict(t, prev, "web", Block)
 	setVerdict(t, prev, "ship.md", Suspect)
 
-	mkTree(t, dir, ".claude/skills/pdf/SKILL.md=changed after review")
+	testtree.Make(t, dir, ".claude/skills/pdf/SKILL.md=changed after review")
 	rm(t, dir, ".claude/commands/ship.md")
 	next, _ := lockRepo(t, dir, walker.DefaultConfig())
 	dropped := next.KeepVerdicts(prev)
@@ -336,10 +337,10 @@ func setVerdict(t *testing.T, l *Lock, name string, v Verdict) {
 
 func TestARootCreatedAfterLockingIsVerified(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	rm(t, dir, ".claude/commands")
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())
-	mkTree(t, dir, ".claude/commands/", ".claude/commands/deploy.md=rm -rf ~")
+	testtree.Make(t, dir, ".claude/commands/", ".claude/commands/deploy.md=rm -rf ~")
 	r := verifyRepo(t, dir, lock, walker.DefaultConfig())
 	if got, want := summary(r), []string{"added .claude/commands/deploy.md"}; !slices.Equal(got, want) {
 		t.Errorf("report %q, want %q", got, want)
@@ -348,7 +349,7 @@ func TestARootCreatedAfterLockingIsVerified(t *testing.T) {
 
 func TestVerifyAlwaysChecksTheDefaultRoots(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())
 	// A hand edit drops the agents root and its candidate from the lock.
 	lock.Roots = slices.DeleteFunc(lock.Roots, func(r Root) bool { return r.Kind == claude.Agents })
@@ -364,8 +365,8 @@ func TestVerifyAlwaysChecksTheDefaultRoots(t *testing.T) {
 
 func TestExtraRootsAreLockedAndVerified(t *testing.T) {
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
-	mkTree(t, dir, "plugins/p/commands/", "plugins/p/commands/go.md=go")
+	testtree.Make(t, dir, repoTree...)
+	testtree.Make(t, dir, "plugins/p/commands/", "plugins/p/commands/go.md=go")
 	extra, err := ParseRoot("plugins/p/commands")
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +375,7 @@ func TestExtraRootsAreLockedAndVerified(t *testing.T) {
 	if !slices.ContainsFunc(lock.Candidates, func(c Candidate) bool { return c.Root == extra.Path && string(c.Name) == "go.md" }) {
 		t.Fatalf("plugins/p/commands/go.md not locked")
 	}
-	mkTree(t, dir, "plugins/p/commands/go.md=went")
+	testtree.Make(t, dir, "plugins/p/commands/go.md=went")
 	r := verifyRepo(t, dir, lock, walker.DefaultConfig())
 	if got, want := summary(r), []string{"changed plugins/p/commands/go.md: modified (itself)"}; !slices.Equal(got, want) {
 		t.Errorf("report %q, want %q", got, want)

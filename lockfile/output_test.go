@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -18,10 +19,10 @@ import (
 func hostileReport(t *testing.T) *Report {
 	t.Helper()
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())
 	setVerdict(t, lock, "web", Block)
-	mkTree(t, dir,
+	testtree.Make(t, dir,
 		".claude/skills/pdf/SKILL.md=changed",
 		".claude/skills/pdf/::error::pwned\r\n%0A=x",
 		".claude/skills/new/",
@@ -29,7 +30,7 @@ func hostileReport(t *testing.T) *Report {
 		".claude/skills/\xff\x1b[31m/")
 	rm(t, dir, ".claude/agents/reviewer.md")
 	rm(t, dir, ".claude/commands")
-	mkTree(t, dir, ".claude/commands=a file")
+	testtree.Make(t, dir, ".claude/commands=a file")
 	r := verifyRepo(t, dir, lock, walker.DefaultConfig())
 	if len(r.Added) != 1 || len(r.Removed) != 1 || len(r.Changed) != 1 || len(r.Anomalous) != 3 || len(r.Adverse) != 1 {
 		t.Fatalf("unexpected report: %q", summary(r))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
@@ -238,7 +239,7 @@ func TestAHandForgedLockStillFailsVerify(t *testing.T) {
 	// An edit that keeps the lock consistent (file hash and digest both
 	// changed) parses, and then vouches for bytes the tree does not hold.
 	dir := t.TempDir()
-	mkTree(t, dir, repoTree...)
+	testtree.Make(t, dir, repoTree...)
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())
 	c := &lock.Candidates[2] // .claude/skills/pdf
 	if string(c.Name) != "pdf" || string(c.Manifest.Entries[1].Path) != "SKILL.md" {

@@ -8,45 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/walker"
-	"golang.org/x/sys/unix"
 )
-
-// mkTree builds a tree under dir from a tiny DSL, one entry per string,
-// parents first. Names are raw bytes (a newline or \xff is data):
-//
-//	"a/"         a directory
-//	"a/f=text"   a regular file holding text ("a/f" alone: empty)
-//	"a/x*=text"  an executable file named x
-//	"a/l -> t"   a symbolic link to t
-//	"a/p|"       a FIFO
-func mkTree(t *testing.T, dir string, specs ...string) {
-	t.Helper()
-	for _, s := range specs {
-		var err error
-		switch {
-		case strings.HasSuffix(s, "/"):
-			err = os.MkdirAll(filepath.Join(dir, s), 0o755)
-		case strings.Contains(s, " -> "):
-			name, target, _ := strings.Cut(s, " -> ")
-			err = os.Symlink(target, filepath.Join(dir, name))
-		case strings.HasSuffix(s, "|"):
-			err = unix.Mkfifo(filepath.Join(dir, strings.TrimSuffix(s, "|")), 0o644)
-		default:
-			name, content, _ := strings.Cut(s, "=")
-			mode := os.FileMode(0o644)
-			if strings.HasSuffix(name, "*") {
-				name, mode = strings.TrimSuffix(name, "*"), 0o755
-			}
-			err = os.WriteFile(filepath.Join(dir, name), []byte(content), mode)
-			if err == nil {
-				err = os.Chmod(filepath.Join(dir, name), mode) // whatever the umask
-			}
-		}
-		if err != nil {
-			t.Fatalf("mkTree %q: %v", s, err)
-		}
-	}
-}
 
 // repoTree is a repository with every kind of root and a file whose name
 // a shell, a terminal and a JSON line reader would each act on.

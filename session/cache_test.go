@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,12 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var must = testtree.Must
 
 func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)

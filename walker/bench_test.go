@@ -122,3 +122,29 @@ func BenchmarkObserve(b *testing.B) {
 	reportFilesPerSecond(b, files)
 	mustBeClean(b, &c)
 }
+
+// BenchmarkSHA256 times SHA256 of one file three directories below a
+// candidate, the work of reconciling one audit entry: a small file (one
+// read) and a large one (many reads into the hasher).
+func BenchmarkSHA256(b *testing.B) {
+	for _, size := range []int{4 << 10, 1 << 20} {
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {
+			dir := b.TempDir()
+			sub := filepath.Join(dir, "skill", "a", "b")
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(sub, "f.md"), make([]byte, size), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			name, path := []byte("skill"), []byte("a/b/f.md")
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, r, err := walker.SHA256(dir, name, path, walker.DefaultLimits); r != 0 || err != nil {
+					b.Fatalf("SHA256 = %v, %v", r, err)
+				}
+			}
+		})
+	}
+}

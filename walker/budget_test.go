@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
 )
@@ -26,11 +27,11 @@ func scanSkills(t *testing.T, dir string, cfg Config) []Candidate {
 
 func writeFiles(t *testing.T, dir string, n, size int) {
 	t.Helper()
-	mustOK(t, os.MkdirAll(dir, 0o755))
+	testtree.Must(t, os.MkdirAll(dir, 0o755))
 	data := make([]byte, size)
 	for i := range n {
 		data[0] = byte(i)
-		mustOK(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", i)), data, 0o644))
+		testtree.Must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", i)), data, 0o644))
 	}
 }
 
@@ -112,7 +113,7 @@ func TestDepthBreachCannotChangeAnySiblingsDigestOrState(t *testing.T) {
 	for range 31 {
 		deep += "/d"
 	}
-	makeTree(t, dir, deep+"/")
+	testtree.Make(t, dir, deep+"/")
 	for i := range 5 {
 		writeFiles(t, filepath.Join(dir, fmt.Sprintf("s%d", i)), 3, 1)
 	}
@@ -174,7 +175,7 @@ func TestEverythingCompletesWhenTheTotalFitsTheBudget(t *testing.T) {
 // that looks complete with subdirectories silently missing.
 func TestDeadlineMidWalkMakesThePartialFlagNeverACleanCut(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "skill/a.md", "skill/sub/evil.sh", "skill/sub/more.md")
+	testtree.Make(t, dir, "skill/a.md", "skill/sub/evil.sh", "skill/sub/more.md")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	testHookRead = func(p []byte) {
@@ -197,9 +198,9 @@ func TestACrowdedRootCannotDiluteAnotherRootsShare(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, filepath.Join(dir, "global/mytool"), 60, 1)
 	writeFiles(t, filepath.Join(dir, "target"), 30, 1)
-	mustOK(t, os.MkdirAll(filepath.Join(dir, "project"), 0o755))
+	testtree.Must(t, os.MkdirAll(filepath.Join(dir, "project"), 0o755))
 	for i := range 200 {
-		mustOK(t, os.Symlink("../target", filepath.Join(dir, "project", fmt.Sprintf("s%03d", i))))
+		testtree.Must(t, os.Symlink("../target", filepath.Join(dir, "project", fmt.Sprintf("s%03d", i))))
 	}
 	cfg := DefaultConfig()
 	cfg.MaxEntries = 2000
@@ -224,16 +225,16 @@ func TestACrowdedRootCannotDiluteAnotherRootsShare(t *testing.T) {
 func TestPathsNeverExceedPathMax(t *testing.T) {
 	dir := t.TempDir()
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	mustOK(t, err)
-	mustOK(t, unix.Mkdirat(fd, "s", 0o755))
+	testtree.Must(t, err)
+	testtree.Must(t, unix.Mkdirat(fd, "s", 0o755))
 	cur, err := unix.Openat(fd, "s", unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	mustOK(t, err)
+	testtree.Must(t, err)
 	unix.Close(fd)
 	name := strings.Repeat("n", 255)
 	for range 20 {
-		mustOK(t, unix.Mkdirat(cur, name, 0o755))
+		testtree.Must(t, unix.Mkdirat(cur, name, 0o755))
 		next, err := unix.Openat(cur, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		mustOK(t, err)
+		testtree.Must(t, err)
 		unix.Close(cur)
 		cur = next
 	}

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
 func FuzzSplitArg(f *testing.F) {
 	top := f.TempDir()
-	makeTree(f, top, "cwd/child/", "other/", "link => cwd", "cwd/up => ..")
+	testtree.Make(f, top, "cwd/child/", "other/", "link -> cwd", "cwd/up -> ..")
 	cwd := filepath.Join(top, "cwd")
 	f.Chdir(cwd)
 	for _, s := range []struct {

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
 )
 
 func TestDotPathsResolveOnlyOnArrivalEvidence(t *testing.T) {
 	top := t.TempDir()
-	makeTree(t, top, "cwd/child/", "other/", "link => cwd")
+	testtree.Make(t, top, "cwd/child/", "other/", "link -> cwd")
 	cwd := filepath.Join(top, "cwd")
 	old, err := os.Getwd()
-	mustOK(t, err)
-	mustOK(t, os.Chdir(cwd))
+	testtree.Must(t, err)
+	testtree.Must(t, os.Chdir(cwd))
 	defer os.Chdir(old)
 
 	cases := []struct {
@@ -58,12 +59,12 @@ func TestDotPathsResolveOnlyOnArrivalEvidence(t *testing.T) {
 func TestDeletedWorkingDirectoryRefusesDot(t *testing.T) {
 	top := t.TempDir()
 	gone := filepath.Join(top, "gone")
-	mustOK(t, os.Mkdir(gone, 0o755))
+	testtree.Must(t, os.Mkdir(gone, 0o755))
 	old, err := os.Getwd()
-	mustOK(t, err)
-	mustOK(t, os.Chdir(gone))
+	testtree.Must(t, err)
+	testtree.Must(t, os.Chdir(gone))
 	defer os.Chdir(old)
-	mustOK(t, os.Remove(gone))
+	testtree.Must(t, os.Remove(gone))
 	if _, _, err := SplitArg(".", gone, true); !errors.Is(err, ErrRefused) {
 		t.Fatalf("deleted cwd: %v", err)
 	}
@@ -73,7 +74,7 @@ func TestMissingPathIsARootAnomaly(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{filepath.Join(dir, "nope"), filepath.Join(dir, "nope/deeper")} {
 		d, name, err := SplitArg(p, "", false)
-		mustOK(t, err)
+		testtree.Must(t, err)
 		c := observe(t, d, string(name), Config{})
 		if !hasAnomaly(&c, anomaly.Root, "") {
 			t.Fatalf("%s: %v", p, reasonsOf(c.Anomalies()))

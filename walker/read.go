@@ -1,55 +1,82 @@
 package walker
 
 import (
+	"crypto/sha256"
+	"hash"
+
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
 )
 
-// reader reads and hashes regular files; each goroutine has its own.
+// maxReadBuf is the most a reader asks of one read.
+const maxReadBuf = 256 << 10
+
+// reader reads files whole and hashes them; each goroutine has its own.
+// The walker's readers hash with BLAKE3 (the manifest's hash); SHA256's
+// hashes with SHA-256 (the audit log's), through the same reads and proofs.
 type reader struct {
 	buf []byte
-	h   *blake3.Hasher
+	h   hash.Hash
+	sum func([]byte) [32]byte // one call for a file read in one read
+	out []byte                // h.Sum's destination: a sum costs no allocation
 }
 
-func newReader() *reader { return &reader{buf: make([]byte, 256<<10), h: blake3.New()} }
+func newReader() *reader {
+	return &reader{buf: make([]byte, maxReadBuf), h: blake3.New(), sum: blake3.Sum256, out: make([]byte, 0, 32)}
+}
+
+// newSHA256Reader's buffer grows to what its file needs, up to maxReadBuf:
+// it reads one file, not a tree.
+func newSHA256Reader() *reader {
+	return &reader{h: sha256.New(), sum: sha256.Sum256, out: make([]byte, 0, 32)}
+}
 
 // testHookRead, when set by a test, runs after a file's content was read
 // and before the second fstat: the window in which a writer makes it
 // unstable.
 var testHookRead func(path []byte)
 
-// file observes the regular file name of dirfd into e (whose Path is set).
-// Five syscalls for a small file: openat, fstat, read, fstat, close. The
-// listing said "regular file"; the fstat of the opened descriptor proves it
+// openRegular opens name of dirfd and proves its arrival: the descriptor
+// is a regular file and, when want is set, the very file that was listed
 // (a FIFO swapped in is opened non-blocking, never read, and is Swapped).
-// want, when set, is the identity the descriptor must have. follow is set
-// only for a top-level candidate that is itself a link, observed through
-// on purpose; every other open refuses a link (O_NOFOLLOW), so a file
-// swapped for a link after listing is Swapped, never followed. On a byte
-// budget cut e.Kind is left 0.
-func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry) {
-	path := e.Path
+// follow is set only for a top-level candidate that is itself a link,
+// observed through on purpose; every other open refuses a link
+// (O_NOFOLLOW), so a file swapped for a link is Swapped, never followed.
+// On a reason the descriptor is already closed.
+func openRegular(dirfd int, name zname, follow bool, want *unix.Stat_t) (int, unix.Stat_t, anomaly.Reason) {
+	var st unix.Stat_t
 	flags := openFile | unix.O_NOFOLLOW
 	if follow {
 		flags = openFile
 	}
 	fd, err := openatZ(dirfd, name, flags)
 	if err != nil {
-		*e = anomalyEntry(path, openReason(err))
+		return -1, st, openReason(err)
+	}
+	if err := fstat(fd, &st); err != nil {
+		closeFD(fd)
+		return -1, st, anomaly.Unreadable
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || want != nil && !sameFile(want, &st) {
+		closeFD(fd)
+		return -1, st, anomaly.Swapped
+	}
+	return fd, st, 0
+}
+
+// file observes the regular file name of dirfd into e (whose Path is set).
+// Five syscalls for a small file: openat, fstat, read, fstat, close. want
+// and follow are openRegular's. On a byte budget cut e.Kind is left 0.
+func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry) {
+	path := e.Path
+	fd, st, reason := openRegular(dirfd, name, follow, want)
+	if reason != 0 {
+		*e = anomalyEntry(path, reason)
 		return
 	}
 	defer closeFD(fd)
-	var st unix.Stat_t
-	if err := fstat(fd, &st); err != nil {
-		*e = anomalyEntry(path, anomaly.Unreadable)
-		return
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG || want != nil && !sameFile(want, &st) {
-		*e = anomalyEntry(path, anomaly.Swapped)
-		return
-	}
 	if st.Size > w.s.cfg.MaxFileBytes {
 		*e = anomalyEntry(path, anomaly.Oversize)
 		return
@@ -58,18 +85,7 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 		e.Kind = 0
 		return
 	}
-	sum, reason := r.hash(fd, st.Size)
-	if reason == 0 {
-		if testHookRead != nil {
-			testHookRead(path)
-		}
-		var after unix.Stat_t
-		if err := fstat(fd, &after); err != nil {
-			reason = anomaly.Unreadable
-		} else if after.Size != st.Size || after.Mtim != st.Mtim || after.Ctim != st.Ctim {
-			reason = anomaly.Unstable
-		}
-	}
+	sum, reason := r.whole(fd, &st, path)
 	if reason != 0 {
 		*e = anomalyEntry(path, reason) // the hash is discarded: never a partial hash
 		return
@@ -77,13 +93,37 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: uint32(st.Mode) & 07777, Hash: sum}
 }
 
+// whole hashes the open regular file fd, which fstat described as st,
+// whole or not at all: exactly st.Size bytes, then a second fstat proving
+// the file did not change while it was read (else Unstable, and no hash).
+func (r *reader) whole(fd int, st *unix.Stat_t, path []byte) ([32]byte, anomaly.Reason) {
+	sum, reason := r.hash(fd, st.Size)
+	if reason != 0 {
+		return [32]byte{}, reason
+	}
+	if testHookRead != nil {
+		testHookRead(path)
+	}
+	var after unix.Stat_t
+	if err := fstat(fd, &after); err != nil {
+		return [32]byte{}, anomaly.Unreadable
+	}
+	if after.Size != st.Size || after.Mtim != st.Mtim || after.Ctim != st.Ctim {
+		return [32]byte{}, anomaly.Unstable
+	}
+	return sum, 0
+}
+
 // hash reads exactly size bytes. It asks for one byte more than remains, so
 // a file that grew is noticed without an extra read; one that shrank ends
 // early. Either is Unstable.
-func (r *reader) hash(fd int, size int64) (snapshot.Hash, anomaly.Reason) {
-	var sum snapshot.Hash
+func (r *reader) hash(fd int, size int64) ([32]byte, anomaly.Reason) {
+	var sum [32]byte
 	if size == 0 {
-		return snapshot.Hash(blake3.Sum256(nil)), 0
+		return r.sum(nil), 0
+	}
+	if int64(len(r.buf)) < min(size+1, maxReadBuf) {
+		r.buf = make([]byte, min(size+1, maxReadBuf))
 	}
 	h := r.h
 	h.Reset()
@@ -103,10 +143,10 @@ func (r *reader) hash(fd int, size int64) (snapshot.Hash, anomaly.Reason) {
 		}
 		if total == size && int64(n) == size {
 			// The whole file in one read: hash it in one call.
-			return snapshot.Hash(blake3.Sum256(r.buf[:n])), 0
+			return r.sum(r.buf[:n]), 0
 		}
 		h.Write(r.buf[:n])
 	}
-	h.Sum(sum[:0])
+	copy(sum[:], h.Sum(r.out[:0]))
 	return sum, 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync/atomic"
 
@@ -250,52 +251,35 @@ func anomalyEntry(path []byte, r anomaly.Reason) snapshot.Entry {
 }
 
 // observe classifies the candidate itself and walks it. A top-level link is
-// followed on purpose (users link skills from a checkout, and Claude Code
-// follows them); its text is bound into the digest and the target's
-// identity is proven against the opened descriptor.
+// followed on purpose (see arrive); its text is bound into the digest.
 func (w *cwalk) observe(c *Candidate, dirfd int) {
 	root := []byte{}
 	if !w.take() {
 		return
 	}
-	var lst unix.Stat_t
-	if err := fstatat(dirfd, c.Name, &lst, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		w.out = append(w.out, anomalyEntry(root, rootReason(err)))
-		return
-	}
-	want, follow := lst, 0
-	if lst.Mode&unix.S_IFMT == unix.S_IFLNK {
-		link, err := readlinkat(dirfd, c.Name, w.st.lbuf)
-		if err != nil {
-			w.out = append(w.out, anomalyEntry(root, openReason(err)))
-			return
-		}
+	var want unix.Stat_t
+	name := znameOf(c.Name)
+	nofollow, link, err := arrive(dirfd, name, &want, w.st.lbuf)
+	if link != nil {
 		c.Manifest.ViaLink, c.Manifest.Link = true, link
-		if err := fstatat(dirfd, c.Name, &want, 0); err != nil {
-			w.out = append(w.out, anomalyEntry(root, rootReason(err)))
-			return
+	}
+	if err != nil {
+		r := rootReason(err)
+		if errors.Is(err, errLinkText) {
+			r = openReason(err)
 		}
-	} else {
-		follow = unix.O_NOFOLLOW
+		w.out = append(w.out, anomalyEntry(root, r))
+		return
 	}
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
-		fd, err := openat(dirfd, c.Name, openDir|follow)
-		if err != nil {
-			w.out = append(w.out, anomalyEntry(root, openReason(err)))
+		fd, st, r := openDirAt(dirfd, name, nofollow, &want)
+		if r != 0 {
+			w.out = append(w.out, anomalyEntry(root, r))
 			return
 		}
 		d := newDirRef(fd)
 		defer d.release()
-		var st unix.Stat_t
-		if err := fstat(fd, &st); err != nil {
-			w.out = append(w.out, anomalyEntry(root, anomaly.Unreadable))
-			return
-		}
-		if !sameFile(&want, &st) {
-			w.out = append(w.out, anomalyEntry(root, anomaly.Swapped))
-			return
-		}
 		c.Kind = KindDir
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
@@ -304,7 +288,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		w.top = s
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.st.rd.file(w, dirfd, zname(append(bytes.Clone(c.Name), 0)), follow == 0, &want, &e)
+		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile
@@ -314,4 +298,30 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 	default:
 		w.out = append(w.out, anomalyEntry(root, anomaly.Special))
 	}
+}
+
+// errLinkText: the candidate was a link when looked at, and its text could
+// not be read: it changed in between.
+var errLinkText = errors.New("walker: reading the candidate's link")
+
+// arrive looks at the candidate name of dirfd, into want, as everything
+// that reads a candidate reaches it. A top-level link is followed on
+// purpose (users link skills from a checkout, and Claude Code follows
+// them): want is then its target, nofollow is 0, and the open that follows
+// must prove its descriptor is want. Anything else is opened with
+// nofollow, O_NOFOLLOW. With lbuf, a link's text is read into link
+// before its target is looked at (a failure wraps errLinkText).
+func arrive(dirfd int, name zname, want *unix.Stat_t, lbuf []byte) (nofollow int, link []byte, err error) {
+	if err := fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0, nil, err
+	}
+	if want.Mode&unix.S_IFMT != unix.S_IFLNK {
+		return unix.O_NOFOLLOW, nil, nil
+	}
+	if lbuf != nil {
+		if link, err = readlinkatZ(dirfd, name, lbuf); err != nil {
+			return 0, nil, fmt.Errorf("%w: %w", errLinkText, err)
+		}
+	}
+	return 0, link, fstatat(dirfd, name.bytes(), want, 0)
 }

@@ -2,7 +2,6 @@ package walker
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -48,30 +47,20 @@ func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.
 
 	// The candidate: a top-level link is followed, as Observe follows it.
 	var want unix.Stat_t
-	if err := fstatat(dirfd, name, &want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+	zn := znameOf(name)
+	nofollow, _, err := arrive(dirfd, zn, &want, nil)
+	if err != nil {
 		return statFailed(err)
 	}
-	follow := unix.O_NOFOLLOW
-	if want.Mode&unix.S_IFMT == unix.S_IFLNK {
-		follow = 0
-		if err := fstatat(dirfd, name, &want, 0); err != nil {
-			return statFailed(err)
-		}
-	}
 	if len(comps) == 0 {
-		return hashFile(dirfd, name, follow, &want, lim)
+		return hashFile(dirfd, name, nofollow == 0, &want, lim)
 	}
 	if want.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return sum, 0, notExist(unix.ENOTDIR)
 	}
-	fd, err := openat(dirfd, name, openDir|follow)
-	if err != nil {
-		return sum, openReason(err), nil
-	}
-	var st unix.Stat_t
-	if err := fstat(fd, &st); err != nil || !sameFile(&want, &st) {
-		closeFD(fd)
-		return sum, anomaly.Swapped, nil
+	fd, _, r := openDirAt(dirfd, zn, nofollow, &want)
+	if r != 0 {
+		return sum, r, nil
 	}
 
 	// Below the candidate nothing is followed.
@@ -89,23 +78,19 @@ func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.
 			closeFD(fd)
 			return sum, 0, notExist(unix.ENOTDIR)
 		}
-		next, err := openat(fd, c, openDir|unix.O_NOFOLLOW)
+		next, _, r := openDirAt(fd, znameOf(c), unix.O_NOFOLLOW, &want)
 		closeFD(fd)
-		if err != nil {
-			return sum, openReason(err), nil
+		if r != 0 {
+			return sum, r, nil
 		}
 		fd = next
-		if err := fstat(fd, &st); err != nil || !sameFile(&want, &st) {
-			closeFD(fd)
-			return sum, anomaly.Swapped, nil
-		}
 	}
 	defer closeFD(fd)
 	last := comps[len(comps)-1]
 	if err := fstatat(fd, last, &want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return statFailed(err)
 	}
-	return hashFile(fd, last, unix.O_NOFOLLOW, &want, lim)
+	return hashFile(fd, last, false, &want, lim)
 }
 
 func validComps(comps [][]byte) bool {
@@ -130,8 +115,9 @@ func statFailed(err error) (sum [32]byte, r anomaly.Reason, _ error) {
 // directory).
 func notExist(err error) error { return fmt.Errorf("walker: SHA256: %w (%v)", fs.ErrNotExist, err) }
 
-// hashFile hashes name of dirfd, listed as want, whole or not at all.
-func hashFile(dirfd int, name []byte, flags int, want *unix.Stat_t, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
+// hashFile hashes name of dirfd, listed as want, whole or not at all,
+// through the walker's own open and read.
+func hashFile(dirfd int, name []byte, follow bool, want *unix.Stat_t, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 	case unix.S_IFDIR:
@@ -141,48 +127,14 @@ func hashFile(dirfd int, name []byte, flags int, want *unix.Stat_t, lim Limits) 
 	default:
 		return sum, anomaly.Special, nil // a FIFO is never opened
 	}
-	fd, err := openat(dirfd, name, openFile|flags)
-	if err != nil {
-		return sum, openReason(err), nil
+	fd, st, r := openRegular(dirfd, znameOf(name), follow, want)
+	if r != 0 {
+		return sum, r, nil
 	}
 	defer closeFD(fd)
-	var st unix.Stat_t
-	if err := fstat(fd, &st); err != nil {
-		return sum, anomaly.Unreadable, nil
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG || !sameFile(want, &st) {
-		return sum, anomaly.Swapped, nil
-	}
 	if st.Size > lim.MaxFileBytes {
 		return sum, anomaly.Oversize, nil
 	}
-	h := sha256.New()
-	buf := make([]byte, min(st.Size+1, 256<<10))
-	var total int64
-	for total <= st.Size {
-		n, err := read(fd, buf[:min(int64(len(buf)), st.Size-total+1)])
-		if err != nil {
-			return sum, anomaly.Unreadable, nil
-		}
-		if n == 0 {
-			break
-		}
-		total += int64(n)
-		h.Write(buf[:n])
-	}
-	if total != st.Size { // it shrank or grew while read
-		return sum, anomaly.Unstable, nil
-	}
-	if testHookRead != nil {
-		testHookRead(name)
-	}
-	var after unix.Stat_t
-	if err := fstat(fd, &after); err != nil {
-		return sum, anomaly.Unreadable, nil
-	}
-	if after.Size != st.Size || after.Mtim != st.Mtim || after.Ctim != st.Ctim {
-		return sum, anomaly.Unstable, nil
-	}
-	h.Sum(sum[:0])
-	return sum, 0, nil
+	sum, r = newSHA256Reader().whole(fd, &st, name)
+	return sum, r, nil
 }

@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
 )
 
 func TestSHA256OfFilesReachedAsObserveReachesThem(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir,
+	testtree.Make(t, dir,
 		"s/SKILL.md=hello", "s/lib/deep/x.py=print(1)", "s/empty=",
 		"agent.md=you are an agent",
-		"checkout/linked/SKILL.md=through the link", "linked => checkout/linked",
-		"checkout/file.md=linked file", "filelink => checkout/file.md")
+		"checkout/linked/SKILL.md=through the link", "linked -> checkout/linked",
+		"checkout/file.md=linked file", "filelink -> checkout/file.md")
 	for _, tc := range []struct{ name, path, content string }{
 		{"s", "SKILL.md", "hello"},
 		{"s", "lib/deep/x.py", "print(1)"},
@@ -42,9 +43,9 @@ func TestSHA256OfFilesReachedAsObserveReachesThem(t *testing.T) {
 
 func TestSHA256RefusesEverythingButARegularFile(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir,
+	testtree.Make(t, dir,
 		"outside/SECRET=x",
-		"s/link => ../outside/SECRET", "s/dirlink => ../outside", "s/pipe|", "s/sub/f", "s/big=0123456789")
+		"s/link -> ../outside/SECRET", "s/dirlink -> ../outside", "s/pipe|", "s/sub/f", "s/big=0123456789")
 	lim := DefaultLimits
 	lim.MaxFileBytes = 5
 	lim.MaxDepth = 3
@@ -75,7 +76,7 @@ func TestSHA256RefusesEverythingButARegularFile(t *testing.T) {
 
 func TestSHA256OfWhatIsNotThere(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/f", "s/sub/")
+	testtree.Make(t, dir, "s/f", "s/sub/")
 	for _, tc := range []struct {
 		name, path string
 		want       error
@@ -98,7 +99,7 @@ func TestSHA256OfWhatIsNotThere(t *testing.T) {
 
 func TestSHA256RefusesDotsAndEmptyComponentsWithoutOpening(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside=x", "s/f")
+	testtree.Make(t, dir, "outside=x", "s/f")
 	for _, p := range []string{"../outside", "./f", "a//f", "f/", "/f", "f\x00"} {
 		if _, r, err := SHA256(dir, []byte("s"), []byte(p), DefaultLimits); err == nil || r != 0 {
 			t.Errorf("%q: SHA256 = %v, %v; want an error", p, r, err)
@@ -113,7 +114,7 @@ func TestSHA256RefusesDotsAndEmptyComponentsWithoutOpening(t *testing.T) {
 
 func TestSHA256OfAFileChangedWhileReadIsUnstable(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/f=data")
+	testtree.Make(t, dir, "s/f=data")
 	target := filepath.Join(dir, "s/f")
 	testHookRead = func([]byte) {
 		f, _ := os.OpenFile(target, os.O_APPEND|os.O_WRONLY, 0)
@@ -133,8 +134,8 @@ func TestSHA256OfAnUnreadableFile(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	makeTree(t, dir, "s/secret=x")
-	mustOK(t, os.Chmod(filepath.Join(dir, "s/secret"), 0))
+	testtree.Make(t, dir, "s/secret=x")
+	testtree.Must(t, os.Chmod(filepath.Join(dir, "s/secret"), 0))
 	if _, r, err := SHA256(dir, []byte("s"), []byte("secret"), DefaultLimits); err != nil || r != anomaly.Unreadable {
 		t.Fatalf("SHA256 = %v, %v; want Unreadable", r, err)
 	}
@@ -145,11 +146,11 @@ func TestSHA256OfAnUnreadableFile(t *testing.T) {
 // swap must be seen at least once.
 func TestRaceSHA256NeverHashesOutsideContent(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside=SECRET", "s/f=inside", "s/sub/g=inside too")
+	testtree.Make(t, dir, "outside=SECRET", "s/f=inside", "s/sub/g=inside too")
 	link := filepath.Join(dir, "link")
-	mustOK(t, os.Symlink(filepath.Join(dir, "outside"), link))
+	testtree.Must(t, os.Symlink(filepath.Join(dir, "outside"), link))
 	dlink := filepath.Join(dir, "dlink")
-	mustOK(t, os.Symlink(dir, dlink))
+	testtree.Must(t, os.Symlink(dir, dlink))
 	secret := sha256.Sum256([]byte("SECRET"))
 
 	stop := keepExchanging(t, [2]string{filepath.Join(dir, "s/f"), link}, [2]string{filepath.Join(dir, "s/sub"), dlink})

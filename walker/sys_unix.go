@@ -34,6 +34,9 @@ type zname []byte
 
 func (z zname) bytes() []byte { return z[: len(z)-1 : len(z)-1] }
 
+// znameOf copies b with a NUL terminator; b is never written to.
+func znameOf(b []byte) zname { return append(append(make(zname, 0, len(b)+1), b...), 0) }
+
 func fstat(fd int, st *unix.Stat_t) error {
 	for {
 		if err := unix.Fstat(fd, st); err != unix.EINTR {

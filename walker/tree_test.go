@@ -7,55 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
-	"golang.org/x/sys/unix"
 )
-
-// makeTree builds a tree under dir from a tiny DSL, as os/root_test.go does:
-//
-//	"d/"        a directory
-//	"f"         a file holding its own name
-//	"f=text"    a file holding text
-//	"l => t"    a symbolic link to t
-//	"p|"        a FIFO
-func makeTree(t testing.TB, dir string, specs ...string) {
-	t.Helper()
-	for _, s := range specs {
-		switch {
-		case strings.HasSuffix(s, "/"):
-			mustOK(t, os.MkdirAll(filepath.Join(dir, s), 0o755))
-		case strings.Contains(s, " => "):
-			name, target, _ := strings.Cut(s, " => ")
-			p := filepath.Join(dir, name)
-			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			mustOK(t, os.Symlink(target, p))
-		case strings.HasSuffix(s, "|"):
-			p := filepath.Join(dir, strings.TrimSuffix(s, "|"))
-			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			mustOK(t, unix.Mkfifo(p, 0o644))
-		default:
-			name, text, ok := strings.Cut(s, "=")
-			if !ok {
-				text = name
-			}
-			p := filepath.Join(dir, name)
-			mustOK(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			mustOK(t, os.WriteFile(p, []byte(text), 0o644))
-		}
-	}
-}
-
-func mustOK(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // observe runs Observe on dir/name with cfg (DefaultConfig when zero).
 func observe(t testing.TB, dir, name string, cfg Config) Candidate {
@@ -114,20 +72,20 @@ func runUnprivileged(t *testing.T, name string) {
 		t.Skip("running as root without setpriv (util-linux): permission denial cannot be tested here")
 	}
 	exe, err := os.Executable()
-	mustOK(t, err)
+	testtree.Must(t, err)
 	tmp, err := os.MkdirTemp("", "skillwire-nobody-")
-	mustOK(t, err)
+	testtree.Must(t, err)
 	defer os.RemoveAll(tmp)
-	mustOK(t, os.Chmod(tmp, 0o755))
+	testtree.Must(t, os.Chmod(tmp, 0o755))
 	bin := filepath.Join(tmp, "walker.test")
 	src, err := os.Open(exe)
-	mustOK(t, err)
+	testtree.Must(t, err)
 	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
-	mustOK(t, err)
+	testtree.Must(t, err)
 	_, err = io.Copy(dst, src)
 	src.Close()
-	mustOK(t, err)
-	mustOK(t, dst.Close())
+	testtree.Must(t, err)
+	testtree.Must(t, dst.Close())
 	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
 		bin, "-test.run=^"+name+"$", "-test.v", "-test.count=1")
 	cmd.Dir = tmp

@@ -140,9 +140,8 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	return snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode}, s
 }
 
-// subdir opens and walks one child directory. Opening with O_DIRECTORY and
-// O_NOFOLLOW relative to the parent's descriptor is the arrival proof: the
-// descriptor is a directory that was at that name, never a link's target.
+// subdir opens and walks one child directory, opened relative to the
+// parent's descriptor by openDirAt, which proves its arrival.
 func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snapshot.Entry, *seg) {
 	// Too deep, or so long that a child's path could pass PATH_MAX: not
 	// opened. Bounds the bytes of every path the walker keeps.
@@ -152,17 +151,35 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	if w.stopped() {
 		return snapshot.Entry{}, nil
 	}
-	fd, err := openatZ(parent.fd, name, openDir|unix.O_NOFOLLOW)
-	if err != nil {
-		return anomalyEntry(path, openReason(err)), nil
+	fd, st, r := openDirAt(parent.fd, name, unix.O_NOFOLLOW, nil)
+	if r != 0 {
+		return anomalyEntry(path, r), nil
 	}
 	d := newDirRef(fd)
 	defer d.release()
-	var st unix.Stat_t
-	if err := fstat(fd, &st); err != nil {
-		return anomalyEntry(path, anomaly.Unreadable), nil
-	}
 	return w.dir(d, path, depth, uint32(st.Mode)&07777)
+}
+
+// openDirAt opens the directory name of dirfd and proves its arrival: with
+// O_DIRECTORY and nofollow (O_NOFOLLOW, or 0 only through a top-level
+// candidate link) the descriptor is a directory that was at that name,
+// never a link's target; when want is set, fstat proves it is the one that
+// was looked at. On a reason the descriptor is already closed.
+func openDirAt(dirfd int, name zname, nofollow int, want *unix.Stat_t) (int, unix.Stat_t, anomaly.Reason) {
+	var st unix.Stat_t
+	fd, err := openatZ(dirfd, name, openDir|nofollow)
+	if err != nil {
+		return -1, st, openReason(err)
+	}
+	if err := fstat(fd, &st); err != nil {
+		closeFD(fd)
+		return -1, st, anomaly.Unreadable
+	}
+	if want != nil && !sameFile(want, &st) {
+		closeFD(fd)
+		return -1, st, anomaly.Swapped
+	}
+	return fd, st, 0
 }
 
 // maxPathLen bounds the candidate-relative paths the walker keeps: Linux's

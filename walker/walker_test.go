@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
@@ -19,8 +20,8 @@ import (
 func TestSameTreeSameDigest(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	spec := []string{"s/SKILL.md=hello", "s/lib/x.py=print(1)", "s/empty/", "s/lib/deep/y"}
-	makeTree(t, a, spec...)
-	makeTree(t, b, spec...)
+	testtree.Make(t, a, spec...)
+	testtree.Make(t, b, spec...)
 	if da, db := digestOf(t, a, "s"), digestOf(t, b, "s"); da != db {
 		t.Fatalf("same tree at two paths: %v != %v", da, db)
 	}
@@ -35,24 +36,26 @@ func TestEveryContentChangeMovesTheDigest(t *testing.T) {
 		name   string
 		mutate func(t *testing.T, s string)
 	}{
-		{"add file", func(t *testing.T, s string) { makeTree(t, s, "new") }},
+		{"add file", func(t *testing.T, s string) { testtree.Make(t, s, "new") }},
 		{"modify file", func(t *testing.T, s string) {
-			mustOK(t, os.WriteFile(filepath.Join(s, "SKILL.md"), []byte("hellO"), 0o644))
+			testtree.Must(t, os.WriteFile(filepath.Join(s, "SKILL.md"), []byte("hellO"), 0o644))
 		}},
-		{"delete file", func(t *testing.T, s string) { mustOK(t, os.Remove(filepath.Join(s, "lib/y"))) }},
+		{"delete file", func(t *testing.T, s string) { testtree.Must(t, os.Remove(filepath.Join(s, "lib/y"))) }},
 		{"rename file", func(t *testing.T, s string) {
-			mustOK(t, os.Rename(filepath.Join(s, "lib/y"), filepath.Join(s, "lib/z")))
+			testtree.Must(t, os.Rename(filepath.Join(s, "lib/y"), filepath.Join(s, "lib/z")))
 		}},
-		{"chmod +x", func(t *testing.T, s string) { mustOK(t, os.Chmod(filepath.Join(s, "lib/x.py"), 0o755)) }},
-		{"add empty directory", func(t *testing.T, s string) { makeTree(t, s, "lib/empty/") }},
-		{"directory mode", func(t *testing.T, s string) { mustOK(t, os.Chmod(filepath.Join(s, "lib"), 0o700)) }},
-		{"candidate mode", func(t *testing.T, s string) { mustOK(t, os.Chmod(s, 0o750)) }},
-		{"same size other bytes", func(t *testing.T, s string) { mustOK(t, os.WriteFile(filepath.Join(s, "lib/y"), []byte("Y"), 0o644)) }},
+		{"chmod +x", func(t *testing.T, s string) { testtree.Must(t, os.Chmod(filepath.Join(s, "lib/x.py"), 0o755)) }},
+		{"add empty directory", func(t *testing.T, s string) { testtree.Make(t, s, "lib/empty/") }},
+		{"directory mode", func(t *testing.T, s string) { testtree.Must(t, os.Chmod(filepath.Join(s, "lib"), 0o700)) }},
+		{"candidate mode", func(t *testing.T, s string) { testtree.Must(t, os.Chmod(s, 0o750)) }},
+		{"same size other bytes", func(t *testing.T, s string) {
+			testtree.Must(t, os.WriteFile(filepath.Join(s, "lib/y"), []byte("Y"), 0o644))
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			makeTree(t, dir, base...)
+			testtree.Make(t, dir, base...)
 			before := digestOf(t, dir, "s")
 			tc.mutate(t, filepath.Join(dir, "s"))
 			if after := digestOf(t, dir, "s"); after == before {
@@ -64,11 +67,11 @@ func TestEveryContentChangeMovesTheDigest(t *testing.T) {
 
 func TestTimesAloneDoNotMoveTheDigest(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/SKILL.md", "s/lib/x")
+	testtree.Make(t, dir, "s/SKILL.md", "s/lib/x")
 	before := digestOf(t, dir, "s")
 	old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 	for _, p := range []string{"s/SKILL.md", "s/lib/x", "s/lib", "s"} {
-		mustOK(t, os.Chtimes(filepath.Join(dir, p), old, old))
+		testtree.Must(t, os.Chtimes(filepath.Join(dir, p), old, old))
 	}
 	if after := digestOf(t, dir, "s"); after != before {
 		t.Fatalf("mtime/atime moved the digest: %v -> %v", before, after)
@@ -85,14 +88,14 @@ func TestCraftedTreesNeverShareADigest(t *testing.T) {
 		{"a/bc vs ab/c", []string{"s/a/bc"}, []string{"s/ab/c"}},
 		{"x holding y vs empty xy", []string{"s/x=y"}, []string{"s/xy="}},
 		{"newline cannot forge an entry", []string{"s/a\nb=1"}, []string{"s/a=1", "s/b=1"}},
-		{"link vs file holding its target", []string{"s/x => symlink"}, []string{"s/x=symlink"}},
+		{"link vs file holding its target", []string{"s/x -> symlink"}, []string{"s/x=symlink"}},
 		{"empty dir vs empty file", []string{"s/x/"}, []string{"s/x="}},
 	}
 	for _, p := range pairs {
 		t.Run(p.name, func(t *testing.T) {
 			a, b := t.TempDir(), t.TempDir()
-			makeTree(t, a, p.a...)
-			makeTree(t, b, p.b...)
+			testtree.Make(t, a, p.a...)
+			testtree.Make(t, b, p.b...)
 			ca, cb := observe(t, a, "s", Config{}), observe(t, b, "s", Config{})
 			if ca.Digest == cb.Digest {
 				t.Fatalf("collision: %q and %q", entryPaths(&ca.Manifest), entryPaths(&cb.Manifest))
@@ -104,7 +107,7 @@ func TestCraftedTreesNeverShareADigest(t *testing.T) {
 func TestNestedNonUTF8NamesAreBytesFaithfulAndNotBadname(t *testing.T) {
 	dir := t.TempDir()
 	name := "f\xff\xfe\n\x1b[31m"
-	makeTree(t, dir, "s/"+name+"=x")
+	testtree.Make(t, dir, "s/"+name+"=x")
 	c := observe(t, dir, "s", Config{})
 	if len(c.Anomalies()) != 0 {
 		t.Fatalf("nested odd name is not an anomaly, got %v", reasonsOf(c.Anomalies()))
@@ -116,7 +119,7 @@ func TestNestedNonUTF8NamesAreBytesFaithfulAndNotBadname(t *testing.T) {
 
 func TestNestedSymlinkIsNeverFollowedAndIsAnAnomaly(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside/secret=TOPSECRET", "s/ok", "s/l => ../outside", "s/f => ../outside/secret")
+	testtree.Make(t, dir, "outside/secret=TOPSECRET", "s/ok", "s/l -> ../outside", "s/f -> ../outside/secret")
 	c := observe(t, dir, "s", Config{})
 	for _, e := range c.Manifest.Entries {
 		if string(e.Path) == "l/secret" || e.Kind == snapshot.File && string(e.Path) == "f" {
@@ -127,8 +130,8 @@ func TestNestedSymlinkIsNeverFollowedAndIsAnAnomaly(t *testing.T) {
 		t.Fatalf("want symlink anomalies, got %v", reasonsOf(c.Anomalies()))
 	}
 	before := c.Digest
-	mustOK(t, os.Remove(filepath.Join(dir, "s/l")))
-	mustOK(t, os.Symlink("../elsewhere", filepath.Join(dir, "s/l")))
+	testtree.Must(t, os.Remove(filepath.Join(dir, "s/l")))
+	testtree.Must(t, os.Symlink("../elsewhere", filepath.Join(dir, "s/l")))
 	if after := observe(t, dir, "s", Config{}).Digest; after == before {
 		t.Fatal("retargeting a nested link did not move the digest")
 	}
@@ -136,7 +139,7 @@ func TestNestedSymlinkIsNeverFollowedAndIsAnAnomaly(t *testing.T) {
 
 func TestTopLevelSymlinkedSkillIsObservedThroughTheLink(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "checkout/a/SKILL.md=one", "checkout/b/SKILL.md=one", "root/s => ../checkout/a")
+	testtree.Make(t, dir, "checkout/a/SKILL.md=one", "checkout/b/SKILL.md=one", "root/s -> ../checkout/a")
 	root := filepath.Join(dir, "root")
 	c := observe(t, root, "s", Config{})
 	if len(c.Anomalies()) != 0 || !c.Manifest.ViaLink || string(c.Manifest.Link) != "../checkout/a" {
@@ -146,8 +149,8 @@ func TestTopLevelSymlinkedSkillIsObservedThroughTheLink(t *testing.T) {
 		t.Fatalf("target not observed: %q", entryPaths(&c.Manifest))
 	}
 	// b has the same content as a: only the link text tells them apart.
-	mustOK(t, os.Remove(filepath.Join(root, "s")))
-	mustOK(t, os.Symlink("../checkout/b", filepath.Join(root, "s")))
+	testtree.Must(t, os.Remove(filepath.Join(root, "s")))
+	testtree.Must(t, os.Symlink("../checkout/b", filepath.Join(root, "s")))
 	if c2 := observe(t, root, "s", Config{}); c2.Digest == c.Digest {
 		t.Fatal("retargeting the top-level link did not move the digest")
 	}
@@ -159,7 +162,7 @@ func TestTopLevelSymlinkedSkillIsObservedThroughTheLink(t *testing.T) {
 
 func TestDanglingTopLevelLinkIsARootAnomaly(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s => nowhere")
+	testtree.Make(t, dir, "s -> nowhere")
 	c := observe(t, dir, "s", Config{})
 	if !hasAnomaly(&c, anomaly.Root, "") || !c.Manifest.ViaLink {
 		t.Fatalf("got %v", reasonsOf(c.Anomalies()))
@@ -181,7 +184,7 @@ func runWithin(t *testing.T, d time.Duration, f func()) {
 
 func TestFIFOIsNeverOpened(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/ok", "s/pipe|", "s/sub/pipe2|")
+	testtree.Make(t, dir, "s/ok", "s/pipe|", "s/sub/pipe2|")
 	var c Candidate
 	runWithin(t, 10*time.Second, func() { c = observe(t, dir, "s", Config{}) })
 	if !hasAnomaly(&c, anomaly.Special, "pipe") || !hasAnomaly(&c, anomaly.Special, "sub/pipe2") {
@@ -191,11 +194,11 @@ func TestFIFOIsNeverOpened(t *testing.T) {
 
 func TestSocketIsSpecial(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/")
+	testtree.Make(t, dir, "s/")
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-	mustOK(t, err)
+	testtree.Must(t, err)
 	defer unix.Close(fd)
-	mustOK(t, unix.Bind(fd, &unix.SockaddrUnix{Name: filepath.Join(dir, "s/sock")}))
+	testtree.Must(t, unix.Bind(fd, &unix.SockaddrUnix{Name: filepath.Join(dir, "s/sock")}))
 	c := observe(t, dir, "s", Config{})
 	if !hasAnomaly(&c, anomaly.Special, "sock") {
 		t.Fatalf("got %v", reasonsOf(c.Anomalies()))
@@ -204,12 +207,12 @@ func TestSocketIsSpecial(t *testing.T) {
 
 func TestFileSwappedForFIFOAfterListingIsSwappedAndDoesNotHang(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/victim=data")
+	testtree.Make(t, dir, "s/victim=data")
 	victim := filepath.Join(dir, "s/victim")
 	testHookListed = func(p []byte) {
 		if len(p) == 0 {
-			mustOK(t, os.Remove(victim))
-			mustOK(t, unix.Mkfifo(victim, 0o644))
+			testtree.Must(t, os.Remove(victim))
+			testtree.Must(t, unix.Mkfifo(victim, 0o644))
 		}
 	}
 	defer func() { testHookListed = nil }()
@@ -225,14 +228,14 @@ func TestFileSwappedForFIFOAfterListingIsSwappedAndDoesNotHang(t *testing.T) {
 // never read. (Found in review: nested files were opened without it.)
 func TestFileSwappedForSymlinkAfterListingIsSwappedNeverFollowed(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside=SECRET-CONTENT", "s/victim=innocent", "s/d/nested=innocent")
+	testtree.Make(t, dir, "outside=SECRET-CONTENT", "s/victim=innocent", "s/d/nested=innocent")
 	for _, victim := range []string{"s/victim", "s/d/nested"} {
 		t.Run(victim, func(t *testing.T) {
 			p := filepath.Join(dir, victim)
 			testHookListed = func(listed []byte) {
 				if filepath.Join(dir, "s", string(listed)) == filepath.Dir(p) {
-					mustOK(t, os.Remove(p))
-					mustOK(t, os.Symlink(filepath.Join(dir, "outside"), p))
+					testtree.Must(t, os.Remove(p))
+					testtree.Must(t, os.Symlink(filepath.Join(dir, "outside"), p))
 				}
 			}
 			defer func() { testHookListed = nil }()
@@ -250,8 +253,8 @@ func TestFileSwappedForSymlinkAfterListingIsSwappedNeverFollowed(t *testing.T) {
 				if !hasAnomaly(&c, anomaly.Swapped, rel) {
 					t.Fatalf("workers=%d: got %v", workers, reasonsOf(c.Anomalies()))
 				}
-				mustOK(t, os.Remove(p))
-				mustOK(t, os.WriteFile(p, []byte("innocent"), 0o644))
+				testtree.Must(t, os.Remove(p))
+				testtree.Must(t, os.WriteFile(p, []byte("innocent"), 0o644))
 			}
 		})
 	}
@@ -259,7 +262,7 @@ func TestFileSwappedForSymlinkAfterListingIsSwappedNeverFollowed(t *testing.T) {
 
 func TestOversizeFileIsNeverHashed(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/big=0123456789", "s/small=01")
+	testtree.Make(t, dir, "s/big=0123456789", "s/small=01")
 	cfg := DefaultConfig()
 	cfg.MaxFileBytes = 5
 	c := observe(t, dir, "s", cfg)
@@ -292,7 +295,7 @@ func TestFileChangedWhileHashedIsUnstableAndItsHashDiscarded(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			makeTree(t, dir, "s/f=data", "s/g=other")
+			testtree.Make(t, dir, "s/f=data", "s/g=other")
 			target := filepath.Join(dir, "s/f")
 			testHookRead = func(p []byte) {
 				if string(p) == "f" {
@@ -310,12 +313,12 @@ func TestFileChangedWhileHashedIsUnstableAndItsHashDiscarded(t *testing.T) {
 
 func TestDirectorySwappedForSymlinkDuringWalkIsSwapped(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside/SECRET=x", "s/sub/inner")
+	testtree.Make(t, dir, "outside/SECRET=x", "s/sub/inner")
 	sub := filepath.Join(dir, "s/sub")
 	testHookListed = func(p []byte) {
 		if len(p) == 0 {
-			mustOK(t, os.RemoveAll(sub))
-			mustOK(t, os.Symlink(filepath.Join(dir, "outside"), sub))
+			testtree.Must(t, os.RemoveAll(sub))
+			testtree.Must(t, os.Symlink(filepath.Join(dir, "outside"), sub))
 		}
 	}
 	defer func() { testHookListed = nil }()
@@ -333,12 +336,12 @@ func TestDirectorySwappedForSymlinkDuringWalkIsSwapped(t *testing.T) {
 // report content from outside; the swap window is hit at least once.
 func TestRaceDirectorySwapNeverLeaksOutsideContent(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "outside/SECRET=x", "s/sub/inner", "s/f")
+	testtree.Make(t, dir, "outside/SECRET=x", "s/sub/inner", "s/f")
 	sub := filepath.Join(dir, "s/sub")
 	spare := filepath.Join(dir, "spare")
-	mustOK(t, os.Mkdir(spare, 0o755))
+	testtree.Must(t, os.Mkdir(spare, 0o755))
 	link := filepath.Join(dir, "link")
-	mustOK(t, os.Symlink(filepath.Join(dir, "outside"), link))
+	testtree.Must(t, os.Symlink(filepath.Join(dir, "outside"), link))
 
 	// The directory and the link swap places atomically, again and again.
 	stop := keepExchanging(t, [2]string{sub, link})
@@ -369,9 +372,9 @@ func TestUnreadableFileAndDirectory(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	makeTree(t, dir, "s/ok", "s/secret=x", "s/closed/inner")
-	mustOK(t, os.Chmod(filepath.Join(dir, "s/secret"), 0))
-	mustOK(t, os.Chmod(filepath.Join(dir, "s/closed"), 0))
+	testtree.Make(t, dir, "s/ok", "s/secret=x", "s/closed/inner")
+	testtree.Must(t, os.Chmod(filepath.Join(dir, "s/secret"), 0))
+	testtree.Must(t, os.Chmod(filepath.Join(dir, "s/closed"), 0))
 	defer os.Chmod(filepath.Join(dir, "s/closed"), 0o755)
 	c := observe(t, dir, "s", Config{})
 	if !hasAnomaly(&c, anomaly.Unreadable, "secret") || !hasAnomaly(&c, anomaly.Unreadable, "closed") {
@@ -388,7 +391,7 @@ func TestDepthBreachIsAnAnomalyNotPartial(t *testing.T) {
 	for i := 0; i < 31; i++ {
 		deep += "/d"
 	}
-	makeTree(t, dir, deep+"/")
+	testtree.Make(t, dir, deep+"/")
 	c := observe(t, dir, "s", Config{})
 	if c.Partial() {
 		t.Fatal("a depth breach made the candidate partial")
@@ -409,9 +412,9 @@ func TestDepthBreachIsAnAnomalyNotPartial(t *testing.T) {
 
 func TestFanoutBreachIsAnAnomalyNotPartial(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "s/ok", "s/wide/")
+	testtree.Make(t, dir, "s/ok", "s/wide/")
 	for i := range 50 {
-		makeTree(t, dir, filepath.Join("s/wide", "f"+string(rune('a'+i%26))+string(rune('a'+i/26))))
+		testtree.Make(t, dir, filepath.Join("s/wide", "f"+string(rune('a'+i%26))+string(rune('a'+i/26))))
 	}
 	cfg := DefaultConfig()
 	cfg.MaxDirEntries = 10
@@ -426,22 +429,22 @@ func TestFanoutBreachIsAnAnomalyNotPartial(t *testing.T) {
 
 func TestFileDescriptorsStayBoundedByDepth(t *testing.T) {
 	flat := t.TempDir()
-	makeTree(t, flat, "s/")
+	testtree.Make(t, flat, "s/")
 	for i := range 20000 {
-		mustOK(t, os.WriteFile(filepath.Join(flat, "s", "f"+itoa(i)), []byte("x"), 0o644))
+		testtree.Must(t, os.WriteFile(filepath.Join(flat, "s", "f"+itoa(i)), []byte("x"), 0o644))
 	}
 	chain := t.TempDir()
 	deep := "s"
 	for range 23 {
 		deep += "/d"
 	}
-	makeTree(t, chain, deep+"/leaf")
+	testtree.Make(t, chain, deep+"/leaf")
 	// Many directories with files: each batch in flight holds its
 	// directory open, so the readers' window bounds these too.
 	wide := t.TempDir()
 	for i := range 300 {
 		for j := range 10 {
-			makeTree(t, wide, "s/d"+itoa(i)+"/e/f"+itoa(j))
+			testtree.Make(t, wide, "s/d"+itoa(i)+"/e/f"+itoa(j))
 		}
 	}
 
@@ -498,9 +501,9 @@ func appendInt(b []byte, i int) []byte {
 
 func TestScanSelectsCandidatesByRootKind(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir,
-		"skills/a/SKILL.md", "skills/loose.md", "skills/l => a", "skills/fl => loose.md", "skills/dangling => nowhere",
-		"agents/x.md", "agents/dir/y.md", "agents/lx => x.md")
+	testtree.Make(t, dir,
+		"skills/a/SKILL.md", "skills/loose.md", "skills/l -> a", "skills/fl -> loose.md", "skills/dangling -> nowhere",
+		"agents/x.md", "agents/dir/y.md", "agents/lx -> x.md")
 	roots := Scan(context.Background(), []RootSpec{
 		{Path: filepath.Join(dir, "skills")},
 		{Path: filepath.Join(dir, "agents"), Files: true},
@@ -533,7 +536,7 @@ func TestScanSelectsCandidatesByRootKind(t *testing.T) {
 
 func TestScanAndObserveAgreeOnEveryDigest(t *testing.T) {
 	dir := t.TempDir()
-	makeTree(t, dir, "skills/a/SKILL.md", "skills/b/p|", "skills/c => a", "skills/d/l => /etc")
+	testtree.Make(t, dir, "skills/a/SKILL.md", "skills/b/p|", "skills/c -> a", "skills/d/l -> /etc")
 	roots := Scan(context.Background(), []RootSpec{{Path: filepath.Join(dir, "skills")}}, DefaultConfig())
 	for _, c := range roots[0].Candidates {
 		o := observe(t, filepath.Join(dir, "skills"), string(c.Name), Config{})
@@ -553,8 +556,8 @@ func TestManifestDoesNotDependOnTheNumberOfReaders(t *testing.T) {
 		d := "s/d" + itoa(i%7) + "/e" + itoa(i%3)
 		specs = append(specs, "s/f"+itoa(i), d+"/a"+itoa(i), d+"/z"+itoa(i)+"/leaf", "s/d"+itoa(i%7)+"/m"+itoa(i))
 	}
-	specs = append(specs, "s/empty/", "s/d0/l => nowhere", "s/d1/p|")
-	makeTree(t, dir, specs...)
+	specs = append(specs, "s/empty/", "s/d0/l -> nowhere", "s/d1/p|")
+	testtree.Make(t, dir, specs...)
 
 	want := referenceEntries(t, filepath.Join(dir, "s"))
 	for _, workers := range []int{1, 2, 3, 8} {
@@ -587,20 +590,20 @@ func referenceEntries(t *testing.T, root string) []string {
 	var walk func(rel string)
 	walk = func(rel string) {
 		ents, err := os.ReadDir(filepath.Join(root, rel))
-		mustOK(t, err)
+		testtree.Must(t, err)
 		for _, e := range ents { // sorted by name: the bytes order of ComparePaths for these names
 			p := filepath.Join(rel, e.Name())
 			switch {
 			case e.Type()&os.ModeSymlink != 0:
 				target, err := os.Readlink(filepath.Join(root, p))
-				mustOK(t, err)
+				testtree.Must(t, err)
 				out = append(out, "L "+p+" -> "+target)
 			case e.IsDir():
 				out = append(out, "D "+p)
 				walk(p)
 			case e.Type().IsRegular():
 				data, err := os.ReadFile(filepath.Join(root, p))
-				mustOK(t, err)
+				testtree.Must(t, err)
 				out = append(out, fmt.Sprintf("F %s %x", p, blake3.Sum256(data)))
 			default:
 				out = append(out, "A "+p+" special")

@@ -7,9 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/safefile"
 	"github.com/spf13/cobra"
@@ -113,7 +112,7 @@ func hookUninstall(s *streams, f hookEditFlags) error {
 	}
 	fmt.Fprintf(s.out, "%s: remove %d SessionStart hook(s)\n", defang(sf.Path), len(removed))
 	for _, c := range removed {
-		fmt.Fprintf(s.out, "  %s\n", displayLine(claude.QuoteJSON(c)))
+		fmt.Fprintf(s.out, "  %s\n", anomaly.EscapeJSON([]byte(claude.QuoteJSON(c))))
 	}
 	return applySettings(s, f, sf)
 }
@@ -230,31 +229,8 @@ func sysErr(err error) string {
 
 func writeIndented(w io.Writer, b []byte) {
 	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		fmt.Fprintf(w, "  %s\n", displayLine(l))
+		fmt.Fprintf(w, "  %s\n", anomaly.EscapeJSON([]byte(l)))
 	}
-}
-
-// displayLine makes a line of JSON safe for a terminal and faithful: every
-// byte outside printable ASCII, which can only be inside a string, is shown
-// as its \u escape (invalid UTF-8 as \ufffd), so neither control sequences
-// nor bidirectional overrides from the file reach the screen.
-func displayLine(l string) string {
-	var b strings.Builder
-	for _, r := range l {
-		switch {
-		case r >= 0x20 && r < 0x7f:
-			b.WriteRune(r)
-		case r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-		default:
-			if r == utf8.RuneError {
-				r = 0xfffd
-			}
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
 }
 
 // diffContext is how many unchanged lines a hunk shows around a change.
@@ -283,7 +259,7 @@ func writeDiff(w io.Writer, before, after []byte) {
 			fmt.Fprintln(w, "   ...")
 			gap = false
 		}
-		fmt.Fprintf(w, "  %c%s\n", l.Op, displayLine(l.Text))
+		fmt.Fprintf(w, "  %c%s\n", l.Op, anomaly.EscapeJSON([]byte(l.Text)))
 	}
 	if gap {
 		fmt.Fprintln(w, "   ...")

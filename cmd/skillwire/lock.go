@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"sync/atomic"
 
@@ -68,12 +67,13 @@ existing lock cannot be read.`,
 				}
 				roots = append(roots, r)
 			}
-			roots = lockfile.MergeRoots(roots)
-			lock, problems := lockfile.Build(roots, scanRoots(cmd, s, repo, roots, cfg))
+			stop := showProgress(s, &cfg)
+			lock, problems := lockfile.Scan(cmd.Context(), repo, roots, cfg)
+			stop()
 
 			res := lockOutJSON{Lock: anomaly.QuoteBytes([]byte(out)), Candidates: len(lock.Candidates),
 				Problems: lockfile.ProblemsJSON(problems), DroppedVerdicts: []lockfile.RefJSON{}}
-			for _, r := range roots {
+			for _, r := range lock.Roots {
 				res.Roots = append(res.Roots, r.Path)
 			}
 			var dropped []lockfile.Ref
@@ -116,46 +116,27 @@ func checkRepoFlags(cmd *cobra.Command, repo, fileFlag, file string) error {
 	return nil
 }
 
-// scanRoots observes the roots of the repository at repo under one
-// shared budget.
-func scanRoots(cmd *cobra.Command, s *streams, repo string, roots []lockfile.Root, cfg walker.Config) []walker.Root {
-	specs := make([]walker.RootSpec, len(roots))
-	for i, r := range roots {
-		specs[i] = r.Spec(repo)
-	}
+// showProgress counts the scan's entries through cfg and shows them on
+// the error stream while it runs; the returned func stops the display.
+func showProgress(s *streams, cfg *walker.Config) func() {
 	var progress atomic.Int64
 	cfg.Progress = &progress
-	stop := startProgress(s.err, &progress)
-	defer stop()
-	return walker.Scan(cmd.Context(), specs, cfg)
+	return startProgress(s.err, &progress)
 }
 
-// writeLock keeps the verdicts of the lock already at target (when its
-// digests still hold) and replaces it atomically.
+// writeLock replaces the lock at target, keeping the verdicts that still
+// hold, and maps the library's refusals to exit codes.
 func writeLock(lock *lockfile.Lock, target, name string) ([]lockfile.Ref, error) {
-	var dropped []lockfile.Ref
-	prev, err := lockfile.ReadFile(target)
+	dropped, err := lockfile.Relock(target, lock)
 	switch {
 	case err == nil:
-		dropped = lock.KeepVerdicts(prev)
-	case errors.Is(err, fs.ErrNotExist):
+		return dropped, nil
 	case errors.Is(err, lockfile.ErrNotRegular):
 		return nil, fail(exitUsage, "refusing to replace %s: %s", anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
-	default:
-		return nil, fail(exitNoAudit, "the existing %s cannot be read, and the verdicts it may hold would be lost: %s; move it away and lock again",
-			anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
+	case errors.Is(err, lockfile.ErrPrevious):
+		return nil, fail(exitNoAudit, "%s: %s; move it away and lock again", anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
 	}
-	data, err := lock.Marshal()
-	if err != nil {
-		return nil, fail(exitInternal, "%v", err)
-	}
-	if err := lockfile.WriteFile(target, data); err != nil {
-		if errors.Is(err, lockfile.ErrNotRegular) {
-			return nil, fail(exitUsage, "refusing to replace %s: %s", anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
-		}
-		return nil, fail(exitInternal, "writing %s: %s", anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
-	}
-	return dropped, nil
+	return nil, fail(exitInternal, "writing %s: %s", anomaly.QuoteBytes([]byte(name)), defang(err.Error()))
 }
 
 func printLock(w io.Writer, res *lockOutJSON, problems []lockfile.Problem, dropped []lockfile.Ref) {

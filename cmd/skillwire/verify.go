@@ -60,9 +60,9 @@ of an unknown version, or not a regular file (never a pass).`,
 			if err != nil {
 				return cannotVerify(s.out, format, lockPath, err)
 			}
-			roots := lockfile.MergeRoots(lock.Roots, lockfile.DefaultRoots())
-			observed, problems := lockfile.Build(roots, scanRoots(cmd, s, repo, roots, cfg))
-			report := lockfile.Compare(lock, observed, problems)
+			stop := showProgress(s, &cfg)
+			report := lockfile.Verify(cmd.Context(), repo, lock, cfg)
+			stop()
 			switch format {
 			case "text":
 				err = report.WriteText(s.out, lockPath)
@@ -117,5 +117,5 @@ func cannotVerify(w io.Writer, format, lockPath string, err error) error {
 	if werr != nil {
 		return werr
 	}
-	return fail(exitNoAudit, "%s", msg)
+	return fail(exitCode(err, exitNoAudit), "%s", msg)
 }

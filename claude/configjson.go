@@ -1,0 +1,458 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Claude Code's JSON configuration (settings, .mcp.json, ~/.claude.json) is
+// watched by its security-relevant keys only, in one canonical form, so that
+// `theme`, `numStartups` or a reordered key is not a change while every hook,
+// server and permission is.
+
+// ConfigAnomaly is why a configuration document could not be observed as
+// plain data. The names match anomaly.Reason names where one exists.
+type ConfigAnomaly string
+
+const (
+	AnomalyUnparsable   ConfigAnomaly = "unparsable"   // not one valid JSON object (or YAML mapping)
+	AnomalyOversize     ConfigAnomaly = "oversize"     // over the size bound; never parsed in part
+	AnomalyDuplicateKey ConfigAnomaly = "duplicatekey" // a key given twice; the last one is kept, as Claude Code does
+	AnomalyDepth        ConfigAnomaly = "depth"        // nested deeper than any real configuration
+	AnomalyAlias        ConfigAnomaly = "alias"        // YAML aliases that would expand past the limit; never expanded
+)
+
+// MaxConfigJSON bounds a settings or .mcp.json document (DESIGN §12, "Bad input").
+const MaxConfigJSON = 1 << 20
+
+// MaxClaudeJSON bounds ~/.claude.json: Claude Code rewrites it at every start
+// with per-project history, so real ones grow well past a settings file.
+const MaxClaudeJSON = 16 << 20
+
+// maxConfigDepth bounds the nesting of a kept value; real settings nest about 6 deep.
+const maxConfigDepth = 64
+
+// subsetKeys are the settings keys that run code, reach the network, change
+// what is trusted or what is loaded (DESIGN §12). Every other key is noise.
+var subsetKeys = []string{
+	"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "disabledMcpjsonServers",
+	"enableAllProjectMcpServers", "enabledMcpjsonServers", "enabledPlugins", "env",
+	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper",
+	"permissions", "statusLine",
+}
+
+// Extract is the security-relevant part of one configuration document.
+type Extract struct {
+	// Canonical is the kept keys as JSON with sorted keys and no insignificant
+	// whitespace; nil when the document could not be read (see Anomalies).
+	Canonical []byte
+	// Anomalies holds at most one reason: duplicatekey comes with a Canonical
+	// form; unparsable, oversize, depth and alias come without one.
+	Anomalies []ConfigAnomaly
+}
+
+// errConfigDepth stops a walk nested past maxConfigDepth.
+var errConfigDepth = errors.New("nested too deep")
+
+// configReader walks one JSON document token by token, building only the
+// values it keeps and noting duplicate keys on the way.
+type configReader struct {
+	dec *json.Decoder
+	dup bool
+}
+
+func newConfigReader(data []byte) *configReader {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return &configReader{dec: dec}
+}
+
+// skipValue is decoded into to pass over a value without building it: the
+// decoder still checks its syntax, and nothing is copied.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+func (r *configReader) skip() error { return r.dec.Decode(&skipValue{}) }
+
+// value builds the next value as map[string]any, []any, string, json.Number,
+// bool or nil. A repeated key keeps its last value, as JSON.parse does.
+func (r *configReader) value(depth int) (any, error) {
+	if depth > maxConfigDepth {
+		return nil, errConfigDepth
+	}
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		m := map[string]any{}
+		for r.dec.More() {
+			k, err := r.key()
+			if err != nil {
+				return nil, err
+			}
+			v, err := r.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := m[k]; ok {
+				r.dup = true
+			}
+			m[k] = v
+		}
+		_, err := r.dec.Token()
+		return m, err
+	case json.Delim('['):
+		a := []any{}
+		for r.dec.More() {
+			v, err := r.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := r.dec.Token()
+		return a, err
+	}
+	return tok, nil
+}
+
+func (r *configReader) key() (string, error) {
+	tok, err := r.dec.Token()
+	if err != nil {
+		return "", err
+	}
+	k, ok := tok.(string)
+	if !ok {
+		return "", errors.New("object key is not a string")
+	}
+	return k, nil
+}
+
+// object walks the members of the object that comes next, calling member
+// with each key; member must consume the value. Duplicate keys are noted.
+func (r *configReader) object(member func(key string) error) error {
+	tok, err := r.dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != json.Delim('{') {
+		return errors.New("not an object")
+	}
+	seen := map[string]bool{}
+	for r.dec.More() {
+		k, err := r.key()
+		if err != nil {
+			return err
+		}
+		if seen[k] {
+			r.dup = true
+		}
+		seen[k] = true
+		if err := member(k); err != nil {
+			return err
+		}
+	}
+	_, err = r.dec.Token()
+	return err
+}
+
+// end requires that nothing but whitespace follows the document.
+func (r *configReader) end() error {
+	if _, err := r.dec.Token(); err != io.EOF {
+		return errors.New("data after the top-level object")
+	}
+	return nil
+}
+
+// extractConfig runs read over data and turns its outcome into an Extract.
+func extractConfig(data []byte, size, max int64, read func(r *configReader) (map[string]any, error)) Extract {
+	if size > max || int64(len(data)) > max {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+	}
+	r := newConfigReader(data)
+	kept, err := read(r)
+	if err == nil {
+		err = r.end()
+	}
+	if errors.Is(err, errConfigDepth) {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+	}
+	if err != nil {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	var ex Extract
+	ex.Canonical = canonicalJSON(kept)
+	if r.dup {
+		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+	}
+	return ex
+}
+
+// canonicalJSON encodes a built value: encoding/json sorts map keys and the
+// values hold only JSON types, so equal meaning gives equal bytes.
+func canonicalJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Built values are maps, slices, strings, json.Number, bool and nil
+		// from a decoder that validated them; none of them fails to encode.
+		panic("claude: canonical JSON: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// SettingsSubset extracts the security-relevant keys of a settings.json
+// (user, project, local or managed). size is the file's size as the caller
+// observed it; data is what it read, bounded.
+func SettingsSubset(data []byte, size int64) Extract {
+	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
+		kept := map[string]any{}
+		err := r.object(func(k string) error {
+			if _, ok := slices.BinarySearch(subsetKeys, k); !ok {
+				return r.skip()
+			}
+			v, err := r.value(1)
+			kept[k] = v
+			return err
+		})
+		return kept, err
+	})
+}
+
+// MCPJSON extracts `mcpServers` of a project's .mcp.json.
+func MCPJSON(data []byte, size int64) Extract {
+	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
+		kept := map[string]any{}
+		err := r.object(func(k string) error {
+			if k != "mcpServers" {
+				return r.skip()
+			}
+			v, err := r.value(1)
+			kept[k] = v
+			return err
+		})
+		return kept, err
+	})
+}
+
+// ClaudeJSON extracts from ~/.claude.json the user's `mcpServers` and the
+// project's own `projects[project].mcpServers` (kept as `localMcpServers`,
+// Claude Code's "local" scope). The file is rewritten at every start and is
+// mostly history, so every other value is passed over by claudeScan, which
+// checks only its structure: a full check costs more than the 1 ms budget,
+// and a file Claude Code cannot parse loads no server at all.
+func ClaudeJSON(data []byte, size int64, project string) Extract {
+	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+	}
+	s := &claudeScan{data: data}
+	kept := map[string]any{}
+	err := s.object(func(k string) error {
+		switch k {
+		case "mcpServers":
+			return s.keep(kept, "mcpServers", 1)
+		case "projects":
+			// Only the last `projects` counts; a project missing from it has no local servers.
+			delete(kept, "localMcpServers")
+			return s.object(func(p string) error {
+				if p != project {
+					return s.skip()
+				}
+				// A repeated project entry replaces the earlier one whole.
+				delete(kept, "localMcpServers")
+				return s.object(func(pk string) error {
+					if pk != "mcpServers" {
+						return s.skip()
+					}
+					return s.keep(kept, "localMcpServers", 3)
+				})
+			})
+		}
+		return s.skip()
+	})
+	if err == nil {
+		s.space()
+		if s.i != len(s.data) {
+			err = errors.New("data after the top-level object")
+		}
+	}
+	switch {
+	case errors.Is(err, errConfigDepth):
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+	case err != nil:
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	ex := Extract{Canonical: canonicalJSON(kept)}
+	if s.dup {
+		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+	}
+	return ex
+}
+
+var errClaudeJSON = errors.New("not a JSON object")
+
+// claudeScan walks the few levels of ~/.claude.json that lead to the kept
+// values over raw bytes. Kept values are read by configReader in full.
+type claudeScan struct {
+	data []byte
+	i    int
+	dup  bool
+}
+
+func (s *claudeScan) space() {
+	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
+		s.i++
+	}
+}
+
+// object walks the members of the object that comes next; member must consume the value.
+func (s *claudeScan) object(member func(key string) error) error {
+	s.space()
+	if s.i == len(s.data) || s.data[s.i] != '{' {
+		return errClaudeJSON
+	}
+	s.i++
+	seen := map[string]bool{}
+	for first := true; ; first = false {
+		s.space()
+		if s.i < len(s.data) && s.data[s.i] == '}' && first {
+			s.i++
+			return nil
+		}
+		start := s.i
+		if !s.skipString() {
+			return errClaudeJSON
+		}
+		raw := s.data[start+1 : s.i-1]
+		k := string(raw)
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			if err := json.Unmarshal(s.data[start:s.i], &k); err != nil {
+				return errClaudeJSON
+			}
+		}
+		s.space()
+		if s.i == len(s.data) || s.data[s.i] != ':' {
+			return errClaudeJSON
+		}
+		s.i++
+		if seen[k] {
+			s.dup = true
+		}
+		seen[k] = true
+		if err := member(k); err != nil {
+			return err
+		}
+		s.space()
+		if s.i == len(s.data) {
+			return errClaudeJSON
+		}
+		s.i++
+		switch s.data[s.i-1] {
+		case '}':
+			return nil
+		case ',':
+			continue
+		}
+		return errClaudeJSON
+	}
+}
+
+// keep reads the next value in full (syntax, duplicate keys, depth) into kept[name].
+func (s *claudeScan) keep(kept map[string]any, name string, depth int) error {
+	s.space()
+	start := s.i
+	if err := s.skip(); err != nil {
+		return err
+	}
+	r := newConfigReader(s.data[start:s.i])
+	v, err := r.value(depth)
+	if err == nil {
+		err = r.end()
+	}
+	s.dup = s.dup || r.dup
+	kept[name] = v
+	return err
+}
+
+// skipString passes over the string that starts at s.i, quotes included.
+func (s *claudeScan) skipString() bool {
+	if s.i == len(s.data) || s.data[s.i] != '"' {
+		return false
+	}
+	j := s.i + 1
+	for {
+		k := bytes.IndexByte(s.data[j:], '"')
+		if k < 0 {
+			return false
+		}
+		j += k
+		n := 0
+		for p := j - 1; s.data[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			s.i = j + 1
+			return true
+		}
+		j++
+	}
+}
+
+// maxSkipDepth bounds the nesting of a skipped value, as encoding/json does.
+const maxSkipDepth = 10000
+
+// skip passes over one value, checking that strings end and brackets match.
+func (s *claudeScan) skip() error {
+	s.space()
+	if s.i == len(s.data) {
+		return errClaudeJSON
+	}
+	switch s.data[s.i] {
+	case '"':
+		if !s.skipString() {
+			return errClaudeJSON
+		}
+		return nil
+	case '{', '[':
+		var open []byte
+		for s.i < len(s.data) {
+			switch c := s.data[s.i]; c {
+			case '"':
+				if !s.skipString() {
+					return errClaudeJSON
+				}
+				continue
+			case '{', '[':
+				if open = append(open, c); len(open) > maxSkipDepth {
+					return errConfigDepth
+				}
+			case '}', ']':
+				if len(open) == 0 || open[len(open)-1] != c-2 {
+					return errClaudeJSON
+				}
+				if open = open[:len(open)-1]; len(open) == 0 {
+					s.i++
+					return nil
+				}
+			}
+			s.i++
+		}
+		return errClaudeJSON
+	}
+	start := s.i
+	for s.i < len(s.data) && strings.IndexByte(",}] \t\r\n", s.data[s.i]) < 0 {
+		s.i++
+	}
+	if s.i == start {
+		return errClaudeJSON
+	}
+	return nil
+}

@@ -1,0 +1,288 @@
+package claude
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func subsetOf(t *testing.T, doc string) Extract {
+	t.Helper()
+	return SettingsSubset([]byte(doc), int64(len(doc)))
+}
+
+func TestSettingsSubsetKeepsEverySecurityKey(t *testing.T) {
+	for _, k := range subsetKeys {
+		t.Run(k, func(t *testing.T) {
+			doc := fmt.Sprintf(`{"theme":"dark",%q:{"x":1}}`, k)
+			ex := subsetOf(t, doc)
+			want := fmt.Sprintf(`{%q:{"x":1}}`, k)
+			if string(ex.Canonical) != want || ex.Anomalies != nil {
+				t.Fatalf("got %s %v, want %s", ex.Canonical, ex.Anomalies, want)
+			}
+		})
+	}
+	if !slices.IsSorted(subsetKeys) {
+		t.Fatal("subsetKeys must stay sorted for the binary search")
+	}
+}
+
+func TestSettingsSubsetIgnoresNoise(t *testing.T) {
+	base := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"a"}]}]},"env":{"A":"1","B":"2"}}`
+	want := SettingsSubset([]byte(base), int64(len(base))).Canonical
+	for name, doc := range map[string]string{
+		"theme":         `{"theme":"light","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"a"}]}]},"env":{"A":"1","B":"2"}}`,
+		"model":         `{"model":"opus","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"a"}]}]},"env":{"A":"1","B":"2"}}`,
+		"numStartups":   `{"numStartups":812,"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"a"}]}]},"env":{"A":"1","B":"2"},"tipsHistory":{"x":[1,2,{"y":null}]}}`,
+		"reordered":     `{"env":{"B":"2","A":"1"},"hooks":{"SessionStart":[{"hooks":[{"command":"a","type":"command"}]}]}}`,
+		"whitespace":    "{\n  \"hooks\" : {\"SessionStart\":[ {\"hooks\":[{\"type\":\"command\",\"command\":\"a\"}]} ]},\r\n\t\"env\":{\"A\":\"1\",\"B\":\"2\"}\n}\n",
+		"escaped alike": `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"\u0061"}]}]},"env":{"A":"1","B":"2"}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := subsetOf(t, doc)
+			if !bytes.Equal(got.Canonical, want) || got.Anomalies != nil {
+				t.Fatalf("got %s %v\nwant %s", got.Canonical, got.Anomalies, want)
+			}
+		})
+	}
+}
+
+func TestSettingsSubsetSeesEveryChangeOfAKeptKey(t *testing.T) {
+	base := subsetOf(t, `{"env":{"A":"1"},"permissions":{"allow":["Read"]}}`).Canonical
+	for _, doc := range []string{
+		`{"env":{"A":"2"},"permissions":{"allow":["Read"]}}`,
+		`{"env":{"A":"1"},"permissions":{"allow":["Read","Bash"]}}`,
+		`{"env":{"A":"1"},"permissions":{"allow":["Read"]},"apiKeyHelper":"x"}`,
+		`{"env":{"A":1},"permissions":{"allow":["Read"]}}`,
+	} {
+		if got := subsetOf(t, doc).Canonical; bytes.Equal(got, base) {
+			t.Errorf("%s: canonical form unchanged", doc)
+		}
+	}
+}
+
+func TestDuplicateKeysKeepTheLastAndAreReported(t *testing.T) {
+	for name, c := range map[string]struct{ doc, want string }{
+		"top level":     {`{"env":{"A":"1"},"env":{"B":"2"}}`, `{"env":{"B":"2"}}`},
+		"nested":        {`{"env":{"A":"1","A":"2"}}`, `{"env":{"A":"2"}}`},
+		"deep":          {`{"hooks":{"Stop":[{"hooks":[{"command":"safe","command":"curl x|sh"}]}]}}`, `{"hooks":{"Stop":[{"hooks":[{"command":"curl x|sh"}]}]}}`},
+		"ignored twice": {`{"theme":"a","theme":"b","env":{}}`, `{"env":{}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ex := subsetOf(t, c.doc)
+			if string(ex.Canonical) != c.want {
+				t.Fatalf("canonical %s, want %s", ex.Canonical, c.want)
+			}
+			if !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
+				t.Fatalf("anomalies %v, want duplicatekey", ex.Anomalies)
+			}
+		})
+	}
+}
+
+func TestBadSettingsAreAnomaliesWithoutACanonicalForm(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, maxConfigDepth+2) + "1" + strings.Repeat("}", maxConfigDepth+2)
+	for name, c := range map[string]struct {
+		doc  string
+		size int64
+		want ConfigAnomaly
+	}{
+		"empty":            {"", 0, AnomalyUnparsable},
+		"truncated":        {`{"env":{"A":"1"}`, 16, AnomalyUnparsable},
+		"array":            {`["hooks"]`, 9, AnomalyUnparsable},
+		"two objects":      {`{}{}`, 4, AnomalyUnparsable},
+		"trailing junk":    {`{"env":{}} x`, 12, AnomalyUnparsable},
+		"bad skipped":      {`{"theme":[1,}`, 13, AnomalyUnparsable},
+		"comment":          {`{"env":{} /* c */}`, 18, AnomalyUnparsable},
+		"oversize by len":  {strings.Repeat(" ", MaxConfigJSON+1), MaxConfigJSON + 1, AnomalyOversize},
+		"oversize by size": {`{}`, MaxConfigJSON + 1, AnomalyOversize},
+		"deep kept value":  {`{"env":` + deep + `}`, 0, AnomalyDepth},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ex := SettingsSubset([]byte(c.doc), c.size)
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{c.want}) {
+				t.Fatalf("got %q %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+		})
+	}
+}
+
+func TestDeepIgnoredValueIsPassedOver(t *testing.T) {
+	deep := strings.Repeat(`[`, 5000) + strings.Repeat(`]`, 5000)
+	ex := subsetOf(t, `{"theme":`+deep+`,"env":{"A":"1"}}`)
+	if string(ex.Canonical) != `{"env":{"A":"1"}}` {
+		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
+	}
+}
+
+func TestMCPJSONKeepsOnlyServers(t *testing.T) {
+	a := MCPJSON([]byte(`{"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}},"other":1}`), 0)
+	b := MCPJSON([]byte(`{"other":2, "mcpServers":{"db":{"args":["-y","pkg"],"command":"npx"}}}`), 0)
+	want := `{"mcpServers":{"db":{"args":["-y","pkg"],"command":"npx"}}}`
+	if string(a.Canonical) != want || string(b.Canonical) != want {
+		t.Fatalf("got %s and %s, want %s", a.Canonical, b.Canonical, want)
+	}
+	if ex := MCPJSON([]byte(`{"mcpServers":{}`), 0); ex.Anomalies[0] != AnomalyUnparsable {
+		t.Fatalf("truncated .mcp.json: %v", ex.Anomalies)
+	}
+}
+
+func TestClaudeJSONKeepsUserAndThisProjectsServersOnly(t *testing.T) {
+	doc := `{"numStartups":9,"projects":{
+		"/other":{"mcpServers":{"x":{"command":"other"}},"history":[{"display":"hi"}]},
+		"/p":{"allowedTools":[],"mcpServers":{"local":{"command":"l"}},"history":[1,2,3]}
+	},"mcpServers":{"u":{"type":"http","url":"https://u.example"}},"tipsHistory":{"a":1}}`
+	ex := ClaudeJSON([]byte(doc), int64(len(doc)), "/p")
+	want := `{"localMcpServers":{"local":{"command":"l"}},"mcpServers":{"u":{"type":"http","url":"https://u.example"}}}`
+	if string(ex.Canonical) != want || ex.Anomalies != nil {
+		t.Fatalf("got %s %v\nwant %s", ex.Canonical, ex.Anomalies, want)
+	}
+	noise := strings.Replace(strings.Replace(doc, `"numStartups":9`, `"numStartups":10`, 1), `[1,2,3]`, `[1,2,3,4]`, 1)
+	if got := ClaudeJSON([]byte(noise), 0, "/p"); !bytes.Equal(got.Canonical, ex.Canonical) {
+		t.Fatalf("history and numStartups changed the form: %s", got.Canonical)
+	}
+}
+
+func TestClaudeJSONLastProjectEntryWins(t *testing.T) {
+	for name, c := range map[string]struct{ doc, want string }{
+		"repeated project":  {`{"projects":{"/p":{"mcpServers":{"a":{}}},"/p":{}}}`, `{}`},
+		"repeated projects": {`{"projects":{"/p":{"mcpServers":{"a":{}}}},"projects":{}}`, `{}`},
+		"repeated servers":  {`{"projects":{"/p":{"mcpServers":{"a":{}},"mcpServers":{"b":{}}}}}`, `{"localMcpServers":{"b":{}}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ex := ClaudeJSON([]byte(c.doc), 0, "/p")
+			if string(ex.Canonical) != c.want || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
+				t.Fatalf("got %s %v, want %s duplicatekey", ex.Canonical, ex.Anomalies, c.want)
+			}
+		})
+	}
+}
+
+func TestClaudeJSONBounds(t *testing.T) {
+	if ex := ClaudeJSON([]byte(`{}`), MaxClaudeJSON+1, "/p"); ex.Anomalies[0] != AnomalyOversize {
+		t.Fatalf("oversize: %v", ex.Anomalies)
+	}
+	if ex := ClaudeJSON([]byte(`{"projects":{"/q":{]}}`), 0, "/p"); ex.Anomalies[0] != AnomalyUnparsable {
+		t.Fatalf("bad skipped project: %v", ex.Anomalies)
+	}
+}
+
+// claudeJSON200KB is shaped like a real ~/.claude.json: many projects, each
+// with history, and a few servers.
+func claudeJSON200KB() []byte {
+	var b strings.Builder
+	b.WriteString(`{"numStartups":812,"installMethod":"native","autoUpdates":true,"tipsHistory":{"new-user-warmup":7,"memory-command":40},`)
+	b.WriteString(`"mcpServers":{"gh":{"type":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-github"],"env":{"GITHUB_TOKEN":"x"}}},"projects":{`)
+	for i := 0; b.Len() < 200<<10; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"/home/u/src/project-%d":{"allowedTools":[],"history":[`, i)
+		for j := 0; j < 8; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"display":"fix the failing test in pkg/%d and explain why \"it\" broke","pastedContents":{}}`, j)
+		}
+		fmt.Fprintf(&b, `],"mcpContextUris":[],"mcpServers":{"db%d":{"command":"node","args":["server.js"]}},"enabledMcpjsonServers":[],"hasTrustDialogAccepted":true,"lastCost":0.1234,"lastDuration":123456}`, i)
+	}
+	b.WriteString(`},"userID":"0123456789abcdef"}`)
+	return []byte(b.String())
+}
+
+func BenchmarkClaudeJSON200KB(b *testing.B) {
+	doc := claudeJSON200KB()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if ex := ClaudeJSON(doc, int64(len(doc)), "/home/u/src/project-7"); ex.Anomalies != nil {
+			b.Fatal(ex.Anomalies)
+		}
+	}
+}
+
+func FuzzSettingsSubset(f *testing.F) {
+	for _, s := range []string{`{}`, `{"hooks":{"Stop":[{"hooks":[{"command":"x"}]}]},"theme":1}`, `{"env":{"A":"1","A":"2"}}`, `{"a":[`, `{"permissions":{"defaultMode":"plan"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ex := SettingsSubset(data, int64(len(data)))
+		if (ex.Canonical == nil) == (len(ex.Anomalies) == 0 || ex.Anomalies[0] == AnomalyDuplicateKey) {
+			t.Fatalf("canonical %q with anomalies %v", ex.Canonical, ex.Anomalies)
+		}
+		if ex.Canonical == nil {
+			return
+		}
+		// The canonical form is a fixed point: reading it again gives it back.
+		again := SettingsSubset(ex.Canonical, int64(len(ex.Canonical)))
+		if !bytes.Equal(again.Canonical, ex.Canonical) || again.Anomalies != nil {
+			t.Fatalf("not a fixed point: %q -> %q %v", ex.Canonical, again.Canonical, again.Anomalies)
+		}
+		SettingsCommands(ex.Canonical)
+		for _, fact := range ConfigFacts(nil, ex.Canonical) {
+			if s := fact.String(); strings.ContainsAny(s, "\n\r\x1b\u202e") {
+				t.Fatalf("unescaped text in %q", s)
+			}
+		}
+	})
+}
+
+func FuzzClaudeJSON(f *testing.F) {
+	f.Add([]byte(`{"mcpServers":{"a":{}},"projects":{"/p":{"mcpServers":{"b":{}}}}}`))
+	f.Add([]byte(`{"projects":{"/p":{},"/p":{"x":[1,{"y":2}]}}}`))
+	f.Add(claudeJSON200KB()[:4096])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ex := ClaudeJSON(data, int64(len(data)), "/p")
+		if ex.Canonical == nil {
+			return
+		}
+		m := decodeCanonical(ex.Canonical)
+		for k := range m {
+			if k != "mcpServers" && k != "localMcpServers" {
+				t.Fatalf("kept %q", k)
+			}
+		}
+		ConfigFacts(ex.Canonical, nil)
+	})
+}
+
+func TestClaudeJSONScannerRefusesBrokenStructure(t *testing.T) {
+	for name, doc := range map[string]string{
+		"mismatched brackets":  `{"projects":{"/q":{"a":[}]}}}`,
+		"unterminated string":  `{"projects":{"/q":"abc}}`,
+		"escaped quote at end": `{"projects":{"/q":"abc\"}}`,
+		"missing colon":        `{"projects" {}}`,
+		"trailing comma":       `{"projects":{},}`,
+		"trailing data":        `{"projects":{}} {}`,
+		"not an object":        `[]`,
+		"bad kept value":       `{"mcpServers":{"a":[1,]}}`,
+		"empty":                ``,
+	} {
+		t.Run(name, func(t *testing.T) {
+			ex := ClaudeJSON([]byte(doc), 0, "/p")
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
+				t.Fatalf("got %s %v, want unparsable", ex.Canonical, ex.Anomalies)
+			}
+		})
+	}
+}
+
+func TestClaudeJSONDecodesEscapedKeysAsClaudeCodeDoes(t *testing.T) {
+	doc := `{"projects":{"\/p":{"mcp\u0053ervers":{"a":{"command":"x"}}}},"skip":"q\\\"\\"}`
+	ex := ClaudeJSON([]byte(doc), 0, "/p")
+	if string(ex.Canonical) != `{"localMcpServers":{"a":{"command":"x"}}}` {
+		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
+	}
+}
+
+func TestSettingsOfExactlyTheBoundAreRead(t *testing.T) {
+	head := `{"env":{"A":"1"},"theme":"`
+	doc := head + strings.Repeat("x", MaxConfigJSON-len(head)-2) + `"}`
+	if len(doc) != MaxConfigJSON {
+		t.Fatalf("built %d bytes", len(doc))
+	}
+	if ex := subsetOf(t, doc); string(ex.Canonical) != `{"env":{"A":"1"}}` {
+		t.Fatalf("got %.60s %v", ex.Canonical, ex.Anomalies)
+	}
+}

@@ -1,0 +1,499 @@
+package claude
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// FactKind is one kind of security-relevant change of a configuration
+// candidate. The order of the constants is the order facts are told in:
+// hooks, helpers, env and MCP servers before permissions, plugins and the rest.
+type FactKind uint8
+
+const (
+	_                            FactKind = iota
+	FactNewHook                           // Event, Matcher, Type, Command
+	FactHookRemoved                       // Event, Matcher, Type, Command
+	FactHelperSet                         // Name (statusLine, apiKeyHelper, …), Command
+	FactHelperRemoved                     // Name
+	FactEnvSet                            // Name; the value is never told (it may be a key)
+	FactEnvRemoved                        // Name
+	FactNewMCPServer                      // Name, Scope, Type ("command" or "url"), Command
+	FactMCPServerChanged                  // Name, Scope, Type, Command
+	FactMCPServerRemoved                  // Name, Scope
+	FactEnableAllProjectMCP               // Value (JSON of the new value, or "" when unset)
+	FactMcpjsonServerEnabled              // Name
+	FactMcpjsonServerDisabled             // Name
+	FactPermissionsDefaultMode            // Value ("" when unset)
+	FactPermissionRuleAdded               // Name ("allow", "ask", "deny"), Value
+	FactPermissionRuleRemoved             // Name, Value
+	FactAdditionalDirectoryAdded          // Value
+	FactPermissionsChanged                // Name (any other permissions key)
+	FactPluginEnabled                     // Name
+	FactPluginDisabled                    // Name
+	FactMarketplaceAdded                  // Name, Value (its source)
+	FactMarketplaceChanged                // Name, Value
+	FactMarketplaceRemoved                // Name
+	FactNameChanged                       // Value (frontmatter name)
+	FactAllowedToolAdded                  // Name
+	FactAllowedToolRemoved                // Name
+)
+
+// Fact is one security-relevant difference between two extracted forms.
+// Every string field except Kind's vocabulary is attacker text.
+type Fact struct {
+	Kind    FactKind
+	Event   string
+	Matcher string
+	Name    string
+	Scope   string // MCP servers: "" for .mcp.json, frontmatter and the user's; "local" for projects[…] of ~/.claude.json
+	Type    string
+	Command string
+	Value   string
+}
+
+// ConfigFacts lists what changed between two Canonical forms of the same
+// candidate (settings subset, MCP extract or frontmatter), in FactKind
+// order. A nil or damaged old form is read as empty: all is new.
+func ConfigFacts(old, new []byte) []Fact {
+	o, n := decodeCanonical(old), decodeCanonical(new)
+	var fs []Fact
+	fs = append(fs, hookFacts(o["hooks"], n["hooks"])...)
+	fs = append(fs, helperFacts(o, n)...)
+	fs = append(fs, mapFacts(o["env"], n["env"], FactEnvSet, FactEnvSet, FactEnvRemoved, nil)...)
+	for _, sc := range []struct{ key, scope string }{{"mcpServers", ""}, {"localMcpServers", "local"}} {
+		for _, f := range mapFacts(mcpServers(o[sc.key]), mcpServers(n[sc.key]), FactNewMCPServer, FactMCPServerChanged, FactMCPServerRemoved, describeServer) {
+			f.Scope = sc.scope
+			fs = append(fs, f)
+		}
+	}
+	if !cfgEqual(o["enableAllProjectMcpServers"], n["enableAllProjectMcpServers"]) {
+		fs = append(fs, Fact{Kind: FactEnableAllProjectMCP, Value: cfgJSON(n["enableAllProjectMcpServers"])})
+	}
+	fs = append(fs, listFacts(o["enabledMcpjsonServers"], n["enabledMcpjsonServers"], FactMcpjsonServerEnabled, 0, "")...)
+	fs = append(fs, listFacts(o["disabledMcpjsonServers"], n["disabledMcpjsonServers"], FactMcpjsonServerDisabled, 0, "")...)
+	fs = append(fs, permissionFacts(o["permissions"], n["permissions"])...)
+	fs = append(fs, pluginFacts(o["enabledPlugins"], n["enabledPlugins"])...)
+	fs = append(fs, mapFacts(o["extraKnownMarketplaces"], n["extraKnownMarketplaces"], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
+	if !cfgEqual(o["name"], n["name"]) {
+		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
+	}
+	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
+	slices.SortStableFunc(fs, func(a, b Fact) int { return int(a.Kind) - int(b.Kind) })
+	return fs
+}
+
+// hookFacts compares hooks as multisets of (event, matcher, type, command):
+// a changed command is a new hook and a removed one.
+func hookFacts(old, new any) []Fact {
+	count := map[Command]int{}
+	for _, c := range hookCommands(old) {
+		count[c]++
+	}
+	var fs []Fact
+	for _, c := range hookCommands(new) {
+		if count[c] > 0 {
+			count[c]--
+			continue
+		}
+		fs = append(fs, Fact{Kind: FactNewHook, Event: c.Event, Matcher: c.Matcher, Type: c.Type, Command: c.Command})
+	}
+	for _, c := range hookCommands(old) {
+		if count[c] > 0 {
+			count[c]--
+			fs = append(fs, Fact{Kind: FactHookRemoved, Event: c.Event, Matcher: c.Matcher, Type: c.Type, Command: c.Command})
+		}
+	}
+	return fs
+}
+
+func helperFacts(o, n map[string]any) []Fact {
+	helpers := func(doc map[string]any) map[string]string {
+		m := map[string]string{}
+		for _, c := range SettingsCommands(canonicalJSON(doc)) {
+			if c.Source != "hooks" {
+				m[c.Source] = c.Command
+			}
+		}
+		return m
+	}
+	ho, hn := helpers(o), helpers(n)
+	var fs []Fact
+	for _, k := range helperNames() {
+		c, ok := hn[k]
+		switch {
+		case ok && (c != ho[k] || !cfgHas(ho, k)):
+			fs = append(fs, Fact{Kind: FactHelperSet, Name: k, Command: c})
+		case !ok && cfgHas(ho, k):
+			fs = append(fs, Fact{Kind: FactHelperRemoved, Name: k})
+		}
+	}
+	return fs
+}
+
+// helperNames are the settings keys told as helper facts, in the order told.
+func helperNames() []string {
+	return append([]string{"statusLine", "fileSuggestion"}, helperKeys...)
+}
+
+func cfgHas[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// mapFacts compares two JSON objects member by member. describe, when set,
+// fills the fact from the new value (Type, Command or Value).
+func mapFacts(old, new any, added, changed, removed FactKind, describe func(any, *Fact)) []Fact {
+	om, _ := old.(map[string]any)
+	nm, _ := new.(map[string]any)
+	var fs []Fact
+	for _, k := range cfgKeys(nm) {
+		ov, had := om[k]
+		if had && cfgEqual(ov, nm[k]) {
+			continue
+		}
+		f := Fact{Kind: added, Name: k}
+		if had {
+			f.Kind = changed
+		}
+		if describe != nil {
+			describe(nm[k], &f)
+		}
+		fs = append(fs, f)
+	}
+	for _, k := range cfgKeys(om) {
+		if !cfgHas(nm, k) {
+			fs = append(fs, Fact{Kind: removed, Name: k})
+		}
+	}
+	return fs
+}
+
+// listFacts compares two lists as sets of their entries' text; field names
+// which Fact field holds the entry ("" for Name, "value" for Value).
+func listFacts(old, new any, added, removed FactKind, field string) []Fact {
+	os, ns := textSet(old), textSet(new)
+	var fs []Fact
+	emit := func(k FactKind, s string) {
+		f := Fact{Kind: k, Name: s}
+		if field == "value" {
+			f.Name, f.Value = "", s
+		}
+		fs = append(fs, f)
+	}
+	for _, s := range ns {
+		if !slices.Contains(os, s) {
+			emit(added, s)
+		}
+	}
+	if removed != 0 {
+		for _, s := range os {
+			if !slices.Contains(ns, s) {
+				emit(removed, s)
+			}
+		}
+	}
+	return fs
+}
+
+func textSet(v any) []string {
+	var out []string
+	for _, e := range cfgList(v) {
+		out = append(out, cfgText(e))
+	}
+	if s, ok := v.(string); ok {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func permissionFacts(old, new any) []Fact {
+	om, _ := old.(map[string]any)
+	nm, _ := new.(map[string]any)
+	var fs []Fact
+	if !cfgEqual(om["defaultMode"], nm["defaultMode"]) {
+		fs = append(fs, Fact{Kind: FactPermissionsDefaultMode, Value: cfgText(nm["defaultMode"])})
+	}
+	for _, list := range []string{"allow", "ask", "deny"} {
+		for _, f := range listFacts(om[list], nm[list], FactPermissionRuleAdded, FactPermissionRuleRemoved, "value") {
+			f.Name = list
+			fs = append(fs, f)
+		}
+	}
+	fs = append(fs, listFacts(om["additionalDirectories"], nm["additionalDirectories"], FactAdditionalDirectoryAdded, 0, "value")...)
+	keys := cfgKeys(nm)
+	for _, k := range cfgKeys(om) {
+		if !cfgHas(nm, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		switch k {
+		case "defaultMode", "allow", "ask", "deny", "additionalDirectories":
+			continue
+		}
+		if !cfgEqual(om[k], nm[k]) {
+			fs = append(fs, Fact{Kind: FactPermissionsChanged, Name: k})
+		}
+	}
+	return fs
+}
+
+// pluginFacts reads enabledPlugins as name → enabled (a list of names, the
+// older form, enables each).
+func pluginFacts(old, new any) []Fact {
+	enabled := func(v any) map[string]bool {
+		m := map[string]bool{}
+		if o, ok := v.(map[string]any); ok {
+			for k, e := range o {
+				m[k] = e != false && e != nil
+			}
+		}
+		for _, s := range textSet(v) {
+			if _, isMap := v.(map[string]any); !isMap {
+				m[s] = true
+			}
+		}
+		return m
+	}
+	om, nm := enabled(old), enabled(new)
+	names := map[string]any{}
+	for k := range om {
+		names[k] = nil
+	}
+	for k := range nm {
+		names[k] = nil
+	}
+	var fs []Fact
+	for _, k := range cfgKeys(names) {
+		switch {
+		case nm[k] && !om[k]:
+			fs = append(fs, Fact{Kind: FactPluginEnabled, Name: k})
+		case om[k] && !nm[k]:
+			fs = append(fs, Fact{Kind: FactPluginDisabled, Name: k})
+		}
+	}
+	return fs
+}
+
+// mcpServers reads an mcpServers value: an object of name → config, or (in
+// agent frontmatter) a list of server names and name → config objects.
+func mcpServers(v any) map[string]any {
+	if m, ok := v.(map[string]any); ok {
+		return m
+	}
+	m := map[string]any{}
+	for _, e := range cfgList(v) {
+		switch e := e.(type) {
+		case map[string]any:
+			for k, c := range e {
+				m[k] = c
+			}
+		default:
+			m[cfgText(e)] = nil
+		}
+	}
+	return m
+}
+
+// describeServer tells what a server runs: its command line, or its URL.
+func describeServer(v any, f *Fact) {
+	c, _ := v.(map[string]any)
+	if cmd, ok := c["command"].(string); ok {
+		parts := []string{cmd}
+		for _, a := range cfgList(c["args"]) {
+			parts = append(parts, cfgText(a))
+		}
+		f.Type, f.Command = "command", strings.Join(parts, " ")
+	} else if u, ok := c["url"].(string); ok {
+		f.Type, f.Command = "url", u
+	}
+}
+
+func describeMarketplace(v any, f *Fact) {
+	src, _ := v.(map[string]any)
+	s, _ := src["source"].(map[string]any)
+	for _, k := range []string{"repo", "url", "path", "package"} {
+		if t, ok := s[k].(string); ok {
+			f.Value = t
+			return
+		}
+	}
+	f.Value = cfgJSON(src["source"])
+}
+
+func cfgEqual(a, b any) bool {
+	return (a == nil) == (b == nil) && string(canonicalJSON(a)) == string(canonicalJSON(b))
+}
+
+// cfgJSON is a value's canonical JSON, "" when absent.
+func cfgJSON(v any) string {
+	if v == nil {
+		return ""
+	}
+	return string(canonicalJSON(v))
+}
+
+// cfgText is a string as itself and any other value as its JSON.
+func cfgText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return cfgJSON(v)
+}
+
+// hookEvents and permissionModes are Claude Code's own vocabulary, told
+// bare; any other event or mode name is attacker text and told quoted.
+var (
+	hookEvents = []string{"ConfigChange", "InstructionsLoaded", "Notification", "PermissionRequest",
+		"PostCompact", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionEnd",
+		"SessionStart", "Setup", "Stop", "SubagentStart", "SubagentStop", "TaskCompleted",
+		"TeammateIdle", "UserPromptExpansion", "UserPromptSubmit", "WorktreeCreate", "WorktreeRemove"}
+	permissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"}
+)
+
+func factWord(words []string, s string) string {
+	if slices.Contains(words, s) {
+		return s
+	}
+	return factQuote(s)
+}
+
+// String is the fact as one factual line. Attacker text is always quoted and
+// escaped (factQuote); the words around it are fixed.
+func (f Fact) String() string {
+	q := factQuote
+	switch f.Kind {
+	case FactNewHook, FactHookRemoved:
+		s := "new " + factWord(hookEvents, f.Event) + " hook"
+		if f.Kind == FactHookRemoved {
+			s = "removed " + factWord(hookEvents, f.Event) + " hook"
+		}
+		if f.Matcher != "" {
+			s += " for " + q(f.Matcher)
+		}
+		switch f.Type {
+		case "", "command":
+			return s + " runs " + q(f.Command)
+		case "http":
+			return s + " posts to " + q(f.Command)
+		}
+		return s + " of type " + q(f.Type) + ": " + q(f.Command)
+	case FactHelperSet:
+		return factWord(helperNames(), f.Name) + " now runs " + q(f.Command)
+	case FactHelperRemoved:
+		return factWord(helperNames(), f.Name) + " is no longer set"
+	case FactEnvSet:
+		return "env now sets " + q(f.Name)
+	case FactEnvRemoved:
+		return "env no longer sets " + q(f.Name)
+	case FactNewMCPServer, FactMCPServerChanged:
+		s := "new " + factScope(f.Scope) + "MCP server " + q(f.Name)
+		if f.Kind == FactMCPServerChanged {
+			s = factScope(f.Scope) + "MCP server " + q(f.Name) + " changed:"
+		}
+		switch f.Type {
+		case "command":
+			return s + " runs " + q(f.Command)
+		case "url":
+			return s + " connects to " + q(f.Command)
+		}
+		return s + " (no command or URL)"
+	case FactMCPServerRemoved:
+		return factScope(f.Scope) + "MCP server " + q(f.Name) + " removed"
+	case FactEnableAllProjectMCP:
+		return "enableAllProjectMcpServers is " + factSetting(f.Value, []string{"true", "false"})
+	case FactMcpjsonServerEnabled:
+		return "enabledMcpjsonServers now includes " + q(f.Name)
+	case FactMcpjsonServerDisabled:
+		return "disabledMcpjsonServers now includes " + q(f.Name)
+	case FactPermissionsDefaultMode:
+		return "permissions.defaultMode is " + factSetting(f.Value, permissionModes)
+	case FactPermissionRuleAdded:
+		return "permissions." + factWord([]string{"allow", "ask", "deny"}, f.Name) + " now includes " + q(f.Value)
+	case FactPermissionRuleRemoved:
+		return "permissions." + factWord([]string{"allow", "ask", "deny"}, f.Name) + " no longer includes " + q(f.Value)
+	case FactAdditionalDirectoryAdded:
+		return "permissions.additionalDirectories now includes " + q(f.Value)
+	case FactPermissionsChanged:
+		return "permissions key " + q(f.Name) + " changed"
+	case FactPluginEnabled:
+		return "plugin " + q(f.Name) + " is now enabled"
+	case FactPluginDisabled:
+		return "plugin " + q(f.Name) + " is no longer enabled"
+	case FactMarketplaceAdded:
+		return "new marketplace " + q(f.Name) + " from " + q(f.Value)
+	case FactMarketplaceChanged:
+		return "marketplace " + q(f.Name) + " is now from " + q(f.Value)
+	case FactMarketplaceRemoved:
+		return "marketplace " + q(f.Name) + " removed"
+	case FactNameChanged:
+		return "frontmatter name is now " + q(f.Value)
+	case FactAllowedToolAdded:
+		return "allowed-tools now includes " + q(f.Name)
+	case FactAllowedToolRemoved:
+		return "allowed-tools no longer includes " + q(f.Name)
+	}
+	return fmt.Sprintf("fact(%d)", f.Kind)
+}
+
+func factScope(scope string) string {
+	if scope == "local" {
+		return "local "
+	}
+	return ""
+}
+
+// factSetting tells a new value: "now X" for a known word, quoted otherwise, "no longer set" when unset.
+func factSetting(v string, words []string) string {
+	if v == "" {
+		return "no longer set"
+	}
+	return "now " + factWord(words, v)
+}
+
+// maxFactText bounds one quoted attacker string, in characters of its escaped form.
+const maxFactText = 160
+
+// factQuote quotes attacker text for a one-line fact: every byte that is not
+// printable UTF-8 as \xNN, every format (bidi) or otherwise unprintable rune
+// as \uXXXX, `"` and `\` escaped; cut after maxFactText characters with a
+// marker outside the quotes, never inside an escape.
+func factQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		var piece string
+		switch {
+		case r == utf8.RuneError && size == 1, r < 0x20, r == 0x7f:
+			piece = fmt.Sprintf(`\x%02x`, s[i])
+		case r == '"' || r == '\\':
+			piece = `\` + string(r)
+		case unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r):
+			if r > 0xffff {
+				piece = fmt.Sprintf(`\U%08X`, r)
+			} else {
+				piece = fmt.Sprintf(`\u%04X`, r)
+			}
+		default:
+			piece = s[i : i+size]
+		}
+		pn := utf8.RuneCountInString(piece)
+		if n+pn > maxFactText {
+			b.WriteString(`"…`)
+			return b.String()
+		}
+		b.WriteString(piece)
+		n += pn
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,248 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"unicode"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MaxFrontmatter bounds how much of a SKILL.md, agent or command file is
+// searched for its YAML frontmatter; one that does not close within it is oversize.
+const MaxFrontmatter = 64 << 10
+
+// maxAliasNodes bounds the nodes that aliases may add when expanded: real
+// frontmatter uses none, and a billion-laughs document needs millions.
+const maxAliasNodes = 1000
+
+var (
+	errYAMLAlias = errors.New("aliases expand past the limit")
+	errYAMLShape = errors.New("unexpected YAML shape")
+)
+
+// frontmatterKeys are the frontmatter fields that change what runs or what
+// is allowed without asking.
+var frontmatterKeys = []string{"allowed-tools", "hooks", "mcpServers", "name"}
+
+// Frontmatter extracts `name`, `hooks`, `mcpServers` and `allowed-tools`
+// from the YAML frontmatter of a SKILL.md, agent or command file (data is
+// the file's start; only MaxFrontmatter bytes are looked at). A file without
+// frontmatter has the empty form `{}`. `allowed-tools` is kept as a sorted
+// list whether it was written as a list or as one string.
+func Frontmatter(data []byte) Extract {
+	body, found, over := frontmatterBody(data)
+	if over {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+	}
+	if !found {
+		return Extract{Canonical: []byte("{}")}
+	}
+	// Parsed to nodes only: yaml.v3 keeps aliases as pointers, expanded by
+	// yamlConverter under its limit. goccy/go-yaml was tried and takes seconds
+	// on 60 KB of nested brackets, and has no alias limit of its own.
+	var root yaml.Node
+	if err := yaml.Unmarshal(body, &root); err != nil {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	c := yamlConverter{}
+	var doc any
+	var err error
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		doc, err = c.value(root.Content[0], 0)
+	}
+	switch {
+	case errors.Is(err, errYAMLAlias):
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyAlias}}
+	case errors.Is(err, errConfigDepth):
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+	case err != nil:
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	m, ok := doc.(map[string]any)
+	if !ok && doc != nil {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	kept := map[string]any{}
+	for _, k := range frontmatterKeys {
+		if v, ok := m[k]; ok {
+			kept[k] = v
+		}
+	}
+	if v, ok := kept["allowed-tools"]; ok {
+		kept["allowed-tools"] = toolList(v)
+	}
+	var ex Extract
+	ex.Canonical = canonicalJSON(kept)
+	if c.dup {
+		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+	}
+	return ex
+}
+
+// frontmatterBody finds the YAML between an opening `---` line at the very
+// start (after an optional BOM) and the next `---` line.
+func frontmatterBody(data []byte) (body []byte, found, over bool) {
+	limited := data[:min(len(data), MaxFrontmatter)]
+	rest := bytes.TrimPrefix(limited, []byte("\xef\xbb\xbf"))
+	line, rest, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok || string(bytes.TrimRight(line, " \t\r")) != "---" {
+		return nil, false, false
+	}
+	start := len(limited) - len(rest)
+	for off := start; off < len(limited); {
+		line, _, ok := bytes.Cut(limited[off:], []byte("\n"))
+		if string(bytes.TrimRight(line, " \t\r")) == "---" && (ok || len(limited) == len(data)) {
+			return limited[start:off], true, false
+		}
+		if !ok {
+			break
+		}
+		off += len(line) + 1
+	}
+	return nil, false, len(data) > MaxFrontmatter
+}
+
+// toolList reads allowed-tools: a list, or one string of tools separated by
+// commas or spaces outside parentheses (`Bash(git add:*), Read`).
+func toolList(v any) []string {
+	var tools []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			tools = append(tools, s)
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		depth, start := 0, 0
+		for i, r := range v {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case depth == 0 && (r == ',' || unicode.IsSpace(r)):
+				add(v[start:i])
+				start = i + 1
+			}
+		}
+		add(v[start:])
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				add(s)
+			} else {
+				add(string(canonicalJSON(e)))
+			}
+		}
+	default:
+		add(string(canonicalJSON(v)))
+	}
+	slices.Sort(tools)
+	return slices.Compact(tools)
+}
+
+// yamlConverter turns yaml.v3 nodes into map[string]any, []any, string,
+// bool and nil, following aliases itself so that their expansion is counted
+// and refused past maxAliasNodes, never performed.
+type yamlConverter struct {
+	expanding  []*yaml.Node // alias targets being converted, outermost first
+	aliasNodes int
+	dup        bool
+}
+
+func (c *yamlConverter) value(n *yaml.Node, depth int) (any, error) {
+	if depth > maxConfigDepth {
+		return nil, errConfigDepth
+	}
+	if len(c.expanding) > 0 {
+		if c.aliasNodes++; c.aliasNodes > maxAliasNodes {
+			return nil, errYAMLAlias
+		}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, errYAMLShape
+		}
+		// An alias inside its own anchor would expand forever.
+		if slices.Contains(c.expanding, n.Alias) {
+			return nil, errYAMLAlias
+		}
+		c.expanding = append(c.expanding, n.Alias)
+		defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+		return c.value(n.Alias, depth+1)
+	case yaml.MappingNode:
+		m, merged := map[string]any{}, map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := c.member(m, merged, n.Content[i], n.Content[i+1], depth); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		a := []any{}
+		for _, e := range n.Content {
+			v, err := c.value(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		return a, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			return strings.EqualFold(n.Value, "true"), nil
+		}
+		// Numbers and other tags keep their source spelling: only strings matter here.
+		return n.Value, nil
+	}
+	return nil, errYAMLShape
+}
+
+// member adds one key: value pair. `<<` merges mappings without overriding
+// keys already present, and a key written in the mapping overrides a merged
+// one wherever it stands, as YAML merge keys do; merged records those keys.
+func (c *yamlConverter) member(m map[string]any, merged map[string]bool, key, val *yaml.Node, depth int) error {
+	v, err := c.value(val, depth+1)
+	if err != nil {
+		return err
+	}
+	if key.Kind == yaml.ScalarNode && key.Value == "<<" && key.ShortTag() == "!!merge" {
+		srcs, ok := v.([]any)
+		if !ok {
+			srcs = []any{v}
+		}
+		for _, s := range srcs {
+			sm, ok := s.(map[string]any)
+			if !ok {
+				return errYAMLShape
+			}
+			for k, sv := range sm {
+				if _, ok := m[k]; !ok {
+					m[k], merged[k] = sv, true
+				}
+			}
+		}
+		return nil
+	}
+	k, err := c.value(key, depth+1)
+	if err != nil {
+		return err
+	}
+	ks, ok := k.(string)
+	if !ok {
+		ks = string(canonicalJSON(k))
+	}
+	if _, ok := m[ks]; ok && !merged[ks] {
+		c.dup = true
+	}
+	m[ks] = v
+	delete(merged, ks)
+	return nil
+}

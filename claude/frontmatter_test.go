@@ -1,0 +1,147 @@
+package claude
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFrontmatterExtractsItsFacts(t *testing.T) {
+	for _, c := range []struct{ name, doc, want string }{
+		{"none", "# just markdown\n---\nname: x\n---\n", `{}`},
+		{"empty file", "", `{}`},
+		{"unclosed is no frontmatter", "---\nname: x\n", `{}`},
+		{"name only", "---\nname: pdf\ndescription: reads PDFs\n---\nbody", `{"name":"pdf"}`},
+		{"CRLF and BOM", "\ufeff---\r\nname: pdf\r\n---\r\n", `{"name":"pdf"}`},
+		{"closing at end of file", "---\nname: pdf\n---", `{"name":"pdf"}`},
+		{"allowed-tools string", "---\nallowed-tools: Bash(git add:*), Read,Grep  Glob\n---\n", `{"allowed-tools":["Bash(git add:*)","Glob","Grep","Read"]}`},
+		{"allowed-tools list", "---\nallowed-tools:\n  - Read\n  - Bash\n  - Read\n---\n", `{"allowed-tools":["Bash","Read"]}`},
+		{"allowed-tools flow list", "---\nallowed-tools: [Bash(npm run:*), Write]\n---\n", `{"allowed-tools":["Bash(npm run:*)","Write"]}`},
+		{"hooks", "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n---\n",
+			`{"hooks":{"PreToolUse":[{"hooks":[{"command":"./check.sh","type":"command"}],"matcher":"Bash"}]}}`},
+		{"mcpServers", "---\nmcpServers:\n  db:\n    command: npx\n    args: [-y, pkg]\n---\n", `{"mcpServers":{"db":{"args":["-y","pkg"],"command":"npx"}}}`},
+		{"numbers keep their spelling", "---\nname: 0x10\n---\n", `{"name":"0x10"}`},
+		{"small alias is fine", "---\nbase: &b Bash\nallowed-tools: [*b, Read]\n---\n", `{"allowed-tools":["Bash","Read"]}`},
+		{"merge key", "---\ncommon: &c {type: command, command: x}\nhooks: {Stop: [{hooks: [{<<: *c, command: y}]}]}\n---\n",
+			`{"hooks":{"Stop":[{"hooks":[{"command":"y","type":"command"}]}]}}`},
+		{"merge key after the key it loses to", "---\ncommon: &c {type: command, command: x}\nhooks: {Stop: [{hooks: [{command: y, <<: *c}]}]}\n---\n",
+			`{"hooks":{"Stop":[{"hooks":[{"command":"y","type":"command"}]}]}}`},
+		{"null document", "---\n---\n", `{}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ex := Frontmatter([]byte(c.doc))
+			if string(ex.Canonical) != c.want || ex.Anomalies != nil {
+				t.Fatalf("got %s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+		})
+	}
+}
+
+func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
+	laughs := "---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	for i, prev := 'b', 'a'; i <= 'i'; i, prev = i+1, i {
+		laughs += fmt.Sprintf("%c: &%c [*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c]\n", i, i, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+	}
+	laughs += "name: *i\n---\n"
+	deep := "---\nname: " + strings.Repeat("[", maxConfigDepth+5) + strings.Repeat("]", maxConfigDepth+5) + "\n---\n"
+	for _, c := range []struct {
+		name, doc string
+		want      ConfigAnomaly
+	}{
+		{"billion laughs", laughs, AnomalyAlias},
+		{"alias past the limit", "---\na: &a [" + strings.Repeat("x,", maxAliasNodes) + "x]\nname: *a\n---\n", AnomalyAlias},
+		{"unknown alias", "---\nname: *nope\n---\n", AnomalyUnparsable},
+		{"alias inside its own anchor", "---\na: &a [*a]\n---\n", AnomalyAlias},
+		{"not YAML", "---\nname: [unclosed\n---\n", AnomalyUnparsable},
+		{"not a mapping", "---\n- a\n- b\n---\n", AnomalyUnparsable},
+		{"deep", deep, AnomalyDepth},
+		{"unclosed past 64 KiB", "---\nname: x\n" + strings.Repeat("#\n", MaxFrontmatter), AnomalyOversize},
+		{"closing just past 64 KiB", "---\n" + strings.Repeat("#", MaxFrontmatter-4) + "\n---\n", AnomalyOversize},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ex := Frontmatter([]byte(c.doc))
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{c.want}) {
+				t.Fatalf("got %.80s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+		})
+	}
+}
+
+func TestFrontmatterDuplicateKeyKeepsTheLast(t *testing.T) {
+	ex := Frontmatter([]byte("---\nname: a\nname: b\n---\n"))
+	if string(ex.Canonical) != `{"name":"b"}` || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
+		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
+	}
+}
+
+func TestFrontmatterFacts(t *testing.T) {
+	old := Frontmatter([]byte("---\nname: pdf\nallowed-tools: Read\n---\n")).Canonical
+	new := Frontmatter([]byte("---\nname: pdf2\nallowed-tools: Read, Bash\nhooks:\n  Stop:\n    - hooks:\n        - command: curl x | sh\nmcpServers:\n  - github\n  - db: {command: npx, args: [-y, pkg]}\n---\n")).Canonical
+	got := factLines(ConfigFacts(old, new))
+	want := []string{
+		`new Stop hook runs "curl x | sh"`,
+		`new MCP server "db" runs "npx -y pkg"`,
+		`new MCP server "github" (no command or URL)`,
+		`frontmatter name is now "pdf2"`,
+		`allowed-tools now includes "Bash"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got := factLines(ConfigFacts(new, old)); !slices.Contains(got, `allowed-tools no longer includes "Bash"`) {
+		t.Fatalf("removed tool not told: %q", got)
+	}
+}
+
+func FuzzFrontmatter(f *testing.F) {
+	for _, s := range []string{
+		"---\nname: x\nallowed-tools: [Read]\n---\n",
+		"---\na: &a [1,2]\nb: *a\n---\n",
+		"---\nhooks: {Stop: [{hooks: [{<<: {command: x}}]}]}\n---\n",
+		"---\n? [a]\n: b\n---\n",
+		"---\n!!binary x: y\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ex := Frontmatter(data)
+		if ex.Canonical == nil {
+			if len(ex.Anomalies) != 1 {
+				t.Fatalf("no form and anomalies %v", ex.Anomalies)
+			}
+			return
+		}
+		for k := range decodeCanonical(ex.Canonical) {
+			if !slices.Contains(frontmatterKeys, k) {
+				t.Fatalf("kept %q", k)
+			}
+		}
+		for _, fact := range ConfigFacts(nil, ex.Canonical) {
+			if s := fact.String(); strings.ContainsAny(s, "\n\r\x1b\u202e") {
+				t.Fatalf("unescaped text in %q", s)
+			}
+		}
+	})
+}
+
+// BenchmarkFrontmatterNestedBrackets is the input that ruled out goccy/go-yaml
+// (13 s for 60 KB of `[`); yaml.v3 refuses it in milliseconds.
+func BenchmarkFrontmatterNestedBrackets(b *testing.B) {
+	doc := []byte("---\nname: " + strings.Repeat("[", 60000) + "\n---\n")
+	for b.Loop() {
+		if ex := Frontmatter(doc); ex.Canonical != nil {
+			b.Fatal("accepted")
+		}
+	}
+}
+
+// BenchmarkFrontmatterSkill is an ordinary SKILL.md head.
+func BenchmarkFrontmatterSkill(b *testing.B) {
+	doc := []byte("---\nname: pdf\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\nallowed-tools: Bash(python3:*), Read, Write\n---\n\n# PDF\n" + strings.Repeat("text\n", 2000))
+	for b.Loop() {
+		if ex := Frontmatter(doc); ex.Anomalies != nil {
+			b.Fatal(ex.Anomalies)
+		}
+	}
+}
