@@ -35,6 +35,9 @@ type Input struct {
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
 	AuditProblem string
+	// Auto are the auto-accept outcomes applied this session; accepted
+	// ones are told once (halted ones are told as pending, every session).
+	Auto []AutoOutcome
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -82,6 +85,7 @@ type category int
 
 const (
 	catPending category = iota
+	catAutoAccepted
 	catChanged
 	catNew
 	catRemoved
@@ -91,11 +95,12 @@ const (
 	numCategories
 )
 
-var categoryWords = [numCategories]string{"changed since it was reviewed SAFE-TO-PROPOSE, pending a new review", "changed since the last session", "new since the last session",
+var categoryWords = [numCategories]string{"changed since it was reviewed SAFE-TO-PROPOSE, pending a new review",
+	"changed since it was reviewed SAFE-TO-PROPOSE, auto-accepted within the bounds a person set", "changed since the last session", "new since the last session",
 	"removed since the last session", "modified since the last session and since restored",
 	"under an adverse verdict", "not fully observable"}
 
-var categoryCounts = [numCategories]string{"pending review", "changed", "new", "removed", "modified and restored",
+var categoryCounts = [numCategories]string{"pending review", "auto-accepted", "changed", "new", "removed", "modified and restored",
 	"under an adverse verdict", "not fully observable"}
 
 type item struct {
@@ -104,6 +109,7 @@ type item struct {
 	delta  bool // a change of state the delivery consumes
 	events []baseline.Event
 	text   string // its lines in the advisory
+	auto   *AutoOutcome
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -158,6 +164,12 @@ func classify(in Input) []item {
 	}
 	compared := in.StoreProblem == "" && !in.Bootstrap
 	var items []item
+	auto := map[string]*AutoOutcome{}
+	for i := range in.Auto {
+		if in.Auto[i].Decision.Accept {
+			auto[in.Auto[i].St.ID] = &in.Auto[i]
+		}
+	}
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
@@ -174,6 +186,8 @@ func classify(in Input) []item {
 		switch {
 		case pending:
 			items = append(items, item{cat: catPending, st: st, events: evs})
+		case auto[st.ID] != nil && compared:
+			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: auto[st.ID]})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
@@ -238,6 +252,8 @@ func itemText(in Input, it *item) string {
 		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
 	case catPending:
 		line += pendingNote(it.st.Prior)
+	case catAutoAccepted:
+		line += "; " + it.auto.Text()
 	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
 		if sum := rc.Summary(it.st.ID); sum != "" {

@@ -25,6 +25,8 @@ type Reconciliation struct {
 	// Against says what the changes are measured against: baseline.RefReview,
 	// RefFirstUse, RefDelivered, or "" for a candidate never seen before.
 	Against string
+	// Reference is the manifest they are measured against, nil for none.
+	Reference *snapshot.Manifest
 }
 
 // Subjects is what reconciliation compares: per candidate, its reference
@@ -79,7 +81,7 @@ func (s Subjects) Reconcile(src []reconcile.Source, now time.Time, lim walker.Li
 	}
 	res := reconcile.Run(reconcile.Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim})
 	for _, c := range s.Candidates {
-		out[c.ID] = &Reconciliation{Against: s.Against[c.ID]}
+		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored}
 	}
 	for _, id := range res.Incomplete {
 		out[id].Incomplete = true

@@ -5,14 +5,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -154,55 +158,79 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	adviseStoreProblem := func(err error) {
 		out.deliver(session.Build(session.Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: session.StoreProblem(err)}).Text)
 	}
-	st, err := baseline.Open(opts)
+	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
+	defer hl.Close()
+	log := zerolog.New(hl).With().Timestamp().Logger()
+	content, closeContent := keptContent(w.stateDir)
+	defer closeContent()
+	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.project, Log: log,
+		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
+		Content: content}
+	sin, err := start.Prepare()
 	if err != nil {
 		adviseStoreProblem(err)
 		return
 	}
-	var sts []baseline.Standing
-	var events []baseline.Event
-	var subjects session.Subjects
-	bootstrap, registered := false, false
-	err = st.View(func(tx *baseline.Tx) error {
-		bootstrap = !tx.FirstRunDone()
-		var err error
-		if sts, err = tx.Compare(obs); err != nil {
-			return err
-		}
-		if !bootstrap {
-			if subjects, err = session.ReadSubjects(tx, sts); err != nil {
-				return err
-			}
-		}
-		if events, err = tx.Events(); err != nil {
-			return err
-		}
-		projects, err := tx.Projects()
-		registered = w.project == "" || slices.Contains(projects, w.project)
-		return err
-	})
-	if err == nil && !registered {
-		// Once per project: the daemon watches the roots of every project
-		// a session ran in.
-		err = st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(w.project, time.Now()) })
-	}
-	st.Close()
-	if err != nil {
-		adviseStoreProblem(err)
-		return
-	}
-	sin := session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap}
-	// The logs are read only when something changed: a quiet session
-	// start costs what it did before reconciliation.
-	sin.Reconciled, sin.AuditProblem = reconcileSubjects(w, s, subjects, cfg.Limits)
 	adv := session.Build(sin)
-	if adv.Text == "" || !out.deliver(adv.Text) || !adv.Applies() {
-		return // silent, undelivered, or nothing to record: the store stays as it was
+	if adv.Text == "" {
+		return
+	}
+	delivered := out.deliver(adv.Text)
+	log.Info().Bool("delivered", delivered).Str("told", adv.Text).Msg("session-start")
+	if !delivered || !adv.Applies() {
+		return // undelivered, or nothing to record: the store stays as it was
 	}
 	// Delivered: now, and only now, what was told is recorded.
-	if st, err = baseline.Open(opts); err != nil {
+	st, err := baseline.Open(opts)
+	if err != nil {
 		return // not recorded: the next session advises again
 	}
 	defer st.Close()
 	st.Update(func(tx *baseline.Tx) error { return adv.Apply(tx, time.Now().UTC()) })
+}
+
+// hookLogName is the hook's log beside the store: what it told, and every
+// auto-accept and halt (capped and rotated as the daemon's log is).
+const hookLogName = "hook.log"
+
+// hookLog opens the log at its first line, once the store (and so the
+// state directory) exists; best effort: a log that cannot be opened drops
+// its lines, and never delays or changes what a session is told.
+type hookLog struct {
+	path   string
+	w      io.WriteCloser
+	failed bool
+}
+
+func (l *hookLog) Write(p []byte) (int, error) {
+	if l.w == nil && !l.failed {
+		w, err := monitor.OpenLog(l.path)
+		if l.failed = err != nil; err == nil {
+			l.w = w
+		}
+	}
+	if l.w == nil {
+		return len(p), nil
+	}
+	return l.w.Write(p)
+}
+
+func (l *hookLog) Close() {
+	if l.w != nil {
+		l.w.Close()
+	}
+}
+
+// keptContent looks bytes up in the content store of the state directory,
+// when there is one: auto-accept measures drift on them, and without them
+// it halts rather than accept unmeasured.
+func keptContent(stateDir string) (get func(snapshot.Hash) ([]byte, bool), closeFn func()) {
+	cs, err := content.Open(stateDir, content.Options{})
+	if err != nil {
+		return nil, func() {}
+	}
+	return func(h snapshot.Hash) ([]byte, bool) {
+		b, err := cs.Get(h)
+		return b, err == nil
+	}, func() { cs.Close() }
 }

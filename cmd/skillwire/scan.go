@@ -211,13 +211,17 @@ func reconcileSubjects(w *world, s *streams, sub session.Subjects, lim walker.Li
 	if len(sub.Candidates) == 0 {
 		return nil, ""
 	}
-	var src []reconcile.Source
-	if scopes, err := w.auditScopes(s); err != nil {
-		problem = "SKILLWIRE_AUDIT_LOG is not an absolute path"
-	} else {
-		src, problem = session.ReadAudit(scopes)
-	}
+	src, problem := w.readAudit(s)
 	return sub.Reconcile(src, time.Now(), lim), problem
+}
+
+// readAudit reads the audit logs of the world's roots for reconciliation.
+func (w *world) readAudit(s *streams) ([]reconcile.Source, string) {
+	scopes, err := w.auditScopes(s)
+	if err != nil {
+		return nil, "SKILLWIRE_AUDIT_LOG is not an absolute path"
+	}
+	return session.ReadAudit(scopes)
 }
 
 func nonNil[T any](s []T) []T {
