@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 
@@ -55,14 +56,11 @@ func (t *Tx) putReference(id string, m *snapshot.Manifest, at time.Time, how str
 func (t *Tx) Reference(id string) (*Reference, error) {
 	if b := t.tx.Bucket(bucketReviewed); b != nil {
 		if v := b.Get([]byte(id)); v != nil {
-			if len(v) < 9 || int(v[0]) >= len(refHow) {
-				return nil, fmt.Errorf("%w: reference of %s", ErrCorrupt, id)
-			}
-			m, err := snapshot.Decode(v[9:])
+			r, err := decodeReference(v)
 			if err != nil {
 				return nil, fmt.Errorf("%w: reference of %s: %v", ErrCorrupt, id, err)
 			}
-			return refOf(&m, time.Unix(0, int64(binary.BigEndian.Uint64(v[1:9]))).UTC(), refHow[v[0]])
+			return r, nil
 		}
 	}
 	m, err := t.Manifest(id)
@@ -74,6 +72,18 @@ func (t *Tx) Reference(id string) (*Reference, error) {
 		return nil, err
 	}
 	return refOf(m, r.Observed, RefDelivered)
+}
+
+// decodeReference is strict: a damaged reference is reported, never used.
+func decodeReference(v []byte) (*Reference, error) {
+	if len(v) < 9 || int(v[0]) >= len(refHow) {
+		return nil, errors.New("bad header")
+	}
+	m, err := snapshot.Decode(v[9:])
+	if err != nil {
+		return nil, err
+	}
+	return refOf(&m, time.Unix(0, int64(binary.BigEndian.Uint64(v[1:9]))).UTC(), refHow[v[0]])
 }
 
 func refOf(m *snapshot.Manifest, at time.Time, how string) (*Reference, error) {

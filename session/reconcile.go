@@ -291,6 +291,10 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 	return sub, nil
 }
 
+// maxEventChanges bounds the file changes one stored event carries (the
+// store keeps up to baseline.MaxEvents events); sessions reconcile anew.
+const maxEventChanges = 100
+
 // ReconcileEvents attaches to each change event of a present candidate its
 // file changes since the candidate's reference (the daemon's events carry
 // them, as sessions do). It reads the store read-only and the logs outside
@@ -337,7 +341,8 @@ func ReconcileEvents(opts baseline.Options, scopes []auditlog.Scope, events []ba
 	rec := sub.Reconcile(src, now, lim)
 	for i := range events {
 		if r := rec[ids[i]]; ids[i] != "" && r != nil {
-			events[i].Changes = r.Files()
+			fs := r.Files()
+			events[i].Changes = fs[:min(len(fs), maxEventChanges)]
 		}
 	}
 	return nil
