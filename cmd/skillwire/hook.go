@@ -223,14 +223,25 @@ func (l *hookLog) Close() {
 
 // keptContent looks bytes up in the content store of the state directory,
 // when there is one: auto-accept measures drift on them, and without them
-// it halts rather than accept unmeasured.
+// it halts rather than accept unmeasured. The store is opened at the first
+// lookup, so a session start without auto-accept never pays for it.
 func keptContent(stateDir string) (get func(snapshot.Hash) ([]byte, bool), closeFn func()) {
-	cs, err := content.Open(stateDir, content.Options{})
-	if err != nil {
-		return nil, func() {}
-	}
-	return func(h snapshot.Hash) ([]byte, bool) {
+	var cs *content.Store
+	opened := false
+	get = func(h snapshot.Hash) ([]byte, bool) {
+		if !opened {
+			opened = true
+			cs, _ = content.Open(stateDir, content.Options{})
+		}
+		if cs == nil {
+			return nil, false
+		}
 		b, err := cs.Get(h)
 		return b, err == nil
-	}, func() { cs.Close() }
+	}
+	return get, func() {
+		if cs != nil {
+			cs.Close()
+		}
+	}
 }
