@@ -7,6 +7,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -65,4 +66,15 @@ func verdictWants(id string, c *walker.Candidate, v baseline.Verdict) []history.
 		return nil
 	}
 	return []history.Want{{ID: id, Manifest: &c.Manifest, How: baseline.HowVerdict, Verdict: v.Verdict, Reviewer: v.Reviewer}}
+}
+
+// withStaged looks bytes up in what this walk staged first (the content on
+// disk now, not yet written), then in get (the content store).
+func (k *keeping) withStaged(get func(snapshot.Hash) ([]byte, bool)) func(snapshot.Hash) ([]byte, bool) {
+	return func(h snapshot.Hash) ([]byte, bool) {
+		if b, ok := k.stage.Get(h); ok {
+			return b, true
+		}
+		return get(h)
+	}
 }
