@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,14 @@ func Wants(sts []baseline.Standing, bootstrap bool, how baseline.How) []Want {
 		out = append(out, Want{ID: s.ID, Manifest: &s.Observed.Manifest, How: h})
 	}
 	return out
+}
+
+// verdictOn is the record's verdict when it is bound to exactly d.
+func verdictOn(rec *baseline.Record, d snapshot.Hash) *baseline.Verdict {
+	if rec == nil || rec.Verdict == nil || rec.Verdict.Digest == nil || *rec.Verdict.Digest != d {
+		return nil
+	}
+	return rec.Verdict
 }
 
 // Pending is a set of versions whose objects are written and durable, to be
@@ -164,9 +173,21 @@ func (p *Pending) whole(m *snapshot.Manifest, stage *Stage, failed map[snapshot.
 	return true
 }
 
-// Record keeps the prepared versions, inside the caller's transaction.
+// Record keeps the prepared versions, inside the caller's transaction. A
+// version the candidate's record holds a verdict on carries it (and is
+// then never collected); one vouched for by auto-accept says so.
 func (p *Pending) Record(tx *baseline.Tx) error {
 	for i, v := range p.versions {
+		rec, err := tx.Record(p.ids[i])
+		if err != nil {
+			return err
+		}
+		if rv := verdictOn(rec, v.Digest); rv != nil && v.Verdict == "" {
+			v.Verdict, v.Reviewer = rv.Verdict, rv.Reviewer
+			if strings.HasPrefix(rv.Reviewer, "auto:") {
+				v.How = baseline.HowAutoAccept
+			}
+		}
 		if err := tx.KeepVersion(p.ids[i], v); err != nil {
 			return err
 		}

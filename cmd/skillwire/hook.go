@@ -181,7 +181,8 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	delivered := out.deliver(adv.Text)
 	log.Info().Bool("delivered", delivered).Str("told", adv.Text).Msg("session-start")
-	if !delivered || !adv.Applies() {
+	wants := deliveredWants(&adv, sin.Auto)
+	if !delivered || !adv.Applies() && len(wants) == 0 {
 		return // undelivered, or nothing to record: the store stays as it was
 	}
 	// Delivered: now, and only now, what was told is recorded.
@@ -195,7 +196,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		if err := adv.Apply(tx, time.Now().UTC()); err != nil {
 			return err
 		}
-		keep.keep(tx, w.stateDir, history.Wants(adv.Consume, adv.FirstRun, baseline.HowSession))
+		keep.keep(tx, w.stateDir, wants)
 		return nil
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -77,4 +78,17 @@ func (k *keeping) withStaged(get func(snapshot.Hash) ([]byte, bool)) func(snapsh
 		}
 		return get(h)
 	}
+}
+
+// deliveredWants are the versions a delivered advisory makes worth
+// keeping: its consumed deltas, and what auto-accept vouched for (it
+// delivers those itself, so they are in no consumed delta).
+func deliveredWants(adv *session.Advisory, auto []session.AutoOutcome) []history.Want {
+	wants := history.Wants(adv.Consume, adv.FirstRun, baseline.HowSession)
+	for _, o := range auto {
+		if o.Decision.Accept && o.St.Digest() != nil {
+			wants = append(wants, history.Want{ID: o.St.ID, Manifest: &o.St.Observed.Manifest, How: baseline.HowAutoAccept})
+		}
+	}
+	return wants
 }
