@@ -10,8 +10,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -59,8 +57,7 @@ type located struct {
 
 // Check judges u on the bytes on disk now: the name is resolved among the
 // candidates of env.Roots as Claude Code resolves it, each match is walked
-// on the spot (or read from the daemon's cache when the daemon watched its
-// root continuously), compared with the store, and answered under the
+// on the spot, compared with the store, and answered under the
 // store's policy, worst answer winning. Every ask and deny is journaled as
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with Fail, under FallbackPolicy when Result.Policy is 0.
@@ -81,15 +78,13 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if len(matched) == 0 {
 		return Result{}, nil
 	}
-	// Without a daemon every match is walked before the store is opened, so
-	// the store's lock is never held during a walk.
-	running := monitor.Running(env.Store.Dir)
-	var obs []baseline.Observation
-	var err error
-	if !running {
-		if obs, err = observe(ctx, matched, nil); err != nil {
-			return Result{}, err
-		}
+	// Every match is walked on the spot, before the store is opened (its
+	// lock is never held during a walk). The daemon's cache is never read
+	// here: it lags the disk by its debounce, and the gate must judge the
+	// bytes that are about to load, not the bytes of 100 ms ago.
+	obs, err := observe(ctx, matched)
+	if err != nil {
+		return Result{}, err
 	}
 	st, err := baseline.Open(storeOptions(ctx, env.Store))
 	if errors.Is(err, baseline.ErrBusy) {
@@ -102,15 +97,6 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
 		res = Result{}
-		if running {
-			cached, err := cachedRoots(tx, matched, env.Now)
-			if err != nil {
-				return err
-			}
-			if obs, err = observe(ctx, matched, cached); err != nil {
-				return err
-			}
-		}
 		p, err := tx.GatePolicy()
 		if err != nil {
 			return err
@@ -148,28 +134,6 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
 	return res, nil
-}
-
-// cachedRoots are the daemon's cached observations of the matched roots it
-// is trusted for, by session's rule (alive, watching everything, the root
-// named in its heartbeat); the caller knows a daemon holds its role.
-func cachedRoots(tx *baseline.Tx, matched []located, now time.Time) (map[string]*walker.Root, error) {
-	hb, err := tx.Heartbeat()
-	if err != nil {
-		return nil, err
-	}
-	d := session.Daemon{Running: true, Heartbeat: hb}
-	out := map[string]*walker.Root{}
-	for _, m := range matched {
-		p := m.root.Path
-		if _, done := out[p]; done || !d.Trusts(p, now) {
-			continue
-		}
-		if out[p], err = tx.CachedRoot(m.root.Spec()); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // FallbackPolicy is the policy to answer under when the store could not be
@@ -251,10 +215,9 @@ func scopeOfRoot(s claude.Scope) Scope {
 	return User
 }
 
-// observe reads each matched candidate as it is now: from cached, the
-// daemon's observations of the roots it watched continuously, else by
-// walking that one candidate under the walker's proofs and limits.
-func observe(ctx context.Context, matched []located, cached map[string]*walker.Root) ([]baseline.Observation, error) {
+// observe reads each matched candidate as it is now, walking that one
+// candidate under the walker's proofs and limits.
+func observe(ctx context.Context, matched []located) ([]baseline.Observation, error) {
 	var roots []claude.Root
 	for _, m := range matched {
 		if !hasRoot(roots, m.root.Path) {
@@ -268,11 +231,7 @@ func observe(ctx context.Context, matched []located, cached map[string]*walker.R
 			if m.root.Path != r.Path {
 				continue
 			}
-			c, ok := cachedCandidate(cached[r.Path], m.name)
-			if !ok {
-				c = walker.Observe(ctx, r.Path, m.name, m.cfg)
-			}
-			w.Candidates = append(w.Candidates, c)
+			w.Candidates = append(w.Candidates, walker.Observe(ctx, r.Path, m.name, m.cfg))
 		}
 		obs[i] = baseline.Observation{Root: r, Walk: w}
 	}
@@ -289,18 +248,6 @@ func hasRoot(roots []claude.Root, path string) bool {
 		}
 	}
 	return false
-}
-
-func cachedCandidate(r *walker.Root, name []byte) (walker.Candidate, bool) {
-	if r == nil {
-		return walker.Candidate{}, false
-	}
-	for _, c := range r.Candidates {
-		if bytes.Equal(c.Name, name) {
-			return c, true
-		}
-	}
-	return walker.Candidate{}, false // not yet in the daemon's cache: walk it
 }
 
 // finding maps a standing to the gate's state, the worst that applies:

@@ -382,24 +382,23 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	}
 }
 
-func TestCheckTrustsTheDaemonCacheOnlyWhileTheDaemonWatches(t *testing.T) {
+func TestCheckJudgesAnEditTheDaemonHasNotFlushedYet(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		heartbeat time.Duration
-		want      Answer // the skill was edited after the daemon's last look
 	}{
-		{"fresh heartbeat: the cached observation stands", 0, None},
-		{"stale heartbeat: walked, the edit is seen", -time.Hour, Deny},
+		{"fresh heartbeat", 0},
+		{"stale heartbeat", -time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
 			states[0].setup(tr) // vetted
 			tr.policy(Strict)
 			fakeDaemon(t, tr, time.Now().Add(tc.heartbeat))
-			// A daemon that watches would have seen this edit and updated
-			// its cache; the test edits behind its back to tell which was read.
+			// An edit inside the daemon's debounce: its cache still holds
+			// the vetted bytes, the disk holds the edited ones.
 			tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "edited\n")
-			if res := tr.check(Skill, "pdf"); res.Answer != tc.want {
+			if res := tr.check(Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
 				t.Fatalf("%s: %+v", res.Answer, res.Findings)
 			}
 		})
