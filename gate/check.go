@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,11 +79,15 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if len(matched) == 0 {
 		return Result{}, nil
 	}
-	// Every match is walked on the spot, before the store is opened (its
-	// lock is never held during a walk). The daemon's cache is never read
-	// here: it lags the disk by its debounce, and the gate must judge the
-	// bytes that are about to load, not the bytes of 100 ms ago.
-	obs, err := observe(ctx, matched)
+	pre, rest, err := adverseFirst(ctx, matched, env.Store)
+	if err != nil {
+		return Result{}, err
+	}
+	// Every other match is walked on the spot, before the store is opened
+	// for writing (its lock is never held during a walk). The daemon's
+	// cache is never read here: it lags the disk by its debounce, and the
+	// gate must judge the bytes about to load, not those of 100 ms ago.
+	obs, err := observe(ctx, rest)
 	if err != nil {
 		return Result{}, err
 	}
@@ -96,7 +101,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	defer st.Close()
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
-		res = Result{}
+		res = Result{Findings: slices.Clone(pre)}
 		p, err := tx.GatePolicy()
 		if err != nil {
 			return err
@@ -130,10 +135,69 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if err != nil {
 		return Result{Policy: res.Policy}, fmt.Errorf("gate: judging: %w", err)
 	}
-	if ctx.Err() != nil {
+	if len(rest) > 0 && ctx.Err() != nil {
+		// A walk cut short by the deadline is no judgement; verdicts read
+		// by id are, whenever they were read.
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
 	return res, nil
+}
+
+// adverseFirst reads the record of every match by id before any walk: an
+// adverse verdict on the record stays in force whatever the content, so
+// those matches are judged without reading a byte of them (a BLOCK padded
+// with gigabytes is denied in time). rest is what is left to walk: nothing
+// when the adverse findings already give the worst answer the policy has.
+func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, err error) {
+	o = storeOptions(ctx, o)
+	o.Create, o.ReadOnly = false, true
+	st, err := baseline.Open(o)
+	switch {
+	case errors.Is(err, baseline.ErrAbsent):
+		return nil, matched, nil // no store, no verdicts
+	case errors.Is(err, baseline.ErrBusy):
+		return nil, nil, fmt.Errorf("%w: %w", ErrLocked, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("gate: opening the store: %w", err)
+	}
+	defer st.Close()
+	err = st.View(func(tx *baseline.Tx) error {
+		s, err := tx.GatePolicy()
+		if err != nil {
+			return err
+		}
+		p, err := ParsePolicy(s)
+		if err != nil {
+			return err
+		}
+		worst := None
+		for _, m := range matched {
+			id := tx.ID(m.root.Path, m.name)
+			rec, err := tx.Record(id)
+			if err != nil {
+				return err
+			}
+			if rec == nil || rec.Verdict == nil || !baseline.Adverse(rec.Verdict.Verdict) {
+				rest = append(rest, m)
+				continue
+			}
+			f := Finding{Candidate: m.cand, State: Suspect, Reviewed: rec.Verdict.At}
+			f.Candidate.ID = id
+			if rec.Verdict.Verdict == baseline.Block {
+				f.State = Blocked
+			}
+			pre = append(pre, f)
+			worst = Worst(worst, Decide(p, f.State))
+		}
+		if len(pre) > 0 && worst == Decide(p, Blocked) {
+			rest = nil // no walk can make the answer worse
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("gate: reading verdicts: %w", err)
+	}
+	return pre, rest, nil
 }
 
 // FallbackPolicy is the policy to answer under when the store could not be
@@ -218,6 +282,9 @@ func scopeOfRoot(s claude.Scope) Scope {
 // observe reads each matched candidate as it is now, walking that one
 // candidate under the walker's proofs and limits.
 func observe(ctx context.Context, matched []located) ([]baseline.Observation, error) {
+	if len(matched) == 0 {
+		return nil, nil
+	}
 	var roots []claude.Root
 	for _, m := range matched {
 		if !hasRoot(roots, m.root.Path) {

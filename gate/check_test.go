@@ -404,3 +404,42 @@ func TestCheckJudgesAnEditTheDaemonHasNotFlushedYet(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckJudgesAnAdverseRecordByIDWithoutWalking(t *testing.T) {
+	for _, tc := range []struct {
+		verdict string
+		p       Policy
+		want    Answer
+		state   State
+	}{
+		{baseline.Block, Balanced, Deny, Blocked},
+		{baseline.Block, Strict, Deny, Blocked},
+		{baseline.Block, Audit, None, Blocked},
+		{baseline.Suspect, Balanced, Ask, Suspect},
+		{baseline.Suspect, Strict, Deny, Suspect},
+	} {
+		t.Run(tc.verdict+"/"+tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			p := tr.skill("user", "pdf")
+			tr.record(tr.deliver()["global/pdf"], tc.verdict)
+			tr.policy(tc.p)
+			// Padded after the verdict: a walk would change the digest. The
+			// deadline has passed before the check starts, so any walk
+			// fails the check; the verdict alone must answer.
+			tr.write(filepath.Join(p, "pad.bin"), strings.Repeat("x", 1<<20))
+			ctx, cancel := context.WithTimeout(context.Background(), -time.Second)
+			defer cancel()
+			res, err := Check(ctx, Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env)
+			if err != nil {
+				t.Fatalf("the verdict alone answers, yet: %v", err)
+			}
+			if res.Answer != tc.want || len(res.Findings) != 1 || res.Findings[0].State != tc.state || res.Findings[0].Digest != nil {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && (!strings.Contains(res.Reason, "was reviewed "+tc.verdict) || len(tr.notes(res.Findings[0].Candidate.ID)) != 1) {
+				t.Fatalf("reason %q, notes %+v", res.Reason, tr.notes(res.Findings[0].Candidate.ID))
+			}
+		})
+	}
+}
