@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
@@ -63,7 +64,7 @@ type located struct {
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with Fail, under FallbackPolicy when Result.Policy is 0.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	found := discover(env.Roots, env.Walker)
+	found, blind := discover(env.Roots, env.Walker)
 	cands := make([]Candidate, len(found))
 	for i := range found {
 		cands[i] = found[i].cand
@@ -76,7 +77,8 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 			matched = append(matched, found[i])
 		}
 	}
-	if len(matched) == 0 {
+	unseen := unobservable(u, blind, matched)
+	if len(matched) == 0 && len(unseen) == 0 {
 		return Result{}, nil
 	}
 	pre, rest, err := adverseFirst(ctx, matched, env.Store)
@@ -101,7 +103,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	defer st.Close()
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
-		res = Result{Findings: slices.Clone(pre)}
+		res = Result{Findings: append(slices.Clone(pre), unseen...)}
 		p, err := tx.GatePolicy()
 		if err != nil {
 			return err
@@ -224,15 +226,27 @@ func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	return o
 }
 
-// discover lists the candidates of roots by name, without walking them.
-func discover(roots []claude.Root, cfg walker.Config) []located {
+// blindRoot is a root that could not be listed, with why.
+type blindRoot struct {
+	root   claude.Root
+	reason anomaly.Reason
+}
+
+// discover lists the candidates of roots by name, without walking them,
+// and the roots that could not be listed (fanout, unreadable, not a
+// directory), which hide whatever candidates they hold.
+func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 	specs := make([]walker.RootSpec, len(roots))
 	for i, r := range roots {
 		specs[i] = r.Spec()
 	}
 	var out []located
+	var blind []blindRoot
 	for i, w := range walker.Discover(specs, cfg) {
 		r := roots[i]
+		if len(w.Anomalies) > 0 {
+			blind = append(blind, blindRoot{root: r, reason: w.Anomalies[0]})
+		}
 		for _, c := range w.Candidates {
 			folder := c.Name
 			if c.Kind == walker.KindFile {
@@ -241,6 +255,26 @@ func discover(roots []claude.Root, cfg walker.Config) []located {
 			out = append(out, located{root: r, name: c.Name, cfg: cfg, cand: Candidate{
 				Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}})
 		}
+	}
+	return out, blind
+}
+
+// unobservable judges Anomalous every root that could not be listed and
+// that u's candidate could live in and win from: a name that may resolve
+// into a root the gate cannot see cannot be judged. A root is passed over
+// only when a match found elsewhere outranks anything it could hold.
+func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
+	var out []Finding
+	for _, b := range blind {
+		c := Candidate{Kind: kindOfRoot(b.root.Kind), Scope: scopeOfRoot(b.root.Scope)}
+		if u.Path != "" {
+			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
+				continue
+			}
+		} else if !reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return beats(u.Kind, m.cand, c) }) {
+			continue
+		}
+		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
 	}
 	return out
 }
@@ -401,6 +435,9 @@ func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	for _, f := range res.Findings {
+		if f.Root {
+			continue // a root that could not be listed has no candidate to note on
+		}
 		a := Decide(res.Policy, f.State)
 		kind := baseline.NoteGateAsk
 		switch a {

@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -442,4 +443,60 @@ func TestCheckJudgesAnAdverseRecordByIDWithoutWalking(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestCheckJudgesANameThatMayLiveInARootThatCouldNotBeListed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(tr *tree) // the project's skills and agents roots hold too many entries
+		kind  Kind
+		use   string
+		p     Policy
+		want  Answer
+	}{
+		{"no match elsewhere, balanced asks", nil, Skill, "pdf", Balanced, Ask},
+		{"no match elsewhere, strict denies", nil, Skill, "pdf", Strict, Deny},
+		{"audit answers nothing", nil, Skill, "pdf", Audit, None},
+		{"a vetted user skill outranks any project skill", func(tr *tree) {
+			tr.skill("user", "pdf")
+			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		}, Skill, "pdf", Strict, None},
+		{"a vetted user agent does not outrank a project agent", func(tr *tree) {
+			tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
+			tr.record(tr.deliver()["global/rev.md"], baseline.Safe)
+		}, Agent, "rev", Balanced, Ask},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.env.Walker.MaxDirEntries = 3
+			tr.deliver()
+			if tc.setup != nil {
+				tc.setup(tr)
+			}
+			for i := range 4 {
+				tr.skill("project", fmt.Sprintf("s%d", i))
+				tr.write(filepath.Join(tr.project, ".claude", "agents", fmt.Sprintf("a%d.md", i)), "agent\n")
+			}
+			tr.policy(tc.p)
+			res := tr.check(tc.kind, tc.use)
+			if res.Answer != tc.want {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && !strings.Contains(res.Reason, "the project "+tc.kind.String()+"s folder could not be listed (fanout)") {
+				t.Fatalf("reason %q", res.Reason)
+			}
+		})
+	}
+	t.Run("a skill file's change in the root", func(t *testing.T) {
+		tr := newTree(t)
+		tr.env.Walker.MaxDirEntries = 3
+		for i := range 4 {
+			tr.skill("project", fmt.Sprintf("s%d", i))
+		}
+		tr.policy(Strict)
+		res, err := Check(context.Background(), Use{Path: filepath.Join(tr.project, ".claude", "skills", "s0", "SKILL.md"), Event: "ConfigChange"}, tr.env)
+		if err != nil || res.Answer != Deny || len(res.Findings) != 1 || !res.Findings[0].Root {
+			t.Fatalf("%v %s %+v", err, res.Answer, res.Findings)
+		}
+	})
 }

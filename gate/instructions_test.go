@@ -101,7 +101,7 @@ func TestConfigChangedBlocksOnlyWhatTheTableDenies(t *testing.T) {
 func TestByPathComparesThePathAsGiven(t *testing.T) {
 	tr := newTree(t)
 	tr.skill("user", "pdf")
-	found := discover(tr.env.Roots, tr.env.Walker)
+	found, _ := discover(tr.env.Roots, tr.env.Walker)
 	root := filepath.Join(tr.cfg, "skills")
 	for p, want := range map[string]bool{
 		root + "/pdf/SKILL.md":           true,

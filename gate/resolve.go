@@ -39,6 +39,20 @@ const (
 	Plugin
 )
 
+func (s Scope) String() string {
+	switch s {
+	case Managed:
+		return "managed"
+	case User:
+		return "user"
+	case Project:
+		return "project"
+	case Plugin:
+		return "plugin"
+	}
+	return "unknown"
+}
+
 // Candidate is one installed skill, command or agent as the store knows it.
 type Candidate struct {
 	ID    string
@@ -152,16 +166,19 @@ func (c Candidate) answersTo(local string, byName bool) bool {
 // outranked reports whether another match beats cands[i] both in scope and
 // in kind, so that no order of the two rules lets cands[i] win.
 func outranked(kind Kind, cands []Candidate, i int, match []int) bool {
-	c := cands[i]
 	for _, j := range match {
-		d := cands[j]
-		sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
-		kd, kc := kindRank(d.Kind), kindRank(c.Kind)
-		if sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc) {
+		if beats(kind, cands[j], cands[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// beats reports whether d outranks c both in scope and in kind.
+func beats(kind Kind, d, c Candidate) bool {
+	sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
+	kd, kc := kindRank(d.Kind), kindRank(c.Kind)
+	return sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc)
 }
 
 // scopeRank orders scopes, lower winning; an unknown scope is -1 and is
