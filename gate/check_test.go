@@ -500,3 +500,18 @@ func TestCheckJudgesANameThatMayLiveInARootThatCouldNotBeListed(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckJudgesACandidateWhoseNameFailsTheDisplayGate(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("project", "\u0435vil") // Cyrillic е: fails the display gate
+	tr.policy(Strict)
+	res := tr.check(Skill, "\u0435vil")
+	if res.Answer != Deny || len(res.Findings) != 1 || res.Findings[0].State != Anomalous ||
+		!strings.Contains(res.Reason, "has an anomaly (badname)") || strings.Contains(res.Reason, "vil") {
+		t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+	}
+	if res := tr.check(Skill, "evil"); res.Answer != None || len(res.Findings) != 0 {
+		t.Fatalf("the Latin name is not the candidate's, yet: %s %+v", res.Answer, res.Findings)
+	}
+}

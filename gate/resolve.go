@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 )
 
@@ -83,9 +82,11 @@ func KindOfTool(tool string) (Kind, bool) {
 
 // Resolve is every candidate that Claude Code may load for name used as
 // kind: the Skill tool and a typed /name (Skill or Command) reach skills and
-// commands alike, the Agent tool reaches agents. A name that fails the
-// display gate matches nothing, and neither does a candidate's name that
-// fails it. Built-in agents (general-purpose, Explore, Plan,
+// commands alike, the Agent tool reaches agents. Names are compared as raw
+// bytes, never shown: a candidate whose name fails the display gate is
+// still what Claude Code loads under that name, so it matches (and is then
+// judged anomalous for its name), and only byte inequality proves a typed
+// name is not a candidate's. Built-in agents (general-purpose, Explore, Plan,
 // statusline-setup, claude-code-guide) have no candidate, so they resolve to
 // nothing unless a custom agent takes the same name.
 //
@@ -118,8 +119,8 @@ func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 	if !namespaced {
 		plugin, local = "", name
 	}
-	if !anomaly.Gate([]byte(local)) || namespaced && !anomaly.Gate([]byte(plugin)) {
-		return nil
+	if local == "" {
+		return nil // no file or folder is named by nothing
 	}
 	keep := make([]bool, len(cands))
 	for _, byName := range []bool{false, true} {
@@ -152,15 +153,15 @@ func reaches(kind, of Kind) bool {
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
 
-// answersTo reports whether c is named local when Claude Code names
-// candidates by folder (byName false) or by frontmatter name, falling back
-// to the folder (byName true). Only gated names count.
+// answersTo reports whether c is named local, byte for byte, when Claude
+// Code names candidates by folder (byName false) or by frontmatter name,
+// falling back to the folder (byName true).
 func (c Candidate) answersTo(local string, byName bool) bool {
 	id := c.Folder
 	if byName && c.Name != nil {
 		id = c.Name
 	}
-	return anomaly.Gate(id) && string(id) == local
+	return string(id) == local
 }
 
 // outranked reports whether another match beats cands[i] both in scope and
