@@ -62,7 +62,7 @@ type located struct {
 // on the spot, compared with the store, and answered under the
 // store's policy, worst answer winning. Every ask and deny is journaled as
 // a note on the candidate. An error means the gate could not judge: the
-// caller answers with Fail, under FallbackPolicy when Result.Policy is 0.
+// caller answers with Fail, as Run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	found, blind := discover(env.Roots, env.Walker)
 	cands := make([]Candidate, len(found))
@@ -98,7 +98,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("gate: opening the store: %w", err)
+		return Result{}, fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	defer st.Close()
 	var res Result
@@ -135,7 +135,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
 	}
 	if err != nil {
-		return Result{Policy: res.Policy}, fmt.Errorf("gate: judging: %w", err)
+		return Result{Policy: res.Policy}, fmt.Errorf("%w: judging: %w", ErrStore, err)
 	}
 	if len(rest) > 0 && ctx.Err() != nil {
 		// A walk cut short by the deadline is no judgement; verdicts read
@@ -160,7 +160,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 	case errors.Is(err, baseline.ErrBusy):
 		return nil, nil, fmt.Errorf("%w: %w", ErrLocked, err)
 	case err != nil:
-		return nil, nil, fmt.Errorf("gate: opening the store: %w", err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
@@ -197,7 +197,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("gate: reading verdicts: %w", err)
+		return nil, nil, fmt.Errorf("%w: reading verdicts: %w", ErrStore, err)
 	}
 	return pre, rest, nil
 }
@@ -471,7 +471,8 @@ type Outcome struct {
 // Run is Check under a hard deadline. Past it, on any internal error (a
 // panic included) or on a locked store, the answer is Fail's under the
 // store's policy when it was read, else under FallbackPolicy: nothing
-// under audit and balanced, deny under strict.
+// under audit and balanced, deny under strict. A store that cannot be
+// opened or read (ErrStore) with its policy unread is answered as strict.
 func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -499,7 +500,11 @@ func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 		return Outcome{Answer: c.res.Answer, Reason: c.res.Reason, Result: c.res}
 	}
 	p := c.res.Policy
-	if !p.Valid() {
+	switch {
+	case p.Valid():
+	case errors.Is(c.err, ErrStore):
+		p = Strict // the person's choice is unreadable: never weaker than it
+	default:
 		p = FallbackPolicy(env.Store.Dir)
 	}
 	f := Fail(p, c.err)
