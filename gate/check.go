@@ -53,6 +53,7 @@ type Result struct {
 type located struct {
 	root claude.Root
 	name []byte
+	dir  bool // listed as a directory (or a link to one)
 	cand Candidate
 	cfg  walker.Config
 }
@@ -77,6 +78,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 			matched = append(matched, found[i])
 		}
 	}
+	matched = append(matched, nested(ctx, u, found, matched)...)
 	unseen := unobservable(u, blind, matched)
 	if len(matched) == 0 && len(unseen) == 0 {
 		return Result{}, nil
@@ -252,11 +254,62 @@ func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 			if c.Kind == walker.KindFile {
 				folder = bytes.TrimSuffix(folder, []byte(".md"))
 			}
-			out = append(out, located{root: r, name: c.Name, cfg: cfg, cand: Candidate{
+			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg, cand: Candidate{
 				Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}})
 		}
 	}
 	return out, blind
+}
+
+// nested are the command folders u may reach that hold a command file
+// Claude Code names as u.Name, and are not outranked by a match: a nested
+// file is invoked by its base name (commands/sub/deploy.md is /deploy, the
+// folder only labels it), and older documents name it /sub:deploy, so both
+// readings count. A folder whose names could not all be listed may hold
+// the name, so it counts too. Only names are listed here (no file is
+// read); what matches is walked whole like any other match.
+func nested(ctx context.Context, u Use, found, matched []located) []located {
+	if u.Path != "" || !reaches(u.Kind, Command) || u.Name == "" {
+		return nil
+	}
+	var out []located
+	for _, l := range found {
+		if l.cand.Kind != Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
+			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || beats(u.Kind, m.cand, l.cand)
+		}) {
+			continue
+		}
+		cfg := l.cfg
+		cfg.MaxFileBytes = 0 // names only: every non-empty file is left unread
+		c := walker.Observe(ctx, l.root.Path, l.name, cfg)
+		if c.Partial() || holdsCommand(&c, l.name, u.Name) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// holdsCommand reports whether the command folder c (named folder) holds a
+// file that answers to typed, or may hold one it could not list.
+func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
+	for _, e := range c.Manifest.Entries {
+		if e.Kind == snapshot.Anomaly {
+			switch e.Reason {
+			case anomaly.Fanout, anomaly.Unreadable, anomaly.Depth, anomaly.Unstable, anomaly.Swapped, anomaly.Budget, anomaly.Root:
+				return true // names below it are unknown
+			}
+		}
+		rel, ok := bytes.CutSuffix(e.Path, []byte(".md"))
+		if !ok || len(rel) == 0 {
+			continue
+		}
+		base := rel[bytes.LastIndexByte(rel, '/')+1:]
+		if string(base) == typed || string(folder)+":"+string(bytes.ReplaceAll(rel, []byte("/"), []byte(":"))) == typed ||
+			string(folder)+"/"+string(rel) == typed {
+			return true
+		}
+	}
+	return false
 }
 
 // unobservable judges Anomalous every root that could not be listed and

@@ -515,3 +515,37 @@ func TestCheckJudgesACandidateWhoseNameFailsTheDisplayGate(t *testing.T) {
 		t.Fatalf("the Latin name is not the candidate's, yet: %s %+v", res.Answer, res.Findings)
 	}
 }
+
+func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, typed string
+		user        bool // a vetted user skill of the same name outranks a project command
+		want        Answer
+	}{
+		{"by its base name", "deploy", false, Ask},
+		{"by folder:name", "sub:deploy", false, Ask},
+		{"nested deeper, by its base name", "release", false, Ask},
+		{"nested deeper, by every folder", "sub:ops:release", false, Ask},
+		{"a name no file has", "other", false, None},
+		{"outranked by a user skill", "deploy", true, None},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			if tc.user {
+				tr.skill("user", "deploy")
+				tr.record(tr.deliver()["global/deploy"], baseline.Safe)
+			}
+			cmds := filepath.Join(tr.project, ".claude", "commands", "sub")
+			tr.write(filepath.Join(cmds, "deploy.md"), "deploy\n")
+			tr.write(filepath.Join(cmds, "ops", "release.md"), "release\n")
+			res := tr.check(Skill, tc.typed)
+			if res.Answer != tc.want {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Findings[0].State != New) {
+				t.Fatalf("%+v", res.Findings)
+			}
+		})
+	}
+}
