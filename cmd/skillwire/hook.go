@@ -136,6 +136,9 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-
 
 func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	in := claude.ReadHookInput(s.in, hookStdinWait)
+	if steeredSession(s, in.Cwd, out) {
+		return
+	}
 	w, err := loadWorldFor(s, in.Cwd)
 	if err != nil {
 		out.deliver(textIncomplete)
