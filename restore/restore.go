@@ -59,6 +59,10 @@ const (
 // process there and checks the tree.
 var testHookStep func(step string)
 
+// renameat moves the displaced tree into the state directory's quarantine;
+// a test makes it fail as across filesystems.
+var renameat = unix.Renameat
+
 // StagePrefix starts the name of a staging directory beside the candidate;
 // one left by a crash holds the tree that was not in place.
 const StagePrefix = ".skillwire-restore-"
@@ -405,7 +409,7 @@ func quarantine(rootfd int, root, stage, stateDir, qname string) (string, bool, 
 		return "", false, err
 	}
 	defer unix.Close(qfd)
-	err = unix.Renameat(rootfd, stage, qfd, qname)
+	err = renameat(rootfd, stage, qfd, qname)
 	if err == nil {
 		if err := unix.Fsync(qfd); err != nil {
 			return "", false, err

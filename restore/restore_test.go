@@ -20,6 +20,7 @@ import (
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
+	"golang.org/x/sys/unix"
 )
 
 var must = testtree.Must
@@ -297,4 +298,24 @@ func TestRecordAdvancesTheStoreToTheRestoredDigestAndBringsTheReviewBack(t *test
 		}
 		return nil
 	}))
+}
+
+func TestAcrossFilesystemsTheDisplacedTreeIsQuarantinedBesideTheRootAndSaidSo(t *testing.T) {
+	fx := setup(t)
+	renameat = func(int, string, int, string) error { return syscall.EXDEV }
+	defer func() { renameat = unix.Renameat }()
+	r := fx.request(t)
+	displaced := r.Current.Digest
+	res, err := Run(r)
+	must(t, err)
+	beside := filepath.Join(filepath.Dir(fx.root), ".skillwire-quarantine")
+	if !res.Beside || filepath.Dir(res.Quarantine) != beside {
+		t.Fatalf("quarantine %q beside=%v, want in %s", res.Quarantine, res.Beside, beside)
+	}
+	if got := digestAt(t, beside, filepath.Base(res.Quarantine)); got != displaced {
+		t.Fatal("the displaced tree is not whole beside the root")
+	}
+	if digestAt(t, fx.root, "s") != fx.target.Digest {
+		t.Fatal("the target is not in place")
+	}
 }
