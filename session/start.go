@@ -75,6 +75,7 @@ func (s *Start) Prepare() (Input, error) {
 	}
 	var src []reconcile.Source
 	src, in.AuditProblem = s.Audit()
+	subjects.Content = s.Content
 	in.Reconciled = subjects.Reconcile(src, s.Now, s.Limits)
 	outs := DecideAuto(in.Standings, in.Reconciled, trusted, s.Content)
 	if len(outs) == 0 {
