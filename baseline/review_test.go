@@ -151,6 +151,35 @@ func TestStoreWithRecordsButNoMarkHadItsFirstRun(t *testing.T) {
 	}))
 }
 
+// A legacy store (records, no mark) keeps its first run when every record
+// is forgotten: the first write transaction makes the legacy rule's answer
+// permanent, so what appears next is new, never accepted on first use.
+func TestLegacyStoreKeepsItsFirstRunWhenEveryRecordIsForgotten(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	w.write("a/f", "1")
+	w.write("b/f", "2")
+	advance(t, st, w.observe(walker.DefaultConfig()))
+	must(t, st.Update(func(tx *Tx) error { return tx.tx.Bucket(bucketMeta).Delete(keyFirstRun) }))
+	must(t, st.Update(func(tx *Tx) error {
+		recs, err := tx.Records()
+		if err != nil || len(recs) != 2 {
+			t.Fatalf("records %d, %v", len(recs), err)
+		}
+		var ids []string
+		for _, r := range recs {
+			ids = append(ids, r.ID)
+		}
+		return tx.Forget(ids)
+	}))
+	must(t, st.View(func(tx *Tx) error {
+		if !tx.FirstRunDone() {
+			t.Error("forgetting every record of a legacy store brought first use back")
+		}
+		return nil
+	}))
+}
+
 func TestNotesAreJournaledPerCandidateAndBounded(t *testing.T) {
 	st, _ := openNew(t)
 	a, b := st.ID("/r", []byte("a")), st.ID("/r", []byte("b"))
