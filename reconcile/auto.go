@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -160,8 +161,8 @@ func (in *AutoInput) measure(source string) AutoDecision {
 			return halt("binary file changed")
 		}
 		if isMarkdown(ch.Path) {
-			if key, changed := frontmatterChanged(old, cur); changed {
-				return halt("frontmatter %s changed", key)
+			if why, changed := frontmatterChanged(old, cur); changed {
+				return halt("%s", why)
 			}
 		}
 		drift += wordDistance(strings.Fields(string(old)), strings.Fields(string(cur)), max(limit-drift, 1))
@@ -218,25 +219,53 @@ func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
 // changed .md file is checked, which covers them and is stricter.
 func isMarkdown(p []byte) bool { return len(p) == 0 || bytes.HasSuffix(p, []byte(".md")) }
 
-// guardedKeys are the frontmatter keys whose change never auto-accepts:
-// they change what runs or what is allowed without asking.
-var guardedKeys = []string{"hooks", "mcpServers", "allowed-tools"}
+// freeKeys are the only frontmatter keys whose change may auto-accept: they
+// describe, and grant nothing. Any other key halts, known or not. The keys
+// Claude Code reads (skills, agents, commands) that grant power include
+// allowed-tools, tools, disallowedTools, permissionMode, model, effort,
+// hooks, mcpServers, skills, context, agent, isolation, background,
+// memory, maxTurns, disable-model-invocation and user-invocable.
+var freeKeys = []string{"name", "description"}
 
-// frontmatterChanged reports the first guarded key whose value differs;
-// a frontmatter that cannot be read counts as changed.
+// knownKeys may be named in a halt's reason: Claude Code's documented
+// frontmatter keys. Any other key is attacker bytes and is not named.
+var knownKeys = []string{
+	"agent", "allowed-tools", "argument-hint", "background", "color", "context",
+	"disable-model-invocation", "disallowedTools", "effort", "hooks", "isolation",
+	"license", "maxTurns", "mcpServers", "memory", "metadata", "model", "paths",
+	"permissionMode", "shell", "skills", "tools", "user-invocable", "version",
+}
+
+// frontmatterChanged says why the frontmatter halts: the first key other
+// than name and description whose value differs (added, removed or
+// changed), or that either version cannot be read whole (a second
+// document, a duplicate key, anything unparsable). Fixed words only.
 func frontmatterChanged(old, cur []byte) (string, bool) {
-	a, b := claude.Frontmatter(old), claude.Frontmatter(cur)
-	if len(a.Anomalies) > 0 || len(b.Anomalies) > 0 {
-		return "unreadable", true
+	a, b := claude.FrontmatterFields(old), claude.FrontmatterFields(cur)
+	for _, ex := range []claude.Extract{a, b} {
+		if len(ex.Anomalies) > 0 {
+			return fmt.Sprintf("frontmatter unreadable (%s)", ex.Anomalies[0]), true
+		}
 	}
 	var ma, mb map[string]json.RawMessage
 	if json.Unmarshal(a.Canonical, &ma) != nil || json.Unmarshal(b.Canonical, &mb) != nil {
-		return "unreadable", true
+		return "frontmatter unreadable", true
 	}
-	for _, k := range guardedKeys {
-		if !bytes.Equal(ma[k], mb[k]) {
-			return k, true
+	keys := slices.Sorted(maps.Keys(ma))
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
 		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(freeKeys, k) || bytes.Equal(ma[k], mb[k]) {
+			continue
+		}
+		if slices.Contains(knownKeys, k) {
+			return "frontmatter " + k + " changed", true
+		}
+		return "frontmatter key changed", true
 	}
 	return "", false
 }

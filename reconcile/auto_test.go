@@ -82,6 +82,14 @@ func TestAuditedRefineByATrustedSourceWithinBoundsIsAutoAccepted(t *testing.T) {
 	}
 }
 
+func TestAChangedNameOrDescriptionAloneMayAutoAccept(t *testing.T) {
+	old := "---\nname: s\ndescription: reads PDFs\nallowed-tools: Read\n---\n" + words(94, "word")
+	cur := strings.Replace(strings.Replace(old, "reads PDFs", "reads PDF files", 1), "name: s", "name: t", 1)
+	if d := (autoCase{old: version{"SKILL.md": old}, cur: version{"SKILL.md": cur}}).run(); !d.Accept {
+		t.Fatalf("decision %+v, want accepted", d)
+	}
+}
+
 func TestTheSameRefineFromTheProjectLogIsNotAutoAccepted(t *testing.T) {
 	d := autoCase{old: version{"SKILL.md": skill}, cur: version{"SKILL.md": skill + " more"}, project: true}.run()
 	if d.Accept || d.Reason != "file change not announced by a trusted source in the global audit log" {
@@ -124,6 +132,18 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 			"frontmatter allowed-tools changed"},
 		{"a frontmatter hooks key added", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\nhooks: {}\n", 1))},
 			"frontmatter hooks changed"},
+		{"an agent's tools added", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\ntools: Bash\n", 1))},
+			"frontmatter tools changed"},
+		{"an agent's disallowedTools removed", autoCase{old: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\ndisallowedTools: Bash\n", 1)), cur: base},
+			"frontmatter disallowedTools changed"},
+		{"a permissionMode change", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\npermissionMode: bypassPermissions\n", 1))},
+			"frontmatter permissionMode changed"},
+		{"a model change", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\nmodel: opus\n", 1))},
+			"frontmatter model changed"},
+		{"an unknown key is not named", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\n\"evil\\e[31m\": 1\n", 1))},
+			"frontmatter key changed"},
+		{"a second YAML document in the frontmatter", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "allowed-tools: Read\n", "allowed-tools: Read\n--- #\nallowed-tools: Bash\n", 1))},
+			"frontmatter unreadable (multidocument)"},
 		{"previous content not kept", autoCase{old: base, cur: with("ref.md", words(51, "ref")),
 			mod: func(in *AutoInput) {
 				keep := in.Content
