@@ -104,9 +104,12 @@ type Auto struct {
 	// Replaced are the digests auto-accepts moved the review away from:
 	// content returning to one of them is a contradiction (a reversal).
 	Replaced []snapshot.Hash `json:"replaced"`
+	// ReplacedContent are the same versions' content identities
+	// (reconcile.ContentIdentity): a reversal is one even after a chmod.
+	ReplacedContent []snapshot.Hash `json:"replaced_content,omitempty"`
 }
 
-// maxReplaced bounds Auto.Replaced; the oldest go first.
+// maxReplaced bounds Auto.Replaced and ReplacedContent; the oldest go first.
 const maxReplaced = 64
 
 // Halt is auto-accept's refusal of a change, in one line.

@@ -3,6 +3,8 @@ package baseline
 import (
 	"errors"
 	"time"
+
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // MarkTold counts one more session told of each pending candidate in ids:
@@ -44,6 +46,8 @@ type AutoAccepted struct {
 	Source            string
 	HumanWords, Drift int
 	Text              string // the note's text
+	// Replaces is the content identity of the version the review leaves.
+	Replaces snapshot.Hash
 }
 
 // AutoAccept moves the review of a pending candidate to its observed
@@ -64,6 +68,10 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	auto.Replaced = append(auto.Replaced, old)
 	if len(auto.Replaced) > maxReplaced {
 		auto.Replaced = auto.Replaced[len(auto.Replaced)-maxReplaced:]
+	}
+	auto.ReplacedContent = append(auto.ReplacedContent, a.Replaces)
+	if len(auto.ReplacedContent) > maxReplaced {
+		auto.ReplacedContent = auto.ReplacedContent[len(auto.ReplacedContent)-maxReplaced:]
 	}
 	d := *st.Digest()
 	v := Verdict{Verdict: Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}

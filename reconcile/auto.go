@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 )
 
 // The bounds of auto-accept (DESIGN.md §11), in percent of the word count
@@ -43,9 +45,10 @@ type AutoInput struct {
 	HumanWords int
 	// Drifted is the drift, in words, accepted since the last human verdict.
 	Drifted int
-	// Replaced are the digests earlier auto-accepts replaced: content
-	// returning to one of them reverses an auto-accept.
-	Replaced []snapshot.Hash
+	// Replaced are the digests earlier auto-accepts replaced, and
+	// ReplacedContent their ContentIdentity: content returning to one of
+	// them reverses an auto-accept.
+	Replaced, ReplacedContent []snapshot.Hash
 }
 
 // AutoDecision is auto-accept's answer: Accept, or a one-line Reason.
@@ -55,6 +58,9 @@ type AutoDecision struct {
 	Reason string // why it halts: fixed words and numbers only
 	// HumanWords, Drift and Cumulative are in words; Drift is this change's.
 	HumanWords, Drift, Cumulative int
+	// Replaces is the ContentIdentity of the version an accepted change
+	// replaces, for the reversal rule of later changes.
+	Replaces snapshot.Hash
 }
 
 func halt(format string, a ...any) AutoDecision {
@@ -99,10 +105,60 @@ func AutoAccept(in AutoInput) AutoDecision {
 			return halt("new executable file")
 		}
 	}
-	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) {
+	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) || slices.Contains(in.ReplacedContent, ContentIdentity(in.New)) {
 		return halt("reverses an earlier auto-accept")
 	}
-	return in.measure(source)
+	d := in.measure(source)
+	if d.Accept {
+		d.Replaces = ContentIdentity(in.Old)
+	}
+	return d
+}
+
+// identityContext separates ContentIdentity from every other BLAKE3 use.
+const identityContext = "skillwire 2026 content identity v1"
+
+// ContentIdentity identifies what a version holds, ignoring what does not
+// change what runs: permission bits other than the executable bit, sizes
+// (the hash covers them). Paths, kinds, file hashes, the executable bit,
+// link targets and anomaly reasons count, so a reversal is recognised
+// after a chmod.
+func ContentIdentity(m *snapshot.Manifest) snapshot.Hash {
+	h := blake3.NewDeriveKey(identityContext)
+	var buf []byte
+	field := func(b []byte) {
+		buf = binary.AppendUvarint(buf, uint64(len(b)))
+		buf = append(buf, b...)
+	}
+	flags := byte(0)
+	if m.Partial {
+		flags |= 1
+	}
+	if m.ViaLink {
+		flags |= 2
+	}
+	buf = append(buf, flags)
+	field(m.Link)
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		field(e.Path)
+		buf = append(buf, byte(e.Kind))
+		switch e.Kind {
+		case snapshot.File:
+			buf = append(buf, e.Hash[:]...)
+			buf = append(buf, byte(min(e.Mode&0o111, 1)))
+		case snapshot.Symlink:
+			field(e.Target)
+		case snapshot.Anomaly:
+			buf = append(buf, byte(e.Reason))
+		}
+		h.Write(buf)
+		buf = buf[:0]
+	}
+	h.Write(buf)
+	var id snapshot.Hash
+	h.Sum(id[:0])
+	return id
 }
 
 // trustedSource: the change is explained (with the content's hash, unless

@@ -160,6 +160,16 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 				d, _ := in.New.Digest()
 				in.Replaced = []snapshot.Hash{d}
 			}}, "reverses an earlier auto-accept"},
+		{"a reversal with its permissions tweaked", autoCase{old: base, cur: with("ref.md", words(49, "ref")),
+			mod: func(in *AutoInput) {
+				was := *in.New
+				was.Entries = slices.Clone(in.New.Entries)
+				for i := range was.Entries {
+					was.Entries[i].Mode = 0o600
+				}
+				d, _ := was.Digest()
+				in.Replaced, in.ReplacedContent = []snapshot.Hash{d}, []snapshot.Hash{ContentIdentity(&was)}
+			}}, "reverses an earlier auto-accept"},
 		{"a symlink in the new version", autoCase{old: base, cur: with("ref.md", words(51, "ref")),
 			mod: func(in *AutoInput) {
 				in.New.Entries = append(in.New.Entries, snapshot.Entry{Path: []byte("zz"), Kind: snapshot.Symlink, Target: []byte("/etc")})
@@ -169,6 +179,40 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 			d := tc.c.run()
 			if d.Accept || d.Reason != tc.want {
 				t.Fatalf("decision %+v, want halted: %s", d, tc.want)
+			}
+		})
+	}
+}
+
+func TestContentIdentityIgnoresEveryModeBitButExecutable(t *testing.T) {
+	base := func() *snapshot.Manifest {
+		return &snapshot.Manifest{Entries: []snapshot.Entry{
+			{Kind: snapshot.Dir, Mode: 0o755},
+			{Path: []byte("SKILL.md"), Kind: snapshot.File, Mode: 0o644, Size: 1, Hash: snapshot.Hash{1}},
+			{Path: []byte("link"), Kind: snapshot.Symlink, Target: []byte("SKILL.md")},
+		}}
+	}
+	for _, tc := range []struct {
+		name string
+		mut  func(m *snapshot.Manifest)
+		same bool
+	}{
+		{"file made private", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o600 }, true},
+		{"directory mode", func(m *snapshot.Manifest) { m.Entries[0].Mode = 0o700 }, true},
+		{"setgid without x", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o2644 }, true},
+		{"made executable", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o744 }, false},
+		{"other content", func(m *snapshot.Manifest) { m.Entries[1].Hash = snapshot.Hash{2} }, false},
+		{"other link target", func(m *snapshot.Manifest) { m.Entries[2].Target = []byte("x") }, false},
+		{"other path", func(m *snapshot.Manifest) { m.Entries[1].Path = []byte("SKILL.mD") }, false},
+		{"a link where a file was", func(m *snapshot.Manifest) {
+			m.Entries[1] = snapshot.Entry{Path: []byte("SKILL.md"), Kind: snapshot.Symlink, Target: []byte("x")}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := base()
+			tc.mut(m)
+			if got := ContentIdentity(m) == ContentIdentity(base()); got != tc.same {
+				t.Fatalf("same identity %v, want %v", got, tc.same)
 			}
 		})
 	}

@@ -65,7 +65,7 @@ func DecideAuto(sts []baseline.Standing, rec map[string]*Reconciliation, trusted
 		default:
 			in := reconcile.AutoInput{Changes: r.Changes, Trusted: trusted, Old: r.Reference, New: &st.Observed.Manifest, Content: content}
 			if a := st.Prior.Auto; a != nil {
-				in.HumanWords, in.Drifted, in.Replaced = a.HumanWords, a.Drift, a.Replaced
+				in.HumanWords, in.Drifted, in.Replaced, in.ReplacedContent = a.HumanWords, a.Drift, a.Replaced, a.ReplacedContent
 			}
 			d = reconcile.AutoAccept(in)
 		}
@@ -85,7 +85,7 @@ func ApplyAuto(tx *baseline.Tx, outs []AutoOutcome, now time.Time) ([]AutoOutcom
 		var err error
 		if o.Decision.Accept {
 			err = tx.AutoAccept(o.St, baseline.AutoAccepted{Source: o.Decision.Source, HumanWords: o.Decision.HumanWords,
-				Drift: o.Decision.Drift, Text: o.Text()}, now)
+				Drift: o.Decision.Drift, Text: o.Text(), Replaces: o.Decision.Replaces}, now)
 		} else {
 			err = tx.HaltChange(o.St, o.Decision.Reason, now)
 		}

@@ -371,6 +371,19 @@ func TestAReversalHalts(t *testing.T) {
 	}
 }
 
+// Permission bits other than the executable bit do not disguise a return
+// to what an auto-accept replaced.
+func TestAReversalWithItsPermissionsTweakedHalts(t *testing.T) {
+	l := reviewed(t)
+	l.refine(10, "skill-creator", false)
+	l.session()
+	l.refine(0, "skill-creator", false)
+	must(t, os.Chmod(filepath.Join(l.root.Path, "s/SKILL.md"), 0o600))
+	if adv := l.session(); !strings.Contains(adv.Text, "halted: reverses an earlier auto-accept") {
+		t.Fatalf("a reversal after a chmod was not halted:\n%s", adv.Text)
+	}
+}
+
 func TestWithoutKeptContentAChangeHaltsNeverAccepts(t *testing.T) {
 	l := reviewed(t)
 	l.noContent = true
