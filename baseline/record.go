@@ -107,6 +107,10 @@ type Auto struct {
 	// ReplacedContent are the same versions' content identities
 	// (reconcile.ContentIdentity): a reversal is one even after a chmod.
 	ReplacedContent []snapshot.Hash `json:"replaced_content,omitempty"`
+	// Untold is the last auto-accept's text until a session that names it
+	// is delivered (MarkAutoTold): a held-over or undelivered advisory
+	// leaves it to be told next time.
+	Untold string `json:"untold,omitempty"`
 }
 
 // maxReplaced bounds Auto.Replaced and ReplacedContent; the oldest go first.

@@ -73,6 +73,7 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	if len(auto.ReplacedContent) > maxReplaced {
 		auto.ReplacedContent = auto.ReplacedContent[len(auto.ReplacedContent)-maxReplaced:]
 	}
+	auto.Untold = printable(a.Text, maxNoteText)
 	d := *st.Digest()
 	v := Verdict{Verdict: Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
 	if _, err := t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
@@ -87,6 +88,30 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 		return err
 	}
 	return t.AppendNote(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
+}
+
+// AutoTell is an auto-accept a delivered advisory named: the candidate's
+// id and the text it was told.
+type AutoTell struct{ ID, Text string }
+
+// MarkAutoTold consumes the untold auto-accepts that were delivered, each
+// only if its text is still the one told (a later auto-accept meanwhile
+// stays untold).
+func (t *Tx) MarkAutoTold(told []AutoTell) error {
+	for _, a := range told {
+		r, err := t.Record(a.ID)
+		if err != nil {
+			return err
+		}
+		if r == nil || r.Auto == nil || r.Auto.Untold == "" || r.Auto.Untold != a.Text {
+			continue
+		}
+		r.Auto.Untold = ""
+		if err := t.put(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // HaltChange halts a pending candidate: it stays pending, told with

@@ -35,8 +35,9 @@ type Input struct {
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
 	AuditProblem string
-	// Auto are the auto-accept outcomes applied this session; accepted
-	// ones are told once (halted ones are told as pending, every session).
+	// Auto are the auto-accept outcomes applied this session. An accepted
+	// one is told from its record's untold marker until an advisory naming
+	// it is delivered; halted ones are told as pending, every session.
 	Auto []AutoOutcome
 }
 
@@ -52,6 +53,9 @@ type Advisory struct {
 	// FirstRun: delivering this advisory is the store's first run, even
 	// when it accepted nothing.
 	FirstRun bool
+	// AutoTold are the auto-accepts this advisory names, consumed once
+	// delivered.
+	AutoTold []baseline.AutoTell
 }
 
 // Apply records in the store what a delivered advisory told: the deltas it
@@ -68,6 +72,9 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	if err := tx.MarkTold(a.Told, now); err != nil {
 		return err
 	}
+	if err := tx.MarkAutoTold(a.AutoTold); err != nil {
+		return err
+	}
 	if a.FirstRun {
 		return tx.MarkFirstRun(now)
 	}
@@ -76,7 +83,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 
 // Applies reports whether delivering a changes the store.
 func (a *Advisory) Applies() bool {
-	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || a.FirstRun
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -109,7 +116,7 @@ type item struct {
 	delta  bool // a change of state the delivery consumes
 	events []baseline.Event
 	text   string // its lines in the advisory
-	auto   *AutoOutcome
+	auto   string // an untold auto-accept's text
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -133,6 +140,9 @@ func Build(in Input) Advisory {
 		}
 		if it.cat == catPending {
 			adv.Told = append(adv.Told, it.st.ID)
+		}
+		if it.cat == catAutoAccepted {
+			adv.AutoTold = append(adv.AutoTold, baseline.AutoTell{ID: it.st.ID, Text: it.auto})
 		}
 		adv.Events = append(adv.Events, it.events...)
 	}
@@ -164,12 +174,6 @@ func classify(in Input) []item {
 	}
 	compared := in.StoreProblem == "" && !in.Bootstrap
 	var items []item
-	auto := map[string]*AutoOutcome{}
-	for i := range in.Auto {
-		if in.Auto[i].Decision.Accept {
-			auto[in.Auto[i].St.ID] = &in.Auto[i]
-		}
-	}
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
@@ -186,8 +190,8 @@ func classify(in Input) []item {
 		switch {
 		case pending:
 			items = append(items, item{cat: catPending, st: st, events: evs})
-		case auto[st.ID] != nil && compared:
-			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: auto[st.ID]})
+		case compared && untoldAuto(st) != "":
+			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: untoldAuto(st)})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
@@ -205,6 +209,14 @@ func classify(in Input) []item {
 		}
 	}
 	return ordered
+}
+
+// untoldAuto is the text of st's auto-accept not yet delivered, "" for none.
+func untoldAuto(st *baseline.Standing) string {
+	if st.Prior == nil || st.Prior.Auto == nil || st.State == baseline.Removed {
+		return ""
+	}
+	return st.Prior.Auto.Untold
 }
 
 func isPending(st *baseline.Standing) bool {
@@ -253,7 +265,7 @@ func itemText(in Input, it *item) string {
 	case catPending:
 		line += pendingNote(it.st.Prior)
 	case catAutoAccepted:
-		line += "; " + it.auto.Text()
+		line += "; " + it.auto
 	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
 		if sum := rc.Summary(it.st.ID); sum != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ type life struct {
 	global, project []auditlog.Entry
 	kept            map[snapshot.Hash][]byte
 	noContent       bool
+	// undelivered: the advisory does not reach the session (the deadline
+	// text went out instead), so nothing is applied.
+	undelivered bool
 }
 
 func newLife(t *testing.T) *life {
@@ -133,7 +137,7 @@ func (l *life) session() Advisory {
 	in, err := start.Prepare()
 	must(l.t, err)
 	adv := Build(in)
-	if adv.Applies() {
+	if adv.Applies() && !l.undelivered {
 		must(l.t, l.update(func(tx *baseline.Tx) error { return adv.Apply(tx, l.now) }))
 	}
 	return adv
@@ -303,6 +307,49 @@ func TestAuditedRefineByATrustedSourceWithinBoundsIsAutoAccepted(t *testing.T) {
 	}
 	if adv := l.session(); adv.Text != "" {
 		t.Fatalf("an auto-accepted change is told again:\n%s", adv.Text)
+	}
+}
+
+// An auto-accept is recorded when decided but consumed only when told: an
+// advisory that was not delivered leaves it to the next session.
+func TestAnAutoAcceptNotDeliveredIsToldNextSession(t *testing.T) {
+	l := reviewed(t)
+	l.refine(10, "skill-creator", false)
+	l.undelivered = true
+	if adv := l.session(); !strings.Contains(adv.Text, "auto-accepted within the bounds") {
+		t.Fatalf("auto-accept not told:\n%s", adv.Text)
+	}
+	l.undelivered = false
+	adv := l.session()
+	if !strings.Contains(adv.Text, "auto-accepted within the bounds a person set: global skill \"s\"") ||
+		!strings.Contains(adv.Text, "announced by skill-creator, drift 10 %, cumulative 10 %") {
+		t.Fatalf("an undelivered auto-accept was not told again:\n%s", adv.Text)
+	}
+	if adv := l.session(); adv.Text != "" {
+		t.Fatalf("a delivered auto-accept is told again:\n%s", adv.Text)
+	}
+}
+
+// Held over by the cap, an auto-accept stays untold until listed.
+func TestAnAutoAcceptHeldOverByTheCapIsToldLater(t *testing.T) {
+	l := reviewed(t)
+	for i := range maxListed {
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), words(20))
+	}
+	l.session()
+	for i := range maxListed {
+		l.recordSafe(fmt.Sprintf("p%d", i))
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), words(40)) // pending, listed first
+	}
+	l.refine(10, "skill-creator", false)
+	if adv := l.session(); strings.Contains(adv.Text, "auto-accepted within") || !strings.Contains(adv.Text, "1 more auto-accepted") {
+		t.Fatalf("not held over:\n%s", adv.Text)
+	}
+	for i := range maxListed {
+		l.recordSafe(fmt.Sprintf("p%d", i))
+	}
+	if adv := l.session(); !strings.Contains(adv.Text, "auto-accepted within the bounds a person set: global skill \"s\"") {
+		t.Fatalf("a held-over auto-accept was never told:\n%s", adv.Text)
 	}
 }
 
