@@ -66,7 +66,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	if _, err := tx.Advance(a.Consume, a.FirstRun, now); err != nil {
 		return err
 	}
-	if err := tx.DropEvents(a.Events); err != nil {
+	if _, err := tx.DropEvents(a.Events); err != nil {
 		return err
 	}
 	if err := tx.MarkTold(a.Told, now); err != nil {
