@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -102,8 +103,9 @@ func TestStoredRecordRefusesAReviewThatIsNotSafeOrAHaltWithoutReview(t *testing.
 			r.Review = &Verdict{Verdict: Safe, Digest: d}
 			r.Halt = &Halt{}
 		},
-		"derived status stored": func(r *Record) { r.Status = StatusPending },
-		"negative told":         func(r *Record) { r.Told = -1 },
+		"derived status stored":  func(r *Record) { r.Status = StatusPending },
+		"negative told":          func(r *Record) { r.Told = -1 },
+		"renamed without review": func(r *Record) { r.Review, r.Renamed = nil, &Renamed{From: "swaaaaaaaaaaaaaa", Name: []byte("a")} },
 	}
 	for name, mut := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -287,4 +289,19 @@ func FuzzDecodeReference(f *testing.F) {
 			t.Fatalf("decoded %+v", r)
 		}
 	})
+}
+
+func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
+	d := snapshot.Hash{1}
+	r := &Record{Status: StatusSeen, Review: &Verdict{Verdict: Safe, Digest: &d}}
+	if got := StatusOf(r, &d, nil); got != StatusSeen {
+		t.Fatalf("review on its own digest: %q", got)
+	}
+	r.Renamed = &Renamed{From: "swaaaaaaaaaaaaaa", Name: []byte("old")}
+	if got := StatusOf(r, &d, nil); got != StatusPending {
+		t.Fatalf("renamed, same content: %q, want pending", got)
+	}
+	if got := StatusOf(r, &d, &Verdict{Verdict: Block, Digest: &d}); got != StatusSeen {
+		t.Fatalf("an adverse verdict outranks the pending rename: %q", got)
+	}
 }

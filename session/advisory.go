@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ type Input struct {
 	// one is told from its record's untold marker until an advisory naming
 	// it is delivered; halted ones are told as pending, every session.
 	Auto []AutoOutcome
+	// Renames pair a removed candidate reviewed SAFE with the new one that
+	// replaced it (DetectRenames): told as one pending rename.
+	Renames []baseline.Rename
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -56,6 +60,8 @@ type Advisory struct {
 	// AutoTold are the auto-accepts this advisory names, consumed once
 	// delivered.
 	AutoTold []baseline.AutoTell
+	// Renames told: the review is carried over once delivered.
+	Renames []baseline.Rename
 }
 
 // Apply records in the store what a delivered advisory told: the deltas it
@@ -65,6 +71,11 @@ type Advisory struct {
 func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	if _, err := tx.Advance(a.Consume, a.FirstRun, now); err != nil {
 		return err
+	}
+	for _, rn := range a.Renames {
+		if err := tx.CarryReview(rn, now); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.DropEvents(a.Events); err != nil {
 		return err
@@ -83,7 +94,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 
 // Applies reports whether delivering a changes the store.
 func (a *Advisory) Applies() bool {
-	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || a.FirstRun
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || len(a.Renames) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -117,6 +128,8 @@ type item struct {
 	events []baseline.Event
 	text   string // its lines in the advisory
 	auto   string // an untold auto-accept's text
+	// from is the removed candidate a rename replaced, consumed with st.
+	from *baseline.Standing
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -137,6 +150,10 @@ func Build(in Input) Advisory {
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
+		}
+		if it.from != nil {
+			adv.Consume = append(adv.Consume, *it.from)
+			adv.Renames = append(adv.Renames, baseline.Rename{From: it.from.ID, To: it.st.ID})
 		}
 		if it.cat == catPending {
 			adv.Told = append(adv.Told, it.st.ID)
@@ -174,12 +191,30 @@ func classify(in Input) []item {
 	}
 	compared := in.StoreProblem == "" && !in.Bootstrap
 	var items []item
+	byStanding := map[string]*baseline.Standing{}
+	for i := range in.Standings {
+		byStanding[in.Standings[i].ID] = &in.Standings[i]
+	}
+	renamedTo, renamedFrom := map[string]*baseline.Standing{}, map[string]bool{}
+	for _, rn := range in.Renames {
+		if from, to := byStanding[rn.From], byStanding[rn.To]; compared && from != nil && to != nil &&
+			from.State == baseline.Removed && to.State == baseline.New {
+			renamedTo[rn.To], renamedFrom[rn.From] = from, true
+		}
+	}
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
 		// A change a SAFE review no longer covers is told in every session
 		// until a person acts; an unreviewed change is told once.
 		pending := compared && isPending(st)
+		if from := renamedTo[st.ID]; from != nil {
+			items = append(items, item{cat: catPending, st: st, delta: true, events: slices.Concat(evs, byID[from.ID]), from: from})
+			continue
+		}
+		if renamedFrom[st.ID] {
+			continue // told with the candidate that replaced it
+		}
 		if c, ok := deltaOf(st); compared && ok {
 			if pending {
 				c = catPending
@@ -263,7 +298,11 @@ func itemText(in Input, it *item) string {
 	case catRestored:
 		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
 	case catPending:
-		line += pendingNote(it.st.Prior)
+		if it.from != nil {
+			line += ", renamed from " + oldName(it.from.Name, it.from.ID)
+		} else {
+			line += pendingNote(it.st.Prior)
+		}
 	case catAutoAccepted:
 		line += "; " + it.auto
 	}
@@ -315,6 +354,9 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 // auto-accept refused it, why (a fixed-template reason kept printable).
 func pendingNote(r *baseline.Record) string {
 	var b strings.Builder
+	if r.Renamed != nil {
+		b.WriteString(", renamed from " + oldName(r.Renamed.Name, r.Renamed.From))
+	}
 	switch {
 	case r.Told == 1:
 		b.WriteString(", told once since " + r.ToldSince.UTC().Format(time.DateOnly))
@@ -325,6 +367,15 @@ func pendingNote(r *baseline.Record) string {
 		b.WriteString("; halted: " + r.Halt.Reason)
 	}
 	return b.String()
+}
+
+// oldName names the candidate a rename replaced: its gated name and id.
+func oldName(name []byte, id string) string {
+	s := "(name hidden)"
+	if anomaly.Gate(name) {
+		s = fmt.Sprintf("%q", name)
+	}
+	return s + " id " + id
 }
 
 var kindWord = map[claude.Kind]string{claude.Skills: "skill", claude.Agents: "agent", claude.Commands: "command"}

@@ -49,7 +49,9 @@ func DecideAuto(sts []baseline.Standing, rec map[string]*Reconciliation, trusted
 	var out []AutoOutcome
 	for i := range sts {
 		st := &sts[i]
-		if !isPending(st) || st.Prior.Halt != nil || st.Digest() == nil {
+		// A review carried over by a rename waits for a person: the rename
+		// was announced by nobody.
+		if !isPending(st) || st.Prior.Halt != nil || st.Prior.Renamed != nil || st.Digest() == nil {
 			continue
 		}
 		r := rec[st.ID]

@@ -453,3 +453,86 @@ func TestWithoutATrustedSourcePendingStaysPending(t *testing.T) {
 		t.Fatalf("status %q, notes %v: auto-accept acted while off", s.Status(), l.notes("s"))
 	}
 }
+
+func (l *life) rename(from, to string) {
+	must(l.t, os.Rename(filepath.Join(l.root.Path, from), filepath.Join(l.root.Path, to)))
+}
+
+// Renaming a reviewed skill's directory keeps its review: the candidate
+// under its new name is pending, told every session, until a person acts.
+func TestARenamedReviewedSkillStaysPendingUntilAPersonActs(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before func(l *life) // between the review and the rename
+		after  func(l *life) // after the rename
+	}{
+		{"a plain rename", nil, nil},
+		{"a pending change, then a rename", func(l *life) { l.write("s/SKILL.md", "---\nname: s\n---\n"+words(150)) }, nil},
+		{"a rename that rewrites every file but keeps the frontmatter name", nil,
+			func(l *life) { l.write("t/SKILL.md", "---\nname: s\n---\nall new "+words(3)) }},
+		{"a rename of a skill with more files, one of them edited", func(l *life) {
+			l.write("s/a.md", "a")
+			l.write("s/b.md", "b")
+			l.session()
+			l.recordSafe("s")
+		}, func(l *life) { l.write("t/SKILL.md", "---\nname: other\n---\nedited") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := reviewed(t)
+			if tc.before != nil {
+				tc.before(l)
+				l.session()
+			}
+			l.rename("s", "t")
+			if tc.after != nil {
+				tc.after(l)
+			}
+			for i := range 3 {
+				adv := l.session()
+				if !strings.Contains(adv.Text, "pending a new review: global skill \"t\"") || !strings.Contains(adv.Text, "renamed from \"s\" id ") {
+					t.Fatalf("session %d after the rename:\n%s", i+1, adv.Text)
+				}
+				if strings.Contains(adv.Text, "removed since the last session") || strings.Contains(adv.Text, "new since the last session") {
+					t.Fatalf("a rename told as a removal and a new candidate:\n%s", adv.Text)
+				}
+			}
+			if s := l.standing("t"); s.Status() != baseline.StatusPending {
+				t.Fatalf("status %q, want pending", s.Status())
+			}
+			l.recordSafe("t")
+			if adv := l.session(); adv.Text != "" {
+				t.Fatalf("told after a person acted:\n%s", adv.Text)
+			}
+		})
+	}
+}
+
+func TestARemovalAndAnUnrelatedNewSkillAreNoRename(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		prep func(l *life)
+	}{
+		{"other content and name, reviewed", func(l *life) {
+			must(l.t, os.RemoveAll(filepath.Join(l.root.Path, "s")))
+			l.write("t/SKILL.md", "---\nname: t\n---\n"+words(5))
+		}},
+		{"same content, never reviewed", func(l *life) {
+			l.write("u/SKILL.md", "---\nname: u\n---\n"+words(10))
+			l.session()
+			must(l.t, os.RemoveAll(filepath.Join(l.root.Path, "s")))
+			l.rename("u", "v")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := reviewed(t)
+			tc.prep(l)
+			adv := l.session()
+			if strings.Contains(adv.Text, "renamed") || !strings.Contains(adv.Text, "new since the last session") {
+				t.Fatalf("paired as a rename:\n%s", adv.Text)
+			}
+			if adv := l.session(); adv.Text != "" {
+				t.Fatalf("told again:\n%s", adv.Text)
+			}
+		})
+	}
+}

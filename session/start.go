@@ -56,6 +56,9 @@ func (s *Start) Prepare() (Input, error) {
 			if trusted, err = tx.TrustSources(); err != nil {
 				return err
 			}
+			if in.Renames, err = DetectRenames(tx, in.Standings, s.Content); err != nil {
+				return err
+			}
 		}
 		if in.Events, err = tx.Events(); err != nil {
 			return err
