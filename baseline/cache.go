@@ -314,7 +314,7 @@ func (t *Tx) Projects() ([]string, error) {
 
 // ClearCache drops every cached observation and asks the daemon for a full
 // rescan. Change events not yet delivered to a session stay: they are
-// evidence of changes nobody was told of (DropAllEvents drops them).
+// evidence of changes nobody was told of (only `clear --events` drops them, through DropEvents).
 // Baselines, verdicts and projects are untouched.
 func (t *Tx) ClearCache() error {
 	for _, name := range [][]byte{bucketCache, bucketRoots} {
