@@ -49,6 +49,16 @@ func Record(tx *baseline.Tx, r *Request) error {
 	return err
 }
 
+// RecordUnverified notes, in the candidate's journal, an exchange whose
+// result was not the target: nothing is recorded as restored, and the next
+// observation tells what is in place as a change.
+func RecordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
+	d := res.InPlace
+	return tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
+		Text: "exchanged for a restore of " + r.Target.Digest.String() + " in place of " + r.Current.Digest.String() +
+			", but the tree in place is " + d.String() + ": it changed during the restore; not restored"})
+}
+
 // Audit appends one rollback entry per file the restore changed to the log
 // at path: the file's path, and the SHA-256 of its restored content (none
 // for a file the restore took away). A path the log cannot hold (not

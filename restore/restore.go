@@ -43,6 +43,9 @@ var (
 	ErrSymlink = errors.New("a component of the candidate's path is a symbolic link")
 	// ErrCorrupt: an object of the target failed verification.
 	ErrCorrupt = errors.New("a kept object is corrupt")
+	// ErrStageReplaced: the staging name no longer holds the tree this
+	// restore built (a writer in the root replaced it).
+	ErrStageReplaced = errors.New("the staged tree was replaced before the exchange")
 	// ErrUnsupported: the system has no atomic exchange of two names.
 	ErrUnsupported = errors.New("this system cannot exchange two directories atomically")
 )
@@ -90,13 +93,25 @@ type Request struct {
 	data map[snapshot.Hash][]byte // the target's content, once read
 }
 
-// Result is a finished restore.
+// Result is a restore that made the exchange: the tree in place changed,
+// whatever else happened. What it says is what was checked, never assumed.
 type Result struct {
-	Quarantine string // where the displaced tree is
+	// InPlace is the candidate's digest observed through the root's
+	// descriptor right after the exchange; Verified: it is the target's,
+	// whole. Unverified, a writer changed the staged tree: it is not the
+	// target, and must not be recorded as restored.
+	InPlace  snapshot.Hash
+	Verified bool
+	// Quarantine is where the displaced tree is, when it was quarantined.
+	Quarantine string
 	// Beside: the quarantine is beside the root, not in the state
 	// directory (which is on another filesystem).
-	Beside  bool
-	Changes []snapshot.Change // from the displaced tree to the target
+	Beside bool
+	// Stranded, when quarantine failed (for QuarantineErr): the displaced
+	// tree is still in the root at this path, under the staging name.
+	Stranded      string
+	QuarantineErr error
+	Changes       []snapshot.Change // from the displaced tree to the target
 }
 
 // Check refuses a request before anything is written: a changed, partial
@@ -121,8 +136,10 @@ func Check(r *Request) error {
 }
 
 // Run restores r.Target in place of the candidate. Before the exchange it
-// writes only the staging directory, which it removes on failure; after
-// the exchange nothing is ever removed.
+// writes only the staging directory, which a refusal moves into
+// quarantine (never removed: a writer may have put something else there).
+// Once the exchange is made Run returns a Result, never an error: what
+// followed (verification, quarantine) is data in it.
 func Run(r *Request) (*Result, error) {
 	if err := Check(r); err != nil {
 		return nil, err
@@ -155,36 +172,85 @@ func Run(r *Request) (*Result, error) {
 	defer unix.Close(rootfd)
 	name := string(r.Name)
 	stage := StagePrefix + random()
-	if err := build(rootfd, stage, &r.Target.Manifest, data); err != nil {
-		removeStage(rootfd, stage)
-		return nil, err
+	qname := r.ID + "-" + r.Now.UTC().Format("20060102T150405Z") + "-" + random()[:8]
+	// The stage's descriptor is held until after the exchange, so its
+	// inode cannot be reused by a replacement with the same number.
+	stagefd, err := build(rootfd, stage, &r.Target.Manifest, data)
+	if err != nil {
+		return nil, r.refuse(rootfd, stage, qname, err)
 	}
+	defer unix.Close(stagefd)
 	step(StepStaged)
-	// The last look: the candidate must still be what was previewed.
-	now := walker.Observe(context.Background(), r.Root.Path, r.Name, r.Walk)
+	// The last look, through the proven root: the candidate must still be
+	// what was previewed, and the staging name still the tree built.
+	now := walker.ObserveAt(context.Background(), rootfd, r.Name, r.Walk)
 	if now.Partial() || now.Digest != r.Current.Digest {
-		removeStage(rootfd, stage)
-		return nil, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest)
+		return nil, r.refuse(rootfd, stage, qname, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest))
+	}
+	if err := sameAt(rootfd, stage, stagefd); err != nil {
+		return nil, r.refuse(rootfd, stage, qname, err)
 	}
 	if err := exchange(rootfd, stage, name); err != nil {
-		removeStage(rootfd, stage)
 		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
-			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+			err = fmt.Errorf("%w: %v", ErrUnsupported, err)
+		} else {
+			err = fmt.Errorf("restore: exchanging %s: %w", stage, err)
 		}
-		return nil, fmt.Errorf("restore: exchanging %s: %w", stage, err)
-	}
-	if err := unix.Fsync(rootfd); err != nil {
-		return nil, fmt.Errorf("restore: syncing the root after the exchange: %w", err)
+		return nil, r.refuse(rootfd, stage, qname, err)
 	}
 	step(StepExchanged)
 	res := &Result{Changes: snapshot.Diff(&r.Current.Manifest, &r.Target.Manifest)}
-	qname := r.ID + "-" + r.Now.UTC().Format("20060102T150405Z") + "-" + random()[:8]
-	res.Quarantine, res.Beside, err = quarantine(rootfd, r.Root.Path, stage, r.StateDir, qname)
-	if err != nil {
-		return res, fmt.Errorf("restore: the target is in place; the displaced tree stays at %s/%s: %w", r.Root.Path, stage, err)
+	// The stage could have been edited or swapped up to the exchange: only
+	// a walk of what is now in place says whether the target is.
+	in := walker.ObserveAt(context.Background(), rootfd, r.Name, r.Walk)
+	res.InPlace, res.Verified = in.Digest, !in.Partial() && in.Digest == r.Target.Digest
+	var qerr error
+	res.Quarantine, res.Beside, qerr = quarantine(rootfd, r.Root.Path, stage, r.StateDir, qname)
+	if qerr != nil {
+		res.QuarantineErr = qerr
+		if res.Quarantine == "" { // not moved (else moved, not synced)
+			res.Stranded = r.Root.Path + "/" + stage
+			// The exchange must still be durable: quarantine syncs the
+			// root only once it moved the displaced tree.
+			if err := unix.Fsync(rootfd); err != nil {
+				res.QuarantineErr = errors.Join(qerr, fmt.Errorf("syncing the root: %w", err))
+			}
+		}
+		return res, nil
 	}
 	step(StepQuarantined)
 	return res, nil
+}
+
+// refuse moves the unexchanged staging name into quarantine, whatever now
+// holds it (evidence, if a writer replaced it), and returns err saying
+// where it went.
+func (r *Request) refuse(rootfd int, stage, qname string, err error) error {
+	var st unix.Stat_t
+	if unix.Fstatat(rootfd, stage, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return err // never created
+	}
+	where, _, qerr := quarantine(rootfd, r.Root.Path, stage, r.StateDir, qname+"-unused")
+	if qerr != nil {
+		return fmt.Errorf("%w (the staged tree stays at %s/%s: %v)", err, r.Root.Path, stage, qerr)
+	}
+	return fmt.Errorf("%w (the unused staged tree is in %s)", err, where)
+}
+
+// sameAt proves that name of dirfd is the file open as fd (same device and
+// inode), not a replacement.
+func sameAt(dirfd int, name string, fd int) error {
+	var held, now unix.Stat_t
+	if err := unix.Fstat(fd, &held); err != nil {
+		return fmt.Errorf("restore: checking the staged tree: %w", err)
+	}
+	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fmt.Errorf("%w: %v", ErrStageReplaced, err)
+	}
+	if held.Dev != now.Dev || held.Ino != now.Ino {
+		return ErrStageReplaced
+	}
+	return nil
 }
 
 func step(s string) {
@@ -233,8 +299,16 @@ func openNoLinks(path string) (int, error) {
 // build writes m as the entry stage of rootfd: directories 0700 while they
 // are filled (their modes last, deepest first), files created with O_EXCL,
 // written, given their mode and synced (by a few goroutines: concurrent
-// fsyncs share the journal's commits); then every directory is synced.
-func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) error {
+// fsyncs share the journal's commits); then every directory is synced. It
+// returns a descriptor of the stage itself, which the caller closes.
+func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) (stagefd int, err error) {
+	stagefd = -1
+	defer func() {
+		if err != nil && stagefd >= 0 {
+			unix.Close(stagefd)
+			stagefd = -1
+		}
+	}()
 	dirs := map[string]int{}
 	defer func() {
 		for _, fd := range dirs {
@@ -256,51 +330,62 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 			}
 			fd, ok := dirs[dir]
 			if !ok {
-				return fmt.Errorf("restore: %q comes before its directory", rel)
+				return stagefd, fmt.Errorf("restore: %q comes before its directory", rel)
 			}
 			parentfd, base = fd, leaf
 		}
 		switch e.Kind {
 		case snapshot.Dir:
 			if err := unix.Mkdirat(parentfd, base, 0o700); err != nil {
-				return fmt.Errorf("restore: building %q: %w", rel, err)
+				return stagefd, fmt.Errorf("restore: building %q: %w", rel, err)
 			}
 			fd, err := unix.Openat(parentfd, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			if err != nil {
-				return fmt.Errorf("restore: building %q: %w", rel, err)
+				return stagefd, fmt.Errorf("restore: building %q: %w", rel, err)
 			}
 			dirs[rel] = fd
+			if rel == "" {
+				if stagefd, err = dup(fd); err != nil {
+					return stagefd, fmt.Errorf("restore: building the stage: %w", err)
+				}
+			}
 			order = append(order, rel)
 			modes = append(modes, e.Mode)
 		case snapshot.File:
-			if err := writeFile(parentfd, base, e, data[e.Hash], syncer); err != nil {
-				return fmt.Errorf("restore: building %q: %w", rel, err)
+			fd, err := writeFile(parentfd, base, e, data[e.Hash], syncer, rel == "")
+			if err != nil {
+				return stagefd, fmt.Errorf("restore: building %q: %w", rel, err)
+			}
+			if rel == "" {
+				stagefd = fd
 			}
 			step(StepBuilding)
 		default:
-			return fmt.Errorf("%w: it holds a %s", ErrNotRestorable, e.Kind)
+			return stagefd, fmt.Errorf("%w: it holds a %s", ErrNotRestorable, e.Kind)
 		}
 	}
 	for i := len(order) - 1; i >= 0; i-- {
 		if err := unix.Fchmod(dirs[order[i]], modes[i]); err != nil {
-			return fmt.Errorf("restore: building %q: %w", order[i], err)
+			return stagefd, fmt.Errorf("restore: building %q: %w", order[i], err)
 		}
 	}
 	for _, fd := range dirs {
 		if err := unix.Fsync(fd); err != nil {
-			return fmt.Errorf("restore: syncing the staged tree: %w", err)
+			return stagefd, fmt.Errorf("restore: syncing the staged tree: %w", err)
 		}
 	}
 	if err := syncer.wait(); err != nil {
-		return fmt.Errorf("restore: syncing the staged tree: %w", err)
+		return stagefd, fmt.Errorf("restore: syncing the staged tree: %w", err)
 	}
-	return unix.Fsync(rootfd)
+	return stagefd, unix.Fsync(rootfd)
 }
 
-func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *syncer) error {
+// writeFile writes one file of the stage; with held, it returns a second
+// descriptor of it (the stage of a file candidate), else -1.
+func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *syncer, held bool) (int, error) {
 	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for len(b) > 0 && err == nil {
 		var n int
@@ -314,13 +399,19 @@ func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *sync
 	if err == nil {
 		err = unix.Fchmod(fd, e.Mode&0o7777)
 	}
+	heldfd := -1
+	if err == nil && held {
+		heldfd, err = dup(fd)
+	}
 	if err != nil {
 		unix.Close(fd)
-		return err
+		return -1, err
 	}
 	syncer.add(fd)
-	return nil
+	return heldfd, nil
 }
+
+func dup(fd int) (int, error) { return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0) }
 
 // syncer fsyncs and closes descriptors on a few goroutines; at most
 // syncDepth are open at once.
@@ -366,39 +457,10 @@ func (s *syncer) wait() error {
 	return s.err
 }
 
-// removeStage removes a staging directory this restore made and never
-// exchanged: it holds only what build wrote. Failing, it is left for a
-// person to see.
-func removeStage(rootfd int, stage string) {
-	fd, err := unix.Openat(rootfd, stage, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		unix.Unlinkat(rootfd, stage, 0) // a file candidate's stage
-		return
-	}
-	removeAll(fd)
-	unix.Close(fd)
-	unix.Unlinkat(rootfd, stage, unix.AT_REMOVEDIR)
-}
-
-func removeAll(dirfd int) {
-	f := os.NewFile(uintptr(dirfd), "")
-	unix.Fchmod(dirfd, 0o700)
-	unix.Seek(dirfd, 0, 0)
-	names, _ := f.Readdirnames(-1)
-	for _, n := range names {
-		if fd, err := unix.Openat(dirfd, n, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
-			removeAll(fd)
-			unix.Close(fd)
-			unix.Unlinkat(dirfd, n, unix.AT_REMOVEDIR)
-			continue
-		}
-		unix.Unlinkat(dirfd, n, 0)
-	}
-}
-
 // quarantine moves the displaced tree (at stage) into <stateDir>/quarantine
-// as qname. Across filesystems it goes to a quarantine directory beside the
-// root instead (the root's parent, which no root is), and says so.
+// as qname. Across filesystems it goes to a fresh quarantine directory
+// beside the root instead, and says so. A path is returned once the tree
+// was moved, even with an error (a failed sync).
 func quarantine(rootfd int, root, stage, stateDir, qname string) (string, bool, error) {
 	qdir := strings.TrimSuffix(stateDir, "/") + "/" + QuarantineDir
 	if err := os.Mkdir(qdir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
@@ -411,28 +473,49 @@ func quarantine(rootfd int, root, stage, stateDir, qname string) (string, bool, 
 	defer unix.Close(qfd)
 	err = renameat(rootfd, stage, qfd, qname)
 	if err == nil {
-		if err := unix.Fsync(qfd); err != nil {
-			return "", false, err
-		}
-		return qdir + "/" + qname, false, unix.Fsync(rootfd)
+		return qdir + "/" + qname, false, errors.Join(unix.Fsync(qfd), unix.Fsync(rootfd))
 	}
 	if !errors.Is(err, unix.EXDEV) {
 		return "", false, err
 	}
-	beside := parentOf(root) + "/.skillwire-quarantine"
-	if err := os.Mkdir(beside, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", true, err
-	}
-	bfd, err := openNoLinks(beside)
+	return besideRoot(rootfd, root, stage, qname)
+}
+
+// BesidePrefix starts the name of a quarantine directory beside the root.
+// Each is made fresh, never reused: the root's parent is the watched
+// project's, and what already has a name there may be anyone's.
+const BesidePrefix = ".skillwire-quarantine-"
+
+// besideRoot moves stage into a new directory beside the root (in the
+// root's parent, which no root is).
+func besideRoot(rootfd int, root, stage, qname string) (string, bool, error) {
+	parent := parentOf(root)
+	pfd, err := openNoLinks(parent + "/")
 	if err != nil {
 		return "", true, err
 	}
+	defer unix.Close(pfd)
+	bname := BesidePrefix + random()
+	if err := unix.Mkdirat(pfd, bname, 0o700); err != nil {
+		return "", true, fmt.Errorf("restore: making a quarantine beside the root: %w", err)
+	}
+	bfd, err := unix.Openat(pfd, bname, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", true, fmt.Errorf("restore: opening the quarantine beside the root: %w", err)
+	}
 	defer unix.Close(bfd)
+	var st unix.Stat_t
+	if err := unix.Fstat(bfd, &st); err != nil {
+		return "", true, err
+	}
+	if int(st.Uid) != os.Geteuid() || st.Mode&0o077 != 0 {
+		return "", true, fmt.Errorf("restore: the quarantine made beside the root is not ours alone (uid %d, mode %04o)", st.Uid, st.Mode&0o7777)
+	}
 	if err := unix.Renameat(rootfd, stage, bfd, qname); err != nil {
 		return "", true, err
 	}
-	unix.Fsync(bfd)
-	return beside + "/" + qname, true, unix.Fsync(rootfd)
+	err = errors.Join(unix.Fsync(bfd), unix.Fsync(pfd), unix.Fsync(rootfd))
+	return parent + "/" + bname + "/" + qname, true, err
 }
 
 func parentOf(p string) string {

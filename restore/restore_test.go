@@ -308,14 +308,143 @@ func TestAcrossFilesystemsTheDisplacedTreeIsQuarantinedBesideTheRootAndSaidSo(t 
 	displaced := r.Current.Digest
 	res, err := Run(r)
 	must(t, err)
-	beside := filepath.Join(filepath.Dir(fx.root), ".skillwire-quarantine")
-	if !res.Beside || filepath.Dir(res.Quarantine) != beside {
-		t.Fatalf("quarantine %q beside=%v, want in %s", res.Quarantine, res.Beside, beside)
+	beside := filepath.Dir(res.Quarantine)
+	if !res.Beside || filepath.Dir(beside) != filepath.Dir(fx.root) || !strings.HasPrefix(filepath.Base(beside), BesidePrefix) {
+		t.Fatalf("quarantine %q beside=%v, want in a %s* directory beside the root", res.Quarantine, res.Beside, BesidePrefix)
 	}
 	if got := digestAt(t, beside, filepath.Base(res.Quarantine)); got != displaced {
 		t.Fatal("the displaced tree is not whole beside the root")
 	}
 	if digestAt(t, fx.root, "s") != fx.target.Digest {
 		t.Fatal("the target is not in place")
+	}
+}
+
+func TestAQuarantineBesideTheRootIsAlwaysAFreshDirectoryWhateverThatNameHolds(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		plant func(t *testing.T, at, elsewhere string)
+	}{
+		{"a file", func(t *testing.T, at, _ string) { must(t, os.WriteFile(at, []byte("shipped"), 0o644)) }},
+		{"a link to a directory elsewhere", func(t *testing.T, at, elsewhere string) { must(t, os.Symlink(elsewhere, at)) }},
+		{"a directory", func(t *testing.T, at, _ string) { must(t, os.Mkdir(at, 0o777)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := setup(t)
+			elsewhere := t.TempDir()
+			for _, n := range []string{".skillwire-quarantine", BesidePrefix} {
+				tc.plant(t, filepath.Join(filepath.Dir(fx.root), n), elsewhere)
+			}
+			renameat = func(int, string, int, string) error { return syscall.EXDEV }
+			defer func() { renameat = unix.Renameat }()
+			r := fx.request(t)
+			displaced := r.Current.Digest
+			res, err := Run(r)
+			must(t, err)
+			if res.QuarantineErr != nil || res.Stranded != "" || !res.Beside {
+				t.Fatalf("quarantine failed: %v (stranded %q)", res.QuarantineErr, res.Stranded)
+			}
+			if got := digestAt(t, filepath.Dir(res.Quarantine), filepath.Base(res.Quarantine)); got != displaced {
+				t.Fatal("the displaced tree is not whole in its quarantine")
+			}
+			if left, _ := os.ReadDir(elsewhere); len(left) > 0 {
+				t.Fatalf("the quarantine followed a planted link: %v", left)
+			}
+		})
+	}
+}
+
+// stageOf is the staging name in root while a restore runs.
+func stageOf(t *testing.T, root string) string {
+	t.Helper()
+	staged, _ := filepath.Glob(filepath.Join(root, StagePrefix+"*"))
+	if len(staged) != 1 {
+		t.Fatalf("staged: %v", staged)
+	}
+	return staged[0]
+}
+
+func onStep(at string, f func()) func() {
+	testHookStep = func(s string) {
+		if s == at {
+			f()
+		}
+	}
+	return func() { testHookStep = nil }
+}
+
+func TestAFailedQuarantineAfterTheExchangeIsAResultSayingWhereTheDisplacedTreeIs(t *testing.T) {
+	fx := setup(t)
+	renameat = func(int, string, int, string) error { return syscall.EACCES }
+	defer func() { renameat = unix.Renameat }()
+	r := fx.request(t)
+	displaced := r.Current.Digest
+	res, err := Run(r)
+	if err != nil {
+		t.Fatalf("after the exchange Run must return a result, not %v", err)
+	}
+	if !res.Verified || res.InPlace != fx.target.Digest || digestAt(t, fx.root, "s") != fx.target.Digest {
+		t.Fatalf("the target is in place, verified: %+v", res)
+	}
+	if !errors.Is(res.QuarantineErr, syscall.EACCES) || res.Quarantine != "" {
+		t.Fatalf("quarantine %q, err %v", res.Quarantine, res.QuarantineErr)
+	}
+	if filepath.Dir(res.Stranded) != fx.root || digestAt(t, fx.root, filepath.Base(res.Stranded)) != displaced {
+		t.Fatalf("stranded at %q: not the displaced tree", res.Stranded)
+	}
+}
+
+func TestAStageEditedBeforeTheExchangeIsNotClaimedAsTheTarget(t *testing.T) {
+	fx := setup(t)
+	defer onStep(StepStaged, func() {
+		must(t, os.WriteFile(filepath.Join(stageOf(t, fx.root), "SKILL.md"), []byte("swapped in by a writer\n"), 0o644))
+	})()
+	res, err := Run(fx.request(t))
+	must(t, err)
+	if res.Verified || res.InPlace == fx.target.Digest {
+		t.Fatalf("an edited stage was taken for the target: %+v", res)
+	}
+	if res.InPlace != digestAt(t, fx.root, "s") {
+		t.Fatal("InPlace is not what is in place")
+	}
+}
+
+func TestAStageReplacedBeforeTheExchangeIsRefusedAndTheReplacementQuarantined(t *testing.T) {
+	fx := setup(t)
+	before := digestAt(t, fx.root, "s")
+	defer onStep(StepStaged, func() {
+		stage := stageOf(t, fx.root)
+		must(t, os.Rename(stage, filepath.Join(t.TempDir(), "moved")))
+		testtree.Make(t, stage, "SKILL.md=a writer's tree\n", "evidence=kept")
+	})()
+	_, err := Run(fx.request(t))
+	if !errors.Is(err, ErrStageReplaced) {
+		t.Fatalf("Run = %v, want %v", err, ErrStageReplaced)
+	}
+	if digestAt(t, fx.root, "s") != before {
+		t.Fatal("the candidate was exchanged")
+	}
+	found, _ := filepath.Glob(filepath.Join(fx.state, QuarantineDir, "*-unused", "evidence"))
+	if len(found) != 1 {
+		t.Fatal("the replacement was not quarantined")
+	}
+}
+
+func TestARefusalAfterStagingQuarantinesTheStageNeverDeletesIt(t *testing.T) {
+	fx := setup(t)
+	defer onStep(StepStaged, func() {
+		must(t, os.WriteFile(filepath.Join(stageOf(t, fx.root), "evidence"), []byte("a writer was here"), 0o644))
+		testtree.Make(t, fx.root, "s/late=late") // the candidate changed: a refusal
+	})()
+	_, err := Run(fx.request(t))
+	if !errors.Is(err, ErrChanged) {
+		t.Fatalf("Run = %v, want %v", err, ErrChanged)
+	}
+	if left, _ := filepath.Glob(filepath.Join(fx.root, StagePrefix+"*")); len(left) > 0 {
+		t.Fatalf("the stage stays in the root: %v", left)
+	}
+	found, _ := filepath.Glob(filepath.Join(fx.state, QuarantineDir, "*-unused", "evidence"))
+	if len(found) != 1 || !strings.Contains(err.Error(), QuarantineDir) {
+		t.Fatalf("the stage was not quarantined (found %v; %v)", found, err)
 	}
 }

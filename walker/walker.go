@@ -336,17 +336,25 @@ func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
 // Observe observes one candidate: the entry name of directory path, with
 // the whole budget. It is the engine of `digest`.
 func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate {
-	s := newScanner(ctx, cfg)
-	defer s.close()
-	c := Candidate{Name: bytes.Clone(name)}
 	fd, err := openDirPath(dir)
 	if err != nil {
+		c := Candidate{Name: bytes.Clone(name)}
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
 		finish(&c)
 		return c
 	}
 	defer closeFD(fd)
-	s.candidate(&c, fd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
+	return ObserveAt(ctx, fd, name, cfg)
+}
+
+// ObserveAt observes the entry name of the open directory dirfd (not
+// closed): a caller holding a proven descriptor observes through it, never
+// through a path that may have changed since.
+func ObserveAt(ctx context.Context, dirfd int, name []byte, cfg Config) Candidate {
+	s := newScanner(ctx, cfg)
+	defer s.close()
+	c := Candidate{Name: bytes.Clone(name)}
+	s.candidate(&c, dirfd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

@@ -19,8 +19,13 @@ import (
 type restoreJSON struct {
 	Restored   string `json:"restored"`
 	Digest     string `json:"digest"`
-	Quarantine string `json:"quarantine"`
+	Verified   bool   `json:"verified"`
+	InPlace    string `json:"in_place"`
+	Quarantine string `json:"quarantine,omitempty"`
 	Beside     bool   `json:"quarantine_beside_root,omitempty"`
+	// Stranded: the displaced tree could not be quarantined and is here.
+	Stranded      string `json:"stranded,omitempty"`
+	QuarantineErr string `json:"quarantine_error,omitempty"`
 }
 
 func newRestoreCmd(s *streams) *cobra.Command {
@@ -44,8 +49,15 @@ digest is the target's, and the verdict on it applies again.
 
 Refused (exit 3), writing nothing in the watched tree: the candidate is no
 longer --expect-digest, the target is not restorable or its content is
-incomplete, or a component of the path is a symbolic link. Exit 4 when the
-store or the content store is untrusted or an object is corrupt; 2 usage.`,
+incomplete, a component of the path is a symbolic link, or the staged tree
+was replaced before the exchange (it is moved into quarantine).
+
+After the exchange the candidate is walked again: when it is not the
+target (a writer changed the staged tree), that is said, the store notes
+it and does not record a restore (exit 3). When the displaced tree could
+not be quarantined, the restore is recorded and where the displaced tree
+is said (exit 1). Exit 4 when the store or the content store is untrusted
+or an object is corrupt; 2 usage.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := bf.config(cmd, s)
@@ -118,30 +130,36 @@ store or the content store is untrusted or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return failure(err, exitFinding)
 			}
-			st, err := w.open(false, false)
-			if err != nil {
+			// The exchange was made: whatever follows, the store and the
+			// audit log say what is in place now.
+			if err := recordRestore(w, p, r, res); err != nil {
 				return err
 			}
-			err = st.Update(func(tx *baseline.Tx) error {
-				if err := p.Record(tx); err != nil {
+			if res.Verified {
+				if err := auditRestore(s, w, r, res); err != nil {
 					return err
 				}
-				return restore.Record(tx, r)
-			})
-			st.Close()
-			if err != nil {
-				return fail(exitNoAudit, "restored, but the store was not updated: %s", defang(err.Error()))
 			}
-			if err := auditRestore(s, w, r, res); err != nil {
-				return err
+			out := restoreJSON{Restored: ref.id, Digest: target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
+				Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
+			if res.QuarantineErr != nil {
+				out.QuarantineErr = res.QuarantineErr.Error()
 			}
-			out := restoreJSON{Restored: ref.id, Digest: target.Digest.String(), Quarantine: res.Quarantine, Beside: res.Beside}
 			if asJSON {
-				return writeJSON(s.out, out)
+				if err := writeJSON(s.out, out); err != nil {
+					return err
+				}
+			} else {
+				printRestore(s, &out)
 			}
-			fmt.Fprintf(s.out, "restored %s to %s\nthe displaced tree is in %s\n", ref.id, target.Digest, anomaly.QuoteBytes([]byte(res.Quarantine)))
-			if res.Beside {
-				fmt.Fprintln(s.out, "(beside the root: the state directory is on another filesystem)")
+			switch {
+			case !res.Verified:
+				return fail(exitFinding, "the tree in place is %s, not %s: it changed during the restore; not recorded as restored", res.InPlace, target.Digest)
+			case res.Stranded != "":
+				return fail(exitInternal, "restored; the displaced tree could not be quarantined: %s, it is at %s",
+					defang(res.QuarantineErr.Error()), anomaly.QuoteBytes([]byte(res.Stranded)))
+			case res.QuarantineErr != nil:
+				return fail(exitInternal, "restored; the quarantine of the displaced tree was not synced: %s", defang(res.QuarantineErr.Error()))
 			}
 			return nil
 		},
@@ -152,6 +170,46 @@ store or the content store is untrusted or an object is corrupt; 2 usage.`,
 	cf.register(cmd, "restore without asking", "show what would change, change nothing")
 	bf.add(cmd)
 	return cmd
+}
+
+// recordRestore records an exchange made: the displaced version always;
+// the restore when the target was verified in place, else a note of what
+// is.
+func recordRestore(w *world, p *history.Pending, r *restore.Request, res *restore.Result) error {
+	st, err := w.open(false, false)
+	if err == nil {
+		err = st.Update(func(tx *baseline.Tx) error {
+			if err := p.Record(tx); err != nil {
+				return err
+			}
+			if !res.Verified {
+				return restore.RecordUnverified(tx, r, res)
+			}
+			return restore.Record(tx, r)
+		})
+		st.Close()
+	}
+	if err != nil {
+		return fail(exitNoAudit, "the candidate was exchanged (it is %s), but the store was not updated: %s", res.InPlace, defang(err.Error()))
+	}
+	return nil
+}
+
+// printRestore says what was done, and where the displaced tree is.
+func printRestore(s *streams, out *restoreJSON) {
+	if out.Verified {
+		fmt.Fprintf(s.out, "restored %s to %s\n", out.Restored, out.Digest)
+	} else {
+		fmt.Fprintf(s.out, "exchanged %s for %s, but the tree in place is %s\n", out.Restored, out.Digest, out.InPlace)
+	}
+	switch {
+	case out.Stranded != "":
+		fmt.Fprintf(s.out, "the displaced tree could not be quarantined; it is at %s\n", anomaly.QuoteBytes([]byte(out.Stranded)))
+	case out.Beside:
+		fmt.Fprintf(s.out, "the displaced tree is in %s\n(beside the root: the state directory is on another filesystem)\n", anomaly.QuoteBytes([]byte(out.Quarantine)))
+	default:
+		fmt.Fprintf(s.out, "the displaced tree is in %s\n", anomaly.QuoteBytes([]byte(out.Quarantine)))
+	}
 }
 
 func filesJSON(ds []history.FileDiff) []fileDiffJSON {
