@@ -166,11 +166,31 @@ func (t *Tx) VersionIDs() []string {
 	return ids
 }
 
-// DropVersion forgets one kept version (retention); its objects become
+// DropVersion forgets one kept version (retention) as planned, when it
+// was kept at planned: one protected, kept again since the plan, or bound
+// to the record's verdict or last review now is kept. Its objects become
 // collectable when no other version uses them.
-func (t *Tx) DropVersion(id string, d snapshot.Hash) error {
+func (t *Tx) DropVersion(id string, d snapshot.Hash, planned time.Time) error {
 	b := t.versions(id)
 	if b == nil {
+		return nil
+	}
+	val := b.Get(d[:])
+	if val == nil {
+		return nil
+	}
+	v, err := decodeVersion(val)
+	if err != nil {
+		return fmt.Errorf("%w: version %s of %s: %v", ErrCorrupt, d, id, err)
+	}
+	if v.Protected() || !v.At.Equal(planned) {
+		return nil
+	}
+	rec, err := t.Record(id)
+	if err != nil {
+		return err
+	}
+	if rec != nil && (boundTo(rec.Verdict, d) || boundTo(rec.Review, d)) {
 		return nil
 	}
 	if err := b.Delete(d[:]); err != nil {
@@ -221,3 +241,5 @@ func decodeVersion(b []byte) (*Version, error) {
 
 // maxVersion bounds one stored version (its manifest dominates).
 const maxVersion = 64 << 20
+
+func boundTo(v *Verdict, d snapshot.Hash) bool { return v != nil && v.Digest != nil && *v.Digest == d }

@@ -50,7 +50,6 @@ func TestKeptVersionsListNewestFirstWithTheirManifest(t *testing.T) {
 
 func TestKeepingAgainKeepsVerdictAndFirstUseProtected(t *testing.T) {
 	st, _ := openNew(t)
-	id := st.ID("/root", []byte("pdf"))
 	m, d := manifestOf(t, "a")
 	now := time.Now()
 	for _, tc := range []struct {
@@ -66,10 +65,8 @@ func TestKeepingAgainKeepsVerdictAndFirstUseProtected(t *testing.T) {
 		{"session becomes restored", Version{How: HowSession}, Version{How: HowRestored, Restorable: true}, HowRestored, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			id := st.ID("/root", []byte(tc.name))
 			must(t, st.Update(func(tx *Tx) error {
-				if err := tx.DropVersion(id, d); err != nil {
-					return err
-				}
 				f, a := tc.first, tc.again
 				f.Digest, f.Manifest, f.At, f.Restorable = d, m, now, true
 				a.Digest, a.Manifest, a.At = d, m, now.Add(time.Minute)
@@ -116,7 +113,7 @@ func TestPartialOrMismatchedVersionIsNeverKept(t *testing.T) {
 		if err := tx.KeepVersion(other, Version{Digest: d, How: HowSession, Manifest: m}); err != nil {
 			return err
 		}
-		return tx.DropVersion(other, d)
+		return tx.DropVersion(other, d, time.Time{})
 	}))
 	must(t, st.View(func(tx *Tx) error {
 		if ids := tx.VersionIDs(); len(ids) != 0 {
@@ -148,4 +145,39 @@ func TestKeepingTheLatestVersionAgainWritesNothing(t *testing.T) {
 		}
 		return nil
 	}))
+}
+
+func TestDropVersionDropsOnlyWhatWasPlannedAndIsStillUnprotected(t *testing.T) {
+	st, _ := openNew(t)
+	m, d := manifestOf(t, "a")
+	planned := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		name      string
+		meanwhile func(tx *Tx, id string) error
+		dropped   bool
+	}{
+		{"unchanged since the plan: dropped", func(*Tx, string) error { return nil }, true},
+		{"given a verdict since the plan: kept", func(tx *Tx, id string) error {
+			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowVerdict, Verdict: Block, Reviewer: "ann"})
+		}, false},
+		{"kept again since the plan: kept", func(tx *Tx, id string) error {
+			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned.Add(time.Hour), How: HowDaemon})
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := st.ID("/root", []byte(tc.name))
+			must(t, st.Update(func(tx *Tx) error {
+				return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowSession})
+			}))
+			must(t, st.Update(func(tx *Tx) error { return tc.meanwhile(tx, id) }))
+			must(t, st.Update(func(tx *Tx) error { return tx.DropVersion(id, d, planned) }))
+			must(t, st.View(func(tx *Tx) error {
+				vs, err := tx.Versions(id)
+				if (len(vs) == 0) != tc.dropped {
+					t.Fatalf("versions after the drop: %+v", vs)
+				}
+				return err
+			}))
+		})
+	}
 }

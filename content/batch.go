@@ -30,16 +30,26 @@ type Batch struct {
 	done    bool
 }
 
-// NewBatch starts a batch. It waits while Collect rewrites a pack (one
-// pack's work at most).
+// NewBatch starts a batch, or returns ErrBusy at once while Collect holds
+// the store: a caller may hold the baseline store's writer lock, which
+// Collect may be asking for, so a batch never waits. Under the lock the
+// index is read again: an object collected since Open is not taken as
+// kept.
 func (s *Store) NewBatch() (*Batch, error) {
 	fd, err := unix.Openat(s.dirfd, ".", dirFlags, 0)
 	if err != nil {
 		return nil, fmt.Errorf("locking the content store: %w", err)
 	}
-	if err := flock(fd, unix.LOCK_SH); err != nil {
+	if err := flock(fd, unix.LOCK_SH|unix.LOCK_NB); err != nil {
 		unix.Close(fd)
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, ErrBusy
+		}
 		return nil, fmt.Errorf("locking the content store: %w", err)
+	}
+	if err := s.load(); err != nil {
+		unix.Close(fd)
+		return nil, err
 	}
 	return &Batch{s: s, lockfd: fd, pending: make(map[snapshot.Hash]struct{})}, nil
 }

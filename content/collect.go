@@ -28,6 +28,8 @@ type Collected struct {
 // keep is loaded again at each step, under that lock, so an object that a
 // batch (which holds the shared lock until its versions are recorded) found
 // kept is never collected from under it. Damaged packs are left alone.
+// load must never wait (a batch's owner may hold what it reads): when what
+// it reads is busy it returns ErrBusy, and collection stops as Busy.
 func (s *Store) Collect(load func() (keep func(snapshot.Hash) bool, err error)) (Collected, error) {
 	var c Collected
 	s.mu.RLock()
@@ -71,6 +73,10 @@ func (s *Store) collectPack(name string, load func() (func(snapshot.Hash) bool, 
 		}
 	}
 	keep, err := load()
+	if errors.Is(err, ErrBusy) {
+		c.Busy = true // load never waits under the exclusive lock
+		return true, nil
+	}
 	if err != nil {
 		return true, err
 	}

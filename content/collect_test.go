@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
 )
 
 func keepOnly(keys ...snapshot.Hash) func() (func(snapshot.Hash) bool, error) {
@@ -111,5 +112,46 @@ func TestCollectSweepsTempsOfKilledWriters(t *testing.T) {
 	}
 	if _, err := os.Lstat(tmp); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("temporary pack left: %v", err)
+	}
+}
+
+func TestABatchNeverWaitsForACollection(t *testing.T) {
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	// Collect's exclusive lock, held through another descriptor (flock
+	// locks belong to the open file, so this conflicts within a process).
+	f, err := os.Open(filepath.Join(dir, ObjectsDir))
+	must(t, err)
+	defer f.Close()
+	must(t, unix.Flock(int(f.Fd()), unix.LOCK_EX))
+	if b, err := s.NewBatch(); !errors.Is(err, ErrBusy) {
+		if err == nil {
+			b.Close()
+		}
+		t.Fatalf("NewBatch under a collection = %v, want ErrBusy", err)
+	}
+}
+
+func TestCollectStopsAsBusyWhenWhatItLoadsIsBusy(t *testing.T) {
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	put(t, s, []byte("x"))
+	got, err := s.Collect(func() (func(snapshot.Hash) bool, error) { return nil, ErrBusy })
+	if err != nil || !got.Busy || got.Objects != 0 {
+		t.Fatalf("Collect = %+v, %v; want Busy and nothing removed", got, err)
+	}
+}
+
+func TestABatchReadsTheIndexAgainSoACollectedObjectIsWrittenAgain(t *testing.T) {
+	dir := t.TempDir()
+	stale := openStore(t, dir)
+	k := put(t, stale, []byte("x"))[0]
+	// Another process collects k after stale's index was read.
+	if _, err := openStore(t, dir).Collect(keepOnly()); err != nil {
+		t.Fatal(err)
+	}
+	put(t, stale, []byte("x"))
+	if got, err := openStore(t, dir).Get(k); err != nil || string(got) != "x" {
+		t.Fatalf("Get = %q, %v: the batch skipped an object no longer kept", got, err)
 	}
 }

@@ -30,6 +30,9 @@ var (
 	ErrCorrupt   = errors.New("a content object is corrupt")
 	ErrMissing   = errors.New("a content object is missing")
 	ErrTooLarge  = errors.New("content over the object bound")
+	// ErrBusy: another process holds the store (a collection, or a batch
+	// while collecting); neither side waits for the other.
+	ErrBusy = errors.New("the content store is busy")
 )
 
 // ObjectsDir is the store's directory inside the state directory.

@@ -255,3 +255,24 @@ func TestFindTakesADigestOrAUniquePrefix(t *testing.T) {
 		})
 	}
 }
+
+func TestCollectionNeverWaitsForTheStore(t *testing.T) {
+	dir := t.TempDir()
+	opts, st := openStore(t)
+	id := st.ID(dir, []byte("s"))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 12 {
+		must(t, os.RemoveAll(filepath.Join(dir, "s")))
+		testtree.Make(t, dir, "s/f=version "+string(rune('a'+i)))
+		stage := NewStage(0)
+		c := observe(t, dir, "s", stage)
+		keep(t, opts, st, stage, []Want{{ID: id, Manifest: &c.Manifest, How: baseline.HowSession}}, t0.Add(time.Duration(i)*time.Hour))
+	}
+	// st stays open: a session holds the store (and may be asking for the
+	// content store) while the collector runs.
+	opts.LockTimeout = time.Hour
+	got, err := Collect(opts, content.DefaultMaxBytes)
+	if err != nil || !got.Busy || got.Objects != 0 {
+		t.Fatalf("Collect = %+v, %v; want Busy at once, nothing collected", got, err)
+	}
+}

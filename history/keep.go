@@ -215,9 +215,11 @@ func (p *Pending) Close() error {
 // candidate; verdict and first-use versions never), each candidate's in
 // its own short transaction, then removes the objects no kept version
 // uses. The store is opened for each transaction and closed after it, so a
-// session start never waits for a collection; collection yields to any open
-// batch (a session start writing content), never waits for it either.
+// session start never waits for a collection; collection never waits
+// either: a busy store (opened for at most collectWait) or an open batch
+// stops it as Busy, with what was done so far.
 func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
+	opts.LockTimeout = collectWait
 	var infos []content.VersionInfo
 	err := briefly(opts, false, func(tx *baseline.Tx) error {
 		for _, id := range tx.VersionIDs() {
@@ -231,6 +233,9 @@ func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, baseline.ErrBusy) {
+		return content.Collected{Busy: true}, nil
+	}
 	if err != nil {
 		return content.Collected{}, err
 	}
@@ -238,8 +243,18 @@ func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	if len(drop) == 0 {
 		return content.Collected{}, nil
 	}
+	seen := make(map[content.VersionRef]time.Time, len(infos))
+	for _, in := range infos {
+		seen[in.Ref] = in.Kept
+	}
 	for _, ref := range drop {
-		if err := briefly(opts, true, func(tx *baseline.Tx) error { return tx.DropVersion(ref.Candidate, ref.Digest) }); err != nil {
+		// Dropped only as planned: one given a verdict or kept again since
+		// the plan stays (DropVersion checks, in its own transaction).
+		err := briefly(opts, true, func(tx *baseline.Tx) error { return tx.DropVersion(ref.Candidate, ref.Digest, seen[ref]) })
+		if errors.Is(err, baseline.ErrBusy) {
+			return content.Collected{Busy: true}, nil
+		}
+		if err != nil {
 			return content.Collected{}, err
 		}
 	}
@@ -269,12 +284,19 @@ func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 			}
 			return nil
 		})
+		if errors.Is(err, baseline.ErrBusy) {
+			return nil, fmt.Errorf("%w: %w", content.ErrBusy, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("history: listing kept objects: %w", err)
 		}
 		return func(h snapshot.Hash) bool { return live[h] }, nil
 	})
 }
+
+// collectWait is how long collection tries the store: once, and once more
+// (the store polls every 50ms), then it yields.
+const collectWait = time.Millisecond
 
 // infoOf describes a version for content.Plan; an object's bytes are its
 // content's size (an upper bound of what compression leaves on disk).
@@ -308,16 +330,4 @@ func Attach(cfg *walker.Config) *Stage {
 	s := NewStage(0)
 	cfg.Keep = s
 	return s
-}
-
-// Finish releases the content store and, when versions were kept, applies
-// retention under capBytes. Call it after Record's transaction and after
-// the store was closed: collection opens it for each short transaction.
-func (p *Pending) Finish(opts baseline.Options, capBytes int64) error {
-	err := p.Close()
-	if p.Kept() {
-		_, cerr := Collect(opts, capBytes)
-		err = errors.Join(err, cerr)
-	}
-	return err
 }

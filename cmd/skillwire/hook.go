@@ -193,7 +193,6 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		return // not recorded: the next session advises again
 	}
-	defer keep.collect(s, w) // after the store is closed
 	defer st.Close()
 	st.Update(func(tx *baseline.Tx) error {
 		if err := adv.Apply(tx, time.Now().UTC()); err != nil {
