@@ -115,11 +115,37 @@ func unified(path string, a, b []byte, added, removed bool) (string, int, int) {
 			case strings.HasPrefix(line, "-"):
 				minus++
 			}
-			line = anomaly.EscapeText([]byte(line))
+			line = escapeLine(line)
 		}
 		out.WriteString(line)
 	}
 	return out.String(), plus, minus
+}
+
+// escapeLine escapes one diff line and, when escaping made it longer than
+// MaxLine (a control byte is four bytes escaped), cuts it after escaping,
+// between two escaped runes, with the marker: what is shown stays bounded.
+func escapeLine(line string) string {
+	esc := anomaly.EscapeText([]byte(line))
+	body, nl := strings.CutSuffix(esc, "\n")
+	if len(body) <= MaxLine+1+len(CutMarker) { // a diff prefix, a cut line's marker
+		return esc
+	}
+	var out strings.Builder
+	for b := []byte(line); len(b) > 0; {
+		_, n := utf8.DecodeRune(b)
+		piece := anomaly.EscapeText(b[:n])
+		if out.Len()+len(piece) > MaxLine {
+			break
+		}
+		out.WriteString(piece)
+		b = b[n:]
+	}
+	out.WriteString(CutMarker)
+	if nl {
+		out.WriteByte('\n')
+	}
+	return out.String()
 }
 
 // cutLines cuts every line longer than MaxLine, marking it.

@@ -276,3 +276,21 @@ func TestCollectionNeverWaitsForTheStore(t *testing.T) {
 		t.Fatalf("Collect = %+v, %v; want Busy at once, nothing collected", got, err)
 	}
 }
+
+func TestDiffBoundsALineAfterEscaping(t *testing.T) {
+	dir := t.TempDir()
+	controls := strings.Repeat("\x01", 4000) // 4 bytes each once escaped
+	testtree.Make(t, dir, "old/f=short\n", "new/f=short\n"+controls+"\n")
+	s := NewStage(0)
+	a, b := observe(t, dir, "old", s), observe(t, dir, "new", s)
+	ds, err := Diff(&a.Manifest, &b.Manifest, fromStage(s), fromStage(s))
+	must(t, err)
+	if len(ds) != 1 || !strings.Contains(ds[0].Diff, `+\x01\x01`) || !strings.Contains(ds[0].Diff, `\x01`+CutMarker) {
+		t.Fatalf("not escaped and cut on an escape: %+v", ds)
+	}
+	for _, line := range strings.Split(ds[0].Diff, "\n") {
+		if len(line) > MaxLine+len(CutMarker)+1 {
+			t.Fatalf("a line of %d bytes got through", len(line))
+		}
+	}
+}
