@@ -197,7 +197,9 @@ func (s *Store) added(name string, size int64, entries []indexed) {
 	defer s.mu.Unlock()
 	s.packs[name] = size
 	for _, e := range entries {
-		if _, dup := s.index[e.key]; !dup {
+		if _, dup := s.index[e.key]; dup {
+			s.dups[e.key] = append(s.dups[e.key], where{name, e.loc})
+		} else {
 			s.index[e.key] = where{name, e.loc}
 		}
 	}

@@ -17,6 +17,9 @@ type Collected struct {
 	Objects int   // objects removed
 	Packs   int   // packs removed or rewritten
 	Freed   int64 // bytes on disk freed
+	// Unverified: packs left as they are because a live object in them
+	// failed verification (never copied, never dropped: kept to inspect).
+	Unverified int
 	// Busy: a batch held the store, so collection stopped early; what is
 	// counted above was done. Collection yields to scans, never waits.
 	Busy bool
@@ -98,7 +101,12 @@ func (s *Store) collectPack(name string, load func() (func(snapshot.Hash) bool, 
 	}
 	var newSize int64
 	if len(live) > 0 {
-		if newSize, err = s.rewrite(name, live); err != nil {
+		newSize, err = s.rewrite(name, live)
+		if errors.Is(err, ErrCorrupt) {
+			c.Unverified++
+			return false, nil
+		}
+		if err != nil {
 			return true, err
 		}
 	}
@@ -114,7 +122,9 @@ func (s *Store) collectPack(name string, load func() (func(snapshot.Hash) bool, 
 	return false, nil
 }
 
-// rewrite copies the live objects of pack name, as they are, into a new pack.
+// rewrite copies the live objects of pack name, as they are, into a new
+// pack, each verified first: a corrupt one fails the rewrite (ErrCorrupt),
+// so a bad copy is never carried over as if good.
 func (s *Store) rewrite(name string, live []indexed) (int64, error) {
 	src, _, err := s.openPack(name)
 	if err != nil {
@@ -138,6 +148,9 @@ func (s *Store) rewrite(name string, live []indexed) (int64, error) {
 		}
 		buf = buf[:e.n]
 		err := preadFull(src, buf, e.off)
+		if err == nil {
+			_, err = DecodeObject(e.key, buf, s.max)
+		}
 		if err == nil {
 			_, err = w.Write(buf)
 		}

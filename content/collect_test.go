@@ -155,3 +155,18 @@ func TestABatchReadsTheIndexAgainSoACollectedObjectIsWrittenAgain(t *testing.T) 
 		t.Fatalf("Get = %q, %v: the batch skipped an object no longer kept", got, err)
 	}
 }
+
+func TestCollectNeverCopiesACorruptObjectIntoANewPack(t *testing.T) {
+	dir := t.TempDir()
+	live := bytes.Repeat([]byte("live "), 512)
+	keys := put(t, openStore(t, dir), live, []byte("dropped"))
+	p := packs(t, dir)[0]
+	corruptObjects(t, p)
+	got, err := openStore(t, dir).Collect(keepOnly(keys[0]))
+	if err != nil || got.Unverified != 1 || got.Packs != 0 {
+		t.Fatalf("Collect = %+v, %v; want the pack left unverified", got, err)
+	}
+	if ps := packs(t, dir); len(ps) != 1 || ps[0] != p {
+		t.Fatalf("packs after: %v; want %s left as it was", ps, p)
+	}
+}

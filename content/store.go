@@ -10,6 +10,7 @@
 package content
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -53,8 +54,11 @@ type Store struct {
 	dirfd int // the objects directory, proven at Open
 	max   int64
 
-	mu      sync.RWMutex
-	index   map[snapshot.Hash]where
+	mu    sync.RWMutex
+	index map[snapshot.Hash]where
+	// dups holds the other copies of a key kept in more than one pack
+	// (batches racing): a corrupt copy must not shadow a good one.
+	dups    map[snapshot.Hash][]where
 	packs   map[string]int64 // name -> bytes on disk
 	damaged []string
 }
@@ -143,15 +147,35 @@ func (s *Store) Damaged() []string {
 }
 
 // Get returns the content of key, verified against it.
-func (s *Store) Get(key snapshot.Hash) ([]byte, error) {
+func (s *Store) Get(key snapshot.Hash) ([]byte, error) { return s.GetSized(key, s.max) }
+
+// GetSized is Get of content known to be size bytes (a manifest entry's
+// size): an object declaring more is corrupt, refused before the decoder
+// allocates for it. Each kept copy of key is tried until one verifies.
+func (s *Store) GetSized(key snapshot.Hash, size int64) ([]byte, error) {
+	size = min(max(size, 0), s.max)
 	for attempt := 0; ; attempt++ {
 		s.mu.RLock()
 		w, ok := s.index[key]
+		others := s.dups[key]
 		s.mu.RUnlock()
 		if !ok {
 			return nil, fmt.Errorf("%w: %s", ErrMissing, key)
 		}
-		b, err := s.readObject(w)
+		var b []byte
+		var err error
+		for i, at := range append([]where{w}, others...) {
+			var berr error
+			if b, berr = s.readObject(at); berr == nil {
+				if b, berr = DecodeObject(key, b, size); berr == nil {
+					err = nil
+					break
+				}
+			}
+			if i == 0 || !errors.Is(berr, ErrCorrupt) {
+				err = cmp.Or(err, berr) // the first copy's failure, unless another verifies
+			}
+		}
 		if errors.Is(err, unix.ENOENT) && attempt == 0 {
 			// Another process collected the pack, perhaps rewriting the
 			// object into a new one: read the directory again, once.
@@ -166,7 +190,7 @@ func (s *Store) Get(key snapshot.Hash) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return DecodeObject(key, b, s.max)
+		return b, nil
 	}
 }
 
@@ -190,6 +214,7 @@ func (s *Store) load() error {
 		return err
 	}
 	index := make(map[snapshot.Hash]where)
+	dups := make(map[snapshot.Hash][]where)
 	packs := make(map[string]int64)
 	var damaged []string
 	for _, name := range names {
@@ -207,13 +232,15 @@ func (s *Store) load() error {
 		}
 		packs[name] = size
 		for _, e := range entries {
-			if _, dup := index[e.key]; !dup {
+			if _, dup := index[e.key]; dup {
+				dups[e.key] = append(dups[e.key], where{name, e.loc})
+			} else {
 				index[e.key] = where{name, e.loc}
 			}
 		}
 	}
 	s.mu.Lock()
-	s.index, s.packs, s.damaged = index, packs, damaged
+	s.index, s.dups, s.packs, s.damaged = index, dups, packs, damaged
 	s.mu.Unlock()
 	return nil
 }

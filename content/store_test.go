@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"os"
 	"path/filepath"
@@ -321,3 +322,52 @@ func TestGetRefusesPackSwappedForSymlink(t *testing.T) {
 }
 
 var must = testtree.Must
+
+// corruptObjects flips a byte inside the first object's zstd frame of the
+// pack at p.
+func corruptObjects(t *testing.T, p string) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	must(t, err)
+	b[len(packMagic)+objectHeader+4] ^= 0x40
+	must(t, os.WriteFile(p, b, 0o600))
+}
+
+func TestGetSizedRefusesAnObjectDeclaringMoreThanTheManifestSays(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("payload "), 512)
+	k := put(t, openStore(t, dir), data)[0]
+	s := openStore(t, dir)
+	if got, err := s.GetSized(k, int64(len(data))); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("GetSized of the right size = %d bytes, %v", len(got), err)
+	}
+	if got, err := s.GetSized(k, 10); !errors.Is(err, ErrCorrupt) || got != nil {
+		t.Fatalf("GetSized under the declared size = %d bytes, %v; want ErrCorrupt", len(got), err)
+	}
+}
+
+func TestACorruptCopyOfAKeyDoesNotShadowAGoodOne(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("raced content "), 64)
+	// Two batches racing: each keeps its own copy, in its own pack.
+	b1, b2 := mustBatch(t, openStore(t, dir)), mustBatch(t, openStore(t, dir))
+	must(t, b1.Put(key(data), data))
+	must(t, b2.Put(key(data), data))
+	commit(t, b1)
+	commit(t, b2)
+	ps := packs(t, dir)
+	if len(ps) != 2 {
+		t.Fatalf("packs: %v", ps)
+	}
+	for i := range ps {
+		t.Run(fmt.Sprintf("corrupt copy %d", i), func(t *testing.T) {
+			orig, err := os.ReadFile(ps[i])
+			must(t, err)
+			defer os.WriteFile(ps[i], orig, 0o600)
+			corruptObjects(t, ps[i])
+			if got, err := openStore(t, dir).Get(key(data)); err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("Get = %d bytes, %v; want the good copy", len(got), err)
+			}
+		})
+	}
+}

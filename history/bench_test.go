@@ -167,7 +167,7 @@ func keptSkill(b *testing.B) (root string, opts baseline.Options, v *baseline.Ve
 }
 
 func fromStore(cs *content.Store, stage *Stage) Content {
-	return func(h snapshot.Hash) ([]byte, bool, error) {
+	return func(h snapshot.Hash, _ int64) ([]byte, bool, error) {
 		if b, ok := stage.Get(h); ok {
 			return b, true, nil
 		}

@@ -30,7 +30,7 @@ const CutMarker = " [line cut at 4 KiB]"
 // Content returns the content of a file hash: from a fresh walk's stage or
 // the content store. ok is false when it is not kept; err when it is kept
 // but unusable (corrupt).
-type Content func(h snapshot.Hash) (data []byte, ok bool, err error)
+type Content func(h snapshot.Hash, size int64) (data []byte, ok bool, err error)
 
 // FileDiff is how one path differs. Every string in it is escaped: paths
 // with anomaly.Escape, diff text with anomaly.EscapeText.
@@ -64,12 +64,12 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 		var aok, bok bool = true, true
 		var err error
 		if c.Old != nil && c.Old.Kind == snapshot.File {
-			if a, aok, err = old(c.Old.Hash); err != nil {
+			if a, aok, err = old(c.Old.Hash, c.Old.Size); err != nil {
 				return nil, err
 			}
 		}
 		if c.New != nil && c.New.Kind == snapshot.File {
-			if b, bok, err = new(c.New.Hash); err != nil {
+			if b, bok, err = new(c.New.Hash, c.New.Size); err != nil {
 				return nil, err
 			}
 		}

@@ -28,7 +28,7 @@ func observe(t testing.TB, dir, name string, stage *Stage) walker.Candidate {
 }
 
 func fromStage(s *Stage) Content {
-	return func(h snapshot.Hash) ([]byte, bool, error) { b, ok := s.Get(h); return b, ok, nil }
+	return func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := s.Get(h); return b, ok, nil }
 }
 
 func TestDiffShowsTheAddedLineAndEscapesAttackerBytes(t *testing.T) {
@@ -99,7 +99,7 @@ func TestDiffOfUnkeptContentSaysSoAndOfCorruptContentFails(t *testing.T) {
 	if len(ds) != 1 || !ds[0].Unkept || ds[0].Diff != "" {
 		t.Fatalf("got %+v", ds)
 	}
-	corrupt := func(snapshot.Hash) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
+	corrupt := func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
 	if _, err := Diff(&a.Manifest, &b.Manifest, corrupt, fromStage(s)); !errors.Is(err, content.ErrCorrupt) {
 		t.Fatalf("corrupt object: %v", err)
 	}

@@ -67,7 +67,10 @@ func BenchmarkRestore2000Files(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cs.Close()
-	get := func(h snapshot.Hash) ([]byte, bool, error) { d, err := cs.Get(h); return d, err == nil, err }
+	get := func(h snapshot.Hash, size int64) ([]byte, bool, error) {
+		d, err := cs.GetSized(h, size)
+		return d, err == nil, err
+	}
 	i := 0
 	for b.Loop() {
 		b.StopTimer()

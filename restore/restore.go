@@ -154,7 +154,7 @@ func Run(r *Request) (*Result, error) {
 		if _, ok := data[e.Hash]; ok {
 			continue
 		}
-		b, ok, err := r.Content(e.Hash)
+		b, ok, err := r.Content(e.Hash, e.Size)
 		switch {
 		case errors.Is(err, content.ErrCorrupt):
 			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)

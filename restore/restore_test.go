@@ -64,7 +64,7 @@ func (fx *fixture) request(t *testing.T) *Request {
 	cur := walker.Observe(context.Background(), fx.root, []byte("s"), walker.DefaultConfig())
 	return &Request{ID: "swtest", Root: claude.Root{Path: fx.root, Scope: claude.Global, Kind: claude.Skills}, Name: []byte("s"),
 		Current: &cur, Target: fx.target, StateDir: fx.state, Walk: walker.DefaultConfig(), Now: time.Now(),
-		Content: func(h snapshot.Hash) ([]byte, bool, error) { b, ok := fx.stage.Get(h); return b, ok, nil }}
+		Content: func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := fx.stage.Get(h); return b, ok, nil }}
 }
 
 func digestAt(t *testing.T, dir, name string) snapshot.Hash {
@@ -123,10 +123,10 @@ func TestRestoreRefusalsWriteNothingInTheWatchedTree(t *testing.T) {
 			r.Current = &c
 		}, ErrIncomplete},
 		{"object missing", func(t *testing.T, fx *fixture, r *Request) {
-			r.Content = func(snapshot.Hash) ([]byte, bool, error) { return nil, false, nil }
+			r.Content = func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, nil }
 		}, ErrIncomplete},
 		{"object corrupt", func(t *testing.T, fx *fixture, r *Request) {
-			r.Content = func(snapshot.Hash) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
+			r.Content = func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
 		}, ErrCorrupt},
 		{"a parent component is a symlink", func(t *testing.T, fx *fixture, r *Request) {
 			link := filepath.Join(filepath.Dir(fx.root), "linked")
@@ -185,7 +185,7 @@ func killedRestore(at, dir string) int {
 	_, err := Run(&Request{ID: "swtest", Root: claude.Root{Path: filepath.Join(dir, "skills")}, Name: []byte("s"), Current: &cur,
 		Target: &baseline.Version{Digest: good.Digest, Manifest: good.Manifest, Restorable: true}, StateDir: filepath.Join(dir, "state"),
 		Walk: walker.DefaultConfig(), Now: time.Now(),
-		Content: func(h snapshot.Hash) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
+		Content: func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -254,7 +254,7 @@ func TestRestoreOfAFileCandidateExchangesTheFile(t *testing.T) {
 	res, err := Run(&Request{ID: "swtest", Root: claude.Root{Path: root}, Name: []byte("a.md"), Current: &cur,
 		Target: &baseline.Version{Digest: good.Digest, Manifest: good.Manifest, Restorable: true}, StateDir: state,
 		Walk: walker.DefaultConfig(), Now: time.Now(),
-		Content: func(h snapshot.Hash) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
+		Content: func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
 	must(t, err)
 	if b, _ := os.ReadFile(filepath.Join(root, "a.md")); string(b) != "reviewed agent\n" {
 		t.Fatalf("in place: %q", b)

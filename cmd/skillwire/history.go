@@ -178,14 +178,14 @@ func (w *world) contentStore() (*content.Store, error) {
 // kept reads content from the content store (nil: nothing is kept), then
 // from a fresh walk's stage.
 func kept(cs *content.Store, stage *history.Stage) history.Content {
-	return func(h snapshot.Hash) ([]byte, bool, error) {
+	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
 		if b, ok := stage.Get(h); ok {
 			return b, true, nil
 		}
 		if cs == nil || !cs.Has(h) {
 			return nil, false, nil
 		}
-		b, err := cs.Get(h)
+		b, err := cs.GetSized(h, size)
 		if errors.Is(err, content.ErrMissing) {
 			return nil, false, nil
 		}
