@@ -93,7 +93,7 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			continue
 		}
 		for _, r := range recs {
-			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) {
+			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) || r.Kind != o.Root.Kind || !o.Root.Holds(r.Name) {
 				continue
 			}
 			v, err := t.verdictInForce(r, nil)

@@ -1,13 +1,15 @@
 // Package claude knows Claude Code's conventions: where its configuration
-// and project directories are, and which roots hold skills, agents and
-// commands.
+// and project directories are, and which roots hold what it loads or runs
+// without asking (DESIGN §12).
 package claude
 
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -17,7 +19,11 @@ type Scope string
 const (
 	Global  Scope = "global"
 	Project Scope = "project"
+	Managed Scope = "managed" // set by the administrator (managed settings)
 )
+
+// Valid reports whether s is one of the scopes.
+func (s Scope) Valid() bool { return s == Global || s == Project || s == Managed }
 
 // Kind is what a root holds.
 type Kind string
@@ -26,22 +32,111 @@ const (
 	Skills   Kind = "skills"
 	Agents   Kind = "agents"
 	Commands Kind = "commands"
+	// Config is a directory holding named configuration files (settings,
+	// .mcp.json, CLAUDE.md, …): only those names are candidates, each of the
+	// kind its name says (ConfigFile).
+	Config       Kind = "config"
+	Rules        Kind = "rules"         // .claude/rules: instruction files
+	OutputStyles Kind = "output-styles" // output styles: prompt files
+	// ManagedSettings is managed-settings.d: every entry is a settings file.
+	ManagedSettings Kind = "managed-settings"
 )
 
-// Kinds lists the root kinds in display order.
+// Kinds lists the kinds of the roots a repository's .claude holds by
+// directory name (skills, agents, commands), in display order.
 var Kinds = []Kind{Skills, Agents, Commands}
+
+// Valid reports whether k is a root kind.
+func (k Kind) Valid() bool {
+	switch k {
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings:
+		return true
+	}
+	return false
+}
+
+// Candidate kinds: what one candidate is (DESIGN §7, the "kind" of C).
+const (
+	KindSkill        = "skill"
+	KindAgent        = "agent"
+	KindCommand      = "command"
+	KindPlugin       = "plugin"
+	KindSettings     = "settings"
+	KindMCP          = "mcp"
+	KindInstructions = "instructions"
+	KindOutputStyle  = "output-style"
+)
+
+// CandidateKind is the kind of the candidate name of a root of kind k;
+// "" when a config root does not know the name.
+func CandidateKind(k Kind, name []byte) string {
+	switch k {
+	case Skills:
+		return KindSkill
+	case Agents:
+		return KindAgent
+	case Commands:
+		return KindCommand
+	case Rules:
+		return KindInstructions
+	case OutputStyles:
+		return KindOutputStyle
+	case ManagedSettings:
+		return KindSettings
+	case Config:
+		if f, ok := configFiles[string(name)]; ok {
+			return f.kind
+		}
+	}
+	return ""
+}
 
 // Root is one directory of candidates.
 type Root struct {
 	Path  string
 	Scope Scope
 	Kind  Kind
+	// Names are the candidates of a Config root, looked up by name; the
+	// directory itself is never listed (it may be $HOME).
+	Names []string
+}
+
+// Same reports whether r and o are one root: Roots never lists two roots
+// of one kind in one directory.
+func (r Root) Same(o Root) bool { return r.Path == o.Path && r.Kind == o.Kind && r.Scope == o.Scope }
+
+// Shown reports whether the name of a candidate of a root of kind k may
+// be shown: it passes the display gate, or it is a configuration file's
+// name, which skillwire chose (".mcp.json" fails the gate's first rule).
+func Shown(k Kind, name []byte) bool {
+	if anomaly.Gate(name) {
+		return true
+	}
+	_, fixed := configFiles[string(name)]
+	return k == Config && fixed
+}
+
+// Holds reports whether name can be a candidate of r: any name, except in
+// a Config root, which holds only its Names. A record of another root that
+// shares r's directory is never judged removed by r's observation.
+func (r Root) Holds(name []byte) bool {
+	return r.Kind != Config || slices.Contains(r.Names, string(name))
 }
 
 // Spec is the walker's view of the root: in a skills root only
-// directories are candidates; agents and commands may be single files.
+// directories are candidates; agents and commands may be single files;
+// configuration files are read whole and reduced to what they configure.
 func (r Root) Spec() walker.RootSpec {
-	return walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
+	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
+	switch r.Kind {
+	case Config:
+		for _, n := range r.Names {
+			spec.Names = append(spec.Names, configFiles[n].spec(n))
+		}
+	case ManagedSettings:
+		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON}
+	}
+	return spec
 }
 
 // Env is the part of the environment these conventions read.
@@ -85,26 +180,10 @@ func ProjectDir(env Env, hint string) string {
 	return ""
 }
 
-// Roots lists the global roots under cfg and the project roots under
-// project/.claude. A project root that is the same directory as a global
-// one (a session started in $HOME) is listed once, as global.
+// Roots lists the roots of cfg and project (see Places.Roots), without
+// ~/.claude.json and the managed files.
 func Roots(cfg, project string) []Root {
-	var roots []Root
-	for _, k := range Kinds {
-		roots = append(roots, Root{Path: under(cfg, string(k)), Scope: Global, Kind: k})
-	}
-	if project == "" {
-		return roots
-	}
-	pcfg := under(project, ".claude")
-	for _, k := range Kinds {
-		p := under(pcfg, string(k))
-		if sameDir(p, under(cfg, string(k))) {
-			continue
-		}
-		roots = append(roots, Root{Path: p, Scope: Project, Kind: k})
-	}
-	return roots
+	return Places{Config: cfg, Project: project}.Roots()
 }
 
 // under appends one component without cleaning the path it was given.

@@ -29,8 +29,11 @@ type Config struct {
 	// CfgDir is Claude Code's configuration directory: its roots are
 	// always watched, plus those of every project a hook registered.
 	CfgDir string
-	Store  baseline.Options
-	Walk   walker.Config
+	// ClaudeJSONDir and ManagedDir are claude.Places' ClaudeJSON and
+	// Managed: watched too when set.
+	ClaudeJSONDir, ManagedDir string
+	Store                     baseline.Options
+	Walk                      walker.Config
 	// Debounce gathers a burst of events on one candidate into one walk.
 	Debounce time.Duration
 	// Heartbeat is how often the daemon says it is alive (and picks up
@@ -171,6 +174,9 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 		case strings.HasPrefix(ev.Name, r.Path+"/"):
 			rest := ev.Name[len(r.Path)+1:]
 			name, _, nested := strings.Cut(rest, "/")
+			if !r.Holds([]byte(name)) {
+				continue // beside a configuration file: $HOME, <cfg>
+			}
 			if !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
@@ -238,7 +244,8 @@ func (d *daemon) nextDue() (time.Time, bool) {
 
 // roots lists the global roots and those of registered projects.
 func (d *daemon) currentRoots() ([]claude.Root, error) {
-	roots := claude.Roots(d.cfg.CfgDir, "")
+	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
+	roots := places.Roots()
 	var projects []string
 	err := d.withStore(false, func(tx *baseline.Tx) error {
 		var err error
@@ -254,7 +261,8 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 		seen[r.Path] = true
 	}
 	for _, p := range projects {
-		for _, r := range claude.Roots(d.cfg.CfgDir, p) {
+		places.Project = p
+		for _, r := range places.Roots() {
 			if r.Scope == claude.Project && !seen[r.Path] {
 				seen[r.Path] = true
 				roots = append(roots, r)

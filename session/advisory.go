@@ -197,16 +197,14 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 	return strings.Join(lines, "\n")
 }
 
-var kindWord = map[claude.Kind]string{claude.Skills: "skill", claude.Agents: "agent", claude.Commands: "command"}
-
 // describe names a candidate for the advisory: its gated name in quotes,
 // its id, its verdict and what could not be observed.
 func describe(st *baseline.Standing) string {
 	var b strings.Builder
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
-	b.WriteString(kindWord[st.Root.Kind])
-	if anomaly.Gate(st.Name) {
+	b.WriteString(claude.CandidateKind(st.Root.Kind, st.Name))
+	if claude.Shown(st.Root.Kind, st.Name) {
 		fmt.Fprintf(&b, " %q", st.Name)
 	} else {
 		b.WriteString(" (name hidden)")

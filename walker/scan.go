@@ -135,6 +135,9 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 		}
 		return -1, nil
 	}
+	if r.Spec.Names != nil {
+		return fd, lookup(fd, r.Spec.Names)
+	}
 	names, err := s.main.readDir(fd, s.cfg.MaxDirEntries)
 	if err != nil {
 		closeFD(fd)
@@ -179,9 +182,10 @@ type quota struct{ entries, bytes int64 }
 // candidate observes the entry c.Name of dirfd as one candidate within q,
 // replacing c.Manifest and c.Kind, and reports what it used. st is the
 // calling goroutine's state.
-func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota {
-	w := &cwalk{s: s, st: st, q: q}
+func (s *scanner) candidate(c *Candidate, dirfd int, spec *NameSpec, q quota, st *wstate) quota {
+	w := &cwalk{s: s, st: st, q: q, spec: spec}
 	c.Manifest = snapshot.Manifest{}
+	c.Canonical = nil
 	c.Kind = KindOther
 	w.observe(c, dirfd)
 	w.drain()
@@ -202,6 +206,7 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota 
 type cwalk struct {
 	s        *scanner
 	st       *wstate
+	spec     *NameSpec
 	q        quota
 	entries  int64
 	bytes    atomic.Int64
@@ -259,6 +264,9 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 	}
 	var want unix.Stat_t
 	name := znameOf(c.Name)
+	if w.spec != nil && w.spec.NoFollow && w.link(dirfd, name) {
+		return
+	}
 	nofollow, link, err := arrive(dirfd, name, &want, w.st.lbuf)
 	if link != nil {
 		c.Manifest.ViaLink, c.Manifest.Link = true, link
@@ -287,6 +295,10 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		}
 		w.top = s
 	case unix.S_IFREG:
+		if w.spec != nil && w.spec.Extract != nil {
+			w.extract(c, dirfd, name, nofollow == 0, &want)
+			return
+		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
 		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e)
 		if e.Kind != 0 {

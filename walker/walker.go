@@ -94,6 +94,12 @@ type Candidate struct {
 	// the scan, not the tree: never store, compare or present it as the
 	// candidate's digest.
 	Digest snapshot.Hash
+	// Fixed: the name is one the root's spec named (RootSpec.Names), chosen
+	// by skillwire, not by the tree's author: it needs no display gate.
+	Fixed bool
+	// Canonical is what an Extract made of the file's bytes (nil when the
+	// candidate has no Extract, or its file could not be reduced).
+	Canonical []byte
 }
 
 // Partial reports whether the budget cut the observation short.
@@ -103,7 +109,7 @@ func (c *Candidate) Partial() bool { return c.Manifest.Partial }
 // for a name that fails the display gate.
 func (c *Candidate) Anomalies() []snapshot.Found {
 	found := c.Manifest.Anomalies()
-	if !anomaly.Gate(c.Name) {
+	if !c.Fixed && !anomaly.Gate(c.Name) {
 		found = append(found, snapshot.Found{Reason: anomaly.Badname})
 	}
 	return found
@@ -130,6 +136,11 @@ type RootSpec struct {
 	// Files: top-level regular files are candidates too (agents, commands).
 	// In a skills root only directories are.
 	Files bool
+	// Names, when set, are the only candidates: each is looked up by name
+	// and the root is never listed (see NameSpec).
+	Names []NameSpec
+	// Each, when set, applies to every candidate of a listed root.
+	Each *NameSpec
 }
 
 // Root is the observation of one root.
@@ -191,9 +202,9 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 		}
 		fds = append(fds, fd)
 		for _, d := range names {
-			if kind, ok := s.selectCandidate(fd, d, spec.Files); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind})
-				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1})
+			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.Names != nil})
+				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1, spec: spec.nameSpec(d.name.bytes())})
 			}
 		}
 	}
@@ -209,6 +220,7 @@ func closeAll(fds []int) {
 type job struct {
 	dirfd     int
 	root, idx int
+	spec      *NameSpec // how to observe the candidate; nil: as any other
 }
 
 // maxWork bounds the re-walks of fair sharing, in budgets: however the
@@ -242,7 +254,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	s.parallel(len(jobs), func(i int, st *wstate) {
 		n := roots * perRoot[jobs[i].root]
 		share := quota{entries: left.entries / n, bytes: left.bytes / n}
-		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, share, st)
+		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].spec, share, st)
 	})
 	var pending []job
 	var work int64
@@ -260,7 +272,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 		for i, j := range pending {
 			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			u := s.candidate(c, j.dirfd, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
+			u := s.candidate(c, j.dirfd, j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
 			work += u.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
@@ -317,7 +329,7 @@ func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate
 		return c
 	}
 	defer closeFD(fd)
-	s.candidate(&c, fd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
+	s.candidate(&c, fd, nil, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

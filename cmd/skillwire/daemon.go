@@ -57,10 +57,12 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
 			err = monitor.Run(ctx, monitor.Config{
-				CfgDir: w.cfgDir,
-				Store:  baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
-				Walk:   cfg,
-				Log:    zerolog.New(out).With().Timestamp().Logger(),
+				CfgDir:        w.cfgDir,
+				ClaudeJSONDir: w.places.ClaudeJSON,
+				ManagedDir:    w.places.Managed,
+				Store:         baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
+				Walk:          cfg,
+				Log:           zerolog.New(out).With().Timestamp().Logger(),
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):

@@ -16,6 +16,9 @@ import (
 
 // candidateJSON is a candidate as scan and list print it (DESIGN.md §7).
 type candidateJSON struct {
+	// Kind is what the candidate is: skill, agent, command, plugin,
+	// settings, mcp, instructions or output-style.
+	Kind      string           `json:"kind"`
 	ID        *string          `json:"id"`
 	Name      *string          `json:"name"`
 	State     baseline.State   `json:"state"`
@@ -131,7 +134,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 			Anomalies: nonNil(o.Walk.Anomalies), Candidates: []candidateJSON{}}
 		finding = finding || len(o.Walk.Anomalies) > 0
 		for i := range sts {
-			if sts[i].Root != o.Root {
+			if !sts[i].Root.Same(o.Root) {
 				continue
 			}
 			cj, f := renderCandidate(&sts[i], haveStore)
@@ -144,12 +147,12 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 }
 
 func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool) {
-	cj := candidateJSON{State: st.State, Anomalies: []anomaly.Reason{}}
+	cj := candidateJSON{Kind: claude.CandidateKind(st.Root.Kind, st.Name), State: st.State, Anomalies: []anomaly.Reason{}}
 	if st.ID != "" {
 		id := st.ID
 		cj.ID = &id
 	}
-	if anomaly.Gate(st.Name) {
+	if claude.Shown(st.Root.Kind, st.Name) {
 		n := string(st.Name)
 		cj.Name = &n
 	} else {

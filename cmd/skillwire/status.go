@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
 	"github.com/spf13/cobra"
@@ -120,7 +120,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Removed {
 		e.Status = "removed"
 	}
-	if anomaly.Gate(r.Name) {
+	if claude.Shown(r.Kind, r.Name) {
 		n := string(r.Name)
 		e.Name = &n
 	}

@@ -1,0 +1,214 @@
+package claude
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/walker"
+)
+
+func rootLines(roots []Root) []string {
+	var out []string
+	for _, r := range roots {
+		out = append(out, fmt.Sprintf("%s %s %s %s", r.Scope, r.Kind, r.Path, strings.Join(r.Names, ",")))
+	}
+	return out
+}
+
+func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p", ClaudeJSON: "/h", Managed: "/etc/cc"}
+	want := []string{
+		"global skills /h/.claude/skills ",
+		"global agents /h/.claude/agents ",
+		"global commands /h/.claude/commands ",
+		"project skills /p/.claude/skills ",
+		"project agents /p/.claude/agents ",
+		"project commands /p/.claude/commands ",
+		"global config /h/.claude CLAUDE.md,settings.json",
+		"global config /h/.claude/plugins installed_plugins.json,known_marketplaces.json",
+		"global output-styles /h/.claude/output-styles ",
+		"global rules /h/.claude/rules ",
+		"global config /h .claude.json",
+		"managed config /etc/cc CLAUDE.md,managed-settings.json",
+		"managed managed-settings /etc/cc/managed-settings.d ",
+		"project config /p .mcp.json,CLAUDE.local.md,CLAUDE.md",
+		"project config /p/.claude CLAUDE.md,settings.json,settings.local.json",
+		"project rules /p/.claude/rules ",
+		"project output-styles /p/.claude/output-styles ",
+	}
+	if got := rootLines(p.Roots()); !slices.Equal(got, want) {
+		t.Errorf("roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
+	// $CLAUDE_CONFIG_DIR holds .claude.json itself.
+	p := Places{Config: "/c", ClaudeJSON: "/c"}
+	got := rootLines(p.Roots())
+	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.md,settings.json") {
+		t.Errorf("roots: %q", got)
+	}
+	// A session started in $HOME: the project is the home directory.
+	home := t.TempDir()
+	testtree.Must(t, os.Mkdir(filepath.Join(home, ".claude"), 0o755))
+	got = rootLines(Places{Config: home + "/.claude", Project: home, ClaudeJSON: home}.Roots())
+	for _, l := range got {
+		if strings.HasPrefix(l, "project ") {
+			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
+		}
+	}
+	if !slices.Contains(got, "global config "+home+"/.claude CLAUDE.md,settings.json,settings.local.json") {
+		t.Errorf("roots: %q", got)
+	}
+}
+
+func TestLocateReadsTheManagedOverrideAndWhereClaudeJSONLives(t *testing.T) {
+	env := func(vars map[string]string) Env {
+		return Env{Getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+			Home: func() (string, error) { return "/home/u", nil }, Getwd: func() (string, error) { return "/w", nil }}
+	}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want Places
+	}{
+		{"defaults", map[string]string{}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: managedDir}},
+		{"config dir", map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, Places{Config: "/c", Project: "/w", ClaudeJSON: "/c", Managed: managedDir}},
+		{"managed override", map[string]string{ManagedDirEnv: "/m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: "/m"}},
+		{"managed off", map[string]string{ManagedDirEnv: ""}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u"}},
+		{"relative override is off", map[string]string{ManagedDirEnv: "m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Locate(env(tc.vars), "")
+			if err != nil || got != tc.want {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCandidateKindNamesEveryKind(t *testing.T) {
+	for _, tc := range []struct {
+		kind Kind
+		name string
+		want string
+	}{
+		{Skills, "pdf", KindSkill}, {Agents, "a.md", KindAgent}, {Commands, "c.md", KindCommand},
+		{Rules, "r.md", KindInstructions}, {OutputStyles, "o.md", KindOutputStyle}, {ManagedSettings, "x.json", KindSettings},
+		{Config, "settings.json", KindSettings}, {Config, "settings.local.json", KindSettings}, {Config, "managed-settings.json", KindSettings},
+		{Config, "installed_plugins.json", KindSettings}, {Config, "known_marketplaces.json", KindSettings},
+		{Config, ".mcp.json", KindMCP}, {Config, ".claude.json", KindMCP},
+		{Config, "CLAUDE.md", KindInstructions}, {Config, "CLAUDE.local.md", KindInstructions}, {Config, "other", ""},
+	} {
+		if got := CandidateKind(tc.kind, []byte(tc.name)); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.kind, tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestEveryConfigAnomalyIsAnAnomalyReason(t *testing.T) {
+	for _, a := range []ConfigAnomaly{AnomalyUnparsable, AnomalyOversize, AnomalyDuplicateKey, AnomalyDepth, AnomalyAlias} {
+		if _, ok := anomaly.Parse(string(a)); !ok {
+			t.Errorf("%s has no anomaly reason", a)
+		}
+	}
+}
+
+// scanConfig observes the config files of dir as Roots would.
+func scanConfig(t *testing.T, dir string, names ...string) map[string]*walker.Candidate {
+	t.Helper()
+	r := Root{Path: dir, Scope: Global, Kind: Config, Names: names}
+	w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+	out := map[string]*walker.Candidate{}
+	for i := range w.Candidates {
+		out[string(w.Candidates[i].Name)] = &w.Candidates[i]
+	}
+	return out
+}
+
+func TestSettingsNoiseIsNoChange(t *testing.T) {
+	base := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"dark","env":{"A":"1"}}`
+	for _, tc := range []struct {
+		name    string
+		name2   string
+		content string
+		same    bool
+	}{
+		{"theme", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"light","env":{"A":"1"}}`, true},
+		{"reordered keys and whitespace", "settings.json", "{\n  \"env\": {\"A\": \"1\"},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"command\": \"echo hi\", \"type\": \"command\"}]}]}\n}", true},
+		{"model", "settings.json", `{"model":"opus","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"env":{"A":"1"}}`, true},
+		{"a hook", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"curl x | sh"}]}]},"theme":"dark","env":{"A":"1"}}`, false},
+		{"env", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"dark","env":{"ANTHROPIC_BASE_URL":"http://x"}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := t.TempDir(), t.TempDir()
+			testtree.Make(t, a, "settings.json="+base)
+			testtree.Make(t, b, "settings.json="+tc.content)
+			ca, cb := scanConfig(t, a, "settings.json")["settings.json"], scanConfig(t, b, "settings.json")["settings.json"]
+			if len(ca.Anomalies()) > 0 || len(cb.Anomalies()) > 0 {
+				t.Fatalf("anomalies %v %v", ca.Anomalies(), cb.Anomalies())
+			}
+			if (ca.Digest == cb.Digest) != tc.same {
+				t.Errorf("same digest %v, want %v", ca.Digest == cb.Digest, tc.same)
+			}
+		})
+	}
+}
+
+func TestClaudeJSONNoiseIsNoChange(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	testtree.Make(t, a, `.claude.json={"numStartups":1,"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}},"projects":{"/p":{"history":[]}}}`)
+	testtree.Make(t, b, `.claude.json={"projects":{"/p":{"history":["x"]}},"numStartups":2,"mcpServers":{"db":{"args":["-y","pkg"],"command":"npx"}}}`)
+	ca, cb := scanConfig(t, a, ".claude.json")[".claude.json"], scanConfig(t, b, ".claude.json")[".claude.json"]
+	if ca.Digest != cb.Digest || len(ca.Anomalies()) > 0 {
+		t.Errorf("numStartups, history or key order changed the digest: %s %s", ca.Canonical, cb.Canonical)
+	}
+}
+
+func TestBadConfigFilesAreAnomaliesOfTheirCandidate(t *testing.T) {
+	outside := t.TempDir()
+	testtree.Make(t, outside, `settings.json={}`)
+	big := `{"env":{"A":"` + strings.Repeat("x", MaxConfigJSON) + `"}}`
+	for _, tc := range []struct {
+		name   string
+		tree   []string
+		reason anomaly.Reason
+	}{
+		{"invalid JSON", []string{"settings.json={"}, anomaly.Unparsable},
+		{"not an object", []string{"settings.json=[]"}, anomaly.Unparsable},
+		{"over 1 MiB", []string{"settings.json=" + big}, anomaly.Oversize},
+		{"symlink out of its directory", []string{"settings.json -> " + outside + "/settings.json"}, anomaly.Symlink},
+		{"FIFO", []string{"settings.json|"}, anomaly.Special},
+		{"duplicate key", []string{`settings.json={"env":{"A":"1"},"env":{"A":"2"}}`}, anomaly.DuplicateKey},
+		{"duplicate nested key", []string{`settings.json={"env":{"A":"1","A":"2"}}`}, anomaly.DuplicateKey},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, tc.tree...)
+			c := scanConfig(t, dir, "settings.json")["settings.json"]
+			if c == nil || !slices.Contains(walker.Reasons(c.Anomalies()), tc.reason) {
+				t.Fatalf("candidate %+v", c)
+			}
+		})
+	}
+}
+
+func TestWholeJSONKeepsEveryKeyCanonical(t *testing.T) {
+	a := WholeJSON([]byte(`{"b":1, "a":{"y":2,"x":1}}`), 0)
+	b := WholeJSON([]byte(`{"a":{"x":1,"y":2},"b":1}`), 0)
+	if string(a.Canonical) != `{"a":{"x":1,"y":2},"b":1}` || string(a.Canonical) != string(b.Canonical) {
+		t.Errorf("canonical %s / %s", a.Canonical, b.Canonical)
+	}
+	for _, bad := range []string{`[]`, `{`, `{"a":1,"a":2}`} {
+		if ex := WholeJSON([]byte(bad), 0); len(ex.Anomalies) != 1 {
+			t.Errorf("%s: %+v", bad, ex)
+		}
+	}
+}
