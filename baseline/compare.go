@@ -44,12 +44,32 @@ type Standing struct {
 	Verdict *Verdict
 }
 
-// Status is the record's status, or "" when there is no record yet.
+// Status is the candidate's status as observed now (pending and halted
+// derived from its review), or "" when there is no record yet.
 func (s *Standing) Status() Status {
 	if s.Prior == nil || s.Prior.Removed {
 		return ""
 	}
-	return s.Prior.Status
+	d := s.Digest()
+	if d == nil {
+		d = s.Prior.Digest
+	}
+	return StatusOf(s.Prior, d, s.Verdict)
+}
+
+// StatusOf derives the status of r for content d given the verdict in
+// force: a SAFE review that no longer covers d is pending (halted when
+// auto-accept refused it) unless an adverse verdict outranks it.
+func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
+	switch {
+	case r.Review == nil || sameDigest(r.Review.Digest, d):
+		return r.Status
+	case inForce != nil && Adverse(inForce.Verdict):
+		return r.Status
+	case r.Halt != nil:
+		return StatusHalted
+	}
+	return StatusPending
 }
 
 // Digest is the observation's complete digest, or nil.
@@ -197,6 +217,12 @@ func stillAsCompared(now, then *Record) bool {
 // for other content stops applying (kept as history); an adverse one stays;
 // with no verdict, an adverse verdict for this content is inherited.
 func (t *Tx) settleVerdict(rec *Record) error {
+	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil {
+		// Content came back to what was reviewed: the review covers it again.
+		rv := *rec.Review
+		rec.Verdict = &rv
+		rec.Halt, rec.Told, rec.ToldSince = nil, 0, time.Time{}
+	}
 	v := rec.Verdict
 	switch {
 	case v != nil && sameDigest(v.Digest, rec.Digest):

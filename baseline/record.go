@@ -22,6 +22,12 @@ const (
 	StatusSeen Status = "seen"
 	// StatusVetted: a verdict is bound to exactly its current digest.
 	StatusVetted Status = "vetted"
+	// StatusPending is derived, never stored: a SAFE review exists, the
+	// content now differs from it, and no adverse verdict is in force.
+	StatusPending Status = "pending"
+	// StatusHalted is derived, never stored: pending, and auto-accept
+	// refused the change (Record.Halt says why).
+	StatusHalted Status = "halted"
 )
 
 // Verdict values.
@@ -75,6 +81,22 @@ type Record struct {
 	History   []Verdict `json:"history,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	Updated   time.Time `json:"updated"`
+	// Review is the last SAFE verdict, kept across content changes: what a
+	// person (or "auto:SOURCE") vouched for, so a later change stays
+	// pending until someone acts.
+	Review *Verdict `json:"review,omitempty"`
+	// Halt is set when auto-accept refused a change; only a recorded
+	// verdict clears it.
+	Halt *Halt `json:"halt,omitempty"`
+	// Told counts the sessions told of the pending change since ToldSince.
+	Told      int       `json:"told,omitempty"`
+	ToldSince time.Time `json:"told_since,omitzero"`
+}
+
+// Halt is auto-accept's refusal of a change, in one line.
+type Halt struct {
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
 }
 
 // maxRecord bounds a stored record; history is capped below it.
@@ -132,6 +154,12 @@ func (r *Record) validate() error {
 		if !a.Valid() {
 			return fmt.Errorf("%w: anomaly", errRecord)
 		}
+	}
+	if r.Review != nil && (r.Review.Verdict != Safe || r.Review.Digest == nil) {
+		return fmt.Errorf("%w: review", errRecord)
+	}
+	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "") || r.Told < 0 {
+		return fmt.Errorf("%w: halt", errRecord)
 	}
 	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {
 		return fmt.Errorf("%w: verdict", errRecord)

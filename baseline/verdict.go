@@ -3,6 +3,7 @@ package baseline
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
@@ -52,6 +53,14 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	}
 	vv := v
 	rec.Verdict = &vv
+	// Any recorded verdict is the person's decision: it ends a halt and
+	// the pending tells; a SAFE one becomes the review later changes are
+	// measured against.
+	rec.Halt, rec.Told, rec.ToldSince = nil, 0, time.Time{}
+	if v.Verdict == Safe && v.Digest != nil {
+		rv := v
+		rec.Review = &rv
+	}
 	switch {
 	case rec.Digest != nil && sameDigest(v.Digest, rec.Digest):
 		rec.Status = StatusVetted

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/anomaly"
 )
 
 // FactKind is one kind of security-relevant change of a configuration
@@ -470,20 +471,9 @@ func factQuote(s string) string {
 	n := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		var piece string
-		switch {
-		case r == utf8.RuneError && size == 1, r < 0x20, r == 0x7f:
-			piece = fmt.Sprintf(`\x%02x`, s[i])
-		case r == '"' || r == '\\':
-			piece = `\` + string(r)
-		case unicode.Is(unicode.Cf, r) || !unicode.IsPrint(r):
-			if r > 0xffff {
-				piece = fmt.Sprintf(`\U%08X`, r)
-			} else {
-				piece = fmt.Sprintf(`\u%04X`, r)
-			}
-		default:
-			piece = s[i : i+size]
+		piece := anomaly.Escape([]byte(s[i : i+size])) // the one escaper
+		if r == '"' {
+			piece = `\"`
 		}
 		pn := utf8.RuneCountInString(piece)
 		if n+pn > maxFactText {

@@ -90,9 +90,14 @@ func ParseSettings(data []byte) (*Settings, error) {
 }
 
 type parser struct {
-	data []byte
-	dec  *json.Decoder
+	data  []byte
+	dec   *json.Decoder
+	depth int
 }
+
+// maxSettingsDepth bounds nesting: the parser recurses once per level, and
+// a hostile project's settings.json of 4 MiB of '[' overflowed the stack.
+const maxSettingsDepth = 256
 
 // token returns the next token and its source text. The decoder validates
 // the syntax; the text between the offsets before and after a token is the
@@ -120,6 +125,12 @@ func (p *parser) value() (*value, error) {
 }
 
 func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
+	if tok == json.Delim('{') || tok == json.Delim('[') {
+		if p.depth++; p.depth > maxSettingsDepth {
+			return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrNotJSON, maxSettingsDepth)
+		}
+		defer func() { p.depth-- }()
+	}
 	switch tok {
 	case json.Delim('{'):
 		v := &value{kind: object}
@@ -291,18 +302,18 @@ func HookEntry(command string) []byte {
 	return b.Bytes()
 }
 
-// sessionStart validates the path to hooks.SessionStart and returns its
-// members (nil when absent). Claude Code rejects a settings file of another
-// shape, and an edit of one would be a guess, so every level is checked.
-func (s *Settings) sessionStart() (hooks, ss *member, err error) {
+// eventHooks validates the path to hooks.<event> and returns its members
+// (nil when absent). Claude Code rejects a settings file of another shape,
+// and an edit of one would be a guess, so every level is checked.
+func (s *Settings) eventHooks(event string) (hooks, ss *member, err error) {
 	if hooks, err = s.root.container("hooks", object, "hooks"); err != nil || hooks == nil {
 		return nil, nil, err
 	}
-	if ss, err = hooks.val.container("SessionStart", array, "hooks.SessionStart"); err != nil || ss == nil {
+	if ss, err = hooks.val.container(event, array, "hooks."+event); err != nil || ss == nil {
 		return hooks, nil, err
 	}
 	for i, g := range ss.val.elems {
-		where := fmt.Sprintf("hooks.SessionStart[%d]", i)
+		where := fmt.Sprintf("hooks.%s[%d]", event, i)
 		if g.kind != object {
 			return nil, nil, fmt.Errorf("%w: %s is not an object", ErrShape, where)
 		}
@@ -337,8 +348,11 @@ func commandOf(h *value) (string, bool) {
 
 // SessionStartCommands lists the commands of the SessionStart hooks, in
 // order.
-func (s *Settings) SessionStartCommands() ([]string, error) {
-	_, ss, err := s.sessionStart()
+func (s *Settings) SessionStartCommands() ([]string, error) { return s.Commands(EventSessionStart) }
+
+// Commands lists the commands of the hooks of event, in order.
+func (s *Settings) Commands(event string) ([]string, error) {
+	_, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {
 		return nil, err
 	}
@@ -362,7 +376,14 @@ func (s *Settings) SessionStartCommands() ([]string, error) {
 // nothing, and reports false, when a command hook with exactly this command
 // is already anywhere under hooks.SessionStart.
 func (s *Settings) AddSessionStart(command string) (bool, error) {
-	cmds, err := s.SessionStartCommands()
+	return s.AddHook(EventSessionStart, "", command)
+}
+
+// AddHook adds to hooks.<event> a group holding one command hook, with
+// matcher when it is not "". It adds nothing, and reports false, when a
+// command hook with exactly this command is already under that event.
+func (s *Settings) AddHook(event, matcher, command string) (bool, error) {
+	cmds, err := s.Commands(event)
 	if err != nil {
 		return false, err
 	}
@@ -371,18 +392,20 @@ func (s *Settings) AddSessionStart(command string) (bool, error) {
 			return false, nil
 		}
 	}
-	hooks, ss, _ := s.sessionStart()
+	hooks, ss, _ := s.eventHooks(event)
 	if hooks == nil {
 		s.root.members = append(s.root.members, newMember("hooks", &value{kind: object}))
 		hooks = &s.root.members[len(s.root.members)-1]
 	}
 	if ss == nil {
-		hooks.val.members = append(hooks.val.members, newMember("SessionStart", &value{kind: array}))
+		hooks.val.members = append(hooks.val.members, newMember(event, &value{kind: array}))
 		ss = &hooks.val.members[len(hooks.val.members)-1]
 	}
-	group := &value{kind: object, members: []member{
-		newMember("hooks", &value{kind: array, elems: []*value{hookEntry(command)}}),
-	}}
+	group := &value{kind: object}
+	if matcher != "" {
+		group.members = append(group.members, newMember("matcher", stringValue(matcher)))
+	}
+	group.members = append(group.members, newMember("hooks", &value{kind: array, elems: []*value{hookEntry(command)}}))
 	ss.val.elems = append(ss.val.elems, group)
 	return true, nil
 }
@@ -391,7 +414,12 @@ func (s *Settings) AddSessionStart(command string) (bool, error) {
 // ours accepts, and nothing else but what that empties: a group left without
 // hooks, then SessionStart, then hooks. It returns the removed commands.
 func (s *Settings) RemoveSessionStart(ours func(string) bool) ([]string, error) {
-	hooks, ss, err := s.sessionStart()
+	return s.RemoveHooks(EventSessionStart, ours)
+}
+
+// RemoveHooks is RemoveSessionStart for the hooks of event.
+func (s *Settings) RemoveHooks(event string, ours func(string) bool) ([]string, error) {
+	hooks, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {
 		return nil, err
 	}
@@ -447,23 +475,50 @@ func (s *Settings) HooksDisabled() bool {
 	return m != nil && m.val.kind == scalar && string(m.val.raw) == "true"
 }
 
-const hookArgs = " hook session-start"
+// EventSessionStart is the session's own hook event.
+const EventSessionStart = "SessionStart"
 
-// HookCommand is the command install writes for the binary at exe. Claude
-// Code runs it through a shell, so a path with any other byte than
-// [A-Za-z0-9/._+-] is single-quoted.
-func HookCommand(exe string) (string, error) {
+// HookSpec is one hook skillwire installs: the event, its matcher ("" for
+// none: every occurrence) and the subcommand of `skillwire hook` it runs.
+type HookSpec struct {
+	Event, Matcher, Sub string
+}
+
+// HookSpecs are the five hooks `hook install` installs, in order. The
+// PreToolUse matcher is an anchored regex (a value with "|" is a regex,
+// unanchored otherwise) for the tools that name a candidate; "Task" is the
+// Agent tool's name before Claude Code renamed it.
+var HookSpecs = []HookSpec{
+	{EventSessionStart, "", "session-start"},
+	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + ")$", "pre-tool-use"},
+	{EventUserPromptExpansion, "", "prompt-expansion"},
+	{EventConfigChange, "", "config-change"},
+	{EventInstructionsLoaded, "", "instructions-loaded"},
+}
+
+// HookCommand is the SessionStart command install writes for the binary at
+// exe. Claude Code runs it through a shell, so a path with any other byte
+// than [A-Za-z0-9/._+-] is single-quoted.
+func HookCommand(exe string) (string, error) { return HookSpecs[0].Command(exe) }
+
+// Command is the command of h for the binary at exe, quoted as HookCommand.
+func (h HookSpec) Command(exe string) (string, error) {
 	if !strings.HasPrefix(exe, "/") || !utf8.ValidString(exe) {
 		return "", ErrBadExecPath
 	}
-	return shellQuote(exe) + hookArgs, nil
+	return shellQuote(exe) + " hook " + h.Sub, nil
 }
 
-// IsHookCommand reports whether command is one install writes, for any
-// binary named skillwire: an absolute path ending in /skillwire, quoted
-// exactly as HookCommand quotes it, then " hook session-start".
-func IsHookCommand(command string) bool {
-	word, ok := strings.CutSuffix(command, hookArgs)
+// IsHookCommand reports whether command is one install writes for the
+// SessionStart hook, for any binary named skillwire: an absolute path
+// ending in /skillwire, quoted exactly as HookCommand quotes it, then
+// " hook session-start".
+func IsHookCommand(command string) bool { return HookSpecs[0].IsCommand(command) }
+
+// IsCommand reports whether command is h's command for any binary named
+// skillwire, quoted as Command quotes it.
+func (h HookSpec) IsCommand(command string) bool {
+	word, ok := strings.CutSuffix(command, " hook "+h.Sub)
 	if !ok {
 		return false
 	}

@@ -71,29 +71,29 @@ func OpenProjectSettings(project string) (*SettingsFile, error) {
 	return OpenSettings(dir)
 }
 
-// InstallHook adds the SessionStart hook running command, unless exactly
-// it is there already (added is then false: installing twice is one
-// install). others counts the hooks of other skillwire binaries, which
-// install leaves in place.
-func (s *Settings) InstallHook(command string) (added bool, others int, err error) {
-	cmds, err := s.SessionStartCommands()
+// InstallHook adds h's hook running command, unless exactly it is there
+// already (added is then false: installing twice is one install). others
+// counts h's hooks of other skillwire binaries, which install leaves in
+// place.
+func (s *Settings) InstallHook(h HookSpec, command string) (added bool, others int, err error) {
+	cmds, err := s.Commands(h.Event)
 	if err != nil {
 		return false, 0, err
 	}
 	for _, c := range cmds {
-		if c != command && IsHookCommand(c) {
+		if c != command && h.IsCommand(c) {
 			others++
 		}
 	}
-	added, err = s.AddSessionStart(command)
+	added, err = s.AddHook(h.Event, h.Matcher, command)
 	return added, others, err
 }
 
-// UninstallHooks removes the SessionStart hooks of self (the running
-// binary's command; "" when it cannot name itself) and those of any binary
-// named skillwire, and returns them.
-func (s *Settings) UninstallHooks(self string) ([]string, error) {
-	return s.RemoveSessionStart(func(c string) bool { return (self != "" && c == self) || IsHookCommand(c) })
+// UninstallHooks removes h's hooks of self (the running binary's command
+// for h; "" when it cannot name itself) and those of any binary named
+// skillwire, and returns them.
+func (s *Settings) UninstallHooks(h HookSpec, self string) ([]string, error) {
+	return s.RemoveHooks(h.Event, func(c string) bool { return (self != "" && c == self) || h.IsCommand(c) })
 }
 
 // Change is the file's text before the edit (nil when it does not exist)

@@ -69,7 +69,7 @@ func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
 	other := "/usr/local/bin/skillwire hook session-start"
 	s := mustParse(t, `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"`+other+`"}]}]}}`)
 	for i, want := range []bool{true, false, false} {
-		added, others, err := s.InstallHook(testCommand)
+		added, others, err := s.InstallHook(HookSpecs[0], testCommand)
 		if err != nil || added != want || others != 1 {
 			t.Fatalf("install %d: added %v, others %d, %v; want %v, 1", i, added, others, err, want)
 		}
@@ -86,14 +86,14 @@ func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 		{"type":"command","command":"`+self+`"},
 		{"type":"command","command":"/usr/bin/skillwire hook session-start"},
 		{"type":"command","command":"echo mine"}]}]}}`)
-	removed, err := s.UninstallHooks(self)
+	removed, err := s.UninstallHooks(HookSpecs[0], self)
 	if err != nil || len(removed) != 2 {
 		t.Fatalf("removed %q, %v", removed, err)
 	}
 	if cmds, _ := s.SessionStartCommands(); len(cmds) != 1 || cmds[0] != "echo mine" {
 		t.Errorf("left %q", cmds)
 	}
-	if removed, _ := s.UninstallHooks(""); len(removed) != 0 {
+	if removed, _ := s.UninstallHooks(HookSpecs[0], ""); len(removed) != 0 {
 		t.Errorf("removed again: %q", removed)
 	}
 }

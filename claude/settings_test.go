@@ -397,3 +397,14 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestParseSettingsRefusesDeepNestingWithoutOverflowingTheStack(t *testing.T) {
+	deep := []byte(`{"a":` + strings.Repeat("[", 3_000_000))
+	if _, err := ParseSettings(deep); !errors.Is(err, ErrNotJSON) {
+		t.Fatalf("3,000,000 levels: %v, want ErrNotJSON", err)
+	}
+	ok := []byte(`{"a":` + strings.Repeat("[", maxSettingsDepth-1) + strings.Repeat("]", maxSettingsDepth-1) + `}`)
+	if _, err := ParseSettings(ok); err != nil {
+		t.Fatalf("%d levels: %v", maxSettingsDepth, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // Finding is what the gate knows of one candidate when it asks or denies:
@@ -20,6 +21,8 @@ type Finding struct {
 	// Reviewed is when the candidate was last reviewed, zero if never.
 	Reviewed time.Time
 	Change   Change
+	// Digest is the complete digest judged, nil when there is none.
+	Digest *snapshot.Hash
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -28,6 +31,9 @@ type Change struct {
 	Added, Modified, Removed int
 	// Announced: the change came with an announcement (issue #14).
 	Announced bool
+	// Unreconciled: no audit log was consulted, so the reason says nothing
+	// about an announcement either way.
+	Unreconciled bool
 	// Since says which version the change is counted from, and On when.
 	Since Since
 	On    time.Time
@@ -157,6 +163,9 @@ func changed(c Change) string {
 		parts = append(parts, strconv.Itoa(p.n)+files+p.verb)
 	}
 	s += strings.Join(parts, ", ")
+	if c.Unreconciled {
+		return s
+	}
 	if c.Announced {
 		return s + ", announced"
 	}

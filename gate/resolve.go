@@ -91,6 +91,15 @@ func KindOfTool(tool string) (Kind, bool) {
 // and Claude Code is taken to name a candidate by its folder or by its
 // frontmatter name, the winners of both readings being returned.
 func Resolve(kind Kind, name string, cands []Candidate) []Candidate {
+	var out []Candidate
+	for _, i := range resolveIndex(kind, name, cands) {
+		out = append(out, cands[i])
+	}
+	return out
+}
+
+// resolveIndex is Resolve by index into cands, in cands' order.
+func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 	plugin, local, namespaced := strings.Cut(name, ":")
 	if !namespaced {
 		plugin, local = "", name
@@ -113,10 +122,10 @@ func Resolve(kind Kind, name string, cands []Candidate) []Candidate {
 			}
 		}
 	}
-	var out []Candidate
+	var out []int
 	for i, k := range keep {
 		if k {
-			out = append(out, cands[i])
+			out = append(out, i)
 		}
 	}
 	return out

@@ -197,7 +197,7 @@ func (d *daemon) scheduleAliases(name string) {
 	if len(d.shared) == 0 {
 		return
 	}
-	for _, dir := range []string{name, parentOf(name)} {
+	for _, dir := range []string{name, walker.Parent(name)} {
 		id, ok := d.watched[dir]
 		if !ok || !d.shared[id] {
 			continue
@@ -612,13 +612,13 @@ func idOf(p string) (fileID, error) {
 // project without .claude was never watched, and a skill made there with
 // mkdir -p went unseen while the heartbeat said whole).
 func existingAbove(root string) string {
-	p := parentOf(root)
+	p := walker.Parent(root)
 	for p != "/" {
 		var st unix.Stat_t
 		if unix.Stat(p, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			return p
 		}
-		p = parentOf(p)
+		p = walker.Parent(p)
 	}
 	return p
 }
@@ -634,14 +634,6 @@ func (d *daemon) candidatesOf(p string) []candKey {
 		}
 	}
 	return ks
-}
-
-func parentOf(p string) string {
-	i := strings.LastIndexByte(p, '/')
-	if i <= 0 {
-		return "/"
-	}
-	return p[:i]
 }
 
 func (d *daemon) heartbeat(at time.Time) baseline.Heartbeat {

@@ -217,7 +217,7 @@ func (r *reconciler) candidate(c *Candidate) []Change {
 		all, win := r.entries(c, ch.Path)
 		windowed[i] = len(win) > 0
 		r.classify(c, rc, all, win)
-		if parentClass, ok := deleted[string(parentPath(ch.Path))]; !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && ok {
+		if parentClass, ok := deleted[string(walker.Parent(ch.Path))]; !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && ok {
 			rc.imply(parentClass)
 		}
 		if rc.Expected && ch.Type == snapshot.Removed && (rc.Implied || rc.Entry != nil && rc.Entry.Operation == auditlog.Delete) {
@@ -258,13 +258,6 @@ func isDir(ch *snapshot.Change) bool {
 		e = ch.Old
 	}
 	return e.Kind == snapshot.Dir
-}
-
-func parentPath(p []byte) []byte {
-	if i := bytes.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return nil
 }
 
 // isBelow reports whether q is inside directory p of the same candidate

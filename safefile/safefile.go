@@ -150,13 +150,9 @@ func linkNew(tmp, path string) error {
 	if err == nil {
 		return os.Remove(tmp)
 	}
-	if errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	if _, lerr := os.Lstat(path); !errors.Is(lerr, fs.ErrNotExist) {
-		return &fs.PathError{Op: "create", Path: path, Err: fs.ErrExist}
-	}
-	return os.Rename(tmp, path)
+	// No fallback to a rename where link(2) fails (a filesystem without hard
+	// links): a check then a rename could replace a file made in between.
+	return err
 }
 
 func place(path string, data []byte, perm fs.FileMode, check func() error, put func(tmp, path string) error) (err error) {

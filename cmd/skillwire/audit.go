@@ -26,16 +26,6 @@ func (w *world) auditScopes(s *streams) ([]auditlog.Scope, error) {
 	return scopes, nil
 }
 
-// auditErr maps a failure to use the log to an exit code: a log that is
-// untrusted or held by another process could not be audited (4).
-func auditErr(err error) error {
-	if errors.Is(err, auditlog.ErrUntrusted) || errors.Is(err, auditlog.ErrBusy) || errors.Is(err, auditlog.ErrTooLarge) ||
-		errors.Is(err, fs.ErrNotExist) {
-		return fail(exitNoAudit, "%s", defang(err.Error()))
-	}
-	return fail(exitInternal, "%s", defang(err.Error()))
-}
-
 func newAuditCmd(s *streams) *cobra.Command {
 	audit := &cobra.Command{
 		Use:   "audit",
@@ -109,7 +99,7 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 				e.SHA256 = auditSHA256(s, sc, path)
 			}
 			if _, err := auditlog.Append(sc.Log, e, auditlog.Options{}); err != nil {
-				return auditErr(err)
+				return failure(err, exitInternal)
 			}
 			return nil
 		},
@@ -207,7 +197,7 @@ not yours, or writable by others) or busy.`,
 			case errors.Is(err, fs.ErrNotExist):
 				l = &auditlog.Log{}
 			case err != nil:
-				return auditErr(err)
+				return failure(err, exitInternal)
 			default:
 				out.Exists = true
 			}
@@ -287,7 +277,7 @@ Exit 0 intact (or no log yet), 3 broken or truncated, 4 untrusted or busy.`,
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 			case err != nil:
-				return auditErr(err)
+				return failure(err, exitInternal)
 			default:
 				out.Exists, out.OK, out.Truncated = true, v.OK(), v.Truncated
 				out.Lines, out.Chained, out.Unchained, out.Skipped = v.Lines, v.Chained, v.Unchained, v.SkippedLines()

@@ -97,7 +97,7 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 			}
 			sources, skipped, err := reconcile.ReadSources(scopes, auditlog.Options{})
 			if err != nil {
-				return auditErr(err)
+				return failure(err, exitInternal)
 			}
 			rec := reconcile.Run(reconcile.Input{Candidates: cands, Sources: sources, Now: time.Now(), Limits: cfg.Limits})
 			out := renderCheck(cands, &rec, skipped, append(incomplete, rec.Incomplete...))

@@ -73,6 +73,9 @@ func forget(s *streams, f confirmFlags, args []string) error {
 		e := statusEntry(byID[id])
 		fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
 	}
+	if f.dryRun {
+		return nil // the list above is the whole answer, as it always was
+	}
 	if ok, err := f.proceed(s, "remove them?", "nothing removed"); !ok {
 		return err
 	}

@@ -60,6 +60,7 @@ finishes within 5 seconds.`,
 		},
 	})
 	hook.AddCommand(newHookInstallCmd(s), newHookUninstallCmd(s))
+	hook.AddCommand(gateHookCmds(s)...)
 	return hook
 }
 

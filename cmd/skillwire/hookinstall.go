@@ -7,9 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/safefile"
 	"github.com/spf13/cobra"
@@ -18,22 +17,55 @@ import (
 // hookEditFlags are the flags install and uninstall share.
 type hookEditFlags struct {
 	project bool
+	events  []string
 	confirmFlags
 }
 
 func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.project, "project", false, "edit the project's .claude/settings.json instead of the global one")
+	cmd.Flags().StringSliceVar(&f.events, "events", nil,
+		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded); default all five")
 	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
+}
+
+// specs are the hooks --events names, all five by default.
+func (f *hookEditFlags) specs() ([]claude.HookSpec, error) {
+	if len(f.events) == 0 {
+		return claude.HookSpecs, nil
+	}
+	var out []claude.HookSpec
+	for _, h := range claude.HookSpecs {
+		for _, e := range f.events {
+			if e == h.Event || e == h.Sub {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	for _, e := range f.events {
+		known := false
+		for _, h := range claude.HookSpecs {
+			known = known || e == h.Event || e == h.Sub
+		}
+		if !known {
+			return nil, fail(exitUsage, "--events takes session-start, pre-tool-use, prompt-expansion, config-change and instructions-loaded")
+		}
+	}
+	return out, nil
 }
 
 func newHookInstallCmd(s *streams) *cobra.Command {
 	var f hookEditFlags
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "Add the SessionStart hook to Claude Code's settings.json",
-		Long: `install adds a SessionStart hook that runs this binary's 'hook session-start'
-to the global settings.json (or, with --project, the project's
-.claude/settings.json). Every other setting is kept. It shows the exact
+		Short: "Add skillwire's hooks to Claude Code's settings.json",
+		Long: `install adds the hooks that run this binary's 'hook session-start' (SessionStart)
+and the gate's 'hook pre-tool-use' (PreToolUse, matcher Skill, Agent and
+Task), 'hook prompt-expansion' (UserPromptExpansion), 'hook config-change'
+(ConfigChange) and 'hook instructions-loaded' (InstructionsLoaded) to the
+global settings.json (or, with --project, the project's
+.claude/settings.json); --events chooses among them. A hook already there
+is left as it is. Every other setting is kept. It shows the exact
 change and needs --yes, or a yes typed on a terminal; --dry-run only shows.
 The previous file is kept as settings.json.skillwire-backup (or .N) before
 the new one replaces it atomically. A file that is not valid JSON, not a
@@ -52,9 +84,9 @@ func newHookUninstallCmd(s *streams) *cobra.Command {
 	var f hookEditFlags
 	cmd := &cobra.Command{
 		Use:   "uninstall",
-		Short: "Remove skillwire's SessionStart hook from Claude Code's settings.json",
+		Short: "Remove skillwire's hooks from Claude Code's settings.json",
 		Long: `uninstall removes from settings.json (or, with --project, the project's
-.claude/settings.json) the SessionStart hooks install added — for this
+.claude/settings.json) the hooks install added (--events chooses which) — for this
 binary or any other one named skillwire — and a group they leave empty.
 Nothing else is touched. It shows the exact change and needs --yes, or a
 yes typed on a terminal; --dry-run only shows. The previous file is kept
@@ -70,7 +102,11 @@ refused input.`,
 }
 
 func hookInstall(s *streams, f hookEditFlags) error {
-	command, err := selfHookCommand()
+	specs, err := f.specs()
+	if err != nil {
+		return err
+	}
+	exe, err := selfExe()
 	if err != nil {
 		return err
 	}
@@ -78,18 +114,29 @@ func hookInstall(s *streams, f hookEditFlags) error {
 	if err != nil {
 		return err
 	}
-	added, others, err := sf.Doc.InstallHook(command)
-	if err != nil {
-		return refuseSettings(sf.Path, err)
+	changed := false
+	for _, h := range specs {
+		command, err := h.Command(exe)
+		if err != nil {
+			return fail(exitUsage, "%v: %s", err, defang(exe))
+		}
+		added, others, err := sf.Doc.InstallHook(h, command)
+		if err != nil {
+			return refuseSettings(sf.Path, err)
+		}
+		if !added {
+			continue
+		}
+		changed = true
+		fmt.Fprintf(s.out, "%s: add this %s hook\n", defang(sf.Path), h.Event)
+		writeIndented(s.out, claude.HookEntry(command))
+		if others > 0 {
+			fmt.Fprintf(s.out, "note: %d other skillwire %s hook(s) are in this file (another binary?); 'skillwire hook uninstall' removes them all\n", others, h.Event)
+		}
 	}
-	if !added {
-		fmt.Fprintf(s.out, "the hook is already installed in %s; nothing changed\n", defang(sf.Path))
+	if !changed {
+		fmt.Fprintf(s.out, "the hooks are already installed in %s; nothing changed\n", defang(sf.Path))
 		return nil
-	}
-	fmt.Fprintf(s.out, "%s: add this SessionStart hook\n", defang(sf.Path))
-	writeIndented(s.out, claude.HookEntry(command))
-	if others > 0 {
-		fmt.Fprintf(s.out, "note: %d other skillwire hook(s) are in this file (another binary?); 'skillwire hook uninstall' removes them all\n", others)
 	}
 	if sf.Doc.HooksDisabled() {
 		fmt.Fprintln(s.out, "note: this file sets disableAllHooks, so Claude Code runs no hook until it is removed")
@@ -98,30 +145,45 @@ func hookInstall(s *streams, f hookEditFlags) error {
 }
 
 func hookUninstall(s *streams, f hookEditFlags) error {
-	self, _ := selfHookCommand() // a binary that cannot name itself still removes hooks named skillwire
+	specs, err := f.specs()
+	if err != nil {
+		return err
+	}
+	exe, _ := selfExe() // a binary that cannot name itself still removes hooks named skillwire
 	sf, err := openSettings(s, f.project)
 	if err != nil {
 		return err
 	}
-	removed, err := sf.Doc.UninstallHooks(self)
-	if err != nil {
-		return refuseSettings(sf.Path, err)
+	total := 0
+	for _, h := range specs {
+		self := ""
+		if exe != "" {
+			self, _ = h.Command(exe)
+		}
+		removed, err := sf.Doc.UninstallHooks(h, self)
+		if err != nil {
+			return refuseSettings(sf.Path, err)
+		}
+		if len(removed) == 0 {
+			continue
+		}
+		total += len(removed)
+		fmt.Fprintf(s.out, "%s: remove %d %s hook(s)\n", defang(sf.Path), len(removed), h.Event)
+		for _, c := range removed {
+			fmt.Fprintf(s.out, "  %s\n", anomaly.EscapeJSON([]byte(claude.QuoteJSON(c))))
+		}
 	}
-	if len(removed) == 0 {
+	if total == 0 {
 		fmt.Fprintf(s.out, "no skillwire hook in %s; nothing changed\n", defang(sf.Path))
 		return nil
-	}
-	fmt.Fprintf(s.out, "%s: remove %d SessionStart hook(s)\n", defang(sf.Path), len(removed))
-	for _, c := range removed {
-		fmt.Fprintf(s.out, "  %s\n", displayLine(claude.QuoteJSON(c)))
 	}
 	return applySettings(s, f, sf)
 }
 
-// selfHookCommand is the hook command for the running binary. Its path is
-// kept as the system reports it: a stable symlink such as a package
-// manager's bin/skillwire outlives the versioned file it points to.
-func selfHookCommand() (string, error) {
+// selfExe is the running binary, for the hook commands. Its path is kept
+// as the system reports it: a stable symlink such as a package manager's
+// bin/skillwire outlives the versioned file it points to.
+func selfExe() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fail(exitInternal, "cannot tell where this binary is: %s", defang(err.Error()))
@@ -134,11 +196,10 @@ func selfHookCommand() (string, error) {
 	if fi, err := os.Stat(exe); err != nil || !fi.Mode().IsRegular() {
 		return "", fail(exitInternal, "cannot find this binary at %s", defang(exe))
 	}
-	command, err := claude.HookCommand(exe)
-	if err != nil {
+	if _, err := claude.HookCommand(exe); err != nil {
 		return "", fail(exitUsage, "%v: %s", err, defang(exe))
 	}
-	return command, nil
+	return exe, nil
 }
 
 func refuseSettings(path string, err error) error {
@@ -230,31 +291,8 @@ func sysErr(err error) string {
 
 func writeIndented(w io.Writer, b []byte) {
 	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		fmt.Fprintf(w, "  %s\n", displayLine(l))
+		fmt.Fprintf(w, "  %s\n", anomaly.EscapeJSON([]byte(l)))
 	}
-}
-
-// displayLine makes a line of JSON safe for a terminal and faithful: every
-// byte outside printable ASCII, which can only be inside a string, is shown
-// as its \u escape (invalid UTF-8 as \ufffd), so neither control sequences
-// nor bidirectional overrides from the file reach the screen.
-func displayLine(l string) string {
-	var b strings.Builder
-	for _, r := range l {
-		switch {
-		case r >= 0x20 && r < 0x7f:
-			b.WriteRune(r)
-		case r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-		default:
-			if r == utf8.RuneError {
-				r = 0xfffd
-			}
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
 }
 
 // diffContext is how many unchanged lines a hunk shows around a change.
@@ -283,7 +321,7 @@ func writeDiff(w io.Writer, before, after []byte) {
 			fmt.Fprintln(w, "   ...")
 			gap = false
 		}
-		fmt.Fprintf(w, "  %c%s\n", l.Op, displayLine(l.Text))
+		fmt.Fprintf(w, "  %c%s\n", l.Op, anomaly.EscapeJSON([]byte(l.Text)))
 	}
 	if gap {
 		fmt.Fprintln(w, "   ...")

@@ -7,13 +7,13 @@ import (
 )
 
 func TestJSONOutputIsPureASCIIAndDecodesToTheSameValue(t *testing.T) {
-	in := map[string]string{"s": "a\u202eb\u2028c é 𝄞 <root> \x1b"}
+	in := map[string]string{"s": "a\u202eb\u2028c é 𝄞 <root> \x1b \x7f"}
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, in); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range buf.Bytes() {
-		if c >= 0x80 {
+		if c >= 0x7f {
 			t.Fatalf("non-ASCII byte in %q", buf.Bytes())
 		}
 	}

@@ -113,7 +113,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.AddCommand(newLockCmd(s), newVerifyCmd(s))
 	root.AddCommand(newListCmd(s), newRecordCmd(s), newStatusCmd(s), newForgetCmd(s), newImportCmd(s))
 	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
-	root.AddCommand(newServiceCmd(s))
+	root.AddCommand(newServiceCmd(s), newGateCmd(s))
 	root.AddCommand(newAuditCmd(s), newCheckCmd(s))
 	return root
 }
@@ -137,12 +137,12 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-// asciiJSON escapes every non-ASCII rune of valid JSON as \uXXXX (a
-// surrogate pair above U+FFFF). Outside strings JSON is ASCII already.
+// asciiJSON escapes every non-ASCII rune and DEL of valid JSON as \uXXXX
+// (a surrogate pair above U+FFFF). Outside strings JSON is ASCII already.
 func asciiJSON(b []byte) []byte {
 	out := make([]byte, 0, len(b))
 	for len(b) > 0 {
-		if b[0] < utf8.RuneSelf {
+		if b[0] < utf8.RuneSelf && b[0] != 0x7f { // DEL only occurs inside a string
 			out = append(out, b[0])
 			b = b[1:]
 			continue

@@ -174,7 +174,7 @@ func serviceText(s *streams) (string, error) {
 	text, err := monitor.ServiceDefinition(spec)
 	switch {
 	case errors.Is(err, monitor.ErrServiceSpec):
-		return "", fail(exitUsage, "%s", defang(err.Error()))
+		return "", failure(err, exitInternal)
 	case err != nil:
 		return "", managerFailure(err)
 	}
@@ -188,7 +188,7 @@ func currentUnit(unit string) ([]byte, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
 	case errors.Is(err, monitor.ErrUnitRefused):
-		return nil, fail(exitUsage, "%s; nothing was changed", defang(err.Error()))
+		return nil, fail(exitCode(err, exitInternal), "%s; nothing was changed", defang(err.Error()))
 	case err != nil:
 		return nil, fail(exitInternal, "reading %s: %s", defang(unit), sysErr(err))
 	}

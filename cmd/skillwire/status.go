@@ -34,6 +34,8 @@ type statusJSON struct {
 	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
 	Safe     []statusEntryJSON `json:"vetted_safe"`
 	Daemon   daemonJSON        `json:"daemon"`
+	// Gate is what the gate asked and denied lately, newest first.
+	Gate []baseline.Note `json:"gate"`
 }
 
 func newStatusCmd(s *streams) *cobra.Command {
@@ -55,7 +57,7 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}}
+			out := statusJSON{Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Gate: []baseline.Note{}}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
 			if oerr == nil {
@@ -63,6 +65,11 @@ been recorded yet (which says nothing about what is installed).`,
 					var err error
 					if rep, err = tx.Report(); err != nil {
 						return err
+					}
+					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
+						return err
+					} else if gate != nil {
+						out.Gate = gate
 					}
 					hb, err := tx.Heartbeat()
 					out.Daemon = daemonState(session.Daemon{Running: monitor.Running(w.stateDir), Heartbeat: hb}, time.Now())
@@ -101,6 +108,9 @@ been recorded yet (which says nothing about what is installed).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
 }
+
+// gateShown is how many of the gate's recent asks and denies status shows.
+const gateShown = 20
 
 func daemonState(d session.Daemon, now time.Time) daemonJSON {
 	hb := d.Heartbeat
@@ -154,6 +164,12 @@ func printStatus(s *streams, out *statusJSON) {
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		for _, e := range l.list {
 			fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+		}
+	}
+	if len(out.Gate) > 0 {
+		fmt.Fprintf(s.out, "gate, recent asks and denies (%d):\n", len(out.Gate))
+		for _, n := range out.Gate {
+			fmt.Fprintf(s.out, "  %s  %s\n", n.At.UTC().Format(time.RFC3339), defang(n.Text))
 		}
 	}
 }

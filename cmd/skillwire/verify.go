@@ -117,5 +117,5 @@ func cannotVerify(w io.Writer, format, lockPath string, err error) error {
 	if werr != nil {
 		return werr
 	}
-	return fail(exitNoAudit, "%s", msg)
+	return fail(exitCode(err, exitNoAudit), "%s", msg)
 }

@@ -1,0 +1,102 @@
+package baseline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/skillwire/skillwire/safefile"
+)
+
+// The gate's policy (issue #16) lives in the store, so only the person who
+// owns the store chooses it; a project cannot. Its names are the gate
+// package's; the store only keeps one of them.
+const (
+	GateAudit    = "audit"
+	GateBalanced = "balanced"
+	GateStrict   = "strict"
+	// GateDefault is the policy of a store where none was chosen.
+	GateDefault = GateBalanced
+)
+
+// ErrGatePolicy: not one of the three policy names.
+var ErrGatePolicy = errors.New("baseline: gate policy must be audit, balanced or strict")
+
+var keyGatePolicy = []byte("gatepolicy")
+
+// GatePolicyFile mirrors the policy beside the store, for the one moment
+// the store cannot be read: a locked store must still be answered as the
+// person chose (strict denies, the others answer nothing).
+const GatePolicyFile = "gate-policy"
+
+func validGatePolicy(p string) bool { return p == GateAudit || p == GateBalanced || p == GateStrict }
+
+// GatePolicy is the chosen policy, GateDefault when none was chosen. A value
+// that is not a policy name is a corrupt store, never read as a weaker one.
+func (t *Tx) GatePolicy() (string, error) {
+	v := t.tx.Bucket(bucketMeta).Get(keyGatePolicy)
+	if v == nil {
+		return GateDefault, nil
+	}
+	if !validGatePolicy(string(v)) {
+		return "", fmt.Errorf("%w: gate policy", ErrCorrupt)
+	}
+	return string(v), nil
+}
+
+// SetGatePolicy chooses the policy.
+func (t *Tx) SetGatePolicy(p string) error {
+	if !validGatePolicy(p) {
+		return ErrGatePolicy
+	}
+	return t.tx.Bucket(bucketMeta).Put(keyGatePolicy, []byte(p))
+}
+
+// SetGatePolicy chooses the policy in the store, then mirrors it to
+// GatePolicyFile in the store's directory dir.
+func (s *Store) SetGatePolicy(dir, p string) error {
+	if err := s.Update(func(tx *Tx) error { return tx.SetGatePolicy(p) }); err != nil {
+		return err
+	}
+	return safefile.Write(dir+"/"+GatePolicyFile, []byte(p+"\n"), 0o600, nil)
+}
+
+// GatePolicyMirror is the policy mirrored in dir, read only when the store
+// itself cannot be (locked or busy). The mirror must be a regular file of
+// ours, closed to others, like the store; ok is false when there is none or
+// it cannot be trusted, and the caller then falls back to GateDefault.
+func GatePolicyMirror(dir string) (p string, ok bool) {
+	b, _, err := safefile.Read(dir+"/"+GatePolicyFile, 16, safefile.Trust{Owner: true, DenyPerm: 0o022})
+	if err != nil {
+		return "", false
+	}
+	p = string(bytes.TrimSuffix(b, []byte("\n")))
+	return p, validGatePolicy(p)
+}
+
+// RecentNotes is the n newest notes of the given kinds across every
+// candidate, newest first: what the gate asked and denied, for `status`,
+// including candidates the store has no record of yet.
+func (t *Tx) RecentNotes(n int, kinds ...string) ([]Note, error) {
+	b := t.tx.Bucket(bucketNotes)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Note
+	err := b.ForEach(func(_, v []byte) error {
+		var note Note
+		if err := decodeStrict(v, &note); err != nil {
+			return fmt.Errorf("%w: note", ErrCorrupt)
+		}
+		if slices.Contains(kinds, note.Kind) {
+			out = append(out, note)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b Note) int { return b.At.Compare(a.At) })
+	return out[:min(n, len(out))], nil
+}

@@ -1,0 +1,33 @@
+package baseline
+
+import (
+	"time"
+)
+
+var keyFirstRun = []byte("firstrun") // when the first session was delivered
+
+// FirstRunDone reports whether this store's first run was delivered. It
+// is recorded even when that run saw no candidate, so everything that
+// appears later is new, never accepted on first use. A store written before
+// the mark existed counts as done once it holds a record.
+func (t *Tx) FirstRunDone() bool {
+	if t.tx.Bucket(bucketMeta).Get(keyFirstRun) != nil {
+		return true
+	}
+	k, _ := t.tx.Bucket(bucketCandidates).Cursor().First()
+	return k != nil
+}
+
+// MarkFirstRun records that the first run was delivered at now; a later
+// call keeps the first time.
+func (t *Tx) MarkFirstRun(now time.Time) error {
+	m := t.tx.Bucket(bucketMeta)
+	if m.Get(keyFirstRun) != nil {
+		return nil
+	}
+	b, err := now.UTC().MarshalText()
+	if err != nil {
+		return err
+	}
+	return m.Put(keyFirstRun, b)
+}

@@ -1,0 +1,120 @@
+package baseline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// Note kinds: the decisions the journal keeps per candidate.
+const (
+	NoteAutoAccept         = "auto-accept"
+	NoteHalt               = "halt"
+	NoteGateAsk            = "gate-ask"
+	NoteGateDeny           = "gate-deny"
+	NoteRestore            = "restore"
+	NoteInstructionsLoaded = "instructions-loaded"
+)
+
+// ErrNote: a note of an unknown kind or for an invalid id.
+var ErrNote = errors.New("baseline: invalid note")
+
+var bucketNotes = []byte("notes") // id \x00 seq -> note
+
+// MaxNotes bounds the journal per candidate; the oldest go first.
+const MaxNotes = 100
+
+// maxNoteText bounds a note's text; it is shown to people and sessions.
+const maxNoteText = 300
+
+// Note is one decision taken about a candidate: an auto-accept, a halt,
+// what the gate asked or denied, a restore.
+type Note struct {
+	ID     string         `json:"id"`
+	Kind   string         `json:"kind"`
+	At     time.Time      `json:"at"`
+	Text   string         `json:"text"`
+	Digest *snapshot.Hash `json:"digest,omitempty"`
+}
+
+func validNoteKind(k string) bool {
+	switch k {
+	case NoteAutoAccept, NoteHalt, NoteGateAsk, NoteGateDeny, NoteRestore, NoteInstructionsLoaded:
+		return true
+	}
+	return false
+}
+
+// AppendNote journals n, keeping at most MaxNotes for its candidate. The
+// text is cut to printable ASCII: it is read back to the model.
+func (t *Tx) AppendNote(n Note) error {
+	if !anomaly.IsID(n.ID) || !validNoteKind(n.Kind) {
+		return fmt.Errorf("%w: kind %q", ErrNote, SanitizeReviewer(n.Kind))
+	}
+	n.Text = printable(n.Text, maxNoteText)
+	b, err := t.bucket(bucketNotes)
+	if err != nil {
+		return err
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	v, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	prefix := notePrefix(n.ID)
+	if err := b.Put(binary.BigEndian.AppendUint64(prefix, seq), v); err != nil {
+		return err
+	}
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys[:max(0, len(keys)-MaxNotes)] {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Notes returns the journal of id, oldest first.
+func (t *Tx) Notes(id string) ([]Note, error) {
+	b := t.tx.Bucket(bucketNotes)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Note
+	prefix := notePrefix(id)
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var n Note
+		if err := decodeStrict(v, &n); err != nil || n.ID != id {
+			return nil, fmt.Errorf("%w: note of %s", ErrCorrupt, id)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func notePrefix(id string) []byte { return append([]byte(id), 0) }
+
+// printable keeps printable ASCII only, at most n bytes.
+func printable(s string, n int) string {
+	b := make([]byte, 0, min(len(s), n))
+	for i := 0; i < len(s) && len(b) < n; i++ {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,219 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/walker"
+)
+
+func recordOf(t *testing.T, st *Store, id string) *Record {
+	t.Helper()
+	var r *Record
+	must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Record(id); return }))
+	return r
+}
+
+func TestSafeReviewSurvivesAChangeAsPending(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	sa := sts["a"]
+	reviewed := *sa.Digest()
+
+	w.write("a/f", "2")
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusPending {
+		t.Fatalf("before delivery: status %q, want pending", s.Status())
+	}
+	sts = advance(t, st, w.observe(cfg))
+	after := compare(t, st, w.observe(cfg))["a"]
+	if after.Status() != StatusPending {
+		t.Fatalf("after delivery: status %q, want pending", after.Status())
+	}
+	r := recordOf(t, st, sts["a"].ID)
+	if r.Review == nil || *r.Review.Digest != reviewed || r.Verdict != nil {
+		t.Fatalf("review not kept across the change: %+v", r)
+	}
+
+	// Content back to the reviewed bytes: vetted again, nothing pending.
+	w.write("a/f", "1")
+	advance(t, st, w.observe(cfg))
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusVetted {
+		t.Fatalf("back to the reviewed content: status %q, want vetted", s.Status())
+	}
+}
+
+func TestHaltIsDerivedFromPendingAndClearedOnlyByAVerdict(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	w.write("a/f", "2")
+	sts = advance(t, st, w.observe(cfg))
+	id := sts["a"].ID
+	must(t, st.Update(func(tx *Tx) error {
+		r, _ := tx.Record(id)
+		r.Halt = &Halt{Reason: "cumulative drift 64 % > 60 %", At: time.Now()}
+		r.Told, r.ToldSince = 2, time.Now()
+		return tx.put(r)
+	}))
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusHalted {
+		t.Fatalf("status %q, want halted", s.Status())
+	}
+	record(t, st, "a", compare(t, st, w.observe(cfg)), Safe)
+	r := recordOf(t, st, id)
+	if r.Halt != nil || r.Told != 0 || !r.ToldSince.IsZero() || r.Status != StatusVetted {
+		t.Fatalf("a recorded verdict did not clear the halt: %+v", r)
+	}
+}
+
+func TestAdverseVerdictOutranksPending(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	w.write("a/f", "2")
+	sts = advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Block)
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() == StatusPending || s.Verdict == nil || s.Verdict.Verdict != Block {
+		t.Fatalf("status %q verdict %+v: the BLOCK must be what is in force", s.Status(), s.Verdict)
+	}
+}
+
+func TestStoredRecordRefusesAReviewThatIsNotSafeOrAHaltWithoutReview(t *testing.T) {
+	d := sampleRecord().Digest
+	cases := map[string]func(r *Record){
+		"adverse review":     func(r *Record) { r.Review = &Verdict{Verdict: Block, Digest: d} },
+		"review of no bytes": func(r *Record) { r.Review = &Verdict{Verdict: Safe} },
+		"halt without review": func(r *Record) {
+			r.Halt = &Halt{Reason: "x"}
+		},
+		"halt without reason": func(r *Record) {
+			r.Review = &Verdict{Verdict: Safe, Digest: d}
+			r.Halt = &Halt{}
+		},
+		"derived status stored": func(r *Record) { r.Status = StatusPending },
+		"negative told":         func(r *Record) { r.Told = -1 },
+	}
+	for name, mut := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := sampleRecord()
+			mut(r)
+			if _, err := encodeRecord(r); !errors.Is(err, errRecord) {
+				t.Fatalf("got %v, want errRecord", err)
+			}
+		})
+	}
+}
+
+func TestFirstRunIsRecordedEvenWithNoCandidate(t *testing.T) {
+	st, _ := openNew(t)
+	var done bool
+	must(t, st.View(func(tx *Tx) error { done = tx.FirstRunDone(); return nil }))
+	if done {
+		t.Fatal("a new store reports its first run done")
+	}
+	first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	must(t, st.Update(func(tx *Tx) error { return tx.MarkFirstRun(first) }))
+	must(t, st.Update(func(tx *Tx) error { return tx.MarkFirstRun(first.Add(time.Hour)) }))
+	must(t, st.View(func(tx *Tx) error {
+		done = tx.FirstRunDone()
+		if got := string(tx.tx.Bucket(bucketMeta).Get(keyFirstRun)); got != "2026-01-02T03:04:05Z" {
+			t.Errorf("first run kept as %q, want the first mark", got)
+		}
+		return nil
+	}))
+	if !done {
+		t.Fatal("an empty first run was not recorded")
+	}
+}
+
+func TestStoreWithRecordsButNoMarkHadItsFirstRun(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	w.write("a/f", "1")
+	advance(t, st, w.observe(walker.DefaultConfig()))
+	must(t, st.View(func(tx *Tx) error {
+		if !tx.FirstRunDone() {
+			t.Error("a store written before the mark existed counts as a first run")
+		}
+		return nil
+	}))
+}
+
+func TestNotesAreJournaledPerCandidateAndBounded(t *testing.T) {
+	st, _ := openNew(t)
+	a, b := st.ID("/r", []byte("a")), st.ID("/r", []byte("b"))
+	now := time.Now().UTC().Truncate(time.Second)
+	must(t, st.Update(func(tx *Tx) error {
+		for i := range MaxNotes + 5 {
+			if err := tx.AppendNote(Note{ID: a, Kind: NoteHalt, At: now, Text: fmt.Sprintf("n%d", i)}); err != nil {
+				return err
+			}
+		}
+		return tx.AppendNote(Note{ID: b, Kind: NoteAutoAccept, At: now, Text: "evil\x1b[2J\u202etext" + strings.Repeat("x", 1000)})
+	}))
+	must(t, st.View(func(tx *Tx) error {
+		na, err := tx.Notes(a)
+		if err != nil {
+			return err
+		}
+		if len(na) != MaxNotes || na[0].Text != "n5" || na[len(na)-1].Text != fmt.Sprintf("n%d", MaxNotes+4) {
+			t.Errorf("notes of a: %d, first %q", len(na), na[0].Text)
+		}
+		nb, _ := tx.Notes(b)
+		if len(nb) != 1 || nb[0].Kind != NoteAutoAccept || len(nb[0].Text) > maxNoteText || strings.ContainsAny(nb[0].Text, "\x1b\u202e") {
+			t.Errorf("notes of b: %+v", nb)
+		}
+		return nil
+	}))
+	t.Run("unknown kind is refused", func(t *testing.T) {
+		err := st.Update(func(tx *Tx) error { return tx.AppendNote(Note{ID: a, Kind: "allow"}) })
+		if !errors.Is(err, ErrNote) {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+func TestTrustSourcesAreKeptAndValidated(t *testing.T) {
+	st, _ := openNew(t)
+	must(t, st.Update(func(tx *Tx) error {
+		for _, s := range []string{"skill-creator", "refiner"} {
+			if err := tx.Trust(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for _, bad := range []string{"", "two words", "tab\tx", "\x1b[31m", strings.Repeat("s", 129), "caf\xc3\xa9"} {
+		err := st.Update(func(tx *Tx) error { return tx.Trust(bad) })
+		if !errors.Is(err, ErrSourceName) {
+			t.Errorf("Trust(%q) = %v, want ErrSourceName", bad, err)
+		}
+	}
+	var got []string
+	must(t, st.Update(func(tx *Tx) error {
+		if ok, err := tx.Untrust("refiner"); !ok || err != nil {
+			t.Errorf("untrust refiner: %v %v", ok, err)
+		}
+		if ok, _ := tx.Untrust("nobody"); ok {
+			t.Error("untrusted a source never trusted")
+		}
+		var err error
+		got, err = tx.TrustSources()
+		return err
+	}))
+	if strings.Join(got, ",") != "skill-creator" {
+		t.Fatalf("sources %v", got)
+	}
+}

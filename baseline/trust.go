@@ -1,0 +1,66 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrSourceName: a trust source must be 1-128 printable ASCII bytes with
+// no space, as audit logs spell a source.
+var ErrSourceName = errors.New("baseline: invalid source name")
+
+// bucketTrust holds the audit-log sources a person trusts for bounded
+// auto-accept. It lives only in the store: a project cannot set it.
+var bucketTrust = []byte("trust")
+
+func checkSource(name string) error {
+	if len(name) == 0 || len(name) > 128 {
+		return fmt.Errorf("%w: length %d", ErrSourceName, len(name))
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c <= 0x20 || c >= 0x7f {
+			return fmt.Errorf("%w: byte %d is not printable ASCII", ErrSourceName, i)
+		}
+	}
+	return nil
+}
+
+// Trust adds name to the trusted sources.
+func (t *Tx) Trust(name string) error {
+	if err := checkSource(name); err != nil {
+		return err
+	}
+	b, err := t.bucket(bucketTrust)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(name), []byte{1})
+}
+
+// Untrust removes name; it reports whether name was trusted.
+func (t *Tx) Untrust(name string) (bool, error) {
+	b := t.tx.Bucket(bucketTrust)
+	if b == nil || b.Get([]byte(name)) == nil {
+		return false, nil
+	}
+	return true, b.Delete([]byte(name))
+}
+
+// TrustSources lists the trusted sources, sorted.
+func (t *Tx) TrustSources() ([]string, error) {
+	b := t.tx.Bucket(bucketTrust)
+	if b == nil {
+		return nil, nil
+	}
+	var out []string
+	err := b.ForEach(func(k, _ []byte) error {
+		if checkSource(string(k)) != nil {
+			return fmt.Errorf("%w: trust source", ErrCorrupt)
+		}
+		out = append(out, string(k))
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}

@@ -1,0 +1,75 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/walker"
+	"golang.org/x/sys/unix"
+)
+
+// BenchmarkPreToolUse is one gate call for a 20-file skill, vetted (the
+// common case: nothing to answer), walked on the spot or read from a live,
+// whole-watching daemon's cache. Targets (issue #16): under 8 ms and 5 ms.
+func BenchmarkPreToolUse(b *testing.B) {
+	for _, daemon := range []bool{false, true} {
+		b.Run(map[bool]string{false: "walk", true: "daemon-cache"}[daemon], func(b *testing.B) {
+			tr := newTree(b)
+			tr.deliver()
+			p := tr.skill("user", "pdf")
+			for i := range 19 {
+				tr.write(filepath.Join(p, "ref", fmt.Sprintf("f%02d.md", i)), "reference text\n")
+			}
+			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+			if daemon {
+				fakeDaemon(b, tr, time.Now())
+			}
+			u := Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := Check(context.Background(), u, tr.env)
+				if err != nil || res.Answer != None || len(res.Findings) != 1 {
+					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// fakeDaemon holds the daemon's lock and writes what a whole-watching
+// daemon keeps: a fresh heartbeat naming every root, and its cache.
+func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
+	f, err := os.OpenFile(filepath.Join(tr.env.Store.Dir, "daemon.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		b.Fatal(err)
+	}
+	specs := make([]walker.RootSpec, len(tr.env.Roots))
+	hb := baseline.Heartbeat{PID: os.Getpid(), At: at, Whole: true}
+	for i, r := range tr.env.Roots {
+		specs[i] = r.Spec()
+		hb.Roots = append(hb.Roots, r.Path)
+	}
+	walked := walker.Scan(context.Background(), specs, walker.DefaultConfig())
+	st := tr.store()
+	defer st.Close()
+	err = st.Update(func(tx *baseline.Tx) error {
+		for i := range walked {
+			if err := tx.PutCachedRoot(&walked[i], time.Now()); err != nil {
+				return err
+			}
+		}
+		return tx.PutHeartbeat(hb)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}

