@@ -38,6 +38,9 @@ type Standing struct {
 	// Prior is the record as it was when compared (nil: none). Advance
 	// applies the standing only if the record still matches it.
 	Prior *Record
+	// PriorCanonical is the canonical form delivered last, for a
+	// configuration candidate that has one now (nil: none kept).
+	PriorCanonical []byte
 	// Verdict is the verdict in force: the record's when it applies to
 	// this content, or an adverse one recorded for the same content on
 	// any candidate.
@@ -102,6 +105,9 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			seen[id] = true
 			rec := byID[id]
 			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
+			if c.Canonical != nil && rec != nil && !rec.Removed {
+				st.PriorCanonical = t.Extract(id)
+			}
 			st.State = judge(rec, c)
 			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {
 				return nil, err
@@ -194,6 +200,9 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 				return written, err
 			}
 			if err := t.putManifest(rec.ID, &s.Observed.Manifest); err != nil {
+				return written, err
+			}
+			if err := t.putExtract(rec.ID, s.Observed.Canonical); err != nil {
 				return written, err
 			}
 		}

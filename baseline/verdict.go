@@ -98,6 +98,9 @@ func (t *Tx) Forget(ids []string) error {
 		if err := t.tx.Bucket(bucketManifests).Delete([]byte(id)); err != nil {
 			return err
 		}
+		if err := t.putExtract(id, nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -127,15 +127,8 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAnomalous, st: st})
 		}
 	}
-	ordered := make([]item, 0, len(items))
-	for c := range numCategories {
-		for _, it := range items {
-			if it.cat == c {
-				ordered = append(ordered, it)
-			}
-		}
-	}
-	return ordered
+	factsFirst(items)
+	return items
 }
 
 func deltaOf(st *baseline.Standing) (category, bool) {
@@ -174,8 +167,12 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, JoinReasons(o.Walk.Anomalies)))
 		}
 	}
+	fb := newFactBudget()
 	for _, it := range told {
 		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+		if it.delta {
+			line += fb.tell(it.st)
+		}
 		if it.cat == catRestored {
 			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
 		}
