@@ -18,6 +18,8 @@ type Places struct {
 	// Managed is the administrator's directory (managed settings,
 	// CLAUDE.md); "" leaves it unwatched.
 	Managed string
+	// Home anchors ~/ in the commands settings run; "" leaves those unbound.
+	Home string
 }
 
 // ManagedDirEnv overrides the managed directory (tests, and systems where
@@ -40,8 +42,12 @@ func Locate(env Env, projectHint string) (Places, error) {
 	}
 	if v, ok := env.Getenv("CLAUDE_CONFIG_DIR"); ok && strings.HasPrefix(v, "/") {
 		p.ClaudeJSON = v
-	} else if home, err := env.Home(); err == nil && strings.HasPrefix(home, "/") {
-		p.ClaudeJSON = home
+	}
+	if home, err := env.Home(); err == nil && strings.HasPrefix(home, "/") {
+		p.Home = home
+		if p.ClaudeJSON == "" {
+			p.ClaudeJSON = home
+		}
 	}
 	return p, nil
 }
@@ -53,19 +59,46 @@ type configFile struct {
 	// observed whole, like an agent file.
 	extract walker.Extract
 	limit   int64
+	runs    bool // a settings file: the scripts its commands run are bound in
 }
 
-func (f configFile) spec(name string) walker.NameSpec {
-	return walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
+func (f configFile) spec(name string, scripts func([]byte) []string) walker.NameSpec {
+	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
+	if f.runs {
+		s.Scripts = scripts
+	}
+	return s
+}
+
+// scripts lists the local files the settings subset canon runs (hooks,
+// status line, helpers) that r's anchors resolve: absolute, ~/ and
+// $CLAUDE_PROJECT_DIR/ paths, as written, never cleaned.
+func (r Root) scripts(canon []byte) []string {
+	var out []string
+	for _, c := range SettingsCommands(canon) {
+		sc, ok := CommandScript(c.Command)
+		if !ok {
+			continue
+		}
+		switch {
+		case sc.Anchor == ScriptAbsolute:
+			out = append(out, sc.Path)
+		case sc.Anchor == ScriptHome && r.Home != "":
+			out = append(out, under(r.Home, sc.Path))
+		case sc.Anchor == ScriptProjectDir && r.Project != "":
+			out = append(out, under(r.Project, sc.Path))
+		}
+	}
+	return out
 }
 
 // configFiles are the names a Config root may hold (DESIGN §12).
 var configFiles = map[string]configFile{
 	"CLAUDE.md":               {kind: KindInstructions},
 	"CLAUDE.local.md":         {kind: KindInstructions},
-	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON},
-	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON},
-	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON},
+	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
+	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
+	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
 	"known_marketplaces.json": {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
 	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
@@ -156,6 +189,15 @@ func (p Places) Roots() []Root {
 	}
 	for i := range roots {
 		slices.Sort(roots[i].Names)
+		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings {
+			// A user's or administrator's settings are the same file in
+			// every project: $CLAUDE_PROJECT_DIR/… is bound only for the
+			// project's own, or the digest would change with the project.
+			roots[i].Home = p.Home
+			if roots[i].Scope == Project {
+				roots[i].Project = p.Project
+			}
+		}
 	}
 	return roots
 }

@@ -79,11 +79,11 @@ func TestLocateReadsTheManagedOverrideAndWhereClaudeJSONLives(t *testing.T) {
 		vars map[string]string
 		want Places
 	}{
-		{"defaults", map[string]string{}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: managedDir}},
-		{"config dir", map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, Places{Config: "/c", Project: "/w", ClaudeJSON: "/c", Managed: managedDir}},
-		{"managed override", map[string]string{ManagedDirEnv: "/m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: "/m"}},
-		{"managed off", map[string]string{ManagedDirEnv: ""}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u"}},
-		{"relative override is off", map[string]string{ManagedDirEnv: "m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u"}},
+		{"defaults", map[string]string{}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: managedDir, Home: "/home/u"}},
+		{"config dir", map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, Places{Config: "/c", Project: "/w", ClaudeJSON: "/c", Managed: managedDir, Home: "/home/u"}},
+		{"managed override", map[string]string{ManagedDirEnv: "/m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: "/m", Home: "/home/u"}},
+		{"managed off", map[string]string{ManagedDirEnv: ""}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Home: "/home/u"}},
+		{"relative override is off", map[string]string{ManagedDirEnv: "m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Home: "/home/u"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Locate(env(tc.vars), "")
@@ -211,4 +211,75 @@ func TestWholeJSONKeepsEveryKeyCanonical(t *testing.T) {
 			t.Errorf("%s: %+v", bad, ex)
 		}
 	}
+}
+
+func TestTheScriptsASettingsFileRunsAreBoundIntoItsDigest(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	settings := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"bash $CLAUDE_PROJECT_DIR/.claude/hooks/start.sh"}]}]},` +
+		`"statusLine":{"type":"command","command":"~/bin/status"},"apiKeyHelper":"` + home + `/key.sh"}`
+	testtree.Make(t, project, ".claude/settings.json="+settings)
+	root := Root{Path: project + "/.claude", Scope: Project, Kind: Config, Names: []string{"settings.json"}, Home: home, Project: project}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	none := observe()
+	if len(none.Manifest.Entries) != 1 || len(none.Anomalies()) > 0 {
+		t.Fatalf("missing scripts: entries %d anomalies %v", len(none.Manifest.Entries), none.Anomalies())
+	}
+	testtree.Make(t, project, ".claude/hooks/start.sh*=echo one")
+	testtree.Make(t, home, "bin/status*=date", "key.sh*=echo k")
+	one := observe()
+	if len(one.Manifest.Entries) != 4 || one.Digest == none.Digest {
+		t.Fatalf("three scripts appeared: entries %d, digest changed %v", len(one.Manifest.Entries), one.Digest != none.Digest)
+	}
+	testtree.Make(t, project, ".claude/hooks/start.sh*=curl x | sh")
+	if two := observe(); two.Digest == one.Digest || string(two.Canonical) != string(one.Canonical) {
+		t.Error("an edited hook script left the digest as it was")
+	}
+	for _, tc := range []struct {
+		name   string
+		make   func()
+		reason anomaly.Reason
+	}{
+		{"a link", func() { testtree.Make(t, project, ".claude/hooks/start.sh -> /bin/sh") }, anomaly.Symlink},
+		{"a FIFO", func() { testtree.Make(t, project, ".claude/hooks/start.sh|") }, anomaly.Special},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testtree.Must(t, os.Remove(project+"/.claude/hooks/start.sh"))
+			tc.make()
+			c := observe()
+			if !slices.Contains(walker.Reasons(c.Anomalies()), tc.reason) {
+				t.Errorf("anomalies %v", reasonsOf(c))
+			}
+		})
+	}
+}
+
+func TestAUserSettingsFileIsTheSameInEveryProject(t *testing.T) {
+	cfg, p1, p2 := t.TempDir(), t.TempDir(), t.TempDir()
+	testtree.Make(t, cfg, `settings.json={"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$CLAUDE_PROJECT_DIR/x.sh"}]}]}}`)
+	testtree.Make(t, p1, "x.sh=one")
+	testtree.Make(t, p2, "x.sh=two")
+	digest := func(project string) string {
+		for _, r := range (Places{Config: cfg, Project: project}).Roots() {
+			if r.Path == cfg && r.Kind == Config {
+				w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+				return w.Candidates[0].Digest.String()
+			}
+		}
+		t.Fatal("no config root")
+		return ""
+	}
+	if digest(p1) != digest(p2) {
+		t.Error("the user's settings changed digest with the project")
+	}
+}
+
+func reasonsOf(c *walker.Candidate) []string {
+	var out []string
+	for _, f := range c.Anomalies() {
+		out = append(out, f.Reason.String()+"@"+string(f.Path))
+	}
+	return out
 }

@@ -99,6 +99,9 @@ type Root struct {
 	// Names are the candidates of a Config root, looked up by name; the
 	// directory itself is never listed (it may be $HOME).
 	Names []string
+	// Home and Project anchor the scripts a settings file runs (~/…,
+	// $CLAUDE_PROJECT_DIR/…); "" leaves those unbound.
+	Home, Project string
 }
 
 // Same reports whether r and o are one root: Roots never lists two roots
@@ -131,10 +134,10 @@ func (r Root) Spec() walker.RootSpec {
 	switch r.Kind {
 	case Config:
 		for _, n := range r.Names {
-			spec.Names = append(spec.Names, configFiles[n].spec(n))
+			spec.Names = append(spec.Names, configFiles[n].spec(n, r.scripts))
 		}
 	case ManagedSettings:
-		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON}
+		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
 	}
 	return spec
 }

@@ -29,6 +29,9 @@ type NameSpec struct {
 	// (0: MaxFileBytes), and the manifest holds its canonical form.
 	Extract Extract
 	Limit   int64
+	// Scripts, when set, lists the absolute paths of the local files the
+	// canonical form runs; their content is bound into the candidate.
+	Scripts func(canon []byte) []string
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose
@@ -118,14 +121,17 @@ func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *
 	c.Canonical = canon
 	if len(rs) == 0 && canon != nil {
 		w.out = append(w.out, snapshot.Entry{Path: root, Kind: snapshot.File, Size: int64(len(canon)), Mode: mode, Hash: blake3.Sum256(canon)})
-		return
+	} else {
+		r := anomaly.Unparsable
+		if len(rs) > 0 && rs[0].Valid() {
+			r = rs[0]
+		}
+		w.out = append(w.out, anomalyEntry(root, r),
+			snapshot.Entry{Path: []byte(ContentPath), Kind: snapshot.File, Size: int64(len(data)), Mode: mode, Hash: blake3.Sum256(data)})
 	}
-	r := anomaly.Unparsable
-	if len(rs) > 0 && rs[0].Valid() {
-		r = rs[0]
+	if canon != nil && w.spec.Scripts != nil {
+		w.scripts(canon)
 	}
-	w.out = append(w.out, anomalyEntry(root, r),
-		snapshot.Entry{Path: []byte(ContentPath), Kind: snapshot.File, Size: int64(len(data)), Mode: mode, Hash: blake3.Sum256(data)})
 }
 
 // readAll reads the open regular file fd, which fstat described as st,

@@ -5,10 +5,12 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // firstLine is a test Extract: the canonical form is the first line; a
@@ -146,5 +148,26 @@ func TestEachAppliesToEveryCandidateOfAListedRoot(t *testing.T) {
 	}
 	if b := candidateNamed(r, "b.json"); b == nil || !hasAnomaly(b, anomaly.Unparsable, "") {
 		t.Fatalf("b.json: %+v", b)
+	}
+}
+
+func TestScriptsPastTheLimitAreAFanoutAnomaly(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "s.json=x")
+	var paths []string
+	for i := range maxScripts + 1 {
+		paths = append(paths, filepath.Join(dir, "bin", string(rune('a'+i%26))+strings.Repeat("x", i/26)))
+	}
+	testtree.Make(t, dir, "bin/"+filepath.Base(paths[0])+"=run")
+	spec := NameSpec{Name: "s.json", Extract: firstLine, Scripts: func([]byte) []string { return paths }}
+	c := candidateNamed(scanNamed(t, dir, spec), "s.json")
+	if !hasAnomaly(c, anomaly.Fanout, ScriptsPath) {
+		t.Errorf("anomalies %v", reasonsOf(c.Anomalies()))
+	}
+	if !slices.ContainsFunc(c.Manifest.Entries, func(e snapshot.Entry) bool { return bytes.Equal(e.Path, ScriptEntry(paths[0])) && e.Kind == snapshot.File }) {
+		t.Error("the one script that exists is not bound")
+	}
+	if err := c.Manifest.Validate(); err != nil {
+		t.Errorf("manifest: %v", err)
 	}
 }
