@@ -164,7 +164,9 @@ func TestScriptsPastTheLimitAreAFanoutAnomaly(t *testing.T) {
 	if !hasAnomaly(c, anomaly.Fanout, ScriptsPath) {
 		t.Errorf("anomalies %v", reasonsOf(c.Anomalies()))
 	}
-	if !slices.ContainsFunc(c.Manifest.Entries, func(e snapshot.Entry) bool { return bytes.Equal(e.Path, ScriptEntry(paths[0])) && e.Kind == snapshot.File }) {
+	if !slices.ContainsFunc(c.Manifest.Entries, func(e snapshot.Entry) bool {
+		return bytes.Equal(e.Path, ScriptEntry(paths[0])) && e.Kind == snapshot.File
+	}) {
 		t.Error("the one script that exists is not bound")
 	}
 	if err := c.Manifest.Validate(); err != nil {
