@@ -143,7 +143,7 @@ func (r *Record) validate() error {
 		return fmt.Errorf("%w: scope", errRecord)
 	case !r.Kind.Valid():
 		return fmt.Errorf("%w: kind", errRecord)
-	case len(r.Name) == 0 || bytes.IndexByte(r.Name, '/') >= 0 || bytes.IndexByte(r.Name, 0) >= 0:
+	case !claude.ValidName(r.Kind, r.Name):
 		return fmt.Errorf("%w: name", errRecord)
 	case r.Status != StatusBaseline && r.Status != StatusSeen && r.Status != StatusVetted:
 		return fmt.Errorf("%w: status", errRecord)

@@ -172,6 +172,7 @@ func (p Places) Roots() []Root {
 	}
 	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.md", "settings.json"}})
 	add(Root{Path: under(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
+	add(Root{Path: under(under(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
 	add(Root{Path: under(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
 	add(Root{Path: under(p.Config, "rules"), Scope: Global, Kind: Rules})
 	if p.ClaudeJSON != "" {

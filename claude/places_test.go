@@ -33,6 +33,7 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"project commands /p/.claude/commands ",
 		"global config /h/.claude CLAUDE.md,settings.json",
 		"global config /h/.claude/plugins installed_plugins.json,known_marketplaces.json",
+		"global plugins /h/.claude/plugins/cache ",
 		"global output-styles /h/.claude/output-styles ",
 		"global rules /h/.claude/rules ",
 		"global config /h .claude.json",
@@ -282,4 +283,97 @@ func reasonsOf(c *walker.Candidate) []string {
 		out = append(out, f.Reason.String()+"@"+string(f.Path))
 	}
 	return out
+}
+
+func TestSplitNamesTheCandidateAPathLiesIn(t *testing.T) {
+	skills, plugins := Root{Kind: Skills}, Root{Kind: Plugins}
+	for _, tc := range []struct {
+		r              Root
+		rest, name     string
+		nested, inside bool
+	}{
+		{skills, "pdf", "pdf", false, true},
+		{skills, "pdf/SKILL.md", "pdf", true, true},
+		{plugins, "acme", "acme", false, false},
+		{plugins, "acme/fmt", "acme/fmt", false, false},
+		{plugins, "acme/fmt/1.0", "acme/fmt/1.0", false, true},
+		{plugins, "acme/fmt/1.0/hooks/hooks.json", "acme/fmt/1.0", true, true},
+	} {
+		name, nested, ok := tc.r.Split(tc.rest)
+		if ok != tc.inside || ok && (name != tc.name || nested != tc.nested) {
+			t.Errorf("%s %q: %q %v %v", tc.r.Kind, tc.rest, name, nested, ok)
+		}
+	}
+}
+
+func TestPluginNamesAreShownComponentByComponent(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		ok         bool
+	}{
+		{"acme/fmt/1.3.0", "fmt@acme/1.3.0", true},
+		{"acme/fmt\x1b/1.3.0", "", false},
+		{"ac@me/fmt/1.3.0", "", false},
+		{"acme/fmt", "", false},
+	} {
+		if got, ok := Display(Plugins, []byte(tc.name)); got != tc.want || ok != tc.ok {
+			t.Errorf("%q: %q %v", tc.name, got, ok)
+		}
+	}
+	for _, tc := range []struct {
+		k    Kind
+		name string
+		ok   bool
+	}{
+		{Plugins, "a/b/c", true}, {Plugins, "a/b", true}, {Plugins, "a/b/c/d", false}, {Plugins, "a/../c", false},
+		{Skills, "a", true}, {Skills, "a/b", false}, {Skills, "", false}, {Skills, "..", false}, {Config, "x\x00", false},
+	} {
+		if got := ValidName(tc.k, []byte(tc.name)); got != tc.ok {
+			t.Errorf("ValidName(%s, %q) = %v", tc.k, tc.name, got)
+		}
+	}
+	if got, ok := Display(Config, []byte(".mcp.json")); got != ".mcp.json" || !ok {
+		t.Error(".mcp.json is hidden")
+	}
+	if _, ok := Display(Skills, []byte(".mcp.json")); ok {
+		t.Error("a skill named .mcp.json passes as a configuration file")
+	}
+}
+
+func TestAFolderOfASkillsRootHoldingAPluginManifestIsAPlugin(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "pdf/SKILL.md", "tool/.claude-plugin/plugin.json={}", "tool/hooks/hooks.json={}")
+	w := walker.Scan(context.Background(), []walker.RootSpec{(Root{Path: dir, Kind: Skills}).Spec()}, walker.DefaultConfig())[0]
+	got := map[string]string{}
+	for _, c := range w.Candidates {
+		got[string(c.Name)] = KindOf(Skills, c.Name, &c.Manifest)
+	}
+	if got["pdf"] != KindSkill || got["tool"] != KindPlugin {
+		t.Errorf("kinds %v", got)
+	}
+}
+
+func TestThePluginCacheHoldsOneCandidatePerInstalledVersion(t *testing.T) {
+	cfg := t.TempDir()
+	testtree.Make(t, cfg, "plugins/cache/acme/fmt/1.2.0/.claude-plugin/plugin.json={}",
+		"plugins/cache/acme/fmt/1.3.0/hooks/hooks.json={}",
+		"plugins/cache/acme/fmt/1.3.0/node_modules/.bin/fmt -> ../fmt/bin/fmt",
+		"plugins/cache/acme/fmt/1.3.0/node_modules/fmt/bin/fmt=x",
+		"plugins/cache/acme/fmt/1.3.0/escape -> ../../../../../etc")
+	var r Root
+	for _, x := range (Places{Config: cfg}).Roots() {
+		if x.Kind == Plugins {
+			r = x
+		}
+	}
+	w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+	var got []string
+	for _, c := range w.Candidates {
+		name, _ := Display(r.Kind, c.Name)
+		got = append(got, name+" "+CandidateKind(r.Kind, c.Name)+" "+fmt.Sprint(walker.Reasons(c.Anomalies())))
+	}
+	want := []string{"fmt@acme/1.2.0 plugin []", "fmt@acme/1.3.0 plugin [symlink]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
+	}
 }

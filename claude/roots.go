@@ -4,12 +4,14 @@
 package claude
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -38,6 +40,9 @@ const (
 	Config       Kind = "config"
 	Rules        Kind = "rules"         // .claude/rules: instruction files
 	OutputStyles Kind = "output-styles" // output styles: prompt files
+	// Plugins is the plugin cache: its candidates are the installed
+	// version directories <marketplace>/<plugin>/<version>.
+	Plugins Kind = "plugins"
 	// ManagedSettings is managed-settings.d: every entry is a settings file.
 	ManagedSettings Kind = "managed-settings"
 )
@@ -49,7 +54,7 @@ var Kinds = []Kind{Skills, Agents, Commands}
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins:
 		return true
 	}
 	return false
@@ -77,6 +82,8 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindAgent
 	case Commands:
 		return KindCommand
+	case Plugins:
+		return KindPlugin
 	case Rules:
 		return KindInstructions
 	case OutputStyles:
@@ -108,15 +115,61 @@ type Root struct {
 // of one kind in one directory.
 func (r Root) Same(o Root) bool { return r.Path == o.Path && r.Kind == o.Kind && r.Scope == o.Scope }
 
-// Shown reports whether the name of a candidate of a root of kind k may
-// be shown: it passes the display gate, or it is a configuration file's
-// name, which skillwire chose (".mcp.json" fails the gate's first rule).
-func Shown(k Kind, name []byte) bool {
-	if anomaly.Gate(name) {
-		return true
+// Display is how the candidate name of a root of kind k is shown, and
+// whether it may be: a name that passes the display gate, a configuration
+// file's name (skillwire chose it: ".mcp.json" fails the gate's first
+// rule), or a plugin's "plugin@marketplace/version" when each of the three
+// passes.
+func Display(k Kind, name []byte) (string, bool) {
+	switch {
+	case k == Plugins:
+		m, rest, ok1 := bytes.Cut(name, []byte{'/'})
+		p, v, ok2 := bytes.Cut(rest, []byte{'/'})
+		if ok1 && ok2 && anomaly.Gate(m) && anomaly.Gate(p) && anomaly.Gate(v) {
+			return string(p) + "@" + string(m) + "/" + string(v), true
+		}
+		return "", false
+	case anomaly.Gate(name):
+		return string(name), true
 	}
-	_, fixed := configFiles[string(name)]
-	return k == Config && fixed
+	if _, fixed := configFiles[string(name)]; k == Config && fixed {
+		return string(name), true
+	}
+	return "", false
+}
+
+// ValidName reports whether name can be a candidate of a root of kind k:
+// one entry name, or for the plugin cache a path of up to three components.
+func ValidName(k Kind, name []byte) bool {
+	n := 1
+	if k == Plugins {
+		n = 3
+	}
+	comps := bytes.Split(name, []byte{'/'})
+	if len(comps) > n {
+		return false
+	}
+	for _, c := range comps {
+		if len(c) == 0 || string(c) == "." || string(c) == ".." || bytes.IndexByte(c, 0) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// KindOf is the kind of an observed candidate: CandidateKind, except that
+// a folder of a skills root holding .claude-plugin/plugin.json is loaded
+// by Claude Code as a plugin, hooks and all.
+func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
+	if k == Skills && m != nil {
+		_, ok := slices.BinarySearchFunc(m.Entries, []byte(".claude-plugin/plugin.json"), func(e snapshot.Entry, p []byte) int {
+			return snapshot.ComparePaths(e.Path, p)
+		})
+		if ok {
+			return KindPlugin
+		}
+	}
+	return CandidateKind(k, name)
 }
 
 // Holds reports whether name can be a candidate of r: any name, except in
@@ -124,6 +177,26 @@ func Shown(k Kind, name []byte) bool {
 // shares r's directory is never judged removed by r's observation.
 func (r Root) Holds(name []byte) bool {
 	return r.Kind != Config || slices.Contains(r.Names, string(name))
+}
+
+// Split names the candidate a path under r lies in (rest is relative to
+// r.Path) and says whether it lies inside it (nested) rather than being
+// the candidate itself; ok is false for a path above every candidate (a
+// marketplace or plugin directory of the plugin cache).
+func (r Root) Split(rest string) (name string, nested, ok bool) {
+	depth := 1
+	if r.Kind == Plugins {
+		depth = 3
+	}
+	end := 0
+	for range depth {
+		i := strings.IndexByte(rest[end:], '/')
+		if i < 0 {
+			return rest, false, strings.Count(rest, "/") == depth-1
+		}
+		end += i + 1
+	}
+	return rest[:end-1], true, true
 }
 
 // Spec is the walker's view of the root: in a skills root only
@@ -138,6 +211,8 @@ func (r Root) Spec() walker.RootSpec {
 		}
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
+	case Plugins:
+		spec.Depth, spec.InnerLinks = 2, true
 	}
 	return spec
 }

@@ -173,11 +173,11 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			return
 		case strings.HasPrefix(ev.Name, r.Path+"/"):
 			rest := ev.Name[len(r.Path)+1:]
-			name, _, nested := strings.Cut(rest, "/")
+			name, nested, ok := r.Split(rest)
 			if !r.Holds([]byte(name)) {
 				continue // beside a configuration file: $HOME, <cfg>
 			}
-			if !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills) {
+			if !ok || !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills && r.Kind != claude.Plugins) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
 			}
@@ -375,7 +375,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		}
 		cfg := d.cfg.Walk
 		cfg.Budget = d.budgetLeft(&r.Candidates[i])
-		c := walker.Observe(d.ctx, k.root, []byte(k.name), cfg)
+		c := walker.ObserveIn(d.ctx, d.specOf(k.root), []byte(k.name), cfg)
 		if c.Partial() || isRootAnomaly(&c) {
 			d.full = true
 			continue
@@ -422,6 +422,16 @@ func (d *daemon) budgetLeft(except *walker.Candidate) walker.Budget {
 		}
 	}
 	return walker.Budget{MaxEntries: max(b.MaxEntries, 0), MaxBytes: max(b.MaxBytes, 0)}
+}
+
+// specOf is the walker's view of the root at path, as the rescans walk it.
+func (d *daemon) specOf(path string) walker.RootSpec {
+	for _, r := range d.roots {
+		if r.Path == path {
+			return r.Spec()
+		}
+	}
+	return walker.RootSpec{Path: path}
 }
 
 func isRootAnomaly(c *walker.Candidate) bool {
@@ -512,6 +522,12 @@ func (d *daemon) wanted() map[string]bool {
 					p += "/" + string(e.Path)
 				}
 				want[p] = true
+			}
+			// The directories above a nested candidate (a plugin's
+			// marketplace and plugin): a new version appears there.
+			for name := string(c.Name); strings.Contains(name, "/"); {
+				name = name[:strings.LastIndexByte(name, '/')]
+				want[r.Path+"/"+name] = true
 			}
 		}
 	}
@@ -629,8 +645,9 @@ func (d *daemon) candidatesOf(p string) []candKey {
 	var ks []candKey
 	for _, r := range d.roots {
 		if rest, ok := strings.CutPrefix(p, r.Path+"/"); ok {
-			name, _, _ := strings.Cut(rest, "/")
-			ks = append(ks, candKey{root: r.Path, name: name})
+			if name, _, ok := r.Split(rest); ok {
+				ks = append(ks, candKey{root: r.Path, name: name})
+			}
 		}
 	}
 	return ks

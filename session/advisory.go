@@ -200,9 +200,9 @@ func describe(st *baseline.Standing) string {
 	var b strings.Builder
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
-	b.WriteString(claude.CandidateKind(st.Root.Kind, st.Name))
-	if claude.Shown(st.Root.Kind, st.Name) {
-		fmt.Fprintf(&b, " %q", st.Name)
+	b.WriteString(KindOf(st))
+	if name, ok := claude.Display(st.Root.Kind, st.Name); ok {
+		fmt.Fprintf(&b, " %q", name)
 	} else {
 		b.WriteString(" (name hidden)")
 	}

@@ -72,3 +72,12 @@ func (fb *factBudget) tell(st *baseline.Standing) string {
 	}
 	return out
 }
+
+// KindOf is the kind of the candidate of st (claude.KindOf), from its
+// observation when there is one.
+func KindOf(st *baseline.Standing) string {
+	if st.Observed == nil {
+		return claude.CandidateKind(st.Root.Kind, st.Name)
+	}
+	return claude.KindOf(st.Root.Kind, st.Name, &st.Observed.Manifest)
+}

@@ -179,11 +179,12 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 // quota is a candidate's share of the budget; used reports what it took.
 type quota struct{ entries, bytes int64 }
 
-// candidate observes the entry c.Name of dirfd as one candidate within q,
+// candidate observes the entry leaf of dirfd (c.Name, or its last
+// component for a nested candidate) as one candidate within q,
 // replacing c.Manifest and c.Kind, and reports what it used. st is the
 // calling goroutine's state.
-func (s *scanner) candidate(c *Candidate, dirfd int, spec *NameSpec, q quota, st *wstate) quota {
-	w := &cwalk{s: s, st: st, q: q, spec: spec}
+func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
+	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
 	c.Manifest = snapshot.Manifest{}
 	c.Canonical = nil
 	c.Kind = KindOther
@@ -207,6 +208,7 @@ type cwalk struct {
 	s        *scanner
 	st       *wstate
 	spec     *NameSpec
+	leaf     []byte // the candidate's name in the directory it is walked from
 	q        quota
 	entries  int64
 	bytes    atomic.Int64
@@ -263,7 +265,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		return
 	}
 	var want unix.Stat_t
-	name := znameOf(c.Name)
+	name := znameOf(w.leaf)
 	if w.spec != nil && w.spec.NoFollow && w.link(dirfd, name) {
 		return
 	}

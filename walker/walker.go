@@ -11,11 +11,13 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
 )
 
 // Limits are structural, per candidate: breaching one marks that candidate
@@ -94,6 +96,8 @@ type Candidate struct {
 	// the scan, not the tree: never store, compare or present it as the
 	// candidate's digest.
 	Digest snapshot.Hash
+	// InnerLinks is RootSpec.InnerLinks.
+	InnerLinks bool
 	// Fixed: the name is one the root's spec named (RootSpec.Names), chosen
 	// by skillwire, not by the tree's author: it needs no display gate.
 	Fixed bool
@@ -109,7 +113,10 @@ func (c *Candidate) Partial() bool { return c.Manifest.Partial }
 // for a name that fails the display gate.
 func (c *Candidate) Anomalies() []snapshot.Found {
 	found := c.Manifest.Anomalies()
-	if !c.Fixed && !anomaly.Gate(c.Name) {
+	if c.InnerLinks {
+		found = slices.DeleteFunc(found, func(f snapshot.Found) bool { return f.Reason == anomaly.Symlink && c.innerLink(f.Path) })
+	}
+	if !c.Fixed && !gateName(c.Name) {
 		found = append(found, snapshot.Found{Reason: anomaly.Badname})
 	}
 	return found
@@ -141,6 +148,13 @@ type RootSpec struct {
 	Names []NameSpec
 	// Each, when set, applies to every candidate of a listed root.
 	Each *NameSpec
+	// Depth, when set, makes the candidates the directories this many
+	// levels below the root, named by their path ("m/p/v"); the
+	// directories above them are reached without following a link.
+	Depth int
+	// InnerLinks: a relative link that cannot leave the candidate is
+	// content, bound into the digest, and not an anomaly (plugins).
+	InnerLinks bool
 }
 
 // Root is the observation of one root.
@@ -201,6 +215,10 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 			continue
 		}
 		fds = append(fds, fd)
+		if spec.Depth > 0 {
+			s.nested(&out[i], i, fd, names, nil, spec.Depth, &jobs, &fds)
+			continue
+		}
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
 				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.Names != nil})
@@ -221,6 +239,15 @@ type job struct {
 	dirfd     int
 	root, idx int
 	spec      *NameSpec // how to observe the candidate; nil: as any other
+	nested    []byte    // a nested candidate's last component, in dirfd
+}
+
+// leaf is the candidate's name in the directory dirfd.
+func (j job) leaf(c *Candidate) []byte {
+	if j.nested != nil {
+		return j.nested
+	}
+	return c.Name
 }
 
 // maxWork bounds the re-walks of fair sharing, in budgets: however the
@@ -254,7 +281,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	s.parallel(len(jobs), func(i int, st *wstate) {
 		n := roots * perRoot[jobs[i].root]
 		share := quota{entries: left.entries / n, bytes: left.bytes / n}
-		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].spec, share, st)
+		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].leaf(cand(jobs[i])), jobs[i].spec, share, st)
 	})
 	var pending []job
 	var work int64
@@ -272,7 +299,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 		for i, j := range pending {
 			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			u := s.candidate(c, j.dirfd, j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
+			u := s.candidate(c, j.dirfd, j.leaf(c), j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
 			work += u.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
@@ -319,17 +346,49 @@ func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
 // Observe observes one candidate: the entry name of directory path, with
 // the whole budget. It is the engine of `digest`.
 func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate {
+	return ObserveIn(ctx, RootSpec{Path: dir}, name, cfg)
+}
+
+// ObserveIn observes the one candidate name of the root spec, as Scan
+// would, with the whole budget: a nested candidate's directories are
+// reached one component at a time, never through a link.
+func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Candidate {
+	if spec.Depth > 0 && bytes.Count(name, []byte{'/'}) < spec.Depth {
+		// A link, special file or unreadable directory on the way: it is
+		// recorded as the listing found it, never opened as a candidate.
+		for _, c := range Scan(ctx, []RootSpec{spec}, cfg)[0].Candidates {
+			if bytes.Equal(c.Name, name) {
+				return c
+			}
+		}
+		return unobserved(bytes.Clone(name), anomalyEntry([]byte{}, anomaly.Root))
+	}
 	s := newScanner(ctx, cfg)
 	defer s.close()
-	c := Candidate{Name: bytes.Clone(name)}
-	fd, err := openDirPath(dir)
-	if err != nil {
-		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
+	c := Candidate{Name: bytes.Clone(name), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
+	fail := func(r anomaly.Reason) Candidate {
+		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, r)}
 		finish(&c)
 		return c
 	}
+	fd, err := openDirPath(spec.Path)
+	if err != nil {
+		return fail(rootReason(err))
+	}
+	leaf := c.Name
+	if i := bytes.LastIndexByte(c.Name, '/'); i >= 0 {
+		for comp := range bytes.SplitSeq(c.Name[:i], []byte{'/'}) {
+			sub, _, r := openDirAt(fd, znameOf(comp), unix.O_NOFOLLOW, nil)
+			closeFD(fd)
+			if r != 0 {
+				return fail(r)
+			}
+			fd = sub
+		}
+		leaf = c.Name[i+1:]
+	}
 	defer closeFD(fd)
-	s.candidate(&c, fd, nil, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
+	s.candidate(&c, fd, leaf, spec.nameSpec(c.Name), quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

@@ -147,13 +147,12 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 }
 
 func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool) {
-	cj := candidateJSON{Kind: claude.CandidateKind(st.Root.Kind, st.Name), State: st.State, Anomalies: []anomaly.Reason{}}
+	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}}
 	if st.ID != "" {
 		id := st.ID
 		cj.ID = &id
 	}
-	if claude.Shown(st.Root.Kind, st.Name) {
-		n := string(st.Name)
+	if n, ok := claude.Display(st.Root.Kind, st.Name); ok {
 		cj.Name = &n
 	} else {
 		cj.hiddenTag = anomaly.NameHash(st.Name)

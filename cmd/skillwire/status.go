@@ -130,8 +130,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Removed {
 		e.Status = "removed"
 	}
-	if claude.Shown(r.Kind, r.Name) {
-		n := string(r.Name)
+	if n, ok := claude.Display(r.Kind, r.Name); ok {
 		e.Name = &n
 	}
 	if r.Verdict != nil {
