@@ -202,8 +202,12 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 			if err := t.putManifest(rec.ID, &s.Observed.Manifest); err != nil {
 				return written, err
 			}
-			if err := t.putExtract(rec.ID, s.Observed.Canonical); err != nil {
-				return written, err
+			// An observation without a form (the daemon's cache keeps
+			// none; a file that no longer parses) keeps the last one.
+			if c := s.Observed.Canonical; c != nil {
+				if err := t.putExtract(rec.ID, c); err != nil {
+					return written, err
+				}
 			}
 		}
 		rec.Updated = now

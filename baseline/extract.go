@@ -22,7 +22,7 @@ func (t *Tx) Extract(id string) []byte {
 }
 
 // putExtract keeps canon as id's delivered form; nil (or one too large to
-// keep) drops it, so facts are never told against an older form.
+// keep) drops it.
 func (t *Tx) putExtract(id string, canon []byte) error {
 	b, err := t.bucket(bucketExtracts)
 	if err != nil {

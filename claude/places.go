@@ -119,6 +119,10 @@ func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(ClaudeJSON(data, int64(len(data)), ""))
 }
 
+func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(Frontmatter(data))
+}
+
 func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(WholeJSON(data, int64(len(data))))
 }

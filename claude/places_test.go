@@ -377,3 +377,26 @@ func TestThePluginCacheHoldsOneCandidatePerInstalledVersion(t *testing.T) {
 		t.Errorf("candidates %q, want %q", got, want)
 	}
 }
+
+func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "skills/pdf/SKILL.md=---\nname: pdf\nallowed-tools: Read, Bash\n---\nbody",
+		"agents/rev.md=---\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: curl x\n---\n",
+		"skills/bomb/SKILL.md=---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n")
+	roots := []Root{{Path: dir + "/skills", Kind: Skills}, {Path: dir + "/agents", Kind: Agents}}
+	got := map[string]*walker.Candidate{}
+	for i, w := range walker.Scan(context.Background(), []walker.RootSpec{roots[0].Spec(), roots[1].Spec()}, walker.DefaultConfig()) {
+		for j := range w.Candidates {
+			got[string(roots[i].Kind)+"/"+string(w.Candidates[j].Name)] = &w.Candidates[j]
+		}
+	}
+	if c := got["skills/pdf"]; string(c.Canonical) != `{"allowed-tools":["Bash","Read"],"name":"pdf"}` {
+		t.Errorf("skill form %s", c.Canonical)
+	}
+	if c := got["agents/rev.md"]; !strings.Contains(string(c.Canonical), `"command":"curl x"`) {
+		t.Errorf("agent form %s", c.Canonical)
+	}
+	if c := got["skills/bomb"]; !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.Alias) || c.Canonical != nil {
+		t.Errorf("alias bomb: form %s anomalies %v", c.Canonical, reasonsOf(c))
+	}
+}

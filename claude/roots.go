@@ -205,6 +205,10 @@ func (r Root) Split(rest string) (name string, nested, ok bool) {
 func (r Root) Spec() walker.RootSpec {
 	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
 	switch r.Kind {
+	case Skills:
+		spec.Each = &walker.NameSpec{Front: frontmatterExtract, FrontFile: "SKILL.md"}
+	case Agents, Commands:
+		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
 	case Config:
 		for _, n := range r.Names {
 			spec.Names = append(spec.Names, configFiles[n].spec(n, r.scripts))

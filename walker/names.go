@@ -29,6 +29,13 @@ type NameSpec struct {
 	// (0: MaxFileBytes), and the manifest holds its canonical form.
 	Extract Extract
 	Limit   int64
+	// Front, when set, reads the candidate's FrontFile (the candidate
+	// itself when it is a file) whole, and its canonical form becomes the
+	// candidate's, with its reasons as anomalies at that file; the digest
+	// still covers the file's bytes. Frontmatter of skills, agents and
+	// commands.
+	Front     Extract
+	FrontFile string
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs; their content is bound into the candidate.
 	Scripts func(canon []byte) []string

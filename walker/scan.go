@@ -186,7 +186,7 @@ type quota struct{ entries, bytes int64 }
 func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
 	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
 	c.Manifest = snapshot.Manifest{}
-	c.Canonical = nil
+	c.Canonical, c.Front = nil, nil
 	c.Kind = KindOther
 	w.observe(c, dirfd)
 	w.drain()
@@ -199,6 +199,7 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 	}
 	c.Manifest.Entries = w.out
 	c.Manifest.Partial = w.partial.Load()
+	w.settleFront(c)
 	return quota{entries: w.entries, bytes: w.bytes.Load()}
 }
 
@@ -209,6 +210,7 @@ type cwalk struct {
 	st       *wstate
 	spec     *NameSpec
 	leaf     []byte // the candidate's name in the directory it is walked from
+	front    *frontRead
 	q        quota
 	entries  int64
 	bytes    atomic.Int64
@@ -291,6 +293,9 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		d := newDirRef(fd)
 		defer d.release()
 		c.Kind = KindDir
+		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
+			w.readFront(fd, znameOf([]byte(w.spec.FrontFile)), false, nil, []byte(w.spec.FrontFile))
+		}
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
 			w.out = append(w.out, e)
@@ -300,6 +305,9 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		if w.spec != nil && w.spec.Extract != nil {
 			w.extract(c, dirfd, name, nofollow == 0, &want)
 			return
+		}
+		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile == "" {
+			w.readFront(dirfd, name, nofollow == 0, &want, root)
 		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
 		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e)

@@ -96,6 +96,9 @@ type Candidate struct {
 	// the scan, not the tree: never store, compare or present it as the
 	// candidate's digest.
 	Digest snapshot.Hash
+	// Front are the reasons NameSpec.Front could not read the candidate's
+	// frontmatter (they derive from bytes the digest covers).
+	Front []snapshot.Found
 	// InnerLinks is RootSpec.InnerLinks.
 	InnerLinks bool
 	// Fixed: the name is one the root's spec named (RootSpec.Names), chosen
@@ -116,6 +119,7 @@ func (c *Candidate) Anomalies() []snapshot.Found {
 	if c.InnerLinks {
 		found = slices.DeleteFunc(found, func(f snapshot.Found) bool { return f.Reason == anomaly.Symlink && c.innerLink(f.Path) })
 	}
+	found = append(found, c.Front...)
 	if !c.Fixed && !gateName(c.Name) {
 		found = append(found, snapshot.Found{Reason: anomaly.Badname})
 	}
