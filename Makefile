@@ -27,6 +27,8 @@ FUZZ += claude:FuzzLineDiff
 FUZZ += claude:FuzzSettingsSubset
 FUZZ += claude:FuzzClaudeJSON
 FUZZ += claude:FuzzFrontmatter
+FUZZ += baseline:FuzzDecodeReference
+FUZZ += reconcile:FuzzWordDistanceIsSymmetricAndBounded
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke

@@ -54,7 +54,20 @@ type Event struct {
 	Before *snapshot.Hash `json:"before"` // nil: absent or not fully observable
 	After  *snapshot.Hash `json:"after"`
 	At     time.Time      `json:"at"`
-	key    []byte
+	// Changes: the file changes since the candidate's reviewed (else
+	// first-use) version, reconciled with the audit logs.
+	Changes []FileChange `json:"changes,omitempty"`
+	key     []byte
+}
+
+// FileChange is one file's change and its reconciliation as people see it
+// (DESIGN.md §7): a display-gated path, added/removed/modified/mode,
+// expected/announced-by-project/unexpected, and the announcing source.
+type FileChange struct {
+	Path   string  `json:"path"`
+	Change string  `json:"change"`
+	Class  string  `json:"class"`
+	Source *string `json:"source"`
 }
 
 type cachedRoot struct {
@@ -292,10 +305,12 @@ func (t *Tx) Projects() ([]string, error) {
 	return out, err
 }
 
-// ClearCache drops every cached observation and event and asks the daemon
-// for a full rescan. Baselines, verdicts and projects are untouched.
+// ClearCache drops every cached observation and asks the daemon for a full
+// rescan. Change events not yet delivered to a session stay: they are
+// evidence of changes nobody was told of (DropAllEvents drops them).
+// Baselines, verdicts and projects are untouched.
 func (t *Tx) ClearCache() error {
-	for _, name := range [][]byte{bucketCache, bucketRoots, bucketEvents} {
+	for _, name := range [][]byte{bucketCache, bucketRoots} {
 		if t.tx.Bucket(name) == nil {
 			continue
 		}
@@ -304,6 +319,17 @@ func (t *Tx) ClearCache() error {
 		}
 	}
 	return t.tx.Bucket(bucketMeta).Put(keyRescan, []byte("1"))
+}
+
+// DropAllEvents drops every undelivered change event and says how many:
+// the one operation that discards that evidence, for `clear --events --yes`.
+func (t *Tx) DropAllEvents() (int, error) {
+	b := t.tx.Bucket(bucketEvents)
+	if b == nil {
+		return 0, nil
+	}
+	n := b.Stats().KeyN
+	return n, t.tx.DeleteBucket(bucketEvents)
 }
 
 // TakeRescanRequest reports and clears a pending `clear`.

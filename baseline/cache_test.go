@@ -64,3 +64,21 @@ func TestEventsAreBoundedAndDroppedOnlyWhenAsked(t *testing.T) {
 		t.Fatalf("%d events after dropping 10", len(evs))
 	}
 }
+
+func TestClearKeepsUndeliveredEvents(t *testing.T) {
+	st, _ := openNew(t)
+	ev := Event{ID: "swaaaaaaaaaaaaaa", Root: []byte("/r"), Name: []byte("a"), At: time.Now()}
+	must(t, st.Update(func(tx *Tx) error { return tx.AppendEvents([]Event{ev, ev}) }))
+	must(t, st.Update(func(tx *Tx) error { return tx.ClearCache() }))
+	var evs []Event
+	must(t, st.View(func(tx *Tx) (err error) { evs, err = tx.Events(); return }))
+	if len(evs) != 2 {
+		t.Fatalf("clear dropped undelivered events: %d left", len(evs))
+	}
+	var n int
+	must(t, st.Update(func(tx *Tx) (err error) { n, err = tx.DropAllEvents(); return }))
+	must(t, st.View(func(tx *Tx) (err error) { evs, err = tx.Events(); return }))
+	if n != 2 || len(evs) != 0 {
+		t.Fatalf("DropAllEvents said %d, left %d", n, len(evs))
+	}
+}

@@ -209,6 +209,11 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 					return written, err
 				}
 			}
+			if s.Prior == nil {
+				if err := t.putReference(rec.ID, &s.Observed.Manifest, now, RefFirstUse); err != nil {
+					return written, err
+				}
+			}
 		}
 		rec.Updated = now
 		if err := t.put(rec); err != nil {

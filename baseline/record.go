@@ -88,10 +88,26 @@ type Record struct {
 	// Halt is set when auto-accept refused a change; only a recorded
 	// verdict clears it.
 	Halt *Halt `json:"halt,omitempty"`
+	// Auto is what auto-accept has accepted since the last human verdict.
+	Auto *Auto `json:"auto,omitempty"`
 	// Told counts the sessions told of the pending change since ToldSince.
 	Told      int       `json:"told,omitempty"`
 	ToldSince time.Time `json:"told_since,omitzero"`
 }
+
+// Auto bounds auto-accept between two human verdicts.
+type Auto struct {
+	// HumanWords is the word count of the version a person reviewed.
+	HumanWords int `json:"human_words"`
+	// Drift is the drift, in words, accepted since that review.
+	Drift int `json:"drift"`
+	// Replaced are the digests auto-accepts moved the review away from:
+	// content returning to one of them is a contradiction (a reversal).
+	Replaced []snapshot.Hash `json:"replaced"`
+}
+
+// maxReplaced bounds Auto.Replaced; the oldest go first.
+const maxReplaced = 64
 
 // Halt is auto-accept's refusal of a change, in one line.
 type Halt struct {
@@ -158,8 +174,11 @@ func (r *Record) validate() error {
 	if r.Review != nil && (r.Review.Verdict != Safe || r.Review.Digest == nil) {
 		return fmt.Errorf("%w: review", errRecord)
 	}
-	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "") || r.Told < 0 {
+	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "" || printable(r.Halt.Reason, maxNoteText) != r.Halt.Reason) || r.Told < 0 {
 		return fmt.Errorf("%w: halt", errRecord)
+	}
+	if r.Auto != nil && (r.Review == nil || r.Auto.HumanWords < 0 || r.Auto.Drift < 0) {
+		return fmt.Errorf("%w: auto", errRecord)
 	}
 	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {
 		return fmt.Errorf("%w: verdict", errRecord)

@@ -217,3 +217,45 @@ func TestTrustSourcesAreKeptAndValidated(t *testing.T) {
 		t.Fatalf("sources %v", got)
 	}
 }
+
+func TestReferenceIsTheReviewedVersionThenTheFirstUse(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	first := sts["a"]
+	ref := func() *Reference {
+		var r *Reference
+		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reference(first.ID); return }))
+		return r
+	}
+	if r := ref(); r == nil || r.How != RefFirstUse || r.Digest != *first.Digest() {
+		t.Fatalf("first use: %+v", r)
+	}
+	w.write("a/f", "2")
+	advance(t, st, w.observe(cfg))
+	if r := ref(); r.Digest != *first.Digest() {
+		t.Fatal("a delivered change moved the reference")
+	}
+	sts = compare(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	sa := sts["a"]
+	if r := ref(); r.How != RefReview || r.Digest != *sa.Digest() {
+		t.Fatalf("after review: %+v", r)
+	}
+	must(t, st.Update(func(tx *Tx) error { return tx.Forget([]string{first.ID}) }))
+	if r := ref(); r != nil {
+		t.Fatalf("forgotten, yet a reference: %+v", r)
+	}
+}
+
+func FuzzDecodeReference(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeReference(b)
+		if err == nil && (r.Manifest == nil || r.How == "") {
+			t.Fatalf("decoded %+v", r)
+		}
+	})
+}

@@ -237,8 +237,11 @@ func advance(t *testing.T, st *Store, obs []Observation) map[string]Standing {
 		for _, s := range sts {
 			out[string(s.Name)] = s
 		}
-		_, err = tx.Advance(sts, tx.Empty(), time.Now())
-		return err
+		first := !tx.FirstRunDone()
+		if _, err = tx.Advance(sts, first, time.Now()); err != nil {
+			return err
+		}
+		return tx.MarkFirstRun(time.Now())
 	}))
 	return out
 }
@@ -359,7 +362,7 @@ func TestAdvanceAppliesOnlyToRecordsStillAsCompared(t *testing.T) {
 	}
 }
 
-func TestVettedCandidateThatChangesBecomesSeenWithItsVerdictAsHistory(t *testing.T) {
+func TestVettedCandidateThatChangesIsPendingWithItsVerdictAsHistory(t *testing.T) {
 	st, _ := openNew(t)
 	w := newWorld(t)
 	w.write("a/f", "1")
@@ -383,7 +386,7 @@ func TestVettedCandidateThatChangesBecomesSeenWithItsVerdictAsHistory(t *testing
 		rep, _ = tx.Report()
 		return nil
 	}))
-	if len(rep.Safe) != 0 || len(rep.Unvetted) != 1 {
+	if len(rep.Safe) != 0 || len(rep.Unvetted) != 0 || len(rep.Pending) != 1 {
 		t.Fatalf("report: %+v", rep)
 	}
 }

@@ -56,10 +56,15 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	// Any recorded verdict is the person's decision: it ends a halt and
 	// the pending tells; a SAFE one becomes the review later changes are
 	// measured against.
-	rec.Halt, rec.Told, rec.ToldSince = nil, 0, time.Time{}
+	rec.Halt, rec.Told, rec.ToldSince, rec.Auto = nil, 0, time.Time{}, nil
 	if v.Verdict == Safe && v.Digest != nil {
 		rv := v
 		rec.Review = &rv
+		if o := tg.Observed; o != nil && !o.Partial() && o.Digest == *v.Digest {
+			if err := t.putReference(rec.ID, &o.Manifest, v.At, RefReview); err != nil {
+				return nil, err
+			}
+		}
 	}
 	switch {
 	case rec.Digest != nil && sameDigest(v.Digest, rec.Digest):
@@ -101,19 +106,18 @@ func (t *Tx) Forget(ids []string) error {
 		if err := t.putExtract(id, nil); err != nil {
 			return err
 		}
+		if err := t.dropReference(id); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// Empty reports whether the store has no records: the next advance is the
-// first use, whose candidates are accepted as the baseline.
-func (t *Tx) Empty() bool {
-	k, _ := t.tx.Bucket(bucketCandidates).Cursor().First()
-	return k == nil
-}
-
-// Report is what `status` prints: every record in one of three lists.
+// Report is what `status` prints: every record in one of four lists.
 type Report struct {
+	// Pending: a SAFE review no longer covers the delivered content
+	// (pending or halted); listed first, it is a finding until a person acts.
+	Pending  []*Record
 	Unvetted []*Record
 	Adverse  []*Record // an adverse verdict in force, own or following its content
 	Safe     []*Record // a safe verdict bound to exactly its delivered digest
@@ -142,6 +146,8 @@ func (t *Tx) Report() (Report, error) {
 			}
 			rep.Adverse = append(rep.Adverse, r)
 		case r.Removed:
+		case StatusOf(r, r.Digest, v) != r.Status:
+			rep.Pending = append(rep.Pending, r)
 		case v != nil && v.Verdict == Safe && r.Status == StatusVetted:
 			rep.Safe = append(rep.Safe, r)
 		default:

@@ -124,13 +124,15 @@ median_ms() {
 # spike during calibration into absurd numbers on a busy machine. A
 # pipeline is measured as bash -c '...', and the report subtracts the
 # median of bash -c true measured in the same run.
+# Its standard input is $measure_stdin (default /dev/null): a hook reads it.
+measure_stdin=/dev/null
 measure() {
 	local tool=$1 tree=$2 ms i t0 t1 cmd
 	shift 2
 	cmd=$(printf '%q ' "$@")
 	note "timing $tool on tree $tree"
 	if $use_hyperfine; then
-		if ! hyperfine -N --style=none --warmup "$WARMUP" --runs "$RUNS" \
+		if ! hyperfine -N --style=none --warmup "$WARMUP" --runs "$RUNS" --input "$measure_stdin" \
 			--export-csv "$T/hf.csv" "$cmd" >"$T/hf.out" 2>&1; then
 			cat "$T/hf.out" >&2
 			die "hyperfine failed on: $cmd"
@@ -139,12 +141,12 @@ measure() {
 		ms=$(awk -F, 'NR == 2 {printf "%.2f\n", $(NF - 4) * 1000}' "$T/hf.csv")
 	else
 		for ((i = 0; i < WARMUP; i++)); do
-			"$@" >/dev/null || die "failed: $cmd"
+			"$@" <"$measure_stdin" >/dev/null || die "failed: $cmd"
 		done
 		: >"$T/times"
 		for ((i = 0; i < RUNS; i++)); do
 			t0=$(now_us)
-			"$@" >/dev/null || die "failed: $cmd"
+			"$@" <"$measure_stdin" >/dev/null || die "failed: $cmd"
 			t1=$(now_us)
 			echo $((t1 - t0)) >>"$T/times"
 		done
@@ -179,6 +181,12 @@ grep -q 'first run: 100 skill' "$T/hook.first" || die "hook bootstrap said: $(he
 "$sw" hook session-start </dev/null >"$T/hook.second"
 [[ ! -s $T/hook.second ]] || die "hook is not silent on an unchanged tree: $(head -c 400 "$T/hook.second")"
 measure "skillwire hook" h "$sw" hook session-start
+# The gate (issue 16) on one 20-file skill accepted on first use: under the
+# default policy it must print nothing.
+printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":"%s"}' "$T/noproject" >"$T/ptu.json"
+"$sw" hook pre-tool-use <"$T/ptu.json" >"$T/gate.first"
+[[ ! -s $T/gate.first ]] || die "the gate answered on a skill accepted on first use: $(head -c 400 "$T/gate.first")"
+measure_stdin=$T/ptu.json measure "skillwire hook pre-tool-use" h "$sw" hook pre-tool-use
 
 # The same hook with the daemon running (issue 6): it reads the daemon's
 # cache instead of walking. Timed only once the daemon says it watches the
@@ -201,6 +209,7 @@ if have strace; then
 	note "the hook with the daemon running opened $opens files (the tree has 2000)"
 fi
 measure "skillwire hook+daemon" h "$sw" hook session-start
+measure_stdin=$T/ptu.json measure "skillwire hook pre-tool-use+daemon" h "$sw" hook pre-tool-use
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || true
 daemon_pid=
@@ -317,6 +326,13 @@ printf '  %-62s %14s  %s\n' "hook, 100 skills x 20 files, nothing changed < 10 m
 ms=$(ms_of "skillwire hook+daemon" h)
 printf '  %-62s %14s  %s\n' "the same, with the daemon running (its cache, no walk) < 10 ms" "$ms" "$(verdict "$ms" "<" 10)"
 echo "  (skillwire --version in the same run: $(ms_of "skillwire --version" -) ms; the predecessor's Python hook: about 83 ms)"
+echo
+echo "targets (issue 16):"
+ms=$(ms_of "skillwire hook pre-tool-use" h)
+printf '  %-62s %14s  %s\n' "gate, pre-tool-use on a 20-file skill, no daemon < 8 ms" "$ms" "$(verdict "$ms" "<" 8)"
+ms=$(ms_of "skillwire hook pre-tool-use+daemon" h)
+printf '  %-62s %14s  %s\n' "the same, with the daemon running < 5 ms" "$ms" "$(verdict "$ms" "<" 5)"
+echo "  (skillwire --version in the same run: $(ms_of "skillwire --version" -) ms)"
 echo
 echo "targets (issue 15, in-process Go benchmarks of the hook, mean of 20 runs each):"
 # ns/op of each benchmark, by name, from one `go test -bench` run.

@@ -45,6 +45,10 @@ type Config struct {
 	Log                    zerolog.Logger
 	// NewWatcher is fsnotify unless a test injects faults.
 	NewWatcher func() (Watcher, error)
+	// Reconcile, when set, attaches to change events their file changes,
+	// reconciled with the audit logs, before they are stored; current
+	// finds a candidate as just observed. It must not hold the store.
+	Reconcile func(events []baseline.Event, roots []claude.Root, current func(root string, name []byte) *walker.Candidate)
 }
 
 // Defaults fills the zero fields.
@@ -323,6 +327,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 			break
 		}
 	}
+	d.reconcile(events)
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
@@ -393,6 +398,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		// the rescan's (found in review: they were dropped).
 		return d.rescan(events)
 	}
+	d.reconcile(events)
 	return d.withStore(true, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
@@ -681,6 +687,25 @@ func (d *daemon) beat() error {
 			d.full = true
 		}
 		return tx.PutHeartbeat(d.heartbeat(time.Now().UTC()))
+	})
+}
+
+// reconcile has Config.Reconcile annotate events, outside the store's lock.
+func (d *daemon) reconcile(events []baseline.Event) {
+	if d.cfg.Reconcile == nil || len(events) == 0 {
+		return
+	}
+	d.cfg.Reconcile(events, d.roots, func(root string, name []byte) *walker.Candidate {
+		r := d.obs[root]
+		if r == nil {
+			return nil
+		}
+		for i := range r.Candidates {
+			if bytes.Equal(r.Candidates[i].Name, name) {
+				return &r.Candidates[i]
+			}
+		}
+		return nil
 	})
 }
 

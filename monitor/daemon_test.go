@@ -89,6 +89,12 @@ type harness struct {
 
 func startDaemon(t *testing.T, setup func(cfg string)) *harness {
 	t.Helper()
+	return startDaemonWith(t, setup, nil)
+}
+
+// startDaemonWith is startDaemon with mod applied to the daemon's Config.
+func startDaemonWith(t *testing.T, setup func(cfg string), mod func(*Config)) *harness {
+	t.Helper()
 	dir := t.TempDir()
 	h := &harness{t: t, cfg: filepath.Join(dir, "cfg"), state: filepath.Join(dir, "state"), done: make(chan error, 1)}
 	must(t, os.MkdirAll(filepath.Join(h.cfg, "skills"), 0o755))
@@ -100,14 +106,16 @@ func startDaemon(t *testing.T, setup func(cfg string)) *harness {
 	h.fw = fw
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
-	go func() {
-		h.done <- Run(ctx, Config{
-			CfgDir: h.cfg, Store: baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second, Create: true},
-			Walk: walker.DefaultConfig(), Debounce: 20 * time.Millisecond, Heartbeat: 100 * time.Millisecond,
-			DegradedRescan: 200 * time.Millisecond, Log: zerolog.Nop(),
-			NewWatcher: func() (Watcher, error) { return fw, nil },
-		})
-	}()
+	cfg := Config{
+		CfgDir: h.cfg, Store: baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second, Create: true},
+		Walk: walker.DefaultConfig(), Debounce: 20 * time.Millisecond, Heartbeat: 100 * time.Millisecond,
+		DegradedRescan: 200 * time.Millisecond, Log: zerolog.Nop(),
+		NewWatcher: func() (Watcher, error) { return fw, nil },
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	go func() { h.done <- Run(ctx, cfg) }()
 	t.Cleanup(func() { h.stop() })
 	h.waitFor("first heartbeat", func(tx *baseline.Tx) bool {
 		hb, _ := tx.Heartbeat()

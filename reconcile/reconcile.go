@@ -91,8 +91,10 @@ type Change struct {
 	// Hashed: the entry that explains the change carries a sha256 and it
 	// is the file's content now (never for a removal or an implied one).
 	Hashed bool
-	// Entry is the entry that explains the change or, for an unexpected
-	// one, the last entry naming the file; nil when none.
+	// Entry is the entry that explains the change (for ClassExpected, one
+	// from a log other than the project's own, so its source is the one
+	// that counts) or, for an unexpected one, the last entry naming the
+	// file; nil when none.
 	Entry *auditlog.Entry
 }
 
@@ -297,7 +299,7 @@ func (r *reconciler) classify(c *Candidate, rc *Change, all, win []indexed) {
 	}
 	rc.Class = ClassAnnouncedByProject
 	if g := judge(rc.Change.Type, notProject(all), notProject(win), content); g.expected {
-		rc.Class, rc.Hashed = ClassExpected, g.hashed
+		rc.Class, rc.Hashed, rc.Entry = ClassExpected, g.hashed, g.entry
 	}
 }
 

@@ -24,11 +24,20 @@ type Input struct {
 	// came back between two sessions is unchanged to a comparison, and
 	// only its events tell.
 	Events []baseline.Event
-	// Bootstrap: the store was empty, so this is the first use and every
-	// candidate is accepted as the baseline.
+	// Bootstrap: the store's first run was never delivered, so this is the
+	// first use and every candidate is accepted as the baseline.
 	Bootstrap bool
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
+	// Reconciled holds, per candidate id, its file changes reconciled with
+	// the audit logs (ReadSubjects, then Subjects.Reconcile).
+	Reconciled map[string]*Reconciliation
+	// AuditProblem, when set, says why the audit logs could not be read:
+	// every change then reads as not announced.
+	AuditProblem string
+	// Auto are the auto-accept outcomes applied this session; accepted
+	// ones are told once (halted ones are told as pending, every session).
+	Auto []AutoOutcome
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -37,6 +46,37 @@ type Advisory struct {
 	Text    string
 	Consume []baseline.Standing
 	Events  []baseline.Event // change events told, dropped once delivered
+	// Told are the pending candidates this advisory repeats: each delivery
+	// counts one more tell ("told N times since DATE").
+	Told []string
+	// FirstRun: delivering this advisory is the store's first run, even
+	// when it accepted nothing.
+	FirstRun bool
+}
+
+// Apply records in the store what a delivered advisory told: the deltas it
+// consumed (each only if no other session advanced it meanwhile), the
+// events it told, one more tell of each pending candidate, and the first
+// run. Call it only after the text was delivered.
+func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
+	if _, err := tx.Advance(a.Consume, a.FirstRun, now); err != nil {
+		return err
+	}
+	if err := tx.DropEvents(a.Events); err != nil {
+		return err
+	}
+	if err := tx.MarkTold(a.Told, now); err != nil {
+		return err
+	}
+	if a.FirstRun {
+		return tx.MarkFirstRun(now)
+	}
+	return nil
+}
+
+// Applies reports whether delivering a changes the store.
+func (a *Advisory) Applies() bool {
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -44,7 +84,9 @@ type Advisory struct {
 type category int
 
 const (
-	catChanged category = iota
+	catPending category = iota
+	catAutoAccepted
+	catChanged
 	catNew
 	catRemoved
 	catRestored
@@ -53,11 +95,12 @@ const (
 	numCategories
 )
 
-var categoryWords = [numCategories]string{"changed since the last session", "new since the last session",
+var categoryWords = [numCategories]string{"changed since it was reviewed SAFE-TO-PROPOSE, pending a new review",
+	"changed since it was reviewed SAFE-TO-PROPOSE, auto-accepted within the bounds a person set", "changed since the last session", "new since the last session",
 	"removed since the last session", "modified since the last session and since restored",
 	"under an adverse verdict", "not fully observable"}
 
-var categoryCounts = [numCategories]string{"changed", "new", "removed", "modified and restored",
+var categoryCounts = [numCategories]string{"pending review", "auto-accepted", "changed", "new", "removed", "modified and restored",
 	"under an adverse verdict", "not fully observable"}
 
 type item struct {
@@ -65,6 +108,8 @@ type item struct {
 	st     *baseline.Standing
 	delta  bool // a change of state the delivery consumes
 	events []baseline.Event
+	text   string // its lines in the advisory
+	auto   *AutoOutcome
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -74,12 +119,20 @@ func Build(in Input) Advisory {
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
+		adv.FirstRun = in.StoreProblem == ""
 	}
-	told, held := limit(classify(in))
+	items := classify(in)
+	for i := range items {
+		items[i].text = itemText(in, &items[i])
+	}
+	told, held := limit(items)
 	adv.Text = render(in, len(adv.Consume), told, held)
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
+		}
+		if it.cat == catPending {
+			adv.Told = append(adv.Told, it.st.ID)
 		}
 		adv.Events = append(adv.Events, it.events...)
 	}
@@ -111,14 +164,30 @@ func classify(in Input) []item {
 	}
 	compared := in.StoreProblem == "" && !in.Bootstrap
 	var items []item
+	auto := map[string]*AutoOutcome{}
+	for i := range in.Auto {
+		if in.Auto[i].Decision.Accept {
+			auto[in.Auto[i].St.ID] = &in.Auto[i]
+		}
+	}
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
+		// A change a SAFE review no longer covers is told in every session
+		// until a person acts; an unreviewed change is told once.
+		pending := compared && isPending(st)
 		if c, ok := deltaOf(st); compared && ok {
+			if pending {
+				c = catPending
+			}
 			items = append(items, item{cat: c, st: st, delta: true, events: evs})
 			continue
 		}
 		switch {
+		case pending:
+			items = append(items, item{cat: catPending, st: st, events: evs})
+		case auto[st.ID] != nil && compared:
+			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: auto[st.ID]})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
@@ -129,6 +198,11 @@ func classify(in Input) []item {
 	}
 	factsFirst(items)
 	return items
+}
+
+func isPending(st *baseline.Standing) bool {
+	s := st.Status()
+	return st.State != baseline.Removed && (s == baseline.StatusPending || s == baseline.StatusHalted)
 }
 
 func deltaOf(st *baseline.Standing) (category, bool) {
@@ -143,14 +217,46 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 	return 0, false
 }
 
-// limit tells the first maxListed items and holds the rest over, counted
-// per category.
+// textBudget is what the listed items may take of claude.MaxContext; the
+// rest is for the fixed lines around them.
+const textBudget = claude.MaxContext - 2000
+
+// limit tells the first items, at most maxListed and within textBudget,
+// and holds the rest over, counted per category.
 func limit(items []item) (told []item, held [numCategories]int) {
-	told = items[:min(len(items), maxListed)]
-	for _, it := range items[len(told):] {
+	n, size := 0, 0
+	for n < min(len(items), maxListed) && size+len(items[n].text)+1 <= textBudget {
+		size += len(items[n].text) + 1
+		n++
+	}
+	told = items[:n]
+	for _, it := range items[n:] {
 		held[it.cat]++
 	}
 	return told, held
+}
+
+// itemText is one item's lines: what it is, and for a change the summary
+// of its reconciliation on a line of its own.
+func itemText(in Input, it *item) string {
+	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+	if it.delta || it.cat == catPending {
+		line += factsText(it.st)
+	}
+	switch it.cat {
+	case catRestored:
+		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
+	case catPending:
+		line += pendingNote(it.st.Prior)
+	case catAutoAccepted:
+		line += "; " + it.auto.Text()
+	}
+	if rc := in.Reconciled[it.st.ID]; rc != nil {
+		if sum := rc.Summary(it.st.ID); sum != "" {
+			line += "\n  " + sum
+		}
+	}
+	return line
 }
 
 // render writes the advisory's lines, or "" when there is nothing to say.
@@ -167,16 +273,11 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, JoinReasons(o.Walk.Anomalies)))
 		}
 	}
-	fb := newFactBudget()
+	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
+		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
+	}
 	for _, it := range told {
-		line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
-		if it.delta {
-			line += fb.tell(it.st)
-		}
-		if it.cat == catRestored {
-			line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
-		}
-		lines = append(lines, line)
+		lines = append(lines, it.text)
 	}
 	var more []string
 	for c, n := range held {
@@ -192,6 +293,22 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 	}
 	lines = append(lines, "These are observations by skillwire, a file integrity tripwire. Details: skillwire status")
 	return strings.Join(lines, "\n")
+}
+
+// pendingNote says how long a pending change has been told and, when
+// auto-accept refused it, why (a fixed-template reason kept printable).
+func pendingNote(r *baseline.Record) string {
+	var b strings.Builder
+	switch {
+	case r.Told == 1:
+		b.WriteString(", told once since " + r.ToldSince.UTC().Format(time.DateOnly))
+	case r.Told > 1:
+		fmt.Fprintf(&b, ", told %d times since %s", r.Told, r.ToldSince.UTC().Format(time.DateOnly))
+	}
+	if r.Halt != nil {
+		b.WriteString("; halted: " + r.Halt.Reason)
+	}
+	return b.String()
 }
 
 // describe names a candidate for the advisory: its gated name in quotes,

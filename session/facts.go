@@ -11,12 +11,9 @@ import (
 
 // A configuration candidate is told by its facts ("new SessionStart hook
 // runs …"), not as "changed". Facts hold attacker text, quoted, escaped and
-// cut by claude.Fact.String; these bounds keep the advisory under the
-// hook's cap whatever the files say.
-const (
-	maxFactsPerCandidate = 3    // the rest are counted
-	maxFactChars         = 5000 // over the whole advisory; past it, facts are counted
-)
+// cut by claude.Fact.String; at most maxFacts are told per candidate, and
+// the advisory's text budget holds whatever does not fit over.
+const maxFacts = 3
 
 // facts lists what changed in st's configuration since the form last
 // delivered, in claude.ConfigFacts order (hooks, helpers, env, MCP servers,
@@ -42,31 +39,18 @@ func factsFirst(items []item) {
 	slices.SortStableFunc(items, func(a, b item) int { return rank(a) - rank(b) })
 }
 
-// factBudget spends maxFactChars over one advisory.
-type factBudget struct{ left int }
-
-func newFactBudget() *factBudget { return &factBudget{left: maxFactChars} }
-
-// tell is the suffix of st's line: its facts, at most maxFactsPerCandidate
-// and within the budget, and how many more there are.
-func (fb *factBudget) tell(st *baseline.Standing) string {
+// factsText is the suffix of st's line: its facts, at most maxFacts, and
+// how many more there are.
+func factsText(st *baseline.Standing) string {
 	fs := facts(st)
 	if len(fs) == 0 {
 		return ""
 	}
-	var told []string
-	for _, f := range fs {
-		s := f.String()
-		if len(told) == maxFactsPerCandidate || len(s) > fb.left {
-			break
-		}
-		fb.left -= len(s)
-		told = append(told, s)
+	told := make([]string, 0, maxFacts)
+	for _, f := range fs[:min(len(fs), maxFacts)] {
+		told = append(told, f.String())
 	}
-	out := ""
-	if len(told) > 0 {
-		out = ": " + strings.Join(told, "; ")
-	}
+	out := ": " + strings.Join(told, "; ")
 	if more := len(fs) - len(told); more > 0 {
 		out += fmt.Sprintf(" (%d more change(s) of what it runs or allows; see skillwire status)", more)
 	}

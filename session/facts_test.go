@@ -95,7 +95,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 
 func TestAContentCandidateHasNoFacts(t *testing.T) {
 	st := standing("pdf", baseline.Changed)
-	if s := newFactBudget().tell(&st); s != "" {
+	if s := factsText(&st); s != "" {
 		t.Errorf("facts %q of a candidate without a canonical form", s)
 	}
 }

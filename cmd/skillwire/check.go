@@ -45,9 +45,11 @@ func newCheckCmd(s *streams) *cobra.Command {
 	var bf budgetFlags
 	cmd := &cobra.Command{
 		Use:   "check",
-		Short: "Reconcile every file change since the last observation with the audit log",
-		Long: `check observes every candidate the store has a delivered manifest for,
-lists each file added, removed, modified or changed in mode since, and
+		Short: "Reconcile every file change since the reviewed (else first-use) version with the audit log",
+		Long: `check observes every candidate and compares it with the version a person
+reviewed SAFE-TO-PROPOSE (else its first-use version; a candidate the store
+does not know yet has every file added), lists each file added, removed,
+modified or changed in mode since, and
 reconciles it with the audit log ('skillwire audit --help'). A change is
 expected only when an entry names that file (absolute, or relative to the
 directory holding .claude; never with . or ..), is dated after the
@@ -58,7 +60,6 @@ present, is the file's content now). A directory is expected with the
 announced files below it; files, with their directory's announced delete.
 Everything else is unexpected: possible tampering.
 
-Candidates the store does not know yet are 'skillwire scan's business.
 check changes nothing.
 
 Exit 0 every change expected, 3 any unexpected (or a candidate that could
@@ -77,16 +78,19 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 			if err != nil {
 				return err
 			}
-			cands, err := w.storedCandidates()
-			if err != nil {
-				return err
-			}
 			// The trees are observed before the logs are read: an edit
 			// observed here was announced by then, if it ever is.
 			obs := w.scan(cmd.Context(), s, cfg)
+			cands, err := w.storedCandidates(obs)
+			if err != nil {
+				return err
+			}
 			var incomplete []string
 			for i := range cands {
 				c := &cands[i]
+				if c.Current != nil {
+					continue // new: observed already
+				}
 				found, listed := currentOf(obs, c)
 				if !listed {
 					incomplete = append(incomplete, c.ID)
@@ -120,9 +124,11 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 }
 
 // storedCandidates reads, in one short read transaction, every candidate
-// of the world's roots with a delivered manifest. A candidate whose removal
-// was delivered was last seen absent, since that delivery.
-func (w *world) storedCandidates() ([]reconcile.Candidate, error) {
+// of the world's roots with a reference (the version a person reviewed,
+// else its first-use version), and every observed candidate the store does
+// not know yet (all of its files added). A candidate whose removal was
+// delivered was last seen absent, since that delivery.
+func (w *world) storedCandidates(obs []baseline.Observation) ([]reconcile.Candidate, error) {
 	st, err := w.open(false, true)
 	if err != nil {
 		return nil, err
@@ -142,18 +148,30 @@ func (w *world) storedCandidates() ([]reconcile.Candidate, error) {
 			if r.Digest == nil || known[string(r.Root)] == 0 {
 				continue
 			}
-			m, err := tx.Manifest(r.ID)
+			ref, err := tx.Reference(r.ID)
 			if err != nil {
 				return err
 			}
-			if m == nil {
+			if ref == nil {
 				continue
 			}
-			c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: r.Observed, Stored: m}
+			c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: ref.At, Stored: ref.Manifest}
 			if r.Removed {
 				c.Stored, c.Since = nil, r.Updated
 			}
 			out = append(out, c)
+		}
+		recorded := map[string]bool{}
+		for _, r := range recs {
+			recorded[r.ID] = !r.Removed && r.Digest != nil
+		}
+		for _, o := range obs {
+			for i := range o.Walk.Candidates {
+				oc := &o.Walk.Candidates[i]
+				if id := tx.ID(o.Root.Path, oc.Name); !recorded[id] {
+					out = append(out, reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest})
+				}
+			}
 		}
 		return nil
 	})

@@ -8,10 +8,15 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -56,13 +61,25 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
+			opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout}
+			log := zerolog.New(out).With().Timestamp().Logger()
+			auditEnv, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
 			err = monitor.Run(ctx, monitor.Config{
 				CfgDir:        w.cfgDir,
 				ClaudeJSONDir: w.places.ClaudeJSON,
 				ManagedDir:    w.places.Managed,
-				Store:         baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
+				Store:         opts,
 				Walk:          cfg,
-				Log:           zerolog.New(out).With().Timestamp().Logger(),
+				Log:           log,
+				Reconcile: func(events []baseline.Event, roots []claude.Root, current func(string, []byte) *walker.Candidate) {
+					scopes, err := auditlog.Scopes(auditEnv, roots)
+					if err == nil {
+						err = session.ReconcileEvents(opts, scopes, events, current, cfg.Limits, time.Now())
+					}
+					if err != nil {
+						log.Warn().Err(err).Msg("change events not reconciled")
+					}
+				},
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):
@@ -76,13 +93,19 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 }
 
 func newClearCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
+	var f confirmFlags
+	var events bool
+	cmd := &cobra.Command{
 		Use:   "clear",
-		Short: "Drop the daemon's cached observations and events; force a full rescan",
-		Long: `clear drops every observation and change event the daemon cached and asks
-it for a full rescan. Baselines, verdicts and the audit log are untouched.
+		Short: "Drop the daemon's cached observations; force a full rescan",
+		Long: `clear drops every observation the daemon cached and asks it for a full
+rescan. Change events no session was told of yet stay: they are evidence
+of changes nobody has seen. --events drops them too; it says how many and
+needs --yes (or a yes typed on a terminal). Baselines, verdicts and the
+audit log are untouched.
 
-Exit 0, 4 when the store is unusable.`,
+Exit 0, 2 when dropping events was not confirmed, 4 when the store is
+unusable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w, err := loadWorld(s)
@@ -93,12 +116,52 @@ Exit 0, 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
+			var pending []baseline.Event
+			err = st.View(func(tx *baseline.Tx) (err error) { pending, err = tx.Events(); return })
+			st.Close() // never held while a person answers
+			if err != nil {
+				return storeErr(err)
+			}
+			if f.dryRun {
+				fmt.Fprintf(s.out, "dry run: the cache would be cleared; %d undelivered change event(s) would be %s\n",
+					len(pending), map[bool]string{true: "dropped", false: "kept"}[events])
+				return nil
+			}
+			drop := false
+			if events && len(pending) > 0 {
+				fmt.Fprintf(s.out, "This drops %d change event(s) no session was told of yet: the evidence of those changes.\n", len(pending))
+				if drop, err = f.proceed(s, "Drop them?", "no event dropped"); err != nil {
+					return err
+				}
+			}
+			if st, err = w.open(false, false); err != nil {
+				return err
+			}
 			defer st.Close()
-			if err := st.Update(func(tx *baseline.Tx) error { return tx.ClearCache() }); err != nil {
+			dropped := 0
+			err = st.Update(func(tx *baseline.Tx) error {
+				if drop {
+					var err error
+					if dropped, err = tx.DropAllEvents(); err != nil {
+						return err
+					}
+				}
+				return tx.ClearCache()
+			})
+			if err != nil {
 				return storeErr(err)
 			}
 			fmt.Fprintln(s.out, "cleared the daemon's cache; it rescans everything at its next heartbeat")
+			switch {
+			case drop:
+				fmt.Fprintf(s.out, "dropped %d undelivered change event(s)\n", dropped)
+			case len(pending) > 0:
+				fmt.Fprintf(s.out, "kept %d undelivered change event(s): evidence for the next session (--events --yes drops them)\n", len(pending))
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&events, "events", false, "also drop the change events no session was told of yet (evidence; needs --yes)")
+	f.register(cmd, "confirm dropping the events", "show what would be dropped, drop nothing")
+	return cmd
 }

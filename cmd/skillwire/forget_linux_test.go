@@ -90,7 +90,7 @@ func newForgetFixture(t *testing.T) *forgetFixture {
 	if err := os.MkdirAll(dir+"/cfg/skills/a", 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if code := f.run(t, "scan", "--update"); code != exitFinding {
+	if code := f.run(t, "scan", "--update"); code != exitOK {
 		t.Fatalf("scan --update: exit %d", code)
 	}
 	st, err := baseline.Open(baseline.Options{Dir: f.state, ReadOnly: true})

@@ -5,14 +5,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -155,51 +159,90 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	adviseStoreProblem := func(err error) {
 		out.deliver(session.Build(session.Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: session.StoreProblem(err)}).Text)
 	}
+	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
+	defer hl.Close()
+	log := zerolog.New(hl).With().Timestamp().Logger()
+	content, closeContent := keptContent(w.stateDir)
+	defer closeContent()
+	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.project, Log: log,
+		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
+		Content: content}
+	sin, err := start.Prepare()
+	if err != nil {
+		adviseStoreProblem(err)
+		return
+	}
+	adv := session.Build(sin)
+	if adv.Text == "" {
+		return
+	}
+	delivered := out.deliver(adv.Text)
+	log.Info().Bool("delivered", delivered).Str("told", adv.Text).Msg("session-start")
+	if !delivered || !adv.Applies() {
+		return // undelivered, or nothing to record: the store stays as it was
+	}
+	// Delivered: now, and only now, what was told is recorded.
 	st, err := baseline.Open(opts)
 	if err != nil {
-		adviseStoreProblem(err)
-		return
-	}
-	var sts []baseline.Standing
-	var events []baseline.Event
-	bootstrap, registered := false, false
-	err = st.View(func(tx *baseline.Tx) error {
-		bootstrap = tx.Empty()
-		var err error
-		if sts, err = tx.Compare(obs); err != nil {
-			return err
-		}
-		if events, err = tx.Events(); err != nil {
-			return err
-		}
-		projects, err := tx.Projects()
-		registered = w.project == "" || slices.Contains(projects, w.project)
-		return err
-	})
-	if err == nil && !registered {
-		// Once per project: the daemon watches the roots of every project
-		// a session ran in.
-		err = st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(w.project, time.Now()) })
-	}
-	st.Close()
-	if err != nil {
-		adviseStoreProblem(err)
-		return
-	}
-	adv := session.Build(session.Input{Obs: obs, Standings: sts, Events: events, Bootstrap: bootstrap})
-	if adv.Text == "" || !out.deliver(adv.Text) || len(adv.Consume) == 0 && len(adv.Events) == 0 {
-		return // silent, undelivered, or nothing to consume: the store stays as it was
-	}
-	// Delivered: now, and only now, the advised deltas are consumed. Each is
-	// applied only if no other session advanced it meanwhile.
-	if st, err = baseline.Open(opts); err != nil {
-		return // not advanced: the next session advises again
+		return // not recorded: the next session advises again
 	}
 	defer st.Close()
-	st.Update(func(tx *baseline.Tx) error {
-		if _, err := tx.Advance(adv.Consume, bootstrap, time.Now().UTC()); err != nil {
-			return err
+	st.Update(func(tx *baseline.Tx) error { return adv.Apply(tx, time.Now().UTC()) })
+}
+
+// hookLogName is the hook's log beside the store: what it told, and every
+// auto-accept and halt (capped and rotated as the daemon's log is).
+const hookLogName = "hook.log"
+
+// hookLog opens the log at its first line, once the store (and so the
+// state directory) exists; best effort: a log that cannot be opened drops
+// its lines, and never delays or changes what a session is told.
+type hookLog struct {
+	path   string
+	w      io.WriteCloser
+	failed bool
+}
+
+func (l *hookLog) Write(p []byte) (int, error) {
+	if l.w == nil && !l.failed {
+		w, err := monitor.OpenLog(l.path)
+		if l.failed = err != nil; err == nil {
+			l.w = w
 		}
-		return tx.DropEvents(adv.Events)
-	})
+	}
+	if l.w == nil {
+		return len(p), nil
+	}
+	return l.w.Write(p)
+}
+
+func (l *hookLog) Close() {
+	if l.w != nil {
+		l.w.Close()
+	}
+}
+
+// keptContent looks bytes up in the content store of the state directory,
+// when there is one: auto-accept measures drift on them, and without them
+// it halts rather than accept unmeasured. The store is opened at the first
+// lookup, so a session start without auto-accept never pays for it.
+func keptContent(stateDir string) (get func(snapshot.Hash) ([]byte, bool), closeFn func()) {
+	var cs *content.Store
+	opened := false
+	get = func(h snapshot.Hash) ([]byte, bool) {
+		if !opened {
+			opened = true
+			cs, _ = content.Open(stateDir, content.Options{})
+		}
+		if cs == nil {
+			return nil, false
+		}
+		b, err := cs.Get(h)
+		return b, err == nil
+	}
+	return get, func() {
+		if cs != nil {
+			cs.Close()
+		}
+	}
 }

@@ -163,3 +163,28 @@ func fastPath(b *testing.B, env map[string]string) {
 	st.Close()
 	b.Cleanup(func() { lock.Close() })
 }
+
+// BenchmarkHookOneChanged is the hook on the same tree with one skill
+// changed at each session start: the change is reconciled with the audit
+// log (absent here) and told.
+func BenchmarkHookOneChanged(b *testing.B) {
+	s, env := hookBench(b)
+	p := env["CLAUDE_CONFIG_DIR"] + "/skills/skill-000/f00"
+	data := bytes.Repeat([]byte("x"), 4096)
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		data[1] = byte(i)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		var out bytes.Buffer
+		s.in, s.out = bytes.NewReader(nil), &out
+		b.StartTimer()
+		runSessionStart(context.Background(), s, hookDeadline)
+		if !bytes.Contains(out.Bytes(), []byte("changed since the last session")) {
+			b.Fatalf("change not told: %s", out.Bytes())
+		}
+	}
+}

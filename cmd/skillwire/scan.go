@@ -10,7 +10,9 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -29,6 +31,9 @@ type candidateJSON struct {
 	Verdict   *string          `json:"verdict"`
 	// ViaSymlink: a top-level link observed through (information).
 	ViaSymlink bool `json:"via_symlink"`
+	// Changes: its file changes since the version a person reviewed (else
+	// its first-use version), reconciled with the audit logs.
+	Changes []baseline.FileChange `json:"changes,omitempty"`
 	// hiddenTag tells hidden names apart in text output, without a store.
 	hiddenTag string
 }
@@ -77,18 +82,33 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
 			var sts []baseline.Standing
-			haveStore := true
+			// compared: new means new against a delivered first run; the run
+			// that creates the first baseline accepts, it does not find.
+			compared := true
+			var subjects session.Subjects
 			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
 			switch {
 			case err == nil:
 				defer st.Close()
 				compare := func(tx *baseline.Tx) error {
 					var err error
-					if sts, err = tx.Compare(obs); err != nil || !update {
+					if sts, err = tx.Compare(obs); err != nil {
 						return err
 					}
-					_, err = tx.Advance(sts, tx.Empty(), time.Now().UTC())
-					return err
+					if tx.FirstRunDone() {
+						if subjects, err = session.ReadSubjects(tx, sts); err != nil || !update {
+							return err
+						}
+					}
+					if !update {
+						return nil
+					}
+					first, now := !tx.FirstRunDone(), time.Now().UTC()
+					compared = !first
+					if _, err = tx.Advance(sts, first, now); err != nil {
+						return err
+					}
+					return tx.MarkFirstRun(now)
 				}
 				if update {
 					err = st.Update(compare)
@@ -99,11 +119,12 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					return storeErr(err)
 				}
 			case !update && errors.Is(err, baseline.ErrAbsent):
-				sts, haveStore = baseline.Fresh(obs), false
+				sts, compared = baseline.Fresh(obs), false
 			default:
 				return storeErr(err)
 			}
-			out, finding := renderRoots(w, obs, sts, haveStore)
+			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
+			out, finding := renderRoots(w, obs, sts, compared, rec)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -124,9 +145,9 @@ or under an adverse verdict, 4 when the store is unusable.`,
 }
 
 // renderRoots groups standings under their roots in the JSON contract's
-// shape and says whether anything is a finding. Without a store, "new" is
-// not a finding: there is nothing to be new against.
-func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, haveStore bool) (scanJSON, bool) {
+// shape and says whether anything is a finding. Without a compared store,
+// "new" is not a finding: there is nothing to be new against.
+func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool, rec map[string]*session.Reconciliation) (scanJSON, bool) {
 	out := scanJSON{Roots: []rootJSON{}}
 	finding := false
 	for _, o := range obs {
@@ -137,7 +158,10 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 			if !sts[i].Root.Same(o.Root) {
 				continue
 			}
-			cj, f := renderCandidate(&sts[i], haveStore)
+			cj, f := renderCandidate(&sts[i], compared)
+			if r := rec[sts[i].ID]; r != nil {
+				cj.Changes = r.Files()
+			}
 			finding = finding || f
 			rj.Candidates = append(rj.Candidates, cj)
 		}
@@ -146,7 +170,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 	return out, finding
 }
 
-func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool) {
+func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool) {
 	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}}
 	if st.ID != "" {
 		id := st.ID
@@ -166,8 +190,9 @@ func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool
 		ds := d.String()
 		cj.Digest = &ds
 	}
-	if s := st.Status(); s != "" {
-		ss := string(s)
+	status := st.Status()
+	if status != "" {
+		ss := string(status)
 		cj.Status = &ss
 	}
 	adverse := false
@@ -176,8 +201,29 @@ func renderCandidate(st *baseline.Standing, haveStore bool) (candidateJSON, bool
 		cj.Verdict = &v
 		adverse = baseline.Adverse(v)
 	}
-	finding := len(cj.Anomalies) > 0 || adverse || haveStore && st.State != baseline.Unchanged
+	pending := status == baseline.StatusPending || status == baseline.StatusHalted
+	finding := len(cj.Anomalies) > 0 || adverse || pending || compared && st.State != baseline.Unchanged
 	return cj, finding
+}
+
+// reconcileSubjects reads the audit logs only when anything is to be
+// reconciled, and reconciles; a log that cannot be read counts as no
+// announcement, and problem says why in fixed words.
+func reconcileSubjects(w *world, s *streams, sub session.Subjects, lim walker.Limits) (rec map[string]*session.Reconciliation, problem string) {
+	if len(sub.Candidates) == 0 {
+		return nil, ""
+	}
+	src, problem := w.readAudit(s)
+	return sub.Reconcile(src, time.Now(), lim), problem
+}
+
+// readAudit reads the audit logs of the world's roots for reconciliation.
+func (w *world) readAudit(s *streams) ([]reconcile.Source, string) {
+	scopes, err := w.auditScopes(s)
+	if err != nil {
+		return nil, "SKILLWIRE_AUDIT_LOG is not an absolute path"
+	}
+	return session.ReadAudit(scopes)
 }
 
 func nonNil[T any](s []T) []T {

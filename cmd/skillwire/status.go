@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -17,6 +18,13 @@ type statusEntryJSON struct {
 	Name    *string `json:"name"`
 	Status  string  `json:"status"`
 	Verdict *string `json:"verdict"`
+	// Pending and halted entries: why auto-accept halted, and how often
+	// sessions were told.
+	Halt      string     `json:"halt,omitempty"`
+	Told      int        `json:"told,omitempty"`
+	ToldSince *time.Time `json:"told_since,omitempty"`
+	// Changes of a pending entry since its review, reconciled.
+	Changes []baseline.FileChange `json:"changes,omitempty"`
 }
 
 type daemonJSON struct {
@@ -30,6 +38,7 @@ type daemonJSON struct {
 type statusJSON struct {
 	Baseline baseline.Health   `json:"baseline"`
 	Error    string            `json:"error,omitempty"`
+	Pending  []statusEntryJSON `json:"pending"`
 	Unvetted []statusEntryJSON `json:"unvetted"`
 	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
 	Safe     []statusEntryJSON `json:"vetted_safe"`
@@ -42,13 +51,17 @@ func newStatusCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Say what the store holds: unvetted, adverse and vetted-safe candidates",
+		Short: "Say what the store holds: pending, unvetted, adverse and vetted-safe candidates",
 		Long: `status reads the store only (it observes nothing on disk) and sorts every
 record by severity: an adverse verdict (SUSPECT or BLOCK) in force, on the
 record or on the same content elsewhere, is always listed, whatever
-changed since.
+changed since. Pending candidates (reviewed SAFE-TO-PROPOSE, changed
+since, halted when auto-accept refused the change) are listed first, with
+their file changes since the review reconciled with the audit logs (the
+only files status reads are the changed ones, to compare their hashes).
 
-Exit 0, 3 when any adverse verdict is in the store, 4 when the store is
+Exit 0, 3 when any adverse verdict is in the store or any candidate is
+pending or halted, 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
 		Args: cobra.NoArgs,
@@ -57,13 +70,18 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Gate: []baseline.Note{}}
+			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{},
+				Gate: []baseline.Note{}}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
+			var subjects session.Subjects
 			if oerr == nil {
 				oerr = st.View(func(tx *baseline.Tx) error {
 					var err error
 					if rep, err = tx.Report(); err != nil {
+						return err
+					}
+					if subjects, err = session.StoredSubjects(tx, rep.Pending); err != nil {
 						return err
 					}
 					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
@@ -80,6 +98,14 @@ been recorded yet (which says nothing about what is installed).`,
 			out.Baseline = baseline.HealthOf(oerr)
 			if oerr != nil && out.Baseline != baseline.Absent {
 				out.Error = defang(oerr.Error())
+			}
+			rec, _ := reconcileSubjects(w, s, subjects, walker.DefaultLimits)
+			for _, r := range rep.Pending {
+				e := statusEntry(r)
+				if rc := rec[r.ID]; rc != nil {
+					e.Changes = rc.Files()
+				}
+				out.Pending = append(out.Pending, e)
 			}
 			for _, l := range []struct {
 				dst  *[]statusEntryJSON
@@ -99,7 +125,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0:
 				return errFinding
 			}
 			return nil
@@ -126,7 +152,13 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 }
 
 func statusEntry(r *baseline.Record) statusEntryJSON {
-	e := statusEntryJSON{ID: r.ID, Status: string(r.Status)}
+	e := statusEntryJSON{ID: r.ID, Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
+	if r.Halt != nil {
+		e.Halt = r.Halt.Reason
+	}
+	if r.Told > 0 {
+		e.Told, e.ToldSince = r.Told, &r.ToldSince
+	}
 	if r.Removed {
 		e.Status = "removed"
 	}
@@ -156,13 +188,20 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		for _, e := range l.list {
-			fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+			fmt.Fprintf(s.out, "  %s  %s  %s  %s", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+			if e.Told > 0 {
+				fmt.Fprintf(s.out, "  told %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
+			}
+			if e.Halt != "" {
+				fmt.Fprintf(s.out, "  halted: %s", e.Halt)
+			}
+			fmt.Fprintln(s.out)
 		}
 	}
 	if len(out.Gate) > 0 {

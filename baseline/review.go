@@ -1,0 +1,108 @@
+package baseline
+
+import (
+	"errors"
+	"time"
+)
+
+// MarkTold counts one more session told of each pending candidate in ids:
+// "told N times since DATE" is what the next session repeats. Records no
+// longer pending are left alone.
+func (t *Tx) MarkTold(ids []string, now time.Time) error {
+	for _, id := range ids {
+		r, err := t.Record(id)
+		if err != nil {
+			return err
+		}
+		if r == nil || r.Removed {
+			continue
+		}
+		v, err := t.verdictInForce(r, r.Digest)
+		if err != nil {
+			return err
+		}
+		if StatusOf(r, r.Digest, v) == r.Status {
+			continue
+		}
+		if r.Told == 0 || r.ToldSince.IsZero() {
+			r.ToldSince = now.UTC()
+		}
+		r.Told++
+		if err := t.put(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrNotPending: auto-accept or a halt was asked for a candidate that is
+// not pending as compared (another process acted first).
+var ErrNotPending = errors.New("baseline: the candidate is no longer pending as compared")
+
+// AutoAccepted is what auto-accept measured when it accepted a change.
+type AutoAccepted struct {
+	Source            string
+	HumanWords, Drift int
+	Text              string // the note's text
+}
+
+// AutoAccept moves the review of a pending candidate to its observed
+// content, reviewer "auto:SOURCE", and delivers it: the bounded learning
+// of DESIGN.md §11. The replaced review is kept as history; the decision
+// is journaled. It refuses a candidate halted or changed since compared.
+func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
+	rec, err := t.pendingAsCompared(st)
+	if err != nil {
+		return err
+	}
+	old := *rec.Review.Digest
+	auto := rec.Auto
+	if auto == nil {
+		auto = &Auto{HumanWords: a.HumanWords}
+	}
+	auto.Drift += a.Drift
+	auto.Replaced = append(auto.Replaced, old)
+	if len(auto.Replaced) > maxReplaced {
+		auto.Replaced = auto.Replaced[len(auto.Replaced)-maxReplaced:]
+	}
+	d := *st.Digest()
+	v := Verdict{Verdict: Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
+	if _, err := t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
+		return err
+	}
+	rec, err = t.Record(st.ID)
+	if err != nil {
+		return err
+	}
+	rec.Auto = auto
+	if err := t.put(rec); err != nil {
+		return err
+	}
+	return t.AppendNote(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
+}
+
+// HaltChange halts a pending candidate: it stays pending, told with
+// reason, until a person records a verdict. The decision is journaled.
+func (t *Tx) HaltChange(st *Standing, reason string, now time.Time) error {
+	rec, err := t.pendingAsCompared(st)
+	if err != nil {
+		return err
+	}
+	rec.Halt = &Halt{Reason: printable(reason, maxNoteText), At: now}
+	if err := t.put(rec); err != nil {
+		return err
+	}
+	return t.AppendNote(Note{ID: st.ID, Kind: NoteHalt, At: now, Text: rec.Halt.Reason, Digest: st.Digest()})
+}
+
+func (t *Tx) pendingAsCompared(st *Standing) (*Record, error) {
+	rec, err := t.Record(st.ID)
+	if err != nil {
+		return nil, err
+	}
+	if rec == nil || st.Digest() == nil || !stillAsCompared(rec, st.Prior) || rec.Halt != nil ||
+		rec.Review == nil || sameDigest(rec.Review.Digest, st.Digest()) {
+		return nil, ErrNotPending
+	}
+	return rec, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+)
+
+func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state",
+		"CLAUDE_PROJECT_DIR": dir + "/project", "SKILLWIRE_LOCK_TIMEOUT": "1s"}
+	run := func(args ...string) (int, string) {
+		var out, errw bytes.Buffer
+		code := runWith(args, streams{in: bytes.NewReader(nil), out: &out, err: &errw,
+			getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+		return code, out.String() + errw.String()
+	}
+	st, err := baseline.Open(baseline.Options{Dir: dir + "/state", Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
+	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev, ev, ev}) }); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	events := func() int {
+		st, err := baseline.Open(baseline.Options{Dir: dir + "/state", ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		var evs []baseline.Event
+		if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events(); return }); err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+		left int
+	}{
+		{[]string{"clear"}, exitOK, "kept 3 undelivered change event(s)", 3},
+		{[]string{"clear", "--events", "--dry-run"}, exitOK, "would be dropped", 3},
+		{[]string{"clear", "--events"}, exitUsage, "This drops 3 change event(s) no session was told of yet", 3},
+		{[]string{"clear", "--events", "--yes"}, exitOK, "dropped 3 undelivered change event(s)", 0},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out := run(tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.says) {
+				t.Fatalf("exit %d, output:\n%s\nwant exit %d saying %q", code, out, tc.code, tc.says)
+			}
+			if n := events(); n != tc.left {
+				t.Fatalf("%d events left, want %d", n, tc.left)
+			}
+		})
+	}
+}

@@ -1,0 +1,280 @@
+package reconcile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// The bounds of auto-accept (DESIGN.md §11), in percent of the word count
+// of the version a person last reviewed.
+const (
+	MaxChangeDrift     = 20
+	MaxCumulativeDrift = 60
+)
+
+// MaxWords bounds the words of the reviewed version for drift to be
+// measured; past it the change halts ("too large to measure"). The word
+// diff costs up to (words of a file) x (words reviewed): this keeps it well
+// inside the hook's deadline.
+const MaxWords = 10_000
+
+// AutoInput is one change of a candidate reviewed SAFE, since the version
+// its review (a person's or an earlier auto-accept) covers.
+type AutoInput struct {
+	// Changes are the change's files, reconciled (Run against Old).
+	Changes []Change
+	// Trusted are the sources a person trusts (skillwire trust add).
+	Trusted []string
+	// Old is the reviewed version, New the version now.
+	Old, New *snapshot.Manifest
+	// Content returns the kept bytes of a file by its BLAKE3, verified;
+	// false when they were not kept.
+	Content func(snapshot.Hash) ([]byte, bool)
+	// HumanWords is the word count of the version a person last reviewed;
+	// 0 means Old is that version, and its count is measured here.
+	HumanWords int
+	// Drifted is the drift, in words, accepted since the last human verdict.
+	Drifted int
+	// Replaced are the digests earlier auto-accepts replaced: content
+	// returning to one of them reverses an auto-accept.
+	Replaced []snapshot.Hash
+}
+
+// AutoDecision is auto-accept's answer: Accept, or a one-line Reason.
+type AutoDecision struct {
+	Accept bool
+	Source string // the trusted source that announced the change
+	Reason string // why it halts: fixed words and numbers only
+	// HumanWords, Drift and Cumulative are in words; Drift is this change's.
+	HumanWords, Drift, Cumulative int
+}
+
+func halt(format string, a ...any) AutoDecision {
+	return AutoDecision{Reason: fmt.Sprintf(format, a...)}
+}
+
+// AutoAccept decides whether a change to a SAFE candidate is accepted
+// without a person: only when every rule of DESIGN.md §11 holds. Anything
+// it cannot establish (bytes not kept, a binary file, an unparsable
+// frontmatter) halts; it never guesses in favour of accepting.
+func AutoAccept(in AutoInput) AutoDecision {
+	if in.Old == nil || in.New == nil || in.New.Partial || in.Old.Partial {
+		return halt("not fully observed")
+	}
+	if len(in.Changes) == 0 {
+		return halt("no file change to judge")
+	}
+	source := ""
+	for i := range in.Changes {
+		ch := &in.Changes[i]
+		s, ok := trustedSource(ch, in.Trusted)
+		switch {
+		case !ok:
+			return halt("%s not announced by a trusted source in the global audit log", changeWords(ch.Change.Type))
+		case source == "":
+			source = s
+		}
+	}
+	for i := range in.New.Entries {
+		if e := &in.New.Entries[i]; e.Reason != 0 || e.Kind == snapshot.Symlink || e.Kind == snapshot.Anomaly {
+			return halt("symlink, special file or anomaly in the new version")
+		}
+	}
+	for i := range in.Changes {
+		ch := &in.Changes[i].Change
+		switch {
+		case ch.Type == snapshot.Added:
+			return halt("new file added")
+		case ch.Old != nil && ch.New != nil && ch.Old.Kind != ch.New.Kind:
+			return halt("a file changed kind")
+		case ch.New != nil && ch.New.Mode&0o111 != 0 && (ch.Old == nil || ch.Old.Mode&0o111 == 0) && ch.New.Kind == snapshot.File:
+			return halt("new executable file")
+		}
+	}
+	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) {
+		return halt("reverses an earlier auto-accept")
+	}
+	return in.measure(source)
+}
+
+// trustedSource: the change is explained (with the content's hash, unless
+// it is a removal) by an entry of a trusted source in a log that is not
+// the project's own.
+func trustedSource(ch *Change, trusted []string) (string, bool) {
+	if !ch.Expected || ch.Class != ClassExpected || ch.Implied || ch.Entry == nil {
+		return "", false
+	}
+	if ch.Change.Type != snapshot.Removed && !ch.Hashed {
+		return "", false
+	}
+	return ch.Entry.Source, slices.Contains(trusted, ch.Entry.Source)
+}
+
+func changeWords(t snapshot.ChangeType) string {
+	if t == snapshot.Removed {
+		return "file removal"
+	}
+	return "file change"
+}
+
+// measure checks frontmatter and word drift: it needs the old and new bytes
+// of every changed file.
+func (in *AutoInput) measure(source string) AutoDecision {
+	human := in.HumanWords
+	if human == 0 {
+		n, ok := in.words(in.Old)
+		if !ok {
+			return halt("previous content not kept")
+		}
+		human = n
+	}
+	if human > MaxWords {
+		return halt("too large to measure drift (%d words > %d)", human, MaxWords)
+	}
+	// Drift is measured exactly up to the whole reviewed text; a larger
+	// change is reported as over 100 %.
+	drift, limit := 0, human+1
+	for i := range in.Changes {
+		ch := &in.Changes[i].Change
+		if ch.Type == snapshot.ModeChanged || ch.Old.Kind != snapshot.File {
+			continue
+		}
+		old, ok := in.Content(ch.Old.Hash)
+		if !ok {
+			return halt("previous content not kept")
+		}
+		var cur []byte
+		if ch.New != nil {
+			if cur, ok = in.Content(ch.New.Hash); !ok {
+				return halt("new content not kept")
+			}
+		}
+		if !isText(old) || !isText(cur) {
+			return halt("binary file changed")
+		}
+		if isMarkdown(ch.Path) {
+			if key, changed := frontmatterChanged(old, cur); changed {
+				return halt("frontmatter %s changed", key)
+			}
+		}
+		drift += wordDistance(strings.Fields(string(old)), strings.Fields(string(cur)), max(limit-drift, 1))
+		if drift >= limit {
+			break
+		}
+	}
+	d := AutoDecision{Source: source, HumanWords: human, Drift: drift, Cumulative: in.Drifted + drift}
+	switch {
+	case exceeds(drift, human, MaxChangeDrift):
+		d.Reason = fmt.Sprintf("drift %s > %d %%", percent(drift, human), MaxChangeDrift)
+	case exceeds(d.Cumulative, human, MaxCumulativeDrift):
+		d.Reason = fmt.Sprintf("cumulative drift %s > %d %%", percent(d.Cumulative, human), MaxCumulativeDrift)
+	default:
+		d.Accept = true
+	}
+	return d
+}
+
+func exceeds(words, human, pct int) bool { return words*100 > pct*human }
+
+func percent(words, human int) string {
+	switch {
+	case human == 0:
+		return "of an empty text"
+	case words > human:
+		return "over 100 %"
+	}
+	return fmt.Sprintf("%d %%", (words*100+human/2)/human)
+}
+
+// words counts the words of the text files of m, from their kept bytes.
+func (in *AutoInput) words(m *snapshot.Manifest) (int, bool) {
+	n := 0
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		if e.Kind != snapshot.File {
+			continue
+		}
+		b, ok := in.Content(e.Hash)
+		if !ok {
+			return 0, false
+		}
+		if isText(b) {
+			n += len(strings.Fields(string(b)))
+		}
+	}
+	return n, true
+}
+
+func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
+
+// isMarkdown: SKILL.md and agent or command files are Markdown; every
+// changed .md file is checked, which covers them and is stricter.
+func isMarkdown(p []byte) bool { return len(p) == 0 || bytes.HasSuffix(p, []byte(".md")) }
+
+// guardedKeys are the frontmatter keys whose change never auto-accepts:
+// they change what runs or what is allowed without asking.
+var guardedKeys = []string{"hooks", "mcpServers", "allowed-tools"}
+
+// frontmatterChanged reports the first guarded key whose value differs;
+// a frontmatter that cannot be read counts as changed.
+func frontmatterChanged(old, cur []byte) (string, bool) {
+	a, b := claude.Frontmatter(old), claude.Frontmatter(cur)
+	if len(a.Anomalies) > 0 || len(b.Anomalies) > 0 {
+		return "unreadable", true
+	}
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a.Canonical, &ma) != nil || json.Unmarshal(b.Canonical, &mb) != nil {
+		return "unreadable", true
+	}
+	for _, k := range guardedKeys {
+		if !bytes.Equal(ma[k], mb[k]) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// wordDistance is the number of words inserted plus deleted between a and
+// b (Myers' shortest edit script), or limit when it is at least limit: the
+// search stops there, so a large rewrite costs no more than the bound.
+func wordDistance(a, b []string, limit int) int {
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 {
+		return min(n+m, limit)
+	}
+	maxD := min(n+m, limit)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	for d := 0; d <= maxD; d++ {
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x, y = x+1, y+1
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				return d
+			}
+		}
+	}
+	return limit
+}

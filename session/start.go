@@ -1,0 +1,100 @@
+package session
+
+import (
+	"slices"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Start is one session start's comparison with the store.
+type Start struct {
+	Store baseline.Options
+	Obs   []baseline.Observation
+	// Audit reads the audit logs (and says in fixed words why it could
+	// not); it is called only when something is to be reconciled, so a
+	// quiet session start costs what it did before reconciliation.
+	Audit func() ([]reconcile.Source, string)
+	// Content returns kept bytes by BLAKE3; nil when none are kept.
+	Content func(snapshot.Hash) ([]byte, bool)
+	Limits  walker.Limits
+	Now     time.Time
+	// Project, when set, is registered once, for the daemon to watch.
+	Project string
+	// Log receives one line per auto-accept and halt.
+	Log zerolog.Logger
+}
+
+// Prepare compares the observation with the store, reconciles what
+// changed with the audit logs and runs bounded auto-accept, recording its
+// decisions (they are decisions, not tells: they stand whether or not the
+// advisory is delivered). The store is never held while logs are read or
+// files hashed. The Input it returns is ready for Build.
+func (s *Start) Prepare() (Input, error) {
+	in := Input{Obs: s.Obs}
+	st, err := baseline.Open(s.Store)
+	if err != nil {
+		return in, err
+	}
+	var subjects Subjects
+	var trusted []string
+	registered := false
+	err = st.View(func(tx *baseline.Tx) error {
+		in.Bootstrap = !tx.FirstRunDone()
+		var err error
+		if in.Standings, err = tx.Compare(s.Obs); err != nil {
+			return err
+		}
+		if !in.Bootstrap {
+			if subjects, err = ReadSubjects(tx, in.Standings); err != nil {
+				return err
+			}
+			if trusted, err = tx.TrustSources(); err != nil {
+				return err
+			}
+		}
+		if in.Events, err = tx.Events(); err != nil {
+			return err
+		}
+		projects, err := tx.Projects()
+		registered = s.Project == "" || slices.Contains(projects, s.Project)
+		return err
+	})
+	if err == nil && !registered {
+		err = st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(s.Project, s.Now) })
+	}
+	// The logs are read and files hashed without the store: its lock is
+	// released for the while, and taken again only to record decisions.
+	st.Close()
+	if err != nil || len(subjects.Candidates) == 0 {
+		return in, err
+	}
+	var src []reconcile.Source
+	src, in.AuditProblem = s.Audit()
+	in.Reconciled = subjects.Reconcile(src, s.Now, s.Limits)
+	outs := DecideAuto(in.Standings, in.Reconciled, trusted, s.Content)
+	if len(outs) == 0 {
+		return in, nil
+	}
+	if st, err = baseline.Open(s.Store); err != nil {
+		return in, err
+	}
+	defer st.Close()
+	err = st.Update(func(tx *baseline.Tx) error {
+		var err error
+		if in.Auto, err = ApplyAuto(tx, outs, s.Now); err != nil {
+			return err
+		}
+		in.Standings, err = tx.Compare(s.Obs)
+		return err
+	})
+	for i := range in.Auto {
+		o := &in.Auto[i]
+		s.Log.Info().Str("id", o.St.ID).Bool("accepted", o.Decision.Accept).Msg(o.Text())
+	}
+	return in, err
+}
