@@ -164,7 +164,7 @@ func (p Places) Roots() []Root {
 		roots = append(roots, r)
 	}
 	dirs := func(base string, scope Scope) {
-		for _, k := range Kinds {
+		for _, k := range []Kind{Skills, Agents, Commands} {
 			add(Root{Path: under(base, string(k)), Scope: scope, Kind: k})
 		}
 	}

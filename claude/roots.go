@@ -48,8 +48,8 @@ const (
 )
 
 // Kinds lists the kinds of the roots a repository's .claude holds by
-// directory name (skills, agents, commands), in display order.
-var Kinds = []Kind{Skills, Agents, Commands}
+// directory name, in display order: what `lock` and `verify` cover.
+var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {

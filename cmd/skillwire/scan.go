@@ -239,7 +239,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		exists = exists || r.Exists
 	}
 	if !exists {
-		fmt.Fprintf(w, "Nothing to watch: no skills, agents or commands under %s or the project's .claude.\n",
+		fmt.Fprintf(w, "Nothing to watch: nothing Claude Code loads under %s or the project.\n",
 			anomaly.QuoteBytes([]byte(cfgDir)))
 		return
 	}
