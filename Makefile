@@ -29,6 +29,9 @@ FUZZ += claude:FuzzClaudeJSON
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
 FUZZ += reconcile:FuzzWordDistanceIsSymmetricAndBounded
+FUZZ += claude:FuzzWholeJSON
+FUZZ += claude:FuzzDisplayAndSplit
+FUZZ += walker:FuzzInnerLink
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke
