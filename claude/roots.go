@@ -216,7 +216,9 @@ func (r Root) Spec() walker.RootSpec {
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
 	case Plugins:
+		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
+		spec.Each = &walker.NameSpec{Front: settingsExtract, FrontFile: "hooks/hooks.json"}
 	}
 	return spec
 }

@@ -1,6 +1,7 @@
 package walker
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/skillwire/skillwire/snapshot"
@@ -25,6 +26,19 @@ type frontRead struct {
 // here, never through a link unless follow), and keeps what Front makes of
 // it for settleFront.
 func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t, path []byte) {
+	if i := bytes.LastIndexByte(name.bytes(), '/'); i >= 0 {
+		// A file below the candidate (hooks/hooks.json): its directories
+		// are reached as the walk reaches them, never through a link.
+		for comp := range bytes.SplitSeq(name.bytes()[:i], []byte{'/'}) {
+			fd, _, r := openDirAt(dirfd, znameOf(comp), unix.O_NOFOLLOW, nil)
+			if r != 0 {
+				return
+			}
+			defer closeFD(fd)
+			dirfd = fd
+		}
+		name = znameOf(name.bytes()[i+1:])
+	}
 	if want == nil {
 		want = new(unix.Stat_t)
 		if fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW) != nil {

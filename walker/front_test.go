@@ -75,3 +75,27 @@ func TestAFrontOfBytesTheWalkDidNotHashIsDropped(t *testing.T) {
 		t.Errorf("canonical %q kept though the file changed between the reads", c.Canonical)
 	}
 }
+
+func TestAFrontFileBelowTheCandidateIsNeverReachedThroughALink(t *testing.T) {
+	outside := t.TempDir()
+	testtree.Make(t, outside, "hooks.json=head")
+	for _, tc := range []struct {
+		name  string
+		tree  []string
+		canon string
+	}{
+		{"a real directory", []string{"p/hooks/hooks.json=head\nx"}, "head"},
+		{"a linked directory", []string{"p/hooks -> " + outside}, ""},
+		{"a linked file", []string{"p/hooks/hooks.json -> " + outside + "/hooks.json"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, tc.tree...)
+			spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "hooks/hooks.json"}}
+			c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+			if string(c.Canonical) != tc.canon {
+				t.Errorf("canonical %q, want %q", c.Canonical, tc.canon)
+			}
+		})
+	}
+}
