@@ -529,12 +529,11 @@ func (d *daemon) wanted() map[string]bool {
 				}
 				want[p] = true
 			}
-			// The directories above a nested candidate (a plugin's
-			// marketplace and plugin): a new version appears there.
-			for name := string(c.Name); strings.Contains(name, "/"); {
-				name = name[:strings.LastIndexByte(name, '/')]
-				want[r.Path+"/"+name] = true
-			}
+		}
+		// The directories above nested candidates (a plugin's marketplace
+		// and plugin): a new version appears there.
+		for _, dir := range o.Dirs {
+			want[r.Path+"/"+string(dir)] = true
 		}
 	}
 	return want

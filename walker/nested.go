@@ -74,6 +74,7 @@ func (s *scanner) nested(r *Root, ri, fd int, names []dirent, prefix []byte, dep
 			continue
 		}
 		*fds = append(*fds, sub)
+		r.Dirs = append(r.Dirs, name)
 		s.nested(r, ri, sub, subnames, name, depth-1, jobs, fds)
 	}
 }

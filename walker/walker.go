@@ -170,6 +170,9 @@ type Root struct {
 	// Fanout (too many candidates to observe: none were walked).
 	Anomalies  []anomaly.Reason
 	Candidates []Candidate
+	// Dirs are the directories above nested candidates (RootSpec.Depth)
+	// that the walk opened, relative to the root: where new ones appear.
+	Dirs [][]byte
 }
 
 func finish(c *Candidate) {
