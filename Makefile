@@ -30,6 +30,7 @@ FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
 FUZZ += reconcile:FuzzWordDistanceIsSymmetricAndBounded
 FUZZ += claude:FuzzWholeJSON
+FUZZ += claude:FuzzClaudeJSONServers
 FUZZ += claude:FuzzDisplayAndSplit
 FUZZ += walker:FuzzInnerLink
 FUZZTIME ?= 5s

@@ -113,10 +113,8 @@ func mcpExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(MCPJSON(data, int64(len(data))))
 }
 
-// claudeJSONExtract keeps the user's own mcpServers only: the per-project
-// servers would make one candidate differ from one project to the next.
 func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(ClaudeJSON(data, int64(len(data)), ""))
+	return reasons(ClaudeJSONServers(data, int64(len(data))))
 }
 
 func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,6 +48,33 @@ func FuzzDisplayAndSplit(f *testing.F) {
 			}
 			if cand, nested, ok := (Root{Kind: k}).Split(name); ok && (!strings.HasPrefix(name, cand) || nested != (len(name) > len(cand))) {
 				t.Fatalf("%s %q split as %q nested %v", k, name, cand, nested)
+			}
+		}
+	})
+}
+
+// FuzzClaudeJSONServers: ~/.claude.json is refused with one reason or kept
+// in a form that decodes, and with no key other than the two it keeps.
+func FuzzClaudeJSONServers(f *testing.F) {
+	for _, s := range []string{`{}`, `{"mcpServers":{"a":{"command":"x"}},"projects":{"/p":{"mcpServers":{}},"/q":{"mcpServers":{"b":{}}}}}`,
+		`{"projects":{"/p":[],"/p":{"mcpServers":{"a":1}}}}`, `{"projects":{"/p":{"mcpServers":{ }}}}`, `{"projects":{"/p":{"mcpServers":{]}}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ex := ClaudeJSONServers(data, int64(len(data)))
+		if ex.Canonical == nil {
+			if len(ex.Anomalies) != 1 {
+				t.Fatalf("refused with %v", ex.Anomalies)
+			}
+			return
+		}
+		var m map[string]any
+		if err := json.Unmarshal(ex.Canonical, &m); err != nil {
+			t.Fatalf("form %s: %v", ex.Canonical, err)
+		}
+		for k := range m {
+			if k != "mcpServers" && k != "localMcpServers" {
+				t.Fatalf("form keeps %q", k)
 			}
 		}
 	})
