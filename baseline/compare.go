@@ -65,7 +65,7 @@ func (s *Standing) Status() Status {
 // auto-accept refused it) unless an adverse verdict outranks it.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case r.Review == nil || sameDigest(r.Review.Digest, d):
+	case r.Review == nil || sameDigest(r.Review.Digest, d) || claude.ToldOnce(r.Kind, r.Name):
 		return r.Status
 	case inForce != nil && Adverse(inForce.Verdict):
 		return r.Status

@@ -61,3 +61,34 @@ func TestARecordOfAnotherRootInTheSameDirectoryIsNeverRemoved(t *testing.T) {
 		t.Errorf(".mcp.json judged %s by a root that does not hold it", s.State)
 	}
 }
+
+func TestAReviewedInstructionFileThatChangesIsToldOnceNeverPending(t *testing.T) {
+	for _, tc := range []struct {
+		root claude.Root
+		name string
+		want bool // pending
+	}{
+		{claude.Root{Scope: claude.Project, Kind: claude.Config, Names: []string{"CLAUDE.md"}}, "CLAUDE.md", false},
+		{claude.Root{Scope: claude.Project, Kind: claude.Rules}, "style.md", false},
+		{claude.Root{Scope: claude.Global, Kind: claude.OutputStyles}, "terse.md", false},
+		{claude.Root{Scope: claude.Global, Kind: claude.Agents}, "rev.md", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := openNew(t)
+			dir := t.TempDir()
+			tc.root.Path = dir
+			observe := func(content string) []Observation {
+				must(t, os.WriteFile(filepath.Join(dir, tc.name), []byte(content), 0o644))
+				w := walker.Scan(context.Background(), []walker.RootSpec{tc.root.Spec()}, walker.DefaultConfig())
+				return []Observation{{Root: tc.root, Walk: &w[0]}}
+			}
+			sts := advance(t, st, observe("one"))
+			record(t, st, tc.name, sts, Safe)
+			advance(t, st, observe("two"))
+			s := compare(t, st, observe("two"))[tc.name]
+			if got := s.Status() == StatusPending; got != tc.want {
+				t.Errorf("pending %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

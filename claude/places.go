@@ -172,7 +172,7 @@ func (p Places) Roots() []Root {
 		pcfg = under(p.Project, ".claude")
 		dirs(pcfg, Project)
 	}
-	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.md", "settings.json"}})
+	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
 	add(Root{Path: under(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
 	add(Root{Path: under(under(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
 	add(Root{Path: under(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
@@ -181,12 +181,12 @@ func (p Places) Roots() []Root {
 		add(Root{Path: p.ClaudeJSON, Scope: Global, Kind: Config, Names: []string{".claude.json"}})
 	}
 	if p.Managed != "" {
-		add(Root{Path: p.Managed, Scope: Managed, Kind: Config, Names: []string{"CLAUDE.md", "managed-settings.json"}})
+		add(Root{Path: p.Managed, Scope: Managed, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "managed-settings.json"}})
 		add(Root{Path: under(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
 	}
 	if p.Project != "" {
 		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "CLAUDE.local.md", "CLAUDE.md"}})
-		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"CLAUDE.md", "settings.json", "settings.local.json"}})
+		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
 		add(Root{Path: under(pcfg, "rules"), Scope: Project, Kind: Rules})
 		add(Root{Path: under(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
 	}

@@ -31,16 +31,16 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"project skills /p/.claude/skills ",
 		"project agents /p/.claude/agents ",
 		"project commands /p/.claude/commands ",
-		"global config /h/.claude CLAUDE.md,settings.json",
+		"global config /h/.claude CLAUDE.local.md,CLAUDE.md,settings.json",
 		"global config /h/.claude/plugins installed_plugins.json,known_marketplaces.json",
 		"global plugins /h/.claude/plugins/cache ",
 		"global output-styles /h/.claude/output-styles ",
 		"global rules /h/.claude/rules ",
 		"global config /h .claude.json",
-		"managed config /etc/cc CLAUDE.md,managed-settings.json",
+		"managed config /etc/cc CLAUDE.local.md,CLAUDE.md,managed-settings.json",
 		"managed managed-settings /etc/cc/managed-settings.d ",
 		"project config /p .mcp.json,CLAUDE.local.md,CLAUDE.md",
-		"project config /p/.claude CLAUDE.md,settings.json,settings.local.json",
+		"project config /p/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json",
 		"project rules /p/.claude/rules ",
 		"project output-styles /p/.claude/output-styles ",
 	}
@@ -53,7 +53,7 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 	// $CLAUDE_CONFIG_DIR holds .claude.json itself.
 	p := Places{Config: "/c", ClaudeJSON: "/c"}
 	got := rootLines(p.Roots())
-	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.md,settings.json") {
+	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.local.md,CLAUDE.md,settings.json") {
 		t.Errorf("roots: %q", got)
 	}
 	// A session started in $HOME: the project is the home directory.
@@ -65,7 +65,7 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
 		}
 	}
-	if !slices.Contains(got, "global config "+home+"/.claude CLAUDE.md,settings.json,settings.local.json") {
+	if !slices.Contains(got, "global config "+home+"/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json") {
 		t.Errorf("roots: %q", got)
 	}
 }

@@ -98,6 +98,18 @@ func CandidateKind(k Kind, name []byte) string {
 	return ""
 }
 
+// ToldOnce reports whether a change of the candidate name of a root of
+// kind k is told once and never held pending a review: instruction files
+// and output styles are read, never run, and Claude Code cannot be stopped
+// from reading them.
+func ToldOnce(k Kind, name []byte) bool {
+	switch CandidateKind(k, name) {
+	case KindInstructions, KindOutputStyle:
+		return true
+	}
+	return false
+}
+
 // Root is one directory of candidates.
 type Root struct {
 	Path  string
