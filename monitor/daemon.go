@@ -181,7 +181,10 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			if !r.Holds([]byte(name)) {
 				continue // beside a configuration file: $HOME, <cfg>
 			}
-			if !ok || !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills && r.Kind != claude.Plugins) {
+			// A configuration file is walked alone, however it changed:
+			// Claude Code rewrites .claude.json at every start, and a walk
+			// that finds it new or gone asks for the rescan itself.
+			if !ok || r.Kind != claude.Config && !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills && r.Kind != claude.Plugins) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
 			}
