@@ -76,6 +76,9 @@ func (f configFile) spec(name string, scripts func([]byte) []string) walker.Name
 func (r Root) scripts(canon []byte) []string {
 	var out []string
 	for _, c := range SettingsCommands(canon) {
+		if c.Type != "" && c.Type != "command" {
+			continue // an http hook's URL, a prompt hook's prompt
+		}
 		sc, ok := CommandScript(c.Command)
 		if !ok {
 			continue

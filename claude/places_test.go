@@ -257,6 +257,13 @@ func TestTheScriptsASettingsFileRunsAreBoundIntoItsDigest(t *testing.T) {
 	}
 }
 
+func TestOnlyCommandsBindScripts(t *testing.T) {
+	canon := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"/etc/passwd is fine"},{"type":"http","url":"/x"},{"type":"command","command":"/bin/true"}]}]}}`)
+	if got := (Root{}).scripts(canon); !slices.Equal(got, []string{"/bin/true"}) {
+		t.Errorf("scripts %q", got)
+	}
+}
+
 func TestAUserSettingsFileIsTheSameInEveryProject(t *testing.T) {
 	cfg, p1, p2 := t.TempDir(), t.TempDir(), t.TempDir()
 	testtree.Make(t, cfg, `settings.json={"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$CLAUDE_PROJECT_DIR/x.sh"}]}]}}`)
