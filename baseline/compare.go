@@ -39,7 +39,7 @@ type Standing struct {
 	// applies the standing only if the record still matches it.
 	Prior *Record
 	// PriorCanonical is the canonical form delivered last, for a
-	// configuration candidate that has one now (nil: none kept).
+	// candidate that has one now or is removed (nil: none kept).
 	PriorCanonical []byte
 	// Verdict is the verdict in force: the record's when it applies to
 	// this content, or an adverse one recorded for the same content on
@@ -126,7 +126,9 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Standing{ID: r.ID, Root: o.Root, Name: r.Name, State: Removed, Prior: r, Verdict: v})
+			// A removed plugin version's form is what its successor's
+			// facts are told against.
+			out = append(out, Standing{ID: r.ID, Root: o.Root, Name: r.Name, State: Removed, Prior: r, Verdict: v, PriorCanonical: t.Extract(r.ID)})
 		}
 	}
 	return out, nil

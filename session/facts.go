@@ -1,12 +1,15 @@
 package session
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // A configuration candidate is told by its facts ("new SessionStart hook
@@ -26,6 +29,37 @@ func facts(st *baseline.Standing) []claude.Fact {
 	return claude.ConfigFacts(st.PriorCanonical, st.Observed.Canonical)
 }
 
+// predecessor is, for a new plugin version, another version of the same
+// plugin the store knew (the greatest name before it, else any): the new
+// one is told as replacing it, its facts against that version's form.
+func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
+	if st.Root.Kind != claude.Plugins || st.State != baseline.New {
+		return nil
+	}
+	i := bytes.LastIndexByte(st.Name, '/')
+	if i < 0 {
+		return nil
+	}
+	prefix := st.Name[:i+1]
+	var below, last *baseline.Standing
+	for j := range in.Standings {
+		o := &in.Standings[j]
+		if o.State == baseline.New || !o.Root.Same(st.Root) || !bytes.HasPrefix(o.Name, prefix) || bytes.IndexByte(o.Name[len(prefix):], '/') >= 0 {
+			continue
+		}
+		if bytes.Compare(o.Name, st.Name) < 0 && (below == nil || bytes.Compare(o.Name, below.Name) > 0) {
+			below = o
+		}
+		if last == nil || bytes.Compare(o.Name, last.Name) > 0 {
+			last = o
+		}
+	}
+	if below != nil {
+		return below
+	}
+	return last
+}
+
 // factsFirst orders the deltas with facts (a new hook, env or MCP server)
 // before every other item, then by category: they are never crowded out
 // of the listed items by content changes.
@@ -39,19 +73,39 @@ func factsFirst(items []item) {
 	slices.SortStableFunc(items, func(a, b item) int { return rank(a) - rank(b) })
 }
 
-// factsText is the suffix of st's line: its facts, at most maxFacts, and
-// how many more there are.
-func factsText(st *baseline.Standing) string {
+// factsText is the suffix of st's line: the version a new plugin version
+// replaces and how many of its files differ, then its facts, at most
+// maxFacts, and how many more there are.
+func factsText(in Input, st *baseline.Standing) string {
 	fs := facts(st)
-	if len(fs) == 0 {
+	var parts []string
+	if pred := predecessor(in, st); pred != nil {
+		what := "another version"
+		if name, ok := claude.Display(pred.Root.Kind, pred.Name); ok {
+			what = "version " + name[strings.LastIndexByte(name, '/')+1:]
+		}
+		if pred.Observed != nil && st.Observed != nil && !pred.Observed.Partial() && !st.Observed.Partial() {
+			n := 0
+			for _, c := range snapshot.Diff(&pred.Observed.Manifest, &st.Observed.Manifest) {
+				if e := cmp.Or(c.New, c.Old); e.Kind != snapshot.Dir {
+					n++
+				}
+			}
+			what += fmt.Sprintf(" (%d file(s) differ)", n)
+		}
+		parts = append(parts, "replaces "+what)
+		if st.Observed != nil && st.Observed.Canonical != nil {
+			fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
+		}
+	}
+	for _, f := range fs[:min(len(fs), maxFacts)] {
+		parts = append(parts, f.String())
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	told := make([]string, 0, maxFacts)
-	for _, f := range fs[:min(len(fs), maxFacts)] {
-		told = append(told, f.String())
-	}
-	out := ": " + strings.Join(told, "; ")
-	if more := len(fs) - len(told); more > 0 {
+	out := ": " + strings.Join(parts, "; ")
+	if more := len(fs) - maxFacts; more > 0 {
 		out += fmt.Sprintf(" (%d more change(s) of what it runs or allows; see skillwire status)", more)
 	}
 	return out

@@ -95,7 +95,34 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 
 func TestAContentCandidateHasNoFacts(t *testing.T) {
 	st := standing("pdf", baseline.Changed)
-	if s := factsText(&st); s != "" {
+	if s := factsText(Input{}, &st); s != "" {
 		t.Errorf("facts %q of a candidate without a canonical form", s)
+	}
+}
+
+func TestANewPluginVersionIsToldAgainstTheVersionItReplaces(t *testing.T) {
+	plugins := claude.Root{Path: "/cfg/plugins/cache", Scope: claude.Global, Kind: claude.Plugins}
+	plugin := func(name string, s baseline.State, canon string) baseline.Standing {
+		st := standing(name, s)
+		st.Root = plugins
+		if st.Observed != nil {
+			st.Observed.Canonical = []byte(canon)
+		}
+		st.PriorCanonical = []byte(canon)
+		return st
+	}
+	hook := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"}]}]}}`
+	old := plugin("acme/fmt/1.2.0", baseline.Removed, hook)
+	other := plugin("acme/lint/1.0", baseline.Unchanged, `{}`)
+	st := plugin("acme/fmt/1.3.0", baseline.New, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"curl y"}]}]}}`)
+	st.PriorCanonical = nil
+	in := Input{Standings: []baseline.Standing{old, other, st}}
+	if got, want := factsText(in, &in.Standings[2]), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// The first version of a plugin replaces nothing: all is new.
+	in = Input{Standings: []baseline.Standing{other, st}}
+	if got := factsText(in, &in.Standings[1]); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
+		t.Errorf("got %q", got)
 	}
 }
