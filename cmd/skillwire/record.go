@@ -78,7 +78,7 @@ tree), 4 store unusable.`,
 				return err
 			}
 
-			c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			found := c.Anomalies()
 			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
 			if !c.Partial() {

@@ -111,7 +111,11 @@ func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error)
 		recs, err := tx.Records()
 		for _, r := range recs {
 			if _, ok := known[r.ID]; !ok {
-				known[r.ID] = candidateRef{id: r.ID, root: claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}, name: r.Name}
+				root := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
+				if r.Kind == claude.Config {
+					root.Names = []string{string(r.Name)}
+				}
+				known[r.ID] = candidateRef{id: r.ID, root: root, name: r.Name}
 			}
 		}
 		return err
