@@ -381,15 +381,23 @@ func (s *Settings) AddSessionStart(command string) (bool, error) {
 
 // AddHook adds to hooks.<event> a group holding one command hook, with
 // matcher when it is not "". It adds nothing, and reports false, when a
-// command hook with exactly this command is already under that event.
+// command hook with exactly this command is already under that event in a
+// group of exactly this matcher. The command under another matcher (which
+// would run it for other tools, or never) is removed and added again
+// under matcher: a repair, reported true like an add.
 func (s *Settings) AddHook(event, matcher, command string) (bool, error) {
-	cmds, err := s.Commands(event)
+	_, ss, err := s.eventHooks(event)
 	if err != nil {
 		return false, err
 	}
-	for _, c := range cmds {
-		if c == command {
-			return false, nil
+	if ss != nil {
+		for _, g := range ss.val.elems {
+			if hasCommand(g, command) && matcherOf(g) == matcher {
+				return false, nil
+			}
+		}
+		if _, err := s.RemoveHooks(event, func(c string) bool { return c == command }); err != nil {
+			return false, err
 		}
 	}
 	hooks, ss, _ := s.eventHooks(event)
@@ -408,6 +416,33 @@ func (s *Settings) AddHook(event, matcher, command string) (bool, error) {
 	group.members = append(group.members, newMember("hooks", &value{kind: array, elems: []*value{hookEntry(command)}}))
 	ss.val.elems = append(ss.val.elems, group)
 	return true, nil
+}
+
+// hasCommand reports whether group g holds a command hook running command.
+func hasCommand(g *value, command string) bool {
+	hs := g.lookup("hooks")
+	if hs == nil {
+		return false
+	}
+	for _, h := range hs.val.elems {
+		if c, ok := commandOf(h); ok && c == command {
+			return true
+		}
+	}
+	return false
+}
+
+// matcherOf is group g's matcher, "" when absent; a matcher that is not a
+// string is never equal to one install writes.
+func matcherOf(g *value) string {
+	m := g.lookup("matcher")
+	if m == nil {
+		return ""
+	}
+	if s, ok := m.val.str(); ok {
+		return s
+	}
+	return "\x00not a string"
 }
 
 // RemoveSessionStart removes the SessionStart command hooks whose command

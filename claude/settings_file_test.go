@@ -80,6 +80,26 @@ func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
 	}
 }
 
+func TestInstallHookRepairsOurCommandUnderAWrongMatcher(t *testing.T) {
+	h := HookSpecs[1] // PreToolUse, for the tools that name a candidate
+	cmd := "/usr/bin/skillwire hook pre-tool-use"
+	s := mustParse(t, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+cmd+`"},{"type":"command","command":"echo mine"}]}]}}`)
+	for i, want := range []bool{true, false} {
+		added, _, err := s.InstallHook(h, cmd)
+		if err != nil || added != want {
+			t.Fatalf("install %d: added %v, %v; want %v", i, added, err, want)
+		}
+	}
+	_, ss, err := s.eventHooks(h.Event)
+	if err != nil || len(ss.val.elems) != 2 || matcherOf(ss.val.elems[0]) != "Bash" || hasCommand(ss.val.elems[0], cmd) ||
+		matcherOf(ss.val.elems[1]) != h.Matcher || !hasCommand(ss.val.elems[1], cmd) {
+		t.Fatalf("%s", s.Encode())
+	}
+	if cmds, _ := s.Commands(h.Event); len(cmds) != 2 || cmds[0] != "echo mine" {
+		t.Fatalf("commands %q", cmds)
+	}
+}
+
 func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 	self := "'/opt/my tools/sw' hook session-start" // not named skillwire: removed as self
 	s := mustParse(t, `{"hooks":{"SessionStart":[{"hooks":[

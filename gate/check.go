@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -53,19 +53,19 @@ type Result struct {
 type located struct {
 	root claude.Root
 	name []byte
+	dir  bool // listed as a directory (or a link to one)
 	cand Candidate
 	cfg  walker.Config
 }
 
 // Check judges u on the bytes on disk now: the name is resolved among the
 // candidates of env.Roots as Claude Code resolves it, each match is walked
-// on the spot (or read from the daemon's cache when the daemon watched its
-// root continuously), compared with the store, and answered under the
+// on the spot, compared with the store, and answered under the
 // store's policy, worst answer winning. Every ask and deny is journaled as
 // a note on the candidate. An error means the gate could not judge: the
-// caller answers with Fail, under FallbackPolicy when Result.Policy is 0.
+// caller answers with Fail, as Run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	found := discover(env.Roots, env.Walker)
+	found, blind := discover(env.Roots, env.Walker)
 	cands := make([]Candidate, len(found))
 	for i := range found {
 		cands[i] = found[i].cand
@@ -78,39 +78,34 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 			matched = append(matched, found[i])
 		}
 	}
-	if len(matched) == 0 {
+	matched = append(matched, nested(ctx, u, found, matched)...)
+	unseen := unobservable(u, blind, matched)
+	if len(matched) == 0 && len(unseen) == 0 {
 		return Result{}, nil
 	}
-	// Without a daemon every match is walked before the store is opened, so
-	// the store's lock is never held during a walk.
-	running := monitor.Running(env.Store.Dir)
-	var obs []baseline.Observation
-	var err error
-	if !running {
-		if obs, err = observe(ctx, matched, nil); err != nil {
-			return Result{}, err
-		}
+	pre, rest, err := adverseFirst(ctx, matched, env.Store)
+	if err != nil {
+		return Result{}, err
+	}
+	// Every other match is walked on the spot, before the store is opened
+	// for writing (its lock is never held during a walk). The daemon's
+	// cache is never read here: it lags the disk by its debounce, and the
+	// gate must judge the bytes about to load, not those of 100 ms ago.
+	obs, err := observe(ctx, rest)
+	if err != nil {
+		return Result{}, err
 	}
 	st, err := baseline.Open(storeOptions(ctx, env.Store))
 	if errors.Is(err, baseline.ErrBusy) {
 		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("gate: opening the store: %w", err)
+		return Result{}, fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	defer st.Close()
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
-		res = Result{}
-		if running {
-			cached, err := cachedRoots(tx, matched, env.Now)
-			if err != nil {
-				return err
-			}
-			if obs, err = observe(ctx, matched, cached); err != nil {
-				return err
-			}
-		}
+		res = Result{Findings: append(slices.Clone(pre), unseen...)}
 		p, err := tx.GatePolicy()
 		if err != nil {
 			return err
@@ -142,34 +137,71 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
 	}
 	if err != nil {
-		return Result{Policy: res.Policy}, fmt.Errorf("gate: judging: %w", err)
+		return Result{Policy: res.Policy}, fmt.Errorf("%w: judging: %w", ErrStore, err)
 	}
-	if ctx.Err() != nil {
+	if len(rest) > 0 && ctx.Err() != nil {
+		// A walk cut short by the deadline is no judgement; verdicts read
+		// by id are, whenever they were read.
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
 	return res, nil
 }
 
-// cachedRoots are the daemon's cached observations of the matched roots it
-// is trusted for, by session's rule (alive, watching everything, the root
-// named in its heartbeat); the caller knows a daemon holds its role.
-func cachedRoots(tx *baseline.Tx, matched []located, now time.Time) (map[string]*walker.Root, error) {
-	hb, err := tx.Heartbeat()
+// adverseFirst reads the record of every match by id before any walk: an
+// adverse verdict on the record stays in force whatever the content, so
+// those matches are judged without reading a byte of them (a BLOCK padded
+// with gigabytes is denied in time). rest is what is left to walk: nothing
+// when the adverse findings already give the worst answer the policy has.
+func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, err error) {
+	o = storeOptions(ctx, o)
+	o.Create, o.ReadOnly = false, true
+	st, err := baseline.Open(o)
+	switch {
+	case errors.Is(err, baseline.ErrAbsent):
+		return nil, matched, nil // no store, no verdicts
+	case errors.Is(err, baseline.ErrBusy):
+		return nil, nil, fmt.Errorf("%w: %w", ErrLocked, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	defer st.Close()
+	err = st.View(func(tx *baseline.Tx) error {
+		s, err := tx.GatePolicy()
+		if err != nil {
+			return err
+		}
+		p, err := ParsePolicy(s)
+		if err != nil {
+			return err
+		}
+		worst := None
+		for _, m := range matched {
+			id := tx.ID(m.root.Path, m.name)
+			rec, err := tx.Record(id)
+			if err != nil {
+				return err
+			}
+			if rec == nil || rec.Verdict == nil || !baseline.Adverse(rec.Verdict.Verdict) {
+				rest = append(rest, m)
+				continue
+			}
+			f := Finding{Candidate: m.cand, State: Suspect, Reviewed: rec.Verdict.At}
+			f.Candidate.ID = id
+			if rec.Verdict.Verdict == baseline.Block {
+				f.State = Blocked
+			}
+			pre = append(pre, f)
+			worst = Worst(worst, Decide(p, f.State))
+		}
+		if len(pre) > 0 && worst == Decide(p, Blocked) {
+			rest = nil // no walk can make the answer worse
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("%w: reading verdicts: %w", ErrStore, err)
 	}
-	d := session.Daemon{Running: true, Heartbeat: hb}
-	out := map[string]*walker.Root{}
-	for _, m := range matched {
-		p := m.root.Path
-		if _, done := out[p]; done || !d.Trusts(p, now) {
-			continue
-		}
-		if out[p], err = tx.CachedRoot(m.root.Spec()); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return pre, rest, nil
 }
 
 // FallbackPolicy is the policy to answer under when the store could not be
@@ -196,23 +228,106 @@ func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	return o
 }
 
-// discover lists the candidates of roots by name, without walking them.
-func discover(roots []claude.Root, cfg walker.Config) []located {
+// blindRoot is a root that could not be listed, with why.
+type blindRoot struct {
+	root   claude.Root
+	reason anomaly.Reason
+}
+
+// discover lists the candidates of roots by name, without walking them,
+// and the roots that could not be listed (fanout, unreadable, not a
+// directory), which hide whatever candidates they hold.
+func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 	specs := make([]walker.RootSpec, len(roots))
 	for i, r := range roots {
 		specs[i] = r.Spec()
 	}
 	var out []located
+	var blind []blindRoot
 	for i, w := range walker.Discover(specs, cfg) {
 		r := roots[i]
+		if len(w.Anomalies) > 0 {
+			blind = append(blind, blindRoot{root: r, reason: w.Anomalies[0]})
+		}
 		for _, c := range w.Candidates {
 			folder := c.Name
 			if c.Kind == walker.KindFile {
 				folder = bytes.TrimSuffix(folder, []byte(".md"))
 			}
-			out = append(out, located{root: r, name: c.Name, cfg: cfg, cand: Candidate{
+			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg, cand: Candidate{
 				Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}})
 		}
+	}
+	return out, blind
+}
+
+// nested are the command folders u may reach that hold a command file
+// Claude Code names as u.Name, and are not outranked by a match: a nested
+// file is invoked by its base name (commands/sub/deploy.md is /deploy, the
+// folder only labels it), and older documents name it /sub:deploy, so both
+// readings count. A folder whose names could not all be listed may hold
+// the name, so it counts too. Only names are listed here (no file is
+// read); what matches is walked whole like any other match.
+func nested(ctx context.Context, u Use, found, matched []located) []located {
+	if u.Path != "" || !reaches(u.Kind, Command) || u.Name == "" {
+		return nil
+	}
+	var out []located
+	for _, l := range found {
+		if l.cand.Kind != Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
+			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || beats(u.Kind, m.cand, l.cand)
+		}) {
+			continue
+		}
+		cfg := l.cfg
+		cfg.MaxFileBytes = 0 // names only: every non-empty file is left unread
+		c := walker.Observe(ctx, l.root.Path, l.name, cfg)
+		if c.Partial() || holdsCommand(&c, l.name, u.Name) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// holdsCommand reports whether the command folder c (named folder) holds a
+// file that answers to typed, or may hold one it could not list.
+func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
+	for _, e := range c.Manifest.Entries {
+		if e.Kind == snapshot.Anomaly {
+			switch e.Reason {
+			case anomaly.Fanout, anomaly.Unreadable, anomaly.Depth, anomaly.Unstable, anomaly.Swapped, anomaly.Budget, anomaly.Root:
+				return true // names below it are unknown
+			}
+		}
+		rel, ok := bytes.CutSuffix(e.Path, []byte(".md"))
+		if !ok || len(rel) == 0 {
+			continue
+		}
+		base := rel[bytes.LastIndexByte(rel, '/')+1:]
+		if string(base) == typed || string(folder)+":"+string(bytes.ReplaceAll(rel, []byte("/"), []byte(":"))) == typed ||
+			string(folder)+"/"+string(rel) == typed {
+			return true
+		}
+	}
+	return false
+}
+
+// unobservable judges Anomalous every root that could not be listed and
+// that u's candidate could live in and win from: a name that may resolve
+// into a root the gate cannot see cannot be judged. A root is passed over
+// only when a match found elsewhere outranks anything it could hold.
+func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
+	var out []Finding
+	for _, b := range blind {
+		c := Candidate{Kind: kindOfRoot(b.root.Kind), Scope: scopeOfRoot(b.root.Scope)}
+		if u.Path != "" {
+			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
+				continue
+			}
+		} else if !reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return beats(u.Kind, m.cand, c) }) {
+			continue
+		}
+		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
 	}
 	return out
 }
@@ -251,10 +366,12 @@ func scopeOfRoot(s claude.Scope) Scope {
 	return User
 }
 
-// observe reads each matched candidate as it is now: from cached, the
-// daemon's observations of the roots it watched continuously, else by
-// walking that one candidate under the walker's proofs and limits.
-func observe(ctx context.Context, matched []located, cached map[string]*walker.Root) ([]baseline.Observation, error) {
+// observe reads each matched candidate as it is now, walking that one
+// candidate under the walker's proofs and limits.
+func observe(ctx context.Context, matched []located) ([]baseline.Observation, error) {
+	if len(matched) == 0 {
+		return nil, nil
+	}
 	var roots []claude.Root
 	for _, m := range matched {
 		if !hasRoot(roots, m.root.Path) {
@@ -268,11 +385,7 @@ func observe(ctx context.Context, matched []located, cached map[string]*walker.R
 			if m.root.Path != r.Path {
 				continue
 			}
-			c, ok := cachedCandidate(cached[r.Path], m.name)
-			if !ok {
-				c = walker.Observe(ctx, r.Path, m.name, m.cfg)
-			}
-			w.Candidates = append(w.Candidates, c)
+			w.Candidates = append(w.Candidates, walker.Observe(ctx, r.Path, m.name, m.cfg))
 		}
 		obs[i] = baseline.Observation{Root: r, Walk: w}
 	}
@@ -289,18 +402,6 @@ func hasRoot(roots []claude.Root, path string) bool {
 		}
 	}
 	return false
-}
-
-func cachedCandidate(r *walker.Root, name []byte) (walker.Candidate, bool) {
-	if r == nil {
-		return walker.Candidate{}, false
-	}
-	for _, c := range r.Candidates {
-		if bytes.Equal(c.Name, name) {
-			return c, true
-		}
-	}
-	return walker.Candidate{}, false // not yet in the daemon's cache: walk it
 }
 
 // finding maps a standing to the gate's state, the worst that applies:
@@ -387,6 +488,9 @@ func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	for _, f := range res.Findings {
+		if f.Root {
+			continue // a root that could not be listed has no candidate to note on
+		}
 		a := Decide(res.Policy, f.State)
 		kind := baseline.NoteGateAsk
 		switch a {
@@ -420,7 +524,8 @@ type Outcome struct {
 // Run is Check under a hard deadline. Past it, on any internal error (a
 // panic included) or on a locked store, the answer is Fail's under the
 // store's policy when it was read, else under FallbackPolicy: nothing
-// under audit and balanced, deny under strict.
+// under audit and balanced, deny under strict. A store that cannot be
+// opened or read (ErrStore) with its policy unread is answered as strict.
 func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -448,7 +553,11 @@ func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 		return Outcome{Answer: c.res.Answer, Reason: c.res.Reason, Result: c.res}
 	}
 	p := c.res.Policy
-	if !p.Valid() {
+	switch {
+	case p.Valid():
+	case errors.Is(c.err, ErrStore):
+		p = Strict // the person's choice is unreadable: never weaker than it
+	default:
 		p = FallbackPolicy(env.Store.Dir)
 	}
 	f := Fail(p, c.err)

@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -382,25 +383,168 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	}
 }
 
-func TestCheckTrustsTheDaemonCacheOnlyWhileTheDaemonWatches(t *testing.T) {
+func TestCheckJudgesAnEditTheDaemonHasNotFlushedYet(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		heartbeat time.Duration
-		want      Answer // the skill was edited after the daemon's last look
 	}{
-		{"fresh heartbeat: the cached observation stands", 0, None},
-		{"stale heartbeat: walked, the edit is seen", -time.Hour, Deny},
+		{"fresh heartbeat", 0},
+		{"stale heartbeat", -time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
 			states[0].setup(tr) // vetted
 			tr.policy(Strict)
 			fakeDaemon(t, tr, time.Now().Add(tc.heartbeat))
-			// A daemon that watches would have seen this edit and updated
-			// its cache; the test edits behind its back to tell which was read.
+			// An edit inside the daemon's debounce: its cache still holds
+			// the vetted bytes, the disk holds the edited ones.
 			tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "edited\n")
-			if res := tr.check(Skill, "pdf"); res.Answer != tc.want {
+			if res := tr.check(Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
 				t.Fatalf("%s: %+v", res.Answer, res.Findings)
+			}
+		})
+	}
+}
+
+func TestCheckJudgesAnAdverseRecordByIDWithoutWalking(t *testing.T) {
+	for _, tc := range []struct {
+		verdict string
+		p       Policy
+		want    Answer
+		state   State
+	}{
+		{baseline.Block, Balanced, Deny, Blocked},
+		{baseline.Block, Strict, Deny, Blocked},
+		{baseline.Block, Audit, None, Blocked},
+		{baseline.Suspect, Balanced, Ask, Suspect},
+		{baseline.Suspect, Strict, Deny, Suspect},
+	} {
+		t.Run(tc.verdict+"/"+tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			p := tr.skill("user", "pdf")
+			tr.record(tr.deliver()["global/pdf"], tc.verdict)
+			tr.policy(tc.p)
+			// Padded after the verdict: a walk would change the digest. The
+			// deadline has passed before the check starts, so any walk
+			// fails the check; the verdict alone must answer.
+			tr.write(filepath.Join(p, "pad.bin"), strings.Repeat("x", 1<<20))
+			ctx, cancel := context.WithTimeout(context.Background(), -time.Second)
+			defer cancel()
+			res, err := Check(ctx, Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env)
+			if err != nil {
+				t.Fatalf("the verdict alone answers, yet: %v", err)
+			}
+			if res.Answer != tc.want || len(res.Findings) != 1 || res.Findings[0].State != tc.state || res.Findings[0].Digest != nil {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && (!strings.Contains(res.Reason, "was reviewed "+tc.verdict) || len(tr.notes(res.Findings[0].Candidate.ID)) != 1) {
+				t.Fatalf("reason %q, notes %+v", res.Reason, tr.notes(res.Findings[0].Candidate.ID))
+			}
+		})
+	}
+}
+
+func TestCheckJudgesANameThatMayLiveInARootThatCouldNotBeListed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(tr *tree) // the project's skills and agents roots hold too many entries
+		kind  Kind
+		use   string
+		p     Policy
+		want  Answer
+	}{
+		{"no match elsewhere, balanced asks", nil, Skill, "pdf", Balanced, Ask},
+		{"no match elsewhere, strict denies", nil, Skill, "pdf", Strict, Deny},
+		{"audit answers nothing", nil, Skill, "pdf", Audit, None},
+		{"a vetted user skill outranks any project skill", func(tr *tree) {
+			tr.skill("user", "pdf")
+			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		}, Skill, "pdf", Strict, None},
+		{"a vetted user agent does not outrank a project agent", func(tr *tree) {
+			tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
+			tr.record(tr.deliver()["global/rev.md"], baseline.Safe)
+		}, Agent, "rev", Balanced, Ask},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.env.Walker.MaxDirEntries = 3
+			tr.deliver()
+			if tc.setup != nil {
+				tc.setup(tr)
+			}
+			for i := range 4 {
+				tr.skill("project", fmt.Sprintf("s%d", i))
+				tr.write(filepath.Join(tr.project, ".claude", "agents", fmt.Sprintf("a%d.md", i)), "agent\n")
+			}
+			tr.policy(tc.p)
+			res := tr.check(tc.kind, tc.use)
+			if res.Answer != tc.want {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && !strings.Contains(res.Reason, "the project "+tc.kind.String()+"s folder could not be listed (fanout)") {
+				t.Fatalf("reason %q", res.Reason)
+			}
+		})
+	}
+	t.Run("a skill file's change in the root", func(t *testing.T) {
+		tr := newTree(t)
+		tr.env.Walker.MaxDirEntries = 3
+		for i := range 4 {
+			tr.skill("project", fmt.Sprintf("s%d", i))
+		}
+		tr.policy(Strict)
+		res, err := Check(context.Background(), Use{Path: filepath.Join(tr.project, ".claude", "skills", "s0", "SKILL.md"), Event: "ConfigChange"}, tr.env)
+		if err != nil || res.Answer != Deny || len(res.Findings) != 1 || !res.Findings[0].Root {
+			t.Fatalf("%v %s %+v", err, res.Answer, res.Findings)
+		}
+	})
+}
+
+func TestCheckJudgesACandidateWhoseNameFailsTheDisplayGate(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("project", "\u0435vil") // Cyrillic е: fails the display gate
+	tr.policy(Strict)
+	res := tr.check(Skill, "\u0435vil")
+	if res.Answer != Deny || len(res.Findings) != 1 || res.Findings[0].State != Anomalous ||
+		!strings.Contains(res.Reason, "has an anomaly (badname)") || strings.Contains(res.Reason, "vil") {
+		t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+	}
+	if res := tr.check(Skill, "evil"); res.Answer != None || len(res.Findings) != 0 {
+		t.Fatalf("the Latin name is not the candidate's, yet: %s %+v", res.Answer, res.Findings)
+	}
+}
+
+func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, typed string
+		user        bool // a vetted user skill of the same name outranks a project command
+		want        Answer
+	}{
+		{"by its base name", "deploy", false, Ask},
+		{"by folder:name", "sub:deploy", false, Ask},
+		{"nested deeper, by its base name", "release", false, Ask},
+		{"nested deeper, by every folder", "sub:ops:release", false, Ask},
+		{"a name no file has", "other", false, None},
+		{"outranked by a user skill", "deploy", true, None},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			if tc.user {
+				tr.skill("user", "deploy")
+				tr.record(tr.deliver()["global/deploy"], baseline.Safe)
+			}
+			cmds := filepath.Join(tr.project, ".claude", "commands", "sub")
+			tr.write(filepath.Join(cmds, "deploy.md"), "deploy\n")
+			tr.write(filepath.Join(cmds, "ops", "release.md"), "release\n")
+			res := tr.check(Skill, tc.typed)
+			if res.Answer != tc.want {
+				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
+			}
+			if tc.want != None && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Findings[0].State != New) {
+				t.Fatalf("%+v", res.Findings)
 			}
 		})
 	}

@@ -11,14 +11,17 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// changedMark starts the note of a load whose digest differs from the load
-// before it; the session start looks for it.
+// changedMark starts the note of a load whose digest differs from the last
+// noted load; the session start looks for it.
 const changedMark = "changed since the last load: "
 
 // RecordInstructionsLoaded journals that Claude Code loaded the instruction
 // file l.Path, with the digest of its bytes now (read by the walker, under
-// its proofs): a note on the file's id, marked when the digest differs from
-// the one of the last load. The event cannot block, so nothing is answered.
+// its proofs): a note on the file's id for its first load and for each load
+// whose digest differs from the last noted one, marked changed. A load of
+// the same bytes again notes nothing, so the journal grows with changes,
+// not with sessions (and AppendNote bounds it per file all the same). The
+// event cannot block, so nothing is answered.
 func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
@@ -30,32 +33,48 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 		return fmt.Errorf("gate: opening the store: %w", err)
 	}
 	defer st.Close()
-	return st.Update(func(tx *baseline.Tx) error {
-		id := tx.ID(dir, []byte(name))
-		notes, err := tx.Notes(id)
+	n := baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: env.Now.UTC()}
+	text := "instruction file loaded (" + known(l.MemoryType, "User", "Project", "Local", "Managed") + ", " +
+		known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"
+	if c.Partial() || len(c.Anomalies()) > 0 {
+		text += "; it could not be fully read, so it has no digest"
+	} else {
+		d := c.Digest
+		n.Digest = &d
+	}
+	// due reads the last noted load: nothing is due when it noted these
+	// bytes; the read-only pass keeps the common load from syncing a commit.
+	due := func(tx *baseline.Tx) (bool, error) {
+		n.ID = tx.ID(dir, []byte(name))
+		notes, err := tx.Notes(n.ID)
 		if err != nil {
-			return err
-		}
-		n := baseline.Note{ID: id, Kind: baseline.NoteInstructionsLoaded, At: env.Now.UTC()}
-		text := "instruction file loaded (" + known(l.MemoryType, "User", "Project", "Local", "Managed") + ", " +
-			known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"
-		if c.Partial() || len(c.Anomalies()) > 0 {
-			text += "; it could not be fully read, so it has no digest"
-		} else {
-			d := c.Digest
-			n.Digest = &d
-		}
-		if prev := lastLoad(notes); prev != nil && !sameHash(prev.Digest, n.Digest) {
-			text = changedMark + text + "; last loaded " + prev.At.UTC().Format(time.DateOnly)
+			return false, err
 		}
 		n.Text = text
+		prev := lastLoad(notes)
+		if prev != nil && sameHash(prev.Digest, n.Digest) {
+			return false, nil
+		}
+		if prev != nil {
+			n.Text = changedMark + text + "; last noted " + prev.At.UTC().Format(time.DateOnly)
+		}
+		return true, nil
+	}
+	var write bool
+	if err := st.View(func(tx *baseline.Tx) (err error) { write, err = due(tx); return }); err != nil || !write {
+		return err
+	}
+	return st.Update(func(tx *baseline.Tx) error {
+		if write, err := due(tx); err != nil || !write {
+			return err
+		}
 		return tx.AppendNote(n)
 	})
 }
 
-// InstructionsChanged is the last load of the instruction file at path
-// after since, when its digest differed from the load before it; nil
-// otherwise. A session start calls it for the instruction files it tells
+// InstructionsChanged is the last noted load of the instruction file at
+// path after since, when its digest differed from the one noted before it;
+// nil otherwise. A session start calls it for the instruction files it tells
 // of, to report a file that changed between loads.
 func InstructionsChanged(tx *baseline.Tx, path string, since time.Time) (*baseline.Note, error) {
 	dir, name, ok := splitPath(path)

@@ -50,6 +50,32 @@ func TestInstructionsLoadedMarksAFileWhoseDigestChangedBetweenLoads(t *testing.T
 	}
 }
 
+func TestInstructionsLoadedNotesOnlyTheFirstLoadAndEachChange(t *testing.T) {
+	tr := newTree(t)
+	path := filepath.Join(tr.project, "CLAUDE.md")
+	load := claude.InstructionsLoad{Path: path, MemoryType: "Project", Reason: "session_start"}
+	count := func() int {
+		st := tr.store()
+		defer st.Close()
+		var ns []baseline.Note
+		must(t, st.View(func(tx *baseline.Tx) (err error) {
+			ns, err = tx.RecentNotes(1000, baseline.NoteInstructionsLoaded)
+			return
+		}))
+		return len(ns)
+	}
+	for i, step := range []struct {
+		content string
+		want    int
+	}{{"a\n", 1}, {"a\n", 1}, {"a\n", 1}, {"b\n", 2}, {"b\n", 2}, {"a\n", 3}} {
+		tr.write(path, step.content)
+		must(t, RecordInstructionsLoaded(context.Background(), load, tr.env))
+		if got := count(); got != step.want {
+			t.Fatalf("load %d: %d notes, want %d", i, got, step.want)
+		}
+	}
+}
+
 func TestInstructionsLoadedNeverRecordsAHostileValueOrPath(t *testing.T) {
 	tr := newTree(t)
 	path := filepath.Join(tr.project, "CLAUDE.md")
@@ -101,7 +127,7 @@ func TestConfigChangedBlocksOnlyWhatTheTableDenies(t *testing.T) {
 func TestByPathComparesThePathAsGiven(t *testing.T) {
 	tr := newTree(t)
 	tr.skill("user", "pdf")
-	found := discover(tr.env.Roots, tr.env.Walker)
+	found, _ := discover(tr.env.Roots, tr.env.Walker)
 	root := filepath.Join(tr.cfg, "skills")
 	for p, want := range map[string]bool{
 		root + "/pdf/SKILL.md":           true,

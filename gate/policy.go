@@ -17,6 +17,9 @@ var (
 	ErrPolicy   = errors.New("gate: policy must be audit, balanced or strict")
 	ErrDeadline = errors.New("gate: deadline passed")
 	ErrLocked   = errors.New("gate: store locked or busy")
+	// ErrStore: the store could not be located, opened or read. The
+	// person's choice of policy is then unknown, and answered as strict.
+	ErrStore = errors.New("gate: store could not be located or read")
 )
 
 // Policy is the person's choice of how hard the gate holds; it is kept in
@@ -193,9 +196,16 @@ func Fail(p Policy, err error) Failure {
 		what = "its deadline passed"
 	case errors.Is(err, ErrLocked):
 		what = "the store was locked or busy"
+	case errors.Is(err, ErrStore):
+		what = "the store could not be located or read"
 	}
 	if p == Audit || p == Balanced {
 		return Failure{None, fmt.Sprintf("skillwire gate: could not judge (%s); policy %s answers nothing", what, p)}
 	}
 	return Failure{Deny, fmt.Sprintf("skillwire gate: could not judge (%s); policy strict denies until it can", what)}
 }
+
+// Unlocated answers for a gate whose store cannot be located at all (the
+// environment names no usable state directory): as strict, since the
+// person's choice cannot be read and the gate is never weaker than it.
+func Unlocated(err error) Failure { return Fail(Strict, fmt.Errorf("%w: %w", ErrStore, err)) }

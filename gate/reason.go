@@ -18,6 +18,10 @@ type Finding struct {
 	Anomaly anomaly.Reason
 	// Partial means the candidate could only be partly read.
 	Partial bool
+	// Root means the finding is of a root that could not be listed: a
+	// candidate of the name may be in it, unseen. Candidate then holds only
+	// the root's kind and scope, and Anomaly why it could not be listed.
+	Root bool
 	// Reviewed is when the candidate was last reviewed, zero if never.
 	Reviewed time.Time
 	Change   Change
@@ -59,6 +63,11 @@ func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Remov
 // It is built from fixed templates, names that pass the display gate, a
 // minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
+	if f.Root {
+		k := f.Candidate.Kind.String()
+		return "the " + f.Candidate.Scope.String() + " " + k + "s folder could not be listed (" + f.Anomaly.String() +
+			"), so a " + k + " of this name may be there and cannot be judged"
+	}
 	var b strings.Builder
 	b.WriteString(subject(f.Candidate))
 	b.WriteByte(' ')

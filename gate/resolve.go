@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 )
 
@@ -39,6 +38,20 @@ const (
 	Plugin
 )
 
+func (s Scope) String() string {
+	switch s {
+	case Managed:
+		return "managed"
+	case User:
+		return "user"
+	case Project:
+		return "project"
+	case Plugin:
+		return "plugin"
+	}
+	return "unknown"
+}
+
 // Candidate is one installed skill, command or agent as the store knows it.
 type Candidate struct {
 	ID    string
@@ -69,9 +82,11 @@ func KindOfTool(tool string) (Kind, bool) {
 
 // Resolve is every candidate that Claude Code may load for name used as
 // kind: the Skill tool and a typed /name (Skill or Command) reach skills and
-// commands alike, the Agent tool reaches agents. A name that fails the
-// display gate matches nothing, and neither does a candidate's name that
-// fails it. Built-in agents (general-purpose, Explore, Plan,
+// commands alike, the Agent tool reaches agents. Names are compared as raw
+// bytes, never shown: a candidate whose name fails the display gate is
+// still what Claude Code loads under that name, so it matches (and is then
+// judged anomalous for its name), and only byte inequality proves a typed
+// name is not a candidate's. Built-in agents (general-purpose, Explore, Plan,
 // statusline-setup, claude-code-guide) have no candidate, so they resolve to
 // nothing unless a custom agent takes the same name.
 //
@@ -104,8 +119,8 @@ func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 	if !namespaced {
 		plugin, local = "", name
 	}
-	if !anomaly.Gate([]byte(local)) || namespaced && !anomaly.Gate([]byte(plugin)) {
-		return nil
+	if local == "" {
+		return nil // no file or folder is named by nothing
 	}
 	keep := make([]bool, len(cands))
 	for _, byName := range []bool{false, true} {
@@ -138,30 +153,33 @@ func reaches(kind, of Kind) bool {
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
 
-// answersTo reports whether c is named local when Claude Code names
-// candidates by folder (byName false) or by frontmatter name, falling back
-// to the folder (byName true). Only gated names count.
+// answersTo reports whether c is named local, byte for byte, when Claude
+// Code names candidates by folder (byName false) or by frontmatter name,
+// falling back to the folder (byName true).
 func (c Candidate) answersTo(local string, byName bool) bool {
 	id := c.Folder
 	if byName && c.Name != nil {
 		id = c.Name
 	}
-	return anomaly.Gate(id) && string(id) == local
+	return string(id) == local
 }
 
 // outranked reports whether another match beats cands[i] both in scope and
 // in kind, so that no order of the two rules lets cands[i] win.
 func outranked(kind Kind, cands []Candidate, i int, match []int) bool {
-	c := cands[i]
 	for _, j := range match {
-		d := cands[j]
-		sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
-		kd, kc := kindRank(d.Kind), kindRank(c.Kind)
-		if sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc) {
+		if beats(kind, cands[j], cands[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// beats reports whether d outranks c both in scope and in kind.
+func beats(kind Kind, d, c Candidate) bool {
+	sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
+	kd, kc := kindRank(d.Kind), kindRank(c.Kind)
+	return sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc)
 }
 
 // scopeRank orders scopes, lower winning; an unknown scope is -1 and is

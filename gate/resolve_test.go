@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/skillwire/skillwire/anomaly"
 )
 
 func cand(id string, k Kind, s Scope, folder, name, plugin string) Candidate {
@@ -75,18 +73,22 @@ func TestResolve(t *testing.T) {
 			[]Candidate{cand("a", Agent, User, "reviewer", "", "")}, nil},
 		{"a custom agent that takes a built-in's name is judged", Agent, "Explore",
 			[]Candidate{cand("a", Agent, Project, "explore", "Explore", "")}, []string{"a"}},
-		{"a traversal name matches nothing", Skill, "../pdf",
-			[]Candidate{cand("a", Skill, User, "../pdf", "", "")}, nil},
-		{"a name with a control byte matches nothing", Skill, "pdf\x1b",
-			[]Candidate{cand("a", Skill, User, "pdf\x1b", "", "")}, nil},
-		{"an id-shaped name matches nothing", Skill, "swabcdefghijklmn",
-			[]Candidate{cand("a", Skill, User, "swabcdefghijklmn", "", "")}, nil},
+		{"a traversal name never reaches a file of a folder", Skill, "../pdf",
+			[]Candidate{cand("a", Skill, User, "pdf", "", "")}, nil},
+		{"a candidate named with a control byte is what loads under that name", Skill, "pdf\x1b",
+			[]Candidate{cand("a", Skill, User, "pdf\x1b", "", "")}, []string{"a"}},
+		{"an id-shaped candidate name is what loads under it", Skill, "swabcdefghijklmn",
+			[]Candidate{cand("a", Skill, User, "swabcdefghijklmn", "", "")}, []string{"a"}},
+		{"a look-alike candidate that fails the display gate is what loads under its own bytes", Skill, "\u0435vil",
+			[]Candidate{cand("a", Skill, Project, "\u0435vil", "", "")}, []string{"a"}},
+		{"a look-alike candidate is not the one a differing name loads", Skill, "evil",
+			[]Candidate{cand("a", Skill, Project, "\u0435vil", "", "")}, nil},
 		{"an empty name matches nothing", Skill, "",
 			[]Candidate{cand("a", Skill, User, "", "", "")}, nil},
 		{"an ungated frontmatter name falls back to no match, the folder still matches", Skill, "pdf",
 			[]Candidate{cand("a", Skill, User, "pdf", "pdf\u202e", "")}, []string{"a"}},
-		{"an ungated plugin never matches", Skill, "do cs:pdf",
-			[]Candidate{cand("g", Skill, Plugin, "pdf", "", "do cs")}, nil},
+		{"an ungated plugin is matched by its bytes", Skill, "do cs:pdf",
+			[]Candidate{cand("g", Skill, Plugin, "pdf", "", "do cs")}, []string{"g"}},
 		{"matching is exact in case", Skill, "PDF",
 			[]Candidate{cand("a", Skill, User, "pdf", "", "")}, nil},
 		{"an unknown scope is never shadowed", Skill, "pdf",
@@ -113,8 +115,8 @@ func TestKindOfTool(t *testing.T) {
 	}
 }
 
-// FuzzResolve holds Resolve to its gate: whatever is typed, a match answers
-// to a gated name equal to what was typed, and a reason for it stays ASCII.
+// FuzzResolve holds Resolve to its bytes: whatever is typed, a match answers
+// to a name equal to what was typed, and a reason for it stays ASCII.
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{"pdf", "docs:pdf", "../pdf", "a:b:c", ":pdf", "pdf:", "swabcdefghijklmn", "p\x1bdf"} {
 		f.Add(s, []byte("pdf"), []byte("docs"))
@@ -130,7 +132,7 @@ func FuzzResolve(f *testing.F) {
 			if !ok {
 				local = typed
 			}
-			if !(anomaly.Gate(c.Folder) && string(c.Folder) == local) && !(anomaly.Gate(c.Name) && string(c.Name) == local) {
+			if string(c.Folder) != local && string(c.Name) != local {
 				t.Fatalf("%q matched %+v", typed, c)
 			}
 			for _, b := range []byte(Reason(Finding{Candidate: c, State: New})) {

@@ -42,7 +42,10 @@ type Config struct {
 	// Rescan is the safety net: a full rescan this often, whatever the
 	// events said. Degraded watching rescans every DegradedRescan.
 	Rescan, DegradedRescan time.Duration
-	Log                    zerolog.Logger
+	// SnapshotBytes caps the kept versions' content (content.MaxBytes);
+	// 0 means content.DefaultMaxBytes.
+	SnapshotBytes int64
+	Log           zerolog.Logger
 	// NewWatcher is fsnotify unless a test injects faults.
 	NewWatcher func() (Watcher, error)
 	// Reconcile, when set, attaches to change events their file changes,
@@ -301,6 +304,9 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 	}
 	var walked []walker.Root
 	events := carry
+	kp := &keeping{}
+	defer d.collect(kp)
+	fresh := map[string]bool{}
 	var now time.Time
 	// A watch is added after the walk that proved its directory: what was
 	// created in between raised no event. So whatever a walk newly
@@ -309,12 +315,15 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 	// (found when a test's recreated root was cached without the skill
 	// made in it meanwhile).
 	for round := 0; ; round++ {
-		walked = walker.Scan(d.ctx, specs, d.cfg.Walk)
+		walked = walker.Scan(d.ctx, specs, d.walkConfig(kp))
 		now = time.Now().UTC()
 		obs := map[string]*walker.Root{}
 		for i := range walked {
 			r := &walked[i]
 			obs[r.Spec.Path] = r
+			if d.obs[r.Spec.Path] == nil {
+				fresh[r.Spec.Path] = true // first seen: every version in it is one the daemon saw
+			}
 			events = append(events, diffRoot(d.obs[r.Spec.Path], r, now)...)
 		}
 		d.roots, d.obs, d.full = roots, obs, false
@@ -345,8 +354,19 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		if err := d.putEvents(tx, events); err != nil {
 			return err
 		}
+		if err := d.keep(tx, kp, rootsOf(walked), fresh, events); err != nil {
+			return err
+		}
 		return tx.PutHeartbeat(d.heartbeat(now))
 	})
+}
+
+func rootsOf(walked []walker.Root) []*walker.Root {
+	out := make([]*walker.Root, len(walked))
+	for i := range walked {
+		out[i] = &walked[i]
+	}
+	return out
 }
 
 // flushDue walks each candidate whose debounce has expired. A candidate
@@ -369,6 +389,8 @@ func (d *daemon) flushDue(now time.Time) error {
 	var roots []string
 	var events []baseline.Event
 	at := time.Now().UTC()
+	kp := &keeping{}
+	defer d.collect(kp)
 	for _, k := range due {
 		delete(d.pending, k)
 		r := d.obs[k.root]
@@ -381,7 +403,7 @@ func (d *daemon) flushDue(now time.Time) error {
 			d.full = true
 			continue
 		}
-		cfg := d.cfg.Walk
+		cfg := d.walkConfig(kp)
 		cfg.Budget = d.budgetLeft(&r.Candidates[i])
 		c := walker.ObserveIn(d.ctx, d.specOf(k.root), []byte(k.name), cfg)
 		if c.Partial() || isRootAnomaly(&c) {
@@ -409,6 +431,17 @@ func (d *daemon) flushDue(now time.Time) error {
 			}
 		}
 		if err := d.putEvents(tx, events); err != nil {
+			return err
+		}
+		walkedRoots := map[*walker.Root]bool{}
+		var rs []*walker.Root
+		for _, p := range roots {
+			if r := d.obs[p]; !walkedRoots[r] {
+				walkedRoots[r] = true
+				rs = append(rs, r)
+			}
+		}
+		if err := d.keep(tx, kp, rs, nil, events); err != nil {
 			return err
 		}
 		return tx.PutHeartbeat(d.heartbeat(at))

@@ -85,12 +85,54 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 		e.Kind = 0
 		return
 	}
-	sum, reason := r.whole(fd, &st, path)
+	var sum [32]byte
+	if keep := w.s.cfg.Keep; keep != nil && st.Size <= w.s.keepMax {
+		var data []byte
+		if data, sum, reason = r.wholeKept(fd, &st, path); reason == 0 {
+			keep.Keep(sum, data)
+		}
+	} else {
+		sum, reason = r.whole(fd, &st, path)
+	}
 	if reason != 0 {
 		*e = anomalyEntry(path, reason) // the hash is discarded: never a partial hash
 		return
 	}
 	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: uint32(st.Mode) & 07777, Hash: sum}
+}
+
+// wholeKept is whole for a file to keep: the file is read into one buffer
+// (the reader's, grown to the file), hashed in one call, and the buffer is
+// returned so the caller keeps exactly the bytes that were hashed.
+func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]byte, anomaly.Reason) {
+	var sum [32]byte
+	// One byte more than the file: a file that grew fills it and is caught.
+	if int64(len(r.buf)) < st.Size+1 {
+		r.buf = make([]byte, st.Size+1)
+	}
+	var total int64
+	for total <= st.Size {
+		want := st.Size + 1 - total
+		n, err := read(fd, r.buf[total:st.Size+1])
+		if err != nil {
+			return nil, sum, anomaly.Unreadable
+		}
+		total += int64(n)
+		// A read short of the spare byte at the size ends the file, as in
+		// hash: no extra read (the second fstat proves the size).
+		if n == 0 || total == st.Size && int64(n) < want {
+			break
+		}
+	}
+	if total != st.Size {
+		return nil, sum, anomaly.Unstable
+	}
+	data := r.buf[:total]
+	sum = r.sum(data)
+	if reason := r.stable(fd, st, path); reason != 0 {
+		return nil, [32]byte{}, reason
+	}
+	return data, sum, 0
 }
 
 // whole hashes the open regular file fd, which fstat described as st,
@@ -101,17 +143,26 @@ func (r *reader) whole(fd int, st *unix.Stat_t, path []byte) ([32]byte, anomaly.
 	if reason != 0 {
 		return [32]byte{}, reason
 	}
+	if reason := r.stable(fd, st, path); reason != 0 {
+		return [32]byte{}, reason
+	}
+	return sum, 0
+}
+
+// stable is the second fstat: the file must not have changed while it was
+// read, else it is Unstable and what was read is discarded.
+func (r *reader) stable(fd int, st *unix.Stat_t, path []byte) anomaly.Reason {
 	if testHookRead != nil {
 		testHookRead(path)
 	}
 	var after unix.Stat_t
 	if err := fstat(fd, &after); err != nil {
-		return [32]byte{}, anomaly.Unreadable
+		return anomaly.Unreadable
 	}
 	if after.Size != st.Size || after.Mtim != st.Mtim || after.Ctim != st.Ctim {
-		return [32]byte{}, anomaly.Unstable
+		return anomaly.Unstable
 	}
-	return sum, 0
+	return 0
 }
 
 // hash reads exactly size bytes. It asks for one byte more than remains, so

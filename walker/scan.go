@@ -16,10 +16,12 @@ import (
 // scanner holds what one scan shares: the configuration, the deadline and
 // the file-reading pool.
 type scanner struct {
-	ctx  context.Context
-	cfg  Config
-	pool *pool
-	main *wstate // the calling goroutine's
+	ctx context.Context
+	cfg Config
+	// keepMax is cfg's bound of a kept file, 0 when nothing is kept.
+	keepMax int64
+	pool    *pool
+	main    *wstate // the calling goroutine's
 }
 
 // wstate is one traversal goroutine's buffers and file reader.
@@ -34,7 +36,7 @@ func newWState() *wstate {
 }
 
 func newScanner(ctx context.Context, cfg Config) *scanner {
-	s := &scanner{ctx: ctx, cfg: cfg, main: newWState()}
+	s := &scanner{ctx: ctx, cfg: cfg, keepMax: cfg.keepMax(), main: newWState()}
 	s.pool = newPool(s.cfg.workers() - 1)
 	return s
 }

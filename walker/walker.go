@@ -48,6 +48,35 @@ type Config struct {
 	Workers int
 	// Progress, when set, counts entries as they are observed.
 	Progress *atomic.Int64
+	// Keep, when set, receives the content of every regular file observed
+	// whole. Anomalies, oversize files and files over KeepMaxBytes never
+	// reach it.
+	Keep Keeper
+	// KeepMaxBytes bounds a kept file (it is read into one buffer); a
+	// larger one is hashed as usual and not kept. 0 means DefaultKeepMaxBytes.
+	KeepMaxBytes int64
+}
+
+// Keeper receives kept content: exactly the bytes that were hashed into
+// hash, after the arrival proof and the second fstat. data is the reader's
+// buffer, valid only during the call; Keep runs on several goroutines at once.
+type Keeper interface {
+	Keep(hash snapshot.Hash, data []byte)
+}
+
+// DefaultKeepMaxBytes is the largest file kept by default: skills are text,
+// and keeping must not hold a huge file in memory during a walk.
+const DefaultKeepMaxBytes = 8 << 20
+
+// keepMax is the bound of a kept file, 0 when nothing is kept.
+func (c *Config) keepMax() int64 {
+	switch {
+	case c.Keep == nil:
+		return 0
+	case c.KeepMaxBytes > 0:
+		return c.KeepMaxBytes
+	}
+	return DefaultKeepMaxBytes
 }
 
 // DefaultLimits and DefaultBudget size a full scan of a typical set of

@@ -14,6 +14,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
@@ -44,6 +45,11 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			if err != nil {
 				return err
 			}
+			env, _ := s.getenv(content.EnvMaxBytes)
+			capBytes, err := content.MaxBytes(env)
+			if err != nil {
+				return fail(exitUsage, "%v", err)
+			}
 			// Create the store now, so a problem with it is said at once.
 			st, err := w.open(true, false)
 			if err != nil {
@@ -71,6 +77,7 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 				Store:         opts,
 				Walk:          cfg,
 				Log:           log,
+				SnapshotBytes: capBytes,
 				Reconcile: func(events []baseline.Event, roots []claude.Root, current func(string, []byte) *walker.Candidate) {
 					scopes, err := auditlog.Scopes(auditEnv, roots)
 					if err == nil {

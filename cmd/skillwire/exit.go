@@ -7,8 +7,11 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/restore"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -28,16 +31,26 @@ var exitKinds = []struct {
 	{monitor.ErrRunning, exitUsage},
 	{monitor.ErrServiceSpec, exitUsage},
 	{monitor.ErrUnitRefused, exitUsage},
+	{history.ErrNoVersion, exitUsage},
+	{history.ErrAmbiguous, exitUsage},
+	{restore.ErrUnsupported, exitUsage},
 	// A finding: the tree is not the reviewed one, or not safe to vouch for.
 	{baseline.ErrPartial, exitFinding},
 	{baseline.ErrDigestMismatch, exitFinding},
 	{baseline.ErrAnomalous, exitFinding},
+	{restore.ErrChanged, exitFinding},
+	{restore.ErrNotRestorable, exitFinding},
+	{restore.ErrIncomplete, exitFinding},
+	{restore.ErrSymlink, exitFinding},
 	// The audit could not be performed: what it reads is absent or unusable.
 	{baseline.ErrAbsent, exitNoAudit},
 	{baseline.ErrCorrupt, exitNoAudit},
 	{baseline.ErrStale, exitNoAudit},
 	{baseline.ErrUntrusted, exitNoAudit},
 	{baseline.ErrBusy, exitNoAudit},
+	{content.ErrUntrusted, exitNoAudit},
+	{content.ErrCorrupt, exitNoAudit},
+	{restore.ErrCorrupt, exitNoAudit},
 	{auditlog.ErrUntrusted, exitNoAudit},
 	{auditlog.ErrBusy, exitNoAudit},
 	{auditlog.ErrTooLarge, exitNoAudit},

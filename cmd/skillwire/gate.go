@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -158,16 +159,39 @@ func runGateHook(ctx context.Context, s *streams, run func(context.Context, *str
 // gateFailure answers input the gate cannot read as it answers any other
 // failure to judge; err's text, which may quote the input, is not shown.
 func gateFailure(s *streams, err error, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
-	p := gate.DefaultPolicy
-	if w, werr := loadWorld(s); werr == nil {
-		p = gate.FallbackPolicy(w.stateDir)
+	var f gate.Failure
+	if w, werr := loadWorld(s); werr != nil {
+		f = gate.Unlocated(werr)
+	} else {
+		f = gate.Fail(gate.FallbackPolicy(w.stateDir), err)
 	}
-	f := gate.Fail(p, err)
 	a := gateAnswer{notes: []string{f.Note + "; the hook input could not be read"}}
 	if d, ok := f.Answer.Decision(); ok && render != nil {
 		a.out, _ = render(d, f.Note)
 	}
 	return a
+}
+
+// hookProjects are the directories whose project settings Claude Code may
+// have applied to this hook: $CLAUDE_PROJECT_DIR (or the cwd) and the cwd.
+func hookProjects(s *streams, cwd string) []string {
+	env := claude.OSEnv()
+	env.Getenv = s.getenv
+	ps := []string{claude.ProjectDir(env, cwd)}
+	if strings.HasPrefix(cwd, "/") {
+		ps = append(ps, cwd)
+	}
+	return ps
+}
+
+// steeredSession delivers the session start's one line when the project's
+// settings steer skillwire, and reports whether it did.
+func steeredSession(s *streams, cwd string, out *hookOut) bool {
+	n := gate.SessionNotice(hookProjects(s, cwd)...)
+	if n != "" {
+		out.deliver(n)
+	}
+	return n != ""
 }
 
 // gateEnv is the gate's view of the world for the hook's cwd.
@@ -186,12 +210,15 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 
 // judge runs the gate on one use and renders its answer with render.
 func judge(ctx context.Context, s *streams, cwd string, u gate.Use, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
-	env, err := gateEnv(s, cwd)
-	if err != nil {
-		return gateFailure(s, err, render)
+	o, steered := gate.Guard(hookProjects(s, cwd)...)
+	if !steered {
+		env, err := gateEnv(s, cwd)
+		if err != nil {
+			return gateFailure(s, err, render)
+		}
+		o = gate.Run(ctx, u, env, time.Until(deadlineOf(ctx)))
 	}
-	deadline := time.Until(deadlineOf(ctx))
-	o := gate.Run(ctx, u, env, deadline)
+	var err error
 	var a gateAnswer
 	if o.Note != "" {
 		a.notes = append(a.notes, o.Note)
@@ -245,6 +272,13 @@ func configChange(ctx context.Context, s *streams, b []byte) gateAnswer {
 	if err != nil {
 		return gateFailure(s, err, claude.ConfigChangeOutput)
 	}
+	if g, steered := gate.Guard(hookProjects(s, in.Cwd)...); steered {
+		a := gateAnswer{notes: []string{"skillwire gate: ConfigChange block: " + g.Reason}}
+		if in.Blockable() {
+			a.out, _ = claude.ConfigChangeOutput(claude.Deny, g.Reason)
+		}
+		return a
+	}
 	env, err := gateEnv(s, in.Cwd)
 	if err != nil {
 		return gateFailure(s, err, claude.ConfigChangeOutput)
@@ -265,6 +299,9 @@ func instructionsLoaded(ctx context.Context, s *streams, b []byte) gateAnswer {
 	in, err := claude.ParseInstructionsLoaded(b)
 	if err != nil {
 		return gateAnswer{notes: []string{"skillwire gate: InstructionsLoaded input could not be read; nothing was recorded"}}
+	}
+	if g, steered := gate.Guard(hookProjects(s, in.Cwd)...); steered {
+		return gateAnswer{notes: []string{"skillwire gate: InstructionsLoaded not recorded: " + g.Reason}}
 	}
 	env, err := gateEnv(s, in.Cwd)
 	if err == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
@@ -135,6 +136,9 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-
 
 func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	in := claude.ReadHookInput(s.in, hookStdinWait)
+	if steeredSession(s, in.Cwd, out) {
+		return
+	}
 	w, err := loadWorldFor(s, in.Cwd)
 	if err != nil {
 		out.deliver(textIncomplete)
@@ -144,6 +148,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
+	keep := &keeping{stage: history.Attach(&cfg)}
 	w.timeout = min(w.timeout, hookLockTimeout)
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
 
@@ -164,6 +169,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	log := zerolog.New(hl).With().Timestamp().Logger()
 	content, closeContent := keptContent(w.stateDir)
 	defer closeContent()
+	content = keep.withStaged(content)
 	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.project, Log: log,
 		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Content: content}
@@ -178,7 +184,8 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	delivered := out.deliver(adv.Text)
 	log.Info().Bool("delivered", delivered).Str("told", adv.Text).Msg("session-start")
-	if !delivered || !adv.Applies() {
+	wants := deliveredWants(&adv, sin.Auto)
+	if !delivered || !adv.Applies() && len(wants) == 0 {
 		return // undelivered, or nothing to record: the store stays as it was
 	}
 	// Delivered: now, and only now, what was told is recorded.
@@ -186,8 +193,15 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		return // not recorded: the next session advises again
 	}
+	defer keep.collect(s, w) // after the store is closed
 	defer st.Close()
-	st.Update(func(tx *baseline.Tx) error { return adv.Apply(tx, time.Now().UTC()) })
+	st.Update(func(tx *baseline.Tx) error {
+		if err := adv.Apply(tx, time.Now().UTC()); err != nil {
+			return err
+		}
+		keep.keep(tx, w.stateDir, wants)
+		return nil
+	})
 }
 
 // hookLogName is the hook's log beside the store: what it told, and every

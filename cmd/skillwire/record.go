@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -78,6 +79,8 @@ tree), 4 store unusable.`,
 				return err
 			}
 
+			keep := &keeping{stage: history.Attach(&cfg)}
+			defer keep.collect(s, w) // after the store is closed
 			c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			found := c.Anomalies()
 			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
@@ -99,7 +102,9 @@ tree), 4 store unusable.`,
 			var replaced *baseline.Verdict
 			if err := st.Update(func(tx *baseline.Tx) error {
 				var err error
-				replaced, err = tx.RecordVerdict(tg, v)
+				if replaced, err = tx.RecordVerdict(tg, v); err == nil {
+					keep.keep(tx, w.stateDir, verdictWants(ref.id, &c, v))
+				}
 				return err
 			}); err != nil {
 				return refusal(err, ref.id, &c)

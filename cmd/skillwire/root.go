@@ -83,6 +83,12 @@ func newRoot(s *streams) *cobra.Command {
 		Long: `skillwire observes the trees Claude Code loads without asking (skills,
 agents, commands), binds a reviewer's verdict to the exact bytes reviewed,
 and reports what appeared, changed, disappeared or could not be observed.
+It keeps the bytes it observed, so a change can be shown and undone.
+
+When a session is told a candidate changed:
+  skillwire diff ID        what changed, file by file
+  skillwire record ID ...  accept it (--verdict SAFE-TO-PROPOSE --expect-digest D)
+  skillwire restore ID     or put the reviewed version back
 
 Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 3 a finding, 4 the audit could not be performed.`,
@@ -112,6 +118,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.AddCommand(newDigestCmd(s), newScanCmd(s))
 	root.AddCommand(newLockCmd(s), newVerifyCmd(s))
 	root.AddCommand(newListCmd(s), newRecordCmd(s), newStatusCmd(s), newForgetCmd(s), newImportCmd(s))
+	root.AddCommand(newHistoryCmd(s), newDiffCmd(s), newRestoreCmd(s))
 	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
 	root.AddCommand(newServiceCmd(s), newGateCmd(s))
 	root.AddCommand(newAuditCmd(s), newCheckCmd(s), newTrustCmd(s))

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
@@ -80,6 +81,11 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
+			var keep *keeping
+			if update {
+				keep = &keeping{stage: history.Attach(&cfg)}
+				defer keep.collect(s, w) // after the store is closed
+			}
 			obs := w.scan(cmd.Context(), s, cfg)
 			var sts []baseline.Standing
 			// compared: new means new against a delivered first run; the run
@@ -108,6 +114,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					if _, err = tx.Advance(sts, first, now); err != nil {
 						return err
 					}
+					keep.keep(tx, w.stateDir, history.Wants(sts, first, baseline.HowSession))
 					return tx.MarkFirstRun(now)
 				}
 				if update {

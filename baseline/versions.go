@@ -1,0 +1,223 @@
+package baseline
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	bolt "go.etcd.io/bbolt"
+)
+
+// How says how a kept version came to be.
+type How string
+
+const (
+	HowFirstUse   How = "first-use"   // accepted on first use
+	HowSession    How = "session"     // delivered to a session
+	HowDaemon     How = "daemon"      // seen by the daemon
+	HowVerdict    How = "verdict"     // a verdict was recorded on it
+	HowAutoAccept How = "auto-accept" // auto-accepted from a trusted source
+	HowRestored   How = "restored"    // put back by restore
+	HowDisplaced  How = "displaced"   // taken out of place by restore
+)
+
+func (h How) valid() bool {
+	switch h {
+	case HowFirstUse, HowSession, HowDaemon, HowVerdict, HowAutoAccept, HowRestored, HowDisplaced:
+		return true
+	}
+	return false
+}
+
+// Version is one kept version of a candidate: its manifest, and (in the
+// content store) the content of its files when Restorable.
+type Version struct {
+	Digest snapshot.Hash
+	At     time.Time // when it was last kept
+	How    How
+	// Verdict and Reviewer: the verdict recorded on exactly this version.
+	Verdict  string
+	Reviewer string
+	// Restorable: complete, no anomaly, and every file's content kept.
+	Restorable bool
+	// FirstUse: this version was accepted on first use (How first-use
+	// then, whatever later keeps of it say).
+	FirstUse bool
+	Manifest snapshot.Manifest
+}
+
+// Protected reports whether retention must never drop v: it carries a
+// verdict or the first-use acceptance.
+func (v *Version) Protected() bool { return v.Verdict != "" || v.FirstUse }
+
+var (
+	bucketVersions = []byte("versions") // id -> digest -> version, and keyLatest
+	keyLatest      = []byte("latest")   // the digest kept last
+)
+
+// versionJSON is a stored version; the manifest in its canonical encoding.
+type versionJSON struct {
+	Digest     snapshot.Hash `json:"digest"`
+	At         time.Time     `json:"at"`
+	How        How           `json:"how"`
+	Verdict    string        `json:"verdict,omitempty"`
+	Reviewer   string        `json:"reviewer,omitempty"`
+	Restorable bool          `json:"restorable"`
+	FirstUse   bool          `json:"first_use,omitempty"`
+	Manifest   []byte        `json:"manifest"`
+}
+
+// KeepVersion keeps v as a version of id. Keeping a digest already kept
+// updates it: its time and how become the new ones; the first-use mark
+// and a verdict stay (retention protects them), a verdict given replaces
+// the old one; restorable, once true, stays (its objects are kept while
+// it is). Keeping again the version kept last, with nothing new
+// to say, writes nothing: an unchanged scan writes nothing. A partial
+// manifest or one not matching v.Digest is refused.
+func (t *Tx) KeepVersion(id string, v Version) error {
+	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !ValidVerdict(v.Verdict) {
+		return fmt.Errorf("baseline: keeping a version of %s: invalid version", id)
+	}
+	if v.Manifest.Partial {
+		return fmt.Errorf("baseline: keeping a version of %s: a partial manifest is never kept", id)
+	}
+	if d, err := v.Manifest.Digest(); err != nil || d != v.Digest {
+		return fmt.Errorf("baseline: keeping a version of %s: its manifest is not %s", id, v.Digest)
+	}
+	v.FirstUse = v.FirstUse || v.How == HowFirstUse
+	root, err := t.tx.CreateBucketIfNotExists(bucketVersions)
+	if err != nil {
+		return err
+	}
+	b, err := root.CreateBucketIfNotExists([]byte(id))
+	if err != nil {
+		return err
+	}
+	if old := b.Get(v.Digest[:]); old != nil {
+		prev, err := decodeVersion(old)
+		if err != nil {
+			return fmt.Errorf("%w: version %s of %s: %v", ErrCorrupt, v.Digest, id, err)
+		}
+		v.FirstUse = v.FirstUse || prev.FirstUse
+		if v.Verdict == "" {
+			v.Verdict, v.Reviewer = prev.Verdict, prev.Reviewer
+		}
+		v.Restorable = v.Restorable || prev.Restorable
+		if bytes.Equal(b.Get(keyLatest), v.Digest[:]) && v.How == prev.How && v.Verdict == prev.Verdict &&
+			v.Reviewer == prev.Reviewer && v.Restorable == prev.Restorable && v.FirstUse == prev.FirstUse {
+			return nil
+		}
+	}
+	enc, err := v.Manifest.AppendEncoding(nil)
+	if err != nil {
+		return err
+	}
+	val, err := json.Marshal(versionJSON{Digest: v.Digest, At: v.At.UTC(), How: v.How, Verdict: v.Verdict,
+		Reviewer: SanitizeReviewer(v.Reviewer), Restorable: v.Restorable, FirstUse: v.FirstUse, Manifest: enc})
+	if err != nil {
+		return err
+	}
+	if err := b.Put(v.Digest[:], val); err != nil {
+		return err
+	}
+	return b.Put(keyLatest, v.Digest[:])
+}
+
+// Versions returns the kept versions of id, newest first.
+func (t *Tx) Versions(id string) ([]Version, error) {
+	b := t.versions(id)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Version
+	err := b.ForEach(func(k, val []byte) error {
+		if bytes.Equal(k, keyLatest) {
+			return nil
+		}
+		v, err := decodeVersion(val)
+		if err != nil || !bytes.Equal(k, v.Digest[:]) {
+			return fmt.Errorf("%w: version %x of %s: %v", ErrCorrupt, k, id, err)
+		}
+		out = append(out, *v)
+		return nil
+	})
+	slices.SortFunc(out, func(a, b Version) int {
+		return cmp.Or(b.At.Compare(a.At), bytes.Compare(a.Digest[:], b.Digest[:]))
+	})
+	return out, err
+}
+
+// VersionIDs lists the candidates that have kept versions.
+func (t *Tx) VersionIDs() []string {
+	root := t.tx.Bucket(bucketVersions)
+	if root == nil {
+		return nil
+	}
+	var ids []string
+	root.ForEach(func(k, _ []byte) error {
+		ids = append(ids, string(k))
+		return nil
+	})
+	return ids
+}
+
+// DropVersion forgets one kept version (retention); its objects become
+// collectable when no other version uses them.
+func (t *Tx) DropVersion(id string, d snapshot.Hash) error {
+	b := t.versions(id)
+	if b == nil {
+		return nil
+	}
+	if err := b.Delete(d[:]); err != nil {
+		return err
+	}
+	if bytes.Equal(b.Get(keyLatest), d[:]) {
+		if err := b.Delete(keyLatest); err != nil {
+			return err
+		}
+	}
+	if k, _ := b.Cursor().First(); k == nil {
+		return t.tx.Bucket(bucketVersions).DeleteBucket([]byte(id))
+	}
+	return nil
+}
+
+func (t *Tx) versions(id string) *bolt.Bucket {
+	root := t.tx.Bucket(bucketVersions)
+	if root == nil {
+		return nil
+	}
+	return root.Bucket([]byte(id))
+}
+
+// decodeVersion is strict, like records: a damaged version is reported,
+// never half-used; its manifest must match its digest.
+func decodeVersion(b []byte) (*Version, error) {
+	if len(b) > maxVersion {
+		return nil, fmt.Errorf("%w: version too large", errRecord)
+	}
+	var j versionJSON
+	if err := decodeStrict(b, &j); err != nil {
+		return nil, err
+	}
+	if !j.How.valid() || j.Verdict != "" && !ValidVerdict(j.Verdict) {
+		return nil, fmt.Errorf("%w: version how/verdict", errRecord)
+	}
+	m, err := snapshot.Decode(j.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	if d, err := m.Digest(); err != nil || d != j.Digest || m.Partial {
+		return nil, fmt.Errorf("%w: version manifest does not match its digest", errRecord)
+	}
+	return &Version{Digest: j.Digest, At: j.At, How: j.How, Verdict: j.Verdict, Reviewer: j.Reviewer,
+		Restorable: j.Restorable, FirstUse: j.FirstUse || j.How == HowFirstUse, Manifest: m}, nil
+}
+
+// maxVersion bounds one stored version (its manifest dominates).
+const maxVersion = 64 << 20

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
+)
+
+type diffJSON struct {
+	ID    string         `json:"id"`
+	From  diffSideJSON   `json:"from"`
+	To    diffSideJSON   `json:"to"`
+	Files []fileDiffJSON `json:"files"`
+}
+
+type diffSideJSON struct {
+	Digest string `json:"digest"`
+	Kept   *bool  `json:"kept,omitempty"`
+	OnDisk bool   `json:"on_disk,omitempty"`
+}
+
+type fileDiffJSON struct {
+	Path    string  `json:"path"`
+	Change  string  `json:"change"`
+	OldHash *string `json:"old_hash"`
+	NewHash *string `json:"new_hash"`
+	OldMode *string `json:"old_mode"`
+	NewMode *string `json:"new_mode"`
+	OldSize *int64  `json:"old_size,omitempty"`
+	NewSize *int64  `json:"new_size,omitempty"`
+	Binary  bool    `json:"binary"`
+	Unkept  bool    `json:"unkept,omitempty"`
+	Diff    string  `json:"diff"`
+}
+
+func newDiffCmd(s *streams) *cobra.Command {
+	var asJSON, stat bool
+	var bf budgetFlags
+	cmd := &cobra.Command{
+		Use:   "diff ID [FROM [TO]]",
+		Short: "Show how a candidate changed, file by file",
+		Long: `diff shows how the candidate ID changed: per file added, removed, modified
+or mode, a unified diff for text, size and hash for binary files.
+
+FROM defaults to the version carrying the candidate's SAFE-TO-PROPOSE
+verdict, else its first-use version; TO defaults to what is on disk now,
+observed afresh. FROM and TO take a kept version's digest or a unique
+prefix of it (see 'skillwire history ID').
+
+Contents and paths are attacker text: every byte that is not printable
+UTF-8, tab or newline is shown escaped (\x1b, \u202e), and lines over 4 KiB
+are cut with a marker.
+
+Then: 'skillwire record ID --verdict ... --expect-digest D' to accept what
+is on disk, or 'skillwire restore ID' to put the reviewed version back.
+
+Exit 0 no difference, 3 differences, 2 usage error, 4 store or content
+store unusable (a corrupt object is never shown).`,
+		Args: cobra.RangeArgs(1, 3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := bf.config(cmd, s)
+			if err != nil {
+				return err
+			}
+			w, err := loadWorld(s)
+			if err != nil {
+				return err
+			}
+			ref, rec, vs, err := w.versions(args[0])
+			if err != nil {
+				return err
+			}
+			from := reviewedVersion(rec, vs)
+			if len(args) > 1 {
+				if from, err = pickVersion(vs, args[1]); err != nil {
+					return err
+				}
+			}
+			if from == nil {
+				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one (see 'skillwire history %s')", ref.id, ref.id)
+			}
+			stage := history.Attach(&cfg)
+			out := diffJSON{ID: ref.id, From: diffSideJSON{Digest: from.Digest.String(), Kept: &from.Restorable}}
+			var to *snapshot.Manifest
+			if len(args) > 2 {
+				v, err := pickVersion(vs, args[2])
+				if err != nil {
+					return err
+				}
+				to, out.To = &v.Manifest, diffSideJSON{Digest: v.Digest.String()}
+			} else {
+				c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+				if c.Partial() {
+					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
+				}
+				to, out.To = &c.Manifest, diffSideJSON{Digest: c.Digest.String(), OnDisk: true}
+			}
+			cs, err := w.contentStore()
+			if err != nil {
+				return err
+			}
+			if cs != nil {
+				defer cs.Close()
+			}
+			ds, err := history.Diff(&from.Manifest, to, kept(cs, nil), kept(cs, stage))
+			if err != nil {
+				return failure(err, exitNoAudit)
+			}
+			out.Files = []fileDiffJSON{}
+			for _, d := range ds {
+				out.Files = append(out.Files, fileJSON(&d, stat))
+			}
+			if asJSON {
+				err = writeJSON(s.out, out)
+			} else {
+				printDiff(s.out, &out, ds, stat)
+			}
+			if err == nil && len(ds) > 0 {
+				err = errFinding
+			}
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&stat, "stat", false, "list the files and their line counts only")
+	bf.add(cmd)
+	return cmd
+}
+
+func fileJSON(d *history.FileDiff, stat bool) fileDiffJSON {
+	j := fileDiffJSON{Path: d.Path, Change: d.Change.String(), Binary: d.Binary, Unkept: d.Unkept}
+	if !stat {
+		j.Diff = d.Diff
+	}
+	side := func(e *snapshot.Entry, hash, mode **string, size **int64) {
+		if e == nil {
+			return
+		}
+		if e.Kind == snapshot.File {
+			h := e.Hash.String()
+			*hash, *size = &h, &e.Size
+		}
+		if e.Kind == snapshot.File || e.Kind == snapshot.Dir {
+			m := fmt.Sprintf("%04o", e.Mode)
+			*mode = &m
+		}
+	}
+	side(d.Old, &j.OldHash, &j.OldMode, &j.OldSize)
+	side(d.New, &j.NewHash, &j.NewMode, &j.NewSize)
+	return j
+}
+
+// printDiff renders a diff for a terminal: everything in it is escaped
+// already (history.Diff escapes paths and text).
+func printDiff(w io.Writer, out *diffJSON, ds []history.FileDiff, stat bool) {
+	to := out.To.Digest
+	if out.To.OnDisk {
+		to += " (on disk)"
+	}
+	fmt.Fprintf(w, "%s: from %s to %s\n", out.ID, out.From.Digest, to)
+	for i, d := range ds {
+		f := &out.Files[i]
+		fmt.Fprintf(w, "%-8s %s%s\n", f.Change, d.Path, detail(f, &d))
+		if !stat && d.Diff != "" {
+			io.WriteString(w, d.Diff)
+			if !strings.HasSuffix(d.Diff, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	added, removed, modified := history.Stat(ds)
+	fmt.Fprintf(w, "%d file(s) changed: %d added, %d removed, %d modified\n", len(ds), added, removed, modified)
+}
+
+func detail(f *fileDiffJSON, d *history.FileDiff) string {
+	var parts []string
+	switch {
+	case d.Binary:
+		parts = append(parts, "binary")
+		if f.OldSize != nil {
+			parts = append(parts, fmt.Sprintf("%d bytes %s", *f.OldSize, *f.OldHash))
+		}
+		if f.NewSize != nil {
+			parts = append(parts, fmt.Sprintf("-> %d bytes %s", *f.NewSize, *f.NewHash))
+		}
+	case d.Unkept:
+		parts = append(parts, "content not kept")
+	case d.Diff != "":
+		parts = append(parts, fmt.Sprintf("+%d -%d", d.Added, d.Deleted))
+	}
+	if f.OldMode != nil && f.NewMode != nil && *f.OldMode != *f.NewMode {
+		parts = append(parts, fmt.Sprintf("mode %s -> %s", *f.OldMode, *f.NewMode))
+	}
+	if d.Old != nil && d.New != nil && d.Old.Kind != d.New.Kind {
+		parts = append(parts, fmt.Sprintf("%s -> %s", kindText(d.Old), kindText(d.New)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  (" + strings.Join(parts, ", ") + ")"
+}
+
+func kindText(e *snapshot.Entry) string {
+	if e.Kind == snapshot.Anomaly {
+		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
+	}
+	return e.Kind.String()
+}

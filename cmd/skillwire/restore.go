@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/restore"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
+)
+
+type restoreJSON struct {
+	Restored   string `json:"restored"`
+	Digest     string `json:"digest"`
+	Quarantine string `json:"quarantine"`
+	Beside     bool   `json:"quarantine_beside_root,omitempty"`
+}
+
+func newRestoreCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	var to, expect string
+	var cf confirmFlags
+	var bf budgetFlags
+	cmd := &cobra.Command{
+		Use:   "restore ID [--to DIGEST] [--expect-digest D] [--dry-run] [--yes]",
+		Short: "Put a candidate back to its reviewed version",
+		Long: `restore puts the candidate ID back to the version carrying its
+SAFE-TO-PROPOSE verdict, else its first-use version, or to --to DIGEST (a
+kept version's digest or unique prefix). It shows what it will change (as
+'diff --stat') and asks, unless --yes; --dry-run only shows.
+
+The restored tree is built beside the candidate, synced, and swapped in
+with one atomic exchange; the displaced tree is moved into
+<state>/quarantine/ (never deleted) and kept as a version. One rollback
+entry per changed file goes to the audit log. Afterwards the candidate's
+digest is the target's, and the verdict on it applies again.
+
+Refused (exit 3), writing nothing in the watched tree: the candidate is no
+longer --expect-digest, the target is not restorable or its content is
+incomplete, or a component of the path is a symbolic link. Exit 4 when the
+store or the content store is untrusted or an object is corrupt; 2 usage.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := bf.config(cmd, s)
+			if err != nil {
+				return err
+			}
+			var want *snapshot.Hash
+			if expect != "" {
+				h, err := snapshot.ParseHash(expect)
+				if err != nil {
+					return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
+				}
+				want = &h
+			}
+			w, err := loadWorld(s)
+			if err != nil {
+				return err
+			}
+			ref, rec, vs, err := w.versions(args[0])
+			if err != nil {
+				return err
+			}
+			target := reviewedVersion(rec, vs)
+			if to != "" {
+				if target, err = pickVersion(vs, to); err != nil {
+					return err
+				}
+			}
+			if target == nil {
+				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one with --to (see 'skillwire history %s')", ref.id, ref.id)
+			}
+			walk := cfg
+			stage := history.Attach(&cfg)
+			cur := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			cs, err := w.contentStore()
+			if err != nil {
+				return err
+			}
+			if cs != nil {
+				defer cs.Close()
+			}
+			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Current: &cur, Expect: want, Target: target,
+				Content: kept(cs, nil), StateDir: w.stateDir, Walk: walk, Now: time.Now().UTC()}
+			if err := restore.Check(r); err != nil {
+				return failure(err, exitFinding)
+			}
+			if cur.Digest == target.Digest {
+				fmt.Fprintf(s.out, "%s is already %s; nothing to restore\n", ref.id, target.Digest)
+				return nil
+			}
+			ds, err := history.Diff(&cur.Manifest, &target.Manifest, kept(cs, stage), kept(cs, nil))
+			if err != nil {
+				return failure(err, exitNoAudit)
+			}
+			preview := s.out
+			if asJSON {
+				preview = s.err
+			}
+			printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: cur.Digest.String(), OnDisk: true},
+				To: diffSideJSON{Digest: target.Digest.String()}, Files: filesJSON(ds)}, ds, true)
+			if ok, err := cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored"); !ok {
+				return err
+			}
+
+			// The displaced tree's content is written before the swap, so it
+			// is kept whole whatever happens next.
+			p, _ := history.Prepare(w.stateDir, stage, []history.Want{{ID: ref.id, Manifest: &cur.Manifest, How: baseline.HowDisplaced}}, r.Now)
+			defer p.Close()
+			res, err := restore.Run(r)
+			if err != nil {
+				return failure(err, exitFinding)
+			}
+			st, err := w.open(false, false)
+			if err != nil {
+				return err
+			}
+			err = st.Update(func(tx *baseline.Tx) error {
+				if err := p.Record(tx); err != nil {
+					return err
+				}
+				return restore.Record(tx, r)
+			})
+			st.Close()
+			if err != nil {
+				return fail(exitNoAudit, "restored, but the store was not updated: %s", defang(err.Error()))
+			}
+			if err := auditRestore(s, w, r, res); err != nil {
+				return err
+			}
+			out := restoreJSON{Restored: ref.id, Digest: target.Digest.String(), Quarantine: res.Quarantine, Beside: res.Beside}
+			if asJSON {
+				return writeJSON(s.out, out)
+			}
+			fmt.Fprintf(s.out, "restored %s to %s\nthe displaced tree is in %s\n", ref.id, target.Digest, anomaly.QuoteBytes([]byte(res.Quarantine)))
+			if res.Beside {
+				fmt.Fprintln(s.out, "(beside the root: the state directory is on another filesystem)")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&to, "to", "", "the kept version to restore (digest or unique prefix)")
+	cmd.Flags().StringVar(&expect, "expect-digest", "", "refuse unless the candidate is still this digest (the one previewed)")
+	cf.register(cmd, "restore without asking", "show what would change, change nothing")
+	bf.add(cmd)
+	return cmd
+}
+
+func filesJSON(ds []history.FileDiff) []fileDiffJSON {
+	out := make([]fileDiffJSON, len(ds))
+	for i := range ds {
+		out[i] = fileJSON(&ds[i], true)
+	}
+	return out
+}
+
+// auditRestore appends the rollback entries to the log of the
+// candidate's scope.
+func auditRestore(s *streams, w *world, r *restore.Request, res *restore.Result) error {
+	scopes, err := w.auditScopes(s)
+	if err != nil {
+		return err
+	}
+	sc := auditlog.PickFor(scopes, r.Root.Scope == claude.Global, r.Root.Path+"/"+string(r.Name))
+	_, skipped, err := restore.Audit(sc.Log, r, res)
+	if err != nil {
+		return fail(exitCode(err, exitNoAudit), "restored, but the audit log was not written: %s", defang(err.Error()))
+	}
+	if skipped > 0 {
+		fmt.Fprintf(s.err, "skillwire: %d rollback entr(ies) not logged: their paths are not UTF-8\n", skipped)
+	}
+	return nil
+}

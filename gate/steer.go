@@ -1,0 +1,80 @@
+package gate
+
+import (
+	"os/user"
+	"slices"
+	"strings"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+)
+
+// steers reports whether an env key moves where skillwire or Claude Code
+// look: the store, its lock, the configuration and project directories.
+// Claude Code applies a project's settings env to its own process, and so
+// to the hooks it runs: a cloned repository could point the gate at an
+// empty store, or make it fail to load and fall back to a weaker policy.
+func steers(key string) bool {
+	return strings.HasPrefix(key, "SKILLWIRE_") || key == "CLAUDE_CONFIG_DIR" || key == "CLAUDE_PROJECT_DIR" || key == "HOME"
+}
+
+// maxKeyShown bounds the key quoted in a reason.
+const maxKeyShown = 64
+
+// Steered is why the gate cannot trust its own environment in the given
+// projects (CLAUDE_PROJECT_DIR and the hook's cwd: either may be the one
+// whose settings Claude Code applied), or "" when no project's settings
+// set an env key that steers skillwire. Settings that cannot be read
+// safely set unknown keys, which is reason enough.
+func Steered(projects ...string) string {
+	var seen []string
+	for _, p := range projects {
+		if p == "" || slices.Contains(seen, p) || p == passwdHome() {
+			continue
+		}
+		seen = append(seen, p)
+		keys, err := claude.ProjectEnvKeys(p)
+		if err != nil {
+			return "project settings could not be read safely, so the env they set is unknown"
+		}
+		for _, k := range keys {
+			if steers(k) {
+				return "project settings set " + anomaly.QuoteBytes([]byte(k[:min(len(k), maxKeyShown)])) + " in env"
+			}
+		}
+	}
+	return ""
+}
+
+// Guard answers every gate hook in projects whose settings steer
+// skillwire: deny, whatever the policy, since the store and the roots the
+// gate would read may be the project's choice rather than the person's.
+func Guard(projects ...string) (Outcome, bool) {
+	r := Steered(projects...)
+	if r == "" {
+		return Outcome{}, false
+	}
+	return Outcome{Answer: Deny, Reason: r + "; every skill, agent and command use is denied until the key is removed"}, true
+}
+
+// SessionNotice is the one line a session start says instead of its
+// advisory when projects' settings steer skillwire, "" when they do not:
+// nothing was compared, since the store it would read may be the project's.
+func SessionNotice(projects ...string) string {
+	r := Steered(projects...)
+	if r == "" {
+		return ""
+	}
+	return "skillwire: " + r + ", which steers where skillwire looks; nothing was compared, and the gate denies every skill, agent and command use until the key is removed"
+}
+
+// passwdHome is the person's home directory from the user database, never
+// from $HOME (which a project's env can set): a session started there reads
+// ~/.claude/settings.json, the person's own settings, as its project's.
+func passwdHome() string {
+	u, err := user.Current()
+	if err != nil || !strings.HasPrefix(u.HomeDir, "/") {
+		return ""
+	}
+	return u.HomeDir
+}

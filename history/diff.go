@@ -1,0 +1,186 @@
+package history
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// Errors of reading versions back.
+var (
+	// ErrNoVersion: no kept version matches a digest or prefix.
+	ErrNoVersion = errors.New("no kept version matches")
+	// ErrAmbiguous: a digest prefix matches several kept versions.
+	ErrAmbiguous = errors.New("the digest prefix matches several kept versions")
+)
+
+// MaxLine is the longest line a diff shows; the rest is cut with CutMarker.
+const MaxLine = 4 << 10
+
+// CutMarker ends a line that was cut at MaxLine bytes.
+const CutMarker = " [line cut at 4 KiB]"
+
+// Content returns the content of a file hash: from a fresh walk's stage or
+// the content store. ok is false when it is not kept; err when it is kept
+// but unusable (corrupt).
+type Content func(h snapshot.Hash) (data []byte, ok bool, err error)
+
+// FileDiff is how one path differs. Every string in it is escaped: paths
+// with anomaly.Escape, diff text with anomaly.EscapeText.
+type FileDiff struct {
+	Path    string // escaped
+	RawPath []byte
+	Change  snapshot.ChangeType
+	Old     *snapshot.Entry // nil when added
+	New     *snapshot.Entry // nil when removed
+	// Binary: either side is not UTF-8 text (or holds NUL); shown by size
+	// and hash, no diff.
+	Binary bool
+	// Unkept: a side's content is not kept, so no diff can be shown.
+	Unkept  bool
+	Diff    string // unified diff, escaped; "" for binary, unkept or mode-only
+	Added   int    // lines
+	Deleted int
+}
+
+// Diff compares two manifests file by file, with the content of each side
+// from old and new. A corrupt object is an error (never shown).
+func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
+	var out []FileDiff
+	for _, c := range snapshot.Diff(from, to) {
+		fd := FileDiff{Path: anomaly.Escape(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
+		if c.Type == snapshot.ModeChanged {
+			out = append(out, fd)
+			continue
+		}
+		var a, b []byte
+		var aok, bok bool = true, true
+		var err error
+		if c.Old != nil && c.Old.Kind == snapshot.File {
+			if a, aok, err = old(c.Old.Hash); err != nil {
+				return nil, err
+			}
+		}
+		if c.New != nil && c.New.Kind == snapshot.File {
+			if b, bok, err = new(c.New.Hash); err != nil {
+				return nil, err
+			}
+		}
+		isFile := func(e *snapshot.Entry) bool { return e == nil || e.Kind == snapshot.File }
+		switch {
+		case !isFile(c.Old) || !isFile(c.New):
+			// A directory, link or anomaly on either side: the change of
+			// kind says it; there are no lines to compare.
+		case !aok || !bok:
+			fd.Unkept = true
+		case isBinary(a) || isBinary(b):
+			fd.Binary = true
+		default:
+			fd.Diff, fd.Added, fd.Deleted = unified(fd.Path, a, b, c.Old == nil, c.New == nil)
+		}
+		out = append(out, fd)
+	}
+	return out, nil
+}
+
+// isBinary: not valid UTF-8, or holding a NUL byte.
+func isBinary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) }
+
+// unified returns the escaped unified diff of a and b, and the lines added
+// and deleted. Long lines are cut before diffing, so the diff's own lines
+// stay bounded; the labels carry the escaped path.
+func unified(path string, a, b []byte, added, removed bool) (string, int, int) {
+	from, to := "a/"+path, "b/"+path
+	if added {
+		from = "/dev/null"
+	}
+	if removed {
+		to = "/dev/null"
+	}
+	text := udiff.Unified(from, to, cutLines(a), cutLines(b))
+	var plus, minus int
+	var out strings.Builder
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if i >= 2 { // past the --- and +++ labels (already escaped)
+			switch {
+			case strings.HasPrefix(line, "+"):
+				plus++
+			case strings.HasPrefix(line, "-"):
+				minus++
+			}
+			line = anomaly.EscapeText([]byte(line))
+		}
+		out.WriteString(line)
+	}
+	return out.String(), plus, minus
+}
+
+// cutLines cuts every line longer than MaxLine, marking it.
+func cutLines(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	for len(b) > 0 {
+		line := b
+		rest := []byte(nil)
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, rest = b[:i+1], b[i+1:]
+		}
+		if body := bytes.TrimSuffix(line, []byte("\n")); len(body) > MaxLine {
+			out.Write(body[:MaxLine])
+			out.WriteString(CutMarker)
+			if len(body) < len(line) {
+				out.WriteByte('\n')
+			}
+		} else {
+			out.Write(line)
+		}
+		b = rest
+	}
+	return out.String()
+}
+
+// Stat sums a diff: files added, removed and modified (mode changes count
+// as modified).
+func Stat(ds []FileDiff) (added, removed, modified int) {
+	for _, d := range ds {
+		switch d.Change {
+		case snapshot.Added:
+			added++
+		case snapshot.Removed:
+			removed++
+		default:
+			modified++
+		}
+	}
+	return
+}
+
+// Find returns the version among vs whose digest starts with the hex
+// prefix p ("blake3:" optional, at least 4 hex digits): a full digest or a
+// unique prefix.
+func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
+	p = strings.TrimPrefix(p, "blake3:")
+	if len(p) < 4 {
+		return nil, fmt.Errorf("%w: a digest prefix needs at least 4 hex digits", ErrNoVersion)
+	}
+	var found []*baseline.Version
+	for i := range vs {
+		if strings.HasPrefix(vs[i].Digest.String()[len("blake3:"):], p) {
+			found = append(found, &vs[i])
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("%w: %s", ErrNoVersion, anomaly.Escape([]byte(p)))
+	case 1:
+		return found[0], nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrAmbiguous, anomaly.Escape([]byte(p)))
+}

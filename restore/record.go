@@ -1,0 +1,84 @@
+package restore
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Record writes a finished restore into the store: the target is kept as
+// restored (the newest version) and the candidate's record advances to the
+// target's digest, so its verdict for that digest applies again. The
+// displaced tree is kept by the caller, whose content it staged.
+func Record(tx *baseline.Tx, r *Request) error {
+	target := *r.Target
+	// A microsecond after the displaced version, kept at r.Now: history
+	// lists the restored one first.
+	target.How, target.At = baseline.HowRestored, r.Now.Add(time.Microsecond)
+	target.Verdict, target.Reviewer = "", ""
+	if err := tx.KeepVersion(r.ID, target); err != nil {
+		return err
+	}
+	d := r.Target.Digest
+	if err := tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
+		Text: "restored " + d.String() + " in place of " + r.Current.Digest.String()}); err != nil {
+		return err
+	}
+	rec, err := tx.Record(r.ID)
+	if err != nil {
+		return err
+	}
+	restored := walker.Candidate{Name: r.Name, Kind: r.Current.Kind, Manifest: r.Target.Manifest, Digest: r.Target.Digest}
+	if _, err = tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.Changed,
+		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != baseline.Safe {
+		return err
+	}
+	// The person's review of exactly these bytes applies again: Advance
+	// brings back the last review; an older one kept on the version is
+	// recorded again.
+	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == d {
+		return err
+	}
+	_, err = tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &restored, Expect: &d},
+		baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: r.Target.Reviewer, At: r.Now, From: "restore"})
+	return err
+}
+
+// Audit appends one rollback entry per file the restore changed to the log
+// at path: the file's path, and the SHA-256 of its restored content (none
+// for a file the restore took away). A path the log cannot hold (not
+// UTF-8) is counted in skipped, never written altered.
+func Audit(path string, r *Request, res *Result) (written, skipped int, err error) {
+	details, _ := json.Marshal(map[string]string{"restored": r.Target.Digest.String(), "displaced": r.Current.Digest.String()})
+	base := r.Root.Path + "/" + string(r.Name)
+	for _, c := range res.Changes {
+		if c.New != nil && c.New.Kind != snapshot.File && (c.Old == nil || c.Old.Kind != snapshot.File) {
+			continue // a directory: its files have their own entries
+		}
+		if c.New == nil && c.Old.Kind != snapshot.File {
+			continue
+		}
+		p := base
+		if len(c.Path) > 0 {
+			p += "/" + string(c.Path)
+		}
+		if !utf8.ValidString(p) {
+			skipped++
+			continue
+		}
+		e := auditlog.Entry{Operation: auditlog.Rollback, FilePath: p, Source: "skillwire", Details: details}
+		if c.New != nil && c.New.Kind == snapshot.File {
+			e.SHA256 = SHA256(r.data[c.New.Hash])
+		}
+		if _, err := auditlog.Append(path, e, auditlog.Options{}); err != nil {
+			return written, skipped, err
+		}
+		written++
+	}
+	return written, skipped, nil
+}
