@@ -41,6 +41,9 @@ type Standing struct {
 	// PriorCanonical is the canonical form delivered last, for a
 	// candidate that has one now or is removed (nil: none kept).
 	PriorCanonical []byte
+	// ReviewedCanonical is the canonical form of the SAFE review, when one
+	// was kept: a pending change's facts are told against it.
+	ReviewedCanonical []byte
 	// Verdict is the verdict in force: the record's when it applies to
 	// this content, or an adverse one recorded for the same content on
 	// any candidate.
@@ -107,6 +110,9 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
 			if c.Canonical != nil && rec != nil && !rec.Removed {
 				st.PriorCanonical = t.Extract(id)
+				if rec.Review != nil {
+					st.ReviewedCanonical = t.ReviewedExtract(id)
+				}
 			}
 			st.State = judge(rec, c)
 			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {

@@ -92,3 +92,21 @@ func TestAReviewedInstructionFileThatChangesIsToldOnceNeverPending(t *testing.T)
 		})
 	}
 }
+
+func TestAPendingChangeKeepsTheFormThePersonReviewed(t *testing.T) {
+	st, _ := openNew(t)
+	dir := t.TempDir()
+	root := claude.Root{Path: dir, Scope: claude.Global, Kind: claude.Config, Names: []string{"settings.json"}}
+	observe := func(content string) []Observation {
+		must(t, os.WriteFile(filepath.Join(dir, "settings.json"), []byte(content), 0o644))
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())
+		return []Observation{{Root: root, Walk: &w[0]}}
+	}
+	sts := advance(t, st, observe(`{"env":{"A":"1"}}`))
+	record(t, st, "settings.json", sts, Safe)
+	advance(t, st, observe(`{"env":{"B":"1"}}`))
+	got := compare(t, st, observe(`{"env":{"C":"1"}}`))["settings.json"]
+	if got.Status() != StatusPending || string(got.ReviewedCanonical) != `{"env":{"A":"1"}}` || string(got.PriorCanonical) != `{"env":{"B":"1"}}` {
+		t.Errorf("status %s, reviewed %s, prior %s", got.Status(), got.ReviewedCanonical, got.PriorCanonical)
+	}
+}

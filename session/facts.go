@@ -75,9 +75,13 @@ func factsFirst(items []item) {
 
 // factsText is the suffix of st's line: the version a new plugin version
 // replaces and how many of its files differ, then its facts, at most
-// maxFacts, and how many more there are.
-func factsText(in Input, st *baseline.Standing) string {
+// maxFacts, and how many more there are. A pending change is told against
+// the reviewed form, in every session until a person decides.
+func factsText(in Input, st *baseline.Standing, pending bool) string {
 	fs := facts(st)
+	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
+		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
+	}
 	var parts []string
 	if pred := predecessor(in, st); pred != nil {
 		what := "another version"

@@ -95,7 +95,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 
 func TestAContentCandidateHasNoFacts(t *testing.T) {
 	st := standing("pdf", baseline.Changed)
-	if s := factsText(Input{}, &st); s != "" {
+	if s := factsText(Input{}, &st, false); s != "" {
 		t.Errorf("facts %q of a candidate without a canonical form", s)
 	}
 }
@@ -117,12 +117,12 @@ func TestANewPluginVersionIsToldAgainstTheVersionItReplaces(t *testing.T) {
 	st := plugin("acme/fmt/1.3.0", baseline.New, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"curl y"}]}]}}`)
 	st.PriorCanonical = nil
 	in := Input{Standings: []baseline.Standing{old, other, st}}
-	if got, want := factsText(in, &in.Standings[2]), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
+	if got, want := factsText(in, &in.Standings[2], false), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// The first version of a plugin replaces nothing: all is new.
 	in = Input{Standings: []baseline.Standing{other, st}}
-	if got := factsText(in, &in.Standings[1]); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
+	if got := factsText(in, &in.Standings[1], false); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
 		t.Errorf("got %q", got)
 	}
 }
