@@ -248,18 +248,25 @@ func (t *Tx) Events() ([]Event, error) {
 	return out, err
 }
 
-// DropEvents deletes the given events (once delivered).
-func (t *Tx) DropEvents(es []Event) error {
+// DropEvents deletes exactly the given events, as listed by Events (once
+// delivered, or once a person confirmed dropping those), and says how many
+// were still there: one appended since the listing is never dropped.
+func (t *Tx) DropEvents(es []Event) (int, error) {
 	b, err := t.bucket(bucketEvents)
 	if err != nil || b == nil {
-		return err
+		return 0, err
 	}
+	n := 0
 	for _, e := range es {
-		if err := b.Delete(e.key); err != nil {
-			return err
+		if b.Get(e.key) == nil {
+			continue
 		}
+		if err := b.Delete(e.key); err != nil {
+			return n, err
+		}
+		n++
 	}
-	return nil
+	return n, nil
 }
 
 // PutHeartbeat records the daemon's heartbeat.
@@ -307,7 +314,7 @@ func (t *Tx) Projects() ([]string, error) {
 
 // ClearCache drops every cached observation and asks the daemon for a full
 // rescan. Change events not yet delivered to a session stay: they are
-// evidence of changes nobody was told of (DropAllEvents drops them).
+// evidence of changes nobody was told of (only `clear --events` drops them, through DropEvents).
 // Baselines, verdicts and projects are untouched.
 func (t *Tx) ClearCache() error {
 	for _, name := range [][]byte{bucketCache, bucketRoots} {
@@ -319,17 +326,6 @@ func (t *Tx) ClearCache() error {
 		}
 	}
 	return t.tx.Bucket(bucketMeta).Put(keyRescan, []byte("1"))
-}
-
-// DropAllEvents drops every undelivered change event and says how many:
-// the one operation that discards that evidence, for `clear --events --yes`.
-func (t *Tx) DropAllEvents() (int, error) {
-	b := t.tx.Bucket(bucketEvents)
-	if b == nil {
-		return 0, nil
-	}
-	n := b.Stats().KeyN
-	return n, t.tx.DeleteBucket(bucketEvents)
 }
 
 // TakeRescanRequest reports and clears a pending `clear`.

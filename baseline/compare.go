@@ -65,10 +65,11 @@ func (s *Standing) Status() Status {
 
 // StatusOf derives the status of r for content d given the verdict in
 // force: a SAFE review that no longer covers d is pending (halted when
-// auto-accept refused it) unless an adverse verdict outranks it.
+// auto-accept refused it) unless an adverse verdict outranks it; a review
+// carried over by a rename is pending whatever the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case r.Review == nil || sameDigest(r.Review.Digest, d) || claude.ToldOnce(r.Kind, r.Name):
+	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
 		return r.Status
 	case inForce != nil && Adverse(inForce.Verdict):
 		return r.Status
@@ -243,7 +244,7 @@ func stillAsCompared(now, then *Record) bool {
 // for other content stops applying (kept as history); an adverse one stays;
 // with no verdict, an adverse verdict for this content is inherited.
 func (t *Tx) settleVerdict(rec *Record) error {
-	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil {
+	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil && rec.Renamed == nil {
 		// Content came back to what was reviewed: the review covers it again.
 		rv := *rec.Review
 		rec.Verdict = &rv

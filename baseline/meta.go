@@ -9,7 +9,9 @@ var keyFirstRun = []byte("firstrun") // when the first session was delivered
 // FirstRunDone reports whether this store's first run was delivered. It
 // is recorded even when that run saw no candidate, so everything that
 // appears later is new, never accepted on first use. A store written before
-// the mark existed counts as done once it holds a record.
+// the mark existed counts as done once it holds a record; its first write
+// transaction writes the mark (markLegacyFirstRun), so forgetting every
+// record later does not bring first use back.
 func (t *Tx) FirstRunDone() bool {
 	if t.tx.Bucket(bucketMeta).Get(keyFirstRun) != nil {
 		return true
@@ -30,4 +32,14 @@ func (t *Tx) MarkFirstRun(now time.Time) error {
 		return err
 	}
 	return m.Put(keyFirstRun, b)
+}
+
+// markLegacyFirstRun writes the first-run mark on a store written before
+// the mark existed that holds a record: the legacy rule's "done" is made
+// permanent before anything can remove the records it rests on.
+func (t *Tx) markLegacyFirstRun(now time.Time) error {
+	if !t.FirstRunDone() || t.tx.Bucket(bucketMeta).Get(keyFirstRun) != nil {
+		return nil
+	}
+	return t.MarkFirstRun(now)
 }

@@ -90,6 +90,9 @@ type Record struct {
 	Halt *Halt `json:"halt,omitempty"`
 	// Auto is what auto-accept has accepted since the last human verdict.
 	Auto *Auto `json:"auto,omitempty"`
+	// Renamed is set when the review was carried over from a removed
+	// candidate this one replaced: pending until a person acts.
+	Renamed *Renamed `json:"renamed,omitempty"`
 	// Told counts the sessions told of the pending change since ToldSince.
 	Told      int       `json:"told,omitempty"`
 	ToldSince time.Time `json:"told_since,omitzero"`
@@ -104,9 +107,16 @@ type Auto struct {
 	// Replaced are the digests auto-accepts moved the review away from:
 	// content returning to one of them is a contradiction (a reversal).
 	Replaced []snapshot.Hash `json:"replaced"`
+	// ReplacedContent are the same versions' content identities
+	// (reconcile.ContentIdentity): a reversal is one even after a chmod.
+	ReplacedContent []snapshot.Hash `json:"replaced_content,omitempty"`
+	// Untold is the last auto-accept's text until a session that names it
+	// is delivered (MarkAutoTold): a held-over or undelivered advisory
+	// leaves it to be told next time.
+	Untold string `json:"untold,omitempty"`
 }
 
-// maxReplaced bounds Auto.Replaced; the oldest go first.
+// maxReplaced bounds Auto.Replaced and ReplacedContent; the oldest go first.
 const maxReplaced = 64
 
 // Halt is auto-accept's refusal of a change, in one line.
@@ -176,6 +186,9 @@ func (r *Record) validate() error {
 	}
 	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "" || printable(r.Halt.Reason, maxNoteText) != r.Halt.Reason) || r.Told < 0 {
 		return fmt.Errorf("%w: halt", errRecord)
+	}
+	if r.Renamed != nil && (r.Review == nil || !anomaly.IsID(r.Renamed.From) || len(r.Renamed.Name) == 0) {
+		return fmt.Errorf("%w: renamed", errRecord)
 	}
 	if r.Auto != nil && (r.Review == nil || r.Auto.HumanWords < 0 || r.Auto.Drift < 0) {
 		return fmt.Errorf("%w: auto", errRecord)

@@ -3,6 +3,8 @@ package baseline
 import (
 	"errors"
 	"time"
+
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // MarkTold counts one more session told of each pending candidate in ids:
@@ -44,6 +46,8 @@ type AutoAccepted struct {
 	Source            string
 	HumanWords, Drift int
 	Text              string // the note's text
+	// Replaces is the content identity of the version the review leaves.
+	Replaces snapshot.Hash
 }
 
 // AutoAccept moves the review of a pending candidate to its observed
@@ -65,6 +69,11 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	if len(auto.Replaced) > maxReplaced {
 		auto.Replaced = auto.Replaced[len(auto.Replaced)-maxReplaced:]
 	}
+	auto.ReplacedContent = append(auto.ReplacedContent, a.Replaces)
+	if len(auto.ReplacedContent) > maxReplaced {
+		auto.ReplacedContent = auto.ReplacedContent[len(auto.ReplacedContent)-maxReplaced:]
+	}
+	auto.Untold = printable(a.Text, maxNoteText)
 	d := *st.Digest()
 	v := Verdict{Verdict: Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
 	if _, err := t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
@@ -79,6 +88,30 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 		return err
 	}
 	return t.AppendNote(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
+}
+
+// AutoTell is an auto-accept a delivered advisory named: the candidate's
+// id and the text it was told.
+type AutoTell struct{ ID, Text string }
+
+// MarkAutoTold consumes the untold auto-accepts that were delivered, each
+// only if its text is still the one told (a later auto-accept meanwhile
+// stays untold).
+func (t *Tx) MarkAutoTold(told []AutoTell) error {
+	for _, a := range told {
+		r, err := t.Record(a.ID)
+		if err != nil {
+			return err
+		}
+		if r == nil || r.Auto == nil || r.Auto.Untold == "" || r.Auto.Untold != a.Text {
+			continue
+		}
+		r.Auto.Untold = ""
+		if err := t.put(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // HaltChange halts a pending candidate: it stays pending, told with

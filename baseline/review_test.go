@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -102,8 +103,9 @@ func TestStoredRecordRefusesAReviewThatIsNotSafeOrAHaltWithoutReview(t *testing.
 			r.Review = &Verdict{Verdict: Safe, Digest: d}
 			r.Halt = &Halt{}
 		},
-		"derived status stored": func(r *Record) { r.Status = StatusPending },
-		"negative told":         func(r *Record) { r.Told = -1 },
+		"derived status stored":  func(r *Record) { r.Status = StatusPending },
+		"negative told":          func(r *Record) { r.Told = -1 },
+		"renamed without review": func(r *Record) { r.Review, r.Renamed = nil, &Renamed{From: "swaaaaaaaaaaaaaa", Name: []byte("a")} },
 	}
 	for name, mut := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -146,6 +148,35 @@ func TestStoreWithRecordsButNoMarkHadItsFirstRun(t *testing.T) {
 	must(t, st.View(func(tx *Tx) error {
 		if !tx.FirstRunDone() {
 			t.Error("a store written before the mark existed counts as a first run")
+		}
+		return nil
+	}))
+}
+
+// A legacy store (records, no mark) keeps its first run when every record
+// is forgotten: the first write transaction makes the legacy rule's answer
+// permanent, so what appears next is new, never accepted on first use.
+func TestLegacyStoreKeepsItsFirstRunWhenEveryRecordIsForgotten(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	w.write("a/f", "1")
+	w.write("b/f", "2")
+	advance(t, st, w.observe(walker.DefaultConfig()))
+	must(t, st.Update(func(tx *Tx) error { return tx.tx.Bucket(bucketMeta).Delete(keyFirstRun) }))
+	must(t, st.Update(func(tx *Tx) error {
+		recs, err := tx.Records()
+		if err != nil || len(recs) != 2 {
+			t.Fatalf("records %d, %v", len(recs), err)
+		}
+		var ids []string
+		for _, r := range recs {
+			ids = append(ids, r.ID)
+		}
+		return tx.Forget(ids)
+	}))
+	must(t, st.View(func(tx *Tx) error {
+		if !tx.FirstRunDone() {
+			t.Error("forgetting every record of a legacy store brought first use back")
 		}
 		return nil
 	}))
@@ -258,4 +289,19 @@ func FuzzDecodeReference(f *testing.F) {
 			t.Fatalf("decoded %+v", r)
 		}
 	})
+}
+
+func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
+	d := snapshot.Hash{1}
+	r := &Record{Status: StatusSeen, Review: &Verdict{Verdict: Safe, Digest: &d}}
+	if got := StatusOf(r, &d, nil); got != StatusSeen {
+		t.Fatalf("review on its own digest: %q", got)
+	}
+	r.Renamed = &Renamed{From: "swaaaaaaaaaaaaaa", Name: []byte("old")}
+	if got := StatusOf(r, &d, nil); got != StatusPending {
+		t.Fatalf("renamed, same content: %q, want pending", got)
+	}
+	if got := StatusOf(r, &d, &Verdict{Verdict: Block, Digest: &d}); got != StatusSeen {
+		t.Fatalf("an adverse verdict outranks the pending rename: %q", got)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
 	bolt "go.etcd.io/bbolt"
@@ -24,7 +25,13 @@ func (s *Store) View(fn func(*Tx) error) error {
 // Update runs fn in one read-write transaction: a load-compare-store cycle
 // inside it cannot lose a concurrent update.
 func (s *Store) Update(fn func(*Tx) error) error {
-	return s.update(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
+	return s.update(func(tx *bolt.Tx) error {
+		t := &Tx{tx: tx, s: s}
+		if err := t.markLegacyFirstRun(time.Now()); err != nil {
+			return err
+		}
+		return fn(t)
+	})
 }
 
 // ID is the minted id of candidate name in root.

@@ -61,7 +61,7 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	// Any recorded verdict is the person's decision: it ends a halt and
 	// the pending tells; a SAFE one becomes the review later changes are
 	// measured against.
-	rec.Halt, rec.Told, rec.ToldSince, rec.Auto = nil, 0, time.Time{}, nil
+	rec.Halt, rec.Told, rec.ToldSince, rec.Auto, rec.Renamed = nil, 0, time.Time{}, nil, nil
 	if v.Verdict == Safe && v.Digest != nil {
 		rv := v
 		rec.Review = &rv

@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"unicode"
@@ -27,43 +28,20 @@ var (
 // is allowed without asking.
 var frontmatterKeys = []string{"allowed-tools", "hooks", "mcpServers", "name"}
 
+// AnomalyMultiDocument: the frontmatter holds more than one YAML document
+// (a `---` or `...` line inside it): which one a reader takes is a guess,
+// so it is not read at all.
+const AnomalyMultiDocument ConfigAnomaly = "multidocument"
+
 // Frontmatter extracts `name`, `hooks`, `mcpServers` and `allowed-tools`
 // from the YAML frontmatter of a SKILL.md, agent or command file (data is
 // the file's start; only MaxFrontmatter bytes are looked at). A file without
 // frontmatter has the empty form `{}`. `allowed-tools` is kept as a sorted
 // list whether it was written as a list or as one string.
 func Frontmatter(data []byte) Extract {
-	body, found, over := frontmatterBody(data)
-	if over {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
-	}
-	if !found {
-		return Extract{Canonical: []byte("{}")}
-	}
-	// Parsed to nodes only: yaml.v3 keeps aliases as pointers, expanded by
-	// yamlConverter under its limit. goccy/go-yaml was tried and takes seconds
-	// on 60 KB of nested brackets, and has no alias limit of its own.
-	var root yaml.Node
-	if err := yaml.Unmarshal(body, &root); err != nil {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
-	}
-	c := yamlConverter{}
-	var doc any
-	var err error
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		doc, err = c.value(root.Content[0], 0)
-	}
-	switch {
-	case errors.Is(err, errYAMLAlias):
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyAlias}}
-	case errors.Is(err, errConfigDepth):
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
-	case err != nil:
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
-	}
-	m, ok := doc.(map[string]any)
-	if !ok && doc != nil {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	m, dup, bad := frontmatterMap(data)
+	if bad != "" {
+		return Extract{Anomalies: []ConfigAnomaly{bad}}
 	}
 	kept := map[string]any{}
 	for _, k := range frontmatterKeys {
@@ -74,12 +52,91 @@ func Frontmatter(data []byte) Extract {
 	if v, ok := kept["allowed-tools"]; ok {
 		kept["allowed-tools"] = toolList(v)
 	}
-	var ex Extract
-	ex.Canonical = canonicalJSON(kept)
-	if c.dup {
+	return extract(kept, dup)
+}
+
+// FrontmatterFields is Frontmatter keeping every key, each value as
+// written (no list normalised): for comparing two versions key by key.
+func FrontmatterFields(data []byte) Extract {
+	m, dup, bad := frontmatterMap(data)
+	if bad != "" {
+		return Extract{Anomalies: []ConfigAnomaly{bad}}
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return extract(m, dup)
+}
+
+func extract(m map[string]any, dup bool) Extract {
+	ex := Extract{Canonical: canonicalJSON(m)}
+	if dup {
 		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
 	}
 	return ex
+}
+
+// frontmatterMap parses the frontmatter to a mapping (nil for none); bad
+// is why it could not be read whole, dup that a key was given twice.
+func frontmatterMap(data []byte) (m map[string]any, dup bool, bad ConfigAnomaly) {
+	body, found, over := frontmatterBody(data)
+	if over {
+		return nil, false, AnomalyOversize
+	}
+	if !found {
+		return nil, false, ""
+	}
+	if hasDocumentMarker(body) {
+		return nil, false, AnomalyMultiDocument
+	}
+	// Parsed to nodes only: yaml.v3 keeps aliases as pointers, expanded by
+	// yamlConverter under its limit. goccy/go-yaml was tried and takes seconds
+	// on 60 KB of nested brackets, and has no alias limit of its own.
+	dec := yaml.NewDecoder(bytes.NewReader(body))
+	var root, next yaml.Node
+	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, AnomalyUnparsable
+	}
+	// Unmarshal would read the first document and ignore the rest: a second
+	// one is refused, never skipped.
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		if err == nil {
+			return nil, false, AnomalyMultiDocument
+		}
+		return nil, false, AnomalyUnparsable
+	}
+	c := yamlConverter{}
+	var doc any
+	var err error
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		doc, err = c.value(root.Content[0], 0)
+	}
+	switch {
+	case errors.Is(err, errYAMLAlias):
+		return nil, false, AnomalyAlias
+	case errors.Is(err, errConfigDepth):
+		return nil, false, AnomalyDepth
+	case err != nil:
+		return nil, false, AnomalyUnparsable
+	}
+	m, ok := doc.(map[string]any)
+	if !ok && doc != nil {
+		return nil, false, AnomalyUnparsable
+	}
+	return m, c.dup, ""
+}
+
+// hasDocumentMarker reports a line that starts or ends a YAML document
+// (`---` or `...` at column 0, then a blank, a comment or the line's end).
+func hasDocumentMarker(body []byte) bool {
+	for line := range bytes.Lines(body) {
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
+			if rest := line[3:]; len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // frontmatterBody finds the YAML between an opening `---` line at the very

@@ -56,6 +56,9 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 		{"not YAML", "---\nname: [unclosed\n---\n", AnomalyUnparsable},
 		{"not a mapping", "---\n- a\n- b\n---\n", AnomalyUnparsable},
 		{"deep", deep, AnomalyDepth},
+		{"a second document after a commented marker", "---\nname: a\n--- #\nhooks: {Stop: [{hooks: [{command: x}]}]}\n---\n", AnomalyMultiDocument},
+		{"a document end marker", "---\nname: a\n...\nallowed-tools: Bash\n---\n", AnomalyMultiDocument},
+		{"a marker then the document", "---\n--- #\nname: a\n---\n", AnomalyMultiDocument},
 		{"unclosed past 64 KiB", "---\nname: x\n" + strings.Repeat("#\n", MaxFrontmatter), AnomalyOversize},
 		{"closing just past 64 KiB", "---\n" + strings.Repeat("#", MaxFrontmatter-4) + "\n---\n", AnomalyOversize},
 	} {
@@ -65,6 +68,19 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 				t.Fatalf("got %.80s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
 			}
 		})
+	}
+}
+
+func TestFrontmatterFieldsKeepsEveryKey(t *testing.T) {
+	ex := FrontmatterFields([]byte("---\nname: a\ntools: Read, Bash\npermissionMode: bypassPermissions\n---\n"))
+	if want := `{"name":"a","permissionMode":"bypassPermissions","tools":"Read, Bash"}`; string(ex.Canonical) != want || ex.Anomalies != nil {
+		t.Fatalf("got %s %v, want %s", ex.Canonical, ex.Anomalies, want)
+	}
+	if ex := FrontmatterFields([]byte("---\nname: a\n--- #\ntools: Bash\n---\n")); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyMultiDocument}) {
+		t.Fatalf("a second document read: %s %v", ex.Canonical, ex.Anomalies)
+	}
+	if ex := FrontmatterFields([]byte("body only")); string(ex.Canonical) != `{}` {
+		t.Fatalf("no frontmatter: %s", ex.Canonical)
 	}
 }
 

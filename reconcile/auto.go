@@ -2,14 +2,17 @@ package reconcile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 )
 
 // The bounds of auto-accept (DESIGN.md §11), in percent of the word count
@@ -42,9 +45,10 @@ type AutoInput struct {
 	HumanWords int
 	// Drifted is the drift, in words, accepted since the last human verdict.
 	Drifted int
-	// Replaced are the digests earlier auto-accepts replaced: content
-	// returning to one of them reverses an auto-accept.
-	Replaced []snapshot.Hash
+	// Replaced are the digests earlier auto-accepts replaced, and
+	// ReplacedContent their ContentIdentity: content returning to one of
+	// them reverses an auto-accept.
+	Replaced, ReplacedContent []snapshot.Hash
 }
 
 // AutoDecision is auto-accept's answer: Accept, or a one-line Reason.
@@ -54,6 +58,9 @@ type AutoDecision struct {
 	Reason string // why it halts: fixed words and numbers only
 	// HumanWords, Drift and Cumulative are in words; Drift is this change's.
 	HumanWords, Drift, Cumulative int
+	// Replaces is the ContentIdentity of the version an accepted change
+	// replaces, for the reversal rule of later changes.
+	Replaces snapshot.Hash
 }
 
 func halt(format string, a ...any) AutoDecision {
@@ -98,10 +105,60 @@ func AutoAccept(in AutoInput) AutoDecision {
 			return halt("new executable file")
 		}
 	}
-	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) {
+	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) || slices.Contains(in.ReplacedContent, ContentIdentity(in.New)) {
 		return halt("reverses an earlier auto-accept")
 	}
-	return in.measure(source)
+	d := in.measure(source)
+	if d.Accept {
+		d.Replaces = ContentIdentity(in.Old)
+	}
+	return d
+}
+
+// identityContext separates ContentIdentity from every other BLAKE3 use.
+const identityContext = "skillwire 2026 content identity v1"
+
+// ContentIdentity identifies what a version holds, ignoring what does not
+// change what runs: permission bits other than the executable bit, sizes
+// (the hash covers them). Paths, kinds, file hashes, the executable bit,
+// link targets and anomaly reasons count, so a reversal is recognised
+// after a chmod.
+func ContentIdentity(m *snapshot.Manifest) snapshot.Hash {
+	h := blake3.NewDeriveKey(identityContext)
+	var buf []byte
+	field := func(b []byte) {
+		buf = binary.AppendUvarint(buf, uint64(len(b)))
+		buf = append(buf, b...)
+	}
+	flags := byte(0)
+	if m.Partial {
+		flags |= 1
+	}
+	if m.ViaLink {
+		flags |= 2
+	}
+	buf = append(buf, flags)
+	field(m.Link)
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		field(e.Path)
+		buf = append(buf, byte(e.Kind))
+		switch e.Kind {
+		case snapshot.File:
+			buf = append(buf, e.Hash[:]...)
+			buf = append(buf, byte(min(e.Mode&0o111, 1)))
+		case snapshot.Symlink:
+			field(e.Target)
+		case snapshot.Anomaly:
+			buf = append(buf, byte(e.Reason))
+		}
+		h.Write(buf)
+		buf = buf[:0]
+	}
+	h.Write(buf)
+	var id snapshot.Hash
+	h.Sum(id[:0])
+	return id
 }
 
 // trustedSource: the change is explained (with the content's hash, unless
@@ -160,8 +217,8 @@ func (in *AutoInput) measure(source string) AutoDecision {
 			return halt("binary file changed")
 		}
 		if isMarkdown(ch.Path) {
-			if key, changed := frontmatterChanged(old, cur); changed {
-				return halt("frontmatter %s changed", key)
+			if why, changed := frontmatterChanged(old, cur); changed {
+				return halt("%s", why)
 			}
 		}
 		drift += wordDistance(strings.Fields(string(old)), strings.Fields(string(cur)), max(limit-drift, 1))
@@ -218,25 +275,53 @@ func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
 // changed .md file is checked, which covers them and is stricter.
 func isMarkdown(p []byte) bool { return len(p) == 0 || bytes.HasSuffix(p, []byte(".md")) }
 
-// guardedKeys are the frontmatter keys whose change never auto-accepts:
-// they change what runs or what is allowed without asking.
-var guardedKeys = []string{"hooks", "mcpServers", "allowed-tools"}
+// freeKeys are the only frontmatter keys whose change may auto-accept: they
+// describe, and grant nothing. Any other key halts, known or not. The keys
+// Claude Code reads (skills, agents, commands) that grant power include
+// allowed-tools, tools, disallowedTools, permissionMode, model, effort,
+// hooks, mcpServers, skills, context, agent, isolation, background,
+// memory, maxTurns, disable-model-invocation and user-invocable.
+var freeKeys = []string{"name", "description"}
 
-// frontmatterChanged reports the first guarded key whose value differs;
-// a frontmatter that cannot be read counts as changed.
+// knownKeys may be named in a halt's reason: Claude Code's documented
+// frontmatter keys. Any other key is attacker bytes and is not named.
+var knownKeys = []string{
+	"agent", "allowed-tools", "argument-hint", "background", "color", "context",
+	"disable-model-invocation", "disallowedTools", "effort", "hooks", "isolation",
+	"license", "maxTurns", "mcpServers", "memory", "metadata", "model", "paths",
+	"permissionMode", "shell", "skills", "tools", "user-invocable", "version",
+}
+
+// frontmatterChanged says why the frontmatter halts: the first key other
+// than name and description whose value differs (added, removed or
+// changed), or that either version cannot be read whole (a second
+// document, a duplicate key, anything unparsable). Fixed words only.
 func frontmatterChanged(old, cur []byte) (string, bool) {
-	a, b := claude.Frontmatter(old), claude.Frontmatter(cur)
-	if len(a.Anomalies) > 0 || len(b.Anomalies) > 0 {
-		return "unreadable", true
+	a, b := claude.FrontmatterFields(old), claude.FrontmatterFields(cur)
+	for _, ex := range []claude.Extract{a, b} {
+		if len(ex.Anomalies) > 0 {
+			return fmt.Sprintf("frontmatter unreadable (%s)", ex.Anomalies[0]), true
+		}
 	}
 	var ma, mb map[string]json.RawMessage
 	if json.Unmarshal(a.Canonical, &ma) != nil || json.Unmarshal(b.Canonical, &mb) != nil {
-		return "unreadable", true
+		return "frontmatter unreadable", true
 	}
-	for _, k := range guardedKeys {
-		if !bytes.Equal(ma[k], mb[k]) {
-			return k, true
+	keys := slices.Sorted(maps.Keys(ma))
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
 		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(freeKeys, k) || bytes.Equal(ma[k], mb[k]) {
+			continue
+		}
+		if slices.Contains(knownKeys, k) {
+			return "frontmatter " + k + " changed", true
+		}
+		return "frontmatter key changed", true
 	}
 	return "", false
 }

@@ -82,6 +82,14 @@ func TestAuditedRefineByATrustedSourceWithinBoundsIsAutoAccepted(t *testing.T) {
 	}
 }
 
+func TestAChangedNameOrDescriptionAloneMayAutoAccept(t *testing.T) {
+	old := "---\nname: s\ndescription: reads PDFs\nallowed-tools: Read\n---\n" + words(94, "word")
+	cur := strings.Replace(strings.Replace(old, "reads PDFs", "reads PDF files", 1), "name: s", "name: t", 1)
+	if d := (autoCase{old: version{"SKILL.md": old}, cur: version{"SKILL.md": cur}}).run(); !d.Accept {
+		t.Fatalf("decision %+v, want accepted", d)
+	}
+}
+
 func TestTheSameRefineFromTheProjectLogIsNotAutoAccepted(t *testing.T) {
 	d := autoCase{old: version{"SKILL.md": skill}, cur: version{"SKILL.md": skill + " more"}, project: true}.run()
 	if d.Accept || d.Reason != "file change not announced by a trusted source in the global audit log" {
@@ -124,6 +132,18 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 			"frontmatter allowed-tools changed"},
 		{"a frontmatter hooks key added", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\nhooks: {}\n", 1))},
 			"frontmatter hooks changed"},
+		{"an agent's tools added", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\ntools: Bash\n", 1))},
+			"frontmatter tools changed"},
+		{"an agent's disallowedTools removed", autoCase{old: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\ndisallowedTools: Bash\n", 1)), cur: base},
+			"frontmatter disallowedTools changed"},
+		{"a permissionMode change", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\npermissionMode: bypassPermissions\n", 1))},
+			"frontmatter permissionMode changed"},
+		{"a model change", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\nmodel: opus\n", 1))},
+			"frontmatter model changed"},
+		{"an unknown key is not named", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "name: s\n", "name: s\n\"evil\\e[31m\": 1\n", 1))},
+			"frontmatter key changed"},
+		{"a second YAML document in the frontmatter", autoCase{old: base, cur: with("SKILL.md", strings.Replace(skill, "allowed-tools: Read\n", "allowed-tools: Read\n--- #\nallowed-tools: Bash\n", 1))},
+			"frontmatter unreadable (multidocument)"},
 		{"previous content not kept", autoCase{old: base, cur: with("ref.md", words(51, "ref")),
 			mod: func(in *AutoInput) {
 				keep := in.Content
@@ -140,6 +160,16 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 				d, _ := in.New.Digest()
 				in.Replaced = []snapshot.Hash{d}
 			}}, "reverses an earlier auto-accept"},
+		{"a reversal with its permissions tweaked", autoCase{old: base, cur: with("ref.md", words(49, "ref")),
+			mod: func(in *AutoInput) {
+				was := *in.New
+				was.Entries = slices.Clone(in.New.Entries)
+				for i := range was.Entries {
+					was.Entries[i].Mode = 0o600
+				}
+				d, _ := was.Digest()
+				in.Replaced, in.ReplacedContent = []snapshot.Hash{d}, []snapshot.Hash{ContentIdentity(&was)}
+			}}, "reverses an earlier auto-accept"},
 		{"a symlink in the new version", autoCase{old: base, cur: with("ref.md", words(51, "ref")),
 			mod: func(in *AutoInput) {
 				in.New.Entries = append(in.New.Entries, snapshot.Entry{Path: []byte("zz"), Kind: snapshot.Symlink, Target: []byte("/etc")})
@@ -149,6 +179,40 @@ func TestAutoAcceptHaltsOnEveryRule(t *testing.T) {
 			d := tc.c.run()
 			if d.Accept || d.Reason != tc.want {
 				t.Fatalf("decision %+v, want halted: %s", d, tc.want)
+			}
+		})
+	}
+}
+
+func TestContentIdentityIgnoresEveryModeBitButExecutable(t *testing.T) {
+	base := func() *snapshot.Manifest {
+		return &snapshot.Manifest{Entries: []snapshot.Entry{
+			{Kind: snapshot.Dir, Mode: 0o755},
+			{Path: []byte("SKILL.md"), Kind: snapshot.File, Mode: 0o644, Size: 1, Hash: snapshot.Hash{1}},
+			{Path: []byte("link"), Kind: snapshot.Symlink, Target: []byte("SKILL.md")},
+		}}
+	}
+	for _, tc := range []struct {
+		name string
+		mut  func(m *snapshot.Manifest)
+		same bool
+	}{
+		{"file made private", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o600 }, true},
+		{"directory mode", func(m *snapshot.Manifest) { m.Entries[0].Mode = 0o700 }, true},
+		{"setgid without x", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o2644 }, true},
+		{"made executable", func(m *snapshot.Manifest) { m.Entries[1].Mode = 0o744 }, false},
+		{"other content", func(m *snapshot.Manifest) { m.Entries[1].Hash = snapshot.Hash{2} }, false},
+		{"other link target", func(m *snapshot.Manifest) { m.Entries[2].Target = []byte("x") }, false},
+		{"other path", func(m *snapshot.Manifest) { m.Entries[1].Path = []byte("SKILL.mD") }, false},
+		{"a link where a file was", func(m *snapshot.Manifest) {
+			m.Entries[1] = snapshot.Entry{Path: []byte("SKILL.md"), Kind: snapshot.Symlink, Target: []byte("x")}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := base()
+			tc.mut(m)
+			if got := ContentIdentity(m) == ContentIdentity(base()); got != tc.same {
+				t.Fatalf("same identity %v, want %v", got, tc.same)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ package reconcile
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"slices"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
+	"github.com/zeebo/blake3"
 )
 
 // Source is one audit log as read, with the scopes it speaks for (two when
@@ -50,6 +52,10 @@ type Input struct {
 	// Limits bound the SHA-256 of the files whose entries carry one;
 	// zero means walker.DefaultLimits.
 	Limits walker.Limits
+	// Content returns the kept bytes of a file by its BLAKE3, verified;
+	// nil or false when they were not kept (the file is then re-read, and
+	// its hash counts only when the bytes read are the ones observed).
+	Content func(snapshot.Hash) ([]byte, bool)
 }
 
 // Mismatch says why a change is unexpected.
@@ -59,7 +65,7 @@ const (
 	MismatchNoEntry   Mismatch = "no-entry"  // no entry names the file
 	MismatchStale     Mismatch = "stale"     // every entry naming it is from before the observation, or from the future
 	MismatchOperation Mismatch = "operation" // no entry's operation fits the change
-	MismatchSHA256    Mismatch = "sha256"    // the last entry's sha256 is not the file's content now
+	MismatchSHA256    Mismatch = "sha256"    // the last entry's sha256 is not the content observed
 	MismatchState     Mismatch = "state"     // the last entry says deleted and the file is there, or the reverse
 )
 
@@ -125,9 +131,12 @@ type Result struct {
 //   - and the last such entry (in log order) agrees with the disk: a
 //     delete only for a file that is gone (its sha256, if any, describes
 //     no content and is not compared), any other operation only for a
-//     file that is there and, when the entry has sha256, whose SHA-256 now
-//     equals it (computed by the walker, for just these files; a file it
-//     cannot hash matches no hash).
+//     file that is there and, when the entry has sha256, whose SHA-256
+//     equals it: the SHA-256 of the content observed (Current's BLAKE3),
+//     from its kept bytes, else read again by the walker and counted only
+//     when the walker's BLAKE3 of that read is the observed one, so content
+//     written after the observation never vouches for it; a file the
+//     walker cannot hash matches no hash.
 //
 // Two kinds of change are implied rather than announced, when no entry in
 // the window names them at all: anything under a directory (or candidate)
@@ -358,9 +367,12 @@ func fits(op auditlog.Operation, t snapshot.ChangeType) bool {
 	return false
 }
 
-// content returns a function giving the hex SHA-256 of the changed file
-// now, read at most once and only through the walker's reader. Only a
-// regular file has content; anything the walker cannot hash has none ("").
+// content returns a function giving the hex SHA-256 of the changed file's
+// observed content (ch.New.Hash), computed at most once: from its kept
+// bytes, else read through the walker's reader and kept only when the
+// BLAKE3 of what was read is the observed hash. Only a regular file has
+// content; anything else, or content no longer the observed one, has none
+// ("").
 func (r *reconciler) content(c *Candidate, ch *snapshot.Change) func() string {
 	var sum string
 	done := false
@@ -372,8 +384,15 @@ func (r *reconciler) content(c *Candidate, ch *snapshot.Change) func() string {
 		if ch.New == nil || ch.New.Kind != snapshot.File {
 			return ""
 		}
-		s, reason, err := walker.SHA256(c.Root, c.Name, ch.Path, r.in.Limits)
-		if err == nil && reason == 0 {
+		if r.in.Content != nil {
+			if b, ok := r.in.Content(ch.New.Hash); ok && snapshot.Hash(blake3.Sum256(b)) == ch.New.Hash {
+				s := sha256.Sum256(b)
+				sum = hex.EncodeToString(s[:])
+				return sum
+			}
+		}
+		s, b3, reason, err := walker.SHA256Observed(c.Root, c.Name, ch.Path, r.in.Limits)
+		if err == nil && reason == 0 && b3 == ch.New.Hash {
 			sum = hex.EncodeToString(s[:])
 		}
 		return sum

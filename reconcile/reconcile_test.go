@@ -388,3 +388,53 @@ func TestReconcileNeverComparesAPartialObservation(t *testing.T) {
 		t.Fatalf("got %q, incomplete %v", verdicts(r), r.Incomplete)
 	}
 }
+
+// The sha256 of an entry vouches only for the content that was observed:
+// content X observed, then Y written and announced, is not explained.
+func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
+	kept := func(m map[snapshot.Hash][]byte) func(snapshot.Hash) ([]byte, bool) {
+		return func(h snapshot.Hash) ([]byte, bool) { b, ok := m[h]; return b, ok }
+	}
+	for _, tc := range []struct {
+		name     string
+		announce string // the content the entry's sha256 names
+		keep     bool   // the observed bytes are kept
+		lie      bool   // the store answers other bytes for the observed hash
+		want     string
+	}{
+		{"announces what was written after the observation, re-read", "Y", false, false, "modified SKILL.md: sha256"},
+		{"announces what was written after the observation, kept bytes", "Y", true, false, "modified SKILL.md: sha256"},
+		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256"},
+		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected"},
+		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newReconcileFixture(t)
+			stored := f.observe("s")
+			f.write("s/SKILL.md", "X")
+			current := f.observe("s")
+			f.write("s/SKILL.md", "Y")
+			store := map[snapshot.Hash][]byte{}
+			if tc.keep {
+				for _, e := range current.Entries {
+					if string(e.Path) == "SKILL.md" {
+						store[e.Hash] = []byte("X")
+						if tc.lie {
+							store[e.Hash] = []byte("Y")
+						}
+					}
+				}
+			}
+			r := Run(Input{
+				Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
+				Sources: []Source{{Entries: []auditlog.Entry{withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), tc.announce)},
+					Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
+				Now:     f.now,
+				Content: kept(store),
+			})
+			if got := verdicts(r); !slices.Equal(got, []string{tc.want}) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

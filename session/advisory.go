@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,9 +36,13 @@ type Input struct {
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
 	AuditProblem string
-	// Auto are the auto-accept outcomes applied this session; accepted
-	// ones are told once (halted ones are told as pending, every session).
+	// Auto are the auto-accept outcomes applied this session. An accepted
+	// one is told from its record's untold marker until an advisory naming
+	// it is delivered; halted ones are told as pending, every session.
 	Auto []AutoOutcome
+	// Renames pair a removed candidate reviewed SAFE with the new one that
+	// replaced it (DetectRenames): told as one pending rename.
+	Renames []baseline.Rename
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -52,6 +57,11 @@ type Advisory struct {
 	// FirstRun: delivering this advisory is the store's first run, even
 	// when it accepted nothing.
 	FirstRun bool
+	// AutoTold are the auto-accepts this advisory names, consumed once
+	// delivered.
+	AutoTold []baseline.AutoTell
+	// Renames told: the review is carried over once delivered.
+	Renames []baseline.Rename
 }
 
 // Apply records in the store what a delivered advisory told: the deltas it
@@ -62,10 +72,18 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	if _, err := tx.Advance(a.Consume, a.FirstRun, now); err != nil {
 		return err
 	}
-	if err := tx.DropEvents(a.Events); err != nil {
+	for _, rn := range a.Renames {
+		if err := tx.CarryReview(rn, now); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.DropEvents(a.Events); err != nil {
 		return err
 	}
 	if err := tx.MarkTold(a.Told, now); err != nil {
+		return err
+	}
+	if err := tx.MarkAutoTold(a.AutoTold); err != nil {
 		return err
 	}
 	if a.FirstRun {
@@ -76,7 +94,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 
 // Applies reports whether delivering a changes the store.
 func (a *Advisory) Applies() bool {
-	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || a.FirstRun
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || len(a.Renames) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -109,7 +127,9 @@ type item struct {
 	delta  bool // a change of state the delivery consumes
 	events []baseline.Event
 	text   string // its lines in the advisory
-	auto   *AutoOutcome
+	auto   string // an untold auto-accept's text
+	// from is the removed candidate a rename replaced, consumed with st.
+	from *baseline.Standing
 }
 
 // Build turns a comparison into text built only from fixed templates,
@@ -131,8 +151,15 @@ func Build(in Input) Advisory {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
 		}
+		if it.from != nil {
+			adv.Consume = append(adv.Consume, *it.from)
+			adv.Renames = append(adv.Renames, baseline.Rename{From: it.from.ID, To: it.st.ID})
+		}
 		if it.cat == catPending {
 			adv.Told = append(adv.Told, it.st.ID)
+		}
+		if it.cat == catAutoAccepted {
+			adv.AutoTold = append(adv.AutoTold, baseline.AutoTell{ID: it.st.ID, Text: it.auto})
 		}
 		adv.Events = append(adv.Events, it.events...)
 	}
@@ -164,10 +191,15 @@ func classify(in Input) []item {
 	}
 	compared := in.StoreProblem == "" && !in.Bootstrap
 	var items []item
-	auto := map[string]*AutoOutcome{}
-	for i := range in.Auto {
-		if in.Auto[i].Decision.Accept {
-			auto[in.Auto[i].St.ID] = &in.Auto[i]
+	byStanding := map[string]*baseline.Standing{}
+	for i := range in.Standings {
+		byStanding[in.Standings[i].ID] = &in.Standings[i]
+	}
+	renamedTo, renamedFrom := map[string]*baseline.Standing{}, map[string]bool{}
+	for _, rn := range in.Renames {
+		if from, to := byStanding[rn.From], byStanding[rn.To]; compared && from != nil && to != nil &&
+			from.State == baseline.Removed && to.State == baseline.New {
+			renamedTo[rn.To], renamedFrom[rn.From] = from, true
 		}
 	}
 	for i := range in.Standings {
@@ -176,6 +208,13 @@ func classify(in Input) []item {
 		// A change a SAFE review no longer covers is told in every session
 		// until a person acts; an unreviewed change is told once.
 		pending := compared && isPending(st)
+		if from := renamedTo[st.ID]; from != nil {
+			items = append(items, item{cat: catPending, st: st, delta: true, events: slices.Concat(evs, byID[from.ID]), from: from})
+			continue
+		}
+		if renamedFrom[st.ID] {
+			continue // told with the candidate that replaced it
+		}
 		if c, ok := deltaOf(st); compared && ok {
 			if pending {
 				c = catPending
@@ -186,8 +225,8 @@ func classify(in Input) []item {
 		switch {
 		case pending:
 			items = append(items, item{cat: catPending, st: st, events: evs})
-		case auto[st.ID] != nil && compared:
-			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: auto[st.ID]})
+		case compared && untoldAuto(st) != "":
+			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: untoldAuto(st)})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
 		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
@@ -198,6 +237,14 @@ func classify(in Input) []item {
 	}
 	factsFirst(items)
 	return items
+}
+
+// untoldAuto is the text of st's auto-accept not yet delivered, "" for none.
+func untoldAuto(st *baseline.Standing) string {
+	if st.Prior == nil || st.Prior.Auto == nil || st.State == baseline.Removed {
+		return ""
+	}
+	return st.Prior.Auto.Untold
 }
 
 func isPending(st *baseline.Standing) bool {
@@ -247,9 +294,13 @@ func itemText(in Input, it *item) string {
 	case catRestored:
 		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
 	case catPending:
-		line += pendingNote(it.st.Prior)
+		if it.from != nil {
+			line += ", renamed from " + oldName(it.from.Name, it.from.ID)
+		} else {
+			line += pendingNote(it.st.Prior)
+		}
 	case catAutoAccepted:
-		line += "; " + it.auto.Text()
+		line += "; " + it.auto
 	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
 		if sum := rc.Summary(it.st.ID); sum != "" {
@@ -299,6 +350,9 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 // auto-accept refused it, why (a fixed-template reason kept printable).
 func pendingNote(r *baseline.Record) string {
 	var b strings.Builder
+	if r.Renamed != nil {
+		b.WriteString(", renamed from " + oldName(r.Renamed.Name, r.Renamed.From))
+	}
 	switch {
 	case r.Told == 1:
 		b.WriteString(", told once since " + r.ToldSince.UTC().Format(time.DateOnly))
@@ -309,6 +363,15 @@ func pendingNote(r *baseline.Record) string {
 		b.WriteString("; halted: " + r.Halt.Reason)
 	}
 	return b.String()
+}
+
+// oldName names the candidate a rename replaced: its gated name and id.
+func oldName(name []byte, id string) string {
+	s := "(name hidden)"
+	if anomaly.Gate(name) {
+		s = fmt.Sprintf("%q", name)
+	}
+	return s + " id " + id
 }
 
 // describe names a candidate for the advisory: its gated name in quotes,

@@ -49,7 +49,9 @@ func DecideAuto(sts []baseline.Standing, rec map[string]*Reconciliation, trusted
 	var out []AutoOutcome
 	for i := range sts {
 		st := &sts[i]
-		if !isPending(st) || st.Prior.Halt != nil || st.Digest() == nil {
+		// A review carried over by a rename waits for a person: the rename
+		// was announced by nobody.
+		if !isPending(st) || st.Prior.Halt != nil || st.Prior.Renamed != nil || st.Digest() == nil {
 			continue
 		}
 		r := rec[st.ID]
@@ -65,7 +67,7 @@ func DecideAuto(sts []baseline.Standing, rec map[string]*Reconciliation, trusted
 		default:
 			in := reconcile.AutoInput{Changes: r.Changes, Trusted: trusted, Old: r.Reference, New: &st.Observed.Manifest, Content: content}
 			if a := st.Prior.Auto; a != nil {
-				in.HumanWords, in.Drifted, in.Replaced = a.HumanWords, a.Drift, a.Replaced
+				in.HumanWords, in.Drifted, in.Replaced, in.ReplacedContent = a.HumanWords, a.Drift, a.Replaced, a.ReplacedContent
 			}
 			d = reconcile.AutoAccept(in)
 		}
@@ -85,7 +87,7 @@ func ApplyAuto(tx *baseline.Tx, outs []AutoOutcome, now time.Time) ([]AutoOutcom
 		var err error
 		if o.Decision.Accept {
 			err = tx.AutoAccept(o.St, baseline.AutoAccepted{Source: o.Decision.Source, HumanWords: o.Decision.HumanWords,
-				Drift: o.Decision.Drift, Text: o.Text()}, now)
+				Drift: o.Decision.Drift, Text: o.Text(), Replaces: o.Decision.Replaces}, now)
 		} else {
 			err = tx.HaltChange(o.St, o.Decision.Reason, now)
 		}

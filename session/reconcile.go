@@ -34,6 +34,9 @@ type Reconciliation struct {
 type Subjects struct {
 	Candidates []reconcile.Candidate
 	Against    map[string]string
+	// Content returns kept bytes by BLAKE3 (nil: none kept): an audit
+	// entry's sha256 is checked against the observed content's.
+	Content func(snapshot.Hash) ([]byte, bool)
 }
 
 // Wanted reports whether st's changes are reconciled: what a session is
@@ -79,7 +82,7 @@ func (s Subjects) Reconcile(src []reconcile.Source, now time.Time, lim walker.Li
 	if len(s.Candidates) == 0 {
 		return out
 	}
-	res := reconcile.Run(reconcile.Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim})
+	res := reconcile.Run(reconcile.Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim, Content: s.Content})
 	for _, c := range s.Candidates {
 		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ type life struct {
 	global, project []auditlog.Entry
 	kept            map[snapshot.Hash][]byte
 	noContent       bool
+	// undelivered: the advisory does not reach the session (the deadline
+	// text went out instead), so nothing is applied.
+	undelivered bool
 }
 
 func newLife(t *testing.T) *life {
@@ -133,7 +137,7 @@ func (l *life) session() Advisory {
 	in, err := start.Prepare()
 	must(l.t, err)
 	adv := Build(in)
-	if adv.Applies() {
+	if adv.Applies() && !l.undelivered {
 		must(l.t, l.update(func(tx *baseline.Tx) error { return adv.Apply(tx, l.now) }))
 	}
 	return adv
@@ -306,6 +310,49 @@ func TestAuditedRefineByATrustedSourceWithinBoundsIsAutoAccepted(t *testing.T) {
 	}
 }
 
+// An auto-accept is recorded when decided but consumed only when told: an
+// advisory that was not delivered leaves it to the next session.
+func TestAnAutoAcceptNotDeliveredIsToldNextSession(t *testing.T) {
+	l := reviewed(t)
+	l.refine(10, "skill-creator", false)
+	l.undelivered = true
+	if adv := l.session(); !strings.Contains(adv.Text, "auto-accepted within the bounds") {
+		t.Fatalf("auto-accept not told:\n%s", adv.Text)
+	}
+	l.undelivered = false
+	adv := l.session()
+	if !strings.Contains(adv.Text, "auto-accepted within the bounds a person set: global skill \"s\"") ||
+		!strings.Contains(adv.Text, "announced by skill-creator, drift 10 %, cumulative 10 %") {
+		t.Fatalf("an undelivered auto-accept was not told again:\n%s", adv.Text)
+	}
+	if adv := l.session(); adv.Text != "" {
+		t.Fatalf("a delivered auto-accept is told again:\n%s", adv.Text)
+	}
+}
+
+// Held over by the cap, an auto-accept stays untold until listed.
+func TestAnAutoAcceptHeldOverByTheCapIsToldLater(t *testing.T) {
+	l := reviewed(t)
+	for i := range maxListed {
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), words(20))
+	}
+	l.session()
+	for i := range maxListed {
+		l.recordSafe(fmt.Sprintf("p%d", i))
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), words(40)) // pending, listed first
+	}
+	l.refine(10, "skill-creator", false)
+	if adv := l.session(); strings.Contains(adv.Text, "auto-accepted within") || !strings.Contains(adv.Text, "1 more auto-accepted") {
+		t.Fatalf("not held over:\n%s", adv.Text)
+	}
+	for i := range maxListed {
+		l.recordSafe(fmt.Sprintf("p%d", i))
+	}
+	if adv := l.session(); !strings.Contains(adv.Text, "auto-accepted within the bounds a person set: global skill \"s\"") {
+		t.Fatalf("a held-over auto-accept was never told:\n%s", adv.Text)
+	}
+}
+
 func TestTheSameRefineFromTheProjectLogIsNotAutoAccepted(t *testing.T) {
 	l := reviewed(t)
 	l.refine(10, "skill-creator", true)
@@ -371,6 +418,19 @@ func TestAReversalHalts(t *testing.T) {
 	}
 }
 
+// Permission bits other than the executable bit do not disguise a return
+// to what an auto-accept replaced.
+func TestAReversalWithItsPermissionsTweakedHalts(t *testing.T) {
+	l := reviewed(t)
+	l.refine(10, "skill-creator", false)
+	l.session()
+	l.refine(0, "skill-creator", false)
+	must(t, os.Chmod(filepath.Join(l.root.Path, "s/SKILL.md"), 0o600))
+	if adv := l.session(); !strings.Contains(adv.Text, "halted: reverses an earlier auto-accept") {
+		t.Fatalf("a reversal after a chmod was not halted:\n%s", adv.Text)
+	}
+}
+
 func TestWithoutKeptContentAChangeHaltsNeverAccepts(t *testing.T) {
 	l := reviewed(t)
 	l.noContent = true
@@ -391,5 +451,88 @@ func TestWithoutATrustedSourcePendingStaysPending(t *testing.T) {
 	l.session()
 	if s := l.standing("s"); s.Status() != baseline.StatusPending || len(l.notes("s")) != 0 {
 		t.Fatalf("status %q, notes %v: auto-accept acted while off", s.Status(), l.notes("s"))
+	}
+}
+
+func (l *life) rename(from, to string) {
+	must(l.t, os.Rename(filepath.Join(l.root.Path, from), filepath.Join(l.root.Path, to)))
+}
+
+// Renaming a reviewed skill's directory keeps its review: the candidate
+// under its new name is pending, told every session, until a person acts.
+func TestARenamedReviewedSkillStaysPendingUntilAPersonActs(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before func(l *life) // between the review and the rename
+		after  func(l *life) // after the rename
+	}{
+		{"a plain rename", nil, nil},
+		{"a pending change, then a rename", func(l *life) { l.write("s/SKILL.md", "---\nname: s\n---\n"+words(150)) }, nil},
+		{"a rename that rewrites every file but keeps the frontmatter name", nil,
+			func(l *life) { l.write("t/SKILL.md", "---\nname: s\n---\nall new "+words(3)) }},
+		{"a rename of a skill with more files, one of them edited", func(l *life) {
+			l.write("s/a.md", "a")
+			l.write("s/b.md", "b")
+			l.session()
+			l.recordSafe("s")
+		}, func(l *life) { l.write("t/SKILL.md", "---\nname: other\n---\nedited") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := reviewed(t)
+			if tc.before != nil {
+				tc.before(l)
+				l.session()
+			}
+			l.rename("s", "t")
+			if tc.after != nil {
+				tc.after(l)
+			}
+			for i := range 3 {
+				adv := l.session()
+				if !strings.Contains(adv.Text, "pending a new review: global skill \"t\"") || !strings.Contains(adv.Text, "renamed from \"s\" id ") {
+					t.Fatalf("session %d after the rename:\n%s", i+1, adv.Text)
+				}
+				if strings.Contains(adv.Text, "removed since the last session") || strings.Contains(adv.Text, "new since the last session") {
+					t.Fatalf("a rename told as a removal and a new candidate:\n%s", adv.Text)
+				}
+			}
+			if s := l.standing("t"); s.Status() != baseline.StatusPending {
+				t.Fatalf("status %q, want pending", s.Status())
+			}
+			l.recordSafe("t")
+			if adv := l.session(); adv.Text != "" {
+				t.Fatalf("told after a person acted:\n%s", adv.Text)
+			}
+		})
+	}
+}
+
+func TestARemovalAndAnUnrelatedNewSkillAreNoRename(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		prep func(l *life)
+	}{
+		{"other content and name, reviewed", func(l *life) {
+			must(l.t, os.RemoveAll(filepath.Join(l.root.Path, "s")))
+			l.write("t/SKILL.md", "---\nname: t\n---\n"+words(5))
+		}},
+		{"same content, never reviewed", func(l *life) {
+			l.write("u/SKILL.md", "---\nname: u\n---\n"+words(10))
+			l.session()
+			must(l.t, os.RemoveAll(filepath.Join(l.root.Path, "s")))
+			l.rename("u", "v")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := reviewed(t)
+			tc.prep(l)
+			adv := l.session()
+			if strings.Contains(adv.Text, "renamed") || !strings.Contains(adv.Text, "new since the last session") {
+				t.Fatalf("paired as a rename:\n%s", adv.Text)
+			}
+			if adv := l.session(); adv.Text != "" {
+				t.Fatalf("told again:\n%s", adv.Text)
+			}
+		})
 	}
 }

@@ -56,6 +56,9 @@ func (s *Start) Prepare() (Input, error) {
 			if trusted, err = tx.TrustSources(); err != nil {
 				return err
 			}
+			if in.Renames, err = DetectRenames(tx, in.Standings, s.Content); err != nil {
+				return err
+			}
 		}
 		if in.Events, err = tx.Events(); err != nil {
 			return err
@@ -75,6 +78,7 @@ func (s *Start) Prepare() (Input, error) {
 	}
 	var src []reconcile.Source
 	src, in.AuditProblem = s.Audit()
+	subjects.Content = s.Content
 	in.Reconciled = subjects.Reconcile(src, s.Now, s.Limits)
 	outs := DecideAuto(in.Standings, in.Reconciled, trusted, s.Content)
 	if len(outs) == 0 {

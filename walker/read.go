@@ -21,6 +21,9 @@ type reader struct {
 	h   hash.Hash
 	sum func([]byte) [32]byte // one call for a file read in one read
 	out []byte                // h.Sum's destination: a sum costs no allocation
+	// also, when set, hashes every byte read as well: SHA256Observed's
+	// BLAKE3, proving the SHA-256 is of the content the manifest holds.
+	also hash.Hash
 }
 
 func newReader() *reader {
@@ -170,6 +173,9 @@ func (r *reader) stable(fd int, st *unix.Stat_t, path []byte) anomaly.Reason {
 // early. Either is Unstable.
 func (r *reader) hash(fd int, size int64) ([32]byte, anomaly.Reason) {
 	var sum [32]byte
+	if r.also != nil {
+		r.also.Reset()
+	}
 	if size == 0 {
 		return r.sum(nil), 0
 	}
@@ -191,6 +197,9 @@ func (r *reader) hash(fd int, size int64) ([32]byte, anomaly.Reason) {
 		total += int64(n)
 		if total > size {
 			return sum, anomaly.Unstable
+		}
+		if r.also != nil {
+			r.also.Write(r.buf[:n])
 		}
 		if total == size && int64(n) == size {
 			// The whole file in one read: hash it in one call.

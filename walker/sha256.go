@@ -7,6 +7,8 @@ import (
 	"io/fs"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,6 +31,22 @@ var ErrNotFile = errors.New("walker: not a regular file")
 // Unreadable, and Unstable when the file changed while it was read (the
 // hash is then discarded).
 func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
+	return sha256Of(dir, name, path, lim, newSHA256Reader())
+}
+
+// SHA256Observed is SHA256 that also returns the BLAKE3 of the very bytes
+// it hashed, so a caller can prove the SHA-256 is of the content a manifest
+// observed (the file may have been rewritten since) before trusting it.
+func SHA256Observed(dir string, name, path []byte, lim Limits) (sum [32]byte, b3 snapshot.Hash, r anomaly.Reason, err error) {
+	rd := newSHA256Reader()
+	rd.also = blake3.New()
+	if sum, r, err = sha256Of(dir, name, path, lim, rd); err == nil && r == 0 {
+		copy(b3[:], rd.also.Sum(nil))
+	}
+	return sum, b3, r, err
+}
+
+func sha256Of(dir string, name, path []byte, lim Limits, rd *reader) (sum [32]byte, r anomaly.Reason, err error) {
 	var comps [][]byte
 	if len(path) > 0 {
 		comps = bytes.Split(path, []byte{'/'})
@@ -53,7 +71,7 @@ func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.
 		return statFailed(err)
 	}
 	if len(comps) == 0 {
-		return hashFile(dirfd, name, nofollow == 0, &want, lim)
+		return hashFile(rd, dirfd, name, nofollow == 0, &want, lim)
 	}
 	if want.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return sum, 0, notExist(unix.ENOTDIR)
@@ -90,7 +108,7 @@ func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.
 	if err := fstatat(fd, last, &want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return statFailed(err)
 	}
-	return hashFile(fd, last, false, &want, lim)
+	return hashFile(rd, fd, last, false, &want, lim)
 }
 
 func validComps(comps [][]byte) bool {
@@ -117,7 +135,7 @@ func notExist(err error) error { return fmt.Errorf("walker: SHA256: %w (%v)", fs
 
 // hashFile hashes name of dirfd, listed as want, whole or not at all,
 // through the walker's own open and read.
-func hashFile(dirfd int, name []byte, follow bool, want *unix.Stat_t, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
+func hashFile(rd *reader, dirfd int, name []byte, follow bool, want *unix.Stat_t, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 	case unix.S_IFDIR:
@@ -135,6 +153,6 @@ func hashFile(dirfd int, name []byte, follow bool, want *unix.Stat_t, lim Limits
 	if st.Size > lim.MaxFileBytes {
 		return sum, anomaly.Oversize, nil
 	}
-	sum, r = newSHA256Reader().whole(fd, &st, name)
+	sum, r = rd.whole(fd, &st, name)
 	return sum, r, nil
 }

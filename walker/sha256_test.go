@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/zeebo/blake3"
 )
 
 func TestSHA256OfFilesReachedAsObserveReachesThem(t *testing.T) {
@@ -171,5 +173,27 @@ func TestRaceSHA256NeverHashesOutsideContent(t *testing.T) {
 	stop()
 	if refused == 0 {
 		t.Fatal("the swap was never seen in 20s: the race test proves nothing")
+	}
+}
+
+func TestSHA256ObservedReturnsTheBLAKE3OfTheBytesItHashed(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("0123456789abcdef", maxReadBuf/8) // more than one read
+	testtree.Make(t, dir, "s/small=hello", "s/empty=", "s/big="+big)
+	for _, tc := range []struct{ path, content string }{
+		{"small", "hello"}, {"empty", ""}, {"big", big},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			sum, b3, r, err := SHA256Observed(dir, []byte("s"), []byte(tc.path), DefaultLimits)
+			if err != nil || r != 0 {
+				t.Fatalf("SHA256Observed = %v, %v", r, err)
+			}
+			if want := sha256.Sum256([]byte(tc.content)); sum != want {
+				t.Fatalf("sha256 %x, want %x", sum, want)
+			}
+			if want := blake3.Sum256([]byte(tc.content)); b3 != want {
+				t.Fatalf("blake3 %x, want %x", b3, want)
+			}
+		})
 	}
 }

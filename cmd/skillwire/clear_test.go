@@ -63,3 +63,63 @@ func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
 		})
 	}
 }
+
+// eventOnPrompt appends an event to the store the first time the prompt's
+// count is written: the daemon recording a change while the person reads.
+type eventOnPrompt struct {
+	bytes.Buffer
+	t    *testing.T
+	dir  string
+	done bool
+}
+
+func (w *eventOnPrompt) Write(p []byte) (int, error) {
+	if !w.done && bytes.Contains(p, []byte("This drops")) {
+		w.done = true
+		st, err := baseline.Open(baseline.Options{Dir: w.dir, LockTimeout: time.Second})
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		ev := baseline.Event{ID: "swbbbbbbbbbbbbbb", Root: []byte("/r"), Name: []byte("late"), At: time.Now()}
+		if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev}) }); err != nil {
+			w.t.Fatal(err)
+		}
+		st.Close()
+	}
+	return w.Buffer.Write(p)
+}
+
+func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state",
+		"CLAUDE_PROJECT_DIR": dir + "/project", "SKILLWIRE_LOCK_TIMEOUT": "1s"}
+	st, err := baseline.Open(baseline.Options{Dir: dir + "/state", Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
+	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev, ev}) }); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out := &eventOnPrompt{t: t, dir: dir + "/state"}
+	var errw bytes.Buffer
+	code := runWith([]string{"clear", "--events", "--yes"}, streams{in: bytes.NewReader(nil), out: out, err: &errw,
+		getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if code != exitOK || !strings.Contains(out.String(), "dropped 2 undelivered change event(s)") ||
+		!strings.Contains(out.String(), "kept 1 change event(s) recorded since they were counted") {
+		t.Fatalf("exit %d, output:\n%s%s", code, out.String(), errw.String())
+	}
+	st, err = baseline.Open(baseline.Options{Dir: dir + "/state", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var evs []baseline.Event
+	if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events(); return }); err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 || string(evs[0].Name) != "late" {
+		t.Fatalf("left %d events, want only the one recorded after the count", len(evs))
+	}
+}

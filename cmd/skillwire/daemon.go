@@ -145,13 +145,20 @@ unusable.`,
 				return err
 			}
 			defer st.Close()
-			dropped := 0
+			dropped, since := 0, 0
 			err = st.Update(func(tx *baseline.Tx) error {
 				if drop {
 					var err error
-					if dropped, err = tx.DropAllEvents(); err != nil {
+					var left []baseline.Event
+					// Exactly those counted to the person: one the daemon
+					// appended while they answered stays, unseen evidence.
+					if dropped, err = tx.DropEvents(pending); err != nil {
 						return err
 					}
+					if left, err = tx.Events(); err != nil {
+						return err
+					}
+					since = len(left)
 				}
 				return tx.ClearCache()
 			})
@@ -162,6 +169,9 @@ unusable.`,
 			switch {
 			case drop:
 				fmt.Fprintf(s.out, "dropped %d undelivered change event(s)\n", dropped)
+				if since > 0 {
+					fmt.Fprintf(s.out, "kept %d change event(s) recorded since they were counted\n", since)
+				}
 			case len(pending) > 0:
 				fmt.Fprintf(s.out, "kept %d undelivered change event(s): evidence for the next session (--events --yes drops them)\n", len(pending))
 			}

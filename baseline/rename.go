@@ -1,0 +1,47 @@
+package baseline
+
+import "time"
+
+// Renamed says which removed candidate a record's review was carried from.
+type Renamed struct {
+	From string    `json:"from"` // the removed candidate's id
+	Name []byte    `json:"name"` // its name, raw bytes (base64 in JSON)
+	At   time.Time `json:"at"`
+}
+
+// Rename pairs a removed candidate reviewed SAFE with the new candidate
+// of the same root that replaced it in one comparison.
+type Rename struct{ From, To string }
+
+// CarryReview carries the SAFE review of rn.From over to rn.To, which is
+// then pending (Renamed set) until a person records a verdict: renaming a
+// reviewed candidate never turns its later changes into a one-time notice.
+// The reviewed version comes along as rn.To's reference, so its changes
+// are measured against what the person reviewed. It does nothing when
+// either record is no longer as paired (another process acted meanwhile).
+func (t *Tx) CarryReview(rn Rename, now time.Time) error {
+	from, err := t.Record(rn.From)
+	if err != nil {
+		return err
+	}
+	to, err := t.Record(rn.To)
+	if err != nil {
+		return err
+	}
+	if from == nil || to == nil || !from.Removed || from.Review == nil || to.Review != nil || to.Removed ||
+		!sameRoot(to, string(from.Root)) {
+		return nil
+	}
+	rv := *from.Review
+	rv.From = from.ID
+	to.Review = &rv
+	to.Renamed = &Renamed{From: from.ID, Name: from.Name, At: now}
+	if ref, err := t.Reference(from.ID); err != nil {
+		return err
+	} else if ref != nil && ref.How == RefReview {
+		if err := t.putReference(to.ID, ref.Manifest, ref.At, RefReview); err != nil {
+			return err
+		}
+	}
+	return t.put(to)
+}
