@@ -241,9 +241,14 @@ func nonNil[T any](s []T) []T {
 }
 
 func printScan(w io.Writer, out scanJSON, cfgDir string) {
+	// A config root is a directory that holds other things (the home or
+	// project directory): it exists on every machine, so only its files count.
+	present := func(r rootJSON) bool {
+		return len(r.Candidates) > 0 || r.Exists && r.Kind != claude.Config
+	}
 	exists := false
 	for _, r := range out.Roots {
-		exists = exists || r.Exists
+		exists = exists || present(r)
 	}
 	if !exists {
 		fmt.Fprintf(w, "Nothing to watch: nothing Claude Code loads under %s or the project.\n",
@@ -252,7 +257,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range out.Roots {
-		if !r.Exists && len(r.Candidates) == 0 {
+		if !present(r) {
 			continue
 		}
 		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, r.Path) // already escaped by renderRoots
