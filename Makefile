@@ -29,6 +29,10 @@ FUZZ += claude:FuzzClaudeJSON
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
 FUZZ += reconcile:FuzzWordDistanceIsSymmetricAndBounded
+FUZZ += claude:FuzzWholeJSON
+FUZZ += claude:FuzzClaudeJSONServers
+FUZZ += claude:FuzzDisplayAndSplit
+FUZZ += walker:FuzzInnerLink
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke

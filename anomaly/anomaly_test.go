@@ -12,7 +12,7 @@ import (
 )
 
 func TestReasonNamesRoundTripAndAreTheContractsSet(t *testing.T) {
-	want := []string{"symlink", "special", "unreadable", "oversize", "unstable", "swapped", "depth", "fanout", "badname", "root", "budget"}
+	want := []string{"symlink", "special", "unreadable", "oversize", "unstable", "swapped", "depth", "fanout", "badname", "root", "budget", "unparsable", "duplicatekey", "alias"}
 	all := All()
 	if len(all) != len(want) {
 		t.Fatalf("%d reasons", len(all))

@@ -184,7 +184,7 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
 		}
 		r.Candidates = append(r.Candidates, walker.Candidate{
-			Name: bytes.Clone(k[len(prefix):]), Kind: walker.Kind(v[0]), Manifest: m, Digest: d})
+			Name: bytes.Clone(k[len(prefix):]), Kind: walker.Kind(v[0]), Manifest: m, Digest: d, Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks})
 	}
 	return r, nil
 }

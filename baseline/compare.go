@@ -38,6 +38,12 @@ type Standing struct {
 	// Prior is the record as it was when compared (nil: none). Advance
 	// applies the standing only if the record still matches it.
 	Prior *Record
+	// PriorCanonical is the canonical form delivered last, for a
+	// candidate that has one now or is removed (nil: none kept).
+	PriorCanonical []byte
+	// ReviewedCanonical is the canonical form of the SAFE review, when one
+	// was kept: a pending change's facts are told against it.
+	ReviewedCanonical []byte
 	// Verdict is the verdict in force: the record's when it applies to
 	// this content, or an adverse one recorded for the same content on
 	// any candidate.
@@ -63,7 +69,7 @@ func (s *Standing) Status() Status {
 // carried over by a rename is pending whatever the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil:
+	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
 		return r.Status
 	case inForce != nil && Adverse(inForce.Verdict):
 		return r.Status
@@ -103,6 +109,12 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			seen[id] = true
 			rec := byID[id]
 			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
+			if c.Canonical != nil && rec != nil && !rec.Removed {
+				st.PriorCanonical = t.Extract(id)
+				if rec.Review != nil {
+					st.ReviewedCanonical = t.ReviewedExtract(id)
+				}
+			}
 			st.State = judge(rec, c)
 			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {
 				return nil, err
@@ -114,14 +126,16 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			continue
 		}
 		for _, r := range recs {
-			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) {
+			if r.Removed || seen[r.ID] || !sameRoot(r, o.Root.Path) || r.Kind != o.Root.Kind || !o.Root.Holds(r.Name) {
 				continue
 			}
 			v, err := t.verdictInForce(r, nil)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Standing{ID: r.ID, Root: o.Root, Name: r.Name, State: Removed, Prior: r, Verdict: v})
+			// A removed plugin version's form is what its successor's
+			// facts are told against.
+			out = append(out, Standing{ID: r.ID, Root: o.Root, Name: r.Name, State: Removed, Prior: r, Verdict: v, PriorCanonical: t.Extract(r.ID)})
 		}
 	}
 	return out, nil
@@ -196,6 +210,13 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 			}
 			if err := t.putManifest(rec.ID, &s.Observed.Manifest); err != nil {
 				return written, err
+			}
+			// An observation without a form (the daemon's cache keeps
+			// none; a file that no longer parses) keeps the last one.
+			if c := s.Observed.Canonical; c != nil {
+				if err := t.putExtract(rec.ID, c); err != nil {
+					return written, err
+				}
 			}
 			if s.Prior == nil {
 				if err := t.putReference(rec.ID, &s.Observed.Manifest, now, RefFirstUse); err != nil {

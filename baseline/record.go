@@ -165,11 +165,11 @@ func (r *Record) validate() error {
 		return fmt.Errorf("%w: id", errRecord)
 	case len(r.Root) == 0:
 		return fmt.Errorf("%w: root", errRecord)
-	case r.Scope != claude.Global && r.Scope != claude.Project:
+	case !r.Scope.Valid():
 		return fmt.Errorf("%w: scope", errRecord)
-	case r.Kind != claude.Skills && r.Kind != claude.Agents && r.Kind != claude.Commands:
+	case !r.Kind.Valid():
 		return fmt.Errorf("%w: kind", errRecord)
-	case len(r.Name) == 0 || bytes.IndexByte(r.Name, '/') >= 0 || bytes.IndexByte(r.Name, 0) >= 0:
+	case !claude.ValidName(r.Kind, r.Name):
 		return fmt.Errorf("%w: name", errRecord)
 	case r.Status != StatusBaseline && r.Status != StatusSeen && r.Status != StatusVetted:
 		return fmt.Errorf("%w: status", errRecord)

@@ -46,6 +46,11 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 		if err := t.putManifest(rec.ID, &o.Manifest); err != nil {
 			return nil, err
 		}
+		if o.Canonical != nil {
+			if err := t.putExtract(rec.ID, o.Canonical); err != nil {
+				return nil, err
+			}
+		}
 	}
 	replaced := rec.Verdict
 	if replaced != nil {
@@ -62,6 +67,9 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 		rec.Review = &rv
 		if o := tg.Observed; o != nil && !o.Partial() && o.Digest == *v.Digest {
 			if err := t.putReference(rec.ID, &o.Manifest, v.At, RefReview); err != nil {
+				return nil, err
+			}
+			if err := t.setExtract(bucketReviewedExtracts, rec.ID, o.Canonical); err != nil {
 				return nil, err
 			}
 		}
@@ -101,6 +109,12 @@ func (t *Tx) Forget(ids []string) error {
 			return err
 		}
 		if err := t.tx.Bucket(bucketManifests).Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := t.putExtract(id, nil); err != nil {
+			return err
+		}
+		if err := t.setExtract(bucketReviewedExtracts, id, nil); err != nil {
 			return err
 		}
 		if err := t.dropReference(id); err != nil {

@@ -333,3 +333,13 @@ printf '  %-62s %14s  %s\n' "gate, pre-tool-use on a 20-file skill, no daemon < 
 ms=$(ms_of "skillwire hook pre-tool-use+daemon" h)
 printf '  %-62s %14s  %s\n' "the same, with the daemon running < 5 ms" "$ms" "$(verdict "$ms" "<" 5)"
 echo "  (skillwire --version in the same run: $(ms_of "skillwire --version" -) ms)"
+echo
+echo "targets (issue 15, in-process Go benchmarks of the hook, mean of 20 runs each):"
+# ns/op of each benchmark, by name, from one `go test -bench` run.
+go test -run '^$' -bench 'BenchmarkHook(Plugins)?(Unchanged|FastPath)$' -benchtime 20x -count 1 ./cmd/skillwire/ >"$T/gobench" 2>&1 ||
+	die "go test -bench failed: $(tail -5 "$T/gobench")"
+ms_bench() { awk -v b="$1" '$1 ~ "^"b"(-[0-9]+)?$" {printf "%.2f\n", $3 / 1e6; exit}' "$T/gobench"; }
+today=$(ms_bench BenchmarkHookUnchanged) added=$(ms_bench BenchmarkHookPluginsUnchanged) daemon=$(ms_bench BenchmarkHookPluginsFastPath)
+ratio=$(awk -v a="$added" -v t="$today" 'BEGIN {printf "%.1f", a / t}')
+printf '  %-62s %14s  %s\n' "20 plugins (one of 20,000 files) with the daemon < 10 ms" "$daemon" "$(verdict "$daemon" "<" 10)"
+printf '  %-62s %14s  %s\n' "the same without it, at most 2x today's walk ($today ms)" "${added} (${ratio}x)" "$(verdict "$ratio" "<=" 2)"

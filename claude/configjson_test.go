@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -284,5 +285,63 @@ func TestSettingsOfExactlyTheBoundAreRead(t *testing.T) {
 	}
 	if ex := subsetOf(t, doc); string(ex.Canonical) != `{"env":{"A":"1"}}` {
 		t.Fatalf("got %.60s %v", ex.Canonical, ex.Anomalies)
+	}
+}
+
+func TestClaudeJSONServersKeepsEveryProjectsServersByName(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, want string
+	}{
+		{"user and projects", `{"numStartups":1,"mcpServers":{"u":{"command":"a"}},"projects":{"/p":{"history":[],"mcpServers":{"db":{"command":"npx"}}},"/q":{"mcpServers":{}}}}`,
+			`{"localMcpServers":{"db@/p":{"command":"npx"}},"mcpServers":{"u":{"command":"a"}}}`},
+		{"a project that is not an object", `{"projects":{"/p":[1],"/q":{"mcpServers":{"x":{"url":"http://x"}}}}}`,
+			`{"localMcpServers":{"x@/q":{"url":"http://x"}}}`},
+		{"a repeated project replaces the earlier one", `{"projects":{"/p":{"mcpServers":{"a":{}}},"/p":{"mcpServers":{"b":{}}}}}`,
+			`{"localMcpServers":{"b@/p":{}}}`},
+		{"no servers", `{"projects":{"/p":{"history":["x"]}}}`, `{}`},
+		{"empty servers", `{"projects":{"/p":{"mcpServers": { } },"/q":{"mcpServers":{"a":{}}}}}`, `{"localMcpServers":{"a@/q":{}}}`},
+		{"an empty object is checked like any", `{"projects":{"/p":{"mcpServers":{]}}}`, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := ClaudeJSONServers([]byte(tc.doc), int64(len(tc.doc)))
+			if string(ex.Canonical) != tc.want {
+				t.Errorf("canonical %s, want %s", ex.Canonical, tc.want)
+			}
+		})
+	}
+	if ex := ClaudeJSONServers([]byte(`{"projects":{"/p":{"mcpServers":{"a":{},"a":{}}}}}`), 0); len(ex.Anomalies) != 1 || ex.Anomalies[0] != AnomalyDuplicateKey {
+		t.Errorf("duplicate server: %+v", ex)
+	}
+	facts := ConfigFacts([]byte(`{}`), ClaudeJSONServers([]byte(`{"projects":{"/p":{"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}}}}}`), 0).Canonical)
+	if len(facts) != 1 || facts[0].String() != `new local MCP server "db@/p" runs "npx -y pkg"` {
+		t.Errorf("facts %v", facts)
+	}
+}
+
+// BenchmarkClaudeJSONServers200KB is the worst case: every one of about
+// 200 projects has a server of its own.
+func BenchmarkClaudeJSONServers200KB(b *testing.B) {
+	benchServers(b, claudeJSON200KB())
+}
+
+// BenchmarkClaudeJSONServers200KBFewServers is the usual shape: a few
+// projects have servers, the rest `"mcpServers":{}`.
+func BenchmarkClaudeJSONServers200KBFewServers(b *testing.B) {
+	n := 0
+	data := regexp.MustCompile(`"mcpServers":\{"db\d+":\{[^}]*\}\}`).ReplaceAllFunc(claudeJSON200KB(), func(m []byte) []byte {
+		if n++; n <= 3 {
+			return m
+		}
+		return []byte(`"mcpServers":{}`)
+	})
+	benchServers(b, data)
+}
+
+func benchServers(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if ex := ClaudeJSONServers(data, int64(len(data))); ex.Canonical == nil {
+			b.Fatal(ex.Anomalies)
+		}
 	}
 }

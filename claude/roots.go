@@ -1,13 +1,17 @@
 // Package claude knows Claude Code's conventions: where its configuration
-// and project directories are, and which roots hold skills, agents and
-// commands.
+// and project directories are, and which roots hold what it loads or runs
+// without asking (DESIGN §12).
 package claude
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -17,7 +21,11 @@ type Scope string
 const (
 	Global  Scope = "global"
 	Project Scope = "project"
+	Managed Scope = "managed" // set by the administrator (managed settings)
 )
+
+// Valid reports whether s is one of the scopes.
+func (s Scope) Valid() bool { return s == Global || s == Project || s == Managed }
 
 // Kind is what a root holds.
 type Kind string
@@ -26,22 +34,205 @@ const (
 	Skills   Kind = "skills"
 	Agents   Kind = "agents"
 	Commands Kind = "commands"
+	// Config is a directory holding named configuration files (settings,
+	// .mcp.json, CLAUDE.md, …): only those names are candidates, each of the
+	// kind its name says (ConfigFile).
+	Config       Kind = "config"
+	Rules        Kind = "rules"         // .claude/rules: instruction files
+	OutputStyles Kind = "output-styles" // output styles: prompt files
+	// Plugins is the plugin cache: its candidates are the installed
+	// version directories <marketplace>/<plugin>/<version>.
+	Plugins Kind = "plugins"
+	// ManagedSettings is managed-settings.d: every entry is a settings file.
+	ManagedSettings Kind = "managed-settings"
 )
 
-// Kinds lists the root kinds in display order.
-var Kinds = []Kind{Skills, Agents, Commands}
+// Kinds lists the kinds of the roots a repository's .claude holds by
+// directory name, in display order: what `lock` and `verify` cover.
+var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
+
+// Valid reports whether k is a root kind.
+func (k Kind) Valid() bool {
+	switch k {
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins:
+		return true
+	}
+	return false
+}
+
+// Candidate kinds: what one candidate is (DESIGN §7, the "kind" of C).
+const (
+	KindSkill        = "skill"
+	KindAgent        = "agent"
+	KindCommand      = "command"
+	KindPlugin       = "plugin"
+	KindSettings     = "settings"
+	KindMCP          = "mcp"
+	KindInstructions = "instructions"
+	KindOutputStyle  = "output-style"
+)
+
+// CandidateKind is the kind of the candidate name of a root of kind k;
+// "" when a config root does not know the name.
+func CandidateKind(k Kind, name []byte) string {
+	switch k {
+	case Skills:
+		return KindSkill
+	case Agents:
+		return KindAgent
+	case Commands:
+		return KindCommand
+	case Plugins:
+		return KindPlugin
+	case Rules:
+		return KindInstructions
+	case OutputStyles:
+		return KindOutputStyle
+	case ManagedSettings:
+		return KindSettings
+	case Config:
+		if f, ok := configFiles[string(name)]; ok {
+			return f.kind
+		}
+	}
+	return ""
+}
+
+// ToldOnce reports whether a change of the candidate name of a root of
+// kind k is told once and never held pending a review: instruction files
+// and output styles are read, never run, and Claude Code cannot be stopped
+// from reading them.
+func ToldOnce(k Kind, name []byte) bool {
+	switch CandidateKind(k, name) {
+	case KindInstructions, KindOutputStyle:
+		return true
+	}
+	return false
+}
 
 // Root is one directory of candidates.
 type Root struct {
 	Path  string
 	Scope Scope
 	Kind  Kind
+	// Names are the candidates of a Config root, looked up by name; the
+	// directory itself is never listed (it may be $HOME).
+	Names []string
+	// Home and Project anchor the scripts a settings file runs (~/…,
+	// $CLAUDE_PROJECT_DIR/…); "" leaves those unbound.
+	Home, Project string
+}
+
+// Same reports whether r and o are one root: Roots never lists two roots
+// of one kind in one directory.
+func (r Root) Same(o Root) bool { return r.Path == o.Path && r.Kind == o.Kind && r.Scope == o.Scope }
+
+// Display is how the candidate name of a root of kind k is shown, and
+// whether it may be: a name that passes the display gate, a configuration
+// file's name (skillwire chose it: ".mcp.json" fails the gate's first
+// rule), or a plugin's "plugin@marketplace/version" when each of the three
+// passes.
+func Display(k Kind, name []byte) (string, bool) {
+	switch {
+	case k == Plugins:
+		m, rest, ok1 := bytes.Cut(name, []byte{'/'})
+		p, v, ok2 := bytes.Cut(rest, []byte{'/'})
+		if ok1 && ok2 && anomaly.Gate(m) && anomaly.Gate(p) && anomaly.Gate(v) {
+			return string(p) + "@" + string(m) + "/" + string(v), true
+		}
+		return "", false
+	case anomaly.Gate(name):
+		return string(name), true
+	}
+	if _, fixed := configFiles[string(name)]; k == Config && fixed {
+		return string(name), true
+	}
+	return "", false
+}
+
+// ValidName reports whether name can be a candidate of a root of kind k:
+// one entry name, or for the plugin cache a path of up to three components.
+func ValidName(k Kind, name []byte) bool {
+	n := 1
+	if k == Plugins {
+		n = 3
+	}
+	comps := bytes.Split(name, []byte{'/'})
+	if len(comps) > n {
+		return false
+	}
+	for _, c := range comps {
+		if len(c) == 0 || string(c) == "." || string(c) == ".." || bytes.IndexByte(c, 0) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// KindOf is the kind of an observed candidate: CandidateKind, except that
+// a folder of a skills root holding .claude-plugin/plugin.json is loaded
+// by Claude Code as a plugin, hooks and all.
+func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
+	if k == Skills && m != nil {
+		_, ok := slices.BinarySearchFunc(m.Entries, []byte(".claude-plugin/plugin.json"), func(e snapshot.Entry, p []byte) int {
+			return snapshot.ComparePaths(e.Path, p)
+		})
+		if ok {
+			return KindPlugin
+		}
+	}
+	return CandidateKind(k, name)
+}
+
+// Holds reports whether name can be a candidate of r: any name, except in
+// a Config root, which holds only its Names. A record of another root that
+// shares r's directory is never judged removed by r's observation.
+func (r Root) Holds(name []byte) bool {
+	return r.Kind != Config || slices.Contains(r.Names, string(name))
+}
+
+// Split names the candidate a path under r lies in (rest is relative to
+// r.Path) and says whether it lies inside it (nested) rather than being
+// the candidate itself; ok is false for a path above every candidate (a
+// marketplace or plugin directory of the plugin cache).
+func (r Root) Split(rest string) (name string, nested, ok bool) {
+	depth := 1
+	if r.Kind == Plugins {
+		depth = 3
+	}
+	end := 0
+	for range depth {
+		i := strings.IndexByte(rest[end:], '/')
+		if i < 0 {
+			return rest, false, strings.Count(rest, "/") == depth-1
+		}
+		end += i + 1
+	}
+	return rest[:end-1], true, true
 }
 
 // Spec is the walker's view of the root: in a skills root only
-// directories are candidates; agents and commands may be single files.
+// directories are candidates; agents and commands may be single files;
+// configuration files are read whole and reduced to what they configure.
 func (r Root) Spec() walker.RootSpec {
-	return walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
+	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
+	switch r.Kind {
+	case Skills:
+		spec.Each = &walker.NameSpec{Front: frontmatterExtract, FrontFile: "SKILL.md"}
+	case Agents, Commands:
+		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
+	case Config:
+		for _, n := range r.Names {
+			spec.Names = append(spec.Names, configFiles[n].spec(n, r.scripts))
+		}
+	case ManagedSettings:
+		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
+	case Plugins:
+		// What a plugin's hooks run is told as facts of its version.
+		spec.Depth, spec.InnerLinks = 2, true
+		spec.Each = &walker.NameSpec{Front: settingsExtract, FrontFile: "hooks/hooks.json"}
+	}
+	return spec
 }
 
 // Env is the part of the environment these conventions read.
@@ -85,26 +276,10 @@ func ProjectDir(env Env, hint string) string {
 	return ""
 }
 
-// Roots lists the global roots under cfg and the project roots under
-// project/.claude. A project root that is the same directory as a global
-// one (a session started in $HOME) is listed once, as global.
+// Roots lists the roots of cfg and project (see Places.Roots), without
+// ~/.claude.json and the managed files.
 func Roots(cfg, project string) []Root {
-	var roots []Root
-	for _, k := range Kinds {
-		roots = append(roots, Root{Path: under(cfg, string(k)), Scope: Global, Kind: k})
-	}
-	if project == "" {
-		return roots
-	}
-	pcfg := under(project, ".claude")
-	for _, k := range Kinds {
-		p := under(pcfg, string(k))
-		if sameDir(p, under(cfg, string(k))) {
-			continue
-		}
-		roots = append(roots, Root{Path: p, Scope: Project, Kind: k})
-	}
-	return roots
+	return Places{Config: cfg, Project: project}.Roots()
 }
 
 // under appends one component without cleaning the path it was given.

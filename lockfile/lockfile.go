@@ -69,7 +69,7 @@ func DefaultRoots() []Root {
 }
 
 // ParseRoot checks a root path's spelling and infers its kind from its
-// last component (skills, agents or commands). Any other spelling is
+// last component (skills, agents, commands, rules, output-styles). Any other spelling is
 // refused, never normalized: an unknown last component would have to be
 // guessed as a skills root, which ignores loose files, and a new file there
 // would then pass verify unseen.
@@ -86,7 +86,7 @@ func ParseRoot(p string) (Root, error) {
 	}
 	k := claude.Kind(comps[len(comps)-1])
 	if !slices.Contains(claude.Kinds, k) {
-		return Root{}, fmt.Errorf("%w: %s: the last component must be skills, agents or commands",
+		return Root{}, fmt.Errorf("%w: %s: the last component must be skills, agents, commands, rules or output-styles",
 			ErrRoot, anomaly.QuoteBytes([]byte(p)))
 	}
 	return Root{Path: p, Kind: k}, nil

@@ -29,8 +29,11 @@ type Config struct {
 	// CfgDir is Claude Code's configuration directory: its roots are
 	// always watched, plus those of every project a hook registered.
 	CfgDir string
-	Store  baseline.Options
-	Walk   walker.Config
+	// ClaudeJSONDir and ManagedDir are claude.Places' ClaudeJSON and
+	// Managed: watched too when set.
+	ClaudeJSONDir, ManagedDir string
+	Store                     baseline.Options
+	Walk                      walker.Config
 	// Debounce gathers a burst of events on one candidate into one walk.
 	Debounce time.Duration
 	// Heartbeat is how often the daemon says it is alive (and picks up
@@ -177,8 +180,14 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			return
 		case strings.HasPrefix(ev.Name, r.Path+"/"):
 			rest := ev.Name[len(r.Path)+1:]
-			name, _, nested := strings.Cut(rest, "/")
-			if !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills) {
+			name, nested, ok := r.Split(rest)
+			if !r.Holds([]byte(name)) {
+				continue // beside a configuration file: $HOME, <cfg>
+			}
+			// A configuration file is walked alone, however it changed:
+			// Claude Code rewrites .claude.json at every start, and a walk
+			// that finds it new or gone asks for the rescan itself.
+			if !ok || r.Kind != claude.Config && !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills && r.Kind != claude.Plugins) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
 			}
@@ -245,7 +254,8 @@ func (d *daemon) nextDue() (time.Time, bool) {
 
 // roots lists the global roots and those of registered projects.
 func (d *daemon) currentRoots() ([]claude.Root, error) {
-	roots := claude.Roots(d.cfg.CfgDir, "")
+	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
+	roots := places.Roots()
 	var projects []string
 	err := d.withStore(false, func(tx *baseline.Tx) error {
 		var err error
@@ -261,7 +271,8 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 		seen[r.Path] = true
 	}
 	for _, p := range projects {
-		for _, r := range claude.Roots(d.cfg.CfgDir, p) {
+		places.Project = p
+		for _, r := range places.Roots() {
 			if r.Scope == claude.Project && !seen[r.Path] {
 				seen[r.Path] = true
 				roots = append(roots, r)
@@ -394,7 +405,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		}
 		cfg := d.walkConfig(kp)
 		cfg.Budget = d.budgetLeft(&r.Candidates[i])
-		c := walker.Observe(d.ctx, k.root, []byte(k.name), cfg)
+		c := walker.ObserveIn(d.ctx, d.specOf(k.root), []byte(k.name), cfg)
 		if c.Partial() || isRootAnomaly(&c) {
 			d.full = true
 			continue
@@ -453,6 +464,16 @@ func (d *daemon) budgetLeft(except *walker.Candidate) walker.Budget {
 		}
 	}
 	return walker.Budget{MaxEntries: max(b.MaxEntries, 0), MaxBytes: max(b.MaxBytes, 0)}
+}
+
+// specOf is the walker's view of the root at path, as the rescans walk it.
+func (d *daemon) specOf(path string) walker.RootSpec {
+	for _, r := range d.roots {
+		if r.Path == path {
+			return r.Spec()
+		}
+	}
+	return walker.RootSpec{Path: path}
 }
 
 func isRootAnomaly(c *walker.Candidate) bool {
@@ -544,6 +565,11 @@ func (d *daemon) wanted() map[string]bool {
 				}
 				want[p] = true
 			}
+		}
+		// The directories above nested candidates (a plugin's marketplace
+		// and plugin): a new version appears there.
+		for _, dir := range o.Dirs {
+			want[r.Path+"/"+string(dir)] = true
 		}
 	}
 	return want
@@ -660,8 +686,9 @@ func (d *daemon) candidatesOf(p string) []candKey {
 	var ks []candKey
 	for _, r := range d.roots {
 		if rest, ok := strings.CutPrefix(p, r.Path+"/"); ok {
-			name, _, _ := strings.Cut(rest, "/")
-			ks = append(ks, candKey{root: r.Path, name: name})
+			if name, _, ok := r.Split(rest); ok {
+				ks = append(ks, candKey{root: r.Path, name: name})
+			}
 		}
 	}
 	return ks

@@ -235,15 +235,8 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAnomalous, st: st})
 		}
 	}
-	ordered := make([]item, 0, len(items))
-	for c := range numCategories {
-		for _, it := range items {
-			if it.cat == c {
-				ordered = append(ordered, it)
-			}
-		}
-	}
-	return ordered
+	factsFirst(items)
+	return items
 }
 
 // untoldAuto is the text of st's auto-accept not yet delivered, "" for none.
@@ -294,6 +287,9 @@ func limit(items []item) (told []item, held [numCategories]int) {
 // of its reconciliation on a line of its own.
 func itemText(in Input, it *item) string {
 	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+	if it.delta || it.cat == catPending {
+		line += factsText(in, it.st, it.cat == catPending)
+	}
 	switch it.cat {
 	case catRestored:
 		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
@@ -378,17 +374,15 @@ func oldName(name []byte, id string) string {
 	return s + " id " + id
 }
 
-var kindWord = map[claude.Kind]string{claude.Skills: "skill", claude.Agents: "agent", claude.Commands: "command"}
-
 // describe names a candidate for the advisory: its gated name in quotes,
 // its id, its verdict and what could not be observed.
 func describe(st *baseline.Standing) string {
 	var b strings.Builder
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
-	b.WriteString(kindWord[st.Root.Kind])
-	if anomaly.Gate(st.Name) {
-		fmt.Fprintf(&b, " %q", st.Name)
+	b.WriteString(KindOf(st))
+	if name, ok := claude.Display(st.Root.Kind, st.Name); ok {
+		fmt.Fprintf(&b, " %q", name)
 	} else {
 		b.WriteString(" (name hidden)")
 	}

@@ -52,7 +52,10 @@ func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 		}
 		d := Daemon{Running: true, Heartbeat: hb}
 		for _, r := range roots {
-			if !d.Trusts(r.Path, now) {
+			// Configuration files are read at every start: a few small
+			// files, whose canonical form (the facts told) and the scripts
+			// they run, outside any watched directory, no cache holds.
+			if !d.Trusts(r.Path, now) || r.Kind == claude.Config || r.Kind == claude.ManagedSettings {
 				continue
 			}
 			c, err := tx.CachedRoot(r.Spec())

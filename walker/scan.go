@@ -137,6 +137,9 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 		}
 		return -1, nil
 	}
+	if r.Spec.Names != nil {
+		return fd, lookup(fd, r.Spec.Names)
+	}
 	names, err := s.main.readDir(fd, s.cfg.MaxDirEntries)
 	if err != nil {
 		closeFD(fd)
@@ -178,12 +181,14 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 // quota is a candidate's share of the budget; used reports what it took.
 type quota struct{ entries, bytes int64 }
 
-// candidate observes the entry c.Name of dirfd as one candidate within q,
+// candidate observes the entry leaf of dirfd (c.Name, or its last
+// component for a nested candidate) as one candidate within q,
 // replacing c.Manifest and c.Kind, and reports what it used. st is the
 // calling goroutine's state.
-func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota {
-	w := &cwalk{s: s, st: st, q: q}
+func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
+	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
 	c.Manifest = snapshot.Manifest{}
+	c.Canonical, c.Front = nil, nil
 	c.Kind = KindOther
 	w.observe(c, dirfd)
 	w.drain()
@@ -196,6 +201,7 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota 
 	}
 	c.Manifest.Entries = w.out
 	c.Manifest.Partial = w.partial.Load()
+	w.settleFront(c)
 	return quota{entries: w.entries, bytes: w.bytes.Load()}
 }
 
@@ -204,6 +210,9 @@ func (s *scanner) candidate(c *Candidate, dirfd int, q quota, st *wstate) quota 
 type cwalk struct {
 	s        *scanner
 	st       *wstate
+	spec     *NameSpec
+	leaf     []byte // the candidate's name in the directory it is walked from
+	front    *frontRead
 	q        quota
 	entries  int64
 	bytes    atomic.Int64
@@ -260,7 +269,10 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		return
 	}
 	var want unix.Stat_t
-	name := znameOf(c.Name)
+	name := znameOf(w.leaf)
+	if w.spec != nil && w.spec.NoFollow && w.link(dirfd, name) {
+		return
+	}
 	nofollow, link, err := arrive(dirfd, name, &want, w.st.lbuf)
 	if link != nil {
 		c.Manifest.ViaLink, c.Manifest.Link = true, link
@@ -283,12 +295,22 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		d := newDirRef(fd)
 		defer d.release()
 		c.Kind = KindDir
+		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
+			w.readFront(fd, znameOf([]byte(w.spec.FrontFile)), false, nil, []byte(w.spec.FrontFile))
+		}
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
 			w.out = append(w.out, e)
 		}
 		w.top = s
 	case unix.S_IFREG:
+		if w.spec != nil && w.spec.Extract != nil {
+			w.extract(c, dirfd, name, nofollow == 0, &want)
+			return
+		}
+		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile == "" {
+			w.readFront(dirfd, name, nofollow == 0, &want, root)
+		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
 		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e)
 		if e.Kind != 0 {

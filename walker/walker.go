@@ -11,11 +11,13 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
 )
 
 // Limits are structural, per candidate: breaching one marks that candidate
@@ -123,6 +125,17 @@ type Candidate struct {
 	// the scan, not the tree: never store, compare or present it as the
 	// candidate's digest.
 	Digest snapshot.Hash
+	// Front are the reasons NameSpec.Front could not read the candidate's
+	// frontmatter (they derive from bytes the digest covers).
+	Front []snapshot.Found
+	// InnerLinks is RootSpec.InnerLinks.
+	InnerLinks bool
+	// Fixed: the name is one the root's spec named (RootSpec.Names), chosen
+	// by skillwire, not by the tree's author: it needs no display gate.
+	Fixed bool
+	// Canonical is what an Extract made of the file's bytes (nil when the
+	// candidate has no Extract, or its file could not be reduced).
+	Canonical []byte
 }
 
 // Partial reports whether the budget cut the observation short.
@@ -132,7 +145,11 @@ func (c *Candidate) Partial() bool { return c.Manifest.Partial }
 // for a name that fails the display gate.
 func (c *Candidate) Anomalies() []snapshot.Found {
 	found := c.Manifest.Anomalies()
-	if !anomaly.Gate(c.Name) {
+	if c.InnerLinks {
+		found = slices.DeleteFunc(found, func(f snapshot.Found) bool { return f.Reason == anomaly.Symlink && c.innerLink(f.Path) })
+	}
+	found = append(found, c.Front...)
+	if !c.Fixed && !gateName(c.Name) {
 		found = append(found, snapshot.Found{Reason: anomaly.Badname})
 	}
 	return found
@@ -159,6 +176,18 @@ type RootSpec struct {
 	// Files: top-level regular files are candidates too (agents, commands).
 	// In a skills root only directories are.
 	Files bool
+	// Names, when set, are the only candidates: each is looked up by name
+	// and the root is never listed (see NameSpec).
+	Names []NameSpec
+	// Each, when set, applies to every candidate of a listed root.
+	Each *NameSpec
+	// Depth, when set, makes the candidates the directories this many
+	// levels below the root, named by their path ("m/p/v"); the
+	// directories above them are reached without following a link.
+	Depth int
+	// InnerLinks: a relative link that cannot leave the candidate is
+	// content, bound into the digest, and not an anomaly (plugins).
+	InnerLinks bool
 }
 
 // Root is the observation of one root.
@@ -170,6 +199,9 @@ type Root struct {
 	// Fanout (too many candidates to observe: none were walked).
 	Anomalies  []anomaly.Reason
 	Candidates []Candidate
+	// Dirs are the directories above nested candidates (RootSpec.Depth)
+	// that the walk opened, relative to the root: where new ones appear.
+	Dirs [][]byte
 }
 
 func finish(c *Candidate) {
@@ -219,10 +251,14 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 			continue
 		}
 		fds = append(fds, fd)
+		if spec.Depth > 0 {
+			s.nested(&out[i], i, fd, names, nil, spec.Depth, &jobs, &fds)
+			continue
+		}
 		for _, d := range names {
-			if kind, ok := s.selectCandidate(fd, d, spec.Files); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind})
-				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1})
+			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.Names != nil})
+				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1, spec: spec.nameSpec(d.name.bytes())})
 			}
 		}
 	}
@@ -238,6 +274,16 @@ func closeAll(fds []int) {
 type job struct {
 	dirfd     int
 	root, idx int
+	spec      *NameSpec // how to observe the candidate; nil: as any other
+	nested    []byte    // a nested candidate's last component, in dirfd
+}
+
+// leaf is the candidate's name in the directory dirfd.
+func (j job) leaf(c *Candidate) []byte {
+	if j.nested != nil {
+		return j.nested
+	}
+	return c.Name
 }
 
 // maxWork bounds the re-walks of fair sharing, in budgets: however the
@@ -271,7 +317,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	s.parallel(len(jobs), func(i int, st *wstate) {
 		n := roots * perRoot[jobs[i].root]
 		share := quota{entries: left.entries / n, bytes: left.bytes / n}
-		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, share, st)
+		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].leaf(cand(jobs[i])), jobs[i].spec, share, st)
 	})
 	var pending []job
 	var work int64
@@ -289,7 +335,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 		for i, j := range pending {
 			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			u := s.candidate(c, j.dirfd, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
+			u := s.candidate(c, j.dirfd, j.leaf(c), j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
 			work += u.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
@@ -336,25 +382,72 @@ func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
 // Observe observes one candidate: the entry name of directory path, with
 // the whole budget. It is the engine of `digest`.
 func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate {
-	fd, err := openDirPath(dir)
+	return ObserveIn(ctx, RootSpec{Path: dir}, name, cfg)
+}
+
+// ObserveIn observes the one candidate name of the root spec, as Scan
+// would, with the whole budget: a nested candidate's directories are
+// reached one component at a time, never through a link.
+func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Candidate {
+	if spec.Depth > 0 && bytes.Count(name, []byte{'/'}) < spec.Depth {
+		// A link, special file or unreadable directory on the way: it is
+		// recorded as the listing found it, never opened as a candidate.
+		for _, c := range Scan(ctx, []RootSpec{spec}, cfg)[0].Candidates {
+			if bytes.Equal(c.Name, name) {
+				return c
+			}
+		}
+		return unobserved(bytes.Clone(name), anomalyEntry([]byte{}, anomaly.Root))
+	}
+	fd, err := openDirPath(spec.Path)
 	if err != nil {
-		c := Candidate{Name: bytes.Clone(name)}
+		c := Candidate{Name: bytes.Clone(name), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
 		finish(&c)
 		return c
 	}
-	defer closeFD(fd)
-	return ObserveAt(ctx, fd, name, cfg)
+	return observeFrom(ctx, fd, &spec, name, cfg)
 }
 
-// ObserveAt observes the entry name of the open directory dirfd (not
-// closed): a caller holding a proven descriptor observes through it, never
-// through a path that may have changed since.
+// ObserveAt observes the candidate name (as Observe names it) of the open
+// directory dirfd, which it does not close: a caller holding a proven
+// descriptor observes through it, never through a path that may have
+// changed since.
 func ObserveAt(ctx context.Context, dirfd int, name []byte, cfg Config) Candidate {
+	c := Candidate{Name: bytes.Clone(name)}
+	fd, err := unix.FcntlInt(uintptr(dirfd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
+		finish(&c)
+		return c
+	}
+	return observeFrom(ctx, fd, &RootSpec{}, name, cfg)
+}
+
+// observeFrom observes name of fd, which it closes, under spec.
+func observeFrom(ctx context.Context, fd int, spec *RootSpec, name []byte, cfg Config) Candidate {
 	s := newScanner(ctx, cfg)
 	defer s.close()
-	c := Candidate{Name: bytes.Clone(name)}
-	s.candidate(&c, dirfd, quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
+	c := Candidate{Name: bytes.Clone(name), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
+	fail := func(r anomaly.Reason) Candidate {
+		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, r)}
+		finish(&c)
+		return c
+	}
+	leaf := c.Name
+	if i := bytes.LastIndexByte(c.Name, '/'); i >= 0 {
+		for comp := range bytes.SplitSeq(c.Name[:i], []byte{'/'}) {
+			sub, _, r := openDirAt(fd, znameOf(comp), unix.O_NOFOLLOW, nil)
+			closeFD(fd)
+			if r != 0 {
+				return fail(r)
+			}
+			fd = sub
+		}
+		leaf = c.Name[i+1:]
+	}
+	defer closeFD(fd)
+	s.candidate(&c, fd, leaf, spec.nameSpec(c.Name), quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

@@ -72,6 +72,8 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			auditEnv, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
 			err = monitor.Run(ctx, monitor.Config{
 				CfgDir:        w.cfgDir,
+				ClaudeJSONDir: w.places.ClaudeJSON,
+				ManagedDir:    w.places.Managed,
 				Store:         opts,
 				Walk:          cfg,
 				Log:           log,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,27 +19,62 @@ import (
 
 // hookBench builds 100 skills of 20 files of 4 KiB, bootstraps the store,
 // and returns the streams a hook run needs.
-func hookBench(b *testing.B) (*streams, map[string]string) {
+func hookBench(b *testing.B) (*streams, map[string]string) { return hookBenchWith(b, false) }
+
+// writeFiles writes n files of data (its first byte varied) under dir/sub.
+func writeFiles(b *testing.B, dir string, n int, data []byte) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for j := range n {
+		data[0] = byte(j)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d", j)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// hookBenchWith adds, with plugins, what issue #15 watches: 20 installed
+// plugins of 20 files, one of them with a node_modules of 20,000 files of
+// 1 KiB in 200 directories, and a settings.json with a hook, a CLAUDE.md
+// and a ~/.claude.json of 200 KB.
+func hookBenchWith(b *testing.B, plugins bool) (*streams, map[string]string) {
 	dir := b.TempDir()
 	data := bytes.Repeat([]byte("x"), 4096)
 	for i := range 100 {
-		for j := range 20 {
-			p := filepath.Join(dir, "cfg/skills", fmt.Sprintf("skill-%03d", i), fmt.Sprintf("f%02d", j))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				b.Fatal(err)
-			}
-			data[0] = byte(j)
-			if err := os.WriteFile(p, data, 0o644); err != nil {
+		writeFiles(b, filepath.Join(dir, "cfg/skills", fmt.Sprintf("skill-%03d", i)), 20, data)
+	}
+	candidates := 100
+	if plugins {
+		for i := range 20 {
+			writeFiles(b, filepath.Join(dir, "cfg/plugins/cache/acme", fmt.Sprintf("p%02d", i), "1.0.0"), 20, data)
+		}
+		for d := range 200 {
+			writeFiles(b, filepath.Join(dir, "cfg/plugins/cache/acme/p00/1.0.0/node_modules", fmt.Sprintf("m%03d", d)), 100, data[:1024])
+		}
+		var projects []string
+		for i := range 400 {
+			projects = append(projects, fmt.Sprintf(`"/home/u/p%03d":{"history":[%q],"mcpServers":{}}`, i, bytes.Repeat([]byte("h"), 400)))
+		}
+		files := map[string]string{
+			"cfg/settings.json": `{"theme":"dark","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`,
+			"cfg/CLAUDE.md":     "Be brief.",
+			"cfg/.claude.json":  `{"numStartups":3,"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}},"projects":{` + strings.Join(projects, ",") + `}}`,
+		}
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 				b.Fatal(err)
 			}
 		}
+		candidates += 20 + len(files)
 	}
-	env := map[string]string{"CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state", "CLAUDE_PROJECT_DIR": dir + "/noproject"}
+	env := map[string]string{"CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state", "CLAUDE_PROJECT_DIR": dir + "/noproject",
+		"SKILLWIRE_MANAGED_DIR": ""}
 	s := &streams{out: io.Discard, err: io.Discard, getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 	var out bytes.Buffer
 	s.in, s.out = bytes.NewReader(nil), &out
 	runSessionStart(context.Background(), s, hookDeadline)
-	if !bytes.Contains(out.Bytes(), []byte("first run: 100 skill")) {
+	if !bytes.Contains(out.Bytes(), fmt.Appendf(nil, "first run: %d ", candidates)) {
 		b.Fatalf("bootstrap: %s", out.Bytes())
 	}
 	return s, env
@@ -67,12 +103,33 @@ func BenchmarkHookUnchanged(b *testing.B) {
 // fresh for monitor.FreshFor: keep -benchtime well under that.
 func BenchmarkHookUnchangedFastPath(b *testing.B) {
 	s, env := hookBench(b)
+	fastPath(b, env)
+	runUnchanged(b, s)
+}
+
+// BenchmarkHookPluginsUnchanged is BenchmarkHookUnchanged with what issue
+// #15 added (hookBenchWith): the cost of the new kinds without a daemon.
+func BenchmarkHookPluginsUnchanged(b *testing.B) {
+	s, _ := hookBenchWith(b, true)
+	runUnchanged(b, s)
+}
+
+// BenchmarkHookPluginsFastPath is the same on the daemon's cache: only the
+// configuration files are read (their facts and scripts are no cache's).
+func BenchmarkHookPluginsFastPath(b *testing.B) {
+	s, env := hookBenchWith(b, true)
+	fastPath(b, env)
+	runUnchanged(b, s)
+}
+
+// fastPath makes a live daemon's cache of every root: its lock held, each
+// root walked and cached, a fresh heartbeat naming them.
+func fastPath(b *testing.B, env map[string]string) {
 	state := env["SKILLWIRE_STATE_DIR"]
 	lock, err := os.OpenFile(state+"/daemon.lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer lock.Close()
 	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		b.Fatal(err)
 	}
@@ -104,7 +161,7 @@ func BenchmarkHookUnchangedFastPath(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.Close()
-	runUnchanged(b, s)
+	b.Cleanup(func() { lock.Close() })
 }
 
 // BenchmarkHookOneChanged is the hook on the same tree with one skill

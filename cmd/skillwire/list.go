@@ -15,7 +15,6 @@ type listedJSON struct {
 	candidateJSON
 	Root  string       `json:"root"`
 	Scope claude.Scope `json:"scope"`
-	Kind  claude.Kind  `json:"kind"`
 }
 
 func newListCmd(s *streams) *cobra.Command {
@@ -58,7 +57,7 @@ Exit 0, or 4 when the store is unusable.`,
 			}{Candidates: []listedJSON{}}
 			for i := range sts {
 				cj, _ := renderCandidate(&sts[i], true)
-				out.Candidates = append(out.Candidates, listedJSON{cj, anomaly.QuoteBytes([]byte(sts[i].Root.Path)), sts[i].Root.Scope, sts[i].Root.Kind})
+				out.Candidates = append(out.Candidates, listedJSON{cj, anomaly.QuoteBytes([]byte(sts[i].Root.Path)), sts[i].Root.Scope})
 			}
 			if asJSON {
 				return writeJSON(s.out, out)

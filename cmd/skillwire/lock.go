@@ -28,14 +28,16 @@ func newLockCmd(s *streams) *cobra.Command {
 	var bf budgetFlags
 	cmd := &cobra.Command{
 		Use:   "lock [DIR...]",
-		Short: "Write skillwire.lock, the reviewed state of a repository's skills, agents and commands",
-		Long: `lock observes the repository's .claude/skills, .claude/agents and
-.claude/commands, and any further roots given as DIR, and writes their
+		Short: "Write skillwire.lock, the reviewed state of a repository's skills, agents, commands, rules and output styles",
+		Long: `lock observes the repository's .claude/skills, .claude/agents,
+.claude/commands, .claude/rules and .claude/output-styles, and any further
+roots given as DIR, and writes their
 state to skillwire.lock (or -o FILE) for 'skillwire verify' to check in CI.
 
 The repository is the working directory, or -C DIR. Every DIR is a root
 relative to the repository, spelled with [A-Za-z0-9._-] components and no
-. or .., whose last component is skills, agents or commands: that name
+. or .., whose last component is skills, agents, commands, rules or
+output-styles: that name
 says which candidates it holds (in a skills root, directories only). Any
 other root is refused rather than guessed.
 

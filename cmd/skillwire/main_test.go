@@ -54,6 +54,7 @@ func TestScript(t *testing.T) {
 			e.Setenv("CLAUDE_CONFIG_DIR", e.WorkDir+"/home/.claude")
 			e.Setenv("CLAUDE_PROJECT_DIR", e.WorkDir+"/project")
 			e.Setenv("SKILLWIRE_STATE_DIR", e.WorkDir+"/state")
+			e.Setenv("SKILLWIRE_MANAGED_DIR", e.WorkDir+"/managed")
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -81,7 +81,7 @@ tree), 4 store unusable.`,
 
 			keep := &keeping{stage: history.Attach(&cfg)}
 			defer keep.collect(s, w) // after the store is closed
-			c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			found := c.Anomalies()
 			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
 			if !c.Partial() {

@@ -19,6 +19,9 @@ import (
 
 // candidateJSON is a candidate as scan and list print it (DESIGN.md §7).
 type candidateJSON struct {
+	// Kind is what the candidate is: skill, agent, command, plugin,
+	// settings, mcp, instructions or output-style.
+	Kind      string           `json:"kind"`
 	ID        *string          `json:"id"`
 	Name      *string          `json:"name"`
 	State     baseline.State   `json:"state"`
@@ -159,7 +162,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 			Anomalies: nonNil(o.Walk.Anomalies), Candidates: []candidateJSON{}}
 		finding = finding || len(o.Walk.Anomalies) > 0
 		for i := range sts {
-			if sts[i].Root != o.Root {
+			if !sts[i].Root.Same(o.Root) {
 				continue
 			}
 			cj, f := renderCandidate(&sts[i], compared)
@@ -175,13 +178,12 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 }
 
 func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool) {
-	cj := candidateJSON{State: st.State, Anomalies: []anomaly.Reason{}}
+	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}}
 	if st.ID != "" {
 		id := st.ID
 		cj.ID = &id
 	}
-	if anomaly.Gate(st.Name) {
-		n := string(st.Name)
+	if n, ok := claude.Display(st.Root.Kind, st.Name); ok {
 		cj.Name = &n
 	} else {
 		cj.hiddenTag = anomaly.NameHash(st.Name)
@@ -239,18 +241,23 @@ func nonNil[T any](s []T) []T {
 }
 
 func printScan(w io.Writer, out scanJSON, cfgDir string) {
+	// A config root is a directory that holds other things (the home or
+	// project directory): it exists on every machine, so only its files count.
+	present := func(r rootJSON) bool {
+		return len(r.Candidates) > 0 || r.Exists && r.Kind != claude.Config
+	}
 	exists := false
 	for _, r := range out.Roots {
-		exists = exists || r.Exists
+		exists = exists || present(r)
 	}
 	if !exists {
-		fmt.Fprintf(w, "Nothing to watch: no skills, agents or commands under %s or the project's .claude.\n",
+		fmt.Fprintf(w, "Nothing to watch: nothing Claude Code loads under %s or the project.\n",
 			anomaly.QuoteBytes([]byte(cfgDir)))
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range out.Roots {
-		if !r.Exists && len(r.Candidates) == 0 {
+		if !present(r) {
 			continue
 		}
 		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, r.Path) // already escaped by renderRoots

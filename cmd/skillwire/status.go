@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
@@ -15,6 +15,7 @@ import (
 // statusEntryJSON is S in DESIGN.md §7.
 type statusEntryJSON struct {
 	ID      string  `json:"id"`
+	Kind    string  `json:"kind"`
 	Name    *string `json:"name"`
 	Status  string  `json:"status"`
 	Verdict *string `json:"verdict"`
@@ -152,7 +153,7 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 }
 
 func statusEntry(r *baseline.Record) statusEntryJSON {
-	e := statusEntryJSON{ID: r.ID, Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
+	e := statusEntryJSON{ID: r.ID, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
 	if r.Halt != nil {
 		e.Halt = r.Halt.Reason
 	}
@@ -162,8 +163,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Removed {
 		e.Status = "removed"
 	}
-	if anomaly.Gate(r.Name) {
-		n := string(r.Name)
+	if n, ok := claude.Display(r.Kind, r.Name); ok {
 		e.Name = &n
 	}
 	if r.Verdict != nil {
@@ -195,7 +195,7 @@ func printStatus(s *streams, out *statusJSON) {
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		for _, e := range l.list {
-			fmt.Fprintf(s.out, "  %s  %s  %s  %s", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
+			fmt.Fprintf(s.out, "  %s  %s %s  %s  %s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict))
 			if e.Told > 0 {
 				fmt.Fprintf(s.out, "  told %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
 			}

@@ -17,6 +17,7 @@ import (
 type world struct {
 	cfgDir   string
 	project  string
+	places   claude.Places
 	roots    []claude.Root
 	stateDir string
 	timeout  time.Duration
@@ -28,12 +29,12 @@ func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
 func loadWorldFor(s *streams, projectHint string) (*world, error) {
 	env := claude.OSEnv()
 	env.Getenv = s.getenv
-	cfgDir, err := claude.ConfigDir(env)
+	places, err := claude.Locate(env, projectHint)
 	if err != nil {
 		return nil, fail(exitCode(err, exitUsage), "%v", err)
 	}
-	project := claude.ProjectDir(env, projectHint)
-	w := &world{cfgDir: cfgDir, project: project, roots: claude.Roots(cfgDir, project), timeout: baseline.DefaultLockTimeout}
+	cfgDir, project := places.Config, places.Project
+	w := &world{cfgDir: cfgDir, project: project, places: places, roots: places.Roots(), timeout: baseline.DefaultLockTimeout}
 	sd, _ := s.getenv("SKILLWIRE_STATE_DIR")
 	if sd != "" && !strings.HasPrefix(sd, "/") {
 		return nil, fail(exitUsage, "SKILLWIRE_STATE_DIR must be an absolute path")
@@ -110,7 +111,11 @@ func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error)
 		recs, err := tx.Records()
 		for _, r := range recs {
 			if _, ok := known[r.ID]; !ok {
-				known[r.ID] = candidateRef{id: r.ID, root: claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}, name: r.Name}
+				root := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
+				if r.Kind == claude.Config {
+					root.Names = []string{string(r.Name)}
+				}
+				known[r.ID] = candidateRef{id: r.ID, root: root, name: r.Name}
 			}
 		}
 		return err

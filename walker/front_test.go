@@ -1,0 +1,101 @@
+package walker
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
+)
+
+func TestFrontGivesTheCandidateAFormWhileTheDigestCoversTheBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tree  []string
+		files bool
+		front string
+		canon string
+	}{
+		{"the named file of a directory", []string{"pdf/SKILL.md=head\nbody"}, false, "SKILL.md", "head"},
+		{"a file candidate itself", []string{"a.md=head\nbody"}, true, "", "head"},
+		{"a directory without the named file", []string{"pdf/other.md=head"}, false, "SKILL.md", ""},
+		{"a named file that is a link", []string{"pdf/real=head", "pdf/SKILL.md -> real"}, false, "SKILL.md", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, tc.tree...)
+			spec := RootSpec{Path: dir, Files: tc.files, Each: &NameSpec{Front: firstLine, FrontFile: tc.front}}
+			r := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0]
+			c := &r.Candidates[0]
+			if string(c.Canonical) != tc.canon {
+				t.Errorf("canonical %q, want %q", c.Canonical, tc.canon)
+			}
+			plain := Scan(context.Background(), []RootSpec{{Path: dir, Files: tc.files}}, DefaultConfig())[0]
+			if plain.Candidates[0].Digest != c.Digest {
+				t.Error("Front changed the digest")
+			}
+		})
+	}
+}
+
+func TestFrontReasonsAreAnomaliesAtTheirFile(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "pdf/SKILL.md=bad yaml")
+	spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "SKILL.md"}}
+	c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+	if !hasAnomaly(&c, anomaly.Unparsable, "SKILL.md") {
+		t.Errorf("anomalies %v", reasonsOf(c.Anomalies()))
+	}
+}
+
+func TestAFileTooLargeToReadForItsFrontHasNoForm(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "pdf/SKILL.md=head\n"+strings.Repeat("x", maxFrontRead))
+	spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "SKILL.md"}}
+	c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+	if c.Canonical != nil || len(c.Anomalies()) > 0 {
+		t.Errorf("canonical %q anomalies %v", c.Canonical, reasonsOf(c.Anomalies()))
+	}
+}
+
+func TestAFrontOfBytesTheWalkDidNotHashIsDropped(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "pdf/SKILL.md=head\nbody")
+	// The file changes after Front read it and before the walk hashed it.
+	testHookListed = func(path []byte) {
+		if len(path) == 0 {
+			testtree.Make(t, dir, "pdf/SKILL.md=other\nbody")
+		}
+	}
+	defer func() { testHookListed = nil }()
+	spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "SKILL.md"}}
+	c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+	if c.Canonical != nil {
+		t.Errorf("canonical %q kept though the file changed between the reads", c.Canonical)
+	}
+}
+
+func TestAFrontFileBelowTheCandidateIsNeverReachedThroughALink(t *testing.T) {
+	outside := t.TempDir()
+	testtree.Make(t, outside, "hooks.json=head")
+	for _, tc := range []struct {
+		name  string
+		tree  []string
+		canon string
+	}{
+		{"a real directory", []string{"p/hooks/hooks.json=head\nx"}, "head"},
+		{"a linked directory", []string{"p/hooks -> " + outside}, ""},
+		{"a linked file", []string{"p/hooks/hooks.json -> " + outside + "/hooks.json"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, tc.tree...)
+			spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "hooks/hooks.json"}}
+			c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+			if string(c.Canonical) != tc.canon {
+				t.Errorf("canonical %q, want %q", c.Canonical, tc.canon)
+			}
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package walker
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
+	"golang.org/x/sys/unix"
+)
+
+// Extract reduces a configuration file's exact bytes, as the walker read
+// them with its arrival proof, to what the candidate's digest covers (a
+// canonical form), or to the reasons it could not (at most the first is
+// recorded). It never opens anything itself.
+type Extract func(name, data []byte) (canon []byte, reasons []anomaly.Reason)
+
+// NameSpec says how one candidate is observed.
+type NameSpec struct {
+	// Name is the candidate looked up in a root of Names.
+	Name string
+	// NoFollow: a candidate that is a link is recorded as one (its text, a
+	// Symlink anomaly) and never followed; a configuration file is read
+	// where it is, never through a link out of its directory.
+	NoFollow bool
+	// Extract, when set, reads a regular file whole, within Limit bytes
+	// (0: MaxFileBytes), and the manifest holds its canonical form.
+	Extract Extract
+	Limit   int64
+	// Front, when set, reads the candidate's FrontFile (the candidate
+	// itself when it is a file) whole, and its canonical form becomes the
+	// candidate's, with its reasons as anomalies at that file; the digest
+	// still covers the file's bytes. Frontmatter of skills, agents and
+	// commands.
+	Front     Extract
+	FrontFile string
+	// Scripts, when set, lists the absolute paths of the local files the
+	// canonical form runs; their content is bound into the candidate.
+	Scripts func(canon []byte) []string
+}
+
+// ContentPath is the manifest path of the raw bytes of a file whose
+// Extract failed: the digest then covers every byte of it.
+const ContentPath = "content"
+
+// nameSpec is how the candidate name of the root is observed.
+func (r *RootSpec) nameSpec(name []byte) *NameSpec {
+	for i := range r.Names {
+		if r.Names[i].Name == string(name) {
+			return &r.Names[i]
+		}
+	}
+	return r.Each
+}
+
+// lookup finds the named candidates of the open directory fd without
+// listing it: a missing name is no candidate; any other failure to look is
+// one, reported when it is observed.
+func lookup(fd int, names []NameSpec) []dirent {
+	var out []dirent
+	for _, n := range names {
+		var st unix.Stat_t
+		z := znameOf([]byte(n.Name))
+		err := fstatat(fd, z.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW)
+		switch {
+		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+			continue
+		case err != nil:
+			out = append(out, dirent{name: z, typ: unix.DT_UNKNOWN})
+		default:
+			out = append(out, dirent{name: z, typ: typeOf(uint32(st.Mode))})
+		}
+	}
+	slices.SortFunc(out, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })
+	return slices.CompactFunc(out, func(a, b dirent) bool { return bytes.Equal(a.name, b.name) })
+}
+
+// link records the candidate as a link when it is one, and reports whether
+// it was.
+func (w *cwalk) link(dirfd int, name zname) bool {
+	var st unix.Stat_t
+	if err := fstatat(dirfd, name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFLNK {
+		return false
+	}
+	target, err := readlinkatZ(dirfd, name, w.st.lbuf)
+	if err != nil {
+		w.out = append(w.out, anomalyEntry([]byte{}, openReason(err)))
+		return true
+	}
+	w.out = append(w.out, snapshot.Entry{Path: []byte{}, Kind: snapshot.Symlink, Target: target})
+	return true
+}
+
+// extract observes the regular file candidate name of dirfd through
+// w.spec.Extract: the manifest holds the canonical form's hash, so a change
+// the extract does not keep (a theme, a reordered key) is no change. When
+// the extract fails, the candidate has its reason and the raw bytes are
+// bound at ContentPath.
+func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *unix.Stat_t) {
+	root := []byte{}
+	fd, st, reason := openRegular(dirfd, name, follow, want)
+	if reason != 0 {
+		w.out = append(w.out, anomalyEntry(root, reason))
+		return
+	}
+	defer closeFD(fd)
+	c.Kind = KindFile
+	limit := w.s.cfg.MaxFileBytes
+	if w.spec.Limit > 0 {
+		limit = min(limit, w.spec.Limit)
+	}
+	if st.Size > limit {
+		w.out = append(w.out, anomalyEntry(root, anomaly.Oversize))
+		return
+	}
+	if !w.reserve(st.Size) {
+		return
+	}
+	data, reason := readAll(fd, &st)
+	if reason != 0 {
+		w.out = append(w.out, anomalyEntry(root, reason))
+		return
+	}
+	canon, rs := w.spec.Extract(c.Name, data)
+	mode := uint32(st.Mode) & 07777
+	c.Canonical = canon
+	if len(rs) == 0 && canon != nil {
+		w.out = append(w.out, snapshot.Entry{Path: root, Kind: snapshot.File, Size: int64(len(canon)), Mode: mode, Hash: blake3.Sum256(canon)})
+	} else {
+		r := anomaly.Unparsable
+		if len(rs) > 0 && rs[0].Valid() {
+			r = rs[0]
+		}
+		w.out = append(w.out, anomalyEntry(root, r),
+			snapshot.Entry{Path: []byte(ContentPath), Kind: snapshot.File, Size: int64(len(data)), Mode: mode, Hash: blake3.Sum256(data)})
+	}
+	if canon != nil && w.spec.Scripts != nil {
+		w.scripts(canon)
+	}
+}
+
+// readAll reads the open regular file fd, which fstat described as st,
+// whole: exactly st.Size bytes, and a second fstat proving it did not
+// change meanwhile (else Unstable).
+func readAll(fd int, st *unix.Stat_t) ([]byte, anomaly.Reason) {
+	buf := make([]byte, st.Size+1)
+	n := 0
+	for n < len(buf) {
+		m, err := read(fd, buf[n:])
+		if err != nil {
+			return nil, anomaly.Unreadable
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	var after unix.Stat_t
+	if int64(n) != st.Size || fstat(fd, &after) != nil {
+		return nil, anomaly.Unstable
+	}
+	if after.Size != st.Size || after.Mtim != st.Mtim || after.Ctim != st.Ctim {
+		return nil, anomaly.Unstable
+	}
+	return buf[:n], 0
+}
