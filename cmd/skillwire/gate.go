@@ -185,13 +185,25 @@ func hookProjects(s *streams, cwd string) []string {
 }
 
 // steeredSession delivers the session start's one line when the project's
-// settings steer skillwire, and reports whether it did.
+// settings steer skillwire, and reports whether it did; settings that
+// only could not be read leave a warning line for the advisory instead.
 func steeredSession(s *streams, cwd string, out *hookOut) bool {
-	n := gate.SessionNotice(hookProjects(s, cwd)...)
+	ps := hookProjects(s, cwd)
+	n := gate.SessionNotice(ps...)
 	if n != "" {
 		out.deliver(n)
+		return true
 	}
-	return n != ""
+	out.warnFirst(gate.SessionWarning(ps...))
+	return false
+}
+
+// warnFirst sets the line said before whatever o delivers; the deadline's
+// delivery may read it from another goroutine.
+func (o *hookOut) warnFirst(line string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.warn = line
 }
 
 // gateEnv is the gate's view of the world for the hook's cwd.
