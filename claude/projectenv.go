@@ -26,7 +26,9 @@ var ProjectSettingsFiles = []string{"settings.json", "settings.local.json"}
 // to it with O_NOFOLLOW, and read only when fstat of that very descriptor
 // proves it regular and at most MaxSettings bytes, so no link is followed
 // and what was checked is what was read. The project itself is opened as
-// given: it comes from Claude Code, not from the tree.
+// given: it comes from Claude Code, not from the tree. A file that cannot
+// be read safely is ErrProjectSettings, with the keys of the other file
+// still returned: a steering key there is known whatever the other hides.
 func ProjectEnvKeys(project string) ([]string, error) {
 	if !strings.HasPrefix(project, "/") {
 		return nil, fmt.Errorf("%w: the project is not an absolute path", ErrProjectSettings)
@@ -48,25 +50,32 @@ func ProjectEnvKeys(project string) ([]string, error) {
 	}
 	defer unix.Close(dfd)
 	var keys []string
+	var errs []error
 	for _, name := range ProjectSettingsFiles {
-		b, err := readAt(dfd, name)
-		if errors.Is(err, unix.ENOENT) {
-			continue
-		}
+		k, err := envKeysAt(dfd, name)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrProjectSettings, name, err)
-		}
-		s, err := ParseSettings(b)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrProjectSettings, name, err)
-		}
-		k, err := s.EnvKeys()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrProjectSettings, name, err)
+			errs = append(errs, fmt.Errorf("%w: %s: %w", ErrProjectSettings, name, err))
 		}
 		keys = append(keys, k...)
 	}
-	return keys, nil
+	return keys, errors.Join(errs...)
+}
+
+// envKeysAt is the env keys of the settings file name of dirfd; a missing
+// file sets none.
+func envKeysAt(dirfd int, name string) ([]string, error) {
+	b, err := readAt(dirfd, name)
+	if errors.Is(err, unix.ENOENT) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseSettings(b)
+	if err != nil {
+		return nil, err
+	}
+	return s.EnvKeys()
 }
 
 // readAt reads the regular file name of dirfd, never through a link, never

@@ -32,6 +32,10 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 		{"a file that is not JSON is unknown", func(t *testing.T, p string) {
 			write(t, p, "settings.json", `{"env":`)
 		}, nil, true},
+		{"an unreadable file leaves the other's keys known", func(t *testing.T, p string) {
+			write(t, p, "settings.json", `{"env":`)
+			write(t, p, "settings.local.json", `{"env":{"HOME":"/tmp/h"}}`)
+		}, []string{"HOME"}, true},
 		{"a settings file that is a link is never followed", func(t *testing.T, p string) {
 			write(t, p, "elsewhere.json", `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/x"}}`)
 			must(t, os.Symlink("elsewhere.json", filepath.Join(p, ".claude", "settings.local.json")))

@@ -14,7 +14,8 @@ import (
 )
 
 // BenchmarkPreToolUse is one gate call for a 20-file skill, vetted (the
-// common case: nothing to answer), walked on the spot, with and without a
+// common case: nothing to answer), among 20 other skills and 20 commands
+// whose frontmatter names are read, walked on the spot, with and without a
 // live, whole-watching daemon (whose cache the gate never reads: it lags the
 // disk by its debounce). Target (issue #16): under 8 ms.
 func BenchmarkPreToolUse(b *testing.B) {
@@ -25,6 +26,11 @@ func BenchmarkPreToolUse(b *testing.B) {
 			p := tr.skill("user", "pdf")
 			for i := range 19 {
 				tr.write(filepath.Join(p, "ref", fmt.Sprintf("f%02d.md", i)), "reference text\n")
+			}
+			for i := range 20 {
+				// Others the name could resolve to: each one's frontmatter name is read.
+				tr.skill("project", fmt.Sprintf("s%02d", i))
+				tr.write(filepath.Join(tr.cfg, "commands", fmt.Sprintf("c%02d.md", i)), "---\nname: c\n---\n")
 			}
 			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
 			if daemon {

@@ -66,17 +66,11 @@ type located struct {
 // caller answers with Fail, as Run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	found, blind := discover(env.Roots, env.Walker)
-	cands := make([]Candidate, len(found))
-	for i := range found {
-		cands[i] = found[i].cand
-	}
 	var matched []located
 	if u.Path != "" {
 		matched = byPath(found, u.Path)
 	} else {
-		for _, i := range resolveIndex(u.Kind, u.Name, cands) {
-			matched = append(matched, found[i])
-		}
+		matched = resolveFound(u, found)
 	}
 	matched = append(matched, nested(ctx, u, found, matched)...)
 	unseen := unobservable(u, blind, matched)
@@ -122,7 +116,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 			if s.Observed == nil {
 				continue // a record of the same root that was not asked about
 			}
-			f, err := finding(tx, s, kindOfRoot(s.Root.Kind))
+			f, err := finding(tx, s, candidateFor(u, s, rest))
 			if err != nil {
 				return err
 			}
@@ -238,27 +232,39 @@ type blindRoot struct {
 // and the roots that could not be listed (fanout, unreadable, not a
 // directory), which hide whatever candidates they hold.
 func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
-	specs := make([]walker.RootSpec, len(roots))
-	for i, r := range roots {
-		specs[i] = r.Spec()
+	var specs []walker.RootSpec
+	var kept []claude.Root
+	for _, r := range roots {
+		if gated(r.Kind) {
+			specs, kept = append(specs, r.Spec()), append(kept, r)
+		}
 	}
 	var out []located
 	var blind []blindRoot
 	for i, w := range walker.Discover(specs, cfg) {
-		r := roots[i]
+		r := kept[i]
 		if len(w.Anomalies) > 0 {
 			blind = append(blind, blindRoot{root: r, reason: w.Anomalies[0]})
 		}
 		for _, c := range w.Candidates {
-			folder := c.Name
-			if c.Kind == walker.KindFile {
-				folder = bytes.TrimSuffix(folder, []byte(".md"))
-			}
-			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg, cand: Candidate{
-				Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}})
+			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg,
+				cand: candidateOf(r, c.Name, c.Kind)})
 		}
 	}
 	return out, blind
+}
+
+// candidateOf is what the gate knows of the candidate name of r, observed
+// as kind, before reading it: where it is and what its folder is called.
+func candidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
+	if r.Kind == claude.Plugins {
+		return Candidate{Scope: Plugin, Folder: name, Plugin: pluginName(name)}
+	}
+	folder := name
+	if kind == walker.KindFile {
+		folder = bytes.TrimSuffix(folder, []byte(".md"))
+	}
+	return Candidate{Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}
 }
 
 // nested are the command folders u may reach that hold a command file
@@ -320,11 +326,18 @@ func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 	var out []Finding
 	for _, b := range blind {
 		c := Candidate{Kind: kindOfRoot(b.root.Kind), Scope: scopeOfRoot(b.root.Scope)}
-		if u.Path != "" {
+		_, _, namespaced := strings.Cut(u.Name, ":")
+		switch {
+		case u.Path != "":
 			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
 				continue
 			}
-		} else if !reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return beats(u.Kind, m.cand, c) }) {
+		case b.root.Kind == claude.Plugins:
+			if !namespaced {
+				continue
+			}
+			c.Kind = u.Kind
+		case namespaced || !reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return beats(u.Kind, m.cand, c) }):
 			continue
 		}
 		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
@@ -360,8 +373,11 @@ func kindOfRoot(k claude.Kind) Kind {
 }
 
 func scopeOfRoot(s claude.Scope) Scope {
-	if s == claude.Project {
+	switch s {
+	case claude.Project:
 		return Project
+	case claude.Managed:
+		return Managed
 	}
 	return User
 }
@@ -385,7 +401,7 @@ func observe(ctx context.Context, matched []located) ([]baseline.Observation, er
 			if m.root.Path != r.Path {
 				continue
 			}
-			w.Candidates = append(w.Candidates, walker.Observe(ctx, r.Path, m.name, m.cfg))
+			w.Candidates = append(w.Candidates, walker.ObserveIn(ctx, w.Spec, m.name, m.cfg))
 		}
 		obs[i] = baseline.Observation{Root: r, Walk: w}
 	}
@@ -404,17 +420,33 @@ func hasRoot(roots []claude.Root, path string) bool {
 	return false
 }
 
+// candidateFor is the candidate of the standing s as the gate resolved it
+// (with its frontmatter name, when read), its id the store's, its folder
+// as observed now; a plugin's is of the kind u asked for.
+func candidateFor(u Use, s *baseline.Standing, matched []located) Candidate {
+	c := candidateOf(s.Root, s.Name, s.Observed.Kind)
+	for _, m := range matched {
+		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
+			c.Name = m.cand.Name
+		}
+	}
+	if c.Scope == Plugin {
+		c.Kind = u.Kind
+		if c.Kind == 0 {
+			c.Kind = Skill // a ConfigChange names a plugin's file, not a use
+		}
+	}
+	c.ID = s.ID
+	return c
+}
+
 // finding maps a standing to the gate's state, the worst that applies:
 // an adverse verdict in force, then an anomaly or a partial read, then a
 // review the content left (pending, halted), then never reviewed (new, or
 // changed since skillwire told of it), then first-use or seen and
 // unchanged, and last SAFE at exactly this digest.
-func finding(tx *baseline.Tx, s *baseline.Standing, kind Kind) (Finding, error) {
-	folder := s.Name
-	if s.Observed.Kind == walker.KindFile {
-		folder = bytes.TrimSuffix(folder, []byte(".md"))
-	}
-	f := Finding{Candidate: Candidate{ID: s.ID, Kind: kind, Scope: scopeOfRoot(s.Root.Scope), Folder: folder}, Digest: s.Digest()}
+func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error) {
+	f := Finding{Candidate: c, Digest: s.Digest()}
 	obs := s.Observed
 	rec := s.Prior
 	if v := s.Verdict; v != nil && baseline.Adverse(v.Verdict) {
@@ -454,8 +486,8 @@ func finding(tx *baseline.Tx, s *baseline.Standing, kind Kind) (Finding, error) 
 	if rec.Review != nil {
 		f.Reviewed = rec.Review.At
 	}
-	c, err := change(tx, s)
-	f.Change = c
+	ch, err := change(tx, s)
+	f.Change = ch
 	return f, err
 }
 

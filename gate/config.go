@@ -2,9 +2,16 @@ package gate
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // ConfigOutcome is the gate's answer to a ConfigChange: block (Deny) with
@@ -19,15 +26,15 @@ type ConfigOutcome struct {
 // A skill file's change judges that skill on its bytes now: what the table
 // denies is blocked, and every ask or deny is journaled; an ask is left to
 // the use itself, which the PreToolUse gate holds. A settings source's
-// change is not judged: telling a new hook, env, helper command, MCP
-// enablement or permission from the rest needs the settings facts of
-// issue #15, which this build does not have; the note says so. A change of
-// policy (managed) settings cannot be blocked.
+// change is judged by SettingsChanged. A change of policy (managed)
+// settings cannot be blocked.
 func ConfigChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
-	if c.Source != claude.SourceSkills {
-		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + known(c.Source,
-			claude.SourceUserSettings, claude.SourceProjectSettings, claude.SourceLocalSettings, claude.SourcePolicySettings) +
-			" not judged: this build cannot tell which settings keys changed"}}
+	switch c.Source {
+	case claude.SourceSkills:
+	case claude.SourceUserSettings, claude.SourceProjectSettings, claude.SourceLocalSettings, claude.SourcePolicySettings:
+		return SettingsChanged(ctx, c, env, deadline)
+	default:
+		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of an unknown source; nothing judged"}}
 	}
 	if c.Path == "" {
 		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of skills without an absolute file_path; nothing judged"}}
@@ -47,4 +54,164 @@ func ConfigChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline
 		out.Answer = None
 	}
 	return out
+}
+
+// settingsFiles are the file each settings source names, the label a
+// reason gives it, and the scopes of the roots holding it, in the order
+// looked in (a project in $HOME shares the user's root).
+var settingsFiles = map[string]struct {
+	name, label string
+	scopes      []claude.Scope
+}{
+	claude.SourceUserSettings:    {"settings.json", "user settings", []claude.Scope{claude.Global}},
+	claude.SourceProjectSettings: {"settings.json", "project settings", []claude.Scope{claude.Project, claude.Global}},
+	claude.SourceLocalSettings:   {"settings.local.json", "local settings", []claude.Scope{claude.Project, claude.Global}},
+	claude.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
+}
+
+// SettingsChanged judges a settings file Claude Code is about to reload:
+// its security subset now, read through the walker, against the form the
+// store last delivered to a session (else the one a person reviewed; else
+// none, so all of it is new). Under balanced and strict a change that adds
+// or changes a hook, a helper command, env, MCP servers or their
+// enablement, enabled plugins or marketplaces, or any permission is
+// blocked, with its first fact as the reason, and journaled as a gate-deny
+// note; so is a file that cannot be read safely (a link, oversize,
+// unparsable), whose change is unknown. The delivered form is left alone,
+// so the next session start tells the change whatever was answered. Policy
+// settings are judged but never blocked; the note says what changed. The
+// file_path Claude Code sends is not trusted to name the file: the source
+// does, in the roots the gate was given.
+func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	sf := settingsFiles[c.Source]
+	root, ok := settingsRoot(env.Roots, sf.name, sf.scopes)
+	if !ok {
+		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + sf.label + ", which this session does not watch; nothing judged"}}
+	}
+	cand := walker.ObserveIn(ctx, root.Spec(), []byte(sf.name), env.Walker)
+	var p Policy
+	why, id, err := settingsJudge(ctx, root, &cand, sf.label, env, &p)
+	if err != nil {
+		if !p.Valid() {
+			p = FallbackPolicy(env.Store.Dir)
+		}
+		f := Fail(p, err)
+		out := ConfigOutcome{Notes: []string{f.Note}}
+		if f.Answer == Deny && c.Blockable() {
+			out.Answer, out.Reason = Deny, f.Note
+		}
+		return out
+	}
+	switch {
+	case why == "":
+		return ConfigOutcome{}
+	case !c.Blockable():
+		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + why + " (policy settings cannot be blocked)"}}
+	case p == Audit:
+		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + why + " (not blocked: policy audit)"}}
+	}
+	reason := why + "; blocked until reviewed: see 'skillwire diff " + id + "'"
+	return ConfigOutcome{Answer: Deny, Reason: reason}
+}
+
+// settingsJudge says why the observed settings file cand must be blocked
+// ("" when it need not), with its id, under the store's policy (set in p
+// as soon as it is read); a block is journaled.
+func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate, label string, env Env, p *Policy) (why, id string, err error) {
+	if cand.Partial() || ctx.Err() != nil {
+		return "", "", fmt.Errorf("%w: reading settings", ErrDeadline)
+	}
+	st, err := baseline.Open(storeOptions(ctx, env.Store))
+	if errors.Is(err, baseline.ErrBusy) {
+		return "", "", fmt.Errorf("%w: %w", ErrLocked, err)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	defer st.Close()
+	err = st.Update(func(tx *baseline.Tx) error {
+		s, err := tx.GatePolicy()
+		if err != nil {
+			return err
+		}
+		if *p, err = ParsePolicy(s); err != nil {
+			return err
+		}
+		id = tx.ID(root.Path, cand.Name)
+		why = settingsWhy(label, cand, tx.Extract(id), tx.ReviewedExtract(id))
+		if why == "" || *p == Audit {
+			return nil
+		}
+		return tx.AppendNote(baseline.Note{ID: id, Kind: baseline.NoteGateDeny, At: env.Now.UTC(),
+			Text: claude.EventConfigChange + " deny (policy " + p.String() + "): " + why})
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	return why, id, nil
+}
+
+// settingsWhy is the reason to block the settings file cand now, against
+// the form last delivered (else reviewed): "" when nothing it adds or
+// changes lets something run or be allowed without asking.
+func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byte) string {
+	if an := cand.Anomalies(); len(an) > 0 {
+		if an[0].Reason == anomaly.Root {
+			return "" // removed: nothing of it runs any more
+		}
+		return label + " could not be read safely (" + an[0].Reason.String() + "), so what the change allows is unknown"
+	}
+	if cand.Canonical == nil {
+		return ""
+	}
+	old := delivered
+	if old == nil {
+		old = reviewed
+	}
+	var fs []claude.Fact
+	for _, f := range claude.ConfigFacts(old, cand.Canonical) {
+		if blocks(f) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return ""
+	}
+	why := label + ": " + fs[0].String()
+	if len(fs) > 1 {
+		why += " (and " + strconv.Itoa(len(fs)-1) + " more)"
+	}
+	return why
+}
+
+// blocks reports whether a settings fact lets something run, connect or
+// be allowed that was not: removals only take away, except a permission
+// rule's (a removed deny rule allows).
+func blocks(f claude.Fact) bool {
+	switch f.Kind {
+	case claude.FactNewHook, claude.FactHelperSet, claude.FactEnvSet,
+		claude.FactNewMCPServer, claude.FactMCPServerChanged, claude.FactMcpjsonServerEnabled,
+		claude.FactPermissionsDefaultMode, claude.FactPermissionRuleAdded, claude.FactPermissionRuleRemoved,
+		claude.FactAdditionalDirectoryAdded, claude.FactPermissionsChanged,
+		claude.FactPluginEnabled, claude.FactMarketplaceAdded, claude.FactMarketplaceChanged:
+		return true
+	case claude.FactEnableAllProjectMCP:
+		return f.Value != "" && f.Value != "false"
+	}
+	return false
+}
+
+// settingsRoot is the configuration root holding name, looked for in
+// scopes in order.
+func settingsRoot(roots []claude.Root, name string, scopes []claude.Scope) (claude.Root, bool) {
+	for _, sc := range scopes {
+		for _, r := range roots {
+			if r.Kind == claude.Config && r.Scope == sc && slices.Contains(r.Names, name) {
+				return r, true
+			}
+		}
+	}
+	return claude.Root{}, false
 }

@@ -108,7 +108,7 @@ func TestConfigChangedBlocksOnlyWhatTheTableDenies(t *testing.T) {
 		{Balanced, claude.SourceSkills, None}, // pending asks: left to the use
 		{Strict, claude.SourceSkills, Deny},
 		{Audit, claude.SourceSkills, None},
-		{Strict, claude.SourceUserSettings, None}, // not judged by this build
+		{Strict, claude.SourceUserSettings, None}, // no settings file: nothing it allows
 		{Strict, claude.SourcePolicySettings, None},
 	} {
 		t.Run(tc.p.String()+"/"+tc.source, func(t *testing.T) {

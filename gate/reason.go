@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -86,6 +87,9 @@ func Reason(f Finding) string {
 // (sw...)`, or by id alone when no name passes the gate.
 func subject(c Candidate) string {
 	s := c.Kind.String()
+	if c.cached() {
+		s = "plugin"
+	}
 	name := displayName(c)
 	if name != "" {
 		s += ` "` + name + `"`
@@ -101,6 +105,11 @@ func subject(c Candidate) string {
 }
 
 func displayName(c Candidate) string {
+	if c.cached() {
+		// A cached plugin version is named by its directory: plugin@marketplace/version.
+		name, _ := claude.Display(claude.Plugins, c.Folder)
+		return name
+	}
 	var name []byte
 	switch {
 	case c.Name != nil && anomaly.Gate(c.Name):

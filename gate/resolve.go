@@ -58,7 +58,7 @@ type Candidate struct {
 	Kind  Kind
 	Scope Scope
 	// Folder is the skill's folder, or the command's or agent's file name
-	// without ".md".
+	// without ".md", or a plugin cache version's <marketplace>/<plugin>/<version>.
 	Folder []byte
 	// Name is the frontmatter name, nil when there is none.
 	Name []byte

@@ -27,6 +27,22 @@ const maxKeyShown = 64
 // set an env key that steers skillwire. Settings that cannot be read
 // safely set unknown keys, which is reason enough.
 func Steered(projects ...string) string {
+	key, unknown := steering(projects...)
+	switch {
+	case key != "":
+		return "project settings set " + anomaly.QuoteBytes([]byte(key[:min(len(key), maxKeyShown)])) + " in env"
+	case unknown:
+		return unreadableSettings
+	}
+	return ""
+}
+
+const unreadableSettings = "project settings could not be read safely, so the env they set is unknown"
+
+// steering is the first env key the projects' settings set that steers
+// skillwire ("" for none), and whether some of their settings could not be
+// read safely.
+func steering(projects ...string) (key string, unknown bool) {
 	var seen []string
 	for _, p := range projects {
 		if p == "" || slices.Contains(seen, p) || p == passwdHome() {
@@ -34,16 +50,14 @@ func Steered(projects ...string) string {
 		}
 		seen = append(seen, p)
 		keys, err := claude.ProjectEnvKeys(p)
-		if err != nil {
-			return "project settings could not be read safely, so the env they set is unknown"
-		}
+		unknown = unknown || err != nil
 		for _, k := range keys {
 			if steers(k) {
-				return "project settings set " + anomaly.QuoteBytes([]byte(k[:min(len(k), maxKeyShown)])) + " in env"
+				return k, unknown
 			}
 		}
 	}
-	return ""
+	return "", unknown
 }
 
 // Guard answers every gate hook in projects whose settings steer
@@ -58,14 +72,38 @@ func Guard(projects ...string) (Outcome, bool) {
 }
 
 // SessionNotice is the one line a session start says instead of its
-// advisory when projects' settings steer skillwire, "" when they do not:
-// nothing was compared, since the store it would read may be the project's.
+// advisory when projects' settings set an env key that steers skillwire,
+// "" when they do not: nothing was compared, since the store it would
+// read may be the project's.
 func SessionNotice(projects ...string) string {
-	r := Steered(projects...)
-	if r == "" {
+	key, _ := steering(projects...)
+	if key == "" {
 		return ""
 	}
-	return "skillwire: " + r + ", which steers where skillwire looks; nothing was compared, and the gate denies every skill, agent and command use until the key is removed"
+	return "skillwire: " + Steered(projects...) + ", which steers where skillwire looks; nothing was compared, and the gate denies every skill, agent and command use until the key is removed"
+}
+
+// SessionWarning is the one line a session start says before its advisory
+// when projects' settings could not be read safely (a link, a FIFO, too
+// large, unparsable) and none that could sets a steering key: the
+// comparison goes on, since what the unread file sets is only unknown,
+// and the gate denies meanwhile. "" otherwise.
+func SessionWarning(projects ...string) string {
+	if key, unknown := steering(projects...); key != "" || !unknown {
+		return ""
+	}
+	return "skillwire: " + unreadableSettings + "; the gate denies every skill, agent and command use until they can be read"
+}
+
+// WithWarning is text said after the warning line, if any.
+func WithWarning(warning, text string) string {
+	switch {
+	case warning == "":
+		return text
+	case text == "":
+		return warning
+	}
+	return warning + "\n" + text
 }
 
 // passwdHome is the person's home directory from the user database, never

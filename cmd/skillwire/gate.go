@@ -112,17 +112,20 @@ strict. It always exits 0.`,
 	}
 	return []*cobra.Command{
 		mk("pre-tool-use", "The PreToolUse hook: ask or deny a Skill or Agent use",
-			`pre-tool-use judges the skill (tool Skill; plugin skills as plugin:skill) or
-custom agent (tool Agent, its subagent_type) about to be used, on its bytes
-on disk now, and answers ask or deny under the gate's policy.`, preToolUse, claude.PreToolUseOutput),
+			`pre-tool-use judges the skill or command (tool Skill) or custom agent (tool
+Agent, its subagent_type) about to be used, named by its folder, file or
+frontmatter name (plugin:name: the plugin's installed versions), on its
+bytes on disk now, and answers ask or deny under the gate's policy.`, preToolUse, claude.PreToolUseOutput),
 		mk("prompt-expansion", "The UserPromptExpansion hook: block or warn a typed /name",
 			`prompt-expansion judges the skill or command a person typed as /name: a
 deny blocks the expansion, an ask adds the finding as context the person
 sees.`, promptExpansion, claude.UserPromptExpansionOutput),
 		mk("config-change", "The ConfigChange hook: record a settings or skill change mid-session",
-			`config-change records a change to a settings source or a skill file made
+			`config-change judges a change to a settings source or a skill file made
 during a session. A skill file's change is judged on the skill's bytes now
-and blocked where the gate's table denies; a settings change is noted.`, configChange, claude.ConfigChangeOutput),
+and blocked where the gate's table denies; under balanced and strict a user,
+project or local settings change that adds a hook, helper, env, MCP server,
+plugin or permission, or cannot be read safely, is blocked.`, configChange, claude.ConfigChangeOutput),
 		mk("instructions-loaded", "The InstructionsLoaded hook: record which instruction file loaded",
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
@@ -185,13 +188,25 @@ func hookProjects(s *streams, cwd string) []string {
 }
 
 // steeredSession delivers the session start's one line when the project's
-// settings steer skillwire, and reports whether it did.
+// settings steer skillwire, and reports whether it did; settings that
+// only could not be read leave a warning line for the advisory instead.
 func steeredSession(s *streams, cwd string, out *hookOut) bool {
-	n := gate.SessionNotice(hookProjects(s, cwd)...)
+	ps := hookProjects(s, cwd)
+	n := gate.SessionNotice(ps...)
 	if n != "" {
 		out.deliver(n)
+		return true
 	}
-	return n != ""
+	out.warnFirst(gate.SessionWarning(ps...))
+	return false
+}
+
+// warnFirst sets the line said before whatever o delivers; the deadline's
+// delivery may read it from another goroutine.
+func (o *hookOut) warnFirst(line string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.warn = line
 }
 
 // gateEnv is the gate's view of the world for the hook's cwd.

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
+	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
@@ -75,6 +76,7 @@ type hookOut struct {
 	mu   sync.Mutex
 	done bool
 	w    io.Writer
+	warn string // said before whatever is delivered (gate.SessionWarning)
 }
 
 func (o *hookOut) deliver(text string) bool {
@@ -89,7 +91,7 @@ func (o *hookOut) deliver(text string) bool {
 		// "succeeds" but delivers nothing, so nothing may be consumed.
 		return false
 	}
-	b, err := claude.SessionStartOutput(text)
+	b, err := claude.SessionStartOutput(gate.WithWarning(o.warn, text))
 	if err != nil {
 		return false
 	}
@@ -179,7 +181,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		return
 	}
 	adv := session.Build(sin)
-	if adv.Text == "" {
+	if adv.Text == "" && out.warn == "" {
 		return
 	}
 	delivered := out.deliver(adv.Text)

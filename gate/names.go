@@ -1,0 +1,133 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// resolveFound is the candidates of found that u's name may load. A
+// plugin's "plugin:name" is every installed version of every plugin of
+// that name: the cache keeps more than one, and which is active is read
+// from a file the gate does not trust to name it, so the worst answer
+// wins. Any other name is resolved by folder and by frontmatter name
+// (Resolve), the names read here from each candidate the name could reach;
+// a candidate whose name could not be read may bear any name, so it counts
+// unless a match outranks it.
+func resolveFound(u Use, found []located) []located {
+	if p, local, ok := strings.Cut(u.Name, ":"); ok {
+		if p == "" || local == "" {
+			return nil
+		}
+		var out []located
+		for _, l := range found {
+			if l.cand.Scope == Plugin && string(l.cand.Plugin) == p {
+				l.cand.Kind = u.Kind
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	unknown := readNames(u.Kind, found)
+	cands := make([]Candidate, len(found))
+	for i := range found {
+		cands[i] = found[i].cand
+	}
+	var out []located
+	for _, i := range resolveIndex(u.Kind, u.Name, cands) {
+		out = append(out, found[i])
+	}
+	for _, i := range unknown {
+		l := found[i]
+		if slices.ContainsFunc(out, func(m located) bool {
+			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || beats(u.Kind, m.cand, l.cand)
+		}) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// readNames fills the frontmatter name of every candidate of found that
+// kind reaches, reading only its front file through the walker, and
+// returns the indexes of those whose name could not be read.
+func readNames(kind Kind, found []located) []int {
+	var unknown []int
+	for lo := 0; lo < len(found); {
+		hi := lo + 1
+		for hi < len(found) && found[hi].root.Path == found[lo].root.Path && found[hi].root.Kind == found[lo].root.Kind {
+			hi++
+		}
+		group := found[lo:hi]
+		if reaches(kind, group[0].cand.Kind) && group[0].cand.Scope != Plugin {
+			names := make([][]byte, len(group))
+			for i, l := range group {
+				names[i] = l.name
+			}
+			for i, f := range walker.Fronts(group[0].root.Spec(), names) {
+				name, ok := frontName(f)
+				if !ok {
+					unknown = append(unknown, lo+i)
+				}
+				group[i].cand.Name = name
+			}
+		}
+		lo = hi
+	}
+	return unknown
+}
+
+// frontName is the frontmatter name f gives, nil for none; ok is false
+// when the front file could not be read, or names itself other than by a
+// string, so that which name Claude Code reads is unknown.
+func frontName(f walker.Front) (name []byte, ok bool) {
+	if f.Reason != 0 {
+		return nil, false
+	}
+	if f.Canonical == nil {
+		return nil, true
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(f.Canonical, &m) != nil {
+		return nil, false
+	}
+	raw, has := m["name"]
+	if !has {
+		return nil, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// pluginName is the plugin of a plugin cache candidate
+// <marketplace>/<plugin>/<version>, nil when the name has another shape.
+func pluginName(name []byte) []byte {
+	parts := bytes.Split(name, []byte{'/'})
+	if len(parts) != 3 {
+		return nil
+	}
+	return parts[1]
+}
+
+// gated reports whether the gate resolves names into roots of kind k:
+// those holding what a name loads (skills, agents, commands, plugins).
+func gated(k claude.Kind) bool {
+	switch k {
+	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins:
+		return true
+	}
+	return false
+}
+
+// cached reports whether c is a version directory of the plugin cache
+// (Folder <marketplace>/<plugin>/<version>), judged whole for any of the
+// plugin's skills, agents and commands.
+func (c Candidate) cached() bool { return c.Scope == Plugin && bytes.Count(c.Folder, []byte{'/'}) == 2 }

@@ -1,0 +1,114 @@
+package walker
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"golang.org/x/sys/unix"
+)
+
+// Front is what a candidate's front file says, read alone. Canonical nil
+// with Reason 0 means the candidate has no front file.
+type Front struct {
+	Canonical []byte
+	// Reason is why the front file could not be read whole, or the first
+	// reason the spec's Front gave; 0 when it was read cleanly.
+	Reason anomaly.Reason
+}
+
+// Fronts reads only the front file of each candidate names of spec (its
+// NameSpec's Front and FrontFile), with a walk's arrival proof: the
+// candidate's own link followed as a walk follows it, its FrontFile never
+// through a link, a regular file read whole and proved unchanged. It is how
+// candidates name themselves, learnt without walking them; names are single
+// entries of spec.Path (a nested name is answered Root).
+func Fronts(spec RootSpec, names [][]byte) []Front {
+	out := make([]Front, len(names))
+	rootfd, err := openDirPath(spec.Path)
+	if err != nil {
+		for i := range out {
+			out[i].Reason = rootReason(err)
+		}
+		return out
+	}
+	defer closeFD(rootfd)
+	for i, n := range names {
+		out[i] = frontOf(rootfd, spec.nameSpec(n), n)
+	}
+	return out
+}
+
+func frontOf(rootfd int, ns *NameSpec, name []byte) Front {
+	if ns == nil || ns.Front == nil {
+		return Front{}
+	}
+	if len(name) == 0 || bytes.IndexByte(name, '/') >= 0 {
+		return Front{Reason: anomaly.Root}
+	}
+	z := znameOf(name)
+	var want unix.Stat_t
+	nofollow, _, err := arrive(rootfd, z, &want, nil)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return Front{} // gone: no candidate, no name
+	case err != nil:
+		return Front{Reason: rootReason(err)}
+	}
+	switch want.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		if ns.FrontFile == "" {
+			return Front{}
+		}
+		fd, _, r := openDirAt(rootfd, z, nofollow, &want)
+		if r != 0 {
+			return Front{Reason: r}
+		}
+		defer closeFD(fd)
+		return readFrontFile(fd, znameOf([]byte(ns.FrontFile)), false, nil, ns)
+	case unix.S_IFREG:
+		if ns.FrontFile != "" {
+			return Front{}
+		}
+		return readFrontFile(rootfd, z, nofollow == 0, &want, ns)
+	}
+	return Front{Reason: anomaly.Special}
+}
+
+// readFrontFile reads name of dirfd whole as readFront does, saying why
+// when it cannot.
+func readFrontFile(dirfd int, name zname, follow bool, want *unix.Stat_t, ns *NameSpec) Front {
+	if want == nil {
+		want = new(unix.Stat_t)
+		err := fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW)
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			return Front{}
+		case err != nil:
+			return Front{Reason: openReason(err)}
+		}
+	}
+	switch {
+	case want.Mode&unix.S_IFMT == unix.S_IFLNK:
+		return Front{Reason: anomaly.Symlink}
+	case want.Mode&unix.S_IFMT != unix.S_IFREG:
+		return Front{Reason: anomaly.Special}
+	case want.Size > maxFrontRead:
+		return Front{Reason: anomaly.Oversize}
+	}
+	fd, st, r := openRegular(dirfd, name, follow, want)
+	if r != 0 {
+		return Front{Reason: r}
+	}
+	defer closeFD(fd)
+	data, r := readAll(fd, &st)
+	if r != 0 {
+		return Front{Reason: r}
+	}
+	canon, rs := ns.Front(name.bytes(), data)
+	f := Front{Canonical: canon}
+	if len(rs) > 0 {
+		f.Reason = rs[0]
+	}
+	return f
+}
