@@ -92,7 +92,7 @@ func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadli
 	}
 	cand := walker.ObserveIn(ctx, root.Spec(), []byte(sf.name), env.Walker)
 	var p Policy
-	why, id, err := settingsJudge(ctx, root, &cand, sf.label, env, &p)
+	why, id, err := settingsJudge(ctx, root, &cand, sf.label, c.Blockable(), env, &p)
 	if err != nil {
 		if !p.Valid() {
 			p = FallbackPolicy(env.Store.Dir)
@@ -118,8 +118,9 @@ func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadli
 
 // settingsJudge says why the observed settings file cand must be blocked
 // ("" when it need not), with its id, under the store's policy (set in p
-// as soon as it is read); a block is journaled.
-func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate, label string, env Env, p *Policy) (why, id string, err error) {
+// as soon as it is read). Only a block that is answered is journaled as a
+// deny: an unblockable change or the audit policy answers nothing.
+func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate, label string, blockable bool, env Env, p *Policy) (why, id string, err error) {
 	if cand.Partial() || ctx.Err() != nil {
 		return "", "", fmt.Errorf("%w: reading settings", ErrDeadline)
 	}
@@ -141,11 +142,16 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 		}
 		id = tx.ID(root.Path, cand.Name)
 		why = settingsWhy(label, cand, tx.Extract(id), tx.ReviewedExtract(id))
-		if why == "" || *p == Audit {
+		if why == "" || *p == Audit || !blockable {
 			return nil
 		}
-		return tx.AppendNote(baseline.Note{ID: id, Kind: baseline.NoteGateDeny, At: env.Now.UTC(),
-			Text: claude.EventConfigChange + " deny (policy " + p.String() + "): " + why})
+		n := baseline.Note{ID: id, Kind: baseline.NoteGateDeny, At: env.Now.UTC(),
+			Text: claude.EventConfigChange + " deny (policy " + p.String() + "): " + why}
+		if cand.Canonical != nil {
+			d := cand.Digest
+			n.Digest = &d
+		}
+		return tx.AppendNote(n)
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %w", ErrStore, err)

@@ -67,17 +67,31 @@ func TestConfigChangeBlocksSettingsThatAddWhatRunsOrIsAllowed(t *testing.T) {
 				if o.Reason != "" {
 					t.Fatalf("reason %q without a block", o.Reason)
 				}
+				if ns := tr.recentNotes(baseline.NoteGateDeny, baseline.NoteGateAsk); len(ns) != 0 {
+					t.Fatalf("nothing was answered, yet the journal says %+v", ns)
+				}
 				return
 			}
 			if !regexp.MustCompile(tc.reason).MatchString(o.Reason) {
 				t.Fatalf("reason %q, want %s", o.Reason, tc.reason)
 			}
 			id := o.Reason[strings.LastIndex(o.Reason, "diff ")+5 : len(o.Reason)-1]
-			if ns := tr.notes(id); len(ns) != 1 || ns[0].Kind != baseline.NoteGateDeny {
+			if ns := tr.notes(id); len(ns) != 1 || ns[0].Kind != baseline.NoteGateDeny || ns[0].Digest == nil ||
+				!strings.HasPrefix(ns[0].Text, "ConfigChange deny (policy "+tc.policy.String()+"): ") {
 				t.Fatalf("notes %+v, want the block journaled", ns)
 			}
 		})
 	}
+}
+
+// recentNotes is every note of kinds, across candidates.
+func (tr *tree) recentNotes(kinds ...string) []baseline.Note {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	var ns []baseline.Note
+	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.RecentNotes(baseline.MaxNotes, kinds...); return }))
+	return ns
 }
 
 func TestConfigChangeLeavesTheDeliveredFormForTheNextSession(t *testing.T) {
