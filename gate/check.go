@@ -517,6 +517,19 @@ func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 	return c, nil
 }
 
+// Asked is the id of every candidate in r that asks or denies under its
+// policy, as the journal notes them; a root that could not be listed has
+// none.
+func (r Result) Asked() []string {
+	var ids []string
+	for _, f := range r.Findings {
+		if !f.Root && f.Candidate.ID != "" && Decide(r.Policy, f.State) != None {
+			ids = append(ids, f.Candidate.ID)
+		}
+	}
+	return ids
+}
+
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	for _, f := range res.Findings {

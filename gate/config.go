@@ -15,7 +15,7 @@ import (
 )
 
 // ConfigOutcome is the gate's answer to a ConfigChange: block (Deny) with
-// Reason, or nothing; Notes go to stderr and the hook log.
+// Reason, or nothing; Notes go to stderr, a block to the hook log too.
 type ConfigOutcome struct {
 	Answer Answer
 	Reason string

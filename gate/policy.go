@@ -179,7 +179,7 @@ func Worst(answers ...Answer) Answer {
 }
 
 // Failure is the gate's answer when it could not judge, with a note for
-// stderr and the hook log (and, under strict, the deny's reason).
+// stderr (and, under strict, the deny's reason, which the hook log keeps).
 type Failure struct {
 	Answer Answer
 	Note   string

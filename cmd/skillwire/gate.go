@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/gate"
@@ -93,7 +94,7 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 
 // gateHookCmds are the hooks of the gate, under `skillwire hook`.
 func gateHookCmds(s *streams) []*cobra.Command {
-	mk := func(use, short, long string, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) *cobra.Command {
+	mk := func(use, event, short, long string, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) *cobra.Command {
 		return &cobra.Command{
 			Use: use, Short: short, Long: long + `
 
@@ -105,28 +106,28 @@ strict. It always exits 0.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				signal.Ignore(syscall.SIGPIPE)
-				runGateHook(cmd.Context(), s, run, render)
+				runGateHook(cmd.Context(), s, event, run, render)
 				return nil
 			},
 		}
 	}
 	return []*cobra.Command{
-		mk("pre-tool-use", "The PreToolUse hook: ask or deny a Skill or Agent use",
+		mk("pre-tool-use", claude.EventPreToolUse, "The PreToolUse hook: ask or deny a Skill or Agent use",
 			`pre-tool-use judges the skill or command (tool Skill) or custom agent (tool
 Agent, its subagent_type) about to be used, named by its folder, file or
 frontmatter name (plugin:name: the plugin's installed versions), on its
 bytes on disk now, and answers ask or deny under the gate's policy.`, preToolUse, claude.PreToolUseOutput),
-		mk("prompt-expansion", "The UserPromptExpansion hook: block or warn a typed /name",
+		mk("prompt-expansion", claude.EventUserPromptExpansion, "The UserPromptExpansion hook: block or warn a typed /name",
 			`prompt-expansion judges the skill or command a person typed as /name: a
 deny blocks the expansion, an ask adds the finding as context the person
 sees.`, promptExpansion, claude.UserPromptExpansionOutput),
-		mk("config-change", "The ConfigChange hook: record a settings or skill change mid-session",
+		mk("config-change", claude.EventConfigChange, "The ConfigChange hook: record a settings or skill change mid-session",
 			`config-change judges a change to a settings source or a skill file made
 during a session. A skill file's change is judged on the skill's bytes now
 and blocked where the gate's table denies; under balanced and strict a user,
 project or local settings change that adds a hook, helper, env, MCP server,
 plugin or permission, or cannot be read safely, is blocked.`, configChange, claude.ConfigChangeOutput),
-		mk("instructions-loaded", "The InstructionsLoaded hook: record which instruction file loaded",
+		mk("instructions-loaded", claude.EventInstructionsLoaded, "The InstructionsLoaded hook: record which instruction file loaded",
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
 is marked so a session start can report it. The event cannot block.`, instructionsLoaded, nil),
@@ -141,13 +142,13 @@ type gateAnswer struct {
 
 // runGateHook gives the hook its deadline and prints its answer; the
 // handlers print nothing themselves.
-func runGateHook(ctx context.Context, s *streams, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) {
+func runGateHook(ctx context.Context, s *streams, event string, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) {
 	ctx, cancel := context.WithTimeout(ctx, gateDeadline)
 	defer cancel()
 	b, err := claude.ReadEvent(s.in, gateStdinWait)
 	var a gateAnswer
 	if err != nil {
-		a = gateFailure(s, err, render)
+		a = gateFailure(s, event, err, render)
 	} else {
 		a = run(ctx, s, b)
 	}
@@ -161,18 +162,40 @@ func runGateHook(ctx context.Context, s *streams, run func(context.Context, *str
 
 // gateFailure answers input the gate cannot read as it answers any other
 // failure to judge; err's text, which may quote the input, is not shown.
-func gateFailure(s *streams, err error, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
+func gateFailure(s *streams, event string, err error, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
 	var f gate.Failure
+	dir := ""
 	if w, werr := loadWorld(s); werr != nil {
 		f = gate.Unlocated(werr)
 	} else {
+		dir = w.stateDir
 		f = gate.Fail(gate.FallbackPolicy(w.stateDir), err)
 	}
 	a := gateAnswer{notes: []string{f.Note + "; the hook input could not be read"}}
 	if d, ok := f.Answer.Decision(); ok && render != nil {
-		a.out, _ = render(d, f.Note)
+		if a.out, _ = render(d, f.Note); a.out != nil {
+			logGate(dir, event, f.Answer, f.Note)
+		}
 	}
 	return a
+}
+
+// logGate writes one line to the hook log beside the store in dir for an
+// ask or deny the hook printed (its stderr line is kept as well). With no
+// trusted state directory ("": unlocated, or steered by project settings)
+// there is no log to write to.
+func logGate(dir, event string, answer gate.Answer, reason string, ids ...string) {
+	if dir == "" {
+		return
+	}
+	hl := &hookLog{path: dir + "/" + hookLogName}
+	defer hl.Close()
+	l := zerolog.New(hl).With().Timestamp().Logger()
+	e := l.Info().Str("event", event).Str("answer", answer.String()).Str("reason", reason)
+	if len(ids) > 0 {
+		e = e.Strs("ids", ids)
+	}
+	e.Msg("gate")
 }
 
 // hookProjects are the directories whose project settings Claude Code may
@@ -226,11 +249,13 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 // judge runs the gate on one use and renders its answer with render.
 func judge(ctx context.Context, s *streams, cwd string, u gate.Use, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
 	o, steered := gate.Guard(hookProjects(s, cwd)...)
+	dir := ""
 	if !steered {
 		env, err := gateEnv(s, cwd)
 		if err != nil {
-			return gateFailure(s, err, render)
+			return gateFailure(s, u.Event, err, render)
 		}
+		dir = env.Store.Dir
 		o = gate.Run(ctx, u, env, time.Until(deadlineOf(ctx)))
 	}
 	var err error
@@ -246,8 +271,8 @@ func judge(ctx context.Context, s *streams, cwd string, u gate.Use, render func(
 		a.notes = append(a.notes, "skillwire gate: the answer could not be rendered; nothing was answered")
 		return a
 	}
-	// The hook log: until one exists, a line on stderr per ask or deny.
 	a.notes = append(a.notes, fmt.Sprintf("skillwire gate: %s %s: %s", u.Event, o.Answer, o.Reason))
+	logGate(dir, u.Event, o.Answer, o.Reason, o.Result.Asked()...)
 	return a
 }
 
@@ -261,7 +286,7 @@ func deadlineOf(ctx context.Context) time.Time {
 func preToolUse(ctx context.Context, s *streams, b []byte) gateAnswer {
 	in, err := claude.ParsePreToolUse(b)
 	if err != nil {
-		return gateFailure(s, err, claude.PreToolUseOutput)
+		return gateFailure(s, claude.EventPreToolUse, err, claude.PreToolUseOutput)
 	}
 	kind, ok := gate.KindOfTool(in.Tool)
 	if !ok {
@@ -273,7 +298,7 @@ func preToolUse(ctx context.Context, s *streams, b []byte) gateAnswer {
 func promptExpansion(ctx context.Context, s *streams, b []byte) gateAnswer {
 	in, err := claude.ParseUserPromptExpansion(b)
 	if err != nil {
-		return gateFailure(s, err, claude.UserPromptExpansionOutput)
+		return gateFailure(s, claude.EventUserPromptExpansion, err, claude.UserPromptExpansionOutput)
 	}
 	if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
 		return gateAnswer{} // an MCP prompt or a built-in command is no candidate
@@ -285,7 +310,7 @@ func promptExpansion(ctx context.Context, s *streams, b []byte) gateAnswer {
 func configChange(ctx context.Context, s *streams, b []byte) gateAnswer {
 	in, err := claude.ParseConfigChange(b)
 	if err != nil {
-		return gateFailure(s, err, claude.ConfigChangeOutput)
+		return gateFailure(s, claude.EventConfigChange, err, claude.ConfigChangeOutput)
 	}
 	if g, steered := gate.Guard(hookProjects(s, in.Cwd)...); steered {
 		a := gateAnswer{notes: []string{"skillwire gate: ConfigChange block: " + g.Reason}}
@@ -296,7 +321,7 @@ func configChange(ctx context.Context, s *streams, b []byte) gateAnswer {
 	}
 	env, err := gateEnv(s, in.Cwd)
 	if err != nil {
-		return gateFailure(s, err, claude.ConfigChangeOutput)
+		return gateFailure(s, claude.EventConfigChange, err, claude.ConfigChangeOutput)
 	}
 	o := gate.ConfigChanged(ctx, in, env, time.Until(deadlineOf(ctx)))
 	a := gateAnswer{notes: o.Notes}
@@ -306,6 +331,7 @@ func configChange(ctx context.Context, s *streams, b []byte) gateAnswer {
 			return a
 		}
 		a.notes = append(a.notes, fmt.Sprintf("skillwire gate: %s block: %s", claude.EventConfigChange, o.Reason))
+		logGate(env.Store.Dir, claude.EventConfigChange, o.Answer, o.Reason)
 	}
 	return a
 }
