@@ -12,16 +12,18 @@ import (
 )
 
 // changedMark starts the note of a load whose digest differs from the last
-// noted load; the session start looks for it.
+// noted load.
 const changedMark = "changed since the last load: "
 
 // RecordInstructionsLoaded journals that Claude Code loaded the instruction
 // file l.Path, with the digest of its bytes now (read by the walker, under
 // its proofs): a note on the file's id for its first load and for each load
-// whose digest differs from the last noted one, marked changed. A load of
-// the same bytes again notes nothing, so the journal grows with changes,
-// not with sessions (and AppendNote bounds it per file all the same). The
-// event cannot block, so nothing is answered.
+// whose digest differs from the last noted one, marked changed. A changed
+// load is also kept as an untold instruction change, which the next
+// delivered session start tells and consumes. A load of the same bytes
+// again notes nothing, so the journal grows with changes, not with
+// sessions (and AppendNote bounds it per file all the same). The event
+// cannot block, so nothing is answered.
 func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
@@ -34,7 +36,8 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 	}
 	defer st.Close()
 	n := baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: env.Now.UTC()}
-	text := "instruction file loaded (" + known(l.MemoryType, "User", "Project", "Local", "Managed") + ", " +
+	memory := known(l.MemoryType, "User", "Project", "Local", "Managed")
+	text := "instruction file loaded (" + memory + ", " +
 		known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"
 	if c.Partial() || len(c.Anomalies()) > 0 {
 		text += "; it could not be fully read, so it has no digest"
@@ -44,6 +47,7 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 	}
 	// due reads the last noted load: nothing is due when it noted these
 	// bytes; the read-only pass keeps the common load from syncing a commit.
+	var changed bool
 	due := func(tx *baseline.Tx) (bool, error) {
 		n.ID = tx.ID(dir, []byte(name))
 		notes, err := tx.Notes(n.ID)
@@ -55,7 +59,7 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 		if prev != nil && sameHash(prev.Digest, n.Digest) {
 			return false, nil
 		}
-		if prev != nil {
+		if changed = prev != nil; changed {
 			n.Text = changedMark + text + "; last noted " + prev.At.UTC().Format(time.DateOnly)
 		}
 		return true, nil
@@ -68,28 +72,11 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 		if write, err := due(tx); err != nil || !write {
 			return err
 		}
-		return tx.AppendNote(n)
+		if err := tx.AppendNote(n); err != nil || !changed {
+			return err
+		}
+		return tx.PutInstructionChange(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
 	})
-}
-
-// InstructionsChanged is the last noted load of the instruction file at
-// path after since, when its digest differed from the one noted before it;
-// nil otherwise. A session start calls it for the instruction files it tells
-// of, to report a file that changed between loads.
-func InstructionsChanged(tx *baseline.Tx, path string, since time.Time) (*baseline.Note, error) {
-	dir, name, ok := splitPath(path)
-	if !ok {
-		return nil, nil
-	}
-	notes, err := tx.Notes(tx.ID(dir, []byte(name)))
-	if err != nil {
-		return nil, err
-	}
-	n := lastLoad(notes)
-	if n == nil || !n.At.After(since) || !strings.HasPrefix(n.Text, changedMark) {
-		return nil, nil
-	}
-	return n, nil
 }
 
 func lastLoad(notes []baseline.Note) *baseline.Note {

@@ -43,6 +43,9 @@ type Input struct {
 	// Renames pair a removed candidate reviewed SAFE with the new one that
 	// replaced it (DetectRenames): told as one pending rename.
 	Renames []baseline.Rename
+	// Instructions are the instruction files loaded with changed bytes
+	// since they were last told (the InstructionsLoaded hook), oldest first.
+	Instructions []baseline.InstructionChange
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -62,6 +65,8 @@ type Advisory struct {
 	AutoTold []baseline.AutoTell
 	// Renames told: the review is carried over once delivered.
 	Renames []baseline.Rename
+	// Instructions told: consumed once delivered.
+	Instructions []baseline.InstructionChange
 }
 
 // Apply records in the store what a delivered advisory told: the deltas it
@@ -86,6 +91,9 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	if err := tx.MarkAutoTold(a.AutoTold); err != nil {
 		return err
 	}
+	if err := tx.DropInstructionChanges(a.Instructions); err != nil {
+		return err
+	}
 	if a.FirstRun {
 		return tx.MarkFirstRun(now)
 	}
@@ -94,7 +102,8 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 
 // Applies reports whether delivering a changes the store.
 func (a *Advisory) Applies() bool {
-	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || len(a.Renames) > 0 || a.FirstRun
+	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || len(a.Renames) > 0 ||
+		len(a.Instructions) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: real changes first, so that
@@ -146,7 +155,10 @@ func Build(in Input) Advisory {
 		items[i].text = itemText(in, &items[i])
 	}
 	told, held := limit(items)
-	adv.Text = render(in, len(adv.Consume), told, held)
+	var instr []string
+	var instrHeld int
+	adv.Instructions, instr, instrHeld = limitInstructions(in.Instructions, told)
+	adv.Text = render(in, len(adv.Consume), told, held, instr, instrHeld)
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
@@ -167,6 +179,46 @@ func Build(in Input) Advisory {
 		return Advisory{}
 	}
 	return adv
+}
+
+// maxInstructions is how many changed instruction files one advisory
+// names; the rest are counted and held over.
+const maxInstructions = 3
+
+// limitInstructions tells the oldest changed instruction files, at most
+// maxInstructions and within what textBudget leaves after the items told,
+// and counts the rest, which stay untold.
+func limitInstructions(cs []baseline.InstructionChange, told []item) (tell []baseline.InstructionChange, lines []string, held int) {
+	size := 0
+	for _, it := range told {
+		size += len(it.text) + 1
+	}
+	for _, c := range cs {
+		line := instructionText(c)
+		if len(tell) == maxInstructions || size+len(line)+1 > textBudget {
+			held++
+			continue
+		}
+		size += len(line) + 1
+		tell, lines = append(tell, c), append(lines, line)
+	}
+	return tell, lines, held
+}
+
+// instructionText is one changed instruction file's line: its gated name,
+// its id, the memory type Claude Code reported, when it loaded.
+func instructionText(c baseline.InstructionChange) string {
+	name := "(name hidden)"
+	if anomaly.Gate(c.Name) {
+		name = fmt.Sprintf("%q", c.Name)
+	}
+	mem := ""
+	switch c.Memory {
+	case "User", "Project", "Local", "Managed":
+		mem = " (" + c.Memory + ")"
+	}
+	return "- instruction file " + name + mem + " id " + c.ID +
+		": loaded mid-session with content that differs from what skillwire last observed, at " + c.At.UTC().Format(time.RFC3339)
 }
 
 // accepted is what a first use accepts as the baseline: every new
@@ -311,7 +363,7 @@ func itemText(in Input, it *item) string {
 }
 
 // render writes the advisory's lines, or "" when there is nothing to say.
-func render(in Input, accepted int, told []item, held [numCategories]int) string {
+func render(in Input, accepted int, told []item, held [numCategories]int, instr []string, instrHeld int) string {
 	var lines []string
 	if in.StoreProblem != "" {
 		lines = append(lines, "skillwire could not compare with its store ("+in.StoreProblem+"): what changed since the last session is unknown.")
@@ -330,11 +382,15 @@ func render(in Input, accepted int, told []item, held [numCategories]int) string
 	for _, it := range told {
 		lines = append(lines, it.text)
 	}
+	lines = append(lines, instr...)
 	var more []string
 	for c, n := range held {
 		if n > 0 {
 			more = append(more, fmt.Sprintf("%d more %s", n, categoryCounts[c]))
 		}
+	}
+	if instrHeld > 0 {
+		more = append(more, fmt.Sprintf("%d more instruction file(s) loaded with changed content", instrHeld))
 	}
 	if len(more) > 0 {
 		lines = append(lines, "Not listed here: "+strings.Join(more, ", ")+".")

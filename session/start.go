@@ -63,6 +63,9 @@ func (s *Start) Prepare() (Input, error) {
 		if in.Events, err = tx.Events(); err != nil {
 			return err
 		}
+		if in.Instructions, err = tx.InstructionChanges(); err != nil {
+			return err
+		}
 		projects, err := tx.Projects()
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
 		return err
