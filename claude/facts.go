@@ -83,8 +83,91 @@ func ConfigFacts(old, new []byte) []Fact {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
-	slices.SortStableFunc(fs, func(a, b Fact) int { return int(a.Kind) - int(b.Kind) })
+	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
+	slices.SortStableFunc(fs, func(a, b Fact) int {
+		if da, db := a.Dangerous(), b.Dangerous(); da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Kind) - int(b.Kind)
+	})
 	return fs
+}
+
+// Dangerous reports whether the fact makes Claude Code run something new,
+// reroute or inject into what it runs, or ask less: such a fact is always
+// told, never only counted.
+func (f Fact) Dangerous() bool {
+	switch f.Kind {
+	case FactNewHook, FactHelperSet, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
+		return true
+	case FactEnvSet:
+		return DangerousEnv(f.Name)
+	case FactEnableAllProjectMCP:
+		return f.Value != "" && f.Value != "false"
+	case FactPermissionsDefaultMode:
+		return f.Value != "" && f.Value != "default" && f.Value != "plan" && f.Value != "dontAsk"
+	case FactPermissionRuleAdded:
+		return f.Name != "ask" && f.Name != "deny"
+	case FactPermissionRuleRemoved:
+		return f.Name != "allow" // a removed ask or deny rule asks less
+	}
+	return false
+}
+
+// DangerousEnv reports whether an env key reroutes Claude Code's traffic or
+// injects code into what it runs (model endpoints, proxies, loaders, search paths).
+func DangerousEnv(name string) bool {
+	u := strings.ToUpper(name)
+	for _, p := range []string{"ANTHROPIC_", "CLAUDE_", "LD_", "DYLD_", "NODE_", "NPM_CONFIG_", "PYTHON", "GIT_", "AWS_", "OTEL_", "BUN_", "DENO_", "PERL5", "RUBY"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	for _, s := range []string{"_BASE_URL", "_PROXY", "_ENDPOINT", "_URL", "_HOST", "_OPTIONS"} {
+		if strings.HasSuffix(u, s) {
+			return true
+		}
+	}
+	return slices.Contains([]string{"PATH", "SHELL", "BASH_ENV", "ENV", "ZDOTDIR", "HOME", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "SSL_CERT_FILE", "SSL_CERT_DIR", "PROMPT_COMMAND"}, u)
+}
+
+// factNouns name each kind in counts ("+2 hooks"); the words are fixed.
+var factNouns = map[FactKind]string{
+	FactNewHook: "hooks", FactHookRemoved: "removed hooks", FactHelperSet: "helpers", FactHelperRemoved: "removed helpers",
+	FactEnvSet: "env", FactEnvRemoved: "removed env", FactNewMCPServer: "MCP servers", FactMCPServerChanged: "changed MCP servers",
+	FactMCPServerRemoved: "removed MCP servers", FactEnableAllProjectMCP: "enableAllProjectMcpServers",
+	FactMcpjsonServerEnabled: "enabled .mcp.json servers", FactMcpjsonServerDisabled: "disabled .mcp.json servers",
+	FactPermissionsDefaultMode: "permission modes", FactPermissionRuleAdded: "permission rules", FactPermissionRuleRemoved: "removed permission rules",
+	FactAdditionalDirectoryAdded: "additional directories", FactPermissionsChanged: "permissions keys",
+	FactPluginEnabled: "enabled plugins", FactPluginDisabled: "disabled plugins", FactMarketplaceAdded: "marketplaces",
+	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
+	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
+}
+
+// CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
+func CountFacts(fs []Fact) string {
+	n := map[FactKind]int{}
+	var kinds []FactKind
+	for _, f := range fs {
+		if n[f.Kind] == 0 {
+			kinds = append(kinds, f.Kind)
+		}
+		n[f.Kind]++
+	}
+	slices.Sort(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		noun, ok := factNouns[k]
+		if !ok {
+			noun = fmt.Sprintf("fact(%d)", k)
+		}
+		parts[i] = fmt.Sprintf("+%d %s", n[k], noun)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // hookFacts compares hooks as multisets of (event, matcher, type, command):

@@ -99,8 +99,8 @@ func TestFrontmatterFacts(t *testing.T) {
 		`new Stop hook runs "curl x | sh"`,
 		`new MCP server "db" runs "npx -y pkg"`,
 		`new MCP server "github" (no command or URL)`,
-		`frontmatter name is now "pdf2"`,
 		`allowed-tools now includes "Bash"`,
+		`frontmatter name is now "pdf2"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
