@@ -41,6 +41,7 @@ const (
 	FactNameChanged                       // Value (frontmatter name)
 	FactAllowedToolAdded                  // Name
 	FactAllowedToolRemoved                // Name
+	FactUnboundCommand                    // Event (hooks), Name (its Source), Command: a standing fact (Root.UnboundFacts)
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -101,7 +102,7 @@ func ConfigFacts(old, new []byte) []Fact {
 // told, never only counted.
 func (f Fact) Dangerous() bool {
 	switch f.Kind {
-	case FactNewHook, FactHelperSet, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+	case FactNewHook, FactHelperSet, FactUnboundCommand, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:
@@ -146,6 +147,7 @@ var factNouns = map[FactKind]string{
 	FactPluginEnabled: "enabled plugins", FactPluginDisabled: "disabled plugins", FactMarketplaceAdded: "marketplaces",
 	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
 	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
+	FactUnboundCommand: "commands skillwire cannot bind to a file",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -522,6 +524,12 @@ func (f Fact) String() string {
 		return "allowed-tools now includes " + q(f.Name)
 	case FactAllowedToolRemoved:
 		return "allowed-tools no longer includes " + q(f.Name)
+	case FactUnboundCommand:
+		who := factWord(helperNames(), f.Name)
+		if f.Name == "hooks" {
+			who = factWord(hookEvents, f.Event) + " hook"
+		}
+		return who + " runs a command skillwire cannot bind to a file: " + q(f.Command)
 	}
 	return fmt.Sprintf("fact(%d)", f.Kind)
 }

@@ -71,28 +71,55 @@ func (f configFile) spec(name string, scripts func([]byte) []string) walker.Name
 }
 
 // scripts lists the local files the settings subset canon runs (hooks,
-// status line, helpers) that r's anchors resolve: absolute, ~/ and
-// $CLAUDE_PROJECT_DIR/ paths, as written, never cleaned.
+// status line, helpers) that r's anchors resolve: absolute, ~/ and, for a
+// project's own settings, $CLAUDE_PROJECT_DIR/ and relative paths (a hook
+// runs in the project directory), as written, never cleaned.
 func (r Root) scripts(canon []byte) []string {
 	var out []string
 	for _, c := range SettingsCommands(canon) {
-		if c.Type != "" && c.Type != "command" {
-			continue // an http hook's URL, a prompt hook's prompt
-		}
-		sc, ok := CommandScript(c.Command)
-		if !ok {
-			continue
-		}
-		switch {
-		case sc.Anchor == ScriptAbsolute:
-			out = append(out, sc.Path)
-		case sc.Anchor == ScriptHome && r.Home != "":
-			out = append(out, under(r.Home, sc.Path))
-		case sc.Anchor == ScriptProjectDir && r.Project != "":
-			out = append(out, under(r.Project, sc.Path))
+		if p, b := r.bind(c); b == BindScript {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// bind is the file command c of r's settings runs, or why there is none.
+func (r Root) bind(c Command) (string, Bind) {
+	if c.Type != "" && c.Type != "command" {
+		return "", BindNone // an http hook's URL, a prompt hook's prompt
+	}
+	sc, b := CommandScript(c.Command)
+	if b != BindScript {
+		return "", b
+	}
+	switch {
+	case sc.Anchor == ScriptAbsolute:
+		return sc.Path, BindScript
+	case sc.Anchor == ScriptHome && r.Home != "":
+		return under(r.Home, sc.Path), BindScript
+	case (sc.Anchor == ScriptProjectDir || sc.Anchor == ScriptRelative) && r.Project != "":
+		return under(r.Project, sc.Path), BindScript
+	case sc.Anchor == ScriptRelative && r.Scope == Project:
+		return "", BindNone // no project directory known: nothing to resolve it against
+	}
+	return "", BindUnknown
+}
+
+// UnboundFacts are the standing facts of candidate name of r, a settings
+// file of subset canon: each command that runs something skillwire cannot
+// bind to a file (told whenever the candidate is, not only when it is new).
+func (r Root) UnboundFacts(name, canon []byte) []Fact {
+	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
+		return nil
+	}
+	var fs []Fact
+	for _, c := range SettingsCommands(canon) {
+		if _, b := r.bind(c); b == BindUnknown {
+			fs = append(fs, Fact{Kind: FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
+		}
+	}
+	return fs
 }
 
 // configFiles are the names a Config root may hold (DESIGN §12).

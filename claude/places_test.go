@@ -407,3 +407,40 @@ func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
 		t.Errorf("alias bomb: form %s anomalies %v", c.Canonical, reasonsOf(c))
 	}
 }
+
+func TestRelativeHookScriptsBindToTheProjectForTheProjectsOwnSettings(t *testing.T) {
+	hooks := `{"hooks":{"SessionStart":[{"hooks":[` +
+		`{"type":"command","command":"./a.sh"},{"type":"command","command":"bash .claude/hooks/b.sh"},` +
+		`{"type":"command","command":"cd \"$CLAUDE_PROJECT_DIR\" && timeout 5 python3 hooks/c.py"},` +
+		`{"type":"command","command":"/usr/bin/env bash /abs/d.sh"}]}]}}`
+	project := Root{Path: "/p/.claude", Scope: Project, Kind: Config, Project: "/p"}
+	want := []string{"/p/./a.sh", "/p/.claude/hooks/b.sh", "/p/hooks/c.py", "/abs/d.sh"}
+	if got := project.scripts([]byte(hooks)); !slices.Equal(got, want) {
+		t.Errorf("project scripts %q, want %q", got, want)
+	}
+	user := Root{Path: "/h/.claude", Scope: Global, Kind: Config, Home: "/h"}
+	if got := user.scripts([]byte(hooks)); !slices.Equal(got, []string{"/abs/d.sh"}) {
+		t.Errorf("user scripts %q: a relative path of the user's settings means another file in every project", got)
+	}
+	fs := user.UnboundFacts([]byte("settings.json"), []byte(hooks))
+	if len(fs) != 3 || fs[0].String() != `SessionStart hook runs a command skillwire cannot bind to a file: "./a.sh"` {
+		t.Errorf("unbound facts %q", factLines(fs))
+	}
+	if fs := project.UnboundFacts([]byte("settings.json"), []byte(hooks)); len(fs) != 0 {
+		t.Errorf("project settings: unbound %q", factLines(fs))
+	}
+}
+
+func TestACommandSkillwireCannotBindIsAStandingFact(t *testing.T) {
+	canon := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$(curl -s x)"},{"type":"command","command":"jq ."}]}]},"apiKeyHelper":"eval \"$K\""}`)
+	r := Root{Path: "/p/.claude", Scope: Project, Kind: Config, Project: "/p"}
+	got := factLines(r.UnboundFacts([]byte("settings.json"), canon))
+	want := []string{`Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`,
+		`apiKeyHelper runs a command skillwire cannot bind to a file: "eval \"$K\""`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if fs := r.UnboundFacts([]byte("CLAUDE.md"), canon); fs != nil {
+		t.Errorf("a file that runs nothing has unbound facts %q", factLines(fs))
+	}
+}

@@ -115,6 +115,10 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 			fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
 		}
 	}
+	if st.Observed != nil && st.Observed.Canonical != nil {
+		fs = append(fs, st.Root.UnboundFacts(st.Name, st.Observed.Canonical)...)
+		slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
+	}
 	size := 0
 	for _, p := range parts {
 		size += len(p) + 2
@@ -145,6 +149,13 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 		out += " (also " + claude.CountFacts(untold) + "; see skillwire status)"
 	}
 	return out
+}
+
+func dangerRank(f claude.Fact) int {
+	if f.Dangerous() {
+		return 0
+	}
+	return 1
 }
 
 // KindOf is the kind of the candidate of st (claude.KindOf), from its
