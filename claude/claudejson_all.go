@@ -12,7 +12,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	s := &claudeScan{data: data}
+	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
 	var projects map[string]any // project -> its mcpServers value
 	err := s.object(func(k string) error {

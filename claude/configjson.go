@@ -171,12 +171,19 @@ func (r *configReader) end() error {
 	return nil
 }
 
+// utf8BOM may open a JSON file: Claude Code strips it, so a file with one
+// configures as much as one without.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// trimBOM strips exactly one leading BOM: a second one is not JSON to Claude Code either.
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
+
 // extractConfig runs read over data and turns its outcome into an Extract.
 func extractConfig(data []byte, size, max int64, read func(r *configReader) (map[string]any, error)) Extract {
 	if size > max || int64(len(data)) > max {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	r := newConfigReader(data)
+	r := newConfigReader(trimBOM(data))
 	kept, err := read(r)
 	if err == nil {
 		err = r.end()
@@ -253,7 +260,7 @@ func ClaudeJSON(data []byte, size int64, project string) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	s := &claudeScan{data: data}
+	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
 	err := s.object(func(k string) error {
 		switch k {

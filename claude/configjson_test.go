@@ -345,3 +345,29 @@ func benchServers(b *testing.B, data []byte) {
 		}
 	}
 }
+
+func TestALeadingBOMIsStrippedOnceFromEveryJSONConfiguration(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	doc := `{"env":{"K":"v"},"mcpServers":{"s":{"command":"x"}},"projects":{"/p":{"mcpServers":{"l":{"command":"y"}}}}}`
+	for _, c := range []struct {
+		name string
+		read func([]byte) Extract
+		want string
+	}{
+		{"settings", func(b []byte) Extract { return SettingsSubset(b, int64(len(b))) }, `{"env":{"K":"v"}}`},
+		{".mcp.json", func(b []byte) Extract { return MCPJSON(b, int64(len(b))) }, `{"mcpServers":{"s":{"command":"x"}}}`},
+		{".claude.json of a project", func(b []byte) Extract { return ClaudeJSON(b, int64(len(b)), "/p") },
+			`{"localMcpServers":{"l":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
+		{".claude.json", func(b []byte) Extract { return ClaudeJSONServers(b, int64(len(b))) },
+			`{"localMcpServers":{"l@/p":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if ex := c.read([]byte(bom + doc)); string(ex.Canonical) != c.want || len(ex.Anomalies) > 0 {
+				t.Errorf("with a BOM: %s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+			if ex := c.read([]byte(bom + bom + doc)); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
+				t.Errorf("with two BOMs: %s %v, want unparsable", ex.Canonical, ex.Anomalies)
+			}
+		})
+	}
+}
