@@ -38,11 +38,25 @@ const maxConfigDepth = 64
 
 // subsetKeys are the settings keys that run code, reach the network, change
 // what is trusted or what is loaded (DESIGN §12). Every other key is noise.
+// Sorted. Checked against Claude Code's settings reference and its settings
+// schema (code.claude.com/docs/en/settings; the SDK's generated Settings
+// type, runloopai.github.io/agent-axon-client-ts/interfaces/claude.Settings.html):
+// sandbox, hook and MCP allow-lists, managed-only switches, the default
+// agent, the output style and the memory directory change what runs or is read.
 var subsetKeys = []string{
-	"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "disabledMcpjsonServers",
+	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
+	"allowedHttpHookUrls", "allowedMcpServers", "apiKeyHelper", "autoMemoryDirectory", "awsAuthRefresh",
+	"awsCredentialExport", "blockedMarketplaces", "deniedMcpServers", "disableAllHooks", "disabledMcpjsonServers",
 	"enableAllProjectMcpServers", "enabledMcpjsonServers", "enabledPlugins", "env",
-	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper",
-	"permissions", "statusLine",
+	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper", "outputStyle",
+	"permissions", "sandbox", "skipDangerousModePermissionPrompt", "statusLine", "strictKnownMarketplaces",
+}
+
+// settingKeys are the subset keys told as "KEY is now VALUE" (FactSettingSet).
+var settingKeys = []string{
+	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
+	"allowedHttpHookUrls", "allowedMcpServers", "autoMemoryDirectory", "blockedMarketplaces", "deniedMcpServers",
+	"disableAllHooks", "outputStyle", "skipDangerousModePermissionPrompt", "strictKnownMarketplaces",
 }
 
 // Extract is the security-relevant part of one configuration document.

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +43,7 @@ const (
 	FactAllowedToolAdded                  // Name
 	FactAllowedToolRemoved                // Name
 	FactUnboundCommand                    // Event (hooks), Name (its Source), Command: a standing fact (Root.UnboundFacts)
+	FactSettingSet                        // Name (a settingKeys key, or sandbox.KEY), Value (its JSON; "" when unset)
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -84,6 +86,12 @@ func ConfigFacts(old, new []byte) []Fact {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
+	for _, k := range settingKeys {
+		if !cfgEqual(o[k], n[k]) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: k, Value: cfgJSON(n[k])})
+		}
+	}
+	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
 	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
 	slices.SortStableFunc(fs, func(a, b Fact) int {
 		if da, db := a.Dangerous(), b.Dangerous(); da != db {
@@ -102,6 +110,8 @@ func ConfigFacts(old, new []byte) []Fact {
 // told, never only counted.
 func (f Fact) Dangerous() bool {
 	switch f.Kind {
+	case FactSettingSet:
+		return dangerousSetting(f.Name, f.Value)
 	case FactNewHook, FactHelperSet, FactUnboundCommand, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
@@ -118,6 +128,50 @@ func (f Fact) Dangerous() bool {
 	}
 	return false
 }
+
+// dangerousSetting: what turns hooks or the sandbox off, allows more or
+// loads another agent or memory; a managed "only" switch turned off.
+func dangerousSetting(name, value string) bool {
+	switch name {
+	case "disableAllHooks", "skipDangerousModePermissionPrompt", "sandbox.autoAllowBashIfSandboxed", "sandbox.allowUnsandboxedCommands":
+		return value != "" && value != "false"
+	case "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly", "sandbox.enabled":
+		return value != "true"
+	case "outputStyle":
+		return false
+	}
+	return true // the agent, allow-lists, deny-lists, memory directory, sandbox exclusions and network
+}
+
+// sandboxFacts compares the sandbox object key by key; any other shape is one fact.
+func sandboxFacts(old, new any) []Fact {
+	om, ok1 := old.(map[string]any)
+	nm, ok2 := new.(map[string]any)
+	if !(ok1 || old == nil) || !(ok2 || new == nil) {
+		if cfgEqual(old, new) {
+			return nil
+		}
+		return []Fact{{Kind: FactSettingSet, Name: "sandbox", Value: cfgJSON(new)}}
+	}
+	keys := cfgKeys(nm)
+	for _, k := range cfgKeys(om) {
+		if !cfgHas(nm, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var fs []Fact
+	for _, k := range keys {
+		if !cfgEqual(om[k], nm[k]) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: "sandbox." + k, Value: cfgJSON(nm[k])})
+		}
+	}
+	return fs
+}
+
+// sandboxKeys are Claude Code's own sandbox settings, told bare.
+var sandboxKeys = []string{"sandbox.allowUnsandboxedCommands", "sandbox.autoAllowBashIfSandboxed", "sandbox.enabled",
+	"sandbox.enableWeakerNestedSandbox", "sandbox.excludedCommands", "sandbox.filesystem", "sandbox.ignoreViolations", "sandbox.network"}
 
 // DangerousEnv reports whether an env key reroutes Claude Code's traffic or
 // injects code into what it runs (model endpoints, proxies, loaders, search paths).
@@ -147,7 +201,7 @@ var factNouns = map[FactKind]string{
 	FactPluginEnabled: "enabled plugins", FactPluginDisabled: "disabled plugins", FactMarketplaceAdded: "marketplaces",
 	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
 	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
-	FactUnboundCommand: "commands skillwire cannot bind to a file",
+	FactUnboundCommand: "commands skillwire cannot bind to a file", FactSettingSet: "settings",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -425,6 +479,15 @@ func cfgJSON(v any) string {
 	return string(canonicalJSON(v))
 }
 
+// cfgDisplay is a JSON value for a fact: a string as itself, any other as its JSON.
+func cfgDisplay(j string) string {
+	var s string
+	if json.Unmarshal([]byte(j), &s) == nil {
+		return s
+	}
+	return j
+}
+
 // cfgText is a string as itself and any other value as its JSON.
 func cfgText(v any) string {
 	if s, ok := v.(string); ok {
@@ -524,6 +587,19 @@ func (f Fact) String() string {
 		return "allowed-tools now includes " + q(f.Name)
 	case FactAllowedToolRemoved:
 		return "allowed-tools no longer includes " + q(f.Name)
+	case FactSettingSet:
+		name := factWord(slices.Concat(settingKeys, sandboxKeys, []string{"sandbox"}), f.Name)
+		switch f.Value {
+		case "":
+			return name + " is no longer set"
+		case "true", "false":
+			s := name + " is now " + f.Value
+			if f.Name == "disableAllHooks" && f.Value == "true" {
+				s += " (every hook is off, skillwire's own too)"
+			}
+			return s
+		}
+		return name + " is now " + q(cfgDisplay(f.Value))
 	case FactUnboundCommand:
 		who := factWord(helperNames(), f.Name)
 		if f.Name == "hooks" {

@@ -254,3 +254,35 @@ func TestDangerousFactsAreThoseThatRunRerouteOrAskLess(t *testing.T) {
 		})
 	}
 }
+
+func TestSettingsThatWeakenSecurityAreFacts(t *testing.T) {
+	for _, c := range []struct {
+		name, old, new string
+		want           string
+		dangerous      bool
+	}{
+		{"hooks off", `{}`, `{"disableAllHooks":true}`, `disableAllHooks is now true (every hook is off, skillwire's own too)`, true},
+		{"hooks on again", `{"disableAllHooks":true}`, `{"disableAllHooks":false}`, `disableAllHooks is now false`, false},
+		{"auto allow bash", `{}`, `{"sandbox":{"autoAllowBashIfSandboxed":true}}`, `sandbox.autoAllowBashIfSandboxed is now true`, true},
+		{"excluded commands", `{"sandbox":{"excludedCommands":[]}}`, `{"sandbox":{"excludedCommands":["curl"]}}`, `sandbox.excludedCommands is now "[\"curl\"]"`, true},
+		{"unsandboxed", `{}`, `{"sandbox":{"allowUnsandboxedCommands":true}}`, `sandbox.allowUnsandboxedCommands is now true`, true},
+		{"network", `{}`, `{"sandbox":{"network":{"allowedDomains":["x.example"]}}}`, `sandbox.network is now "{\"allowedDomains\":[\"x.example\"]}"`, true},
+		{"sandbox off", `{"sandbox":{"enabled":true}}`, `{"sandbox":{"enabled":false}}`, `sandbox.enabled is now false`, true},
+		{"sandbox not an object", `{}`, `{"sandbox":1}`, `sandbox is now "1"`, true},
+		{"unknown sandbox key quoted", `{}`, `{"sandbox":{"x y":1}}`, `"sandbox.x y" is now "1"`, true},
+		{"skip prompt", `{}`, `{"skipDangerousModePermissionPrompt":true}`, `skipDangerousModePermissionPrompt is now true`, true},
+		{"output style", `{}`, `{"outputStyle":"Explanatory"}`, `outputStyle is now "Explanatory"`, false},
+		{"agent", `{}`, `{"agent":"reviewer"}`, `agent is now "reviewer"`, true},
+		{"agent unset", `{"agent":"reviewer"}`, `{}`, `agent is no longer set`, true},
+		{"managed hooks only off", `{"allowManagedHooksOnly":true}`, `{}`, `allowManagedHooksOnly is no longer set`, true},
+		{"http hook urls", `{}`, `{"allowedHttpHookUrls":["https://x.example/*"]}`, `allowedHttpHookUrls is now "[\"https://x.example/*\"]"`, true},
+		{"memory directory", `{}`, `{"autoMemoryDirectory":"/tmp/m"}`, `autoMemoryDirectory is now "/tmp/m"`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := ConfigFacts(canon(t, c.old), canon(t, c.new))
+			if len(fs) != 1 || fs[0].String() != c.want || fs[0].Dangerous() != c.dangerous {
+				t.Fatalf("facts %q (dangerous %v), want %q (dangerous %v)", factLines(fs), len(fs) == 1 && fs[0].Dangerous(), c.want, c.dangerous)
+			}
+		})
+	}
+}
