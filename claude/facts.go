@@ -44,6 +44,12 @@ const (
 	FactAllowedToolRemoved                // Name
 	FactUnboundCommand                    // Event (hooks), Name (its Source), Command: a standing fact (Root.UnboundFacts)
 	FactSettingSet                        // Name (a settingKeys key, or sandbox.KEY), Value (its JSON; "" when unset)
+	FactFrontmatterMode                   // Value: an agent's permissionMode ("" when unset)
+	FactToolAdded                         // Name: an agent's tools now include it
+	FactToolRemoved                       // Name
+	FactToolsUnrestricted                 // an agent's tools list was removed: it has every tool
+	FactDisallowedToolAdded               // Name
+	FactDisallowedToolRemoved             // Name
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -86,6 +92,15 @@ func ConfigFacts(old, new []byte) []Fact {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
+	if !cfgEqual(o["permissionMode"], n["permissionMode"]) {
+		fs = append(fs, Fact{Kind: FactFrontmatterMode, Value: cfgText(n["permissionMode"])})
+	}
+	if o["tools"] != nil && n["tools"] == nil {
+		fs = append(fs, Fact{Kind: FactToolsUnrestricted})
+	} else if n["tools"] != nil {
+		fs = append(fs, listFacts(o["tools"], n["tools"], FactToolAdded, FactToolRemoved, "")...)
+	}
+	fs = append(fs, listFacts(o["disallowedTools"], n["disallowedTools"], FactDisallowedToolAdded, FactDisallowedToolRemoved, "")...)
 	for _, k := range settingKeys {
 		if !cfgEqual(o[k], n[k]) {
 			fs = append(fs, Fact{Kind: FactSettingSet, Name: k, Value: cfgJSON(n[k])})
@@ -119,8 +134,10 @@ func (f Fact) Dangerous() bool {
 		return DangerousEnv(f.Name)
 	case FactEnableAllProjectMCP:
 		return f.Value != "" && f.Value != "false"
-	case FactPermissionsDefaultMode:
+	case FactPermissionsDefaultMode, FactFrontmatterMode:
 		return f.Value != "" && f.Value != "default" && f.Value != "plan" && f.Value != "dontAsk"
+	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved:
+		return true
 	case FactPermissionRuleAdded:
 		return f.Name != "ask" && f.Name != "deny"
 	case FactPermissionRuleRemoved:
@@ -202,6 +219,8 @@ var factNouns = map[FactKind]string{
 	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
 	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
 	FactUnboundCommand: "commands skillwire cannot bind to a file", FactSettingSet: "settings",
+	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
+	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -587,6 +606,18 @@ func (f Fact) String() string {
 		return "allowed-tools now includes " + q(f.Name)
 	case FactAllowedToolRemoved:
 		return "allowed-tools no longer includes " + q(f.Name)
+	case FactFrontmatterMode:
+		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
+	case FactToolAdded:
+		return "frontmatter tools now include " + q(f.Name)
+	case FactToolRemoved:
+		return "frontmatter tools no longer include " + q(f.Name)
+	case FactToolsUnrestricted:
+		return "frontmatter tools is no longer set: every tool is available"
+	case FactDisallowedToolAdded:
+		return "frontmatter disallowedTools now include " + q(f.Name)
+	case FactDisallowedToolRemoved:
+		return "frontmatter disallowedTools no longer include " + q(f.Name)
 	case FactSettingSet:
 		name := factWord(slices.Concat(settingKeys, sandboxKeys, []string{"sandbox"}), f.Name)
 		switch f.Value {
