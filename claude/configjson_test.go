@@ -371,3 +371,23 @@ func TestALeadingBOMIsStrippedOnceFromEveryJSONConfiguration(t *testing.T) {
 		})
 	}
 }
+
+func TestLocalServerNamesOfTwoProjectsNeverCollide(t *testing.T) {
+	doc := `{"projects":{"/p":{"mcpServers":{"s@q":{"command":"a"}}},"q@/p":{"mcpServers":{"s":{"command":"b"}}},"/r":{"mcpServers":"x"}}}`
+	ex := ClaudeJSONServers([]byte(doc), int64(len(doc)))
+	want := `{"localMcpServers":{"[\"s@q\",\"/p\"]":{"command":"a"},"[null,\"/r\"]":"x","s@q@/p":{"command":"b"}}}`
+	if string(ex.Canonical) != want {
+		t.Fatalf("canonical %s, want %s", ex.Canonical, want)
+	}
+	got := factLines(ConfigFacts(nil, ex.Canonical))
+	slices.Sort(got)
+	for i, w := range []string{
+		`new local MCP server "s@q" of project "/p" runs "a"`,
+		`new local MCP server "s@q@/p" runs "b"`,
+		`new local MCP server entry of project "/r", not an object, (no command or URL)`,
+	} {
+		if i >= len(got) || got[i] != w {
+			t.Errorf("facts %q, want %q at %d", got, w, i)
+		}
+	}
+}

@@ -561,9 +561,9 @@ func (f Fact) String() string {
 	case FactEnvRemoved:
 		return "env no longer sets " + q(f.Name)
 	case FactNewMCPServer, FactMCPServerChanged:
-		s := "new " + factScope(f.Scope) + "MCP server " + q(f.Name)
+		s := "new " + factScope(f.Scope) + "MCP server " + factServer(f)
 		if f.Kind == FactMCPServerChanged {
-			s = factScope(f.Scope) + "MCP server " + q(f.Name) + " changed:"
+			s = factScope(f.Scope) + "MCP server " + factServer(f) + " changed:"
 		}
 		switch f.Type {
 		case "command":
@@ -573,7 +573,7 @@ func (f Fact) String() string {
 		}
 		return s + " (no command or URL)"
 	case FactMCPServerRemoved:
-		return factScope(f.Scope) + "MCP server " + q(f.Name) + " removed"
+		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
 	case FactEnableAllProjectMCP:
 		return "enableAllProjectMcpServers is " + factSetting(f.Value, []string{"true", "false"})
 	case FactMcpjsonServerEnabled:
@@ -639,6 +639,19 @@ func (f Fact) String() string {
 		return who + " runs a command skillwire cannot bind to a file: " + q(f.Command)
 	}
 	return fmt.Sprintf("fact(%d)", f.Kind)
+}
+
+// factServer names a server: a local one named by a JSON array
+// (localServerKey) as the server and its project, each quoted.
+func factServer(f Fact) string {
+	var pair []*string
+	if f.Scope == "local" && strings.HasPrefix(f.Name, "[") && json.Unmarshal([]byte(f.Name), &pair) == nil && len(pair) == 2 && pair[1] != nil {
+		if pair[0] == nil {
+			return "entry of project " + factQuote(*pair[1]) + ", not an object,"
+		}
+		return factQuote(*pair[0]) + " of project " + factQuote(*pair[1])
+	}
+	return factQuote(f.Name)
 }
 
 func factScope(scope string) string {
