@@ -50,6 +50,10 @@ const (
 	FactToolsUnrestricted                 // an agent's tools list was removed: it has every tool
 	FactDisallowedToolAdded               // Name
 	FactDisallowedToolRemoved             // Name
+	FactPluginInstalled                   // Name, Value (version), Command (installPath): installed_plugins.json
+	FactPluginInstallChanged              // Name, Value, Command
+	FactPluginUninstalled                 // Name
+	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -107,6 +111,7 @@ func ConfigFacts(old, new []byte) []Fact {
 		}
 	}
 	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
+	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
 	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
 	slices.SortStableFunc(fs, func(a, b Fact) int {
 		if da, db := a.Dangerous(), b.Dangerous(); da != db {
@@ -127,7 +132,7 @@ func (f Fact) Dangerous() bool {
 	switch f.Kind {
 	case FactSettingSet:
 		return dangerousSetting(f.Name, f.Value)
-	case FactNewHook, FactHelperSet, FactUnboundCommand, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:
@@ -221,6 +226,8 @@ var factNouns = map[FactKind]string{
 	FactUnboundCommand: "commands skillwire cannot bind to a file", FactSettingSet: "settings",
 	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
 	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
+	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
+	FactPluginOutsideCache: "plugins installed outside the cache",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -474,6 +481,28 @@ func describeServer(v any, f *Fact) {
 	}
 }
 
+// installs reads one installed_plugins.json entry: a list of installs
+// (version 2) or one install (version 1).
+func installs(v any) []map[string]any {
+	var out []map[string]any
+	for _, e := range cfgList(v) {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// describeInstall tells a plugin's versions and install paths, joined by ", " when several.
+func describeInstall(v any, f *Fact) {
+	var vs, ps []string
+	for _, in := range installs(v) {
+		vs = append(vs, cfgText(in["version"]))
+		ps = append(ps, cfgText(in["installPath"]))
+	}
+	f.Value, f.Command = strings.Join(vs, ", "), strings.Join(ps, ", ")
+}
+
 func describeMarketplace(v any, f *Fact) {
 	src, _ := v.(map[string]any)
 	s, _ := src["source"].(map[string]any)
@@ -606,6 +635,14 @@ func (f Fact) String() string {
 		return "allowed-tools now includes " + q(f.Name)
 	case FactAllowedToolRemoved:
 		return "allowed-tools no longer includes " + q(f.Name)
+	case FactPluginInstalled:
+		return "plugin " + q(f.Name) + " is now installed: version " + q(f.Value) + " at " + q(f.Command)
+	case FactPluginInstallChanged:
+		return "plugin " + q(f.Name) + " is now version " + q(f.Value) + " at " + q(f.Command)
+	case FactPluginUninstalled:
+		return "plugin " + q(f.Name) + " is no longer installed"
+	case FactPluginOutsideCache:
+		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
 	case FactFrontmatterMode:
 		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
 	case FactToolAdded:

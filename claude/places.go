@@ -106,10 +106,14 @@ func (r Root) bind(c Command) (string, Bind) {
 	return "", BindUnknown
 }
 
-// UnboundFacts are the standing facts of candidate name of r, a settings
-// file of subset canon: each command that runs something skillwire cannot
-// bind to a file (told whenever the candidate is, not only when it is new).
-func (r Root) UnboundFacts(name, canon []byte) []Fact {
+// StandingFacts are what is told of candidate name of r, of canonical form
+// canon, whenever it is told, not only when it is new: each command of a
+// settings file that runs something skillwire cannot bind to a file, each
+// plugin installed_plugins.json loads from outside the watched cache.
+func (r Root) StandingFacts(name, canon []byte) []Fact {
+	if r.Kind == Config && string(name) == "installed_plugins.json" {
+		return r.outsideCache(canon)
+	}
 	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
 	}
@@ -117,6 +121,25 @@ func (r Root) UnboundFacts(name, canon []byte) []Fact {
 	for _, c := range SettingsCommands(canon) {
 		if _, b := r.bind(c); b == BindUnknown {
 			fs = append(fs, Fact{Kind: FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
+		}
+	}
+	return fs
+}
+
+// outsideCache: r is <cfg>/plugins; an installPath not under its cache
+// directory (by its text: a ".." component leaves it) is loaded unwatched.
+func (r Root) outsideCache(canon []byte) []Fact {
+	cache := under(r.Path, "cache") + "/"
+	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
+	var fs []Fact
+	for _, name := range cfgKeys(plugins) {
+		for _, in := range installs(plugins[name]) {
+			p := cfgText(in["installPath"])
+			rest, ok := strings.CutPrefix(p, cache)
+			if p == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
+				continue
+			}
+			fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: name, Command: p})
 		}
 	}
 	return fs

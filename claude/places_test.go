@@ -422,11 +422,11 @@ func TestRelativeHookScriptsBindToTheProjectForTheProjectsOwnSettings(t *testing
 	if got := user.scripts([]byte(hooks)); !slices.Equal(got, []string{"/abs/d.sh"}) {
 		t.Errorf("user scripts %q: a relative path of the user's settings means another file in every project", got)
 	}
-	fs := user.UnboundFacts([]byte("settings.json"), []byte(hooks))
+	fs := user.StandingFacts([]byte("settings.json"), []byte(hooks))
 	if len(fs) != 3 || fs[0].String() != `SessionStart hook runs a command skillwire cannot bind to a file: "./a.sh"` {
 		t.Errorf("unbound facts %q", factLines(fs))
 	}
-	if fs := project.UnboundFacts([]byte("settings.json"), []byte(hooks)); len(fs) != 0 {
+	if fs := project.StandingFacts([]byte("settings.json"), []byte(hooks)); len(fs) != 0 {
 		t.Errorf("project settings: unbound %q", factLines(fs))
 	}
 }
@@ -434,13 +434,39 @@ func TestRelativeHookScriptsBindToTheProjectForTheProjectsOwnSettings(t *testing
 func TestACommandSkillwireCannotBindIsAStandingFact(t *testing.T) {
 	canon := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$(curl -s x)"},{"type":"command","command":"jq ."}]}]},"apiKeyHelper":"eval \"$K\""}`)
 	r := Root{Path: "/p/.claude", Scope: Project, Kind: Config, Project: "/p"}
-	got := factLines(r.UnboundFacts([]byte("settings.json"), canon))
+	got := factLines(r.StandingFacts([]byte("settings.json"), canon))
 	want := []string{`Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`,
 		`apiKeyHelper runs a command skillwire cannot bind to a file: "eval \"$K\""`}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if fs := r.UnboundFacts([]byte("CLAUDE.md"), canon); fs != nil {
+	if fs := r.StandingFacts([]byte("CLAUDE.md"), canon); fs != nil {
 		t.Errorf("a file that runs nothing has unbound facts %q", factLines(fs))
+	}
+}
+
+func TestInstalledPluginsAreFactsAndOneOutsideTheCacheIsSaid(t *testing.T) {
+	whole := func(doc string) []byte { return WholeJSON([]byte(doc), 0).Canonical }
+	old := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.0","installPath":"/cfg/plugins/cache/acme/fmt/1.0"}],"gone@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/gone/1"}]}}`)
+	now := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.1","installPath":"/home/u/src/fmt"}],` +
+		`"lint@acme":[{"version":"2","installPath":"/cfg/plugins/cache/../../tmp/lint"}],"ok@acme":{"version":"3","installPath":"/cfg/plugins/cache/acme/ok/3"}}}`)
+	got := factLines(ConfigFacts(old, now))
+	want := []string{
+		`plugin "lint@acme" is now installed: version "2" at "/cfg/plugins/cache/../../tmp/lint"`,
+		`plugin "ok@acme" is now installed: version "3" at "/cfg/plugins/cache/acme/ok/3"`,
+		`plugin "fmt@acme" is now version "1.1" at "/home/u/src/fmt"`,
+		`plugin "gone@acme" is no longer installed`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("facts %q\nwant %q", got, want)
+	}
+	r := Root{Path: "/cfg/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json"}}
+	got = factLines(r.StandingFacts([]byte("installed_plugins.json"), now))
+	want = []string{
+		`plugin "fmt@acme" is installed from outside the plugin cache: "/home/u/src/fmt"`,
+		`plugin "lint@acme" is installed from outside the plugin cache: "/cfg/plugins/cache/../../tmp/lint"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("standing facts %q\nwant %q", got, want)
 	}
 }

@@ -116,7 +116,7 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 		}
 	}
 	if st.Observed != nil && st.Observed.Canonical != nil {
-		fs = append(fs, st.Root.UnboundFacts(st.Name, st.Observed.Canonical)...)
+		fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
 		slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
 	}
 	size := 0
