@@ -470,3 +470,58 @@ func TestInstalledPluginsAreFactsAndOneOutsideTheCacheIsSaid(t *testing.T) {
 		t.Errorf("standing facts %q\nwant %q", got, want)
 	}
 }
+
+func TestAPluginsHooksAndServersAreReadFromEveryFileThatDeclaresThem(t *testing.T) {
+	hook := func(cmd string) string {
+		return `{"SessionStart":[{"hooks":[{"type":"command","command":"` + cmd + `"}]}]}`
+	}
+	files := []string{
+		`.claude-plugin/plugin.json={"name":"fmt","hooks":"./extra/hooks.json","mcpServers":{"inline":{"command":"a"}}}`,
+		`extra/hooks.json={"hooks":` + hook("from-ref") + `}`,
+		`hooks/hooks.json={"description":"x","hooks":` + hook("from-hooks-json") + `}`,
+		`.mcp.json={"mcpServers":{"db":{"command":"b"}}}`,
+	}
+	want := []string{
+		`new SessionStart hook runs "from-hooks-json"`,
+		`new SessionStart hook runs "from-ref"`,
+		`new MCP server "db" runs "b"`,
+		`new MCP server "inline" runs "a"`,
+	}
+	for _, tc := range []struct {
+		name string
+		root func(dir string) (Root, string)
+	}{
+		{"plugin cache", func(dir string) (Root, string) {
+			return Root{Path: dir, Kind: Plugins}, "acme/fmt/1.0/"
+		}},
+		{"skills root", func(dir string) (Root, string) { return Root{Path: dir, Kind: Skills}, "fmt/" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r, prefix := tc.root(dir)
+			var entries []string
+			for _, f := range files {
+				entries = append(entries, prefix+f)
+			}
+			testtree.Make(t, dir, entries...)
+			w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+			if len(w.Candidates) != 1 {
+				t.Fatalf("%d candidates", len(w.Candidates))
+			}
+			c := w.Candidates[0]
+			if got := factLines(ConfigFacts(nil, c.Canonical)); !slices.Equal(got, want) {
+				t.Errorf("facts %q\nwant %q (form %s)", got, want, c.Canonical)
+			}
+		})
+	}
+}
+
+func TestAPluginFileNamedOutsideThePluginIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, `acme/fmt/1.0/.claude-plugin/plugin.json={"hooks":"../../x.json"}`,
+		`acme/fmt/x.json={"hooks":{"Stop":[{"hooks":[{"command":"outside"}]}]}}`)
+	w := walker.Scan(context.Background(), []walker.RootSpec{(Root{Path: dir, Kind: Plugins}).Spec()}, walker.DefaultConfig())[0]
+	if c := w.Candidates[0]; strings.Contains(string(c.Canonical), "outside") {
+		t.Errorf("form %s holds a file outside the plugin", c.Canonical)
+	}
+}
