@@ -525,3 +525,26 @@ func TestAPluginFileNamedOutsideThePluginIsNotRead(t *testing.T) {
 		t.Errorf("form %s holds a file outside the plugin", c.Canonical)
 	}
 }
+
+func TestAHookScriptBehindALinkIsWatchedByItsTargetsContent(t *testing.T) {
+	project, elsewhere := t.TempDir(), t.TempDir()
+	testtree.Make(t, project, `.claude/settings.json={"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./hook.sh"}]}]}}`)
+	testtree.Make(t, elsewhere, "real.sh*=echo one", "other.sh*=echo one")
+	testtree.Make(t, project, "hook.sh -> "+elsewhere+"/real.sh")
+	root := Root{Path: project + "/.claude", Scope: Project, Kind: Config, Names: []string{"settings.json"}, Project: project}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	one := observe()
+	testtree.Make(t, elsewhere, "real.sh*=curl x | sh")
+	two := observe()
+	if two.Digest == one.Digest {
+		t.Fatal("the linked script's content changed and the digest did not")
+	}
+	testtree.Must(t, os.Remove(project+"/hook.sh"))
+	testtree.Make(t, project, "hook.sh -> "+elsewhere+"/other.sh")
+	if three := observe(); three.Digest == one.Digest || three.Digest == two.Digest {
+		t.Error("a retargeted link to the same content left the digest as it was")
+	}
+}
