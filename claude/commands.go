@@ -154,10 +154,16 @@ var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "k
 // scriptShells take -c with a command line of their own.
 var scriptShells = []string{"bash", "dash", "fish", "ksh", "mksh", "sh", "zsh"}
 
-// scriptRunners run the package or file named after their subcommand
-// (`npx tsx x.ts`, `uv run x.py`): the word after it is read as a program.
-var scriptRunners = map[string]string{"npx": "", "bunx": "", "pnpx": "", "uv": "run", "uvx": "", "poetry": "run",
-	"pipenv": "run", "pnpm": "exec", "npm": "exec"}
+// scriptRunner runs what follows its subcommand (sub, "" for none): a
+// package from a registry (`npx tsx x.ts` runs the tsx package), or, with
+// files, a file of the project (`uv run x.py`). An interpreter after it is read as one.
+type scriptRunner struct {
+	sub   string
+	files bool
+}
+
+var scriptRunners = map[string]scriptRunner{"npx": {}, "bunx": {}, "pnpx": {}, "uvx": {}, "pnpm": {sub: "exec"}, "npm": {sub: "exec"},
+	"uv": {sub: "run", files: true}, "poetry": {sub: "run", files: true}, "pipenv": {sub: "run", files: true}}
 
 // maxCommandWords bounds the words looked at: wrappers and options past it are not followed.
 const maxCommandWords = 32
@@ -263,18 +269,24 @@ func programScript(words []cmdWord, depth int) (Script, Bind) {
 			}
 			continue
 		case cfgHas(scriptRunners, name):
+			r := scriptRunners[name]
 			words = words[1:]
-			if sub := scriptRunners[name]; sub != "" {
-				if len(words) == 0 || !words[0].plain(sub) {
+			if r.sub != "" {
+				if len(words) == 0 || !words[0].plain(r.sub) {
 					return Script{}, BindNone // another subcommand: no file of ours
 				}
 				words = words[1:]
 			}
 			words = skipOptions(words, nil)
-			if len(words) > 0 && !slices.Contains(scriptInterpreters, words[0].text) && name != "uv" && name != "poetry" && name != "pipenv" {
-				return Script{}, BindNone // a package from a registry
+			switch {
+			case len(words) == 0:
+				return Script{}, BindUnknown
+			case isInterpreter(words[0].text) || words[0].text == "env":
+				continue
+			case r.files:
+				return words[0].script(false)
 			}
-			continue
+			return Script{}, BindNone // a package from a registry
 		case isInterpreter(name):
 			return interpreterScript(name, words[1:], depth)
 		}

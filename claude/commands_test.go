@@ -89,6 +89,8 @@ func TestCommandScriptFindsLocalFiles(t *testing.T) {
 		{`npx tsx hooks/x.ts`, rel("hooks/x.ts"), BindScript},
 		{`npx -y tsx ./x.ts`, rel("./x.ts"), BindScript},
 		{`uv run hooks/x.py`, rel("hooks/x.py"), BindScript},
+		{`uv run x.py`, rel("x.py"), BindScript},
+		{`poetry run python -u x.py`, rel("x.py"), BindScript},
 		{`uv run --quiet python /abs/x.py`, abs("/abs/x.py"), BindScript},
 		{`node hooks/x.js`, rel("hooks/x.js"), BindScript},
 		{`deno run -A hooks/x.ts`, rel("hooks/x.ts"), BindScript},
