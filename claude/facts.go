@@ -11,8 +11,9 @@ import (
 )
 
 // FactKind is one kind of security-relevant change of a configuration
-// candidate. The order of the constants is the order facts are told in:
-// hooks, helpers, env and MCP servers before permissions, plugins and the rest.
+// candidate. Facts are told dangerous ones first (Fact.Dangerous), each
+// group in the order of the constants: hooks, helpers, env and MCP servers
+// before permissions, plugins and the rest.
 type FactKind uint8
 
 const (
