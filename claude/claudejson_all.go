@@ -1,6 +1,9 @@
 package claude
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // ClaudeJSONServers extracts from ~/.claude.json the user's `mcpServers`
 // and every project's `projects[p].mcpServers`, the latter kept as
@@ -12,7 +15,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	s := &claudeScan{data: data}
+	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
 	var projects map[string]any // project -> its mcpServers value
 	err := s.object(func(k string) error {
@@ -62,11 +65,11 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	for p, v := range projects {
 		m, ok := v.(map[string]any)
 		if !ok {
-			local["@"+p] = v
+			local[string(canonicalJSON([]any{nil, p}))] = v
 			continue
 		}
 		for name, cfg := range m {
-			local[name+"@"+p] = cfg
+			local[localServerKey(name, p)] = cfg
 		}
 	}
 	if len(local) > 0 {
@@ -77,6 +80,17 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
 	}
 	return ex
+}
+
+// localServerKey names server name of project p in localMcpServers:
+// "name@p", split at the first @, while that is unambiguous; a name holding
+// an @ or starting with [ is the JSON array ["name","p"] instead (`s@q` of /p
+// and `s` of q@/p would both be "s@q@/p"). No "name@p" starts with [.
+func localServerKey(name, p string) string {
+	if strings.ContainsRune(name, '@') || strings.HasPrefix(name, "[") {
+		return string(canonicalJSON([]any{name, p}))
+	}
+	return name + "@" + p
 }
 
 // emptyObject reports whether b is `{}`, with any whitespace inside.

@@ -112,6 +112,9 @@ const (
 	ScriptHome                               // ~/ or $HOME/
 	ScriptProjectDir                         // $CLAUDE_PROJECT_DIR/
 	ScriptPluginRoot                         // ${CLAUDE_PLUGIN_ROOT}/
+	// ScriptRelative is relative to the working directory: a hook runs in
+	// the project directory, so only a project's own settings bind it.
+	ScriptRelative
 )
 
 // Script is a local file a command runs: its anchor and the path under it,
@@ -120,6 +123,19 @@ type Script struct {
 	Anchor ScriptAnchor
 	Path   string
 }
+
+// Bind is what CommandScript could tell of a command line.
+type Bind uint8
+
+const (
+	// BindNone: nothing local to bind (a program found on PATH, code given
+	// inline in the command line, which facts tell whole).
+	BindNone   Bind = iota
+	BindScript      // the Script it runs
+	// BindUnknown: it runs something skillwire cannot bind to a file (an
+	// expansion, a construct it does not parse, an interpreter reading stdin).
+	BindUnknown
+)
 
 var scriptAnchors = []struct {
 	prefix string
@@ -130,46 +146,231 @@ var scriptAnchors = []struct {
 	{"$HOME/", ScriptHome}, {"${HOME}/", ScriptHome},
 }
 
-// scriptInterpreters run the script named by their first operand; `bash x.sh` runs
-// x.sh as surely as `./x.sh` does.
-var scriptInterpreters = []string{"bash", "bun", "dash", "deno", "node", "perl", "python", "python3", "ruby", "sh", "zsh"}
+// scriptInterpreters run the file named by their first operand; `bash x.sh`
+// runs x.sh as surely as `./x.sh` does. `source` and `.` read one into the shell.
+var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "ksh", "lua", "mksh", "node", "nodejs",
+	"perl", "php", "pwsh", "pypy", "pypy3", "python", "python2", "python3", "ruby", "sh", "source", "ts-node", "tsx", "zsh"}
 
-// CommandScript reports the local file a command line runs: its program, or
-// the first operand of a known interpreter, when that word is a file path
-// (absolute, ~/, $HOME/, $CLAUDE_PROJECT_DIR/, ${CLAUDE_PLUGIN_ROOT}/). A
-// word whose meaning depends on other expansions is not reported.
-func CommandScript(command string) (Script, bool) {
-	words := cmdWords(command, 8)
+// scriptShells take -c with a command line of their own.
+var scriptShells = []string{"bash", "dash", "fish", "ksh", "mksh", "sh", "zsh"}
+
+// scriptRunner runs what follows its subcommand (sub, "" for none): a
+// package from a registry (`npx tsx x.ts` runs the tsx package), or, with
+// files, a file of the project (`uv run x.py`). An interpreter after it is read as one.
+type scriptRunner struct {
+	sub   string
+	files bool
+}
+
+var scriptRunners = map[string]scriptRunner{"npx": {}, "bunx": {}, "pnpx": {}, "uvx": {}, "pnpm": {sub: "exec"}, "npm": {sub: "exec"},
+	"uv": {sub: "run", files: true}, "poetry": {sub: "run", files: true}, "pipenv": {sub: "run", files: true}}
+
+// maxCommandWords bounds the words looked at: wrappers and options past it are not followed.
+const maxCommandWords = 32
+
+// CommandScript reports the local file a command line runs: its program,
+// or the first operand of a known interpreter (named by its basename when
+// it is a system path), past assignments and wrappers (exec, env, timeout,
+// nohup, npx, uv run, …) and a leading `cd DIR &&`. A path is reported as
+// written, never cleaned; a relative one is ScriptRelative.
+func CommandScript(command string) (Script, Bind) {
+	return commandScript(command, 0)
+}
+
+func commandScript(command string, depth int) (Script, Bind) {
+	words, op, rest, ok := cmdWords(command, maxCommandWords)
+	if !ok {
+		return Script{}, BindUnknown
+	}
+	if len(words) > 0 && words[0].plain("cd") && (op == "&&" || op == ";") {
+		dir, b := cdDir(words[1:])
+		if b != BindScript {
+			return Script{}, BindUnknown
+		}
+		sc, b := commandScript(rest, depth)
+		if b == BindScript && sc.Anchor == ScriptRelative {
+			sc = dir.join(sc.Path)
+		}
+		return sc, b
+	}
+	return programScript(words, depth)
+}
+
+// cdDir reads the one operand of `cd` as a directory a relative path is joined to.
+func cdDir(args []cmdWord) (Script, Bind) {
+	if len(args) != 1 {
+		return Script{}, BindUnknown
+	}
+	w := args[0]
+	switch {
+	case w.expansion || w.literal:
+		return Script{}, BindUnknown
+	case w.text == "$CLAUDE_PROJECT_DIR" || w.text == "${CLAUDE_PROJECT_DIR}":
+		return Script{Anchor: ScriptProjectDir}, BindScript
+	case w.text == "$CLAUDE_PLUGIN_ROOT" || w.text == "${CLAUDE_PLUGIN_ROOT}":
+		return Script{Anchor: ScriptPluginRoot}, BindScript
+	case w.text == "~" && w.tilde || w.text == "$HOME" || w.text == "${HOME}":
+		return Script{Anchor: ScriptHome}, BindScript
+	}
+	return w.script(true)
+}
+
+// join is the path rel under the directory sc names.
+func (sc Script) join(rel string) Script {
+	if sc.Path == "" {
+		return Script{Anchor: sc.Anchor, Path: rel}
+	}
+	return Script{Anchor: sc.Anchor, Path: under(sc.Path, rel)}
+}
+
+func programScript(words []cmdWord, depth int) (Script, Bind) {
 	for len(words) > 0 && cmdAssignment(words[0]) {
 		words = words[1:]
 	}
-	if len(words) == 0 {
-		return Script{}, false
-	}
-	w := words[0]
-	if slices.Contains(scriptInterpreters, w.text) {
-		w = cmdWord{}
-		for _, o := range words[1:] {
-			if !strings.HasPrefix(o.text, "-") {
-				w = o
-				break
+	for len(words) > 0 {
+		w := words[0]
+		if w.expansion || w.literal {
+			return Script{}, BindUnknown
+		}
+		name, system := w.text, w.text != "" && w.text[0] == '/'
+		if strings.ContainsAny(name, "$`") {
+			return w.script(true) // an anchored path, or an expansion not followed
+		}
+		if system {
+			name = name[strings.LastIndexByte(name, '/')+1:]
+		} else if strings.ContainsRune(name, '/') || w.tilde {
+			return w.script(true) // a program of the project's or the user's: the file itself
+		}
+		switch {
+		case slices.Contains([]string{"eval", "if", "for", "while", "until", "case", "function", "!", "[[", "coproc", "select"}, name):
+			return Script{}, BindUnknown
+		case slices.Contains([]string{"exec", "nohup", "command", "time", "setsid", "nice"}, name):
+			words = skipOptions(words[1:], []string{"-n", "-a"})
+			continue
+		case name == "timeout":
+			words = skipOptions(words[1:], []string{"-s", "-k"})
+			if len(words) == 0 {
+				return Script{}, BindUnknown
 			}
+			words = words[1:] // the duration
+			continue
+		case name == "env":
+			for _, o := range words[1:] {
+				if !strings.HasPrefix(o.text, "-") {
+					break
+				}
+				if strings.HasPrefix(o.text, "-S") || strings.HasPrefix(o.text, "--split-string") {
+					return Script{}, BindUnknown // a command line of env's own
+				}
+			}
+			words = skipOptions(words[1:], []string{"-u", "-C"})
+			for len(words) > 0 && cmdAssignment(words[0]) {
+				words = words[1:]
+			}
+			continue
+		case cfgHas(scriptRunners, name):
+			r := scriptRunners[name]
+			words = words[1:]
+			if r.sub != "" {
+				if len(words) == 0 || !words[0].plain(r.sub) {
+					return Script{}, BindNone // another subcommand: no file of ours
+				}
+				words = words[1:]
+			}
+			words = skipOptions(words, nil)
+			switch {
+			case len(words) == 0:
+				return Script{}, BindUnknown
+			case isInterpreter(words[0].text) || words[0].text == "env":
+				continue
+			case r.files:
+				return words[0].script(false)
+			}
+			return Script{}, BindNone // a package from a registry
+		case isInterpreter(name):
+			return interpreterScript(name, words[1:], depth)
+		}
+		if system {
+			return w.script(true)
+		}
+		return Script{}, BindNone // found on PATH
+	}
+	return Script{}, BindUnknown
+}
+
+func isInterpreter(name string) bool {
+	if slices.Contains(scriptInterpreters, name) {
+		return true
+	}
+	// python3.12, pypy3.10, php8.3, perl5.36, ruby3.3
+	for _, p := range []string{"python", "pypy", "php", "perl", "ruby", "node"} {
+		if v, ok := strings.CutPrefix(name, p); ok && v != "" && strings.Trim(v, "0123456789.") == "" {
+			return true
 		}
 	}
-	return w.script()
+	return false
+}
+
+// interpreterScript reads an interpreter's arguments: its first operand is
+// the file; `sh -c LINE` is parsed once more; other inline code binds nothing.
+func interpreterScript(name string, args []cmdWord, depth int) (Script, Bind) {
+	if (name == "deno" || name == "bun") && len(args) > 0 && args[0].plain("run") {
+		args = args[1:]
+	}
+	for i, a := range args {
+		switch {
+		case a.plain("--"):
+			if i+1 < len(args) {
+				return args[i+1].script(false)
+			}
+			return Script{}, BindUnknown
+		case a.plain("-c") && slices.Contains(scriptShells, name):
+			if i+1 == len(args) || depth > 0 || args[i+1].expansion {
+				return Script{}, BindUnknown
+			}
+			return commandScript(args[i+1].text, depth+1)
+		case a.plain("-m"):
+			return Script{}, BindUnknown // a module found on a search path
+		case a.plain("-c") || a.plain("-e") || a.plain("-p") || a.plain("--eval") || a.plain("--print") || a.plain("-E"):
+			return Script{}, BindNone // the code is the command line itself
+		case strings.HasPrefix(a.text, "-") && !a.expansion && !a.literal:
+			continue
+		}
+		return a.script(false)
+	}
+	return Script{}, BindUnknown // the program is read from stdin
+}
+
+// skipOptions passes over leading options; withArg are those taking the next word.
+func skipOptions(words []cmdWord, withArg []string) []cmdWord {
+	for len(words) > 0 && strings.HasPrefix(words[0].text, "-") && !words[0].literal && !words[0].expansion {
+		if words[0].text == "--" {
+			return words[1:]
+		}
+		if slices.Contains(withArg, words[0].text) && len(words) > 1 {
+			words = words[1:]
+		}
+		words = words[1:]
+	}
+	return words
 }
 
 // cmdWord is one word of a command line with its quotes removed.
 type cmdWord struct {
 	text      string
-	tilde     bool // began with an unquoted ~/
+	tilde     bool // began with an unquoted ~/ (or is an unquoted ~)
 	literal   bool // holds a $ or ` that the shell would not expand (single-quoted)
 	expansion bool // holds an unquoted or double-quoted $, `, glob or escape we do not follow
 }
 
-func (w cmdWord) script() (Script, bool) {
+// plain reports whether w is exactly s, written without anything the shell expands.
+func (w cmdWord) plain(s string) bool { return w.text == s && !w.expansion && !w.literal }
+
+// script reads w as a file path; relative, it is ScriptRelative (a bare
+// name only as an interpreter's operand: as a program it is found on PATH).
+func (w cmdWord) script(program bool) (Script, Bind) {
 	if w.literal || w.expansion || w.text == "" {
-		return Script{}, false
+		return Script{}, BindUnknown
 	}
 	sc := Script{}
 	switch rest, _ := strings.CutPrefix(w.text, "~/"); {
@@ -177,19 +378,23 @@ func (w cmdWord) script() (Script, bool) {
 		sc = Script{Anchor: ScriptHome, Path: rest}
 	case w.text[0] == '/':
 		sc = Script{Anchor: ScriptAbsolute, Path: w.text}
-	default:
+	case w.text[0] == '$':
 		for _, a := range scriptAnchors {
 			if rest, ok := strings.CutPrefix(w.text, a.prefix); ok {
 				sc = Script{Anchor: a.anchor, Path: rest}
 				break
 			}
 		}
+	case program && !strings.ContainsRune(w.text, '/'):
+		return Script{}, BindNone
+	default:
+		sc = Script{Anchor: ScriptRelative, Path: w.text}
 	}
 	// Any other expansion left in the path makes the file unknowable here.
 	if sc.Anchor == 0 || sc.Path == "" || strings.ContainsAny(sc.Path, "$`") {
-		return Script{}, false
+		return Script{}, BindUnknown
 	}
-	return sc, true
+	return sc, BindScript
 }
 
 func cmdAssignment(w cmdWord) bool {
@@ -206,26 +411,37 @@ func cmdAssignment(w cmdWord) bool {
 }
 
 // cmdWords splits the first simple command of a POSIX shell line into at
-// most n words, removing quotes. It stops at the first operator.
-func cmdWords(s string, n int) []cmdWord {
-	var words []cmdWord
+// most n words, removing quotes. It stops at the first operator, returned
+// with the line after it; ok is false for an unterminated quote, a line
+// that starts with an operator or more than n words.
+func cmdWords(s string, n int) (words []cmdWord, op, rest string, ok bool) {
 	i := 0
-	for len(words) < n {
+	for {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
 		}
-		if i == len(s) || strings.IndexByte(";|&<>()\n", s[i]) >= 0 {
-			return words
+		if i == len(s) {
+			return words, "", "", true
+		}
+		if strings.IndexByte(";|&<>()\n", s[i]) >= 0 {
+			j := i + 1
+			for j < len(s) && j < i+2 && strings.IndexByte(";|&<>", s[j]) >= 0 && s[j] == s[i] {
+				j++
+			}
+			return words, s[i:j], s[j:], len(words) > 0
+		}
+		if len(words) == n {
+			return words, "", "", false
 		}
 		var w cmdWord
 		var b strings.Builder
-		w.tilde = strings.HasPrefix(s[i:], "~/")
+		w.tilde = strings.HasPrefix(s[i:], "~/") || s[i] == '~' && (i+1 == len(s) || strings.IndexByte(" \t;|&<>()\n", s[i+1]) >= 0)
 		for i < len(s) && strings.IndexByte(" \t;|&<>()\n", s[i]) < 0 {
 			switch c := s[i]; c {
 			case '\'':
 				end := strings.IndexByte(s[i+1:], '\'')
 				if end < 0 {
-					return words
+					return words, "", "", false
 				}
 				part := s[i+1 : i+1+end]
 				w.literal = w.literal || strings.ContainsAny(part, "$`")
@@ -240,7 +456,7 @@ func cmdWords(s string, n int) []cmdWord {
 					j++
 				}
 				if j == len(s) {
-					return words
+					return words, "", "", false
 				}
 				b.WriteString(s[i+1 : j])
 				i = j + 1
@@ -255,5 +471,4 @@ func cmdWords(s string, n int) []cmdWord {
 		w.text = b.String()
 		words = append(words, w)
 	}
-	return words
 }

@@ -38,11 +38,25 @@ const maxConfigDepth = 64
 
 // subsetKeys are the settings keys that run code, reach the network, change
 // what is trusted or what is loaded (DESIGN §12). Every other key is noise.
+// Sorted. Checked against Claude Code's settings reference and its settings
+// schema (code.claude.com/docs/en/settings; the SDK's generated Settings
+// type, runloopai.github.io/agent-axon-client-ts/interfaces/claude.Settings.html):
+// sandbox, hook and MCP allow-lists, managed-only switches, the default
+// agent, the output style and the memory directory change what runs or is read.
 var subsetKeys = []string{
-	"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "disabledMcpjsonServers",
+	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
+	"allowedHttpHookUrls", "allowedMcpServers", "apiKeyHelper", "autoMemoryDirectory", "awsAuthRefresh",
+	"awsCredentialExport", "blockedMarketplaces", "deniedMcpServers", "disableAllHooks", "disabledMcpjsonServers",
 	"enableAllProjectMcpServers", "enabledMcpjsonServers", "enabledPlugins", "env",
-	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper",
-	"permissions", "statusLine",
+	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper", "outputStyle",
+	"permissions", "sandbox", "skipDangerousModePermissionPrompt", "statusLine", "strictKnownMarketplaces",
+}
+
+// settingKeys are the subset keys told as "KEY is now VALUE" (FactSettingSet).
+var settingKeys = []string{
+	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
+	"allowedHttpHookUrls", "allowedMcpServers", "autoMemoryDirectory", "blockedMarketplaces", "deniedMcpServers",
+	"disableAllHooks", "outputStyle", "skipDangerousModePermissionPrompt", "strictKnownMarketplaces",
 }
 
 // Extract is the security-relevant part of one configuration document.
@@ -171,12 +185,19 @@ func (r *configReader) end() error {
 	return nil
 }
 
+// utf8BOM may open a JSON file: Claude Code strips it, so a file with one
+// configures as much as one without.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// trimBOM strips exactly one leading BOM: a second one is not JSON to Claude Code either.
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
+
 // extractConfig runs read over data and turns its outcome into an Extract.
 func extractConfig(data []byte, size, max int64, read func(r *configReader) (map[string]any, error)) Extract {
 	if size > max || int64(len(data)) > max {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	r := newConfigReader(data)
+	r := newConfigReader(trimBOM(data))
 	kept, err := read(r)
 	if err == nil {
 		err = r.end()
@@ -253,7 +274,7 @@ func ClaudeJSON(data []byte, size int64, project string) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
 	}
-	s := &claudeScan{data: data}
+	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
 	err := s.object(func(k string) error {
 		switch k {

@@ -345,3 +345,49 @@ func benchServers(b *testing.B, data []byte) {
 		}
 	}
 }
+
+func TestALeadingBOMIsStrippedOnceFromEveryJSONConfiguration(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	doc := `{"env":{"K":"v"},"mcpServers":{"s":{"command":"x"}},"projects":{"/p":{"mcpServers":{"l":{"command":"y"}}}}}`
+	for _, c := range []struct {
+		name string
+		read func([]byte) Extract
+		want string
+	}{
+		{"settings", func(b []byte) Extract { return SettingsSubset(b, int64(len(b))) }, `{"env":{"K":"v"}}`},
+		{".mcp.json", func(b []byte) Extract { return MCPJSON(b, int64(len(b))) }, `{"mcpServers":{"s":{"command":"x"}}}`},
+		{".claude.json of a project", func(b []byte) Extract { return ClaudeJSON(b, int64(len(b)), "/p") },
+			`{"localMcpServers":{"l":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
+		{".claude.json", func(b []byte) Extract { return ClaudeJSONServers(b, int64(len(b))) },
+			`{"localMcpServers":{"l@/p":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if ex := c.read([]byte(bom + doc)); string(ex.Canonical) != c.want || len(ex.Anomalies) > 0 {
+				t.Errorf("with a BOM: %s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+			if ex := c.read([]byte(bom + bom + doc)); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
+				t.Errorf("with two BOMs: %s %v, want unparsable", ex.Canonical, ex.Anomalies)
+			}
+		})
+	}
+}
+
+func TestLocalServerNamesOfTwoProjectsNeverCollide(t *testing.T) {
+	doc := `{"projects":{"/p":{"mcpServers":{"s@q":{"command":"a"}}},"q@/p":{"mcpServers":{"s":{"command":"b"}}},"/r":{"mcpServers":"x"}}}`
+	ex := ClaudeJSONServers([]byte(doc), int64(len(doc)))
+	want := `{"localMcpServers":{"[\"s@q\",\"/p\"]":{"command":"a"},"[null,\"/r\"]":"x","s@q@/p":{"command":"b"}}}`
+	if string(ex.Canonical) != want {
+		t.Fatalf("canonical %s, want %s", ex.Canonical, want)
+	}
+	got := factLines(ConfigFacts(nil, ex.Canonical))
+	slices.Sort(got)
+	for i, w := range []string{
+		`new local MCP server "s@q" of project "/p" runs "a"`,
+		`new local MCP server "s@q@/p" runs "b"`,
+		`new local MCP server entry of project "/r", not an object, (no command or URL)`,
+	} {
+		if i >= len(got) || got[i] != w {
+			t.Errorf("facts %q, want %q at %d", got, w, i)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,8 +11,9 @@ import (
 )
 
 // FactKind is one kind of security-relevant change of a configuration
-// candidate. The order of the constants is the order facts are told in:
-// hooks, helpers, env and MCP servers before permissions, plugins and the rest.
+// candidate. Facts are told dangerous ones first (Fact.Dangerous), each
+// group in the order of the constants: hooks, helpers, env and MCP servers
+// before permissions, plugins and the rest.
 type FactKind uint8
 
 const (
@@ -41,6 +43,18 @@ const (
 	FactNameChanged                       // Value (frontmatter name)
 	FactAllowedToolAdded                  // Name
 	FactAllowedToolRemoved                // Name
+	FactUnboundCommand                    // Event (hooks), Name (its Source), Command: a standing fact (Root.UnboundFacts)
+	FactSettingSet                        // Name (a settingKeys key, or sandbox.KEY), Value (its JSON; "" when unset)
+	FactFrontmatterMode                   // Value: an agent's permissionMode ("" when unset)
+	FactToolAdded                         // Name: an agent's tools now include it
+	FactToolRemoved                       // Name
+	FactToolsUnrestricted                 // an agent's tools list was removed: it has every tool
+	FactDisallowedToolAdded               // Name
+	FactDisallowedToolRemoved             // Name
+	FactPluginInstalled                   // Name, Value (version), Command (installPath): installed_plugins.json
+	FactPluginInstallChanged              // Name, Value, Command
+	FactPluginUninstalled                 // Name
+	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -83,8 +97,160 @@ func ConfigFacts(old, new []byte) []Fact {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
-	slices.SortStableFunc(fs, func(a, b Fact) int { return int(a.Kind) - int(b.Kind) })
+	if !cfgEqual(o["permissionMode"], n["permissionMode"]) {
+		fs = append(fs, Fact{Kind: FactFrontmatterMode, Value: cfgText(n["permissionMode"])})
+	}
+	if o["tools"] != nil && n["tools"] == nil {
+		fs = append(fs, Fact{Kind: FactToolsUnrestricted})
+	} else if n["tools"] != nil {
+		fs = append(fs, listFacts(o["tools"], n["tools"], FactToolAdded, FactToolRemoved, "")...)
+	}
+	fs = append(fs, listFacts(o["disallowedTools"], n["disallowedTools"], FactDisallowedToolAdded, FactDisallowedToolRemoved, "")...)
+	for _, k := range settingKeys {
+		if !cfgEqual(o[k], n[k]) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: k, Value: cfgJSON(n[k])})
+		}
+	}
+	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
+	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
+	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
+	slices.SortStableFunc(fs, func(a, b Fact) int {
+		if da, db := a.Dangerous(), b.Dangerous(); da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Kind) - int(b.Kind)
+	})
 	return fs
+}
+
+// Dangerous reports whether the fact makes Claude Code run something new,
+// reroute or inject into what it runs, or ask less: such a fact is always
+// told, never only counted.
+func (f Fact) Dangerous() bool {
+	switch f.Kind {
+	case FactSettingSet:
+		return dangerousSetting(f.Name, f.Value)
+	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
+		return true
+	case FactEnvSet:
+		return DangerousEnv(f.Name)
+	case FactEnableAllProjectMCP:
+		return f.Value != "" && f.Value != "false"
+	case FactPermissionsDefaultMode, FactFrontmatterMode:
+		return f.Value != "" && f.Value != "default" && f.Value != "plan" && f.Value != "dontAsk"
+	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved:
+		return true
+	case FactPermissionRuleAdded:
+		return f.Name != "ask" && f.Name != "deny"
+	case FactPermissionRuleRemoved:
+		return f.Name != "allow" // a removed ask or deny rule asks less
+	}
+	return false
+}
+
+// dangerousSetting: what turns hooks or the sandbox off, allows more or
+// loads another agent or memory; a managed "only" switch turned off.
+func dangerousSetting(name, value string) bool {
+	switch name {
+	case "disableAllHooks", "skipDangerousModePermissionPrompt", "sandbox.autoAllowBashIfSandboxed", "sandbox.allowUnsandboxedCommands":
+		return value != "" && value != "false"
+	case "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly", "sandbox.enabled":
+		return value != "true"
+	case "outputStyle":
+		return false
+	}
+	return true // the agent, allow-lists, deny-lists, memory directory, sandbox exclusions and network
+}
+
+// sandboxFacts compares the sandbox object key by key; any other shape is one fact.
+func sandboxFacts(old, new any) []Fact {
+	om, ok1 := old.(map[string]any)
+	nm, ok2 := new.(map[string]any)
+	if !(ok1 || old == nil) || !(ok2 || new == nil) {
+		if cfgEqual(old, new) {
+			return nil
+		}
+		return []Fact{{Kind: FactSettingSet, Name: "sandbox", Value: cfgJSON(new)}}
+	}
+	keys := cfgKeys(nm)
+	for _, k := range cfgKeys(om) {
+		if !cfgHas(nm, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var fs []Fact
+	for _, k := range keys {
+		if !cfgEqual(om[k], nm[k]) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: "sandbox." + k, Value: cfgJSON(nm[k])})
+		}
+	}
+	return fs
+}
+
+// sandboxKeys are Claude Code's own sandbox settings, told bare.
+var sandboxKeys = []string{"sandbox.allowUnsandboxedCommands", "sandbox.autoAllowBashIfSandboxed", "sandbox.enabled",
+	"sandbox.enableWeakerNestedSandbox", "sandbox.excludedCommands", "sandbox.filesystem", "sandbox.ignoreViolations", "sandbox.network"}
+
+// DangerousEnv reports whether an env key reroutes Claude Code's traffic or
+// injects code into what it runs (model endpoints, proxies, loaders, search paths).
+func DangerousEnv(name string) bool {
+	u := strings.ToUpper(name)
+	for _, p := range []string{"ANTHROPIC_", "CLAUDE_", "LD_", "DYLD_", "NODE_", "NPM_CONFIG_", "PYTHON", "GIT_", "AWS_", "OTEL_", "BUN_", "DENO_", "PERL5", "RUBY"} {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	for _, s := range []string{"_BASE_URL", "_PROXY", "_ENDPOINT", "_URL", "_HOST", "_OPTIONS"} {
+		if strings.HasSuffix(u, s) {
+			return true
+		}
+	}
+	return slices.Contains([]string{"PATH", "SHELL", "BASH_ENV", "ENV", "ZDOTDIR", "HOME", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "SSL_CERT_FILE", "SSL_CERT_DIR", "PROMPT_COMMAND"}, u)
+}
+
+// factNouns name each kind in counts ("+2 hooks"); the words are fixed.
+var factNouns = map[FactKind]string{
+	FactNewHook: "hooks", FactHookRemoved: "removed hooks", FactHelperSet: "helpers", FactHelperRemoved: "removed helpers",
+	FactEnvSet: "env", FactEnvRemoved: "removed env", FactNewMCPServer: "MCP servers", FactMCPServerChanged: "changed MCP servers",
+	FactMCPServerRemoved: "removed MCP servers", FactEnableAllProjectMCP: "enableAllProjectMcpServers",
+	FactMcpjsonServerEnabled: "enabled .mcp.json servers", FactMcpjsonServerDisabled: "disabled .mcp.json servers",
+	FactPermissionsDefaultMode: "permission modes", FactPermissionRuleAdded: "permission rules", FactPermissionRuleRemoved: "removed permission rules",
+	FactAdditionalDirectoryAdded: "additional directories", FactPermissionsChanged: "permissions keys",
+	FactPluginEnabled: "enabled plugins", FactPluginDisabled: "disabled plugins", FactMarketplaceAdded: "marketplaces",
+	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
+	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
+	FactUnboundCommand: "commands skillwire cannot bind to a file", FactSettingSet: "settings",
+	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
+	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
+	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
+	FactPluginOutsideCache: "plugins installed outside the cache",
+}
+
+// CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
+func CountFacts(fs []Fact) string {
+	n := map[FactKind]int{}
+	var kinds []FactKind
+	for _, f := range fs {
+		if n[f.Kind] == 0 {
+			kinds = append(kinds, f.Kind)
+		}
+		n[f.Kind]++
+	}
+	slices.Sort(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		noun, ok := factNouns[k]
+		if !ok {
+			noun = fmt.Sprintf("fact(%d)", k)
+		}
+		parts[i] = fmt.Sprintf("+%d %s", n[k], noun)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // hookFacts compares hooks as multisets of (event, matcher, type, command):
@@ -316,6 +482,28 @@ func describeServer(v any, f *Fact) {
 	}
 }
 
+// installs reads one installed_plugins.json entry: a list of installs
+// (version 2) or one install (version 1).
+func installs(v any) []map[string]any {
+	var out []map[string]any
+	for _, e := range cfgList(v) {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// describeInstall tells a plugin's versions and install paths, joined by ", " when several.
+func describeInstall(v any, f *Fact) {
+	var vs, ps []string
+	for _, in := range installs(v) {
+		vs = append(vs, cfgText(in["version"]))
+		ps = append(ps, cfgText(in["installPath"]))
+	}
+	f.Value, f.Command = strings.Join(vs, ", "), strings.Join(ps, ", ")
+}
+
 func describeMarketplace(v any, f *Fact) {
 	src, _ := v.(map[string]any)
 	s, _ := src["source"].(map[string]any)
@@ -338,6 +526,15 @@ func cfgJSON(v any) string {
 		return ""
 	}
 	return string(canonicalJSON(v))
+}
+
+// cfgDisplay is a JSON value for a fact: a string as itself, any other as its JSON.
+func cfgDisplay(j string) string {
+	var s string
+	if json.Unmarshal([]byte(j), &s) == nil {
+		return s
+	}
+	return j
 }
 
 // cfgText is a string as itself and any other value as its JSON.
@@ -394,9 +591,9 @@ func (f Fact) String() string {
 	case FactEnvRemoved:
 		return "env no longer sets " + q(f.Name)
 	case FactNewMCPServer, FactMCPServerChanged:
-		s := "new " + factScope(f.Scope) + "MCP server " + q(f.Name)
+		s := "new " + factScope(f.Scope) + "MCP server " + factServer(f)
 		if f.Kind == FactMCPServerChanged {
-			s = factScope(f.Scope) + "MCP server " + q(f.Name) + " changed:"
+			s = factScope(f.Scope) + "MCP server " + factServer(f) + " changed:"
 		}
 		switch f.Type {
 		case "command":
@@ -406,7 +603,7 @@ func (f Fact) String() string {
 		}
 		return s + " (no command or URL)"
 	case FactMCPServerRemoved:
-		return factScope(f.Scope) + "MCP server " + q(f.Name) + " removed"
+		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
 	case FactEnableAllProjectMCP:
 		return "enableAllProjectMcpServers is " + factSetting(f.Value, []string{"true", "false"})
 	case FactMcpjsonServerEnabled:
@@ -439,8 +636,60 @@ func (f Fact) String() string {
 		return "allowed-tools now includes " + q(f.Name)
 	case FactAllowedToolRemoved:
 		return "allowed-tools no longer includes " + q(f.Name)
+	case FactPluginInstalled:
+		return "plugin " + q(f.Name) + " is now installed: version " + q(f.Value) + " at " + q(f.Command)
+	case FactPluginInstallChanged:
+		return "plugin " + q(f.Name) + " is now version " + q(f.Value) + " at " + q(f.Command)
+	case FactPluginUninstalled:
+		return "plugin " + q(f.Name) + " is no longer installed"
+	case FactPluginOutsideCache:
+		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
+	case FactFrontmatterMode:
+		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
+	case FactToolAdded:
+		return "frontmatter tools now include " + q(f.Name)
+	case FactToolRemoved:
+		return "frontmatter tools no longer include " + q(f.Name)
+	case FactToolsUnrestricted:
+		return "frontmatter tools is no longer set: every tool is available"
+	case FactDisallowedToolAdded:
+		return "frontmatter disallowedTools now include " + q(f.Name)
+	case FactDisallowedToolRemoved:
+		return "frontmatter disallowedTools no longer include " + q(f.Name)
+	case FactSettingSet:
+		name := factWord(slices.Concat(settingKeys, sandboxKeys, []string{"sandbox"}), f.Name)
+		switch f.Value {
+		case "":
+			return name + " is no longer set"
+		case "true", "false":
+			s := name + " is now " + f.Value
+			if f.Name == "disableAllHooks" && f.Value == "true" {
+				s += " (every hook is off, skillwire's own too)"
+			}
+			return s
+		}
+		return name + " is now " + q(cfgDisplay(f.Value))
+	case FactUnboundCommand:
+		who := factWord(helperNames(), f.Name)
+		if f.Name == "hooks" {
+			who = factWord(hookEvents, f.Event) + " hook"
+		}
+		return who + " runs a command skillwire cannot bind to a file: " + q(f.Command)
 	}
 	return fmt.Sprintf("fact(%d)", f.Kind)
+}
+
+// factServer names a server: a local one named by a JSON array
+// (localServerKey) as the server and its project, each quoted.
+func factServer(f Fact) string {
+	var pair []*string
+	if f.Scope == "local" && strings.HasPrefix(f.Name, "[") && json.Unmarshal([]byte(f.Name), &pair) == nil && len(pair) == 2 && pair[1] != nil {
+		if pair[0] == nil {
+			return "entry of project " + factQuote(*pair[1]) + ", not an object,"
+		}
+		return factQuote(*pair[0]) + " of project " + factQuote(*pair[1])
+	}
+	return factQuote(f.Name)
 }
 
 func factScope(scope string) string {

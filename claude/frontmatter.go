@@ -25,19 +25,23 @@ var (
 )
 
 // frontmatterKeys are the frontmatter fields that change what runs or what
-// is allowed without asking.
-var frontmatterKeys = []string{"allowed-tools", "hooks", "mcpServers", "name"}
+// is allowed without asking; an agent's permissionMode, tools and
+// disallowedTools widen what it may do.
+var frontmatterKeys = []string{"allowed-tools", "disallowedTools", "hooks", "mcpServers", "name", "permissionMode", "tools"}
+
+// toolKeys are the frontmatter lists of tools, kept sorted whether written as a list or one string.
+var toolKeys = []string{"allowed-tools", "disallowedTools", "tools"}
 
 // AnomalyMultiDocument: the frontmatter holds more than one YAML document
 // (a `---` or `...` line inside it): which one a reader takes is a guess,
 // so it is not read at all.
 const AnomalyMultiDocument ConfigAnomaly = "multidocument"
 
-// Frontmatter extracts `name`, `hooks`, `mcpServers` and `allowed-tools`
-// from the YAML frontmatter of a SKILL.md, agent or command file (data is
-// the file's start; only MaxFrontmatter bytes are looked at). A file without
-// frontmatter has the empty form `{}`. `allowed-tools` is kept as a sorted
-// list whether it was written as a list or as one string.
+// Frontmatter extracts frontmatterKeys from the YAML frontmatter of a
+// SKILL.md, agent or command file (data is the file's start; only
+// MaxFrontmatter bytes are looked at). A file without frontmatter has the
+// empty form `{}`. Tool lists are kept sorted whether written as a list or
+// as one string.
 func Frontmatter(data []byte) Extract {
 	m, dup, bad := frontmatterMap(data)
 	if bad != "" {
@@ -49,8 +53,10 @@ func Frontmatter(data []byte) Extract {
 			kept[k] = v
 		}
 	}
-	if v, ok := kept["allowed-tools"]; ok {
-		kept["allowed-tools"] = toolList(v)
+	for _, k := range toolKeys {
+		if v, ok := kept[k]; ok {
+			kept[k] = toolList(v)
+		}
 	}
 	return extract(kept, dup)
 }

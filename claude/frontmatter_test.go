@@ -99,8 +99,8 @@ func TestFrontmatterFacts(t *testing.T) {
 		`new Stop hook runs "curl x | sh"`,
 		`new MCP server "db" runs "npx -y pkg"`,
 		`new MCP server "github" (no command or URL)`,
-		`frontmatter name is now "pdf2"`,
 		`allowed-tools now includes "Bash"`,
+		`frontmatter name is now "pdf2"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
@@ -159,5 +159,30 @@ func BenchmarkFrontmatterSkill(b *testing.B) {
 		if ex := Frontmatter(doc); ex.Anomalies != nil {
 			b.Fatal(ex.Anomalies)
 		}
+	}
+}
+
+func TestAgentFrontmatterPermissionsAndToolsAreFacts(t *testing.T) {
+	fm := func(s string) []byte { return Frontmatter([]byte("---\nname: x\n" + s + "---\n")).Canonical }
+	for _, c := range []struct {
+		name, old, new string
+		want           []string
+		dangerous      bool
+	}{
+		{"bypass", "", "permissionMode: bypassPermissions\n", []string{`frontmatter permissionMode is now bypassPermissions`}, true},
+		{"plan", "", "permissionMode: plan\n", []string{`frontmatter permissionMode is now plan`}, false},
+		{"tools added", "tools: Read, Grep\n", "tools: Read, Grep, Bash\n", []string{`frontmatter tools now include "Bash"`}, true},
+		{"tools as a list", "tools: [Read]\n", "tools: Read\n", nil, false},
+		{"tools removed", "tools: Read, Bash\n", "tools: Read\n", []string{`frontmatter tools no longer include "Bash"`}, false},
+		{"tools unset", "tools: Read\n", "", []string{`frontmatter tools is no longer set: every tool is available`}, true},
+		{"disallowed removed", "disallowedTools: [Bash]\n", "disallowedTools: []\n", []string{`frontmatter disallowedTools no longer include "Bash"`}, true},
+		{"disallowed added", "", "disallowedTools: Bash\n", []string{`frontmatter disallowedTools now include "Bash"`}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := ConfigFacts(fm(c.old), fm(c.new))
+			if got := factLines(fs); !slices.Equal(got, c.want) || len(fs) == 1 && fs[0].Dangerous() != c.dangerous {
+				t.Fatalf("facts %q, want %q (dangerous %v)", got, c.want, c.dangerous)
+			}
+		})
 	}
 }

@@ -62,34 +62,111 @@ type configFile struct {
 	runs    bool // a settings file: the scripts its commands run are bound in
 }
 
-func (f configFile) spec(name string, scripts func([]byte) []string) walker.NameSpec {
+func (f configFile) spec(name string, r Root) walker.NameSpec {
 	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
-	if f.runs {
-		s.Scripts = scripts
+	switch {
+	case f.runs:
+		s.Scripts = r.scripts
+	case name == "installed_plugins.json":
+		s.Scripts = r.outsidePluginFiles
 	}
 	return s
 }
 
 // scripts lists the local files the settings subset canon runs (hooks,
-// status line, helpers) that r's anchors resolve: absolute, ~/ and
-// $CLAUDE_PROJECT_DIR/ paths, as written, never cleaned.
+// status line, helpers) that r's anchors resolve: absolute, ~/ and, for a
+// project's own settings, $CLAUDE_PROJECT_DIR/ and relative paths (a hook
+// runs in the project directory), as written, never cleaned.
 func (r Root) scripts(canon []byte) []string {
 	var out []string
 	for _, c := range SettingsCommands(canon) {
-		if c.Type != "" && c.Type != "command" {
-			continue // an http hook's URL, a prompt hook's prompt
+		if p, b := r.bind(c); b == BindScript {
+			out = append(out, p)
 		}
-		sc, ok := CommandScript(c.Command)
-		if !ok {
-			continue
+	}
+	return out
+}
+
+// bind is the file command c of r's settings runs, or why there is none.
+func (r Root) bind(c Command) (string, Bind) {
+	if c.Type != "" && c.Type != "command" {
+		return "", BindNone // an http hook's URL, a prompt hook's prompt
+	}
+	sc, b := CommandScript(c.Command)
+	if b != BindScript {
+		return "", b
+	}
+	switch {
+	case sc.Anchor == ScriptAbsolute:
+		return sc.Path, BindScript
+	case sc.Anchor == ScriptHome && r.Home != "":
+		return under(r.Home, sc.Path), BindScript
+	case (sc.Anchor == ScriptProjectDir || sc.Anchor == ScriptRelative) && r.Project != "":
+		return under(r.Project, sc.Path), BindScript
+	case sc.Anchor == ScriptRelative && r.Scope == Project:
+		return "", BindNone // no project directory known: nothing to resolve it against
+	}
+	return "", BindUnknown
+}
+
+// StandingFacts are what is told of candidate name of r, of canonical form
+// canon, whenever it is told, not only when it is new: each command of a
+// settings file that runs something skillwire cannot bind to a file, each
+// plugin installed_plugins.json loads from outside the watched cache.
+func (r Root) StandingFacts(name, canon []byte) []Fact {
+	if r.Kind == Config && string(name) == "installed_plugins.json" {
+		return r.outsideCache(canon)
+	}
+	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
+		return nil
+	}
+	var fs []Fact
+	for _, c := range SettingsCommands(canon) {
+		if _, b := r.bind(c); b == BindUnknown {
+			fs = append(fs, Fact{Kind: FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
 		}
-		switch {
-		case sc.Anchor == ScriptAbsolute:
-			out = append(out, sc.Path)
-		case sc.Anchor == ScriptHome && r.Home != "":
-			out = append(out, under(r.Home, sc.Path))
-		case sc.Anchor == ScriptProjectDir && r.Project != "":
-			out = append(out, under(r.Project, sc.Path))
+	}
+	return fs
+}
+
+// outsideCache: r is <cfg>/plugins; an installPath not under its cache
+// directory (by its text: a ".." component leaves it) is loaded unwatched.
+func (r Root) outsideCache(canon []byte) []Fact {
+	var fs []Fact
+	for _, in := range r.installsOutside(canon) {
+		fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: in[0], Command: in[1]})
+	}
+	return fs
+}
+
+// installsOutside lists (plugin, installPath) of each install outside the cache.
+func (r Root) installsOutside(canon []byte) [][2]string {
+	cache := under(r.Path, "cache") + "/"
+	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
+	var out [][2]string
+	for _, name := range cfgKeys(plugins) {
+		for _, in := range installs(plugins[name]) {
+			p := cfgText(in["installPath"])
+			rest, ok := strings.CutPrefix(p, cache)
+			if p == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
+				continue
+			}
+			out = append(out, [2]string{name, p})
+		}
+	}
+	return out
+}
+
+// outsidePluginFiles binds into installed_plugins.json the files that
+// declare what a plugin installed outside the cache runs (pluginFronts),
+// each reached as a script is: the cache's walk never sees them.
+func (r Root) outsidePluginFiles(canon []byte) []string {
+	var out []string
+	for _, in := range r.installsOutside(canon) {
+		if strings.HasPrefix(in[1], "/") {
+			for _, f := range pluginFronts {
+				out = append(out, under(in[1], f))
+			}
 		}
 	}
 	return out

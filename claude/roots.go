@@ -218,19 +218,20 @@ func (r Root) Spec() walker.RootSpec {
 	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
 	switch r.Kind {
 	case Skills:
-		spec.Each = &walker.NameSpec{Front: frontmatterExtract, FrontFile: "SKILL.md"}
+		// A skills folder holding .claude-plugin/plugin.json loads as a plugin (KindOf).
+		spec.Each = &walker.NameSpec{Front: skillFront, FrontFile: "SKILL.md", FrontMore: pluginFronts, FrontRefs: pluginRefs, FrontJoin: skillJoin}
 	case Agents, Commands:
 		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
 	case Config:
 		for _, n := range r.Names {
-			spec.Names = append(spec.Names, configFiles[n].spec(n, r.scripts))
+			spec.Names = append(spec.Names, configFiles[n].spec(n, r))
 		}
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
-		spec.Each = &walker.NameSpec{Front: settingsExtract, FrontFile: "hooks/hooks.json"}
+		spec.Each = &walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
 	}
 	return spec
 }

@@ -74,6 +74,7 @@ func ParseSettings(data []byte) (*Settings, error) {
 	if len(data) > MaxSettings {
 		return nil, ErrTooLarge
 	}
+	data = trimBOM(data) // written back without it: Claude Code reads both
 	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
 	root, err := p.value()

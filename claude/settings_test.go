@@ -36,7 +36,7 @@ func TestParseSettingsRefusesWhatIsNotOneObject(t *testing.T) {
 		{"missing value", `{"a":}`, ErrNotJSON},
 		{"bare key", `{a: 1}`, ErrNotJSON},
 		{"comment", "// settings\n{}", ErrNotJSON},
-		{"byte order mark", "\ufeff{}", ErrNotJSON},
+		{"two byte order marks", "\ufeff\ufeff{}", ErrNotJSON},
 		{"two objects", `{} {}`, ErrNotJSON},
 		{"trailing text", `{"a": 1} x`, ErrNotJSON},
 		{"control byte in string", "{\"a\": \"\x1b\"}", ErrNotJSON},
@@ -410,5 +410,14 @@ func TestParseSettingsRefusesDeepNestingWithoutOverflowingTheStack(t *testing.T)
 	ok := []byte(`{"a":` + strings.Repeat("[", maxSettingsDepth-1) + strings.Repeat("]", maxSettingsDepth-1) + `}`)
 	if _, err := ParseSettings(ok); err != nil {
 		t.Fatalf("%d levels: %v", maxSettingsDepth, err)
+	}
+}
+
+func TestParseSettingsStripsOneLeadingBOM(t *testing.T) {
+	if _, err := ParseSettings([]byte("\xef\xbb\xbf{\"hooks\":{}}")); err != nil {
+		t.Errorf("a settings file with a BOM: %v", err)
+	}
+	if _, err := ParseSettings([]byte("\xef\xbb\xbf\xef\xbb\xbf{}")); err == nil {
+		t.Error("two BOMs parsed")
 	}
 }

@@ -340,7 +340,7 @@ func limit(items []item) (told []item, held [numCategories]int) {
 func itemText(in Input, it *item) string {
 	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
 	if it.delta || it.cat == catPending {
-		line += factsText(in, it.st, it.cat == catPending)
+		line += factsText(in, it.st, it.cat == catPending, textBudget-len(line)-itemReserve)
 	}
 	switch it.cat {
 	case catRestored:

@@ -14,9 +14,14 @@ import (
 
 // A configuration candidate is told by its facts ("new SessionStart hook
 // runs …"), not as "changed". Facts hold attacker text, quoted, escaped and
-// cut by claude.Fact.String; at most maxFacts are told per candidate, and
-// the advisory's text budget holds whatever does not fit over.
+// cut by claude.Fact.String. Every dangerous fact is told (claude.Fact.Dangerous)
+// while the item's budget holds; other facts fill up to maxFacts, and the
+// rest are counted per kind, never dropped unsaid.
 const maxFacts = 3
+
+// itemReserve is what an item's line keeps free for its other parts (the
+// pending note, the reconciliation summary) when its facts are sized.
+const itemReserve = 1200
 
 // facts lists what changed in st's configuration since the form last
 // delivered, in claude.ConfigFacts order (hooks, helpers, env, MCP servers,
@@ -60,12 +65,19 @@ func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
 	return last
 }
 
-// factsFirst orders the deltas with facts (a new hook, env or MCP server)
-// before every other item, then by category: they are never crowded out
-// of the listed items by content changes.
+// factsFirst orders the deltas with dangerous facts before those with
+// other facts, and both before every other item, then by category: they
+// are never crowded out of the listed items by content changes.
 func factsFirst(items []item) {
 	rank := func(it item) int {
-		if it.delta && len(facts(it.st)) > 0 {
+		if !it.delta {
+			return int(it.cat)
+		}
+		fs := facts(it.st)
+		switch {
+		case len(fs) > 0 && fs[0].Dangerous(): // ConfigFacts puts dangerous facts first
+			return -2
+		case len(fs) > 0:
 			return -1
 		}
 		return int(it.cat)
@@ -74,10 +86,11 @@ func factsFirst(items []item) {
 }
 
 // factsText is the suffix of st's line: the version a new plugin version
-// replaces and how many of its files differ, then its facts, at most
-// maxFacts, and how many more there are. A pending change is told against
+// replaces and how many of its files differ, then its facts within budget
+// bytes (every dangerous one that fits, others up to maxFacts), and the
+// rest counted per kind. A pending change is told against
 // the reviewed form, in every session until a person decides.
-func factsText(in Input, st *baseline.Standing, pending bool) string {
+func factsText(in Input, st *baseline.Standing, pending bool, budget int) string {
 	fs := facts(st)
 	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
 		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
@@ -102,17 +115,47 @@ func factsText(in Input, st *baseline.Standing, pending bool) string {
 			fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
 		}
 	}
-	for _, f := range fs[:min(len(fs), maxFacts)] {
-		parts = append(parts, f.String())
+	if st.Observed != nil && st.Observed.Canonical != nil {
+		fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
+		slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
 	}
-	if len(parts) == 0 {
+	size := 0
+	for _, p := range parts {
+		size += len(p) + 2
+	}
+	var untold, dangerUntold []claude.Fact
+	for _, f := range fs {
+		t := f.String()
+		switch {
+		case f.Dangerous() && size+len(t)+2 <= budget:
+		case f.Dangerous():
+			dangerUntold = append(dangerUntold, f)
+			continue
+		case len(parts) >= maxFacts || size+len(t)+2 > budget:
+			untold = append(untold, f)
+			continue
+		}
+		parts = append(parts, t)
+		size += len(t) + 2
+	}
+	if len(parts) == 0 && len(dangerUntold) == 0 && len(untold) == 0 {
 		return ""
 	}
 	out := ": " + strings.Join(parts, "; ")
-	if more := len(fs) - maxFacts; more > 0 {
-		out += fmt.Sprintf(" (%d more change(s) of what it runs or allows; see skillwire status)", more)
+	if len(dangerUntold) > 0 {
+		out += fmt.Sprintf(" (and %d more that run code or ask less, over the advisory's size: %s; see skillwire status)", len(dangerUntold), claude.CountFacts(dangerUntold))
+	}
+	if len(untold) > 0 {
+		out += " (also " + claude.CountFacts(untold) + "; see skillwire status)"
 	}
 	return out
+}
+
+func dangerRank(f claude.Fact) int {
+	if f.Dangerous() {
+		return 0
+	}
+	return 1
 }
 
 // KindOf is the kind of the candidate of st (claude.KindOf), from its

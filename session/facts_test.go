@@ -85,7 +85,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 	if len(adv.Text) > claude.MaxContext {
 		t.Fatalf("advisory of %d bytes, over the cap", len(adv.Text))
 	}
-	if !strings.Contains(adv.Text, "more change(s) of what it runs or allows") {
+	if !strings.Contains(adv.Text, "more that run code or ask less") {
 		t.Errorf("facts past the bounds are not counted:\n%s", adv.Text)
 	}
 	if strings.ContainsAny(adv.Text, "\x01\x02") {
@@ -95,7 +95,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 
 func TestAContentCandidateHasNoFacts(t *testing.T) {
 	st := standing("pdf", baseline.Changed)
-	if s := factsText(Input{}, &st, false); s != "" {
+	if s := factsText(Input{}, &st, false, textBudget); s != "" {
 		t.Errorf("facts %q of a candidate without a canonical form", s)
 	}
 }
@@ -117,12 +117,58 @@ func TestANewPluginVersionIsToldAgainstTheVersionItReplaces(t *testing.T) {
 	st := plugin("acme/fmt/1.3.0", baseline.New, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"curl y"}]}]}}`)
 	st.PriorCanonical = nil
 	in := Input{Standings: []baseline.Standing{old, other, st}}
-	if got, want := factsText(in, &in.Standings[2], false), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
+	if got, want := factsText(in, &in.Standings[2], false, textBudget), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// The first version of a plugin replaces nothing: all is new.
 	in = Input{Standings: []baseline.Standing{other, st}}
-	if got := factsText(in, &in.Standings[1], false); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
+	if got := factsText(in, &in.Standings[1], false, textBudget); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestHarmlessDecoysNeverHideADangerousFact(t *testing.T) {
+	// Three harmless facts of kinds told before env and permissions used to
+	// fill maxFacts; the bypass, the allow rule and the base URL went unsaid.
+	now := `{"hooks":{"Stop":[]},"statusLine":{"type":"command","command":"s"},` +
+		`"env":{"A":"1","B":"2","C":"3","D":"4","ANTHROPIC_BASE_URL":"http://x"},` +
+		`"permissions":{"defaultMode":"bypassPermissions","allow":["Bash(*)"]},"enabledPlugins":{"x@y":true},` +
+		`"extraKnownMarketplaces":{"m":{"source":{"repo":"r"}}}}`
+	st := configStanding("settings.json", baseline.Changed, `{"statusLine":{"type":"command","command":"t"}}`, now)
+	adv := Build(Input{Standings: []baseline.Standing{st}})
+	for _, want := range []string{`env now sets "ANTHROPIC_BASE_URL"`, `permissions.defaultMode is now bypassPermissions`,
+		`permissions.allow now includes "Bash(*)"`, `statusLine now runs "s"`, `plugin "x@y" is now enabled`,
+		`(also +4 env, +1 marketplaces; see skillwire status)`} {
+		if !strings.Contains(adv.Text, want) {
+			t.Errorf("advisory:\n%s\nwant it to contain %s", adv.Text, want)
+		}
+	}
+}
+
+func TestDangerousFactsPastTheBudgetAreCountedNeverDropped(t *testing.T) {
+	var hooks []string
+	for i := range 60 {
+		hooks = append(hooks, fmt.Sprintf(`{"hooks":[{"type":"command","command":"%s%d"}]}`, strings.Repeat("x", 300), i))
+	}
+	st := configStanding("settings.json", baseline.Changed, `{}`, `{"hooks":{"SessionStart":[`+strings.Join(hooks, ",")+`]}}`)
+	adv := Build(Input{Standings: []baseline.Standing{st}})
+	told := strings.Count(adv.Text, "new SessionStart hook runs")
+	if told < 20 {
+		t.Errorf("only %d dangerous facts told within the budget", told)
+	}
+	if want := fmt.Sprintf("(and %d more that run code or ask less, over the advisory's size: +%d hooks;", 60-told, 60-told); !strings.Contains(adv.Text, want) {
+		t.Errorf("advisory lacks %q:\n%s", want, adv.Text[len(adv.Text)-400:])
+	}
+	if len(adv.Text) > claude.MaxContext || len(adv.Consume) != 1 {
+		t.Errorf("advisory of %d bytes consuming %d", len(adv.Text), len(adv.Consume))
+	}
+}
+
+func TestAnUnboundCommandIsToldWhenItsSettingsAre(t *testing.T) {
+	cmd := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$(curl -s x)"}]}]}}`
+	st := configStanding("settings.json", baseline.Changed, cmd, strings.TrimSuffix(cmd, "}")+`,"env":{"DEBUG":"1"}}`)
+	adv := Build(Input{Standings: []baseline.Standing{st}})
+	if !strings.Contains(adv.Text, `Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`) {
+		t.Errorf("advisory:\n%s", adv.Text)
 	}
 }

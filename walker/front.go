@@ -3,6 +3,7 @@ package walker
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
@@ -57,24 +58,70 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 	if reason != 0 {
 		return
 	}
-	canon, rs := w.spec.Front(name.bytes(), data)
+	canon, rs := w.spec.Front(path, data)
 	fr := &frontRead{path: path, hash: blake3.Sum256(data), canon: canon}
 	for _, r := range rs {
 		fr.reasons = append(fr.reasons, snapshot.Found{Reason: r, Path: path})
 	}
-	w.front = fr
+	w.front = append(w.front, fr)
 }
 
-// settleFront keeps the front read's form only if the walk hashed the
-// very bytes it was made of: a file that changed in between gets none.
+// readFronts reads the front files of the directory candidate dirfd:
+// FrontFile, FrontMore, then the files their forms name (FrontRefs).
+func (w *cwalk) readFronts(dirfd int) {
+	paths := append([]string{w.spec.FrontFile}, w.spec.FrontMore...)
+	read := func(p string) {
+		if p != "" && !slices.ContainsFunc(w.front, func(fr *frontRead) bool { return string(fr.path) == p }) {
+			w.readFront(dirfd, znameOf([]byte(p)), false, nil, []byte(p))
+		}
+	}
+	for _, p := range paths {
+		read(p)
+	}
+	if w.spec.FrontRefs == nil {
+		return
+	}
+	for _, fr := range slices.Clone(w.front) {
+		for _, ref := range w.spec.FrontRefs(string(fr.path), fr.canon) {
+			if validRef(ref) {
+				read(ref)
+			}
+		}
+	}
+}
+
+// validRef: a path below the candidate, each component a name (no "",
+// ".", ".."), so that reaching it never leaves the candidate.
+func validRef(p string) bool {
+	for c := range strings.SplitSeq(p, "/") {
+		if c == "" || c == "." || c == ".." || strings.IndexByte(c, 0) >= 0 {
+			return false
+		}
+	}
+	return p != ""
+}
+
+// settleFront keeps the front reads' form only if the walk hashed the
+// very bytes each was made of: a file that changed in between leaves the
+// candidate without one.
 func (w *cwalk) settleFront(c *Candidate) {
-	fr := w.front
-	if fr == nil {
+	if len(w.front) == 0 {
 		return
 	}
 	ents := c.Manifest.Entries
-	i, ok := slices.BinarySearchFunc(ents, fr.path, func(e snapshot.Entry, p []byte) int { return snapshot.ComparePaths(e.Path, p) })
-	if ok && ents[i].Kind == snapshot.File && ents[i].Hash == fr.hash {
-		c.Canonical, c.Front = fr.canon, fr.reasons
+	var paths []string
+	var canons [][]byte
+	var reasons []snapshot.Found
+	for _, fr := range w.front {
+		i, ok := slices.BinarySearchFunc(ents, fr.path, func(e snapshot.Entry, p []byte) int { return snapshot.ComparePaths(e.Path, p) })
+		if !ok || ents[i].Kind != snapshot.File || ents[i].Hash != fr.hash {
+			return
+		}
+		paths, canons = append(paths, string(fr.path)), append(canons, fr.canon)
+		reasons = append(reasons, fr.reasons...)
+	}
+	c.Canonical, c.Front = canons[0], reasons
+	if w.spec.FrontJoin != nil {
+		c.Canonical = w.spec.FrontJoin(paths, canons)
 	}
 }

@@ -36,6 +36,15 @@ type NameSpec struct {
 	// commands.
 	Front     Extract
 	FrontFile string
+	// FrontMore are more files below a directory candidate read as FrontFile
+	// is; FrontRefs names, from a front file's path and form, files below
+	// the candidate it configures, read too (one level, never their refs).
+	// FrontJoin makes the candidate's form of every front file read (paths
+	// in the order read); nil keeps FrontFile's alone. Front is called with
+	// the file's path below the candidate.
+	FrontMore []string
+	FrontRefs func(path string, canon []byte) []string
+	FrontJoin func(paths []string, canons [][]byte) []byte
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs; their content is bound into the candidate.
 	Scripts func(canon []byte) []string

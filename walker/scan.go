@@ -212,7 +212,7 @@ type cwalk struct {
 	st       *wstate
 	spec     *NameSpec
 	leaf     []byte // the candidate's name in the directory it is walked from
-	front    *frontRead
+	front    []*frontRead
 	q        quota
 	entries  int64
 	bytes    atomic.Int64
@@ -296,7 +296,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		defer d.release()
 		c.Kind = KindDir
 		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
-			w.readFront(fd, znameOf([]byte(w.spec.FrontFile)), false, nil, []byte(w.spec.FrontFile))
+			w.readFronts(fd)
 		}
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {

@@ -42,49 +42,83 @@ func (w *cwalk) scripts(canon []byte) {
 		if !w.take() {
 			break
 		}
-		if e, ok := w.script(p); ok {
-			ents = append(ents, e)
-		}
+		ents = append(ents, w.script(p)...)
 	}
 	slices.SortFunc(ents, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
 	w.out = append(w.out, ents...)
 }
 
-// script observes the file at the absolute path p.
-func (w *cwalk) script(p string) (snapshot.Entry, bool) {
+// ScriptTargetSuffix marks the entry of what a script that is a link
+// points at: ScriptEntry(p) holds the link text, ScriptEntry(p)+suffix the
+// target's content.
+const ScriptTargetSuffix = "-target"
+
+// script observes the file at the absolute path p. A link is followed
+// once, as a top-level candidate is: its text is bound, and the file it
+// reaches is opened with the arrival proof and hashed.
+func (w *cwalk) script(p string) []snapshot.Entry {
 	path := ScriptEntry(p)
 	i := strings.LastIndexByte(p, '/')
 	dir, base := p[:i+1], p[i+1:]
 	if i < 0 || base == "" || base == "." || base == ".." {
-		return snapshot.Entry{}, false
+		return nil
 	}
 	fd, err := openDirPath(dir)
 	if errors.Is(err, unix.ENOENT) {
-		return snapshot.Entry{}, false
+		return nil
 	}
 	if err != nil {
-		return anomalyEntry(path, rootReason(err)), true
+		return []snapshot.Entry{anomalyEntry(path, rootReason(err))}
 	}
 	defer closeFD(fd)
 	name := znameOf([]byte(base))
 	var want unix.Stat_t
 	if err := fstatat(fd, name.bytes(), &want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		if errors.Is(err, unix.ENOENT) {
-			return snapshot.Entry{}, false
+			return nil
 		}
-		return anomalyEntry(path, openReason(err)), true
+		return []snapshot.Entry{anomalyEntry(path, openReason(err))}
 	}
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: path, Kind: snapshot.File}
 		w.st.rd.file(w, fd, name, false, &want, &e)
-		return e, e.Kind != 0
+		if e.Kind == 0 {
+			return nil
+		}
+		return []snapshot.Entry{e}
 	case unix.S_IFLNK:
 		target, err := readlinkatZ(fd, name, w.st.lbuf)
 		if err != nil {
-			return anomalyEntry(path, openReason(err)), true
+			return []snapshot.Entry{anomalyEntry(path, openReason(err))}
 		}
-		return snapshot.Entry{Path: path, Kind: snapshot.Symlink, Target: target}, true
+		out := []snapshot.Entry{{Path: path, Kind: snapshot.Symlink, Target: target}}
+		if e, ok := w.scriptTarget(fd, name, append(slices.Clip(path), ScriptTargetSuffix...)); ok {
+			out = append(out, e)
+		}
+		return out
 	}
-	return anomalyEntry(path, anomaly.Special), true
+	return []snapshot.Entry{anomalyEntry(path, anomaly.Special)}
+}
+
+// scriptTarget hashes what the link name of fd reaches: looked at through
+// the link, then opened through it and proved the same file. A dangling
+// link is no entry: when its target appears, the digest changes.
+func (w *cwalk) scriptTarget(fd int, name zname, path []byte) (snapshot.Entry, bool) {
+	if !w.take() {
+		return snapshot.Entry{}, false
+	}
+	var want unix.Stat_t
+	if err := fstatat(fd, name.bytes(), &want, 0); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return snapshot.Entry{}, false
+		}
+		return anomalyEntry(path, openReason(err)), true
+	}
+	if want.Mode&unix.S_IFMT != unix.S_IFREG {
+		return anomalyEntry(path, anomaly.Special), true
+	}
+	e := snapshot.Entry{Path: path, Kind: snapshot.File}
+	w.st.rd.file(w, fd, name, true, &want, &e)
+	return e, e.Kind != 0
 }
