@@ -51,10 +51,15 @@ type FileDiff struct {
 }
 
 // Diff compares two manifests file by file, with the content of each side
-// from old and new. A corrupt object is an error (never shown).
+// from old and new. A nil from is nothing (a candidate never reviewed):
+// every entry is added, and the candidate's root itself is not listed. A
+// corrupt object is an error (never shown).
 func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 	var out []FileDiff
 	for _, c := range snapshot.Diff(from, to) {
+		if from == nil && len(c.Path) == 0 {
+			continue
+		}
 		fd := FileDiff{Path: anomaly.Escape(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
 		if c.Type == snapshot.ModeChanged {
 			out = append(out, fd)
@@ -209,4 +214,29 @@ func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
 		return found[0], nil
 	}
 	return nil, fmt.Errorf("%w: %s", ErrAmbiguous, anomaly.Escape([]byte(p)))
+}
+
+// Reviewed is the version a diff starts from and a restore goes back to:
+// the one carrying the candidate's SAFE verdict (in force, else the last
+// review kept across changes), else its first-use version; nil when the
+// candidate has neither (never reviewed, first seen after first use).
+func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
+	if rec != nil {
+		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
+			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
+				continue
+			}
+			for i := range vs {
+				if vs[i].Digest == *v.Digest {
+					return &vs[i]
+				}
+			}
+		}
+	}
+	for i := range vs {
+		if vs[i].FirstUse {
+			return &vs[i]
+		}
+	}
+	return nil
 }

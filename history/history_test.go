@@ -294,3 +294,35 @@ func TestDiffBoundsALineAfterEscaping(t *testing.T) {
 		}
 	}
 }
+
+func TestReviewedIsTheSafeVersionElseFirstUseElseNothing(t *testing.T) {
+	h := func(b byte) snapshot.Hash { var d snapshot.Hash; d[0] = b; return d }
+	first := baseline.Version{Digest: h(1), FirstUse: true, How: baseline.HowFirstUse}
+	safe := baseline.Version{Digest: h(2), How: baseline.HowVerdict}
+	later := baseline.Version{Digest: h(3), How: baseline.HowSession}
+	vs := []baseline.Version{later, safe, first}
+	d2 := h(2)
+	for _, tc := range []struct {
+		name string
+		rec  *baseline.Record
+		vs   []baseline.Version
+		want *snapshot.Hash
+	}{
+		{"the version carrying the SAFE verdict in force", &baseline.Record{Verdict: &baseline.Verdict{Verdict: baseline.Safe, Digest: &d2}}, vs, &d2},
+		{"the last review kept across changes", &baseline.Record{Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &d2}}, vs, &d2},
+		{"an adverse verdict is no review: first use", &baseline.Record{Verdict: &baseline.Verdict{Verdict: baseline.Block, Digest: &d2}}, vs, &first.Digest},
+		{"no verdict: first use", &baseline.Record{}, vs, &first.Digest},
+		{"never reviewed, not first use: nothing", &baseline.Record{}, []baseline.Version{later, safe}, nil},
+		{"no record, nothing kept", nil, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Reviewed(tc.rec, tc.vs)
+			switch {
+			case tc.want == nil && got != nil:
+				t.Fatalf("got %s, want nothing", got.Digest)
+			case tc.want != nil && (got == nil || got.Digest != *tc.want):
+				t.Fatalf("got %v, want %s", got, *tc.want)
+			}
+		})
+	}
+}

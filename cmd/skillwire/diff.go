@@ -20,9 +20,10 @@ type diffJSON struct {
 }
 
 type diffSideJSON struct {
-	Digest string `json:"digest"`
-	Kept   *bool  `json:"kept,omitempty"`
-	OnDisk bool   `json:"on_disk,omitempty"`
+	// Digest is null for a FROM of nothing: a candidate never reviewed.
+	Digest *string `json:"digest"`
+	Kept   *bool   `json:"kept,omitempty"`
+	OnDisk bool    `json:"on_disk,omitempty"`
 }
 
 type fileDiffJSON struct {
@@ -49,7 +50,10 @@ func newDiffCmd(s *streams) *cobra.Command {
 or mode, a unified diff for text, size and hash for binary files.
 
 FROM defaults to the version carrying the candidate's SAFE-TO-PROPOSE
-verdict, else its first-use version; TO defaults to what is on disk now,
+verdict, else its first-use version; a candidate that has neither (new
+since the first run, never reviewed) is diffed from nothing: every file is
+shown added, whole, since all of it is to be reviewed ("from" is then
+{"digest": null, "kept": false} in JSON). TO defaults to what is on disk now,
 observed afresh. FROM and TO take a kept version's digest or a unique
 prefix of it (see 'skillwire history ID').
 
@@ -76,30 +80,31 @@ store unusable (a corrupt object is never shown).`,
 			if err != nil {
 				return err
 			}
-			from := reviewedVersion(rec, vs)
+			from := history.Reviewed(rec, vs)
 			if len(args) > 1 {
 				if from, err = pickVersion(vs, args[1]); err != nil {
 					return err
 				}
 			}
-			if from == nil {
-				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one (see 'skillwire history %s')", ref.id, ref.id)
-			}
 			stage := history.Attach(&cfg)
-			out := diffJSON{ID: ref.id, From: diffSideJSON{Digest: from.Digest.String(), Kept: &from.Restorable}}
+			out := diffJSON{ID: ref.id, From: diffSideJSON{Kept: new(false)}}
+			var fromM *snapshot.Manifest // nil: from nothing, every file added
+			if from != nil {
+				fromM, out.From = &from.Manifest, diffSideJSON{Digest: new(from.Digest.String()), Kept: &from.Restorable}
+			}
 			var to *snapshot.Manifest
 			if len(args) > 2 {
 				v, err := pickVersion(vs, args[2])
 				if err != nil {
 					return err
 				}
-				to, out.To = &v.Manifest, diffSideJSON{Digest: v.Digest.String()}
+				to, out.To = &v.Manifest, diffSideJSON{Digest: new(v.Digest.String())}
 			} else {
 				c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
 				if c.Partial() {
 					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
 				}
-				to, out.To = &c.Manifest, diffSideJSON{Digest: c.Digest.String(), OnDisk: true}
+				to, out.To = &c.Manifest, diffSideJSON{Digest: new(c.Digest.String()), OnDisk: true}
 			}
 			cs, err := w.contentStore()
 			if err != nil {
@@ -108,7 +113,7 @@ store unusable (a corrupt object is never shown).`,
 			if cs != nil {
 				defer cs.Close()
 			}
-			ds, err := history.Diff(&from.Manifest, to, kept(cs, nil), kept(cs, stage))
+			ds, err := history.Diff(fromM, to, kept(cs, nil), kept(cs, stage))
 			if err != nil {
 				return failure(err, exitNoAudit)
 			}
@@ -159,11 +164,14 @@ func fileJSON(d *history.FileDiff, stat bool) fileDiffJSON {
 // printDiff renders a diff for a terminal: everything in it is escaped
 // already (history.Diff escapes paths and text).
 func printDiff(w io.Writer, out *diffJSON, ds []history.FileDiff, stat bool) {
-	to := out.To.Digest
+	from, to := "nothing (never reviewed)", *out.To.Digest
+	if out.From.Digest != nil {
+		from = *out.From.Digest
+	}
 	if out.To.OnDisk {
 		to += " (on disk)"
 	}
-	fmt.Fprintf(w, "%s: from %s to %s\n", out.ID, out.From.Digest, to)
+	fmt.Fprintf(w, "%s: from %s to %s\n", out.ID, from, to)
 	for i, d := range ds {
 		f := &out.Files[i]
 		fmt.Fprintf(w, "%-8s %s%s\n", f.Change, d.Path, detail(f, &d))

@@ -130,30 +130,6 @@ func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []basel
 	return ref, rec, vs, nil
 }
 
-// reviewedVersion is the version a diff starts from and a restore goes
-// back to: the one carrying the candidate's safe verdict (in force, else
-// the last review kept across changes), else its first-use version.
-func reviewedVersion(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
-	if rec != nil {
-		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
-			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
-				continue
-			}
-			for i := range vs {
-				if vs[i].Digest == *v.Digest {
-					return &vs[i]
-				}
-			}
-		}
-	}
-	for i := range vs {
-		if vs[i].FirstUse {
-			return &vs[i]
-		}
-	}
-	return nil
-}
-
 // pickVersion is the kept version named by a digest or unique prefix.
 func pickVersion(vs []baseline.Version, p string) (*baseline.Version, error) {
 	v, err := history.Find(vs, p)
