@@ -61,3 +61,56 @@ func TestCheckComparesWithTheReviewedElseFirstUseElseNothing(t *testing.T) {
 		t.Errorf("reviewed, yet still listed: %v", got)
 	}
 }
+
+func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
+	l := newLife(t)
+	l.write("a/SKILL.md", "accepted on first use")
+	l.write("same/SKILL.md", "never changes")
+	l.session()
+	l.write("a/SKILL.md", "changed since, and told once")
+	l.session()
+	a := l.standing("a")
+	if a.Status() != baseline.StatusSeen || a.State != baseline.Unchanged {
+		t.Fatalf("a is %s/%s, want seen and unchanged since delivery", a.Status(), a.State)
+	}
+	ids := func(sub Subjects) []string {
+		var out []string
+		for _, c := range sub.Candidates {
+			out = append(out, string(c.Name)+"@"+sub.Against[c.ID])
+		}
+		return out
+	}
+	var delivered, scanned, stored []string
+	must(t, l.view(func(tx *baseline.Tx) error {
+		sts, err := tx.Compare(l.observe())
+		if err != nil {
+			return err
+		}
+		sub, err := ReadSubjects(tx, sts)
+		delivered = ids(sub)
+		if err != nil {
+			return err
+		}
+		if sub, err = ReadDifferingSubjects(tx, sts); err != nil {
+			return err
+		}
+		scanned = ids(sub)
+		recs, err := tx.Records()
+		if err != nil {
+			return err
+		}
+		sub, err = StoredSubjects(tx, append(recs, recs...))
+		stored = ids(sub)
+		return err
+	}))
+	if len(delivered) != 0 {
+		t.Errorf("a session is told again of a delivered change: %v", delivered)
+	}
+	want := "a@" + baseline.RefFirstUse
+	if strings.Join(scanned, ",") != want {
+		t.Errorf("scan's subjects %v, want %s", scanned, want)
+	}
+	if strings.Join(stored, ",") != want {
+		t.Errorf("status's subjects %v, want %s once", stored, want)
+	}
+}
