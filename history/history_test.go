@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -324,5 +325,55 @@ func TestReviewedIsTheSafeVersionElseFirstUseElseNothing(t *testing.T) {
 				t.Fatalf("got %v, want %s", got, *tc.want)
 			}
 		})
+	}
+}
+
+func TestRowsKeepEveryEventWithItsOwnTimeAndCountAgainstTheRowBefore(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "v1/SKILL.md=reviewed\n", "v1/run.sh=echo\n")
+	testtree.Make(t, dir, "v2/SKILL.md=tampered\n", "v2/run.sh=echo\n")
+	a, b := observe(t, dir, "v1", nil), observe(t, dir, "v2", nil)
+	_, st := openStore(t)
+	const id = "swaaaaaaaaaaaaaa"
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	at := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+	for _, k := range []struct {
+		c   *walker.Candidate
+		how baseline.How
+		at  time.Time
+		v   string
+	}{
+		{&a, baseline.HowFirstUse, at(0), ""},
+		{&a, baseline.HowVerdict, at(1), baseline.Safe},
+		{&b, baseline.HowSession, at(2), ""},
+		{&b, baseline.HowDisplaced, at(3), ""},
+		{&a, baseline.HowRestored, at(3).Add(time.Microsecond), ""},
+	} {
+		must(t, st.Update(func(tx *baseline.Tx) error {
+			return tx.KeepVersion(id, baseline.Version{Digest: k.c.Digest, At: k.at, How: k.how, Verdict: k.v, Reviewer: "ann",
+				Restorable: true, Manifest: k.c.Manifest})
+		}))
+	}
+	var vs []baseline.Version
+	must(t, st.View(func(tx *baseline.Tx) (err error) { vs, err = tx.Versions(id); return }))
+	var got []string
+	for _, r := range Rows(vs) {
+		who := ""
+		if r.Verdict != "" {
+			who = " " + r.Verdict + " by " + r.Reviewer
+		}
+		got = append(got, fmt.Sprintf("%s %s%s %s +%d -%d ~%d", r.Version.Digest.String()[7:11], r.How, who,
+			r.At.Sub(t0), r.Added, r.Removed, r.Modified))
+	}
+	d1, d2 := a.Digest.String()[7:11], b.Digest.String()[7:11]
+	want := []string{
+		d1 + " restored SAFE-TO-PROPOSE by ann 3h0m0.000001s +0 -0 ~1",
+		d2 + " displaced 3h0m0s +0 -0 ~0",
+		d2 + " session 2h0m0s +0 -0 ~1",
+		d1 + " verdict SAFE-TO-PROPOSE by ann 1h0m0s +0 -0 ~0",
+		d1 + " first-use 0s +2 -0 ~0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
