@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 )
 
 // Errors of reading versions back.
@@ -239,4 +241,46 @@ func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
 		}
 	}
 	return nil
+}
+
+// Canonical serves, before next, the canonical forms of a configuration
+// candidate (settings, MCP servers): its manifest's one file is a form's
+// BLAKE3, and the form is what the store keeps of it, not the file. Each
+// is served pretty-printed, keys sorted, one per line, so a diff shows the
+// key that changed; Diff escapes it like any text.
+func Canonical(next Content, forms ...[]byte) Content {
+	byHash := map[snapshot.Hash][]byte{}
+	for _, f := range forms {
+		if f != nil {
+			byHash[blake3.Sum256(f)] = f
+		}
+	}
+	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
+		if f, ok := byHash[h]; ok {
+			return Pretty(f), true, nil
+		}
+		return next(h, size)
+	}
+}
+
+// Pretty is canonical JSON indented with its object keys sorted and
+// numbers as written; what does not parse is returned as it is.
+func Pretty(canon []byte) []byte {
+	if !json.Valid(canon) {
+		return canon
+	}
+	d := json.NewDecoder(bytes.NewReader(canon))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return canon
+	}
+	var out bytes.Buffer
+	e := json.NewEncoder(&out)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	if err := e.Encode(v); err != nil {
+		return canon
+	}
+	return out.Bytes()
 }

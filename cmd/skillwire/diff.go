@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -57,6 +58,12 @@ shown added, whole, since all of it is to be reviewed ("from" is then
 observed afresh. FROM and TO take a kept version's digest or a unique
 prefix of it (see 'skillwire history ID').
 
+A settings or MCP candidate is kept as its canonical extract (the keys
+Claude Code acts on), not its file: its diff compares the extracts of the
+reviewed or delivered version and of what is on disk, pretty-printed with
+sorted keys; a version whose extract is no longer kept shows "content not
+kept".
+
 Contents and paths are attacker text: every byte that is not printable
 UTF-8, tab or newline is shown escaped (\x1b, \u202e), and lines over 4 KiB
 are cut with a marker.
@@ -93,6 +100,10 @@ store unusable (a corrupt object is never shown).`,
 				fromM, out.From = &from.Manifest, diffSideJSON{Digest: new(from.Digest.String()), Kept: &from.Restorable}
 			}
 			var to *snapshot.Manifest
+			forms, err := w.extracts(ref.id)
+			if err != nil {
+				return err
+			}
 			if len(args) > 2 {
 				v, err := pickVersion(vs, args[2])
 				if err != nil {
@@ -100,11 +111,12 @@ store unusable (a corrupt object is never shown).`,
 				}
 				to, out.To = &v.Manifest, diffSideJSON{Digest: new(v.Digest.String())}
 			} else {
-				c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+				c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 				if c.Partial() {
 					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
 				}
 				to, out.To = &c.Manifest, diffSideJSON{Digest: new(c.Digest.String()), OnDisk: true}
+				forms = append(forms, c.Canonical)
 			}
 			cs, err := w.contentStore()
 			if err != nil {
@@ -113,7 +125,7 @@ store unusable (a corrupt object is never shown).`,
 			if cs != nil {
 				defer cs.Close()
 			}
-			ds, err := history.Diff(fromM, to, kept(cs, nil), kept(cs, stage))
+			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), forms...), history.Canonical(kept(cs, stage), forms...))
 			if err != nil {
 				return failure(err, exitNoAudit)
 			}
@@ -219,4 +231,23 @@ func kindText(e *snapshot.Entry) string {
 		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
 	}
 	return e.Kind.String()
+}
+
+// extracts reads the canonical forms the store keeps of id: the one last
+// delivered and the one reviewed SAFE (nil when none).
+func (w *world) extracts(id string) ([][]byte, error) {
+	st, err := w.open(false, true)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var forms [][]byte
+	err = st.View(func(tx *baseline.Tx) error {
+		forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return forms, nil
 }
