@@ -28,6 +28,7 @@ FUZZ += claude:FuzzSettingsSubset
 FUZZ += claude:FuzzClaudeJSON
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
+FUZZ += history:FuzzPrettyKeepsTheValue
 FUZZ += reconcile:FuzzWordDistanceIsSymmetricAndBounded
 FUZZ += claude:FuzzWholeJSON
 FUZZ += claude:FuzzClaudeJSONServers

@@ -218,8 +218,15 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 					return written, err
 				}
 			}
-			if s.Prior == nil {
+			// Only the first run accepts what it finds; a candidate that
+			// appears later has nothing vouched for until a person reviews it.
+			switch {
+			case s.Prior == nil && bootstrap:
 				if err := t.putReference(rec.ID, &s.Observed.Manifest, now, RefFirstUse); err != nil {
+					return written, err
+				}
+			case s.Prior == nil:
+				if err := t.putNoReference(rec.ID); err != nil {
 					return written, err
 				}
 			}

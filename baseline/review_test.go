@@ -281,6 +281,33 @@ func TestReferenceIsTheReviewedVersionThenTheFirstUse(t *testing.T) {
 	}
 }
 
+func TestACandidateNewSinceTheFirstRunHasNoReferenceUntilReviewed(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	advance(t, st, w.observe(cfg)) // the first run, with nothing to accept
+	w.write("late/f", "1")
+	late := advance(t, st, w.observe(cfg))["late"]
+	ref := func() *Reference {
+		var r *Reference
+		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reference(late.ID); return }))
+		return r
+	}
+	if r := ref(); r != nil {
+		t.Fatalf("delivered but never reviewed, yet compared with %s (%s)", r.Digest, r.How)
+	}
+	w.write("late/f", "2")
+	advance(t, st, w.observe(cfg))
+	if r := ref(); r != nil {
+		t.Fatalf("a delivered change became a reference: %s (%s)", r.Digest, r.How)
+	}
+	sts := compare(t, st, w.observe(cfg))
+	record(t, st, "late", sts, Safe)
+	if r, sl := ref(), sts["late"]; r == nil || r.How != RefReview || r.Digest != *sl.Digest() {
+		t.Fatalf("after review: %+v", r)
+	}
+}
+
 func FuzzDecodeReference(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 1})
 	f.Fuzz(func(t *testing.T, b []byte) {

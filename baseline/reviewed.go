@@ -23,6 +23,12 @@ const (
 	RefDelivered = "delivered" // a store from before references: the last delivered manifest
 )
 
+// refNone marks a candidate first seen after the first run and never
+// reviewed: nothing was vouched for, so all of it is new. Reference then
+// returns nil (not the delivered manifest of a store from before
+// references).
+const refNone = byte(2)
+
 var refHow = []string{RefReview, RefFirstUse}
 
 // Reference is what a candidate's changes are measured against.
@@ -51,11 +57,24 @@ func (t *Tx) putReference(id string, m *snapshot.Manifest, at time.Time, how str
 	return b.Put([]byte(id), v)
 }
 
+// putNoReference marks id as never reviewed nor accepted on first use.
+func (t *Tx) putNoReference(id string) error {
+	b, err := t.bucket(bucketReviewed)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(id), []byte{refNone})
+}
+
 // Reference returns the reviewed (else first-use) version of id, else its
-// last delivered one, or nil when the store has none.
+// last delivered one (a store from before references), or nil when there
+// is none: a candidate first seen after the first run and never reviewed
+// SAFE is compared with nothing (all of it added).
 func (t *Tx) Reference(id string) (*Reference, error) {
 	if b := t.tx.Bucket(bucketReviewed); b != nil {
-		if v := b.Get([]byte(id)); v != nil {
+		if v := b.Get([]byte(id)); len(v) == 1 && v[0] == refNone {
+			return nil, nil
+		} else if v != nil {
 			r, err := decodeReference(v)
 			if err != nil {
 				return nil, fmt.Errorf("%w: reference of %s: %v", ErrCorrupt, id, err)

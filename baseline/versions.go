@@ -39,7 +39,10 @@ func (h How) valid() bool {
 type Version struct {
 	Digest snapshot.Hash
 	At     time.Time // when it was last kept
-	How    How
+	How    How       // how it was last kept
+	// Events are every time it was kept, oldest first: each keeps its own
+	// time and how (a restore never re-stamps the verdict that made it).
+	Events []VersionEvent
 	// Verdict and Reviewer: the verdict recorded on exactly this version.
 	Verdict  string
 	Reviewer string
@@ -50,6 +53,18 @@ type Version struct {
 	FirstUse bool
 	Manifest snapshot.Manifest
 }
+
+// VersionEvent is one time a version was kept: how, and the verdict (with
+// its reviewer) when a verdict or an auto-accept kept it.
+type VersionEvent struct {
+	At       time.Time `json:"at"`
+	How      How       `json:"how"`
+	Verdict  string    `json:"verdict,omitempty"`
+	Reviewer string    `json:"reviewer,omitempty"`
+}
+
+// maxVersionEvents bounds the events kept per version; the oldest go first.
+const maxVersionEvents = 64
 
 // Protected reports whether retention must never drop v: it carries a
 // verdict or the first-use acceptance.
@@ -62,18 +77,20 @@ var (
 
 // versionJSON is a stored version; the manifest in its canonical encoding.
 type versionJSON struct {
-	Digest     snapshot.Hash `json:"digest"`
-	At         time.Time     `json:"at"`
-	How        How           `json:"how"`
-	Verdict    string        `json:"verdict,omitempty"`
-	Reviewer   string        `json:"reviewer,omitempty"`
-	Restorable bool          `json:"restorable"`
-	FirstUse   bool          `json:"first_use,omitempty"`
-	Manifest   []byte        `json:"manifest"`
+	Digest     snapshot.Hash  `json:"digest"`
+	At         time.Time      `json:"at"`
+	How        How            `json:"how"`
+	Verdict    string         `json:"verdict,omitempty"`
+	Reviewer   string         `json:"reviewer,omitempty"`
+	Restorable bool           `json:"restorable"`
+	FirstUse   bool           `json:"first_use,omitempty"`
+	Events     []VersionEvent `json:"events,omitempty"`
+	Manifest   []byte         `json:"manifest"`
 }
 
 // KeepVersion keeps v as a version of id. Keeping a digest already kept
-// updates it: its time and how become the new ones; the first-use mark
+// updates it: its time and how become the new ones, and the keep is added
+// to its events (v.Events is ignored; the store keeps them); the first-use mark
 // and a verdict stay (retention protects them), a verdict given replaces
 // the old one; restorable, once true, stays (its objects are kept while
 // it is). Keeping again the version kept last, with nothing new
@@ -90,6 +107,11 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 		return fmt.Errorf("baseline: keeping a version of %s: its manifest is not %s", id, v.Digest)
 	}
 	v.FirstUse = v.FirstUse || v.How == HowFirstUse
+	ev := VersionEvent{At: v.At.UTC(), How: v.How}
+	if v.How == HowVerdict || v.How == HowAutoAccept {
+		ev.Verdict, ev.Reviewer = v.Verdict, SanitizeReviewer(v.Reviewer)
+	}
+	v.Events = nil
 	root, err := t.tx.CreateBucketIfNotExists(bucketVersions)
 	if err != nil {
 		return err
@@ -112,13 +134,19 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 			v.Reviewer == prev.Reviewer && v.Restorable == prev.Restorable && v.FirstUse == prev.FirstUse {
 			return nil
 		}
+		v.Events = prev.Events
 	}
+	if v.How == HowRestored { // the version's verdict applies again
+		ev.Verdict, ev.Reviewer = v.Verdict, SanitizeReviewer(v.Reviewer)
+	}
+	v.Events = append(v.Events, ev)
+	v.Events = v.Events[max(0, len(v.Events)-maxVersionEvents):]
 	enc, err := v.Manifest.AppendEncoding(nil)
 	if err != nil {
 		return err
 	}
 	val, err := json.Marshal(versionJSON{Digest: v.Digest, At: v.At.UTC(), How: v.How, Verdict: v.Verdict,
-		Reviewer: SanitizeReviewer(v.Reviewer), Restorable: v.Restorable, FirstUse: v.FirstUse, Manifest: enc})
+		Reviewer: SanitizeReviewer(v.Reviewer), Restorable: v.Restorable, FirstUse: v.FirstUse, Events: v.Events, Manifest: enc})
 	if err != nil {
 		return err
 	}
@@ -235,8 +263,20 @@ func decodeVersion(b []byte) (*Version, error) {
 	if d, err := m.Digest(); err != nil || d != j.Digest || m.Partial {
 		return nil, fmt.Errorf("%w: version manifest does not match its digest", errRecord)
 	}
+	for _, e := range j.Events {
+		if !e.How.valid() || e.Verdict != "" && !ValidVerdict(e.Verdict) {
+			return nil, fmt.Errorf("%w: version event how/verdict", errRecord)
+		}
+	}
+	if len(j.Events) == 0 { // kept before events were: its last keep is all that is known
+		e := VersionEvent{At: j.At, How: j.How}
+		if j.How == HowVerdict || j.How == HowAutoAccept {
+			e.Verdict, e.Reviewer = j.Verdict, j.Reviewer
+		}
+		j.Events = []VersionEvent{e}
+	}
 	return &Version{Digest: j.Digest, At: j.At, How: j.How, Verdict: j.Verdict, Reviewer: j.Reviewer,
-		Restorable: j.Restorable, FirstUse: j.FirstUse || j.How == HowFirstUse, Manifest: m}, nil
+		Restorable: j.Restorable, FirstUse: j.FirstUse || j.How == HowFirstUse, Events: j.Events, Manifest: m}, nil
 }
 
 // maxVersion bounds one stored version (its manifest dominates).

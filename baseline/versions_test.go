@@ -181,3 +181,34 @@ func TestDropVersionDropsOnlyWhatWasPlannedAndIsStillUnprotected(t *testing.T) {
 		})
 	}
 }
+
+func TestKeepingAgainAddsAnEventAndNeverReStampsTheEarlierOnes(t *testing.T) {
+	st, _ := openNew(t)
+	id := st.ID("/root", []byte("pdf"))
+	m, d := manifestOf(t, "a")
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	keeps := []Version{
+		{Digest: d, At: t0, How: HowFirstUse, Manifest: m},
+		{Digest: d, At: t0.Add(time.Hour), How: HowVerdict, Verdict: Safe, Reviewer: "ann", Manifest: m},
+		{Digest: d, At: t0.Add(2 * time.Hour), How: HowRestored, Manifest: m,
+			Events: []VersionEvent{{At: t0, How: HowDaemon}}}, // a caller's events are not the store's
+	}
+	for _, v := range keeps {
+		must(t, st.Update(func(tx *Tx) error { return tx.KeepVersion(id, v) }))
+	}
+	var vs []Version
+	must(t, st.View(func(tx *Tx) (err error) { vs, err = tx.Versions(id); return }))
+	want := []VersionEvent{{At: t0, How: HowFirstUse}, {At: t0.Add(time.Hour), How: HowVerdict, Verdict: Safe, Reviewer: "ann"},
+		{At: t0.Add(2 * time.Hour), How: HowRestored, Verdict: Safe, Reviewer: "ann"}}
+	if len(vs) != 1 || len(vs[0].Events) != len(want) {
+		t.Fatalf("versions %+v", vs)
+	}
+	for i, e := range vs[0].Events {
+		if !e.At.Equal(want[i].At) || e.How != want[i].How || e.Verdict != want[i].Verdict || e.Reviewer != want[i].Reviewer {
+			t.Errorf("event %d: %+v, want %+v", i, e, want[i])
+		}
+	}
+	if v := vs[0]; v.How != HowRestored || v.Verdict != Safe || !v.FirstUse {
+		t.Errorf("the version's last keep, verdict and first use: %+v", v)
+	}
+}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 )
 
 // Errors of reading versions back.
@@ -51,10 +53,15 @@ type FileDiff struct {
 }
 
 // Diff compares two manifests file by file, with the content of each side
-// from old and new. A corrupt object is an error (never shown).
+// from old and new. A nil from is nothing (a candidate never reviewed):
+// every entry is added, and the candidate's root itself is not listed. A
+// corrupt object is an error (never shown).
 func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 	var out []FileDiff
 	for _, c := range snapshot.Diff(from, to) {
+		if from == nil && len(c.Path) == 0 {
+			continue
+		}
 		fd := FileDiff{Path: anomaly.Escape(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
 		if c.Type == snapshot.ModeChanged {
 			out = append(out, fd)
@@ -209,4 +216,71 @@ func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
 		return found[0], nil
 	}
 	return nil, fmt.Errorf("%w: %s", ErrAmbiguous, anomaly.Escape([]byte(p)))
+}
+
+// Reviewed is the version a diff starts from and a restore goes back to:
+// the one carrying the candidate's SAFE verdict (in force, else the last
+// review kept across changes), else its first-use version; nil when the
+// candidate has neither (never reviewed, first seen after first use).
+func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
+	if rec != nil {
+		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
+			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
+				continue
+			}
+			for i := range vs {
+				if vs[i].Digest == *v.Digest {
+					return &vs[i]
+				}
+			}
+		}
+	}
+	for i := range vs {
+		if vs[i].FirstUse {
+			return &vs[i]
+		}
+	}
+	return nil
+}
+
+// Canonical serves, before next, the canonical forms of a configuration
+// candidate (settings, MCP servers): its manifest's one file is a form's
+// BLAKE3, and the form is what the store keeps of it, not the file. Each
+// is served pretty-printed, keys sorted, one per line, so a diff shows the
+// key that changed; Diff escapes it like any text.
+func Canonical(next Content, forms ...[]byte) Content {
+	byHash := map[snapshot.Hash][]byte{}
+	for _, f := range forms {
+		if f != nil {
+			byHash[blake3.Sum256(f)] = f
+		}
+	}
+	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
+		if f, ok := byHash[h]; ok {
+			return Pretty(f), true, nil
+		}
+		return next(h, size)
+	}
+}
+
+// Pretty is canonical JSON indented with its object keys sorted and
+// numbers as written; what does not parse is returned as it is.
+func Pretty(canon []byte) []byte {
+	if !json.Valid(canon) {
+		return canon
+	}
+	d := json.NewDecoder(bytes.NewReader(canon))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return canon
+	}
+	var out bytes.Buffer
+	e := json.NewEncoder(&out)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	if err := e.Encode(v); err != nil {
+		return canon
+	}
+	return out.Bytes()
 }

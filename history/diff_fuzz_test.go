@@ -1,6 +1,9 @@
 package history
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -29,6 +32,30 @@ func FuzzDiffTextIsEscaped(f *testing.F) {
 			if len(line) > 4*(MaxLine+len(CutMarker))+8 {
 				t.Fatalf("a line of %d bytes got out", len(line))
 			}
+		}
+	})
+}
+
+// FuzzPrettyKeepsTheValue: whatever a canonical form holds, Pretty either
+// returns it unchanged or returns JSON of the same value.
+func FuzzPrettyKeepsTheValue(f *testing.F) {
+	f.Add([]byte(`{"b":1,"a":[true,null,"x\u001b"]}`))
+	f.Add([]byte(`{"a":1}{"b":2}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := Pretty(b)
+		if bytes.Equal(out, b) {
+			return
+		}
+		decode := func(b []byte) (v any, err error) {
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.UseNumber()
+			err = d.Decode(&v)
+			return v, err
+		}
+		x, errx := decode(b)
+		y, erry := decode(out)
+		if errx != nil || erry != nil || !reflect.DeepEqual(x, y) {
+			t.Fatalf("Pretty(%q) = %q", b, out)
 		}
 	})
 }

@@ -53,10 +53,23 @@ func Wanted(st *baseline.Standing) bool {
 // changes are measured against. Nothing is read for the others: the
 // session start without changes stays as fast as before.
 func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing) (Subjects, error) {
+	return readSubjects(tx, sts, false)
+}
+
+// ReadDifferingSubjects is ReadSubjects for every standing that differs
+// from its reference, delivered already or not: what scan shows as each
+// candidate's changes (DESIGN.md §7). A candidate never reviewed and not
+// accepted on first use differs from nothing: all of it is added.
+func ReadDifferingSubjects(tx *baseline.Tx, sts []baseline.Standing) (Subjects, error) {
+	return readSubjects(tx, sts, true)
+}
+
+func readSubjects(tx *baseline.Tx, sts []baseline.Standing, differing bool) (Subjects, error) {
 	sub := Subjects{Against: map[string]string{}}
 	for i := range sts {
 		st := &sts[i]
-		if !Wanted(st) {
+		wanted := Wanted(st)
+		if !wanted && (!differing || st.ID == "" || st.Observed == nil || st.State == baseline.Removed || st.Digest() == nil) {
 			continue
 		}
 		c := reconcile.Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
@@ -268,14 +281,17 @@ func ReadAudit(scopes []auditlog.Scope) ([]reconcile.Source, string) {
 }
 
 // StoredSubjects is ReadSubjects for what the store holds: each record's
-// last delivered version against its reference (for `status`, which
-// observes no tree).
+// last delivered version against its reference, when they differ (for
+// `status`, which observes no tree). A record never reviewed and not
+// accepted on first use differs from nothing: all of it is added.
 func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) {
 	sub := Subjects{Against: map[string]string{}}
+	seen := map[string]bool{}
 	for _, r := range recs {
-		if r.Removed || r.Digest == nil {
+		if r.Removed || r.Digest == nil || seen[r.ID] {
 			continue
 		}
+		seen[r.ID] = true
 		ref, err := tx.Reference(r.ID)
 		if err != nil {
 			return sub, err
@@ -284,12 +300,15 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 		if err != nil {
 			return sub, err
 		}
-		if ref == nil || m == nil || ref.Digest == *r.Digest {
+		if m == nil || ref != nil && ref.Digest == *r.Digest {
 			continue
 		}
-		sub.Candidates = append(sub.Candidates, reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name,
-			Since: ref.At, Stored: ref.Manifest, Current: m})
-		sub.Against[r.ID] = ref.How
+		c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}
+		if ref != nil {
+			c.Stored, c.Since = ref.Manifest, ref.At
+			sub.Against[r.ID] = ref.How
+		}
+		sub.Candidates = append(sub.Candidates, c)
 	}
 	return sub, nil
 }

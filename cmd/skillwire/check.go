@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
+
 	"text/tabwriter"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/spf13/cobra"
 )
@@ -47,10 +47,11 @@ func newCheckCmd(s *streams) *cobra.Command {
 		Use:   "check",
 		Short: "Reconcile every file change since the reviewed (else first-use) version with the audit log",
 		Long: `check observes every candidate and compares it with the version a person
-reviewed SAFE-TO-PROPOSE (else its first-use version; a candidate the store
-does not know yet has every file added), lists each file added, removed,
-modified or changed in mode since, and
-reconciles it with the audit log ('skillwire audit --help'). A change is
+reviewed SAFE-TO-PROPOSE, else its first-use version. A candidate with
+neither (new since the first run: not in the store yet, or delivered to a
+session but never reviewed) is compared with nothing: every file of it is
+listed as added until a person reviews it. check lists each file added,
+removed, modified or changed in mode since, and reconciles it with the audit log ('skillwire audit --help'). A change is
 expected only when an entry names that file (absolute, or relative to the
 directory holding .claude; never with . or ..), is dated after the
 observation and not in the future, has an operation that fits (create:
@@ -81,23 +82,9 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 			// The trees are observed before the logs are read: an edit
 			// observed here was announced by then, if it ever is.
 			obs := w.scan(cmd.Context(), s, cfg)
-			cands, err := w.storedCandidates(obs)
+			cands, incomplete, err := w.checkSubjects(obs)
 			if err != nil {
 				return err
-			}
-			var incomplete []string
-			for i := range cands {
-				c := &cands[i]
-				if c.Current != nil {
-					continue // new: observed already
-				}
-				found, listed := currentOf(obs, c)
-				if !listed {
-					incomplete = append(incomplete, c.ID)
-					c.Stored, c.Current = nil, nil
-					continue
-				}
-				c.Current = found
 			}
 			sources, skipped, err := reconcile.ReadSources(scopes, auditlog.Options{})
 			if err != nil {
@@ -123,86 +110,22 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 	return cmd
 }
 
-// storedCandidates reads, in one short read transaction, every candidate
-// of the world's roots with a reference (the version a person reviewed,
-// else its first-use version), and every observed candidate the store does
-// not know yet (all of its files added). A candidate whose removal was
-// delivered was last seen absent, since that delivery.
-func (w *world) storedCandidates(obs []baseline.Observation) ([]reconcile.Candidate, error) {
+// checkSubjects reads, in one short read transaction, what check
+// compares (session.CheckSubjects).
+func (w *world) checkSubjects(obs []baseline.Observation) (cands []reconcile.Candidate, incomplete []string, err error) {
 	st, err := w.open(false, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.Close()
-	known := map[string]int{}
-	for i, r := range w.roots {
-		known[r.Path] = i + 1
-	}
-	var out []reconcile.Candidate
 	err = st.View(func(tx *baseline.Tx) error {
-		recs, err := tx.Records()
-		if err != nil {
-			return err
-		}
-		for _, r := range recs {
-			if r.Digest == nil || known[string(r.Root)] == 0 {
-				continue
-			}
-			ref, err := tx.Reference(r.ID)
-			if err != nil {
-				return err
-			}
-			if ref == nil {
-				continue
-			}
-			c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Since: ref.At, Stored: ref.Manifest}
-			if r.Removed {
-				c.Stored, c.Since = nil, r.Updated
-			}
-			out = append(out, c)
-		}
-		recorded := map[string]bool{}
-		for _, r := range recs {
-			recorded[r.ID] = !r.Removed && r.Digest != nil
-		}
-		for _, o := range obs {
-			for i := range o.Walk.Candidates {
-				oc := &o.Walk.Candidates[i]
-				if id := tx.ID(o.Root.Path, oc.Name); !recorded[id] {
-					out = append(out, reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest})
-				}
-			}
-		}
-		return nil
+		cands, incomplete, err = session.CheckSubjects(tx, w.roots, obs)
+		return err
 	})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, nil, storeErr(err)
 	}
-	// In the order scan shows them: by root, then by name.
-	slices.SortFunc(out, func(a, b reconcile.Candidate) int {
-		if d := known[a.Root] - known[b.Root]; d != 0 {
-			return d
-		}
-		return bytes.Compare(a.Name, b.Name)
-	})
-	return out, nil
-}
-
-// currentOf finds c in the observation. listed is false when c's root
-// could not be listed: its absence then says nothing.
-func currentOf(obs []baseline.Observation, c *reconcile.Candidate) (m *snapshot.Manifest, listed bool) {
-	for _, o := range obs {
-		if o.Root.Path != c.Root {
-			continue
-		}
-		for i := range o.Walk.Candidates {
-			if bytes.Equal(o.Walk.Candidates[i].Name, c.Name) {
-				return &o.Walk.Candidates[i].Manifest, true
-			}
-		}
-		return nil, len(o.Walk.Anomalies) == 0
-	}
-	return nil, false
+	return cands, incomplete, nil
 }
 
 func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int, incomplete []string) checkJSON {
@@ -250,7 +173,7 @@ var mismatchText = map[reconcile.Mismatch]string{
 
 func printCheck(s *streams, out *checkJSON) {
 	if len(out.Changes) == 0 {
-		fmt.Fprintln(s.out, "No file has changed since the last delivered observations.")
+		fmt.Fprintln(s.out, "No file has changed since the reviewed (else first-use) versions.")
 	} else {
 		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tNAME\tCHANGE\tPATH\tVERDICT")

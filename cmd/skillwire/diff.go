@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -20,9 +21,10 @@ type diffJSON struct {
 }
 
 type diffSideJSON struct {
-	Digest string `json:"digest"`
-	Kept   *bool  `json:"kept,omitempty"`
-	OnDisk bool   `json:"on_disk,omitempty"`
+	// Digest is null for a FROM of nothing: a candidate never reviewed.
+	Digest *string `json:"digest"`
+	Kept   *bool   `json:"kept,omitempty"`
+	OnDisk bool    `json:"on_disk,omitempty"`
 }
 
 type fileDiffJSON struct {
@@ -49,9 +51,18 @@ func newDiffCmd(s *streams) *cobra.Command {
 or mode, a unified diff for text, size and hash for binary files.
 
 FROM defaults to the version carrying the candidate's SAFE-TO-PROPOSE
-verdict, else its first-use version; TO defaults to what is on disk now,
+verdict, else its first-use version; a candidate that has neither (new
+since the first run, never reviewed) is diffed from nothing: every file is
+shown added, whole, since all of it is to be reviewed ("from" is then
+{"digest": null, "kept": false} in JSON). TO defaults to what is on disk now,
 observed afresh. FROM and TO take a kept version's digest or a unique
 prefix of it (see 'skillwire history ID').
+
+A settings or MCP candidate is kept as its canonical extract (the keys
+Claude Code acts on), not its file: its diff compares the extracts of the
+reviewed or delivered version and of what is on disk, pretty-printed with
+sorted keys; a version whose extract is no longer kept shows "content not
+kept".
 
 Contents and paths are attacker text: every byte that is not printable
 UTF-8, tab or newline is shown escaped (\x1b, \u202e), and lines over 4 KiB
@@ -76,30 +87,36 @@ store unusable (a corrupt object is never shown).`,
 			if err != nil {
 				return err
 			}
-			from := reviewedVersion(rec, vs)
+			from := history.Reviewed(rec, vs)
 			if len(args) > 1 {
 				if from, err = pickVersion(vs, args[1]); err != nil {
 					return err
 				}
 			}
-			if from == nil {
-				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one (see 'skillwire history %s')", ref.id, ref.id)
-			}
 			stage := history.Attach(&cfg)
-			out := diffJSON{ID: ref.id, From: diffSideJSON{Digest: from.Digest.String(), Kept: &from.Restorable}}
+			out := diffJSON{ID: ref.id, From: diffSideJSON{Kept: new(false)}}
+			var fromM *snapshot.Manifest // nil: from nothing, every file added
+			if from != nil {
+				fromM, out.From = &from.Manifest, diffSideJSON{Digest: new(from.Digest.String()), Kept: &from.Restorable}
+			}
 			var to *snapshot.Manifest
+			forms, err := w.extracts(ref.id)
+			if err != nil {
+				return err
+			}
 			if len(args) > 2 {
 				v, err := pickVersion(vs, args[2])
 				if err != nil {
 					return err
 				}
-				to, out.To = &v.Manifest, diffSideJSON{Digest: v.Digest.String()}
+				to, out.To = &v.Manifest, diffSideJSON{Digest: new(v.Digest.String())}
 			} else {
-				c := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+				c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 				if c.Partial() {
 					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
 				}
-				to, out.To = &c.Manifest, diffSideJSON{Digest: c.Digest.String(), OnDisk: true}
+				to, out.To = &c.Manifest, diffSideJSON{Digest: new(c.Digest.String()), OnDisk: true}
+				forms = append(forms, c.Canonical)
 			}
 			cs, err := w.contentStore()
 			if err != nil {
@@ -108,7 +125,7 @@ store unusable (a corrupt object is never shown).`,
 			if cs != nil {
 				defer cs.Close()
 			}
-			ds, err := history.Diff(&from.Manifest, to, kept(cs, nil), kept(cs, stage))
+			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), forms...), history.Canonical(kept(cs, stage), forms...))
 			if err != nil {
 				return failure(err, exitNoAudit)
 			}
@@ -159,11 +176,14 @@ func fileJSON(d *history.FileDiff, stat bool) fileDiffJSON {
 // printDiff renders a diff for a terminal: everything in it is escaped
 // already (history.Diff escapes paths and text).
 func printDiff(w io.Writer, out *diffJSON, ds []history.FileDiff, stat bool) {
-	to := out.To.Digest
+	from, to := "nothing (never reviewed)", *out.To.Digest
+	if out.From.Digest != nil {
+		from = *out.From.Digest
+	}
 	if out.To.OnDisk {
 		to += " (on disk)"
 	}
-	fmt.Fprintf(w, "%s: from %s to %s\n", out.ID, out.From.Digest, to)
+	fmt.Fprintf(w, "%s: from %s to %s\n", out.ID, from, to)
 	for i, d := range ds {
 		f := &out.Files[i]
 		fmt.Fprintf(w, "%-8s %s%s\n", f.Change, d.Path, detail(f, &d))
@@ -211,4 +231,23 @@ func kindText(e *snapshot.Entry) string {
 		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
 	}
 	return e.Kind.String()
+}
+
+// extracts reads the canonical forms the store keeps of id: the one last
+// delivered and the one reviewed SAFE (nil when none).
+func (w *world) extracts(id string) ([][]byte, error) {
+	st, err := w.open(false, true)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var forms [][]byte
+	err = st.View(func(tx *baseline.Tx) error {
+		forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return forms, nil
 }

@@ -15,6 +15,9 @@ import (
 type historyJSON struct {
 	ID       string        `json:"id"`
 	Versions []versionJSON `json:"versions"`
+	// Notes are the store's journal for the candidate (gate asks and
+	// denies, halts, auto-accepts, restores), newest first, escaped.
+	Notes []noteJSON `json:"notes"`
 }
 
 type versionJSON struct {
@@ -29,16 +32,28 @@ type versionJSON struct {
 	Modified   int       `json:"modified"`
 }
 
+type noteJSON struct {
+	Kind   string    `json:"kind"`
+	Time   time.Time `json:"time"`
+	Text   string    `json:"text"`
+	Digest *string   `json:"digest"`
+}
+
 func newHistoryCmd(s *streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "history ID",
-		Short: "List the kept versions of a candidate, newest first",
-		Long: `history lists every kept version of the candidate ID (a unique prefix is
-enough), newest first: its digest, when it was kept, how it came to be
-(first-use, session, daemon, verdict, auto-accept, restored, displaced),
-the verdict recorded on it, the files added, removed and modified since the
-version before it, and whether it can be restored.
+		Short: "List every way a candidate's versions were kept, newest first, and its notes",
+		Long: `history lists the candidate ID's history (a unique prefix of the id is
+enough), newest first: one row per time a version was kept, with its
+digest, that time, how it came to be (first-use, session, daemon, verdict
+by whom, auto-accept, restored, displaced), the files added, removed and
+modified since the row before it in time, and whether that version can be
+restored. A version kept more than once (a reviewed version put back by
+restore) has a row for each time.
+
+Then the store's notes on the candidate, newest first: what the gate asked
+or denied, halts, auto-accepts and restores (escaped).
 
 Exit 0, 2 usage error, 4 store unusable.`,
 		Args: cobra.ExactArgs(1),
@@ -47,40 +62,32 @@ Exit 0, 2 usage error, 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			ref, _, vs, err := w.versions(args[0])
+			ref, _, vs, notes, err := w.versionsAndNotes(args[0])
 			if err != nil {
 				return err
 			}
-			out := historyJSON{ID: ref.id, Versions: []versionJSON{}}
-			for i := range vs {
-				v := &vs[i]
-				j := versionJSON{Digest: v.Digest.String(), Time: v.At, How: string(v.How), Reviewer: v.Reviewer, Restorable: v.Restorable}
-				if v.Verdict != "" {
-					j.Verdict = &v.Verdict
-				}
-				var prev *snapshot.Manifest
-				if i+1 < len(vs) {
-					prev = &vs[i+1].Manifest
-				}
-				for _, c := range snapshot.Diff(prev, &v.Manifest) {
-					if c.Old != nil && c.Old.Kind == snapshot.Dir || c.New != nil && c.New.Kind == snapshot.Dir {
-						continue // the files in it count
-					}
-					switch c.Type {
-					case snapshot.Added:
-						j.Added++
-					case snapshot.Removed:
-						j.Removed++
-					default:
-						j.Modified++
-					}
+			out := historyJSON{ID: ref.id, Versions: []versionJSON{}, Notes: []noteJSON{}}
+			for _, r := range history.Rows(vs) {
+				j := versionJSON{Digest: r.Version.Digest.String(), Time: r.At, How: string(r.How),
+					Reviewer: defang(r.Reviewer), Restorable: r.Version.Restorable,
+					Added: r.Added, Removed: r.Removed, Modified: r.Modified}
+				if r.Verdict != "" {
+					j.Verdict = &r.Verdict
 				}
 				out.Versions = append(out.Versions, j)
+			}
+			for i := len(notes) - 1; i >= 0; i-- {
+				n := &notes[i]
+				j := noteJSON{Kind: defang(n.Kind), Time: n.At, Text: defang(n.Text)}
+				if n.Digest != nil {
+					j.Digest = new(n.Digest.String())
+				}
+				out.Notes = append(out.Notes, j)
 			}
 			if asJSON {
 				return writeJSON(s.out, out)
 			}
-			fmt.Fprintf(s.out, "%s (%s): %d kept version(s), newest first\n", ref.id, gatedName(ref.name), len(vs))
+			fmt.Fprintf(s.out, "%s (%s): %d kept version(s), %d event(s), newest first\n", ref.id, gatedName(ref.name), len(vs), len(out.Versions))
 			for _, v := range out.Versions {
 				restorable := "restorable"
 				if !v.Restorable {
@@ -96,11 +103,35 @@ Exit 0, 2 usage error, 4 store unusable.`,
 				fmt.Fprintf(s.out, "%s  %s  %-28s +%d -%d ~%d  %s\n", v.Digest, v.Time.UTC().Format(time.RFC3339), how,
 					v.Added, v.Removed, v.Modified, restorable)
 			}
+			if len(out.Notes) > 0 {
+				fmt.Fprintf(s.out, "Notes, newest first:\n")
+			}
+			for _, n := range out.Notes {
+				fmt.Fprintf(s.out, "  %s  %-19s %s\n", n.Time.UTC().Format(time.RFC3339), n.Kind, n.Text)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
+}
+
+// versionsAndNotes is versions, with the candidate's notes (oldest first).
+func (w *world) versionsAndNotes(prefix string) (candidateRef, *baseline.Record, []baseline.Version, []baseline.Note, error) {
+	ref, rec, vs, err := w.versions(prefix)
+	if err != nil {
+		return ref, rec, vs, nil, err
+	}
+	st, err := w.open(false, true)
+	if err != nil {
+		return ref, rec, vs, nil, err
+	}
+	defer st.Close()
+	var notes []baseline.Note
+	if err := st.View(func(tx *baseline.Tx) (err error) { notes, err = tx.Notes(ref.id); return }); err != nil {
+		return ref, rec, vs, nil, storeErr(err)
+	}
+	return ref, rec, vs, notes, nil
 }
 
 // versions resolves an id and reads its record and kept versions.
@@ -128,30 +159,6 @@ func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []basel
 		return ref, nil, nil, storeErr(err)
 	}
 	return ref, rec, vs, nil
-}
-
-// reviewedVersion is the version a diff starts from and a restore goes
-// back to: the one carrying the candidate's safe verdict (in force, else
-// the last review kept across changes), else its first-use version.
-func reviewedVersion(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
-	if rec != nil {
-		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
-			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
-				continue
-			}
-			for i := range vs {
-				if vs[i].Digest == *v.Digest {
-					return &vs[i]
-				}
-			}
-		}
-	}
-	for i := range vs {
-		if vs[i].FirstUse {
-			return &vs[i]
-		}
-	}
-	return nil
 }
 
 // pickVersion is the kept version named by a digest or unique prefix.

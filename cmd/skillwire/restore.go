@@ -80,7 +80,7 @@ or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return err
 			}
-			target := reviewedVersion(rec, vs)
+			target := history.Reviewed(rec, vs)
 			if to != "" {
 				if target, err = pickVersion(vs, to); err != nil {
 					return err
@@ -116,8 +116,8 @@ or an object is corrupt; 2 usage.`,
 			if asJSON {
 				preview = s.err
 			}
-			printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: cur.Digest.String(), OnDisk: true},
-				To: diffSideJSON{Digest: target.Digest.String()}, Files: filesJSON(ds)}, ds, true)
+			printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(cur.Digest.String()), OnDisk: true},
+				To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(ds)}, ds, true)
 			if ok, err := cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored"); !ok {
 				return err
 			}

@@ -102,7 +102,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 						return err
 					}
 					if tx.FirstRunDone() {
-						if subjects, err = session.ReadSubjects(tx, sts); err != nil || !update {
+						if subjects, err = session.ReadDifferingSubjects(tx, sts); err != nil || !update {
 							return err
 						}
 					}

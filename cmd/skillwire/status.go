@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -24,7 +25,8 @@ type statusEntryJSON struct {
 	Halt      string     `json:"halt,omitempty"`
 	Told      int        `json:"told,omitempty"`
 	ToldSince *time.Time `json:"told_since,omitempty"`
-	// Changes of a pending entry since its review, reconciled.
+	// Changes since the version a person reviewed (else the first-use
+	// version; a candidate with neither: all of it), reconciled.
 	Changes []baseline.FileChange `json:"changes,omitempty"`
 }
 
@@ -57,9 +59,11 @@ func newStatusCmd(s *streams) *cobra.Command {
 record by severity: an adverse verdict (SUSPECT or BLOCK) in force, on the
 record or on the same content elsewhere, is always listed, whatever
 changed since. Pending candidates (reviewed SAFE-TO-PROPOSE, changed
-since, halted when auto-accept refused the change) are listed first, with
-their file changes since the review reconciled with the audit logs (the
-only files status reads are the changed ones, to compare their hashes).
+since, halted when auto-accept refused the change) are listed first. Every
+entry whose delivered version differs from the version a person reviewed
+(else its first-use version; a candidate with neither: all of it) carries
+its file changes since, reconciled with the audit logs (--json "changes";
+the only files status reads are the changed ones, to compare their hashes).
 
 Exit 0, 3 when any adverse verdict is in the store or any candidate is
 pending or halted, 4 when the store is
@@ -82,7 +86,8 @@ been recorded yet (which says nothing about what is installed).`,
 					if rep, err = tx.Report(); err != nil {
 						return err
 					}
-					if subjects, err = session.StoredSubjects(tx, rep.Pending); err != nil {
+					all := slices.Concat(rep.Pending, rep.Unvetted, rep.Adverse, rep.Safe)
+					if subjects, err = session.StoredSubjects(tx, all); err != nil {
 						return err
 					}
 					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
@@ -113,7 +118,11 @@ been recorded yet (which says nothing about what is installed).`,
 				recs []*baseline.Record
 			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
 				for _, r := range l.recs {
-					*l.dst = append(*l.dst, statusEntry(r))
+					e := statusEntry(r)
+					if rc := rec[r.ID]; rc != nil {
+						e.Changes = rc.Files()
+					}
+					*l.dst = append(*l.dst, e)
 				}
 			}
 			if asJSON {
