@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,15 +39,15 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 		}, []string{"HOME"}, true},
 		{"a settings file that is a link is never followed", func(t *testing.T, p string) {
 			write(t, p, "elsewhere.json", `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/x"}}`)
-			must(t, os.Symlink("elsewhere.json", filepath.Join(p, ".claude", "settings.local.json")))
+			testtree.Must(t, os.Symlink("elsewhere.json", filepath.Join(p, ".claude", "settings.local.json")))
 		}, nil, true},
 		{"a .claude that is a link is never followed", func(t *testing.T, p string) {
 			write(t, p+"/other", "settings.json", `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/x"}}`)
-			must(t, os.Symlink("other/.claude", filepath.Join(p, ".claude")))
+			testtree.Must(t, os.Symlink("other/.claude", filepath.Join(p, ".claude")))
 		}, nil, true},
 		{"a FIFO is never opened for reading", func(t *testing.T, p string) {
-			must(t, os.MkdirAll(filepath.Join(p, ".claude"), 0o755))
-			must(t, unix.Mkfifo(filepath.Join(p, ".claude", "settings.json"), 0o644))
+			testtree.Must(t, os.MkdirAll(filepath.Join(p, ".claude"), 0o755))
+			testtree.Must(t, unix.Mkfifo(filepath.Join(p, ".claude", "settings.json"), 0o644))
 		}, nil, true},
 		{"a file over the size cap is unknown", func(t *testing.T, p string) {
 			write(t, p, "settings.json", `{"env":{}}`+strings.Repeat(" ", MaxSettings))
@@ -68,13 +69,6 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 
 func write(t *testing.T, project, name, content string) {
 	t.Helper()
-	must(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
-	must(t, os.WriteFile(filepath.Join(project, ".claude", name), []byte(content), 0o644))
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
+	testtree.Must(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+	testtree.Must(t, os.WriteFile(filepath.Join(project, ".claude", name), []byte(content), 0o644))
 }
