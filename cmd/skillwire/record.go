@@ -103,7 +103,7 @@ tree), 4 store unusable.`,
 			if err := st.Update(func(tx *baseline.Tx) error {
 				var err error
 				if replaced, err = tx.RecordVerdict(tg, v); err == nil {
-					keep.keep(tx, w.stateDir, verdictWants(ref.id, &c, v))
+					keep.keep(tx, w.stateDir, history.OnVerdict(ref.id, &c, v))
 				}
 				return err
 			}); err != nil {
