@@ -19,6 +19,18 @@ var ErrProjectSettings = errors.New("project settings could not be read")
 // Claude Code applies to its own process, and so to every hook it runs.
 var ProjectSettingsFiles = []string{"settings.json", "settings.local.json"}
 
+// HookProjects are the directories whose project settings Claude Code may
+// have applied to a hook run in cwd: ProjectDir (CLAUDE_PROJECT_DIR, else
+// cwd) and cwd itself when it is absolute, since either may be the one
+// Claude Code started in.
+func HookProjects(env Env, cwd string) []string {
+	ps := []string{ProjectDir(env, cwd)}
+	if strings.HasPrefix(cwd, "/") {
+		ps = append(ps, cwd)
+	}
+	return ps
+}
+
 // ProjectEnvKeys lists the keys of the env object of the project's
 // .claude/settings.json and settings.local.json, in file order. A missing
 // file or .claude sets nothing. Each file is reached by descriptors alone:
