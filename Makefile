@@ -34,6 +34,8 @@ FUZZ += claude:FuzzWholeJSON
 FUZZ += claude:FuzzClaudeJSONServers
 FUZZ += claude:FuzzDisplayAndSplit
 FUZZ += walker:FuzzInnerLink
+FUZZ += history:FuzzDiffTextIsEscaped
+FUZZ += baseline:FuzzDecodeVersion
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke

@@ -1,10 +1,12 @@
 package auditlog
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // Where the logs live, and what the paths in them are relative to: one
@@ -60,13 +62,10 @@ func Scopes(env string, roots []claude.Root) ([]Scope, error) {
 	return out, nil
 }
 
-// parent cuts the last component off p, as text.
+// parent is walker.Parent of p without its trailing slashes; a path with
+// no directory part left (a relative name, "/") is under "/".
 func parent(p string) string {
-	p = strings.TrimRight(p, "/")
-	if i := strings.LastIndexByte(p, '/'); i > 0 {
-		return p[:i]
-	}
-	return "/"
+	return cmp.Or(walker.Parent(strings.TrimRight(p, "/")), "/")
 }
 
 // Pick is the scope a command works on: the global one (the first) with

@@ -58,6 +58,32 @@ func TestScopesPutEachLogBesideItsRoots(t *testing.T) {
 	}
 }
 
+// The log's directory and Base are cut as text: trailing slashes dropped
+// first, repeated slashes kept, and nothing left is "/".
+func TestParentCutsTheLastComponentAsText(t *testing.T) {
+	for _, tc := range []struct{ p, want string }{
+		{"/a/b", "/a"},
+		{"/a/b/", "/a"},
+		{"/a/b//", "/a"},
+		{"/a//b", "/a/"},
+		{"/a", "/"},
+		{"/a/", "/"},
+		{"//a", "/"},
+		{"///a", "//"},
+		{"/", "/"},
+		{"//", "/"},
+		{"", "/"},
+		{"a", "/"},
+		{"a/b", "a"},
+	} {
+		t.Run(tc.p, func(t *testing.T) {
+			if got := parent(tc.p); got != tc.want {
+				t.Fatalf("parent(%q) = %q, want %q", tc.p, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestScopesRefuseARelativeLogFromTheEnvironment(t *testing.T) {
 	for _, env := range []string{"audit.jsonl", "./audit.jsonl", "~/audit.jsonl"} {
 		if _, err := Scopes(env, testRoots); !errors.Is(err, ErrRelativeLog) {

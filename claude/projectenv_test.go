@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,15 +39,15 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 		}, []string{"HOME"}, true},
 		{"a settings file that is a link is never followed", func(t *testing.T, p string) {
 			write(t, p, "elsewhere.json", `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/x"}}`)
-			must(t, os.Symlink("elsewhere.json", filepath.Join(p, ".claude", "settings.local.json")))
+			testtree.Must(t, os.Symlink("elsewhere.json", filepath.Join(p, ".claude", "settings.local.json")))
 		}, nil, true},
 		{"a .claude that is a link is never followed", func(t *testing.T, p string) {
 			write(t, p+"/other", "settings.json", `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/x"}}`)
-			must(t, os.Symlink("other/.claude", filepath.Join(p, ".claude")))
+			testtree.Must(t, os.Symlink("other/.claude", filepath.Join(p, ".claude")))
 		}, nil, true},
 		{"a FIFO is never opened for reading", func(t *testing.T, p string) {
-			must(t, os.MkdirAll(filepath.Join(p, ".claude"), 0o755))
-			must(t, unix.Mkfifo(filepath.Join(p, ".claude", "settings.json"), 0o644))
+			testtree.Must(t, os.MkdirAll(filepath.Join(p, ".claude"), 0o755))
+			testtree.Must(t, unix.Mkfifo(filepath.Join(p, ".claude", "settings.json"), 0o644))
 		}, nil, true},
 		{"a file over the size cap is unknown", func(t *testing.T, p string) {
 			write(t, p, "settings.json", `{"env":{}}`+strings.Repeat(" ", MaxSettings))
@@ -68,13 +69,31 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 
 func write(t *testing.T, project, name, content string) {
 	t.Helper()
-	must(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
-	must(t, os.WriteFile(filepath.Join(project, ".claude", name), []byte(content), 0o644))
+	testtree.Must(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+	testtree.Must(t, os.WriteFile(filepath.Join(project, ".claude", name), []byte(content), 0o644))
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+func TestHookProjectsAreTheProjectDirAndTheAbsoluteCwd(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		projectDir string // "" unset
+		cwd, wd    string
+		want       []string
+	}{
+		{"CLAUDE_PROJECT_DIR and the cwd", "/p", "/p/sub", "/x", []string{"/p", "/p/sub"}},
+		{"no CLAUDE_PROJECT_DIR: the cwd twice", "", "/c", "/x", []string{"/c", "/c"}},
+		{"a relative CLAUDE_PROJECT_DIR is not one", "rel", "/c", "/x", []string{"/c", "/c"}},
+		{"a relative cwd: the working directory alone", "", "rel", "/x", []string{"/x"}},
+		{"no cwd and no working directory", "", "", "", []string{""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := Env{
+				Getenv: func(k string) (string, bool) { return tc.projectDir, k == "CLAUDE_PROJECT_DIR" && tc.projectDir != "" },
+				Getwd:  func() (string, error) { return tc.wd, nil },
+			}
+			if got := HookProjects(env, tc.cwd); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -24,26 +24,6 @@ type Want struct {
 	Reviewer string
 }
 
-// Wants lists the versions worth keeping among standings just delivered:
-// every new or changed candidate with a complete observation, as how (the
-// deliverer: baseline.HowSession or HowDaemon); on first use, new ones are
-// HowFirstUse. Unchanged, partial and removed candidates keep nothing.
-func Wants(sts []baseline.Standing, bootstrap bool, how baseline.How) []Want {
-	var out []Want
-	for i := range sts {
-		s := &sts[i]
-		if s.ID == "" || s.Digest() == nil || s.State != baseline.New && s.State != baseline.Changed {
-			continue
-		}
-		h := how
-		if bootstrap && s.State == baseline.New {
-			h = baseline.HowFirstUse
-		}
-		out = append(out, Want{ID: s.ID, Manifest: &s.Observed.Manifest, How: h})
-	}
-	return out
-}
-
 // verdictOn is the record's verdict when it is bound to exactly d.
 func verdictOn(rec *baseline.Record, d snapshot.Hash) *baseline.Verdict {
 	if rec == nil || rec.Verdict == nil || rec.Verdict.Digest == nil || *rec.Verdict.Digest != d {

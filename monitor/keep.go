@@ -29,25 +29,10 @@ func (d *daemon) walkConfig(k *keeping) walker.Config {
 	return cfg
 }
 
-// keep keeps, inside tx, the versions of the complete candidates of roots
-// that an event says changed or appeared, or whose root is fresh.
+// keep keeps, inside tx, the versions history.Observed chooses from the
+// walk of roots.
 func (d *daemon) keep(tx *baseline.Tx, k *keeping, roots []*walker.Root, fresh map[string]bool, events []baseline.Event) error {
-	seen := map[string]bool{}
-	for _, e := range events {
-		if e.After != nil {
-			seen[string(e.Root)+"\x00"+string(e.Name)] = true
-		}
-	}
-	var wants []history.Want
-	for _, r := range roots {
-		for i := range r.Candidates {
-			c := &r.Candidates[i]
-			if c.Partial() || !fresh[r.Spec.Path] && !seen[r.Spec.Path+"\x00"+string(c.Name)] {
-				continue
-			}
-			wants = append(wants, history.Want{ID: tx.ID(r.Spec.Path, c.Name), Manifest: &c.Manifest, How: baseline.HowDaemon})
-		}
-	}
+	wants := history.Observed(roots, fresh, events, tx.ID)
 	if len(wants) == 0 {
 		return nil
 	}

@@ -489,7 +489,7 @@ const BesidePrefix = ".skillwire-quarantine-"
 // besideRoot moves stage into a new directory beside the root (in the
 // root's parent, which no root is).
 func besideRoot(rootfd int, root, stage, qname string) (string, bool, error) {
-	parent := parentOf(root)
+	parent := besideParent(root)
 	pfd, err := openNoLinks(parent + "/")
 	if err != nil {
 		return "", true, err
@@ -518,12 +518,15 @@ func besideRoot(rootfd int, root, stage, qname string) (string, bool, error) {
 	return parent + "/" + bname + "/" + qname, true, err
 }
 
-func parentOf(p string) string {
-	p = strings.TrimRight(p, "/")
-	if i := strings.LastIndexByte(p, '/'); i > 0 {
-		return p[:i]
+// besideParent is walker.Parent of the root without its trailing slashes,
+// spelled "" for a child of "/" (and for no parent at all), so that
+// parent + "/" + name is the path beside the root with one slash.
+func besideParent(root string) string {
+	p := strings.TrimRight(root, "/")
+	if strings.LastIndexByte(p, '/') <= 0 {
+		return ""
 	}
-	return ""
+	return walker.Parent(p)
 }
 
 // SHA256 is the hex SHA-256 of b: the audit log's hash of a restored file.

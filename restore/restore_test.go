@@ -99,6 +99,28 @@ func TestRestorePutsTheReviewedVersionBackAndQuarantinesTheDisplacedTree(t *test
 	}
 }
 
+// The quarantine beside a root is parent + "/" + name: the root's parent
+// cut as text (trailing slashes dropped, repeated ones kept), "" under "/".
+func TestBesideParentSpellsTheRootsParentForJoining(t *testing.T) {
+	for _, tc := range []struct{ root, want string }{
+		{"/p/.claude/skills", "/p/.claude"},
+		{"/p/.claude/skills/", "/p/.claude"},
+		{"/p/.claude//skills", "/p/.claude/"},
+		{"/skills", ""},
+		{"/skills/", ""},
+		{"//skills", "/"},
+		{"/", ""},
+		{"skills", ""},
+		{"a/skills", "a"},
+	} {
+		t.Run(tc.root, func(t *testing.T) {
+			if got := besideParent(tc.root); got != tc.want {
+				t.Fatalf("besideParent(%q) = %q, want %q", tc.root, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestRestoreRefusalsWriteNothingInTheWatchedTree(t *testing.T) {
 	for _, tc := range []struct {
 		name string

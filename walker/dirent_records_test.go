@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"slices"
 	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"golang.org/x/sys/unix"
 )
 
 // macOS's struct dirent: d_ino u64, d_seekoff u64, d_reclen u16,
@@ -80,6 +83,26 @@ func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 	}
 	if err := sortNames([]dirent{{name: z("b")}, {name: z("a")}, {name: z("b")}}); err != errListing {
 		t.Fatalf("a name listed twice: %v", err)
+	}
+}
+
+// The walk and the nested-candidate walk record one reason per listing
+// failure: the error of readDir decides it, anything unknown is unreadable.
+func TestAListingFailureRecordsItsReason(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want anomaly.Reason
+	}{
+		{"too many entries", errFanout, anomaly.Fanout},
+		{"a name listed twice", errListing, anomaly.Unstable},
+		{"any other error", unix.EIO, anomaly.Unreadable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := listingReason(tc.err); got != tc.want {
+				t.Fatalf("listingReason(%v) = %v, want %v", tc.err, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -40,22 +40,8 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 		}
 		name = znameOf(name.bytes()[i+1:])
 	}
-	if want == nil {
-		want = new(unix.Stat_t)
-		if fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW) != nil {
-			return
-		}
-	}
-	if want.Mode&unix.S_IFMT != unix.S_IFREG || want.Size > maxFrontRead {
-		return
-	}
-	fd, st, reason := openRegular(dirfd, name, follow, want)
-	if reason != 0 {
-		return
-	}
-	defer closeFD(fd)
-	data, reason := readAll(fd, &st)
-	if reason != 0 {
+	data, missing, r := readWhole(dirfd, name, follow, want, maxFrontRead)
+	if missing || r != 0 {
 		return
 	}
 	canon, rs := w.spec.Front(path, data)

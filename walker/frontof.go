@@ -75,34 +75,11 @@ func frontOf(rootfd int, ns *NameSpec, name []byte) Front {
 	return Front{Reason: anomaly.Special}
 }
 
-// readFrontFile reads name of dirfd whole as readFront does, saying why
-// when it cannot.
+// readFrontFile reads name of dirfd whole (readWhole), saying why when it
+// cannot.
 func readFrontFile(dirfd int, name zname, follow bool, want *unix.Stat_t, ns *NameSpec) Front {
-	if want == nil {
-		want = new(unix.Stat_t)
-		err := fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW)
-		switch {
-		case errors.Is(err, unix.ENOENT):
-			return Front{}
-		case err != nil:
-			return Front{Reason: openReason(err)}
-		}
-	}
-	switch {
-	case want.Mode&unix.S_IFMT == unix.S_IFLNK:
-		return Front{Reason: anomaly.Symlink}
-	case want.Mode&unix.S_IFMT != unix.S_IFREG:
-		return Front{Reason: anomaly.Special}
-	case want.Size > maxFrontRead:
-		return Front{Reason: anomaly.Oversize}
-	}
-	fd, st, r := openRegular(dirfd, name, follow, want)
-	if r != 0 {
-		return Front{Reason: r}
-	}
-	defer closeFD(fd)
-	data, r := readAll(fd, &st)
-	if r != 0 {
+	data, missing, r := readWhole(dirfd, name, follow, want, maxFrontRead)
+	if missing || r != 0 {
 		return Front{Reason: r}
 	}
 	canon, rs := ns.Front(name.bytes(), data)

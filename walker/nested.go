@@ -63,14 +63,7 @@ func (s *scanner) nested(r *Root, ri, fd int, names []dirent, prefix []byte, dep
 		subnames, err := s.main.readDir(sub, s.cfg.MaxDirEntries)
 		if err != nil {
 			closeFD(sub)
-			reason := anomaly.Unreadable
-			switch err {
-			case errFanout:
-				reason = anomaly.Fanout
-			case errListing:
-				reason = anomaly.Unstable
-			}
-			r.Candidates = append(r.Candidates, unobserved(name, anomalyEntry([]byte{}, reason)))
+			r.Candidates = append(r.Candidates, unobserved(name, anomalyEntry([]byte{}, listingReason(err))))
 			continue
 		}
 		*fds = append(*fds, sub)

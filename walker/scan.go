@@ -65,6 +65,19 @@ var errFanout = errors.New("walker: too many entries")
 // already returned by counting them); its listing is not trusted.
 var errListing = errors.New("walker: the directory changed while it was listed")
 
+// listingReason is the anomaly a directory that could not be listed
+// records: too many entries, a listing that changed under it, else
+// unreadable.
+func listingReason(err error) anomaly.Reason {
+	switch err {
+	case errFanout:
+		return anomaly.Fanout
+	case errListing:
+		return anomaly.Unstable
+	}
+	return anomaly.Unreadable
+}
+
 // readDir lists the open directory fd, sorted by name. It stops reading at
 // limit+1 names (errFanout), so a huge directory costs bounded memory.
 // Names keep their NUL terminators, in one arena.

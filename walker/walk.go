@@ -68,14 +68,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		return snapshot.Entry{}, nil
 	}
 	if err != nil {
-		r := anomaly.Unreadable
-		switch err {
-		case errFanout:
-			r = anomaly.Fanout
-		case errListing:
-			r = anomaly.Unstable
-		}
-		return anomalyEntry(path, r), nil
+		return anomalyEntry(path, listingReason(err)), nil
 	}
 	if testHookListed != nil {
 		testHookListed(path)

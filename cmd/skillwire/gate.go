@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -198,16 +197,11 @@ func logGate(dir, event string, answer gate.Answer, reason string, ids ...string
 	e.Msg("gate")
 }
 
-// hookProjects are the directories whose project settings Claude Code may
-// have applied to this hook: $CLAUDE_PROJECT_DIR (or the cwd) and the cwd.
+// hookProjects is claude.HookProjects with this command's environment.
 func hookProjects(s *streams, cwd string) []string {
 	env := claude.OSEnv()
 	env.Getenv = s.getenv
-	ps := []string{claude.ProjectDir(env, cwd)}
-	if strings.HasPrefix(cwd, "/") {
-		ps = append(ps, cwd)
-	}
-	return ps
+	return claude.HookProjects(env, cwd)
 }
 
 // steeredSession delivers the session start's one line when the project's

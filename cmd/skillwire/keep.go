@@ -9,7 +9,6 @@ import (
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/walker"
 )
 
 // keeping is one command's keeping of versions: the walk stages what it
@@ -61,14 +60,6 @@ func (k *keeping) collect(s *streams, w *world) {
 	}
 }
 
-// verdictWants: the version a verdict was recorded on, when complete.
-func verdictWants(id string, c *walker.Candidate, v baseline.Verdict) []history.Want {
-	if c.Partial() || v.Digest == nil {
-		return nil
-	}
-	return []history.Want{{ID: id, Manifest: &c.Manifest, How: baseline.HowVerdict, Verdict: v.Verdict, Reviewer: v.Reviewer}}
-}
-
 // withStaged looks bytes up in what this walk staged first (the content on
 // disk now, not yet written), then in get (the content store).
 func (k *keeping) withStaged(get func(snapshot.Hash) ([]byte, bool)) func(snapshot.Hash) ([]byte, bool) {
@@ -80,15 +71,14 @@ func (k *keeping) withStaged(get func(snapshot.Hash) ([]byte, bool)) func(snapsh
 	}
 }
 
-// deliveredWants are the versions a delivered advisory makes worth
-// keeping: its consumed deltas, and what auto-accept vouched for (it
-// delivers those itself, so they are in no consumed delta).
+// deliveredWants are history.Delivered for the advisory delivered and
+// the auto-accept outcomes applied with it.
 func deliveredWants(adv *session.Advisory, auto []session.AutoOutcome) []history.Want {
-	wants := history.Wants(adv.Consume, adv.FirstRun, baseline.HowSession)
+	var accepted []*baseline.Standing
 	for _, o := range auto {
-		if o.Decision.Accept && o.St.Digest() != nil {
-			wants = append(wants, history.Want{ID: o.St.ID, Manifest: &o.St.Observed.Manifest, How: baseline.HowAutoAccept})
+		if o.Decision.Accept {
+			accepted = append(accepted, o.St)
 		}
 	}
-	return wants
+	return history.Delivered(adv.Consume, adv.FirstRun, accepted)
 }

@@ -54,16 +54,12 @@ tree), 4 store unusable.`,
 			}
 			// The verdict is judged first, then the digest's spelling: a
 			// malformed --expect-digest still counts as given.
-			var want *snapshot.Hash
-			h, herr := snapshot.ParseHash(expect)
-			if expect != "" {
-				want = &h
-			}
+			want, bad := expectDigest(expect)
 			if err := baseline.CheckRequest(verdict, want); err != nil {
 				return refusal(err, "", nil)
 			}
-			if want != nil && herr != nil {
-				return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
+			if bad != nil {
+				return bad
 			}
 			w, err := loadWorld(s)
 			if err != nil {
@@ -103,7 +99,7 @@ tree), 4 store unusable.`,
 			if err := st.Update(func(tx *baseline.Tx) error {
 				var err error
 				if replaced, err = tx.RecordVerdict(tg, v); err == nil {
-					keep.keep(tx, w.stateDir, verdictWants(ref.id, &c, v))
+					keep.keep(tx, w.stateDir, history.OnVerdict(ref.id, &c, v))
 				}
 				return err
 			}); err != nil {
@@ -171,4 +167,17 @@ func gatedName(name []byte) string {
 		return string(name)
 	}
 	return "name hidden"
+}
+
+// expectDigest is the digest --expect-digest gives, nil when not given; a
+// malformed one is still given (want is set) and bad is the usage failure.
+func expectDigest(expect string) (want *snapshot.Hash, bad error) {
+	if expect == "" {
+		return nil, nil
+	}
+	h, err := snapshot.ParseHash(expect)
+	if err != nil {
+		bad = fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
+	}
+	return &h, bad
 }

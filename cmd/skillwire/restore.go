@@ -11,7 +11,6 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/restore"
-	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -64,13 +63,9 @@ or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return err
 			}
-			var want *snapshot.Hash
-			if expect != "" {
-				h, err := snapshot.ParseHash(expect)
-				if err != nil {
-					return fail(exitUsage, "--expect-digest must be blake3: and 64 lowercase hex digits")
-				}
-				want = &h
+			want, bad := expectDigest(expect)
+			if bad != nil {
+				return bad
 			}
 			w, err := loadWorld(s)
 			if err != nil {
