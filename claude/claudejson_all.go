@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -18,7 +17,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
 	var projects map[string]any // project -> its mcpServers value
-	err := s.object(func(k string) error {
+	if failed := s.top(func(k string) error {
 		switch k {
 		case "mcpServers":
 			return s.keep(kept, "mcpServers", 1)
@@ -48,18 +47,8 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 			})
 		}
 		return s.skip()
-	})
-	if err == nil {
-		s.space()
-		if s.i != len(s.data) {
-			err = errors.New("data after the top-level object")
-		}
-	}
-	switch {
-	case errors.Is(err, errConfigDepth):
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
-	case err != nil:
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}); failed != nil {
+		return *failed
 	}
 	local := map[string]any{}
 	for p, v := range projects {

@@ -276,7 +276,7 @@ func ClaudeJSON(data []byte, size int64, project string) Extract {
 	}
 	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
-	err := s.object(func(k string) error {
+	if failed := s.top(func(k string) error {
 		switch k {
 		case "mcpServers":
 			return s.keep(kept, "mcpServers", 1)
@@ -298,18 +298,8 @@ func ClaudeJSON(data []byte, size int64, project string) Extract {
 			})
 		}
 		return s.skip()
-	})
-	if err == nil {
-		s.space()
-		if s.i != len(s.data) {
-			err = errors.New("data after the top-level object")
-		}
-	}
-	switch {
-	case errors.Is(err, errConfigDepth):
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
-	case err != nil:
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}); failed != nil {
+		return *failed
 	}
 	ex := Extract{Canonical: canonicalJSON(kept)}
 	if s.dup {
@@ -319,6 +309,25 @@ func ClaudeJSON(data []byte, size int64, project string) Extract {
 }
 
 var errClaudeJSON = errors.New("not a JSON object")
+
+// top scans the whole document as one object, nothing after it, and turns
+// a failure into the anomaly of the extract (nil: the scan succeeded).
+func (s *claudeScan) top(fn func(k string) error) *Extract {
+	err := s.object(fn)
+	if err == nil {
+		s.space()
+		if s.i != len(s.data) {
+			err = errors.New("data after the top-level object")
+		}
+	}
+	switch {
+	case errors.Is(err, errConfigDepth):
+		return &Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+	case err != nil:
+		return &Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+	}
+	return nil
+}
 
 // claudeScan walks the few levels of ~/.claude.json that lead to the kept
 // values over raw bytes. Kept values are read by configReader in full.
