@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/internal/testtree"
+
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
@@ -51,12 +53,7 @@ func (tr *tree) skill(scope, name string) string {
 	return p
 }
 
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+var must = testtree.Must
 
 func (tr *tree) store() *baseline.Store {
 	tr.t.Helper()
