@@ -407,3 +407,21 @@ func TestCanonicalFormsDiffByTheKeyThatChanged(t *testing.T) {
 		t.Fatalf("Pretty of what does not parse: %q", got)
 	}
 }
+
+func TestAStageCopiesNothingTheStoreKeepsAlready(t *testing.T) {
+	kept := snapshot.Hash(blake3.Sum256([]byte("kept")))
+	fresh := snapshot.Hash(blake3.Sum256([]byte("fresh")))
+	var cfg walker.Config
+	s := Attach(&cfg, func(h snapshot.Hash) bool { return h == kept })
+	if cfg.Keep != s {
+		t.Fatal("Attach did not set the walker's keeper")
+	}
+	s.Keep(kept, []byte("kept"))
+	s.Keep(fresh, []byte("fresh"))
+	if _, ok := s.Get(kept); ok {
+		t.Error("content the store keeps already was staged again")
+	}
+	if b, ok := s.Get(fresh); !ok || string(b) != "fresh" {
+		t.Errorf("new content not staged: %q %v", b, ok)
+	}
+}

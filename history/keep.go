@@ -306,8 +306,14 @@ func briefly(opts baseline.Options, write bool, fn func(*baseline.Tx) error) err
 }
 
 // Attach makes cfg's walk stage what it reads, for keeping after delivery.
-func Attach(cfg *walker.Config) *Stage {
+// known, when not nil, names content the store keeps already (its Has):
+// that content is not copied again. Should it be collected before the
+// versions are written, those versions are recorded as not restorable.
+func Attach(cfg *walker.Config, known ...func(snapshot.Hash) bool) *Stage {
 	s := NewStage(0)
+	if len(known) > 0 {
+		s.known = known[0]
+	}
 	cfg.Keep = s
 	return s
 }

@@ -23,6 +23,9 @@ type Stage struct {
 	bytes  atomic.Int64
 	max    int64
 	shards [stageShards]shard
+	// known, when set, names content already kept: it is not staged again,
+	// so a walk of an unchanged tree copies nothing.
+	known func(snapshot.Hash) bool
 }
 
 const (
@@ -47,6 +50,9 @@ func NewStage(max int64) *Stage {
 
 // Keep copies data, the bytes the walker hashed into h.
 func (s *Stage) Keep(h snapshot.Hash, data []byte) {
+	if s.known != nil && s.known(h) {
+		return
+	}
 	sh := &s.shards[h[0]%stageShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

@@ -150,7 +150,11 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
-	keep := &keeping{stage: history.Attach(&cfg)}
+	// What the content store keeps already is not staged again: an
+	// unchanged tree's walk then copies nothing (and faults no memory in).
+	kept, closeKept := openKept(w.stateDir)
+	defer closeKept()
+	keep := &keeping{stage: history.Attach(&cfg, kept.has)}
 	w.timeout = min(w.timeout, hookLockTimeout)
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
 
@@ -169,9 +173,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
 	defer hl.Close()
 	log := zerolog.New(hl).With().Timestamp().Logger()
-	content, closeContent := keptContent(w.stateDir)
-	defer closeContent()
-	content = keep.withStaged(content)
+	content := keep.withStaged(kept.get)
 	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.project, Log: log,
 		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Content: content}
@@ -237,27 +239,26 @@ func (l *hookLog) Close() {
 	}
 }
 
-// keptContent looks bytes up in the content store of the state directory,
-// when there is one: auto-accept measures drift on them, and without them
-// it halts rather than accept unmeasured. The store is opened at the first
-// lookup, so a session start without auto-accept never pays for it.
-func keptContent(stateDir string) (get func(snapshot.Hash) ([]byte, bool), closeFn func()) {
-	var cs *content.Store
-	opened := false
-	get = func(h snapshot.Hash) ([]byte, bool) {
-		if !opened {
-			opened = true
-			cs, _ = content.Open(stateDir, content.Options{})
-		}
-		if cs == nil {
-			return nil, false
-		}
-		b, err := cs.Get(h)
-		return b, err == nil
-	}
-	return get, func() {
-		if cs != nil {
-			cs.Close()
+// keptStore is the content store of the state directory, opened once per
+// session start (absent or untrusted: nothing is known to be kept).
+type keptStore struct{ cs *content.Store }
+
+func openKept(stateDir string) (*keptStore, func()) {
+	k := &keptStore{}
+	k.cs, _ = content.Open(stateDir, content.Options{})
+	return k, func() {
+		if k.cs != nil {
+			k.cs.Close()
 		}
 	}
+}
+
+func (k *keptStore) has(h snapshot.Hash) bool { return k.cs != nil && k.cs.Has(h) }
+
+func (k *keptStore) get(h snapshot.Hash) ([]byte, bool) {
+	if k.cs == nil {
+		return nil, false
+	}
+	b, err := k.cs.Get(h)
+	return b, err == nil
 }
