@@ -86,7 +86,7 @@ or an object is corrupt; 2 usage.`,
 			}
 			walk := cfg
 			stage := history.Attach(&cfg)
-			cur := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			cur := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			cs, err := w.contentStore()
 			if err != nil {
 				return err
