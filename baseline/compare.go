@@ -64,17 +64,19 @@ func (s *Standing) Status() Status {
 }
 
 // StatusOf derives the status of r for content d given the verdict in
-// force: a SAFE review that no longer covers d is pending (halted when
-// auto-accept refused it) unless an adverse verdict outranks it; a review
-// carried over by a rename is pending whatever the content.
+// force, the one rule of every report (status, sessions, the gate): an
+// adverse verdict outranks everything; a halt holds whatever was delivered
+// or is observed, until a person records a verdict; a SAFE review that no
+// longer covers d is pending; a review carried over by a rename is pending
+// whatever the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
-		return r.Status
 	case inForce != nil && Adverse(inForce.Verdict):
 		return r.Status
 	case r.Halt != nil:
 		return StatusHalted
+	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
+		return r.Status
 	}
 	return StatusPending
 }

@@ -332,3 +332,31 @@ func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
 		t.Fatalf("an adverse verdict outranks the pending rename: %q", got)
 	}
 }
+
+func TestAHaltedCandidateIsHaltedWhateverWasDelivered(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	w.write("a/f", "2") // observed, never delivered: the record still holds "1"
+	sa := compare(t, st, w.observe(cfg))["a"]
+	must(t, st.Update(func(tx *Tx) error { return tx.HaltChange(&sa, "cumulative drift", time.Now()) }))
+	r := recordOf(t, st, sa.ID)
+	if r.Digest == nil || !sameDigest(r.Review.Digest, r.Digest) {
+		t.Fatalf("the change was delivered: %+v", r)
+	}
+	if got := StatusOf(r, r.Digest, r.Verdict); got != StatusHalted {
+		t.Fatalf("StatusOf the delivered digest = %q, want halted", got)
+	}
+	var rep Report
+	must(t, st.View(func(tx *Tx) (err error) { rep, err = tx.Report(); return }))
+	if len(rep.Pending) != 1 || rep.Pending[0].ID != sa.ID || len(rep.Safe) != 0 {
+		t.Fatalf("report: %d pending, %d safe; want the halted candidate pending", len(rep.Pending), len(rep.Safe))
+	}
+	w.write("a/f", "1") // back to the reviewed bytes: only a verdict clears a halt
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusHalted {
+		t.Fatalf("back to the reviewed content: status %q, want halted", s.Status())
+	}
+}
