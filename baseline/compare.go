@@ -254,10 +254,13 @@ func stillAsCompared(now, then *Record) bool {
 // with no verdict, an adverse verdict for this content is inherited.
 func (t *Tx) settleVerdict(rec *Record) error {
 	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil && rec.Renamed == nil {
-		// Content came back to what was reviewed: the review covers it again.
+		// Content came back to what was reviewed: the review covers it again,
+		// unless it is halted (only a recorded verdict clears a halt).
 		rv := *rec.Review
 		rec.Verdict = &rv
-		rec.Halt, rec.Told, rec.ToldSince = nil, 0, time.Time{}
+		if rec.Halt == nil {
+			rec.Told, rec.ToldSince = 0, time.Time{}
+		}
 	}
 	v := rec.Verdict
 	switch {

@@ -379,4 +379,8 @@ func TestAHaltedCandidateIsHaltedWhateverWasDelivered(t *testing.T) {
 	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusHalted {
 		t.Fatalf("back to the reviewed content: status %q, want halted", s.Status())
 	}
+	advance(t, st, w.observe(cfg))
+	if r := recordOf(t, st, sa.ID); r.Halt == nil || StatusOf(r, r.Digest, r.Verdict) != StatusHalted {
+		t.Fatalf("delivering the reviewed content cleared the halt: %+v", r)
+	}
 }

@@ -585,3 +585,47 @@ func TestOpenParentRefusesALinkOrFileOnTheWay(t *testing.T) {
 		t.Fatalf("openParent = %q, %q", dir, leaf)
 	}
 }
+
+// Restoring the reviewed version is a person's act, as a verdict is: it
+// clears a halt (DESIGN.md §11, "pending / halted --record or restore--> SAFE").
+func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
+	fx := setup(t)
+	st, err := baseline.Open(baseline.Options{Dir: fx.state, Create: true, LockTimeout: time.Second})
+	must(t, err)
+	defer st.Close()
+	r := fx.request(t)
+	r.ID = st.ID(fx.root, []byte("s"))
+	target := *fx.target
+	target.Verdict, target.Reviewer = baseline.Safe, "ann"
+	r.Target = &target
+	reviewed := walker.Candidate{Name: r.Name, Manifest: target.Manifest, Digest: target.Digest}
+	now := time.Now()
+	must(t, st.Update(func(tx *baseline.Tx) error {
+		if _, err := tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.New, Observed: &reviewed}}, true, now); err != nil {
+			return err
+		}
+		d := target.Digest
+		if _, err := tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &reviewed, Expect: &d},
+			baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: "ann", At: now}); err != nil {
+			return err
+		}
+		rec, err := tx.Record(r.ID)
+		if err != nil {
+			return err
+		}
+		return tx.HaltChange(&baseline.Standing{ID: r.ID, Root: r.Root, Name: r.Name, Observed: r.Current, Prior: rec}, "drift", now)
+	}))
+	_, err = Run(r)
+	must(t, err)
+	must(t, st.Update(func(tx *baseline.Tx) error { return Record(tx, r) }))
+	must(t, st.View(func(tx *baseline.Tx) error {
+		rec, err := tx.Record(r.ID)
+		if err != nil {
+			return err
+		}
+		if rec.Halt != nil || baseline.StatusOf(rec, rec.Digest, rec.Verdict) != baseline.StatusVetted {
+			t.Fatalf("restored to the reviewed version, still halted: %+v", rec)
+		}
+		return nil
+	}))
+}
