@@ -1,7 +1,7 @@
 // Package restore puts a kept version of a candidate back in place. It
 // never writes into a tree it has not proven: the target is built beside
-// the candidate under the proven root's descriptor (openat, O_EXCL,
-// O_NOFOLLOW), synced, swapped in with one atomic exchange, and the
+// the candidate under the descriptor of its parent, reached from the
+// proven root without following a link (openat, O_EXCL, O_NOFOLLOW), synced, swapped in with one atomic exchange, and the
 // displaced tree is moved into quarantine, never deleted. A crash at any
 // step leaves the old or the new candidate whole in place and the other in
 // the staging directory or in quarantine.
