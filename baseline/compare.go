@@ -64,17 +64,19 @@ func (s *Standing) Status() Status {
 }
 
 // StatusOf derives the status of r for content d given the verdict in
-// force: a SAFE review that no longer covers d is pending (halted when
-// auto-accept refused it) unless an adverse verdict outranks it; a review
-// carried over by a rename is pending whatever the content.
+// force, the one rule of every report (status, sessions, the gate): an
+// adverse verdict outranks everything; a halt holds whatever was delivered
+// or is observed, until a person records a verdict; a SAFE review that no
+// longer covers d is pending; a review carried over by a rename is pending
+// whatever the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
-		return r.Status
 	case inForce != nil && Adverse(inForce.Verdict):
 		return r.Status
 	case r.Halt != nil:
 		return StatusHalted
+	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
+		return r.Status
 	}
 	return StatusPending
 }
@@ -252,10 +254,13 @@ func stillAsCompared(now, then *Record) bool {
 // with no verdict, an adverse verdict for this content is inherited.
 func (t *Tx) settleVerdict(rec *Record) error {
 	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil && rec.Renamed == nil {
-		// Content came back to what was reviewed: the review covers it again.
+		// Content came back to what was reviewed: the review covers it again,
+		// unless it is halted (only a recorded verdict clears a halt).
 		rv := *rec.Review
 		rec.Verdict = &rv
-		rec.Halt, rec.Told, rec.ToldSince = nil, 0, time.Time{}
+		if rec.Halt == nil {
+			rec.Told, rec.ToldSince = 0, time.Time{}
+		}
 	}
 	v := rec.Verdict
 	switch {

@@ -8,13 +8,19 @@ var keyFirstRun = []byte("firstrun") // when the first session was delivered
 
 // FirstRunDone reports whether this store's first run was delivered. It
 // is recorded even when that run saw no candidate, so everything that
-// appears later is new, never accepted on first use. A store written before
-// the mark existed counts as done once it holds a record; its first write
-// transaction writes the mark (markLegacyFirstRun), so forgetting every
-// record later does not bring first use back.
+// appears later is new, never accepted on first use. A store created with
+// the mark's rule has its first run only by the mark (a verdict recorded
+// before any session is not one); a store written before the mark existed
+// (no creation marker) counts as done once it holds a record, and its first
+// write transaction writes the mark (markLegacyFirstRun), so forgetting
+// every record later does not bring first use back.
 func (t *Tx) FirstRunDone() bool {
-	if t.tx.Bucket(bucketMeta).Get(keyFirstRun) != nil {
+	m := t.tx.Bucket(bucketMeta)
+	if m.Get(keyFirstRun) != nil {
 		return true
+	}
+	if m.Get(keyCreated) != nil {
+		return false
 	}
 	k, _ := t.tx.Bucket(bucketCandidates).Cursor().First()
 	return k != nil

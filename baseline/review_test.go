@@ -140,17 +140,37 @@ func TestFirstRunIsRecordedEvenWithNoCandidate(t *testing.T) {
 	}
 }
 
-func TestStoreWithRecordsButNoMarkHadItsFirstRun(t *testing.T) {
-	st, _ := openNew(t)
-	w := newWorld(t)
-	w.write("a/f", "1")
-	advance(t, st, w.observe(walker.DefaultConfig()))
-	must(t, st.View(func(tx *Tx) error {
-		if !tx.FirstRunDone() {
-			t.Error("a store written before the mark existed counts as a first run")
-		}
-		return nil
+// makeLegacy removes what a store written before the first-run mark
+// (and the creation marker) never had.
+func makeLegacy(t *testing.T, st *Store) {
+	t.Helper()
+	must(t, st.Update(func(tx *Tx) error {
+		m := tx.tx.Bucket(bucketMeta)
+		return errors.Join(m.Delete(keyFirstRun), m.Delete(keyCreated))
 	}))
+}
+
+// A record written before any delivered session (a verdict recorded first)
+// is a first run only in a store that predates the mark.
+func TestARecordIsAFirstRunOnlyInALegacyStore(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		legacy bool
+	}{{"new store", false}, {"legacy store", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := openNew(t)
+			if tc.legacy {
+				makeLegacy(t, st)
+			}
+			must(t, st.Update(func(tx *Tx) error { return tx.put(sampleRecord()) }))
+			must(t, st.Update(func(tx *Tx) error { return nil })) // a later write: the legacy rule's mark
+			var done bool
+			must(t, st.View(func(tx *Tx) error { done = tx.FirstRunDone(); return nil }))
+			if done != tc.legacy {
+				t.Fatalf("FirstRunDone = %v, want %v", done, tc.legacy)
+			}
+		})
+	}
 }
 
 // A legacy store (records, no mark) keeps its first run when every record
@@ -162,7 +182,7 @@ func TestLegacyStoreKeepsItsFirstRunWhenEveryRecordIsForgotten(t *testing.T) {
 	w.write("a/f", "1")
 	w.write("b/f", "2")
 	advance(t, st, w.observe(walker.DefaultConfig()))
-	must(t, st.Update(func(tx *Tx) error { return tx.tx.Bucket(bucketMeta).Delete(keyFirstRun) }))
+	makeLegacy(t, st)
 	must(t, st.Update(func(tx *Tx) error {
 		recs, err := tx.Records()
 		if err != nil || len(recs) != 2 {
@@ -330,5 +350,37 @@ func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
 	}
 	if got := StatusOf(r, &d, &Verdict{Verdict: Block, Digest: &d}); got != StatusSeen {
 		t.Fatalf("an adverse verdict outranks the pending rename: %q", got)
+	}
+}
+
+func TestAHaltedCandidateIsHaltedWhateverWasDelivered(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	cfg := walker.DefaultConfig()
+	w.write("a/f", "1")
+	sts := advance(t, st, w.observe(cfg))
+	record(t, st, "a", sts, Safe)
+	w.write("a/f", "2") // observed, never delivered: the record still holds "1"
+	sa := compare(t, st, w.observe(cfg))["a"]
+	must(t, st.Update(func(tx *Tx) error { return tx.HaltChange(&sa, "cumulative drift", time.Now()) }))
+	r := recordOf(t, st, sa.ID)
+	if r.Digest == nil || !sameDigest(r.Review.Digest, r.Digest) {
+		t.Fatalf("the change was delivered: %+v", r)
+	}
+	if got := StatusOf(r, r.Digest, r.Verdict); got != StatusHalted {
+		t.Fatalf("StatusOf the delivered digest = %q, want halted", got)
+	}
+	var rep Report
+	must(t, st.View(func(tx *Tx) (err error) { rep, err = tx.Report(); return }))
+	if len(rep.Pending) != 1 || rep.Pending[0].ID != sa.ID || len(rep.Safe) != 0 {
+		t.Fatalf("report: %d pending, %d safe; want the halted candidate pending", len(rep.Pending), len(rep.Safe))
+	}
+	w.write("a/f", "1") // back to the reviewed bytes: only a verdict clears a halt
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusHalted {
+		t.Fatalf("back to the reviewed content: status %q, want halted", s.Status())
+	}
+	advance(t, st, w.observe(cfg))
+	if r := recordOf(t, st, sa.ID); r.Halt == nil || StatusOf(r, r.Digest, r.Verdict) != StatusHalted {
+		t.Fatalf("delivering the reviewed content cleared the halt: %+v", r)
 	}
 }

@@ -214,6 +214,9 @@ var (
 	keySchema        = []byte("schema")
 	keySecret        = []byte("secret")
 	keyImported      = []byte("imported") // SHA-256 of legacy baselines already imported
+	// keyCreated is written when a store is created: a store without it
+	// predates the first-run mark (FirstRunDone's legacy rule).
+	keyCreated = []byte("created")
 )
 
 // create makes a new store atomically: initialised in a temporary file in
@@ -250,6 +253,9 @@ func create(dir, path string) error {
 		}
 		m := tx.Bucket(bucketMeta)
 		if err := m.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return err
+		}
+		if err := m.Put(keyCreated, []byte(strconv.Itoa(SchemaVersion))); err != nil {
 			return err
 		}
 		return m.Put(keySecret, secret)

@@ -40,8 +40,9 @@ func Record(tx *baseline.Tx, r *Request) error {
 	}
 	// The person's review of exactly these bytes applies again: Advance
 	// brings back the last review; an older one kept on the version is
-	// recorded again.
-	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == d {
+	// recorded again, and so is one under a halt (a restore is a person's
+	// act: like a verdict, it clears the halt).
+	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Halt == nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == d {
 		return err
 	}
 	_, err = tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &restored, Expect: &d},

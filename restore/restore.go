@@ -1,7 +1,7 @@
 // Package restore puts a kept version of a candidate back in place. It
 // never writes into a tree it has not proven: the target is built beside
-// the candidate under the proven root's descriptor (openat, O_EXCL,
-// O_NOFOLLOW), synced, swapped in with one atomic exchange, and the
+// the candidate under the descriptor of its parent, reached from the
+// proven root without following a link (openat, O_EXCL, O_NOFOLLOW), synced, swapped in with one atomic exchange, and the
 // displaced tree is moved into quarantine, never deleted. A crash at any
 // step leaves the old or the new candidate whole in place and the other in
 // the staging directory or in quarantine.
@@ -115,7 +115,8 @@ type Result struct {
 }
 
 // Check refuses a request before anything is written: a changed, partial
-// or linked candidate, an unrestorable target, a symbolic link on the path.
+// or linked candidate, one with any anomaly (a link on the way to a nested
+// candidate is one), an unrestorable target (a link in it is an anomaly).
 func Check(r *Request) error {
 	c := r.Current
 	switch {
@@ -127,6 +128,8 @@ func Check(r *Request) error {
 		return fmt.Errorf("%w: the candidate could not be fully observed", ErrIncomplete)
 	case c.Manifest.ViaLink:
 		return fmt.Errorf("%w: the candidate itself", ErrSymlink)
+	case len(c.Manifest.Anomalies()) > 0:
+		return fmt.Errorf("%w: the candidate is not fully observable (%s)", ErrIncomplete, c.Manifest.Anomalies()[0].Reason)
 	case !r.Target.Restorable || len(r.Target.Manifest.Anomalies()) > 0 || r.Target.Manifest.Partial:
 		return fmt.Errorf("%w: %s", ErrNotRestorable, r.Target.Digest)
 	case len(r.Target.Manifest.Entries) == 0:
@@ -170,49 +173,61 @@ func Run(r *Request) (*Result, error) {
 		return nil, err
 	}
 	defer unix.Close(rootfd)
-	name := string(r.Name)
+	// A nested candidate is built, exchanged and quarantined inside its
+	// own parent, reached without following a link: the kernel never
+	// resolves a component of its name.
+	dirfd, dir, leaf, err := openParent(rootfd, string(r.Name))
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(dirfd)
+	where := r.Root.Path + dir
 	stage := StagePrefix + random()
 	qname := r.ID + "-" + r.Now.UTC().Format("20060102T150405Z") + "-" + random()[:8]
 	// The stage's descriptor is held until after the exchange, so its
 	// inode cannot be reused by a replacement with the same number.
-	stagefd, err := build(rootfd, stage, &r.Target.Manifest, data)
+	stagefd, err := build(dirfd, stage, &r.Target.Manifest, data)
 	if err != nil {
-		return nil, r.refuse(rootfd, stage, qname, err)
+		return nil, r.refuse(dirfd, where, stage, qname, err)
 	}
 	defer unix.Close(stagefd)
 	step(StepStaged)
-	// The last look, through the proven root: the candidate must still be
-	// what was previewed, and the staging name still the tree built.
-	now := walker.ObserveAt(context.Background(), rootfd, r.Name, r.Walk)
+	// The last look, through the proven parent: the candidate must still
+	// be what was previewed, the parent still at its name in the root, and
+	// the staging name still the tree built.
+	now := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
 	if now.Partial() || now.Digest != r.Current.Digest {
-		return nil, r.refuse(rootfd, stage, qname, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest))
+		return nil, r.refuse(dirfd, where, stage, qname, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest))
 	}
-	if err := sameAt(rootfd, stage, stagefd); err != nil {
-		return nil, r.refuse(rootfd, stage, qname, err)
+	if err := stillParent(rootfd, string(r.Name), dirfd); err != nil {
+		return nil, r.refuse(dirfd, where, stage, qname, err)
 	}
-	if err := exchange(rootfd, stage, name); err != nil {
+	if err := sameAt(dirfd, stage, stagefd); err != nil {
+		return nil, r.refuse(dirfd, where, stage, qname, err)
+	}
+	if err := exchange(dirfd, stage, leaf); err != nil {
 		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
 			err = fmt.Errorf("%w: %v", ErrUnsupported, err)
 		} else {
 			err = fmt.Errorf("restore: exchanging %s: %w", stage, err)
 		}
-		return nil, r.refuse(rootfd, stage, qname, err)
+		return nil, r.refuse(dirfd, where, stage, qname, err)
 	}
 	step(StepExchanged)
 	res := &Result{Changes: snapshot.Diff(&r.Current.Manifest, &r.Target.Manifest)}
 	// The stage could have been edited or swapped up to the exchange: only
 	// a walk of what is now in place says whether the target is.
-	in := walker.ObserveAt(context.Background(), rootfd, r.Name, r.Walk)
+	in := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
 	res.InPlace, res.Verified = in.Digest, !in.Partial() && in.Digest == r.Target.Digest
 	var qerr error
-	res.Quarantine, res.Beside, qerr = quarantine(rootfd, r.Root.Path, stage, r.StateDir, qname)
+	res.Quarantine, res.Beside, qerr = quarantine(dirfd, r.Root.Path, stage, r.StateDir, qname)
 	if qerr != nil {
 		res.QuarantineErr = qerr
 		if res.Quarantine == "" { // not moved (else moved, not synced)
-			res.Stranded = r.Root.Path + "/" + stage
+			res.Stranded = where + "/" + stage
 			// The exchange must still be durable: quarantine syncs the
-			// root only once it moved the displaced tree.
-			if err := unix.Fsync(rootfd); err != nil {
+			// parent only once it moved the displaced tree.
+			if err := unix.Fsync(dirfd); err != nil {
 				res.QuarantineErr = errors.Join(qerr, fmt.Errorf("syncing the root: %w", err))
 			}
 		}
@@ -222,17 +237,17 @@ func Run(r *Request) (*Result, error) {
 	return res, nil
 }
 
-// refuse moves the unexchanged staging name into quarantine, whatever now
-// holds it (evidence, if a writer replaced it), and returns err saying
-// where it went.
-func (r *Request) refuse(rootfd int, stage, qname string, err error) error {
+// refuse moves the unexchanged staging name of dirfd (the directory at
+// path dir) into quarantine, whatever now holds it (evidence, if a writer
+// replaced it), and returns err saying where it went.
+func (r *Request) refuse(dirfd int, dir, stage, qname string, err error) error {
 	var st unix.Stat_t
-	if unix.Fstatat(rootfd, stage, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+	if unix.Fstatat(dirfd, stage, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return err // never created
 	}
-	where, _, qerr := quarantine(rootfd, r.Root.Path, stage, r.StateDir, qname+"-unused")
+	where, _, qerr := quarantine(dirfd, r.Root.Path, stage, r.StateDir, qname+"-unused")
 	if qerr != nil {
-		return fmt.Errorf("%w (the staged tree stays at %s/%s: %v)", err, r.Root.Path, stage, qerr)
+		return fmt.Errorf("%w (the staged tree stays at %s/%s: %v)", err, dir, stage, qerr)
 	}
 	return fmt.Errorf("%w (the unused staged tree is in %s)", err, where)
 }
@@ -279,29 +294,93 @@ func openNoLinks(path string) (int, error) {
 		if c == "" {
 			continue
 		}
-		next, err := unix.Openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil {
-			var st unix.Stat_t
-			if unix.Fstatat(fd, c, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-				err = fmt.Errorf("%w: %q", ErrSymlink, c)
-			} else {
-				err = fmt.Errorf("restore: opening %q: %w", path, err)
-			}
-			unix.Close(fd)
-			return -1, err
-		}
+		next, err := openDir(fd, c)
 		unix.Close(fd)
+		if err != nil {
+			return -1, fmt.Errorf("restore: opening %q: %w", path, err)
+		}
 		fd = next
 	}
 	return fd, nil
 }
 
-// build writes m as the entry stage of rootfd: directories 0700 while they
+// openDir opens the directory c of dirfd without following a link, and
+// proves it arrived where it looked: what fstatat saw at c (a directory,
+// not a link) is the file it opened.
+func openDir(dirfd int, c string) (int, error) {
+	var at, held unix.Stat_t
+	if err := unix.Fstatat(dirfd, c, &at, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return -1, err
+	}
+	switch at.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+	case unix.S_IFLNK:
+		return -1, fmt.Errorf("%w: %q", ErrSymlink, c)
+	default:
+		return -1, fmt.Errorf("%q: %w", c, unix.ENOTDIR)
+	}
+	fd, err := unix.Openat(dirfd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return -1, fmt.Errorf("%w: %q", ErrSymlink, c)
+	}
+	if err != nil {
+		return -1, err
+	}
+	if err := unix.Fstat(fd, &held); err != nil || held.Dev != at.Dev || held.Ino != at.Ino {
+		unix.Close(fd)
+		return -1, fmt.Errorf("%w: %q was replaced while it was opened", ErrChanged, c)
+	}
+	return fd, nil
+}
+
+// openParent opens the directory holding the candidate name of rootfd,
+// one component at a time through openDir; it returns that directory's
+// descriptor (its own, even for a flat name), its path below the root
+// ("" or "/a/b") and the name's last component.
+func openParent(rootfd int, name string) (fd int, dir, leaf string, err error) {
+	if fd, err = dup(rootfd); err != nil {
+		return -1, "", "", fmt.Errorf("restore: opening the root: %w", err)
+	}
+	leaf = name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		dir, leaf = "/"+name[:i], name[i+1:]
+		for c := range strings.SplitSeq(name[:i], "/") {
+			next, err := openDir(fd, c)
+			unix.Close(fd)
+			if err != nil {
+				return -1, "", "", fmt.Errorf("restore: opening the candidate's directory %q: %w", c, err)
+			}
+			fd = next
+		}
+	}
+	return fd, dir, leaf, nil
+}
+
+// stillParent proves that the parent dirfd of the candidate name is still
+// what name reaches from rootfd: a directory moved out of the root since it
+// was opened is never written.
+func stillParent(rootfd int, name string, dirfd int) error {
+	fd, _, _, err := openParent(rootfd, name)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrChanged, err)
+	}
+	defer unix.Close(fd)
+	var a, b unix.Stat_t
+	if err := errors.Join(unix.Fstat(fd, &a), unix.Fstat(dirfd, &b)); err != nil {
+		return fmt.Errorf("restore: checking the candidate's directory: %w", err)
+	}
+	if a.Dev != b.Dev || a.Ino != b.Ino {
+		return fmt.Errorf("%w: the directory holding it moved", ErrChanged)
+	}
+	return nil
+}
+
+// build writes m as the entry stage of dirfd: directories 0700 while they
 // are filled (their modes last, deepest first), files created with O_EXCL,
 // written, given their mode and synced (by a few goroutines: concurrent
 // fsyncs share the journal's commits); then every directory is synced. It
 // returns a descriptor of the stage itself, which the caller closes.
-func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) (stagefd int, err error) {
+func build(dirfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) (stagefd int, err error) {
 	stagefd = -1
 	defer func() {
 		if err != nil && stagefd >= 0 {
@@ -322,7 +401,7 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		rel := string(e.Path)
-		parentfd, base := rootfd, stage
+		parentfd, base := dirfd, stage
 		if rel != "" {
 			dir, leaf := "", rel
 			if j := strings.LastIndexByte(rel, '/'); j >= 0 {
@@ -377,7 +456,7 @@ func build(rootfd int, stage string, m *snapshot.Manifest, data map[snapshot.Has
 	if err := syncer.wait(); err != nil {
 		return stagefd, fmt.Errorf("restore: syncing the staged tree: %w", err)
 	}
-	return stagefd, unix.Fsync(rootfd)
+	return stagefd, unix.Fsync(dirfd)
 }
 
 // writeFile writes one file of the stage; with held, it returns a second
@@ -461,7 +540,7 @@ func (s *syncer) wait() error {
 // as qname. Across filesystems it goes to a fresh quarantine directory
 // beside the root instead, and says so. A path is returned once the tree
 // was moved, even with an error (a failed sync).
-func quarantine(rootfd int, root, stage, stateDir, qname string) (string, bool, error) {
+func quarantine(dirfd int, root, stage, stateDir, qname string) (string, bool, error) {
 	qdir := strings.TrimSuffix(stateDir, "/") + "/" + QuarantineDir
 	if err := os.Mkdir(qdir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", false, err
@@ -471,14 +550,14 @@ func quarantine(rootfd int, root, stage, stateDir, qname string) (string, bool, 
 		return "", false, err
 	}
 	defer unix.Close(qfd)
-	err = renameat(rootfd, stage, qfd, qname)
+	err = renameat(dirfd, stage, qfd, qname)
 	if err == nil {
-		return qdir + "/" + qname, false, errors.Join(unix.Fsync(qfd), unix.Fsync(rootfd))
+		return qdir + "/" + qname, false, errors.Join(unix.Fsync(qfd), unix.Fsync(dirfd))
 	}
 	if !errors.Is(err, unix.EXDEV) {
 		return "", false, err
 	}
-	return besideRoot(rootfd, root, stage, qname)
+	return besideRoot(dirfd, root, stage, qname)
 }
 
 // BesidePrefix starts the name of a quarantine directory beside the root.
@@ -488,7 +567,7 @@ const BesidePrefix = ".skillwire-quarantine-"
 
 // besideRoot moves stage into a new directory beside the root (in the
 // root's parent, which no root is).
-func besideRoot(rootfd int, root, stage, qname string) (string, bool, error) {
+func besideRoot(dirfd int, root, stage, qname string) (string, bool, error) {
 	parent := besideParent(root)
 	pfd, err := openNoLinks(parent + "/")
 	if err != nil {
@@ -511,10 +590,10 @@ func besideRoot(rootfd int, root, stage, qname string) (string, bool, error) {
 	if int(st.Uid) != os.Geteuid() || st.Mode&0o077 != 0 {
 		return "", true, fmt.Errorf("restore: the quarantine made beside the root is not ours alone (uid %d, mode %04o)", st.Uid, st.Mode&0o7777)
 	}
-	if err := unix.Renameat(rootfd, stage, bfd, qname); err != nil {
+	if err := unix.Renameat(dirfd, stage, bfd, qname); err != nil {
 		return "", true, err
 	}
-	err = errors.Join(unix.Fsync(bfd), unix.Fsync(pfd), unix.Fsync(rootfd))
+	err = errors.Join(unix.Fsync(bfd), unix.Fsync(pfd), unix.Fsync(dirfd))
 	return parent + "/" + bname + "/" + qname, true, err
 }
 

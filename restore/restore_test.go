@@ -150,6 +150,16 @@ func TestRestoreRefusalsWriteNothingInTheWatchedTree(t *testing.T) {
 		{"object corrupt", func(t *testing.T, fx *fixture, r *Request) {
 			r.Content = func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, content.ErrCorrupt }
 		}, ErrCorrupt},
+		{"candidate with an anomaly", func(t *testing.T, fx *fixture, r *Request) {
+			must(t, os.Symlink("/etc", filepath.Join(fx.root, "s/l")))
+			cur := walker.Observe(context.Background(), fx.root, []byte("s"), walker.DefaultConfig())
+			r.Current = &cur
+		}, ErrIncomplete},
+		{"target holding a symlink entry", func(t *testing.T, fx *fixture, r *Request) {
+			v := *fx.target
+			v.Manifest.Entries = append(slices.Clone(v.Manifest.Entries), snapshot.Entry{Path: []byte("zz"), Kind: snapshot.Symlink})
+			r.Target = &v
+		}, ErrNotRestorable},
 		{"a parent component is a symlink", func(t *testing.T, fx *fixture, r *Request) {
 			link := filepath.Join(filepath.Dir(fx.root), "linked")
 			must(t, os.Symlink(fx.root, link))
@@ -469,4 +479,153 @@ func TestARefusalAfterStagingQuarantinesTheStageNeverDeletesIt(t *testing.T) {
 	if len(found) != 1 || !strings.Contains(err.Error(), QuarantineDir) {
 		t.Fatalf("the stage was not quarantined (found %v; %v)", found, err)
 	}
+}
+
+// setupNested is setup for the nested candidate m/p/s (as a plugin
+// version is named), with outside a directory beyond the root.
+func setupNested(t *testing.T) (fx *fixture, r *Request, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	fx = &fixture{root: filepath.Join(base, "cache"), state: filepath.Join(base, "state"), stage: history.NewStage(0)}
+	outside = filepath.Join(base, "out")
+	must(t, os.Mkdir(fx.state, 0o700))
+	must(t, os.Mkdir(outside, 0o700))
+	for _, e := range reviewed {
+		testtree.Make(t, fx.root, "m/p/"+e)
+	}
+	cfg := walker.DefaultConfig()
+	cfg.Keep = fx.stage
+	c := walker.Observe(context.Background(), fx.root, []byte("m/p/s"), cfg)
+	fx.target = &baseline.Version{Digest: c.Digest, Manifest: c.Manifest, Restorable: true}
+	testtree.Make(t, fx.root, "m/p/s/evil=payload")
+	r = fx.request(t)
+	r.Name = []byte("m/p/s")
+	cur := walker.Observe(context.Background(), fx.root, r.Name, walker.DefaultConfig())
+	r.Current = &cur
+	return fx, r, outside
+}
+
+func TestANestedCandidateIsExchangedInsideItsOwnParent(t *testing.T) {
+	fx, r, _ := setupNested(t)
+	res, err := Run(r)
+	must(t, err)
+	if !res.Verified || digestAt(t, fx.root, "m/p/s") != fx.target.Digest {
+		t.Fatalf("not restored: %+v", res)
+	}
+	if left, _ := filepath.Glob(filepath.Join(fx.root, "*", StagePrefix+"*")); len(left) > 0 {
+		t.Fatalf("a stage was left: %v", left)
+	}
+}
+
+func TestANestedCandidateIsNeverReachedThroughAMovedOrLinkedParent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		move func(t *testing.T, root, outside string)
+	}{
+		{"the marketplace becomes a link out of the root", func(t *testing.T, root, outside string) {
+			must(t, os.Rename(filepath.Join(root, "m"), filepath.Join(outside, "m")))
+			must(t, os.Symlink(filepath.Join(outside, "m"), filepath.Join(root, "m")))
+		}},
+		{"the marketplace moves out and a copy takes its place", func(t *testing.T, root, outside string) {
+			must(t, os.Rename(filepath.Join(root, "m"), filepath.Join(outside, "m")))
+			must(t, exec.Command("cp", "-a", filepath.Join(outside, "m"), filepath.Join(root, "m")).Run())
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx, r, outside := setupNested(t)
+			var before []string
+			defer onStep(StepStaged, func() {
+				stages, _ := filepath.Glob(filepath.Join(fx.root, "m/p", StagePrefix+"*"))
+				for _, s := range stages {
+					must(t, os.Rename(s, filepath.Join(t.TempDir(), "staged")))
+				}
+				tc.move(t, fx.root, outside)
+				before = listing(t, outside)
+			})()
+			_, err := Run(r)
+			if !errors.Is(err, ErrChanged) {
+				t.Fatalf("Run = %v, want %v", err, ErrChanged)
+			}
+			if after := listing(t, outside); !slices.Equal(before, after) {
+				t.Fatalf("a restore wrote outside the root:\nbefore %v\nafter  %v", before, after)
+			}
+		})
+	}
+}
+
+func TestOpenParentRefusesALinkOrFileOnTheWay(t *testing.T) {
+	base := t.TempDir()
+	testtree.Make(t, base, "real/p/s/f=x", "file=x")
+	must(t, os.Symlink("real", filepath.Join(base, "link")))
+	rootfd, err := openNoLinks(base)
+	must(t, err)
+	defer unix.Close(rootfd)
+	for _, tc := range []struct {
+		name string
+		want error
+	}{
+		{"link/p/s", ErrSymlink},
+		{"real/link/s", unix.ENOENT},
+		{"file/p/s", unix.ENOTDIR},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fd, _, _, err := openParent(rootfd, tc.name)
+			if err == nil {
+				unix.Close(fd)
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("openParent(%q) = %v, want %v", tc.name, err, tc.want)
+			}
+		})
+	}
+	fd, dir, leaf, err := openParent(rootfd, "real/p/s")
+	must(t, err)
+	unix.Close(fd)
+	if dir != "/real/p" || leaf != "s" {
+		t.Fatalf("openParent = %q, %q", dir, leaf)
+	}
+}
+
+// Restoring the reviewed version is a person's act, as a verdict is: it
+// clears a halt (DESIGN.md §11, "pending / halted --record or restore--> SAFE").
+func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
+	fx := setup(t)
+	st, err := baseline.Open(baseline.Options{Dir: fx.state, Create: true, LockTimeout: time.Second})
+	must(t, err)
+	defer st.Close()
+	r := fx.request(t)
+	r.ID = st.ID(fx.root, []byte("s"))
+	target := *fx.target
+	target.Verdict, target.Reviewer = baseline.Safe, "ann"
+	r.Target = &target
+	reviewed := walker.Candidate{Name: r.Name, Manifest: target.Manifest, Digest: target.Digest}
+	now := time.Now()
+	must(t, st.Update(func(tx *baseline.Tx) error {
+		if _, err := tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.New, Observed: &reviewed}}, true, now); err != nil {
+			return err
+		}
+		d := target.Digest
+		if _, err := tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &reviewed, Expect: &d},
+			baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: "ann", At: now}); err != nil {
+			return err
+		}
+		rec, err := tx.Record(r.ID)
+		if err != nil {
+			return err
+		}
+		return tx.HaltChange(&baseline.Standing{ID: r.ID, Root: r.Root, Name: r.Name, Observed: r.Current, Prior: rec}, "drift", now)
+	}))
+	_, err = Run(r)
+	must(t, err)
+	must(t, st.Update(func(tx *baseline.Tx) error { return Record(tx, r) }))
+	must(t, st.View(func(tx *baseline.Tx) error {
+		rec, err := tx.Record(r.ID)
+		if err != nil {
+			return err
+		}
+		if rec.Halt != nil || baseline.StatusOf(rec, rec.Digest, rec.Verdict) != baseline.StatusVetted {
+			t.Fatalf("restored to the reviewed version, still halted: %+v", rec)
+		}
+		return nil
+	}))
 }

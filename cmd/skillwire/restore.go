@@ -47,8 +47,9 @@ entry per changed file goes to the audit log. Afterwards the candidate's
 digest is the target's, and the verdict on it applies again.
 
 Refused (exit 3), writing nothing in the watched tree: the candidate is no
-longer --expect-digest, the target is not restorable or its content is
-incomplete, a component of the path is a symbolic link, or the staged tree
+longer --expect-digest, it is not fully observable (any anomaly), the
+target is not restorable or its content is incomplete, a component of the
+path is a symbolic link, or the staged tree
 was replaced before the exchange (it is moved into quarantine).
 
 After the exchange the candidate is walked again: when it is not the
@@ -86,7 +87,7 @@ or an object is corrupt; 2 usage.`,
 			}
 			walk := cfg
 			stage := history.Attach(&cfg)
-			cur := walker.Observe(cmd.Context(), ref.root.Path, ref.name, cfg)
+			cur := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			cs, err := w.contentStore()
 			if err != nil {
 				return err
