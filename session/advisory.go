@@ -287,7 +287,7 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAnomalous, st: st})
 		}
 	}
-	factsFirst(items)
+	factsFirst(in, items)
 	return items
 }
 
