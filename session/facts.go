@@ -69,7 +69,7 @@ func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
 // new), and within one those with dangerous facts before those with other
 // facts, before the rest. Only a dangerous fact lifts a delta above its
 // category: a harmless one (a frontmatter name) never outranks a pending
-// review.
+// review. Pending reviews told before go least told first.
 func factsFirst(in Input, items []item) {
 	rank := func(it item) int {
 		if !it.delta && it.cat != catPending {
@@ -87,7 +87,15 @@ func factsFirst(in Input, items []item) {
 		}
 		return 3*int(it.cat) + 2
 	}
-	slices.SortStableFunc(items, func(a, b item) int { return rank(a) - rank(b) })
+	// Among pending reviews told before, the least told go first: those
+	// held over by limit are told in the next sessions.
+	told := func(it item) int {
+		if toldBefore(it) {
+			return it.st.Prior.Told
+		}
+		return 0
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(rank(a)-rank(b), told(a)-told(b)) })
 }
 
 // factsText is the suffix of st's line: the version a new plugin version
