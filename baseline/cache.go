@@ -101,30 +101,131 @@ func (t *Tx) PutCachedRoot(r *walker.Root, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	if err := roots.Put([]byte(r.Spec.Path), b); err != nil {
-		return err
+	for i := range r.Candidates {
+		if len(r.Candidates[i].Canonical) > maxExtract {
+			return nil // uncacheable (PutCachedCandidate): the session walks the root
+		}
 	}
 	for i := range r.Candidates {
 		if err := t.PutCachedCandidate(r.Spec.Path, &r.Candidates[i]); err != nil {
 			return err
 		}
 	}
-	return nil
+	return roots.Put([]byte(r.Spec.Path), b)
 }
 
-// PutCachedCandidate replaces one candidate's cached observation.
+// PutCachedCandidate replaces one candidate's cached observation. One
+// whose canonical form is over maxExtract uncaches its whole root, which
+// the session then walks: a cached root missing a candidate would tell it
+// removed, and one without its form would tell no facts.
 func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
+	if len(c.Canonical) > maxExtract {
+		return t.DropCachedRoot(root)
+	}
 	cache, err := t.bucket(bucketCache)
 	if err != nil {
 		return err
 	}
-	// One kind byte, then the manifest's canonical encoding: read on the
-	// hook's fast path, it must decode quickly and strictly.
-	b, err := c.Manifest.AppendEncoding([]byte{byte(c.Kind)})
+	b, err := encodeCached(c)
 	if err != nil {
 		return err
 	}
 	return cache.Put(cacheKey(root, c.Name), b)
+}
+
+// encodeCached is a cached candidate, read on the hook's fast path, so
+// length-prefixed and decoded strictly (decodeCached):
+//
+//	kind byte, uvarint(0 | len(canonical)+1) canonical,
+//	uvarint(count) (reason byte, uvarint(len) path)*, manifest
+//
+// The canonical form and the frontmatter's reasons travel with the
+// manifest: without them a cached candidate has no facts to tell.
+func encodeCached(c *walker.Candidate) ([]byte, error) {
+	if len(c.Canonical) > maxExtract {
+		return nil, fmt.Errorf("%w: canonical form of %d bytes", ErrCorrupt, len(c.Canonical))
+	}
+	b := []byte{byte(c.Kind)}
+	if c.Canonical == nil {
+		b = binary.AppendUvarint(b, 0)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(c.Canonical))+1)
+		b = append(b, c.Canonical...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(c.Front)))
+	for _, f := range c.Front {
+		if !f.Reason.Valid() {
+			return nil, fmt.Errorf("%w: frontmatter reason %d", ErrCorrupt, f.Reason)
+		}
+		b = append(b, byte(f.Reason))
+		b = binary.AppendUvarint(b, uint64(len(f.Path)))
+		b = append(b, f.Path...)
+	}
+	return c.Manifest.AppendEncoding(b)
+}
+
+// decodeCached is the left inverse of encodeCached: it rejects every byte
+// string encodeCached cannot produce.
+func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error) {
+	bad := func(what string) (walker.Candidate, error) {
+		return walker.Candidate{}, fmt.Errorf("%w: cached candidate: %s", ErrCorrupt, what)
+	}
+	if len(v) == 0 || walker.Kind(v[0]) > walker.KindFile {
+		return bad("kind")
+	}
+	c := walker.Candidate{Name: bytes.Clone(name), Kind: walker.Kind(v[0]), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
+	rest := v[1:]
+	// field takes one uvarint(len+bias)-prefixed field off rest; ok is
+	// false when it is malformed or longer than max.
+	field := func(bias, max uint64) (n uint64, b []byte, ok bool) {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || n > max+bias || n > uint64(len(rest)-k)+bias {
+			return 0, nil, false
+		}
+		if n < bias {
+			rest = rest[k:]
+			return n, nil, true
+		}
+		b, rest = rest[k:k+int(n-bias)], rest[k+int(n-bias):]
+		return n, b, true
+	}
+	n, canon, ok := field(1, maxExtract)
+	if !ok {
+		return bad("canonical form")
+	}
+	if n > 0 {
+		c.Canonical = bytes.Clone(canon)
+	}
+	count, k := binary.Uvarint(rest)
+	if k <= 0 || count > uint64(len(rest)-k)/2 { // a reason takes two bytes at least
+		return bad("frontmatter count")
+	}
+	rest = rest[k:]
+	for range count {
+		if len(rest) == 0 || !anomaly.Reason(rest[0]).Valid() {
+			return bad("frontmatter reason")
+		}
+		r := anomaly.Reason(rest[0])
+		rest = rest[1:]
+		_, p, ok := field(0, uint64(len(rest)))
+		if !ok {
+			return bad("frontmatter path")
+		}
+		c.Front = append(c.Front, snapshot.Found{Reason: r, Path: bytes.Clone(p)})
+	}
+	m, err := snapshot.Decode(rest)
+	if err != nil {
+		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", ErrCorrupt, err)
+	}
+	if c.Digest, err = m.Digest(); err != nil {
+		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", ErrCorrupt, err)
+	}
+	c.Manifest = m
+	// Uvarints have more than one spelling: only encodeCached's is kept.
+	if re, err := encodeCached(&c); err != nil || !bytes.Equal(re, v) {
+		return bad("not canonical")
+	}
+	return c, nil
 }
 
 // DropCachedRoot forgets a root and its candidates.
@@ -172,19 +273,11 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 	prefix := cacheKey(spec.Path, nil)
 	c := cache.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if len(v) == 0 || walker.Kind(v[0]) > walker.KindFile {
-			return nil, fmt.Errorf("%w: cached candidate", ErrCorrupt)
-		}
-		m, err := snapshot.Decode(v[1:])
+		cand, err := decodeCached(k[len(prefix):], v, spec)
 		if err != nil {
-			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
+			return nil, err
 		}
-		d, err := m.Digest()
-		if err != nil {
-			return nil, fmt.Errorf("%w: cached manifest: %v", ErrCorrupt, err)
-		}
-		r.Candidates = append(r.Candidates, walker.Candidate{
-			Name: bytes.Clone(k[len(prefix):]), Kind: walker.Kind(v[0]), Manifest: m, Digest: d, Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks})
+		r.Candidates = append(r.Candidates, cand)
 	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +30,11 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 	if !ok {
 		return fmt.Errorf("%w: instruction file path", claude.ErrEventMalformed)
 	}
-	c := walker.Observe(ctx, dir, []byte(name), env.Walker)
+	spec := walker.RootSpec{Path: dir}
+	if r, cand, ok := watchedCandidate(env.Roots, l.Path); ok {
+		spec, dir, name = r.Spec(), r.Path, cand
+	}
+	c := walker.ObserveIn(ctx, spec, []byte(name), env.Walker)
 	st, err := baseline.Open(storeOptions(ctx, env.Store))
 	if err != nil {
 		return fmt.Errorf("gate: opening the store: %w", err)
@@ -77,6 +82,32 @@ func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 		}
 		return tx.PutInstructionChange(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
 	})
+}
+
+// watchedCandidate is the candidate of roots holding the file at path, so
+// that its load is noted under an id the store, diff and status know: the
+// deepest root path, a slash, then the candidate's name (its first
+// components; one of the root's Names when it has them). The path is
+// compared as given: an empty, "." or ".." component matches nothing.
+func watchedCandidate(roots []claude.Root, path string) (claude.Root, string, bool) {
+	var best claude.Root
+	var name string
+	for _, r := range roots {
+		rest, ok := strings.CutPrefix(path, strings.TrimSuffix(r.Path, "/")+"/")
+		if !ok || r.Path == "" || name != "" && len(r.Path) <= len(best.Path) {
+			continue
+		}
+		parts := strings.Split(rest, "/")
+		if slices.ContainsFunc(parts, func(p string) bool { return p == "" || p == "." || p == ".." }) {
+			continue
+		}
+		n := r.Spec().Depth + 1
+		if len(parts) < n || r.Names != nil && !slices.Contains(r.Names, parts[0]) {
+			continue
+		}
+		best, name = r, strings.Join(parts[:n], "/")
+	}
+	return best, name, name != ""
 }
 
 func lastLoad(notes []baseline.Note) *baseline.Note {

@@ -287,7 +287,7 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAnomalous, st: st})
 		}
 	}
-	factsFirst(items)
+	factsFirst(in, items)
 	return items
 }
 
@@ -321,18 +321,40 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 const textBudget = claude.MaxContext - 2000
 
 // limit tells the first items, at most maxListed and within textBudget,
-// and holds the rest over, counted per category.
+// and holds the rest over, counted per category. A pending review told
+// before yields lines to the one-time tells waiting behind it, up to half:
+// pending reviews alone never keep a new or changed candidate unnamed.
 func limit(items []item) (told []item, held [numCategories]int) {
-	n, size := 0, 0
-	for n < min(len(items), maxListed) && size+len(items[n].text)+1 <= textBudget {
-		size += len(items[n].text) + 1
-		n++
+	fresh := 0
+	for _, it := range items {
+		if it.delta || it.cat == catAutoAccepted || it.cat == catRestored {
+			fresh++
+		}
 	}
-	told = items[:n]
-	for _, it := range items[n:] {
+	retold, retoldCap := 0, maxListed-min(fresh, maxListed/2)
+	size, full := 0, false
+	for _, it := range items {
+		switch {
+		case full || len(told) == maxListed || size+len(it.text)+1 > textBudget:
+			full = true
+		case toldBefore(it) && retold == retoldCap:
+		default:
+			if toldBefore(it) {
+				retold++
+			}
+			size += len(it.text) + 1
+			told = append(told, it)
+			continue
+		}
 		held[it.cat]++
 	}
 	return told, held
+}
+
+// toldBefore reports whether it is a pending review already told, with no
+// change since: told again, it says nothing new.
+func toldBefore(it item) bool {
+	return it.cat == catPending && !it.delta && it.from == nil && it.st.Prior != nil && it.st.Prior.Told > 0
 }
 
 // itemText is one item's lines: what it is, and for a change the summary

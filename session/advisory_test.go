@@ -209,3 +209,33 @@ func TestStoreProblemSaysWhatToDo(t *testing.T) {
 		})
 	}
 }
+
+func TestPendingReviewsToldBeforeYieldLinesUpToHalf(t *testing.T) {
+	toldTwice := func(st *baseline.Standing) {
+		st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Told: 2, Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &snapshot.Hash{0xee}}}
+	}
+	for _, tc := range []struct {
+		news int
+		want string
+	}{
+		{1, "Not listed here: 1 more pending review."},
+		{6, "Not listed here: 4 more pending review, 2 more new."},
+	} {
+		t.Run(fmt.Sprintf("%d new", tc.news), func(t *testing.T) {
+			var sts []baseline.Standing
+			for i := range maxListed {
+				sts = append(sts, standing(fmt.Sprintf("p%d", i), baseline.Unchanged, toldTwice))
+			}
+			for i := range tc.news {
+				sts = append(sts, standing(fmt.Sprintf("n%d", i), baseline.New))
+			}
+			adv := Build(Input{Standings: sts})
+			if got := lines(adv); got[maxListed] != tc.want {
+				t.Fatalf("count line %q, want %q\n%s", got[maxListed], tc.want, adv.Text)
+			}
+			if len(adv.Told)+len(adv.Consume) != maxListed || len(adv.Consume) != min(tc.news, maxListed/2) {
+				t.Fatalf("told %v, consumed %v", adv.Told, names(adv.Consume))
+			}
+		})
+	}
+}

@@ -65,24 +65,37 @@ func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
 	return last
 }
 
-// factsFirst orders the deltas with dangerous facts before those with
-// other facts, and both before every other item, then by category: they
-// are never crowded out of the listed items by content changes.
-func factsFirst(items []item) {
+// factsFirst orders the items by category (pending before changed before
+// new), and within one those with dangerous facts before those with other
+// facts, before the rest. Only a dangerous fact lifts a delta above its
+// category: a harmless one (a frontmatter name) never outranks a pending
+// review. Pending reviews told before go least told first.
+func factsFirst(in Input, items []item) {
 	rank := func(it item) int {
-		if !it.delta {
-			return int(it.cat)
+		if !it.delta && it.cat != catPending {
+			return 3 * int(it.cat)
 		}
-		fs := facts(it.st)
+		fs := toldFacts(in, it.st, it.cat == catPending)
 		switch {
-		case len(fs) > 0 && fs[0].Dangerous(): // ConfigFacts puts dangerous facts first
-			return -2
+		case len(fs) > 0 && fs[0].Dangerous(): // toldFacts puts dangerous facts first
+			if it.delta {
+				return 3 * (int(it.cat) - int(numCategories))
+			}
+			return 3 * int(it.cat)
 		case len(fs) > 0:
-			return -1
+			return 3*int(it.cat) + 1
 		}
-		return int(it.cat)
+		return 3*int(it.cat) + 2
 	}
-	slices.SortStableFunc(items, func(a, b item) int { return rank(a) - rank(b) })
+	// Among pending reviews told before, the least told go first: those
+	// held over by limit are told in the next sessions.
+	told := func(it item) int {
+		if toldBefore(it) {
+			return it.st.Prior.Told
+		}
+		return 0
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(rank(a)-rank(b), told(a)-told(b)) })
 }
 
 // factsText is the suffix of st's line: the version a new plugin version
@@ -91,10 +104,7 @@ func factsFirst(items []item) {
 // rest counted per kind. A pending change is told against
 // the reviewed form, in every session until a person decides.
 func factsText(in Input, st *baseline.Standing, pending bool, budget int) string {
-	fs := facts(st)
-	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
-		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
-	}
+	fs := toldFacts(in, st, pending)
 	var parts []string
 	if pred := predecessor(in, st); pred != nil {
 		what := "another version"
@@ -111,13 +121,6 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 			what += fmt.Sprintf(" (%d file(s) differ)", n)
 		}
 		parts = append(parts, "replaces "+what)
-		if st.Observed != nil && st.Observed.Canonical != nil {
-			fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
-		}
-	}
-	if st.Observed != nil && st.Observed.Canonical != nil {
-		fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
-		slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
 	}
 	size := 0
 	for _, p := range parts {
@@ -149,6 +152,25 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 		out += " (also " + claude.CountFacts(untold) + "; see skillwire status)"
 	}
 	return out
+}
+
+// toldFacts are the facts st's line tells, dangerous ones first: against
+// the reviewed form while pending, against the version a new plugin version
+// replaces, else against the form last delivered; then its standing facts.
+func toldFacts(in Input, st *baseline.Standing, pending bool) []claude.Fact {
+	fs := facts(st)
+	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
+		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
+	}
+	if st.Observed == nil || st.Observed.Canonical == nil {
+		return fs
+	}
+	if pred := predecessor(in, st); pred != nil {
+		fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
+	}
+	fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
+	slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
+	return fs
 }
 
 func dangerRank(f claude.Fact) int {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 var userConfig = claude.Root{Path: "/cfg", Scope: claude.Global, Kind: claude.Config, Names: []string{"settings.json"}}
@@ -170,5 +171,59 @@ func TestAnUnboundCommandIsToldWhenItsSettingsAre(t *testing.T) {
 	adv := Build(Input{Standings: []baseline.Standing{st}})
 	if !strings.Contains(adv.Text, `Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`) {
 		t.Errorf("advisory:\n%s", adv.Text)
+	}
+}
+
+// pendingReview makes st a reviewed candidate whose content the SAFE review
+// no longer covers: told in every session until a person decides.
+func pendingReview(st *baseline.Standing) {
+	st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &snapshot.Hash{0xee}}}
+}
+
+func TestOnlyADangerousFactLiftsAnItemAboveItsCategory(t *testing.T) {
+	withCanon := func(canon string) func(*baseline.Standing) {
+		return func(st *baseline.Standing) { st.Observed.Canonical = []byte(canon) }
+	}
+	for _, tc := range []struct {
+		name  string
+		extra []baseline.Standing
+		first string // the first listed line's prefix
+		held  string // the count line
+	}{
+		{"a new skill's frontmatter name waits behind pending reviews",
+			[]baseline.Standing{standing("named", baseline.New, withCanon(`{"name":"named"}`))},
+			`- changed since it was reviewed SAFE-TO-PROPOSE, pending a new review: global skill "p0"`, "Not listed here: 1 more new."},
+		{"a new skill's changed allowed-tools goes first",
+			[]baseline.Standing{standing("named", baseline.New, withCanon(`{"name":"named"}`)), standing("bash", baseline.New, withCanon(`{"allowed-tools":["Bash"]}`))},
+			`- new since the last session: global skill "bash"`, "Not listed here: 1 more pending review, 1 more new."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sts []baseline.Standing
+			for i := range maxListed {
+				sts = append(sts, standing(fmt.Sprintf("p%d", i), baseline.Unchanged, pendingReview))
+			}
+			got := lines(Build(Input{Standings: append(sts, tc.extra...)}))
+			if !strings.HasPrefix(got[0], tc.first) {
+				t.Errorf("first line %q, want it to start %q", got[0], tc.first)
+			}
+			if got[maxListed] != tc.held {
+				t.Errorf("count line %q, want %q", got[maxListed], tc.held)
+			}
+		})
+	}
+}
+
+func TestWithinACategoryDangerousFactsComeFirst(t *testing.T) {
+	sts := []baseline.Standing{
+		standing("plain", baseline.Changed),
+		configStanding("named.json", baseline.Changed, `{}`, `{"env":{"K":"v"}}`),
+		configStanding("hook.json", baseline.Changed, `{}`, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`),
+	}
+	var got []string
+	for _, it := range classify(Input{Standings: sts}) {
+		got = append(got, string(it.st.Name))
+	}
+	if want := "hook.json named.json plain"; strings.Join(got, " ") != want {
+		t.Errorf("order %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -536,3 +536,61 @@ func TestARemovalAndAnUnrelatedNewSkillAreNoRename(t *testing.T) {
 		})
 	}
 }
+
+// Eight pending reviews told in every session used to fill every listed
+// line: new candidates behind them were never named.
+func TestPendingReviewsNeverKeepNewCandidatesUnnamed(t *testing.T) {
+	l := newLife(t)
+	for i := range maxListed {
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), "reviewed")
+	}
+	l.session()
+	for i := range maxListed {
+		l.recordSafe(fmt.Sprintf("p%d", i))
+		l.write(fmt.Sprintf("p%d/SKILL.md", i), "changed")
+	}
+	for i := range 10 {
+		l.write(fmt.Sprintf("n%d/SKILL.md", i), "---\nname: n\n---\nnew")
+	}
+	c := instrChange(1, "CLAUDE.md")
+	must(t, l.update(func(tx *baseline.Tx) error { return tx.PutInstructionChange(c) }))
+
+	unnamed := map[string]bool{"instruction": true}
+	for i := range 10 {
+		unnamed[fmt.Sprintf("n%d", i)] = true
+	}
+	pendingTold := map[string]int{}
+	const sessions = 5
+	for range sessions {
+		adv := l.session()
+		if strings.Contains(adv.Text, "instruction file \"CLAUDE.md\"") {
+			delete(unnamed, "instruction")
+		}
+		for i := range 10 {
+			if strings.Contains(adv.Text, fmt.Sprintf("new since the last session: global skill \"n%d\"", i)) {
+				delete(unnamed, fmt.Sprintf("n%d", i))
+			}
+		}
+		for i := range maxListed {
+			if strings.Contains(adv.Text, fmt.Sprintf("pending a new review: global skill \"p%d\"", i)) {
+				pendingTold[fmt.Sprintf("p%d", i)]++
+			}
+		}
+		if strings.Count(adv.Text, "\n- ") > maxListed+maxInstructions {
+			t.Fatalf("more than %d lines listed:\n%s", maxListed, adv.Text)
+		}
+	}
+	if len(unnamed) > 0 {
+		t.Errorf("never named in %d sessions: %v", sessions, unnamed)
+	}
+	for i := range maxListed {
+		if n := pendingTold[fmt.Sprintf("p%d", i)]; n < 2 {
+			t.Errorf("pending p%d told in %d of %d sessions: held-over reviews must come round again", i, n, sessions)
+		}
+	}
+	for i := range maxListed {
+		if s := l.standing(fmt.Sprintf("p%d", i)); s.Status() != baseline.StatusPending {
+			t.Errorf("p%d is %q: a review held over is still pending", i, s.Status())
+		}
+	}
+}
