@@ -36,6 +36,8 @@ FUZZ += claude:FuzzDisplayAndSplit
 FUZZ += walker:FuzzInnerLink
 FUZZ += history:FuzzDiffTextIsEscaped
 FUZZ += baseline:FuzzDecodeVersion
+FUZZ += baseline:FuzzDecodeCached
+FUZZ += claude:FuzzCommandScript
 FUZZTIME ?= 5s
 
 .PHONY: build run test shellcheck bench fuzz-smoke
