@@ -257,6 +257,10 @@ func classify(in Input) []item {
 	for i := range in.Standings {
 		st := &in.Standings[i]
 		evs := byID[st.ID]
+		// A record made before the first delivered session (a verdict
+		// recorded at once) is compared even then: first use accepts only
+		// what the store never knew.
+		compared := compared || in.StoreProblem == "" && st.Prior != nil
 		// A change a SAFE review no longer covers is told in every session
 		// until a person acts; an unreviewed change is told once.
 		pending := compared && isPending(st)
