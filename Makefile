@@ -25,7 +25,6 @@ FUZZ += content:FuzzParseIndex
 FUZZ += safefile:FuzzRead
 FUZZ += claude:FuzzLineDiff
 FUZZ += claude:FuzzSettingsSubset
-FUZZ += claude:FuzzClaudeJSON
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
 FUZZ += history:FuzzPrettyKeepsTheValue

@@ -264,50 +264,6 @@ func MCPJSON(data []byte, size int64) Extract {
 	})
 }
 
-// ClaudeJSON extracts from ~/.claude.json the user's `mcpServers` and the
-// project's own `projects[project].mcpServers` (kept as `localMcpServers`,
-// Claude Code's "local" scope). The file is rewritten at every start and is
-// mostly history, so every other value is passed over by claudeScan, which
-// checks only its structure: a full check costs more than the 1 ms budget,
-// and a file Claude Code cannot parse loads no server at all.
-func ClaudeJSON(data []byte, size int64, project string) Extract {
-	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
-	}
-	s := &claudeScan{data: trimBOM(data)}
-	kept := map[string]any{}
-	if failed := s.top(func(k string) error {
-		switch k {
-		case "mcpServers":
-			return s.keep(kept, "mcpServers", 1)
-		case "projects":
-			// Only the last `projects` counts; a project missing from it has no local servers.
-			delete(kept, "localMcpServers")
-			return s.object(func(p string) error {
-				if p != project {
-					return s.skip()
-				}
-				// A repeated project entry replaces the earlier one whole.
-				delete(kept, "localMcpServers")
-				return s.object(func(pk string) error {
-					if pk != "mcpServers" {
-						return s.skip()
-					}
-					return s.keep(kept, "localMcpServers", 3)
-				})
-			})
-		}
-		return s.skip()
-	}); failed != nil {
-		return *failed
-	}
-	ex := Extract{Canonical: canonicalJSON(kept)}
-	if s.dup {
-		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
-	}
-	return ex
-}
-
 var errClaudeJSON = errors.New("not a JSON object")
 
 // top scans the whole document as one object, nothing after it, and turns

@@ -130,42 +130,11 @@ func TestMCPJSONKeepsOnlyServers(t *testing.T) {
 	}
 }
 
-func TestClaudeJSONKeepsUserAndThisProjectsServersOnly(t *testing.T) {
-	doc := `{"numStartups":9,"projects":{
-		"/other":{"mcpServers":{"x":{"command":"other"}},"history":[{"display":"hi"}]},
-		"/p":{"allowedTools":[],"mcpServers":{"local":{"command":"l"}},"history":[1,2,3]}
-	},"mcpServers":{"u":{"type":"http","url":"https://u.example"}},"tipsHistory":{"a":1}}`
-	ex := ClaudeJSON([]byte(doc), int64(len(doc)), "/p")
-	want := `{"localMcpServers":{"local":{"command":"l"}},"mcpServers":{"u":{"type":"http","url":"https://u.example"}}}`
-	if string(ex.Canonical) != want || ex.Anomalies != nil {
-		t.Fatalf("got %s %v\nwant %s", ex.Canonical, ex.Anomalies, want)
-	}
-	noise := strings.Replace(strings.Replace(doc, `"numStartups":9`, `"numStartups":10`, 1), `[1,2,3]`, `[1,2,3,4]`, 1)
-	if got := ClaudeJSON([]byte(noise), 0, "/p"); !bytes.Equal(got.Canonical, ex.Canonical) {
-		t.Fatalf("history and numStartups changed the form: %s", got.Canonical)
-	}
-}
-
-func TestClaudeJSONLastProjectEntryWins(t *testing.T) {
-	for name, c := range map[string]struct{ doc, want string }{
-		"repeated project":  {`{"projects":{"/p":{"mcpServers":{"a":{}}},"/p":{}}}`, `{}`},
-		"repeated projects": {`{"projects":{"/p":{"mcpServers":{"a":{}}}},"projects":{}}`, `{}`},
-		"repeated servers":  {`{"projects":{"/p":{"mcpServers":{"a":{}},"mcpServers":{"b":{}}}}}`, `{"localMcpServers":{"b":{}}}`},
-	} {
-		t.Run(name, func(t *testing.T) {
-			ex := ClaudeJSON([]byte(c.doc), 0, "/p")
-			if string(ex.Canonical) != c.want || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
-				t.Fatalf("got %s %v, want %s duplicatekey", ex.Canonical, ex.Anomalies, c.want)
-			}
-		})
-	}
-}
-
 func TestClaudeJSONBounds(t *testing.T) {
-	if ex := ClaudeJSON([]byte(`{}`), MaxClaudeJSON+1, "/p"); ex.Anomalies[0] != AnomalyOversize {
+	if ex := ClaudeJSONServers([]byte(`{}`), MaxClaudeJSON+1); ex.Anomalies[0] != AnomalyOversize {
 		t.Fatalf("oversize: %v", ex.Anomalies)
 	}
-	if ex := ClaudeJSON([]byte(`{"projects":{"/q":{]}}`), 0, "/p"); ex.Anomalies[0] != AnomalyUnparsable {
+	if ex := ClaudeJSONServers([]byte(`{"projects":{"/q":{]}}`), 0); ex.Anomalies[0] != AnomalyUnparsable {
 		t.Fatalf("bad skipped project: %v", ex.Anomalies)
 	}
 }
@@ -191,16 +160,6 @@ func claudeJSON200KB() []byte {
 	}
 	b.WriteString(`},"userID":"0123456789abcdef"}`)
 	return []byte(b.String())
-}
-
-func BenchmarkClaudeJSON200KB(b *testing.B) {
-	doc := claudeJSON200KB()
-	b.SetBytes(int64(len(doc)))
-	for b.Loop() {
-		if ex := ClaudeJSON(doc, int64(len(doc)), "/home/u/src/project-7"); ex.Anomalies != nil {
-			b.Fatal(ex.Anomalies)
-		}
-	}
 }
 
 func FuzzSettingsSubset(f *testing.F) {
@@ -229,25 +188,6 @@ func FuzzSettingsSubset(f *testing.F) {
 	})
 }
 
-func FuzzClaudeJSON(f *testing.F) {
-	f.Add([]byte(`{"mcpServers":{"a":{}},"projects":{"/p":{"mcpServers":{"b":{}}}}}`))
-	f.Add([]byte(`{"projects":{"/p":{},"/p":{"x":[1,{"y":2}]}}}`))
-	f.Add(claudeJSON200KB()[:4096])
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ex := ClaudeJSON(data, int64(len(data)), "/p")
-		if ex.Canonical == nil {
-			return
-		}
-		m := decodeCanonical(ex.Canonical)
-		for k := range m {
-			if k != "mcpServers" && k != "localMcpServers" {
-				t.Fatalf("kept %q", k)
-			}
-		}
-		ConfigFacts(ex.Canonical, nil)
-	})
-}
-
 func TestClaudeJSONScannerRefusesBrokenStructure(t *testing.T) {
 	for name, doc := range map[string]string{
 		"mismatched brackets":  `{"projects":{"/q":{"a":[}]}}}`,
@@ -261,7 +201,7 @@ func TestClaudeJSONScannerRefusesBrokenStructure(t *testing.T) {
 		"empty":                ``,
 	} {
 		t.Run(name, func(t *testing.T) {
-			ex := ClaudeJSON([]byte(doc), 0, "/p")
+			ex := ClaudeJSONServers([]byte(doc), 0)
 			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
 				t.Fatalf("got %s %v, want unparsable", ex.Canonical, ex.Anomalies)
 			}
@@ -271,8 +211,8 @@ func TestClaudeJSONScannerRefusesBrokenStructure(t *testing.T) {
 
 func TestClaudeJSONDecodesEscapedKeysAsClaudeCodeDoes(t *testing.T) {
 	doc := `{"projects":{"\/p":{"mcp\u0053ervers":{"a":{"command":"x"}}}},"skip":"q\\\"\\"}`
-	ex := ClaudeJSON([]byte(doc), 0, "/p")
-	if string(ex.Canonical) != `{"localMcpServers":{"a":{"command":"x"}}}` {
+	ex := ClaudeJSONServers([]byte(doc), 0)
+	if string(ex.Canonical) != `{"localMcpServers":{"a@/p":{"command":"x"}}}` {
 		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
 	}
 }
@@ -356,8 +296,6 @@ func TestALeadingBOMIsStrippedOnceFromEveryJSONConfiguration(t *testing.T) {
 	}{
 		{"settings", func(b []byte) Extract { return SettingsSubset(b, int64(len(b))) }, `{"env":{"K":"v"}}`},
 		{".mcp.json", func(b []byte) Extract { return MCPJSON(b, int64(len(b))) }, `{"mcpServers":{"s":{"command":"x"}}}`},
-		{".claude.json of a project", func(b []byte) Extract { return ClaudeJSON(b, int64(len(b)), "/p") },
-			`{"localMcpServers":{"l":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
 		{".claude.json", func(b []byte) Extract { return ClaudeJSONServers(b, int64(len(b))) },
 			`{"localMcpServers":{"l@/p":{"command":"y"}},"mcpServers":{"s":{"command":"x"}}}`},
 	} {

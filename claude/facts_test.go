@@ -107,14 +107,6 @@ func TestConfigFactsTellsMCPServers(t *testing.T) {
 			}
 		})
 	}
-	t.Run("local scope of ~/.claude.json", func(t *testing.T) {
-		n := ClaudeJSON([]byte(`{"projects":{"/p":{"mcpServers":{"db":{"command":"x"}}}},"mcpServers":{"u":{"command":"y"}}}`), 0, "/p").Canonical
-		got := factLines(ConfigFacts(nil, n))
-		want := []string{`new MCP server "u" runs "y"`, `new local MCP server "db" runs "x"`}
-		if !slices.Equal(got, want) {
-			t.Fatalf("got  %q\nwant %q", got, want)
-		}
-	})
 }
 
 func TestConfigFactsPutDangerousFactsFirstThenKindOrder(t *testing.T) {
