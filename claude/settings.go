@@ -347,10 +347,6 @@ func commandOf(h *value) (string, bool) {
 	return c.val.str()
 }
 
-// SessionStartCommands lists the commands of the SessionStart hooks, in
-// order.
-func (s *Settings) SessionStartCommands() ([]string, error) { return s.Commands(EventSessionStart) }
-
 // Commands lists the commands of the hooks of event, in order.
 func (s *Settings) Commands(event string) ([]string, error) {
 	_, ss, err := s.eventHooks(event)
@@ -544,12 +540,6 @@ func (h HookSpec) Command(exe string) (string, error) {
 	}
 	return shellQuote(exe) + " hook " + h.Sub, nil
 }
-
-// IsHookCommand reports whether command is one install writes for the
-// SessionStart hook, for any binary named skillwire: an absolute path
-// ending in /skillwire, quoted exactly as HookCommand quotes it, then
-// " hook session-start".
-func IsHookCommand(command string) bool { return HookSpecs[0].IsCommand(command) }
 
 // IsCommand reports whether command is h's command for any binary named
 // skillwire, quoted as Command quotes it.

@@ -74,7 +74,7 @@ func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
 			t.Fatalf("install %d: added %v, others %d, %v; want %v, 1", i, added, others, err, want)
 		}
 	}
-	cmds, _ := s.SessionStartCommands()
+	cmds, _ := s.Commands(EventSessionStart)
 	if len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
@@ -110,7 +110,7 @@ func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 	if err != nil || len(removed) != 2 {
 		t.Fatalf("removed %q, %v", removed, err)
 	}
-	if cmds, _ := s.SessionStartCommands(); len(cmds) != 1 || cmds[0] != "echo mine" {
+	if cmds, _ := s.Commands(EventSessionStart); len(cmds) != 1 || cmds[0] != "echo mine" {
 		t.Errorf("left %q", cmds)
 	}
 	if removed, _ := s.UninstallHooks(HookSpecs[0], ""); len(removed) != 0 {
@@ -166,7 +166,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmds, _ := f.Doc.SessionStartCommands(); len(cmds) != 2 {
+	if cmds, _ := f.Doc.Commands(EventSessionStart); len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {

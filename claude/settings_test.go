@@ -160,7 +160,7 @@ func TestRemoveSessionStartRemovesOnlyOurs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			removed, err := s.RemoveSessionStart(IsHookCommand)
+			removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestSettingsOfUnexpectedShapeAreRefused(t *testing.T) {
 			if _, err := s.AddSessionStart(testCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("AddSessionStart: %v, want ErrShape", err)
 			}
-			if _, err := s.RemoveSessionStart(IsHookCommand); !errors.Is(err, ErrShape) {
+			if _, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("RemoveSessionStart: %v, want ErrShape", err)
 			}
 			if !bytes.Equal(s.Encode(), before) {
@@ -219,7 +219,7 @@ func TestInstallThenUninstallRestoresTheDocument(t *testing.T) {
 		if added, err := s.AddSessionStart(testCommand); err != nil || !added {
 			t.Fatalf("%s: AddSessionStart = %v, %v", doc, added, err)
 		}
-		if removed, err := s.RemoveSessionStart(IsHookCommand); err != nil || len(removed) != 1 {
+		if removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
 			t.Fatalf("%s: RemoveSessionStart = %q, %v", doc, removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, want) {
@@ -242,8 +242,8 @@ func TestHookCommandQuotesForTheShell(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("HookCommand(%q) = %q, %v; want %q", tc.exe, got, err, tc.want)
 		}
-		if strings.HasSuffix(tc.exe, "/skillwire") && !IsHookCommand(got) {
-			t.Errorf("IsHookCommand(%q) = false for install's own command", got)
+		if strings.HasSuffix(tc.exe, "/skillwire") && !HookSpecs[0].IsCommand(got) {
+			t.Errorf("IsCommand(%q) = false for install's own command", got)
 		}
 	}
 	for _, bad := range []string{"", "skillwire", "./skillwire", "/a/\xff/skillwire"} {
@@ -253,7 +253,7 @@ func TestHookCommandQuotesForTheShell(t *testing.T) {
 	}
 }
 
-func TestIsHookCommand(t *testing.T) {
+func TestSessionStartSpecKnowsOnlyInstallsCommand(t *testing.T) {
 	for _, tc := range []struct {
 		cmd  string
 		want bool
@@ -276,8 +276,8 @@ func TestIsHookCommand(t *testing.T) {
 		{"/a;b/skillwire hook session-start", false},
 		{"/usr/bin/skillwire hook session-end", false},
 	} {
-		if got := IsHookCommand(tc.cmd); got != tc.want {
-			t.Errorf("IsHookCommand(%q) = %v, want %v", tc.cmd, got, tc.want)
+		if got := HookSpecs[0].IsCommand(tc.cmd); got != tc.want {
+			t.Errorf("IsCommand(%q) = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
 }
@@ -373,12 +373,12 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("the encoding means something else:\n%s", enc)
 		}
 
-		cmds, err := s.SessionStartCommands()
+		cmds, err := s.Commands(EventSessionStart)
 		if err != nil {
 			return
 		}
 		for _, c := range cmds {
-			if IsHookCommand(c) {
+			if HookSpecs[0].IsCommand(c) {
 				return
 			}
 		}
@@ -393,7 +393,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		if added, err := s.AddSessionStart(testCommand); err != nil || !added {
 			t.Fatalf("AddSessionStart = %v, %v", added, err)
 		}
-		if removed, err := s.RemoveSessionStart(IsHookCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
+		if removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
 			t.Fatalf("RemoveSessionStart = %q, %v", removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, enc) {
