@@ -83,15 +83,9 @@ store unusable (a corrupt object is never shown).`,
 			if err != nil {
 				return err
 			}
-			ref, rec, vs, err := w.versions(args[0])
+			ref, vs, from, err := w.version(args[0], args[1:min(2, len(args))]...)
 			if err != nil {
 				return err
-			}
-			from := history.Reviewed(rec, vs)
-			if len(args) > 1 {
-				if from, err = pickVersion(vs, args[1]); err != nil {
-					return err
-				}
 			}
 			stage := history.Attach(&cfg)
 			out := diffJSON{ID: ref.id, From: diffSideJSON{Kept: new(false)}}

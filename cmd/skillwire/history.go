@@ -161,6 +161,20 @@ func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []basel
 	return ref, rec, vs, nil
 }
 
+// version resolves an id to its kept versions and its target: the version
+// named by pick (at most one digest or prefix), else its reviewed version.
+func (w *world) version(prefix string, pick ...string) (candidateRef, []baseline.Version, *baseline.Version, error) {
+	ref, rec, vs, err := w.versions(prefix)
+	if err != nil {
+		return ref, nil, nil, err
+	}
+	if len(pick) == 0 {
+		return ref, vs, history.Reviewed(rec, vs), nil
+	}
+	v, err := pickVersion(vs, pick[0])
+	return ref, vs, v, err
+}
+
 // pickVersion is the kept version named by a digest or unique prefix.
 func pickVersion(vs []baseline.Version, p string) (*baseline.Version, error) {
 	v, err := history.Find(vs, p)
