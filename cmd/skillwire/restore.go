@@ -76,7 +76,7 @@ or an object is corrupt; 2 usage.`,
 			if to != "" {
 				pick = []string{to}
 			}
-			ref, _, target, err := w.version(args[0], pick...)
+			ref, _, target, err := w.version(args[0], nil, pick...)
 			if err != nil {
 				return err
 			}
