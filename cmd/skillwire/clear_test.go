@@ -19,27 +19,8 @@ func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
 			getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 		return code, out.String() + errw.String()
 	}
-	st, err := baseline.Open(baseline.Options{Dir: dir + "/state", Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
-	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev, ev, ev}) }); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	events := func() int {
-		st, err := baseline.Open(baseline.Options{Dir: dir + "/state", ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		var evs []baseline.Event
-		if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events(); return }); err != nil {
-			t.Fatal(err)
-		}
-		return len(evs)
-	}
+	appendEvents(t, dir+"/state", ev, ev, ev)
 
 	for _, tc := range []struct {
 		args []string
@@ -57,7 +38,7 @@ func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
 			if code != tc.code || !strings.Contains(out, tc.says) {
 				t.Fatalf("exit %d, output:\n%s\nwant exit %d saying %q", code, out, tc.code, tc.says)
 			}
-			if n := events(); n != tc.left {
+			if n := len(storedEvents(t, dir+"/state")); n != tc.left {
 				t.Fatalf("%d events left, want %d", n, tc.left)
 			}
 		})
@@ -76,15 +57,7 @@ type eventOnPrompt struct {
 func (w *eventOnPrompt) Write(p []byte) (int, error) {
 	if !w.done && bytes.Contains(p, []byte("This drops")) {
 		w.done = true
-		st, err := baseline.Open(baseline.Options{Dir: w.dir, LockTimeout: time.Second})
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		ev := baseline.Event{ID: "swbbbbbbbbbbbbbb", Root: []byte("/r"), Name: []byte("late"), At: time.Now()}
-		if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev}) }); err != nil {
-			w.t.Fatal(err)
-		}
-		st.Close()
+		appendEvents(w.t, w.dir, baseline.Event{ID: "swbbbbbbbbbbbbbb", Root: []byte("/r"), Name: []byte("late"), At: time.Now()})
 	}
 	return w.Buffer.Write(p)
 }
@@ -93,15 +66,8 @@ func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state",
 		"CLAUDE_PROJECT_DIR": dir + "/project", "SKILLWIRE_LOCK_TIMEOUT": "1s"}
-	st, err := baseline.Open(baseline.Options{Dir: dir + "/state", Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
-	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents([]baseline.Event{ev, ev}) }); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	appendEvents(t, dir+"/state", ev, ev)
 	out := &eventOnPrompt{t: t, dir: dir + "/state"}
 	var errw bytes.Buffer
 	code := runWith([]string{"clear", "--events", "--yes"}, streams{in: bytes.NewReader(nil), out: out, err: &errw,
@@ -110,7 +76,29 @@ func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
 		!strings.Contains(out.String(), "kept 1 change event(s) recorded since they were counted") {
 		t.Fatalf("exit %d, output:\n%s%s", code, out.String(), errw.String())
 	}
-	st, err = baseline.Open(baseline.Options{Dir: dir + "/state", ReadOnly: true})
+	evs := storedEvents(t, dir+"/state")
+	if len(evs) != 1 || string(evs[0].Name) != "late" {
+		t.Fatalf("left %d events, want only the one recorded after the count", len(evs))
+	}
+}
+
+// appendEvents adds evs to the store in stateDir, creating it when absent.
+func appendEvents(t *testing.T, stateDir string, evs ...baseline.Event) {
+	t.Helper()
+	st, err := baseline.Open(baseline.Options{Dir: stateDir, Create: true, LockTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents(evs) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// storedEvents reads the undelivered change events of the store in stateDir.
+func storedEvents(t *testing.T, stateDir string) []baseline.Event {
+	t.Helper()
+	st, err := baseline.Open(baseline.Options{Dir: stateDir, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +107,5 @@ func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
 	if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events(); return }); err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 1 || string(evs[0].Name) != "late" {
-		t.Fatalf("left %d events, want only the one recorded after the count", len(evs))
-	}
+	return evs
 }

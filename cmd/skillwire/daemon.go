@@ -71,7 +71,7 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			log := zerolog.New(out).With().Timestamp().Logger()
 			auditEnv, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
 			err = monitor.Run(ctx, monitor.Config{
-				CfgDir:        w.cfgDir,
+				CfgDir:        w.places.Config,
 				ClaudeJSONDir: w.places.ClaudeJSON,
 				ManagedDir:    w.places.Managed,
 				Store:         opts,

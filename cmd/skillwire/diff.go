@@ -83,15 +83,15 @@ store unusable (a corrupt object is never shown).`,
 			if err != nil {
 				return err
 			}
-			ref, rec, vs, err := w.versions(args[0])
+			// The canonical forms the store keeps: the one last delivered and
+			// the one reviewed SAFE (nil when none).
+			var forms [][]byte
+			ref, vs, from, err := w.version(args[0], func(tx *baseline.Tx, id string) error {
+				forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
+				return nil
+			}, args[1:min(2, len(args))]...)
 			if err != nil {
 				return err
-			}
-			from := history.Reviewed(rec, vs)
-			if len(args) > 1 {
-				if from, err = pickVersion(vs, args[1]); err != nil {
-					return err
-				}
 			}
 			stage := history.Attach(&cfg)
 			out := diffJSON{ID: ref.id, From: diffSideJSON{Kept: new(false)}}
@@ -100,10 +100,6 @@ store unusable (a corrupt object is never shown).`,
 				fromM, out.From = &from.Manifest, diffSideJSON{Digest: new(from.Digest.String()), Kept: &from.Restorable}
 			}
 			var to *snapshot.Manifest
-			forms, err := w.extracts(ref.id)
-			if err != nil {
-				return err
-			}
 			if len(args) > 2 {
 				v, err := pickVersion(vs, args[2])
 				if err != nil {
@@ -231,23 +227,4 @@ func kindText(e *snapshot.Entry) string {
 		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
 	}
 	return e.Kind.String()
-}
-
-// extracts reads the canonical forms the store keeps of id: the one last
-// delivered and the one reviewed SAFE (nil when none).
-func (w *world) extracts(id string) ([][]byte, error) {
-	st, err := w.open(false, true)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	var forms [][]byte
-	err = st.View(func(tx *baseline.Tx) error {
-		forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
-		return nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return forms, nil
 }

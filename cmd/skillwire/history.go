@@ -62,7 +62,8 @@ Exit 0, 2 usage error, 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			ref, _, vs, notes, err := w.versionsAndNotes(args[0])
+			var notes []baseline.Note // oldest first
+			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, id string) (err error) { notes, err = tx.Notes(id); return })
 			if err != nil {
 				return err
 			}
@@ -116,26 +117,9 @@ Exit 0, 2 usage error, 4 store unusable.`,
 	return cmd
 }
 
-// versionsAndNotes is versions, with the candidate's notes (oldest first).
-func (w *world) versionsAndNotes(prefix string) (candidateRef, *baseline.Record, []baseline.Version, []baseline.Note, error) {
-	ref, rec, vs, err := w.versions(prefix)
-	if err != nil {
-		return ref, rec, vs, nil, err
-	}
-	st, err := w.open(false, true)
-	if err != nil {
-		return ref, rec, vs, nil, err
-	}
-	defer st.Close()
-	var notes []baseline.Note
-	if err := st.View(func(tx *baseline.Tx) (err error) { notes, err = tx.Notes(ref.id); return }); err != nil {
-		return ref, rec, vs, nil, storeErr(err)
-	}
-	return ref, rec, vs, notes, nil
-}
-
-// versions resolves an id and reads its record and kept versions.
-func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []baseline.Version, error) {
+// versions resolves an id and reads its record and kept versions, and
+// whatever also reads of it (nil: nothing), in one opening of the store.
+func (w *world) versions(prefix string, also func(tx *baseline.Tx, id string) error) (candidateRef, *baseline.Record, []baseline.Version, error) {
 	st, err := w.open(false, true)
 	if err != nil {
 		return candidateRef{}, nil, nil, err
@@ -152,13 +136,29 @@ func (w *world) versions(prefix string) (candidateRef, *baseline.Record, []basel
 		if rec, err = tx.Record(ref.id); err != nil {
 			return err
 		}
-		vs, err = tx.Versions(ref.id)
-		return err
+		if vs, err = tx.Versions(ref.id); err != nil || also == nil {
+			return err
+		}
+		return also(tx, ref.id)
 	})
 	if err != nil {
 		return ref, nil, nil, storeErr(err)
 	}
 	return ref, rec, vs, nil
+}
+
+// version is versions with its target: the version named by pick (at most
+// one digest or prefix), else its reviewed version.
+func (w *world) version(prefix string, also func(tx *baseline.Tx, id string) error, pick ...string) (candidateRef, []baseline.Version, *baseline.Version, error) {
+	ref, rec, vs, err := w.versions(prefix, also)
+	if err != nil {
+		return ref, nil, nil, err
+	}
+	if len(pick) == 0 {
+		return ref, vs, history.Reviewed(rec, vs), nil
+	}
+	v, err := pickVersion(vs, pick[0])
+	return ref, vs, v, err
 }
 
 // pickVersion is the kept version named by a digest or unique prefix.

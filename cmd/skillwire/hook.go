@@ -174,7 +174,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	defer hl.Close()
 	log := zerolog.New(hl).With().Timestamp().Logger()
 	content := keep.withStaged(kept.get)
-	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.project, Log: log,
+	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.places.Project, Log: log,
 		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Content: content}
 	sin, err := start.Prepare()

@@ -72,15 +72,13 @@ or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return err
 			}
-			ref, rec, vs, err := w.versions(args[0])
+			var pick []string
+			if to != "" {
+				pick = []string{to}
+			}
+			ref, _, target, err := w.version(args[0], nil, pick...)
 			if err != nil {
 				return err
-			}
-			target := history.Reviewed(rec, vs)
-			if to != "" {
-				if target, err = pickVersion(vs, to); err != nil {
-					return err
-				}
 			}
 			if target == nil {
 				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one with --to (see 'skillwire history %s')", ref.id, ref.id)

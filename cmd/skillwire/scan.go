@@ -137,7 +137,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					return err
 				}
 			} else {
-				printScan(s.out, out, w.cfgDir)
+				printScan(s.out, out, w.places.Config)
 			}
 			if finding {
 				return errFinding

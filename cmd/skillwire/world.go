@@ -15,8 +15,6 @@ import (
 // world is what the store-backed commands share: where the roots are and
 // where the store is. It is read from the environment once per command.
 type world struct {
-	cfgDir   string
-	project  string
 	places   claude.Places
 	roots    []claude.Root
 	stateDir string
@@ -33,13 +31,12 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 	if err != nil {
 		return nil, fail(exitCode(err, exitUsage), "%v", err)
 	}
-	cfgDir, project := places.Config, places.Project
-	w := &world{cfgDir: cfgDir, project: project, places: places, roots: places.Roots(), timeout: baseline.DefaultLockTimeout}
+	w := &world{places: places, roots: places.Roots(), timeout: baseline.DefaultLockTimeout}
 	sd, _ := s.getenv("SKILLWIRE_STATE_DIR")
 	if sd != "" && !strings.HasPrefix(sd, "/") {
 		return nil, fail(exitUsage, "SKILLWIRE_STATE_DIR must be an absolute path")
 	}
-	w.stateDir = baseline.Location(sd, cfgDir)
+	w.stateDir = baseline.Location(sd, places.Config)
 	if v, ok := s.getenv("SKILLWIRE_LOCK_TIMEOUT"); ok && v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
