@@ -264,7 +264,9 @@ func candidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
 	if kind == walker.KindFile {
 		folder = bytes.TrimSuffix(folder, []byte(".md"))
 	}
-	return Candidate{Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}
+	c := placeOf(r)
+	c.Folder = folder
+	return c
 }
 
 // nested are the command folders u may reach that hold a command file
@@ -325,7 +327,7 @@ func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
 func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 	var out []Finding
 	for _, b := range blind {
-		c := Candidate{Kind: kindOfRoot(b.root.Kind), Scope: scopeOfRoot(b.root.Scope)}
+		c := placeOf(b.root)
 		_, _, namespaced := strings.Cut(u.Name, ":")
 		switch {
 		case u.Path != "":
@@ -362,24 +364,23 @@ func byPath(found []located, path string) []located {
 	return nil
 }
 
-func kindOfRoot(k claude.Kind) Kind {
-	switch k {
+// placeOf is the kind and scope of the candidates of r: a skill and the
+// user's unless r says otherwise.
+func placeOf(r claude.Root) Candidate {
+	c := Candidate{Kind: Skill, Scope: User}
+	switch r.Kind {
 	case claude.Agents:
-		return Agent
+		c.Kind = Agent
 	case claude.Commands:
-		return Command
+		c.Kind = Command
 	}
-	return Skill
-}
-
-func scopeOfRoot(s claude.Scope) Scope {
-	switch s {
+	switch r.Scope {
 	case claude.Project:
-		return Project
+		c.Scope = Project
 	case claude.Managed:
-		return Managed
+		c.Scope = Managed
 	}
-	return User
+	return c
 }
 
 // observe reads each matched candidate as it is now, walking that one
