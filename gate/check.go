@@ -179,11 +179,8 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 				rest = append(rest, m)
 				continue
 			}
-			f := Finding{Candidate: m.cand, State: Suspect, Reviewed: rec.Verdict.At}
+			f := Finding{Candidate: m.cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
 			f.Candidate.ID = id
-			if rec.Verdict.Verdict == baseline.Block {
-				f.State = Blocked
-			}
 			pre = append(pre, f)
 			worst = Worst(worst, Decide(p, f.State))
 		}
@@ -196,6 +193,14 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		return nil, nil, fmt.Errorf("%w: reading verdicts: %w", ErrStore, err)
 	}
 	return pre, rest, nil
+}
+
+// adverseState is the state an adverse verdict v puts its candidate in.
+func adverseState(v *baseline.Verdict) State {
+	if v.Verdict == baseline.Block {
+		return Blocked
+	}
+	return Suspect
 }
 
 // FallbackPolicy is the policy to answer under when the store could not be
@@ -451,10 +456,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 	obs := s.Observed
 	rec := s.Prior
 	if v := s.Verdict; v != nil && baseline.Adverse(v.Verdict) {
-		f.State, f.Reviewed = Suspect, v.At
-		if v.Verdict == baseline.Block {
-			f.State = Blocked
-		}
+		f.State, f.Reviewed = adverseState(v), v.At
 		return f, nil
 	}
 	if an := obs.Anomalies(); obs.Partial() || len(an) > 0 {
