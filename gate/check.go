@@ -89,12 +89,9 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	st, err := baseline.Open(storeOptions(ctx, env.Store))
-	if errors.Is(err, baseline.ErrBusy) {
-		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
-	}
+	st, err := openStore(storeOptions(ctx, env.Store))
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrStore, err)
+		return Result{}, err
 	}
 	defer st.Close()
 	var res Result
@@ -149,14 +146,12 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
-	st, err := baseline.Open(o)
+	st, err := openStore(o)
 	switch {
 	case errors.Is(err, baseline.ErrAbsent):
 		return nil, matched, nil // no store, no verdicts
-	case errors.Is(err, baseline.ErrBusy):
-		return nil, nil, fmt.Errorf("%w: %w", ErrLocked, err)
 	case err != nil:
-		return nil, nil, fmt.Errorf("%w: %w", ErrStore, err)
+		return nil, nil, err
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
@@ -212,6 +207,19 @@ func FallbackPolicy(dir string) Policy {
 		}
 	}
 	return DefaultPolicy
+}
+
+// openStore opens the store, a held lock reported as ErrLocked and any
+// other failure as ErrStore.
+func openStore(o baseline.Options) (*baseline.Store, error) {
+	st, err := baseline.Open(o)
+	if errors.Is(err, baseline.ErrBusy) {
+		return nil, fmt.Errorf("%w: %w", ErrLocked, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	return st, nil
 }
 
 // storeOptions bounds the lock wait by ctx's deadline and creates an absent
