@@ -152,9 +152,7 @@ func (t *Tx) Report() (Report, error) {
 		}
 		switch {
 		case v != nil && Adverse(v.Verdict):
-			if r.Verdict != v {
-				r.Verdict = v
-			}
+			r.Verdict = v
 			rep.Adverse = append(rep.Adverse, r)
 		case r.Removed:
 		case StatusOf(r, r.Digest, v) != r.Status:

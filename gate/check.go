@@ -89,12 +89,9 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	st, err := baseline.Open(storeOptions(ctx, env.Store))
-	if errors.Is(err, baseline.ErrBusy) {
-		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
-	}
+	st, err := openStore(storeOptions(ctx, env.Store))
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrStore, err)
+		return Result{}, err
 	}
 	defer st.Close()
 	var res Result
@@ -149,14 +146,12 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
-	st, err := baseline.Open(o)
+	st, err := openStore(o)
 	switch {
 	case errors.Is(err, baseline.ErrAbsent):
 		return nil, matched, nil // no store, no verdicts
-	case errors.Is(err, baseline.ErrBusy):
-		return nil, nil, fmt.Errorf("%w: %w", ErrLocked, err)
 	case err != nil:
-		return nil, nil, fmt.Errorf("%w: %w", ErrStore, err)
+		return nil, nil, err
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
@@ -179,11 +174,8 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 				rest = append(rest, m)
 				continue
 			}
-			f := Finding{Candidate: m.cand, State: Suspect, Reviewed: rec.Verdict.At}
+			f := Finding{Candidate: m.cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
 			f.Candidate.ID = id
-			if rec.Verdict.Verdict == baseline.Block {
-				f.State = Blocked
-			}
 			pre = append(pre, f)
 			worst = Worst(worst, Decide(p, f.State))
 		}
@@ -198,6 +190,14 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 	return pre, rest, nil
 }
 
+// adverseState is the state an adverse verdict v puts its candidate in.
+func adverseState(v *baseline.Verdict) State {
+	if v.Verdict == baseline.Block {
+		return Blocked
+	}
+	return Suspect
+}
+
 // FallbackPolicy is the policy to answer under when the store could not be
 // read: its mirror beside the store, else the default.
 func FallbackPolicy(dir string) Policy {
@@ -207,6 +207,19 @@ func FallbackPolicy(dir string) Policy {
 		}
 	}
 	return DefaultPolicy
+}
+
+// openStore opens the store, a held lock reported as ErrLocked and any
+// other failure as ErrStore.
+func openStore(o baseline.Options) (*baseline.Store, error) {
+	st, err := baseline.Open(o)
+	if errors.Is(err, baseline.ErrBusy) {
+		return nil, fmt.Errorf("%w: %w", ErrLocked, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	return st, nil
 }
 
 // storeOptions bounds the lock wait by ctx's deadline and creates an absent
@@ -264,7 +277,9 @@ func candidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
 	if kind == walker.KindFile {
 		folder = bytes.TrimSuffix(folder, []byte(".md"))
 	}
-	return Candidate{Kind: kindOfRoot(r.Kind), Scope: scopeOfRoot(r.Scope), Folder: folder}
+	c := placeOf(r)
+	c.Folder = folder
+	return c
 }
 
 // nested are the command folders u may reach that hold a command file
@@ -325,7 +340,7 @@ func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
 func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 	var out []Finding
 	for _, b := range blind {
-		c := Candidate{Kind: kindOfRoot(b.root.Kind), Scope: scopeOfRoot(b.root.Scope)}
+		c := placeOf(b.root)
 		_, _, namespaced := strings.Cut(u.Name, ":")
 		switch {
 		case u.Path != "":
@@ -362,24 +377,23 @@ func byPath(found []located, path string) []located {
 	return nil
 }
 
-func kindOfRoot(k claude.Kind) Kind {
-	switch k {
+// placeOf is the kind and scope of the candidates of r: a skill and the
+// user's unless r says otherwise.
+func placeOf(r claude.Root) Candidate {
+	c := Candidate{Kind: Skill, Scope: User}
+	switch r.Kind {
 	case claude.Agents:
-		return Agent
+		c.Kind = Agent
 	case claude.Commands:
-		return Command
+		c.Kind = Command
 	}
-	return Skill
-}
-
-func scopeOfRoot(s claude.Scope) Scope {
-	switch s {
+	switch r.Scope {
 	case claude.Project:
-		return Project
+		c.Scope = Project
 	case claude.Managed:
-		return Managed
+		c.Scope = Managed
 	}
-	return User
+	return c
 }
 
 // observe reads each matched candidate as it is now, walking that one
@@ -450,10 +464,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 	obs := s.Observed
 	rec := s.Prior
 	if v := s.Verdict; v != nil && baseline.Adverse(v.Verdict) {
-		f.State, f.Reviewed = Suspect, v.At
-		if v.Verdict == baseline.Block {
-			f.State = Blocked
-		}
+		f.State, f.Reviewed = adverseState(v), v.At
 		return f, nil
 	}
 	if an := obs.Anomalies(); obs.Partial() || len(an) > 0 {

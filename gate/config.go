@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -124,12 +123,9 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 	if cand.Partial() || ctx.Err() != nil {
 		return "", "", fmt.Errorf("%w: reading settings", ErrDeadline)
 	}
-	st, err := baseline.Open(storeOptions(ctx, env.Store))
-	if errors.Is(err, baseline.ErrBusy) {
-		return "", "", fmt.Errorf("%w: %w", ErrLocked, err)
-	}
+	st, err := openStore(storeOptions(ctx, env.Store))
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %w", ErrStore, err)
+		return "", "", err
 	}
 	defer st.Close()
 	err = st.Update(func(tx *baseline.Tx) error {

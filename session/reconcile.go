@@ -77,16 +77,24 @@ func readSubjects(tx *baseline.Tx, sts []baseline.Standing, differing bool) (Sub
 		if err != nil {
 			return sub, err
 		}
-		if ref != nil && (st.Prior == nil || !st.Prior.Removed) {
-			if d := st.Digest(); d != nil && *d == ref.Digest {
-				continue // back to its reference: nothing to reconcile
-			}
-			c.Stored, c.Since = ref.Manifest, ref.At
-			sub.Against[st.ID] = ref.How
+		if st.Prior != nil && st.Prior.Removed {
+			ref = nil // back after its removal: measured against nothing
 		}
-		sub.Candidates = append(sub.Candidates, c)
+		if d := st.Digest(); ref != nil && d != nil && *d == ref.Digest {
+			continue // back to its reference: nothing to reconcile
+		}
+		sub.add(c, ref)
 	}
 	return sub, nil
+}
+
+// add lists c as a subject measured against ref (nil: against nothing).
+func (s *Subjects) add(c reconcile.Candidate, ref *baseline.Reference) {
+	if ref != nil {
+		c.Stored, c.Since = ref.Manifest, ref.At
+		s.Against[c.ID] = ref.How
+	}
+	s.Candidates = append(s.Candidates, c)
 }
 
 // Reconcile reconciles every subject with the audit logs.
@@ -303,12 +311,7 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 		if m == nil || ref != nil && ref.Digest == *r.Digest {
 			continue
 		}
-		c := reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}
-		if ref != nil {
-			c.Stored, c.Since = ref.Manifest, ref.At
-			sub.Against[r.ID] = ref.How
-		}
-		sub.Candidates = append(sub.Candidates, c)
+		sub.add(reconcile.Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}, ref)
 	}
 	return sub, nil
 }
@@ -346,12 +349,7 @@ func ReconcileEvents(opts baseline.Options, scopes []auditlog.Scope, events []ba
 			if err != nil {
 				return err
 			}
-			rc := reconcile.Candidate{ID: ids[i], Root: string(ev.Root), Name: ev.Name, Current: &c.Manifest}
-			if ref != nil {
-				rc.Stored, rc.Since = ref.Manifest, ref.At
-				sub.Against[ids[i]] = ref.How
-			}
-			sub.Candidates = append(sub.Candidates, rc)
+			sub.add(reconcile.Candidate{ID: ids[i], Root: string(ev.Root), Name: ev.Name, Current: &c.Manifest}, ref)
 		}
 		return nil
 	})
