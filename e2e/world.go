@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The binaries a run uses, set once by TestMain: skillwire built from the
+// tree, and the pinned client.
+var (
+	skillwireBin string
+	claudeBin    string
+)
+
+// World is one isolated Claude Code home and project: HOME, the config
+// directory (CLAUDE_CONFIG_DIR) and a project directory the client starts in.
+type World struct {
+	t       *testing.T
+	Root    string // the temporary directory holding it all
+	Home    string
+	Config  string // CLAUDE_CONFIG_DIR
+	Project string // the working directory of the client
+	State   string // skillwire's store directory
+	Env     []string
+}
+
+// NewWorld lays out an empty world. Nothing in it is shared with another
+// test or with the machine's own Claude Code.
+func NewWorld(t *testing.T) *World {
+	t.Helper()
+	root := t.TempDir()
+	w := &World{t: t, Root: root,
+		Home:    filepath.Join(root, "home"),
+		Config:  filepath.Join(root, "home", ".claude"),
+		Project: filepath.Join(root, "proj"),
+	}
+	w.State = filepath.Join(w.Config, "skillwire")
+	for _, d := range []string{w.Home, w.Config, w.Project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Env = []string{
+		"HOME=" + w.Home,
+		"CLAUDE_CONFIG_DIR=" + w.Config,
+		"PATH=" + filepath.Dir(skillwireBin) + ":/usr/local/bin:/usr/bin:/bin",
+		"LANG=C.UTF-8",
+		"TMPDIR=" + filepath.Join(root, "tmp"),
+		"SKILLWIRE_MANAGED_DIR=" + filepath.Join(root, "managed"),
+	}
+	if err := os.MkdirAll(filepath.Join(root, "tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Write creates a file (and its parents) under the world's root; rel is
+// relative to the world root ("home/.claude/skills/x/SKILL.md").
+func (w *World) Write(rel, content string) string {
+	w.t.Helper()
+	p := filepath.Join(w.Root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// Skill writes a skill's SKILL.md with a name, a description and a body.
+func (w *World) Skill(dir, name, body string) string {
+	return w.Write(dir+"/"+name+"/SKILL.md",
+		"---\nname: "+name+"\ndescription: The "+name+" skill. Use it when asked to run "+name+".\n---\n\n"+body+"\n")
+}
+
+// AgentFile writes a custom agent's file.
+func (w *World) AgentFile(dir, name, body string) string {
+	return w.Write(dir+"/"+name+".md",
+		"---\nname: "+name+"\ndescription: The "+name+" agent. Use it when asked to run "+name+".\n---\n\n"+body+"\n")
+}
+
+// Result is what one run of the client left behind.
+type Result struct {
+	Stdout, Stderr string
+	Debug          string // the --debug-file text
+	Out            map[string]any
+	Exit           int
+}
+
+// Denials are the tool names of the -p result's permission_denials.
+func (r *Result) Denials() []string {
+	var out []string
+	ds, _ := r.Out["permission_denials"].([]any)
+	for _, d := range ds {
+		if dm, _ := d.(map[string]any); dm != nil {
+			name, _ := dm["tool_name"].(string)
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Skillwire runs the skillwire binary in the world, as its user would.
+func (w *World) Skillwire(args ...string) (string, int) {
+	w.t.Helper()
+	cmd := exec.Command(skillwireBin, args...)
+	cmd.Dir = w.Project
+	cmd.Env = w.Env
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatalf("skillwire %v: %v", args, err)
+	}
+	return string(out), code
+}
+
+// MustSkillwire runs skillwire and fails the test unless it exits with one
+// of the codes given (0 when none is given).
+func (w *World) MustSkillwire(codes []int, args ...string) string {
+	w.t.Helper()
+	out, code := w.Skillwire(args...)
+	if len(codes) == 0 {
+		codes = []int{0}
+	}
+	for _, c := range codes {
+		if c == code {
+			return out
+		}
+	}
+	w.t.Fatalf("skillwire %s: exit %d, want %v\n%s", strings.Join(args, " "), code, codes, out)
+	return ""
+}
+
+// Install installs skillwire's hooks exactly as a user does.
+func (w *World) Install(args ...string) {
+	w.t.Helper()
+	w.MustSkillwire(nil, append([]string{"hook", "install", "--yes"}, args...)...)
+}
+
+// Run is one `claude -p` in the world's project against the stand-in model.
+type Run struct {
+	Prompt string
+	Args   []string // more client flags
+	Dir    string   // working directory; the project when empty
+	Env    []string // more environment
+}
+
+// Claude runs the client once and returns what it left behind.
+func (w *World) Claude(m *Model, r Run) *Result {
+	w.t.Helper()
+	debug := filepath.Join(w.Root, fmt.Sprintf("debug-%d.log", time.Now().UnixNano()))
+	args := append([]string{"-p", r.Prompt, "--output-format", "json", "--debug-file", debug}, r.Args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd.Dir = w.Project
+	if r.Dir != "" {
+		cmd.Dir = r.Dir
+	}
+	cmd.Env = append(append(append([]string{}, w.Env...),
+		"ANTHROPIC_BASE_URL="+m.URL,
+		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	), r.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = strings.NewReader("")
+	err := cmd.Run()
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.Exit = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatalf("claude: %v", err)
+	}
+	if ctx.Err() != nil {
+		w.t.Fatalf("claude did not finish in time\nstderr: %s", res.Stderr)
+	}
+	d, _ := os.ReadFile(debug)
+	res.Debug = string(d)
+	_ = json.Unmarshal(stdout.Bytes(), &res.Out)
+	if res.Out == nil {
+		w.t.Logf("claude printed no JSON result (exit %d)\nstdout: %s\nstderr: %s", res.Exit, res.Stdout, res.Stderr)
+	}
+	return res
+}
