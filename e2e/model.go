@@ -115,10 +115,12 @@ func (m *Model) Sent(s string) bool {
 	return false
 }
 
-// ToolResults are the texts of every tool_result block the client sent back
-// for a tool_use id the stand-in made, keyed by the tool's name.
+// ToolResults are the texts of the tool_result blocks the client sent back
+// for the tool calls the stand-in made, keyed by the tool's name, each
+// once (every request repeats the conversation so far).
 func (m *Model) ToolResults() map[string][]string {
 	out := map[string][]string{}
+	seen := map[string]bool{}
 	for _, r := range m.Requests() {
 		msgs, _ := r.Body["messages"].([]any)
 		for _, mm := range msgs {
@@ -126,10 +128,11 @@ func (m *Model) ToolResults() map[string][]string {
 			blocks, _ := msg["content"].([]any)
 			for _, b := range blocks {
 				blk, _ := b.(map[string]any)
-				if blk["type"] != "tool_result" {
+				id, _ := blk["tool_use_id"].(string)
+				if blk["type"] != "tool_result" || seen[id] {
 					continue
 				}
-				id, _ := blk["tool_use_id"].(string)
+				seen[id] = true
 				out[toolOf(id)] = append(out[toolOf(id)], textOf(blk["content"]))
 			}
 		}

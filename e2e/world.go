@@ -198,3 +198,55 @@ func (w *World) Claude(m *Model, r Run) *Result {
 	}
 	return res
 }
+
+// Candidate is one row of `skillwire list --json`.
+type Candidate struct {
+	ID, Name, Kind, Digest, State string
+}
+
+// Candidate finds the listed candidate of this kind and name.
+func (w *World) Candidate(kind, name string) Candidate {
+	w.t.Helper()
+	out := w.MustSkillwire([]int{0, 3}, "list", "--json")
+	var list struct {
+		Candidates []struct {
+			ID, Kind, Digest, State string
+			Name                    *string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		w.t.Fatalf("list --json: %v\n%s", err, out)
+	}
+	for _, c := range list.Candidates {
+		if c.Kind == kind && c.Name != nil && *c.Name == name {
+			return Candidate{ID: c.ID, Name: name, Kind: kind, Digest: c.Digest, State: c.State}
+		}
+	}
+	w.t.Fatalf("no %s %q in skillwire list:\n%s", kind, name, out)
+	return Candidate{}
+}
+
+// Record binds a verdict to what is on disk now, as a reviewer does.
+func (w *World) Record(kind, name, verdict string) Candidate {
+	w.t.Helper()
+	c := w.Candidate(kind, name)
+	w.MustSkillwire(nil, "record", c.ID, "--verdict", verdict, "--expect-digest", c.Digest, "--reviewer", "e2e")
+	return c
+}
+
+// ClaudeCmd runs a client subcommand that needs no model (`plugin install`).
+func (w *World) ClaudeCmd(args ...string) string {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd.Dir = w.Project
+	cmd.Env = append(append([]string{}, w.Env...), "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"ANTHROPIC_BASE_URL=http://127.0.0.1:9", "ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
