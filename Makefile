@@ -39,7 +39,7 @@ FUZZ += baseline:FuzzDecodeCached
 FUZZ += claude:FuzzCommandScript
 FUZZTIME ?= 5s
 
-.PHONY: build run test shellcheck bench fuzz-smoke
+.PHONY: build run test e2e shellcheck bench fuzz-smoke
 
 # CGO_ENABLED=0: a static binary starts about a millisecond sooner (no
 # dynamic loader, no libc), and the hook starts once per session. Tests keep
@@ -55,9 +55,19 @@ run:
 test:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./e2e   # the real-client suite compiles here; it runs in make e2e
 	GOOS=darwin $(GO) vet ./...   # the macOS build (not run here) must not rot
 	$(GO) test -race -count=1 ./...
 	@$(MAKE) --no-print-directory shellcheck
+
+# The real Claude Code client, from npm at the version pinned in
+# e2e/CLAUDE_CODE_VERSION (CLAUDE_CODE_VERSION=latest: the newest), driven
+# against a stand-in model on loopback. Needs npm; fails, never skips, when
+# the client cannot be had. SKILLWIRE_E2E_CLAUDE=/path/to/claude uses
+# another binary.
+CLAUDE_CODE_VERSION ?=
+e2e:
+	cd e2e && CLAUDE_CODE_VERSION=$(CLAUDE_CODE_VERSION) $(GO) test -tags e2e -count=1 -timeout 15m
 
 # Every shell script of the repository: *.sh, and any file whose first line
 # is a sh/bash shebang (.ci/run). Skipped, and said, without shellcheck.
