@@ -37,6 +37,7 @@ FUZZ += history:FuzzDiffTextIsEscaped
 FUZZ += baseline:FuzzDecodeVersion
 FUZZ += baseline:FuzzDecodeCached
 FUZZ += claude:FuzzCommandScript
+FUZZ += claude:FuzzAgentKeyIsIdempotent
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

@@ -1,0 +1,71 @@
+package claude
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The client resolves the names a model writes more loosely than it
+// spells them. These rules are the client's (2.1.328, pinned by the e2e
+// cases TestSpellingsTheClientAcceptsAreHeld and their controls); the gate
+// resolves every name through them, so a spelling the client accepts is
+// never one the gate does not know.
+
+// jsSpace is the set JavaScript's String.prototype.trim removes: the client
+// trims a Skill name with it (U+0085 and U+200B are not in it, and the
+// client does not trim them).
+func jsSpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r == ' ', r == 0xa0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f,
+		r == 0x205f, r == 0x3000, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// SkillName is the name the client looks a Skill tool call's skill up by:
+// trimmed as JavaScript trims, then one leading "/" dropped ("/evil" and
+// " evil" load evil; "//evil" and "/ evil" load nothing). Case is kept:
+// "Evil" loads nothing.
+func SkillName(raw string) string {
+	s := strings.TrimFunc(raw, jsSpace)
+	return strings.TrimPrefix(s, "/")
+}
+
+// AgentKey is the form in which two agent names are the same agent to the
+// client. The client folds compatibility forms and case and drops spaces,
+// dashes and underscores ("EvilAgent", "evil_agent", "ＥＶＩＬＡＧＥＮＴ" and
+// "evil—agent" all run evilagent; "evil.agent" does not). The key drops
+// every rune but letters, digits, "." and ":", a superset of what the
+// client drops: a key may join names the client keeps apart, never the
+// reverse, so the gate judges at least every agent a name can run.
+func AgentKey(name string) string {
+	// Lowering can leave a string that NFKC changes again (U+03D4), and
+	// NFKC one that lowering changes: fold until neither does, so a key is
+	// its own key.
+	k := name
+	for range 4 {
+		next := agentFold(k)
+		if next == k {
+			break
+		}
+		k = next
+	}
+	return k
+}
+
+func agentFold(name string) string {
+	var b strings.Builder
+	for _, r := range norm.NFKC.String(name) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsNumber(r), r == '.', r == ':':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
