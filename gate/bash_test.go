@@ -1,0 +1,114 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecisionCommandIsAskedWhereverTheLineRunsIt(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want string // "" for no decision
+	}{
+		{"skillwire record sw123 --verdict SAFE-TO-PROPOSE --expect-digest blake3:00", "record"},
+		{"/usr/local/bin/skillwire record sw1", "record"},
+		{"./bin/skillwire trust add ci-bot", "trust add"},
+		{"skillwire trust remove x", "trust remove"},
+		{"skillwire trust list", ""},
+		{"skillwire gate policy audit", "gate policy"},
+		{"skillwire gate policy", ""},
+		{"skillwire gate policy --json", ""},
+		{"skillwire forget sw1 --yes", "forget"},
+		{"skillwire clear", ""},
+		{"skillwire clear --events --yes", "clear --events"},
+		{"skillwire restore sw1 --yes", "restore"},
+		{"skillwire audit append --source ci --path x", "audit append"},
+		{"skillwire audit show", ""},
+		{"skillwire hook uninstall --yes", "hook uninstall"},
+		{"skillwire import --from x", "import"},
+		{"skillwire status", ""},
+		{"skillwire list --json", ""},
+		{"skillwire diff sw1", ""},
+		{"'skillwire' \"record\" sw1", "record"},
+		{"cd /tmp && skillwire record sw1", "record"},
+		{"true; skillwire record sw1", "record"},
+		{"echo hi | skillwire record sw1", "record"},
+		{"x=$(skillwire record sw1)", "record"},
+		{"echo `skillwire record sw1`", "record"},
+		{"f() { skillwire record sw1; }; f", "record"},
+		{"if true; then skillwire trust add a; fi", "trust add"},
+		{"( skillwire record sw1 )", "record"},
+		{"SKILLWIRE_STATE_DIR=/x skillwire record sw1", "record"},
+		{"env -i PATH=/bin skillwire record sw1", "record"},
+		{"sudo -u root skillwire record sw1", "record"},
+		{"timeout 5 skillwire record sw1", "record"},
+		{"nohup nice -n 5 skillwire record sw1 &", "record"},
+		{"echo sw1 | xargs skillwire record", "record"},
+		{"sh -c 'skillwire record sw1'", "record"},
+		{`bash -lc "skillwire trust add x"`, "trust add"},
+		{`sh -c "sh -c 'skillwire record x'"`, "record"},
+		{"eval skillwire record sw1", "record"},
+		{`eval "$CMD"`, "eval of a string skillwire cannot read"},
+		{`sh -c "$CMD"`, "a shell running a string skillwire cannot read"},
+		{"$SW record sw1", "record"},
+		{`"$(command -v skillwire)" record sw1`, "record"},
+		{"skillwire $SUB sw1", "skillwire with a subcommand it cannot read"},
+		{"skillwire trust $X", "trust "},
+		{"skillwire record 'unclosed", "a command line that does not parse"},
+		{`skill\wire record sw1`, "record"},
+		{`skill''wire record sw1`, "record"},
+		{"skillwire.exe record sw1", "record"},
+		{"echo skillwire record sw1", ""},
+		{"git commit -m 'skillwire record sw1'", ""},
+		{"cat README.md", ""},
+		{"$EDITOR notes.txt", ""},
+		{"ls 'unclosed", ""},
+		{"", ""},
+	} {
+		what, ok := DecisionCommand(tc.line)
+		if ok != (tc.want != "") || ok && what != tc.want {
+			t.Errorf("DecisionCommand(%q) = %q, %v; want %q", tc.line, what, ok, tc.want)
+		}
+	}
+}
+
+// A hostile line (deep nesting, many wrappers, huge) is answered, bounded,
+// and a line naming skillwire past the nesting bound is asked.
+func TestDecisionCommandIsBoundedOnHostileLines(t *testing.T) {
+	nested := "skillwire record x"
+	for range 8 {
+		nested = "sh -c " + shellQuote(nested)
+	}
+	if _, ok := DecisionCommand(nested); !ok {
+		t.Errorf("a decision nested past the bound was let through")
+	}
+	wrappers := strings.Repeat("sudo ", 20000) + "skillwire record x"
+	if _, ok := DecisionCommand(wrappers); !ok {
+		t.Errorf("a decision behind 20,000 wrappers was let through")
+	}
+	if _, ok := DecisionCommand(strings.Repeat("echo a; ", 50000)); ok {
+		t.Errorf("a long harmless line was asked")
+	}
+	for _, b := range []string{"\x00", "\x1b[2J", "\u202e", "\xff\xfe"} {
+		DecisionCommand("skillwire " + b + " record")
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func FuzzDecisionCommand(f *testing.F) {
+	for _, s := range []string{"skillwire record x", "sh -c 'skillwire trust add y'", "sudo -u r skillwire gate policy audit", "echo hi"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		what, ok := DecisionCommand(line)
+		if !ok && what != "" {
+			t.Errorf("no decision but a name: %q", what)
+		}
+		if ok && !strings.Contains(line, "skillwire") && !strings.ContainsAny(line, "$`\\'\"") {
+			// Without skillwire's name, an expansion, a quote or an escape
+			// (skill\wire is skillwire), no decision can run.
+			t.Errorf("DecisionCommand(%q) = %q without skillwire or an expansion in it", line, what)
+		}
+	})
+}
