@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // Status is how a candidate came to be known.
@@ -30,18 +31,18 @@ const (
 	StatusHalted Status = "halted"
 )
 
-// Verdict values.
+// Verdict values, kept until the other packages name them in verdict.
 const (
-	Safe    = "SAFE-TO-PROPOSE"
-	Suspect = "SUSPECT"
-	Block   = "BLOCK"
+	Safe    = verdict.Safe
+	Suspect = verdict.Suspect
+	Block   = verdict.Block
 )
 
 // ValidVerdict reports whether v is one of the three verdicts.
-func ValidVerdict(v string) bool { return v == Safe || v == Suspect || v == Block }
+func ValidVerdict(v string) bool { return verdict.Valid(v) }
 
 // Adverse reports whether v warns against the content.
-func Adverse(v string) bool { return v == Suspect || v == Block }
+func Adverse(v string) bool { return verdict.Adverse(v) }
 
 // Verdict is a human's judgement bound to a digest. Digest is nil when the
 // verdict was recorded on a tree that had no complete digest (an adverse
@@ -181,7 +182,7 @@ func (r *Record) validate() error {
 			return fmt.Errorf("%w: anomaly", errRecord)
 		}
 	}
-	if r.Review != nil && (r.Review.Verdict != Safe || r.Review.Digest == nil) {
+	if r.Review != nil && (r.Review.Verdict != verdict.Safe || r.Review.Digest == nil) {
 		return fmt.Errorf("%w: review", errRecord)
 	}
 	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "" || printable(r.Halt.Reason, maxNoteText) != r.Halt.Reason) || r.Told < 0 {
@@ -193,11 +194,11 @@ func (r *Record) validate() error {
 	if r.Auto != nil && (r.Review == nil || r.Auto.HumanWords < 0 || r.Auto.Drift < 0) {
 		return fmt.Errorf("%w: auto", errRecord)
 	}
-	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {
+	if r.Verdict != nil && !verdict.Valid(r.Verdict.Verdict) {
 		return fmt.Errorf("%w: verdict", errRecord)
 	}
 	for _, v := range r.History {
-		if !ValidVerdict(v.Verdict) {
+		if !verdict.Valid(v.Verdict) {
 			return fmt.Errorf("%w: history", errRecord)
 		}
 	}
