@@ -31,19 +31,6 @@ const (
 	StatusHalted Status = "halted"
 )
 
-// Verdict values, kept until the other packages name them in verdict.
-const (
-	Safe    = verdict.Safe
-	Suspect = verdict.Suspect
-	Block   = verdict.Block
-)
-
-// ValidVerdict reports whether v is one of the three verdicts.
-func ValidVerdict(v string) bool { return verdict.Valid(v) }
-
-// Adverse reports whether v warns against the content.
-func Adverse(v string) bool { return verdict.Adverse(v) }
-
 // Verdict is a human's judgement bound to a digest. Digest is nil when the
 // verdict was recorded on a tree that had no complete digest (an adverse
 // verdict on a partial tree): it then applies to the candidate, whatever
