@@ -23,7 +23,6 @@ FUZZ += anomaly:FuzzEscape
 FUZZ += content:FuzzDecodeObject
 FUZZ += content:FuzzParseIndex
 FUZZ += safefile:FuzzRead
-FUZZ += claude:FuzzLineDiff
 FUZZ += claude:FuzzSettingsSubset
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
