@@ -141,7 +141,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 		if i == 0 && !f.Reformatted() {
 			t.Error("a file in another layout is not reported as reformatted")
 		}
-		if _, err := f.Doc.AddSessionStart(testCommand + string(rune('a'+i))); err != nil {
+		if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 		backup, err := f.Write()
@@ -180,7 +180,7 @@ func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+	if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
 		t.Fatal(err)
 	}
 	if backup, err := f.Write(); err != nil || backup != "" {
@@ -216,7 +216,7 @@ func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+			if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
 				t.Fatal(err)
 			}
 			path := SettingsPath(dir)
