@@ -37,7 +37,7 @@ type Scope struct {
 	Roots []string
 }
 
-// Scopes groups the roots (global first, as claude.Roots lists them) by
+// Scopes groups the roots (global first, as claude.Places.Roots lists them) by
 // scope, each with its log; env is $SKILLWIRE_AUDIT_LOG ("" when unset),
 // one log then serving every scope. Paths are cut as text, never cleaned.
 func Scopes(env string, roots []claude.Root) ([]Scope, error) {

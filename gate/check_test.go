@@ -30,7 +30,7 @@ func newTree(t testing.TB) *tree {
 	dir := t.TempDir()
 	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
 	tr.env = Env{
-		Roots:  claude.Roots(tr.cfg, tr.project),
+		Roots:  claude.Places{Config: tr.cfg, Project: tr.project}.Roots(),
 		Store:  baseline.Options{Dir: filepath.Join(dir, "state"), LockTimeout: time.Second},
 		Walker: walker.DefaultConfig(),
 		Now:    time.Now(),
