@@ -145,13 +145,9 @@ func sortRoots(roots []Root) []Root {
 // with the store, so a lock and the store never disagree about a verdict.
 type Verdict string
 
-// The verdicts. None means no verdict was recorded.
-const (
-	None          Verdict = ""
-	SafeToPropose Verdict = verdict.Safe
-	Suspect       Verdict = verdict.Suspect
-	Block         Verdict = verdict.Block
-)
+// None means no verdict was recorded; any other is one of package
+// verdict's, as a person wrote it in the lock.
+const None Verdict = ""
 
 func (v Verdict) valid() bool { return v == None || verdict.Valid(string(v)) }
 
