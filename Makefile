@@ -23,7 +23,6 @@ FUZZ += anomaly:FuzzEscape
 FUZZ += content:FuzzDecodeObject
 FUZZ += content:FuzzParseIndex
 FUZZ += safefile:FuzzRead
-FUZZ += claude:FuzzLineDiff
 FUZZ += claude:FuzzSettingsSubset
 FUZZ += claude:FuzzFrontmatter
 FUZZ += baseline:FuzzDecodeReference
@@ -54,11 +53,22 @@ build:
 run:
 	@CGO_ENABLED=0 $(GO) run ./cmd/skillwire scan || [ $$? -eq 3 ]
 
-test:
+# staticcheck at a pinned version, built by go install on first use, so a
+# machine with only Go runs the same checks as CI.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+test: $(STATICCHECK)
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./e2e   # the real-client suite compiles here; it runs in make e2e
 	GOOS=darwin $(GO) vet ./...   # the macOS build (not run here) must not rot
+	$(STATICCHECK) ./...
+	GOOS=darwin $(STATICCHECK) ./...
 	$(GO) test -race -count=1 ./...
 	@$(MAKE) --no-print-directory shellcheck
 

@@ -84,12 +84,3 @@ func Parse(s string) (Reason, bool) {
 	}
 	return 0, false
 }
-
-// All returns every defined reason in encoding order.
-func All() []Reason {
-	rs := make([]Reason, 0, maxReason-1)
-	for r := Reason(1); r < maxReason; r++ {
-		rs = append(rs, r)
-	}
-	return rs
-}

@@ -23,17 +23,6 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // ErrKey is returned for a key of the wrong size.
 var ErrKey = errors.New("anomaly: id key must be 32 bytes")
 
-// MintID derives the id of the candidate (root, name) with the store's secret
-// key. Keyed BLAKE3 over length-prefixed fields: the tree's author can
-// neither predict an id nor make two candidates share one by choosing names.
-func MintID(key []byte, root string, name []byte) (string, error) {
-	m, err := NewMinter(key)
-	if err != nil {
-		return "", err
-	}
-	return m.ID(root, name), nil
-}
-
 // Minter mints ids with one key, reusing its hasher (a BLAKE3 hasher is
 // about 9 KB: one per id was most of what a fast session start allocated).
 // It is safe for concurrent use.
@@ -55,7 +44,10 @@ func NewMinter(key []byte) (*Minter, error) {
 	return &Minter{h: h}, nil
 }
 
-// ID is MintID with m's key.
+// ID derives the id of the candidate (root, name) with m's key (the
+// store's secret). Keyed BLAKE3 over length-prefixed fields: the tree's
+// author can neither predict an id nor make two candidates share one by
+// choosing names.
 func (m *Minter) ID(root string, name []byte) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()

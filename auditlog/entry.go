@@ -47,10 +47,7 @@ const (
 	Rollback Operation = "rollback"
 )
 
-// Operations lists every operation a line may name.
-var Operations = []Operation{Create, Update, Delete, Migrate, Refine, Rollback}
-
-// Valid reports whether o is one of Operations.
+// Valid reports whether o is one of the operations above.
 func (o Operation) Valid() bool {
 	switch o {
 	case Create, Update, Delete, Migrate, Refine, Rollback:

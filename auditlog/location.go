@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/walker"
+	"github.com/skillwire/skillwire/pathname"
 )
 
 // Where the logs live, and what the paths in them are relative to: one
@@ -37,7 +37,7 @@ type Scope struct {
 	Roots []string
 }
 
-// Scopes groups the roots (global first, as claude.Roots lists them) by
+// Scopes groups the roots (global first, as claude.Places.Roots lists them) by
 // scope, each with its log; env is $SKILLWIRE_AUDIT_LOG ("" when unset),
 // one log then serving every scope. Paths are cut as text, never cleaned.
 func Scopes(env string, roots []claude.Root) ([]Scope, error) {
@@ -62,10 +62,10 @@ func Scopes(env string, roots []claude.Root) ([]Scope, error) {
 	return out, nil
 }
 
-// parent is walker.Parent of p without its trailing slashes; a path with
+// parent is pathname.Parent of p without its trailing slashes; a path with
 // no directory part left (a relative name, "/") is under "/".
 func parent(p string) string {
-	return cmp.Or(walker.Parent(strings.TrimRight(p, "/")), "/")
+	return cmp.Or(pathname.Parent(strings.TrimRight(p, "/")), "/")
 }
 
 // Pick is the scope a command works on: the global one (the first) with

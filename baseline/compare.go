@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -71,7 +72,7 @@ func (s *Standing) Status() Status {
 // whatever the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
-	case inForce != nil && Adverse(inForce.Verdict):
+	case inForce != nil && verdict.Adverse(inForce.Verdict):
 		return r.Status
 	case r.Halt != nil:
 		return StatusHalted
@@ -160,7 +161,7 @@ func judge(rec *Record, c *walker.Candidate) State {
 // otherwise an adverse verdict recorded anywhere for this content.
 func (t *Tx) verdictInForce(rec *Record, d *snapshot.Hash) (*Verdict, error) {
 	if rec != nil && rec.Verdict != nil {
-		if Adverse(rec.Verdict.Verdict) || d != nil && sameDigest(rec.Verdict.Digest, d) {
+		if verdict.Adverse(rec.Verdict.Verdict) || d != nil && sameDigest(rec.Verdict.Digest, d) {
 			return rec.Verdict, nil
 		}
 	}
@@ -267,7 +268,7 @@ func (t *Tx) settleVerdict(rec *Record) error {
 	case v != nil && sameDigest(v.Digest, rec.Digest):
 		rec.Status = StatusVetted
 		return nil
-	case v != nil && v.Verdict == Safe:
+	case v != nil && v.Verdict == verdict.Safe:
 		rec.History = append(rec.History, *v)
 		rec.Verdict = nil
 	case v != nil:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -83,7 +84,7 @@ func TestAReviewedInstructionFileThatChangesIsToldOnceNeverPending(t *testing.T)
 				return []Observation{{Root: tc.root, Walk: &w[0]}}
 			}
 			sts := advance(t, st, observe("one"))
-			record(t, st, tc.name, sts, Safe)
+			record(t, st, tc.name, sts, verdict.Safe)
 			advance(t, st, observe("two"))
 			s := compare(t, st, observe("two"))[tc.name]
 			if got := s.Status() == StatusPending; got != tc.want {
@@ -103,7 +104,7 @@ func TestAPendingChangeKeepsTheFormThePersonReviewed(t *testing.T) {
 		return []Observation{{Root: root, Walk: &w[0]}}
 	}
 	sts := advance(t, st, observe(`{"env":{"A":"1"}}`))
-	record(t, st, "settings.json", sts, Safe)
+	record(t, st, "settings.json", sts, verdict.Safe)
 	advance(t, st, observe(`{"env":{"B":"1"}}`))
 	got := compare(t, st, observe(`{"env":{"C":"1"}}`))["settings.json"]
 	if got.Status() != StatusPending || string(got.ReviewedCanonical) != `{"env":{"A":"1"}}` || string(got.PriorCanonical) != `{"env":{"B":"1"}}` {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // The predecessor tool kept skill-vetting/baseline.json: {"schema",
@@ -56,7 +57,7 @@ func ParseLegacy(b []byte) (entries []LegacyEntry, skipped map[string]string, er
 		switch {
 		case !legacyKey(k):
 			skipped[safeKey(k)] = "key is not <scope>|<sha256>"
-		case e.Verdict != nil && !ValidVerdict(*e.Verdict):
+		case e.Verdict != nil && !verdict.Valid(*e.Verdict):
 			skipped[safeKey(k)] = "unknown verdict"
 		default:
 			le := LegacyEntry{Key: k, Status: e.Status}
@@ -140,7 +141,7 @@ func (t *Tx) importOne(tg Target, e LegacyEntry, at time.Time) error {
 	if e.Verdict != "" {
 		v := Verdict{Verdict: e.Verdict, At: at, From: "import"}
 		switch {
-		case Adverse(e.Verdict):
+		case verdict.Adverse(e.Verdict):
 			if rec.Verdict != nil {
 				rec.History = append(rec.History, *rec.Verdict)
 			}

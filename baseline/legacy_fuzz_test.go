@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // A skipped key is shown to a person: it is either a well-formed key or the
@@ -50,8 +51,8 @@ func FuzzParseLegacy(f *testing.F) {
 		// The key of any name, however hostile, is accepted as it is.
 		for _, scope := range []claude.Scope{claude.Global, claude.Project} {
 			k := LegacyKeyOf(scope, name)
-			got, skip, err := ParseLegacy(encodeLegacy(t, []LegacyEntry{{Key: k, Status: "seen", Verdict: Block}}))
-			if err != nil || len(skip) != 0 || len(got) != 1 || got[0].Key != k || got[0].Verdict != Block {
+			got, skip, err := ParseLegacy(encodeLegacy(t, []LegacyEntry{{Key: k, Status: "seen", Verdict: verdict.Block}}))
+			if err != nil || len(skip) != 0 || len(got) != 1 || got[0].Key != k || got[0].Verdict != verdict.Block {
 				t.Fatalf("key of %q: %v, skipped %v, %+v", name, err, skip, got)
 			}
 		}
@@ -64,7 +65,7 @@ func checkLegacy(t *testing.T, entries []LegacyEntry, skipped map[string]string)
 		if !shownKey.MatchString(e.Key) || strings.HasPrefix(e.Key, "(") {
 			t.Fatalf("kept a malformed key %q", e.Key)
 		}
-		if e.Verdict != "" && !ValidVerdict(e.Verdict) {
+		if e.Verdict != "" && !verdict.Valid(e.Verdict) {
 			t.Fatalf("kept an unknown verdict %q", e.Verdict)
 		}
 		if i > 0 && entries[i-1].Key >= e.Key {

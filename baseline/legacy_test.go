@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -49,7 +50,7 @@ func TestImportCarriesAdverseVerdictsAndDemotesSafeOnes(t *testing.T) {
 	if len(rep.Adverse) != 1 || string(rep.Adverse[0].Name) != "bad" || len(rep.Unvetted) != 1 || len(rep.Safe) != 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	if h := rep.Unvetted[0].History; len(h) != 1 || h[0].Verdict != Safe || h[0].From != "import" {
+	if h := rep.Unvetted[0].History; len(h) != 1 || h[0].Verdict != verdict.Safe || h[0].From != "import" {
 		t.Fatalf("safe verdict not kept as history: %+v", h)
 	}
 	// Read once: the same bytes are refused the second time.
@@ -59,7 +60,7 @@ func TestImportCarriesAdverseVerdictsAndDemotesSafeOnes(t *testing.T) {
 	}
 	// The imported BLOCK applies whatever the content becomes.
 	w.write("bad/f", "changed")
-	if v := compare(t, st, w.observe(walker.DefaultConfig()))["bad"].Verdict; v == nil || v.Verdict != Block {
+	if v := compare(t, st, w.observe(walker.DefaultConfig()))["bad"].Verdict; v == nil || v.Verdict != verdict.Block {
 		t.Fatal("imported BLOCK does not apply to the candidate")
 	}
 }

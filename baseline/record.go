@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // Status is how a candidate came to be known.
@@ -29,19 +30,6 @@ const (
 	// refused the change (Record.Halt says why).
 	StatusHalted Status = "halted"
 )
-
-// Verdict values.
-const (
-	Safe    = "SAFE-TO-PROPOSE"
-	Suspect = "SUSPECT"
-	Block   = "BLOCK"
-)
-
-// ValidVerdict reports whether v is one of the three verdicts.
-func ValidVerdict(v string) bool { return v == Safe || v == Suspect || v == Block }
-
-// Adverse reports whether v warns against the content.
-func Adverse(v string) bool { return v == Suspect || v == Block }
 
 // Verdict is a human's judgement bound to a digest. Digest is nil when the
 // verdict was recorded on a tree that had no complete digest (an adverse
@@ -181,7 +169,7 @@ func (r *Record) validate() error {
 			return fmt.Errorf("%w: anomaly", errRecord)
 		}
 	}
-	if r.Review != nil && (r.Review.Verdict != Safe || r.Review.Digest == nil) {
+	if r.Review != nil && (r.Review.Verdict != verdict.Safe || r.Review.Digest == nil) {
 		return fmt.Errorf("%w: review", errRecord)
 	}
 	if r.Halt != nil && (r.Review == nil || r.Halt.Reason == "" || printable(r.Halt.Reason, maxNoteText) != r.Halt.Reason) || r.Told < 0 {
@@ -193,11 +181,11 @@ func (r *Record) validate() error {
 	if r.Auto != nil && (r.Review == nil || r.Auto.HumanWords < 0 || r.Auto.Drift < 0) {
 		return fmt.Errorf("%w: auto", errRecord)
 	}
-	if r.Verdict != nil && !ValidVerdict(r.Verdict.Verdict) {
+	if r.Verdict != nil && !verdict.Valid(r.Verdict.Verdict) {
 		return fmt.Errorf("%w: verdict", errRecord)
 	}
 	for _, v := range r.History {
-		if !ValidVerdict(v.Verdict) {
+		if !verdict.Valid(v.Verdict) {
 			return fmt.Errorf("%w: history", errRecord)
 		}
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 func sampleRecord() *Record {
 	d := snapshot.Hash{1, 2, 3}
 	return &Record{ID: "swabcdefghijklmn", Root: []byte("/r/\xffskills"), Scope: claude.Global, Kind: claude.Skills,
 		Name: []byte("a\nb"), Digest: &d, Status: StatusVetted,
-		Verdict:   &Verdict{Verdict: Block, Digest: &d, Reviewer: "r", At: time.Unix(1, 0).UTC()},
+		Verdict:   &Verdict{Verdict: verdict.Block, Digest: &d, Reviewer: "r", At: time.Unix(1, 0).UTC()},
 		FirstSeen: time.Unix(0, 0).UTC(), Updated: time.Unix(2, 0).UTC()}
 }
 

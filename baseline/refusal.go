@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // Refusals of a verdict. SAFE-TO-PROPOSE vouches for exact bytes, so it is
@@ -26,11 +27,11 @@ var (
 
 // CheckRequest refuses what is wrong before anything is observed: an
 // unknown verdict, or SAFE-TO-PROPOSE without the digest that was reviewed.
-func CheckRequest(verdict string, expect *snapshot.Hash) error {
+func CheckRequest(v string, expect *snapshot.Hash) error {
 	switch {
-	case !ValidVerdict(verdict):
+	case !verdict.Valid(v):
 		return ErrBadVerdict
-	case verdict == Safe && expect == nil:
+	case v == verdict.Safe && expect == nil:
 		return ErrNoExpectDigest
 	}
 	return nil
@@ -54,7 +55,7 @@ func CheckVerdict(tg Target, v Verdict) error {
 			return fmt.Errorf("%w: its digest is now %s", ErrDigestMismatch, o.Digest)
 		}
 	}
-	if v.Verdict != Safe {
+	if v.Verdict != verdict.Safe {
 		return nil
 	}
 	if found := o.Anomalies(); len(found) > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -53,18 +54,18 @@ func TestRecordVerdictRefusesWhatCannotBeVouchedFor(t *testing.T) {
 	}{
 		{name: "an unknown verdict", cand: "a", build: writeFiles(1), verdict: "OK",
 			expect: func(c *walker.Candidate) *snapshot.Hash { return &c.Digest }, want: ErrBadVerdict},
-		{name: "SAFE without the reviewed digest", cand: "a", build: writeFiles(1), verdict: Safe,
+		{name: "SAFE without the reviewed digest", cand: "a", build: writeFiles(1), verdict: verdict.Safe,
 			expect: func(*walker.Candidate) *snapshot.Hash { return nil }, want: ErrNoExpectDigest},
-		{name: "SAFE on content that is no longer the reviewed one", cand: "a", build: writeFiles(1), verdict: Safe,
+		{name: "SAFE on content that is no longer the reviewed one", cand: "a", build: writeFiles(1), verdict: verdict.Safe,
 			expect: func(*walker.Candidate) *snapshot.Hash { return &other }, want: ErrDigestMismatch},
-		{name: "BLOCK against a stale expectation", cand: "a", build: writeFiles(1), verdict: Block,
+		{name: "BLOCK against a stale expectation", cand: "a", build: writeFiles(1), verdict: verdict.Block,
 			expect: func(*walker.Candidate) *snapshot.Hash { return &other }, want: ErrDigestMismatch},
-		{name: "SAFE on a partial candidate", cand: "a", cfg: small, build: writeFiles(5), verdict: Safe,
+		{name: "SAFE on a partial candidate", cand: "a", cfg: small, build: writeFiles(5), verdict: verdict.Safe,
 			expect: func(c *walker.Candidate) *snapshot.Hash { return &c.Digest }, want: ErrPartial},
 		{name: "SAFE on an anomalous candidate", cand: "a", build: func(dir string) {
 			must(t, os.Symlink("/etc/passwd", filepath.Join(dir, "link")))
-		}, verdict: Safe, expect: func(c *walker.Candidate) *snapshot.Hash { return &c.Digest }, want: ErrAnomalous},
-		{name: "SAFE on a candidate whose name is hidden", cand: "bad\x1b[2Jname", build: writeFiles(1), verdict: Safe,
+		}, verdict: verdict.Safe, expect: func(c *walker.Candidate) *snapshot.Hash { return &c.Digest }, want: ErrAnomalous},
+		{name: "SAFE on a candidate whose name is hidden", cand: "bad\x1b[2Jname", build: writeFiles(1), verdict: verdict.Safe,
 			expect: func(c *walker.Candidate) *snapshot.Hash { return &c.Digest }, want: ErrBadName, wantAlso: ErrAnomalous},
 	}
 	for _, tc := range cases {
@@ -112,7 +113,7 @@ func TestAdverseVerdictsAreRecordableOnAnyTree(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w, c := observeOne(t, tc.cand, tc.cfg, tc.build)
 			st, _ := openNew(t)
-			v := Verdict{Verdict: Block, At: time.Now().UTC()}
+			v := Verdict{Verdict: verdict.Block, At: time.Now().UTC()}
 			if !c.Partial() {
 				v.Digest = &c.Digest
 			}
@@ -128,7 +129,7 @@ func TestSafeVerdictMustBindTheCheckedDigest(t *testing.T) {
 	w, c := observeOne(t, "a", walker.DefaultConfig(), writeFiles(1))
 	other := snapshot.Hash{7}
 	err := CheckVerdict(Target{ID: "swaaaa", Root: w.root, Name: c.Name, Observed: c, Expect: &c.Digest},
-		Verdict{Verdict: Safe, Digest: &other})
+		Verdict{Verdict: verdict.Safe, Digest: &other})
 	if !errors.Is(err, ErrDigestMismatch) {
 		t.Fatalf("a SAFE verdict naming other bytes than the checked ones: %v", err)
 	}
@@ -136,7 +137,7 @@ func TestSafeVerdictMustBindTheCheckedDigest(t *testing.T) {
 
 func TestCheckVerdictNeedsAnObservationToCheckAnExpectation(t *testing.T) {
 	d := snapshot.Hash{1}
-	if err := CheckVerdict(Target{ID: "swaaaa", Expect: &d}, Verdict{Verdict: Safe, Digest: &d}); !errors.Is(err, ErrUnobserved) {
+	if err := CheckVerdict(Target{ID: "swaaaa", Expect: &d}, Verdict{Verdict: verdict.Safe, Digest: &d}); !errors.Is(err, ErrUnobserved) {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // MarkTold counts one more session told of each pending candidate in ids:
@@ -75,7 +76,7 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	}
 	auto.Untold = printable(a.Text, maxNoteText)
 	d := *st.Digest()
-	v := Verdict{Verdict: Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
+	v := Verdict{Verdict: verdict.Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
 	if _, err := t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
 		return err
 	}

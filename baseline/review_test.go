@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -24,7 +25,7 @@ func TestSafeReviewSurvivesAChangeAsPending(t *testing.T) {
 	cfg := walker.DefaultConfig()
 	w.write("a/f", "1")
 	sts := advance(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	sa := sts["a"]
 	reviewed := *sa.Digest()
 
@@ -56,7 +57,7 @@ func TestHaltIsDerivedFromPendingAndClearedOnlyByAVerdict(t *testing.T) {
 	cfg := walker.DefaultConfig()
 	w.write("a/f", "1")
 	sts := advance(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	w.write("a/f", "2")
 	sts = advance(t, st, w.observe(cfg))
 	id := sts["a"].ID
@@ -69,7 +70,7 @@ func TestHaltIsDerivedFromPendingAndClearedOnlyByAVerdict(t *testing.T) {
 	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() != StatusHalted {
 		t.Fatalf("status %q, want halted", s.Status())
 	}
-	record(t, st, "a", compare(t, st, w.observe(cfg)), Safe)
+	record(t, st, "a", compare(t, st, w.observe(cfg)), verdict.Safe)
 	r := recordOf(t, st, id)
 	if r.Halt != nil || r.Told != 0 || !r.ToldSince.IsZero() || r.Status != StatusVetted {
 		t.Fatalf("a recorded verdict did not clear the halt: %+v", r)
@@ -82,11 +83,11 @@ func TestAdverseVerdictOutranksPending(t *testing.T) {
 	cfg := walker.DefaultConfig()
 	w.write("a/f", "1")
 	sts := advance(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	w.write("a/f", "2")
 	sts = advance(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Block)
-	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() == StatusPending || s.Verdict == nil || s.Verdict.Verdict != Block {
+	record(t, st, "a", sts, verdict.Block)
+	if s := compare(t, st, w.observe(cfg))["a"]; s.Status() == StatusPending || s.Verdict == nil || s.Verdict.Verdict != verdict.Block {
 		t.Fatalf("status %q verdict %+v: the BLOCK must be what is in force", s.Status(), s.Verdict)
 	}
 }
@@ -94,13 +95,13 @@ func TestAdverseVerdictOutranksPending(t *testing.T) {
 func TestStoredRecordRefusesAReviewThatIsNotSafeOrAHaltWithoutReview(t *testing.T) {
 	d := sampleRecord().Digest
 	cases := map[string]func(r *Record){
-		"adverse review":     func(r *Record) { r.Review = &Verdict{Verdict: Block, Digest: d} },
-		"review of no bytes": func(r *Record) { r.Review = &Verdict{Verdict: Safe} },
+		"adverse review":     func(r *Record) { r.Review = &Verdict{Verdict: verdict.Block, Digest: d} },
+		"review of no bytes": func(r *Record) { r.Review = &Verdict{Verdict: verdict.Safe} },
 		"halt without review": func(r *Record) {
 			r.Halt = &Halt{Reason: "x"}
 		},
 		"halt without reason": func(r *Record) {
-			r.Review = &Verdict{Verdict: Safe, Digest: d}
+			r.Review = &Verdict{Verdict: verdict.Safe, Digest: d}
 			r.Halt = &Halt{}
 		},
 		"derived status stored":  func(r *Record) { r.Status = StatusPending },
@@ -290,7 +291,7 @@ func TestReferenceIsTheReviewedVersionThenTheFirstUse(t *testing.T) {
 		t.Fatal("a delivered change moved the reference")
 	}
 	sts = compare(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	sa := sts["a"]
 	if r := ref(); r.How != RefReview || r.Digest != *sa.Digest() {
 		t.Fatalf("after review: %+v", r)
@@ -322,7 +323,7 @@ func TestACandidateNewSinceTheFirstRunHasNoReferenceUntilReviewed(t *testing.T) 
 		t.Fatalf("a delivered change became a reference: %s (%s)", r.Digest, r.How)
 	}
 	sts := compare(t, st, w.observe(cfg))
-	record(t, st, "late", sts, Safe)
+	record(t, st, "late", sts, verdict.Safe)
 	if r, sl := ref(), sts["late"]; r == nil || r.How != RefReview || r.Digest != *sl.Digest() {
 		t.Fatalf("after review: %+v", r)
 	}
@@ -340,7 +341,7 @@ func FuzzDecodeReference(f *testing.F) {
 
 func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
 	d := snapshot.Hash{1}
-	r := &Record{Status: StatusSeen, Review: &Verdict{Verdict: Safe, Digest: &d}}
+	r := &Record{Status: StatusSeen, Review: &Verdict{Verdict: verdict.Safe, Digest: &d}}
 	if got := StatusOf(r, &d, nil); got != StatusSeen {
 		t.Fatalf("review on its own digest: %q", got)
 	}
@@ -348,7 +349,7 @@ func TestACarriedReviewIsPendingWhateverTheContent(t *testing.T) {
 	if got := StatusOf(r, &d, nil); got != StatusPending {
 		t.Fatalf("renamed, same content: %q, want pending", got)
 	}
-	if got := StatusOf(r, &d, &Verdict{Verdict: Block, Digest: &d}); got != StatusSeen {
+	if got := StatusOf(r, &d, &Verdict{Verdict: verdict.Block, Digest: &d}); got != StatusSeen {
 		t.Fatalf("an adverse verdict outranks the pending rename: %q", got)
 	}
 }
@@ -359,7 +360,7 @@ func TestAHaltedCandidateIsHaltedWhateverWasDelivered(t *testing.T) {
 	cfg := walker.DefaultConfig()
 	w.write("a/f", "1")
 	sts := advance(t, st, w.observe(cfg))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	w.write("a/f", "2") // observed, never delivered: the record still holds "1"
 	sa := compare(t, st, w.observe(cfg))["a"]
 	must(t, st.Update(func(tx *Tx) error { return tx.HaltChange(&sa, "cumulative drift", time.Now()) }))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	bolt "go.etcd.io/bbolt"
 )
@@ -367,7 +368,7 @@ func TestVettedCandidateThatChangesIsPendingWithItsVerdictAsHistory(t *testing.T
 	w := newWorld(t)
 	w.write("a/f", "1")
 	sts := advance(t, st, w.observe(walker.DefaultConfig()))
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	var rep Report
 	must(t, st.View(func(tx *Tx) (err error) { rep, err = tx.Report(); return }))
 	if len(rep.Safe) != 1 || rep.Safe[0].Status != StatusVetted {
@@ -380,7 +381,7 @@ func TestVettedCandidateThatChangesIsPendingWithItsVerdictAsHistory(t *testing.T
 	}
 	must(t, st.View(func(tx *Tx) error {
 		r, _ := tx.Record(sts["a"].ID)
-		if r.Status != StatusSeen || r.Verdict != nil || len(r.History) != 1 || r.History[0].Verdict != Safe {
+		if r.Status != StatusSeen || r.Verdict != nil || len(r.History) != 1 || r.History[0].Verdict != verdict.Safe {
 			t.Errorf("record after change: %+v", r)
 		}
 		rep, _ = tx.Report()
@@ -396,10 +397,10 @@ func TestAdverseVerdictIsNeverHiddenByALaterChange(t *testing.T) {
 	w := newWorld(t)
 	w.write("a/f", "trojan")
 	sts := advance(t, st, w.observe(walker.DefaultConfig()))
-	record(t, st, "a", sts, Block)
+	record(t, st, "a", sts, verdict.Block)
 	w.write("a/f", "innocent-looking")
 	sts = advance(t, st, w.observe(walker.DefaultConfig()))
-	if v := sts["a"].Verdict; v == nil || v.Verdict != Block {
+	if v := sts["a"].Verdict; v == nil || v.Verdict != verdict.Block {
 		t.Fatalf("verdict in force after a change: %+v", v)
 	}
 	var rep Report
@@ -408,7 +409,7 @@ func TestAdverseVerdictIsNeverHiddenByALaterChange(t *testing.T) {
 		t.Fatalf("adverse verdict hidden: %+v", rep)
 	}
 	// Until a human records a non-adverse verdict for the content.
-	record(t, st, "a", sts, Safe)
+	record(t, st, "a", sts, verdict.Safe)
 	must(t, st.View(func(tx *Tx) (err error) { rep, err = tx.Report(); return }))
 	if len(rep.Adverse) != 0 || len(rep.Safe) != 1 {
 		t.Fatalf("after SAFE: %+v", rep)
@@ -420,10 +421,10 @@ func TestAdverseVerdictsFollowContentNotNames(t *testing.T) {
 	w := newWorld(t)
 	w.write("evil/f", "trojan")
 	sts := advance(t, st, w.observe(walker.DefaultConfig()))
-	record(t, st, "evil", sts, Block)
+	record(t, st, "evil", sts, verdict.Block)
 	must(t, os.Rename(filepath.Join(w.root.Path, "evil"), filepath.Join(w.root.Path, "innocent")))
 	sts = advance(t, st, w.observe(walker.DefaultConfig()))
-	if v := sts["innocent"].Verdict; sts["innocent"].State != New || v == nil || v.Verdict != Block || v.From != sts["evil"].ID {
+	if v := sts["innocent"].Verdict; sts["innocent"].State != New || v == nil || v.Verdict != verdict.Block || v.From != sts["evil"].ID {
 		t.Fatalf("reappearance under another name: %s %+v", sts["innocent"].State, v)
 	}
 	var rep Report
@@ -436,7 +437,7 @@ func TestAdverseVerdictsFollowContentNotNames(t *testing.T) {
 	w2.root.Scope = claude.Project
 	must(t, os.MkdirAll(filepath.Join(w2.root.Path, "x"), 0o755))
 	w2.write("x/f", "trojan")
-	if v := compare(t, st, w2.observe(walker.DefaultConfig()))["x"].Verdict; v == nil || v.Verdict != Block {
+	if v := compare(t, st, w2.observe(walker.DefaultConfig()))["x"].Verdict; v == nil || v.Verdict != verdict.Block {
 		t.Fatal("same content in another root is not adverse")
 	}
 }
@@ -476,7 +477,7 @@ func TestRecordingAVerdictDeliversWhatTheReviewerSaw(t *testing.T) {
 	obs := w.observe(walker.DefaultConfig())
 	c := &obs[0].Walk.Candidates[0]
 	id := st.ID(w.root.Path, c.Name)
-	v := Verdict{Verdict: Safe, Digest: &c.Digest, At: time.Now().UTC()}
+	v := Verdict{Verdict: verdict.Safe, Digest: &c.Digest, At: time.Now().UTC()}
 	must(t, st.Update(func(tx *Tx) error {
 		_, err := tx.RecordVerdict(Target{ID: id, Root: w.root, Name: c.Name, Observed: c, Expect: &c.Digest}, v)
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -105,7 +106,7 @@ func (t *Tx) adverseFor(d snapshot.Hash) (*Verdict, error) {
 		return nil, nil
 	}
 	var v Verdict
-	if err := decodeStrict(b, &v); err != nil || !Adverse(v.Verdict) {
+	if err := decodeStrict(b, &v); err != nil || !verdict.Adverse(v.Verdict) {
 		return nil, fmt.Errorf("%w: adverse verdict for %s", ErrCorrupt, d)
 	}
 	return &v, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -62,7 +63,7 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	// the pending tells; a SAFE one becomes the review later changes are
 	// measured against.
 	rec.Halt, rec.Told, rec.ToldSince, rec.Auto, rec.Renamed = nil, 0, time.Time{}, nil, nil
-	if v.Verdict == Safe && v.Digest != nil {
+	if v.Verdict == verdict.Safe && v.Digest != nil {
 		rv := v
 		rec.Review = &rv
 		if o := tg.Observed; o != nil && !o.Partial() && o.Digest == *v.Digest {
@@ -88,7 +89,7 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 		return replaced, nil
 	}
 	key := []byte(v.Digest.String())
-	if v.Verdict == Safe {
+	if v.Verdict == verdict.Safe {
 		return replaced, t.tx.Bucket(bucketAdverse).Delete(key)
 	}
 	mark := v
@@ -151,13 +152,13 @@ func (t *Tx) Report() (Report, error) {
 			return rep, err
 		}
 		switch {
-		case v != nil && Adverse(v.Verdict):
+		case v != nil && verdict.Adverse(v.Verdict):
 			r.Verdict = v
 			rep.Adverse = append(rep.Adverse, r)
 		case r.Removed:
 		case StatusOf(r, r.Digest, v) != r.Status:
 			rep.Pending = append(rep.Pending, r)
-		case v != nil && v.Verdict == Safe && r.Status == StatusVetted:
+		case v != nil && v.Verdict == verdict.Safe && r.Status == StatusVetted:
 			rep.Safe = append(rep.Safe, r)
 		default:
 			rep.Unvetted = append(rep.Unvetted, r)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -97,7 +98,7 @@ type versionJSON struct {
 // to say, writes nothing: an unchanged scan writes nothing. A partial
 // manifest or one not matching v.Digest is refused.
 func (t *Tx) KeepVersion(id string, v Version) error {
-	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !ValidVerdict(v.Verdict) {
+	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !verdict.Valid(v.Verdict) {
 		return fmt.Errorf("baseline: keeping a version of %s: invalid version", id)
 	}
 	if v.Manifest.Partial {
@@ -253,7 +254,7 @@ func decodeVersion(b []byte) (*Version, error) {
 	if err := decodeStrict(b, &j); err != nil {
 		return nil, err
 	}
-	if !j.How.valid() || j.Verdict != "" && !ValidVerdict(j.Verdict) {
+	if !j.How.valid() || j.Verdict != "" && !verdict.Valid(j.Verdict) {
 		return nil, fmt.Errorf("%w: version how/verdict", errRecord)
 	}
 	m, err := snapshot.Decode(j.Manifest)
@@ -264,7 +265,7 @@ func decodeVersion(b []byte) (*Version, error) {
 		return nil, fmt.Errorf("%w: version manifest does not match its digest", errRecord)
 	}
 	for _, e := range j.Events {
-		if !e.How.valid() || e.Verdict != "" && !ValidVerdict(e.Verdict) {
+		if !e.How.valid() || e.Verdict != "" && !verdict.Valid(e.Verdict) {
 			return nil, fmt.Errorf("%w: version event how/verdict", errRecord)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 func manifestOf(t *testing.T, content string) (snapshot.Manifest, snapshot.Hash) {
@@ -60,8 +61,8 @@ func TestKeepingAgainKeepsVerdictAndFirstUseProtected(t *testing.T) {
 		prot  bool
 	}{
 		{"first use stays protected", Version{How: HowFirstUse}, Version{How: HowRestored}, HowRestored, true},
-		{"verdict stays", Version{How: HowVerdict, Verdict: Safe, Reviewer: "ann"}, Version{How: HowRestored}, HowRestored, true},
-		{"session becomes verdict", Version{How: HowSession}, Version{How: HowVerdict, Verdict: Block}, HowVerdict, true},
+		{"verdict stays", Version{How: HowVerdict, Verdict: verdict.Safe, Reviewer: "ann"}, Version{How: HowRestored}, HowRestored, true},
+		{"session becomes verdict", Version{How: HowSession}, Version{How: HowVerdict, Verdict: verdict.Block}, HowVerdict, true},
 		{"session becomes restored", Version{How: HowSession}, Version{How: HowRestored, Restorable: true}, HowRestored, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -158,7 +159,7 @@ func TestDropVersionDropsOnlyWhatWasPlannedAndIsStillUnprotected(t *testing.T) {
 	}{
 		{"unchanged since the plan: dropped", func(*Tx, string) error { return nil }, true},
 		{"given a verdict since the plan: kept", func(tx *Tx, id string) error {
-			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowVerdict, Verdict: Block, Reviewer: "ann"})
+			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowVerdict, Verdict: verdict.Block, Reviewer: "ann"})
 		}, false},
 		{"kept again since the plan: kept", func(tx *Tx, id string) error {
 			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned.Add(time.Hour), How: HowDaemon})
@@ -189,7 +190,7 @@ func TestKeepingAgainAddsAnEventAndNeverReStampsTheEarlierOnes(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	keeps := []Version{
 		{Digest: d, At: t0, How: HowFirstUse, Manifest: m},
-		{Digest: d, At: t0.Add(time.Hour), How: HowVerdict, Verdict: Safe, Reviewer: "ann", Manifest: m},
+		{Digest: d, At: t0.Add(time.Hour), How: HowVerdict, Verdict: verdict.Safe, Reviewer: "ann", Manifest: m},
 		{Digest: d, At: t0.Add(2 * time.Hour), How: HowRestored, Manifest: m,
 			Events: []VersionEvent{{At: t0, How: HowDaemon}}}, // a caller's events are not the store's
 	}
@@ -198,8 +199,8 @@ func TestKeepingAgainAddsAnEventAndNeverReStampsTheEarlierOnes(t *testing.T) {
 	}
 	var vs []Version
 	must(t, st.View(func(tx *Tx) (err error) { vs, err = tx.Versions(id); return }))
-	want := []VersionEvent{{At: t0, How: HowFirstUse}, {At: t0.Add(time.Hour), How: HowVerdict, Verdict: Safe, Reviewer: "ann"},
-		{At: t0.Add(2 * time.Hour), How: HowRestored, Verdict: Safe, Reviewer: "ann"}}
+	want := []VersionEvent{{At: t0, How: HowFirstUse}, {At: t0.Add(time.Hour), How: HowVerdict, Verdict: verdict.Safe, Reviewer: "ann"},
+		{At: t0.Add(2 * time.Hour), How: HowRestored, Verdict: verdict.Safe, Reviewer: "ann"}}
 	if len(vs) != 1 || len(vs[0].Events) != len(want) {
 		t.Fatalf("versions %+v", vs)
 	}
@@ -208,7 +209,7 @@ func TestKeepingAgainAddsAnEventAndNeverReStampsTheEarlierOnes(t *testing.T) {
 			t.Errorf("event %d: %+v, want %+v", i, e, want[i])
 		}
 	}
-	if v := vs[0]; v.How != HowRestored || v.Verdict != Safe || !v.FirstUse {
+	if v := vs[0]; v.How != HowRestored || v.Verdict != verdict.Safe || !v.FirstUse {
 		t.Errorf("the version's last keep, verdict and first use: %+v", v)
 	}
 }

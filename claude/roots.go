@@ -277,12 +277,6 @@ func ProjectDir(env Env, hint string) string {
 	return ""
 }
 
-// Roots lists the roots of cfg and project (see Places.Roots), without
-// ~/.claude.json and the managed files.
-func Roots(cfg, project string) []Root {
-	return Places{Config: cfg, Project: project}.Roots()
-}
-
 // under appends one component without cleaning the path it was given.
 func under(dir, name string) string {
 	if strings.HasSuffix(dir, "/") {

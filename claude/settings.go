@@ -368,14 +368,6 @@ func (s *Settings) Commands(event string) ([]string, error) {
 	return cmds, nil
 }
 
-// AddSessionStart adds a group holding one command hook, without a matcher
-// so it runs on every source (startup, resume, clear, compact). It adds
-// nothing, and reports false, when a command hook with exactly this command
-// is already anywhere under hooks.SessionStart.
-func (s *Settings) AddSessionStart(command string) (bool, error) {
-	return s.AddHook(EventSessionStart, "", command)
-}
-
 // AddHook adds to hooks.<event> a group holding one command hook, with
 // matcher when it is not "". It adds nothing, and reports false, when a
 // command hook with exactly this command is already under that event in a
@@ -442,14 +434,9 @@ func matcherOf(g *value) string {
 	return "\x00not a string"
 }
 
-// RemoveSessionStart removes the SessionStart command hooks whose command
-// ours accepts, and nothing else but what that empties: a group left without
-// hooks, then SessionStart, then hooks. It returns the removed commands.
-func (s *Settings) RemoveSessionStart(ours func(string) bool) ([]string, error) {
-	return s.RemoveHooks(EventSessionStart, ours)
-}
-
-// RemoveHooks is RemoveSessionStart for the hooks of event.
+// RemoveHooks removes the command hooks of event whose command ours
+// accepts, and nothing else but what that empties: a group left without
+// hooks, then the event, then hooks. It returns the removed commands.
 func (s *Settings) RemoveHooks(event string, ours func(string) bool) ([]string, error) {
 	hooks, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {

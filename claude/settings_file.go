@@ -176,3 +176,24 @@ func (f *SettingsFile) writeBackup() (string, error) {
 	}
 	return "", fmt.Errorf("%w: %d of %s exist already", ErrTooManyBackups, MaxBackups, f.Path)
 }
+
+// QuoteJSON spells s as a JSON string the way a settings file shows it:
+// quotes, backslashes and control characters escaped, everything else as
+// it is (the terminal escaping comes after, on the whole line).
+func QuoteJSON(s string) string {
+	var b bytes.Buffer
+	b.WriteString(`"`)
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteString(`"`)
+	return b.String()
+}

@@ -141,7 +141,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 		if i == 0 && !f.Reformatted() {
 			t.Error("a file in another layout is not reported as reformatted")
 		}
-		if _, err := f.Doc.AddSessionStart(testCommand + string(rune('a'+i))); err != nil {
+		if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 		backup, err := f.Write()
@@ -180,7 +180,7 @@ func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+	if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
 		t.Fatal(err)
 	}
 	if backup, err := f.Write(); err != nil || backup != "" {
@@ -216,7 +216,7 @@ func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Doc.AddSessionStart(testCommand); err != nil {
+			if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
 				t.Fatal(err)
 			}
 			path := SettingsPath(dir)
@@ -253,33 +253,6 @@ func mustReadDir(t *testing.T, dir string) []string {
 	return out
 }
 
-func TestLineDiff(t *testing.T) {
-	render := func(ls []DiffLine) string {
-		var b strings.Builder
-		for _, l := range ls {
-			b.WriteByte(l.Op)
-			b.WriteString(l.Text)
-			b.WriteByte('\n')
-		}
-		return b.String()
-	}
-	for _, c := range []struct{ name, before, after, want string }{
-		{"equal", "a\nb\n", "a\nb\n", " a\n b\n"},
-		{"created", "", "a\n", "+a\n"},
-		{"emptied", "a\n", "", "-a\n"},
-		{"inserted in the middle", "a\nc\n", "a\nb\nc\n", " a\n+b\n c\n"},
-		{"replaced", "a\nb\nc\n", "a\nx\nc\n", " a\n-b\n+x\n c\n"},
-		{"hook added to settings", "{\n  \"model\": \"opus\"\n}\n", "{\n  \"model\": \"opus\",\n  \"hooks\": {}\n}\n",
-			" {\n-  \"model\": \"opus\"\n+  \"model\": \"opus\",\n+  \"hooks\": {}\n }\n"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := render(LineDiff([]byte(c.before), []byte(c.after))); got != c.want {
-				t.Errorf("got\n%s\nwant\n%s", got, c.want)
-			}
-		})
-	}
-}
-
 func TestQuoteJSON(t *testing.T) {
 	for in, want := range map[string]string{
 		`/bin/skillwire hook session-start`: `"/bin/skillwire hook session-start"`,
@@ -291,32 +264,4 @@ func TestQuoteJSON(t *testing.T) {
 			t.Errorf("QuoteJSON(%q) = %s, want %s", in, got, want)
 		}
 	}
-}
-
-// FuzzLineDiff: the kept and removed lines are the text before, the kept
-// and added lines the text after, whatever the input.
-func FuzzLineDiff(f *testing.F) {
-	f.Add([]byte("a\nb\nc\n"), []byte("a\nx\nc\n"))
-	f.Add([]byte(""), []byte("{}\n"))
-	f.Fuzz(func(t *testing.T, before, after []byte) {
-		if len(before) > 1<<12 || len(after) > 1<<12 {
-			return
-		}
-		var a, b []string
-		for _, l := range LineDiff(before, after) {
-			switch l.Op {
-			case ' ':
-				a, b = append(a, l.Text), append(b, l.Text)
-			case '-':
-				a = append(a, l.Text)
-			case '+':
-				b = append(b, l.Text)
-			default:
-				t.Fatalf("op %q", l.Op)
-			}
-		}
-		if strings.Join(a, "\n") != strings.Join(splitLines(before), "\n") || strings.Join(b, "\n") != strings.Join(splitLines(after), "\n") {
-			t.Fatalf("the diff of %q and %q does not rebuild them", before, after)
-		}
-	})
 }

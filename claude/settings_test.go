@@ -114,7 +114,7 @@ func TestAddSessionStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			added, err := s.AddSessionStart(testCommand)
+			added, err := s.AddHook(EventSessionStart, "", testCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +160,7 @@ func TestRemoveSessionStartRemovesOnlyOurs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand)
+			removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,11 +193,11 @@ func TestSettingsOfUnexpectedShapeAreRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.doc)
 			before := s.Encode()
-			if _, err := s.AddSessionStart(testCommand); !errors.Is(err, ErrShape) {
-				t.Fatalf("AddSessionStart: %v, want ErrShape", err)
+			if _, err := s.AddHook(EventSessionStart, "", testCommand); !errors.Is(err, ErrShape) {
+				t.Fatalf("AddHook: %v, want ErrShape", err)
 			}
-			if _, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
-				t.Fatalf("RemoveSessionStart: %v, want ErrShape", err)
+			if _, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
+				t.Fatalf("RemoveHooks: %v, want ErrShape", err)
 			}
 			if !bytes.Equal(s.Encode(), before) {
 				t.Fatal("a refused edit changed the document")
@@ -216,11 +216,11 @@ func TestInstallThenUninstallRestoresTheDocument(t *testing.T) {
 	} {
 		s := mustParse(t, doc)
 		want := s.Encode()
-		if added, err := s.AddSessionStart(testCommand); err != nil || !added {
-			t.Fatalf("%s: AddSessionStart = %v, %v", doc, added, err)
+		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+			t.Fatalf("%s: AddHook = %v, %v", doc, added, err)
 		}
-		if removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
-			t.Fatalf("%s: RemoveSessionStart = %q, %v", doc, removed, err)
+		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
+			t.Fatalf("%s: RemoveHooks = %q, %v", doc, removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, want) {
 			t.Fatalf("%s: got\n%s", doc, got)
@@ -390,11 +390,11 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 				return
 			}
 		}
-		if added, err := s.AddSessionStart(testCommand); err != nil || !added {
-			t.Fatalf("AddSessionStart = %v, %v", added, err)
+		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+			t.Fatalf("AddHook = %v, %v", added, err)
 		}
-		if removed, err := s.RemoveSessionStart(HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
-			t.Fatalf("RemoveSessionStart = %q, %v", removed, err)
+		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
+			t.Fatalf("RemoveHooks = %q, %v", removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, enc) {
 			t.Fatalf("install then uninstall changed the document:\n%s\nwant:\n%s", got, enc)

@@ -58,9 +58,8 @@ type Store struct {
 	index map[snapshot.Hash]where
 	// dups holds the other copies of a key kept in more than one pack
 	// (batches racing): a corrupt copy must not shadow a good one.
-	dups    map[snapshot.Hash][]where
-	packs   map[string]int64 // name -> bytes on disk
-	damaged []string
+	dups  map[snapshot.Hash][]where
+	packs map[string]int64 // name -> bytes on disk
 }
 
 type where struct {
@@ -76,8 +75,9 @@ const (
 )
 
 // Open proves dir (the state directory) and its objects directory, and loads
-// the index of every pack. A pack whose index is damaged is listed by
-// Damaged, not fatal; an untrusted directory or pack is.
+// the index of every pack. A pack whose index is damaged is not fatal (its
+// objects read as ErrMissing, and it is kept for inspection, never
+// collected); an untrusted directory or pack is.
 func Open(dir string, o Options) (*Store, error) {
 	if o.MaxObject <= 0 || o.MaxObject > HardMaxObject {
 		o.MaxObject = HardMaxObject
@@ -136,14 +136,6 @@ func (s *Store) Size() int64 {
 		n += size
 	}
 	return n
-}
-
-// Damaged names the packs whose index failed verification: their objects
-// read as ErrMissing. They are kept for inspection, never collected.
-func (s *Store) Damaged() []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return append([]string(nil), s.damaged...)
 }
 
 // Get returns the content of key, verified against it.
@@ -216,7 +208,6 @@ func (s *Store) load() error {
 	index := make(map[snapshot.Hash]where)
 	dups := make(map[snapshot.Hash][]where)
 	packs := make(map[string]int64)
-	var damaged []string
 	for _, name := range names {
 		if !isPackName(name) {
 			continue
@@ -225,8 +216,7 @@ func (s *Store) load() error {
 		switch {
 		case errors.Is(err, unix.ENOENT):
 			continue // collected meanwhile
-		case errors.Is(err, ErrCorrupt):
-			damaged = append(damaged, name)
+		case errors.Is(err, ErrCorrupt): // damaged: no entries, kept
 		case err != nil:
 			return err
 		}
@@ -240,7 +230,7 @@ func (s *Store) load() error {
 		}
 	}
 	s.mu.Lock()
-	s.index, s.dups, s.packs, s.damaged = index, dups, packs, damaged
+	s.index, s.dups, s.packs = index, dups, packs
 	s.mu.Unlock()
 	return nil
 }

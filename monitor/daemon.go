@@ -19,6 +19,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -207,7 +208,7 @@ func (d *daemon) scheduleAliases(name string) {
 	if len(d.shared) == 0 {
 		return
 	}
-	for _, dir := range []string{name, walker.Parent(name)} {
+	for _, dir := range []string{name, pathname.Parent(name)} {
 		id, ok := d.watched[dir]
 		if !ok || !d.shared[id] {
 			continue
@@ -669,13 +670,13 @@ func idOf(p string) (fileID, error) {
 // project without .claude was never watched, and a skill made there with
 // mkdir -p went unseen while the heartbeat said whole).
 func existingAbove(root string) string {
-	p := walker.Parent(root)
+	p := pathname.Parent(root)
 	for p != "/" {
 		var st unix.Stat_t
 		if unix.Stat(p, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			return p
 		}
-		p = walker.Parent(p)
+		p = pathname.Parent(p)
 	}
 	return p
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
@@ -228,7 +229,7 @@ func (r *reconciler) candidate(c *Candidate) []Change {
 		all, win := r.entries(c, ch.Path)
 		windowed[i] = len(win) > 0
 		r.classify(c, rc, all, win)
-		if parentClass, ok := deleted[string(walker.Parent(ch.Path))]; !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && ok {
+		if parentClass, ok := deleted[string(pathname.Parent(ch.Path))]; !rc.Expected && !windowed[i] && ch.Type == snapshot.Removed && len(ch.Path) > 0 && ok {
 			rc.imply(parentClass)
 		}
 		if rc.Expected && ch.Type == snapshot.Removed && (rc.Implied || rc.Entry != nil && rc.Entry.Operation == auditlog.Delete) {

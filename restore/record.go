@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -35,7 +36,7 @@ func Record(tx *baseline.Tx, r *Request) error {
 	}
 	restored := walker.Candidate{Name: r.Name, Kind: r.Current.Kind, Manifest: r.Target.Manifest, Digest: r.Target.Digest}
 	if _, err = tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.Changed,
-		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != baseline.Safe {
+		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != verdict.Safe {
 		return err
 	}
 	// The person's review of exactly these bytes applies again: Advance
@@ -46,7 +47,7 @@ func Record(tx *baseline.Tx, r *Request) error {
 		return err
 	}
 	_, err = tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &restored, Expect: &d},
-		baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: r.Target.Reviewer, At: r.Now, From: "restore"})
+		baseline.Verdict{Verdict: verdict.Safe, Digest: &d, Reviewer: r.Target.Reviewer, At: r.Now, From: "restore"})
 	return err
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -597,7 +598,7 @@ func besideRoot(dirfd int, root, stage, qname string) (string, bool, error) {
 	return parent + "/" + bname + "/" + qname, true, err
 }
 
-// besideParent is walker.Parent of the root without its trailing slashes,
+// besideParent is pathname.Parent of the root without its trailing slashes,
 // spelled "" for a child of "/" (and for no parent at all), so that
 // parent + "/" + name is the path beside the root with one slash.
 func besideParent(root string) string {
@@ -605,7 +606,7 @@ func besideParent(root string) string {
 	if strings.LastIndexByte(p, '/') <= 0 {
 		return ""
 	}
-	return walker.Parent(p)
+	return pathname.Parent(p)
 }
 
 // SHA256 is the hex SHA-256 of b: the audit log's hash of a restored file.

@@ -19,6 +19,7 @@ import (
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
@@ -304,7 +305,7 @@ func TestRecordAdvancesTheStoreToTheRestoredDigestAndBringsTheReviewBack(t *test
 	r := fx.request(t)
 	r.ID = st.ID(fx.root, []byte("s"))
 	target := *fx.target
-	target.Verdict, target.Reviewer = baseline.Safe, "ann"
+	target.Verdict, target.Reviewer = verdict.Safe, "ann"
 	r.Target = &target
 	_, err = Run(r)
 	must(t, err)
@@ -596,7 +597,7 @@ func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
 	r := fx.request(t)
 	r.ID = st.ID(fx.root, []byte("s"))
 	target := *fx.target
-	target.Verdict, target.Reviewer = baseline.Safe, "ann"
+	target.Verdict, target.Reviewer = verdict.Safe, "ann"
 	r.Target = &target
 	reviewed := walker.Candidate{Name: r.Name, Manifest: target.Manifest, Digest: target.Digest}
 	now := time.Now()
@@ -606,7 +607,7 @@ func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
 		}
 		d := target.Digest
 		if _, err := tx.RecordVerdict(baseline.Target{ID: r.ID, Root: r.Root, Name: r.Name, Observed: &reviewed, Expect: &d},
-			baseline.Verdict{Verdict: baseline.Safe, Digest: &d, Reviewer: "ann", At: now}); err != nil {
+			baseline.Verdict{Verdict: verdict.Safe, Digest: &d, Reviewer: "ann", At: now}); err != nil {
 			return err
 		}
 		rec, err := tx.Record(r.ID)

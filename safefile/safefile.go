@@ -14,7 +14,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/skillwire/skillwire/walker"
+	"github.com/skillwire/skillwire/pathname"
 	"golang.org/x/sys/unix"
 )
 
@@ -193,7 +193,7 @@ func place(path string, data []byte, perm fs.FileMode, check func() error, put f
 
 // dirOf is the directory holding path, as text: "." for a bare name.
 func dirOf(path string) string {
-	if d := walker.Parent(path); d != "" {
+	if d := pathname.Parent(path); d != "" {
 		return d
 	}
 	return "."

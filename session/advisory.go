@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -285,7 +286,7 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: untoldAuto(st)})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
-		case st.Verdict != nil && baseline.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
+		case st.Verdict != nil && verdict.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
 			items = append(items, item{cat: catAdverse, st: st})
 		case st.Observed != nil && len(st.Observed.Anomalies()) > 0:
 			items = append(items, item{cat: catAnomalous, st: st})
@@ -471,7 +472,7 @@ func describe(st *baseline.Standing) string {
 	if st.ID != "" {
 		b.WriteString(" id " + st.ID)
 	}
-	if v := st.Verdict; v != nil && baseline.Adverse(v.Verdict) {
+	if v := st.Verdict; v != nil && verdict.Adverse(v.Verdict) {
 		b.WriteString(", verdict " + v.Verdict)
 	}
 	if st.Observed != nil {

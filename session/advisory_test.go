@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -36,7 +37,7 @@ func anomalous(st *baseline.Standing) {
 
 func partial(st *baseline.Standing) { st.Observed.Manifest.Partial = true }
 
-func adverse(st *baseline.Standing) { st.Verdict = &baseline.Verdict{Verdict: baseline.Block} }
+func adverse(st *baseline.Standing) { st.Verdict = &baseline.Verdict{Verdict: verdict.Block} }
 
 func names(sts []baseline.Standing) []string {
 	var out []string
@@ -212,7 +213,7 @@ func TestStoreProblemSaysWhatToDo(t *testing.T) {
 
 func TestPendingReviewsToldBeforeYieldLinesUpToHalf(t *testing.T) {
 	toldTwice := func(st *baseline.Standing) {
-		st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Told: 2, Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &snapshot.Hash{0xee}}}
+		st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Told: 2, Review: &baseline.Verdict{Verdict: verdict.Safe, Digest: &snapshot.Hash{0xee}}}
 	}
 	for _, tc := range []struct {
 		news int

@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 var userConfig = claude.Root{Path: "/cfg", Scope: claude.Global, Kind: claude.Config, Names: []string{"settings.json"}}
@@ -177,7 +178,7 @@ func TestAnUnboundCommandIsToldWhenItsSettingsAre(t *testing.T) {
 // pendingReview makes st a reviewed candidate whose content the SAFE review
 // no longer covers: told in every session until a person decides.
 func pendingReview(st *baseline.Standing) {
-	st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Review: &baseline.Verdict{Verdict: baseline.Safe, Digest: &snapshot.Hash{0xee}}}
+	st.Prior = &baseline.Record{Kind: st.Root.Kind, Name: st.Name, Review: &baseline.Verdict{Verdict: verdict.Safe, Digest: &snapshot.Hash{0xee}}}
 }
 
 func TestOnlyADangerousFactLiftsAnItemAboveItsCategory(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -163,7 +164,7 @@ func (l *life) recordSafe(name string) {
 	s := l.standing(name)
 	must(l.t, l.update(func(tx *baseline.Tx) error {
 		_, err := tx.RecordVerdict(baseline.Target{ID: s.ID, Root: s.Root, Name: s.Name, Observed: s.Observed, Expect: s.Digest()},
-			baseline.Verdict{Verdict: baseline.Safe, Digest: s.Digest(), At: l.now})
+			baseline.Verdict{Verdict: verdict.Safe, Digest: s.Digest(), At: l.now})
 		return err
 	}))
 }
@@ -237,7 +238,7 @@ func TestAdverseVerdictKeepsFollowingContentIntoEverySession(t *testing.T) {
 	s := l.standing("a")
 	must(t, l.update(func(tx *baseline.Tx) error {
 		_, err := tx.RecordVerdict(baseline.Target{ID: s.ID, Root: s.Root, Name: s.Name, Observed: s.Observed, Expect: s.Digest()},
-			baseline.Verdict{Verdict: baseline.Block, Digest: s.Digest(), At: l.now})
+			baseline.Verdict{Verdict: verdict.Block, Digest: s.Digest(), At: l.now})
 		return err
 	}))
 	for i := range 2 {

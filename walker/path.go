@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillwire/skillwire/pathname"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,7 +46,7 @@ func SplitArg(arg, pwd string, pwdSet bool) (dir string, name []byte, err error)
 			return "", nil, refuse("the filesystem root is not a candidate")
 		}
 	}
-	if dir = Parent(p); dir == "" {
+	if dir = pathname.Parent(p); dir == "" {
 		dir = "."
 	}
 	return dir, []byte(p[strings.LastIndexByte(p, '/')+1:]), nil
@@ -78,20 +79,4 @@ func arrivalEvidence(p, pwd string, pwdSet bool) error {
 		return refuse("a path with . or .. is accepted only when it is the working directory itself")
 	}
 	return nil
-}
-
-// Parent is the directory part of p, cut as text at its last '/': "/" for
-// a child of the root, empty for a single relative component (in a
-// candidate, its root). Nothing is cleaned: the kernel, not the spelling,
-// decides what "a/.." names.
-func Parent[P ~string | ~[]byte](p P) P {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			if i == 0 {
-				return p[:1]
-			}
-			return p[:i]
-		}
-	}
-	return p[:0]
 }

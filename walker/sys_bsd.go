@@ -11,10 +11,29 @@ const maxNameLen = len(unix.Dirent{}.Name) - 1
 // Elsewhere system calls go through the platform's C library (macOS
 // supports nothing else), which wants a Go string: one copy per call.
 
+// The kernel retries slow syscalls interrupted by Go's signals (SA_RESTART),
+// but not all; EINTR is transient and the only error retried here.
 func openatZ(dirfd int, name zname, flags int) (int, error) {
-	return openat(dirfd, name.bytes(), flags)
+	for {
+		fd, err := unix.Openat(dirfd, string(name.bytes()), flags, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
 }
 
 func readlinkatZ(dirfd int, name zname, buf []byte) ([]byte, error) {
-	return readlinkat(dirfd, name.bytes(), buf)
+	for {
+		n, err := unix.Readlinkat(dirfd, string(name.bytes()), buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == len(buf) { // possibly truncated: a target that long is not a link we accept
+			return nil, unix.ENAMETOOLONG
+		}
+		return append(make([]byte, 0, n), buf[:n]...), nil
+	}
 }

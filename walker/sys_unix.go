@@ -17,17 +17,6 @@ const (
 	openDir  = openFile | unix.O_DIRECTORY
 )
 
-// The kernel retries slow syscalls interrupted by Go's signals (SA_RESTART),
-// but not all; EINTR is transient and the only error retried here.
-func openat(dirfd int, name []byte, flags int) (int, error) {
-	for {
-		fd, err := unix.Openat(dirfd, string(name), flags, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
-}
-
 // zname is a name followed by its NUL terminator, as getdents delivers it:
 // passed to the kernel as is, it costs no allocation per call.
 type zname []byte
@@ -63,22 +52,6 @@ func read(fd int, p []byte) (int, error) {
 }
 
 func closeFD(fd int) { unix.Close(fd) }
-
-func readlinkat(dirfd int, name []byte, buf []byte) ([]byte, error) {
-	for {
-		n, err := unix.Readlinkat(dirfd, string(name), buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n == len(buf) { // possibly truncated: a target that long is not a link we accept
-			return nil, unix.ENAMETOOLONG
-		}
-		return append(make([]byte, 0, n), buf[:n]...), nil
-	}
-}
 
 // openReason classifies a failed open of something listed as expected.
 // The thing moved under us (swapped), went away (unstable), or is denied

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/verdict"
 	"golang.org/x/sys/unix"
 )
 
@@ -177,7 +178,7 @@ func TestForgetRefusesARecordThatChangedWhileItAsked(t *testing.T) {
 	if code != exitFinding || !strings.Contains(stderr, "changed since it was shown") {
 		t.Fatalf("forget: exit %d, stderr %q; want 3, refused", code, stderr)
 	}
-	if r := f.record(t); r == nil || r.Verdict == nil || r.Verdict.Verdict != baseline.Block {
+	if r := f.record(t); r == nil || r.Verdict == nil || r.Verdict.Verdict != verdict.Block {
 		t.Errorf("the record recorded meanwhile is gone or changed: %+v", r)
 	}
 }

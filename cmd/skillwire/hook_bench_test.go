@@ -142,7 +142,7 @@ func fastPath(b *testing.B, env map[string]string) {
 	beat := func() error {
 		return st.Update(func(tx *baseline.Tx) error {
 			var roots []string
-			for _, r := range claude.Roots(env["CLAUDE_CONFIG_DIR"], "") {
+			for _, r := range (claude.Places{Config: env["CLAUDE_CONFIG_DIR"]}).Roots() {
 				roots = append(roots, r.Path)
 				if r.Path != root.Path {
 					m := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/safefile"
@@ -298,32 +299,42 @@ func writeIndented(w io.Writer, b []byte) {
 // diffContext is how many unchanged lines a hunk shows around a change.
 const diffContext = 3
 
-// writeDiff prints the line changes from before to after, unified style.
+// writeDiff prints the line changes from before to after, unified style:
+// each change with diffContext kept lines around it, "..." for the rest.
+// A missing final newline is not a change shown (the editor writes one).
 func writeDiff(w io.Writer, before, after []byte) {
-	lines := claude.LineDiff(before, after)
-	show := make([]bool, len(lines))
-	for i, l := range lines {
-		if l.Op == ' ' {
-			continue
-		}
-		for j := max(0, i-diffContext); j <= min(len(lines)-1, i+diffContext); j++ {
-			show[j] = true
-		}
-	}
+	a, b := endLine(before), endLine(after)
+	// Lines' edits apply to a by construction: ToUnifiedDiff cannot fail.
+	u, _ := udiff.ToUnifiedDiff("", "", a, udiff.Lines(a, b), diffContext)
 	fmt.Fprintln(w, "change:")
-	gap := false
-	for i, l := range lines {
-		if !show[i] {
-			gap = true
-			continue
-		}
-		if gap {
+	next := 1 // the first line of before not shown yet
+	for _, h := range u.Hunks {
+		if h.FromLine > next {
 			fmt.Fprintln(w, "   ...")
-			gap = false
 		}
-		fmt.Fprintf(w, "  %c%s\n", l.Op, anomaly.EscapeJSON([]byte(l.Text)))
+		next = h.FromLine
+		for _, l := range h.Lines {
+			op := byte(' ')
+			switch l.Kind {
+			case udiff.Delete:
+				op, next = '-', next+1
+			case udiff.Insert:
+				op = '+'
+			default:
+				next++
+			}
+			fmt.Fprintf(w, "  %c%s\n", op, anomaly.EscapeJSON([]byte(strings.TrimSuffix(l.Content, "\n"))))
+		}
 	}
-	if gap {
+	if next <= strings.Count(a, "\n") {
 		fmt.Fprintln(w, "   ...")
 	}
+}
+
+// endLine is b as text ending in a newline, unless it is empty.
+func endLine(b []byte) string {
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		return string(b) + "\n"
+	}
+	return string(b)
 }

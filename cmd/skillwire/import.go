@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -74,9 +75,9 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 					continue
 				}
 				switch {
-				case baseline.Adverse(e.Verdict):
+				case verdict.Adverse(e.Verdict):
 					out.Adverse += n
-				case e.Verdict == baseline.Safe:
+				case e.Verdict == verdict.Safe:
 					out.Safe += n
 				}
 				out.Imported += n

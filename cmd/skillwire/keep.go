@@ -29,6 +29,7 @@ func (k *keeping) keep(tx *baseline.Tx, stateDir string, wants []history.Want) {
 		return
 	}
 	p, err := history.Prepare(stateDir, k.stage, wants, time.Now().UTC())
+	//lint:ignore SA5001 Prepare returns its Pending with the error too: the versions are recorded all the same.
 	defer p.Close()
 	k.err = err
 	if p.Record(tx) == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -206,7 +207,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 	if st.Verdict != nil {
 		v := st.Verdict.Verdict
 		cj.Verdict = &v
-		adverse = baseline.Adverse(v)
+		adverse = verdict.Adverse(v)
 	}
 	pending := status == baseline.StatusPending || status == baseline.StatusHalted
 	finding := len(cj.Anomalies) > 0 || adverse || pending || compared && st.State != baseline.Unchanged
