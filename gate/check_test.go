@@ -17,24 +17,44 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// tree is a configuration directory, a project and a store on disk.
+// tree is a configuration directory, a project and a store on disk, with
+// the process environment naming them.
 type tree struct {
 	t       testing.TB
 	cfg     string
 	project string
+	vars    map[string]string // what claude.Env reads; change, then locate
 	env     Env
 }
 
 func newTree(t testing.TB) *tree {
 	dir := t.TempDir()
 	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
+	tr.vars = map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": tr.cfg, "CLAUDE_PROJECT_DIR": tr.project, claude.ManagedDirEnv: ""}
 	tr.env = Env{
-		Roots:  claude.Roots(tr.cfg, tr.project),
 		Store:  baseline.Options{Dir: filepath.Join(dir, "state"), LockTimeout: time.Second},
 		Walker: walker.DefaultConfig(),
 		Now:    time.Now(),
 	}
+	tr.locate()
 	return tr
+}
+
+// claudeEnv is the process environment the tree's hooks run in.
+func (tr *tree) claudeEnv() claude.Env {
+	return claude.Env{
+		Getenv: func(k string) (string, bool) { v, ok := tr.vars[k]; return v, ok },
+		Home:   func() (string, error) { return tr.vars["HOME"], nil },
+		Getwd:  func() (string, error) { return tr.project, nil },
+	}
+}
+
+// locate finds the roots from the environment, as the command does.
+func (tr *tree) locate() {
+	tr.t.Helper()
+	places, err := claude.Locate(tr.claudeEnv(), "")
+	must(tr.t, err)
+	tr.env.Roots = places.Roots()
 }
 
 func (tr *tree) write(rel, content string) {

@@ -51,7 +51,8 @@ func TestConfigChangeBlocksSettingsThatAddWhatRunsOrIsAllowed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
 			managed := filepath.Join(filepath.Dir(tr.cfg), "managed")
-			tr.env.Roots = claude.Places{Config: tr.cfg, Project: tr.project, Managed: managed}.Roots()
+			tr.vars[claude.ManagedDirEnv] = managed
+			tr.locate()
 			path := filepath.Join(filepath.Dir(tr.cfg), tc.file)
 			if tc.before != "" {
 				tr.write(path, tc.before)
