@@ -78,16 +78,21 @@ type Request struct {
 	ID   string
 	Root claude.Root // its Path is the candidate's parent directory
 	Name []byte      // the candidate's name in Root
-	// Current is the candidate as observed for the preview; Expect, when
-	// set, the digest the person saw.
+	// Current is the candidate as observed for the preview (Do observes
+	// it); Expect, when set, the digest the person saw.
 	Current *walker.Candidate
 	Expect  *snapshot.Hash
 	Target  *baseline.Version
 	Content history.Content // the target's file contents
-	// StateDir holds the quarantine; Walk re-observes the candidate just
-	// before the exchange.
-	StateDir string
-	Walk     walker.Config
+	// StateDir holds the store, waited for up to LockTimeout, and the
+	// quarantine; Walk observes the candidate, again just before the
+	// exchange.
+	StateDir    string
+	LockTimeout time.Duration
+	Walk        walker.Config
+	// AuditLog is the log Do appends a verified restore's rollback
+	// entries to.
+	AuditLog string
 	Now      time.Time
 
 	data map[snapshot.Hash][]byte // the target's content, once read
