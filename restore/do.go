@@ -43,15 +43,15 @@ type Outcome struct {
 // checked; confirm is given the preview and says whether to go on (its
 // error is returned as it is); the displaced tree's content is written to
 // the content store before the exchange, so it is kept whole whatever
-// happens next; the exchange is run (Run); the store records it (Record, or
-// RecordUnverified when the tree in place is not the target); and only
-// then is a verified restore appended to the audit log at r.AuditLog.
+// happens next; the exchange is run; the store records it (as restored, or
+// noted when the tree in place is not the target); and only then is a
+// verified restore appended to the audit log at r.AuditLog.
 func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (Outcome, error) {
 	cfg := r.Walk
 	stage := history.Attach(&cfg)
 	cur := walker.ObserveIn(ctx, r.Root.Spec(), r.Name, cfg)
 	r.Current = &cur
-	if err := Check(r); err != nil {
+	if err := check(r); err != nil {
 		return Outcome{}, err
 	}
 	if cur.Digest == r.Target.Digest {
@@ -66,22 +66,22 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	}
 	p, _ := history.Prepare(r.StateDir, stage, []history.Want{{ID: r.ID, Manifest: &cur.Manifest, How: baseline.HowDisplaced}}, r.Now)
 	defer p.Close()
-	res, err := Run(r)
+	res, err := run(r)
 	if err != nil {
 		return Outcome{}, err
 	}
 	out := Outcome{Result: res}
-	if out.StoreErr = r.record(p, res); out.StoreErr != nil || !res.Verified {
+	if out.StoreErr = r.recordExchange(p, res); out.StoreErr != nil || !res.Verified {
 		return out, nil
 	}
-	_, out.Skipped, out.AuditErr = Audit(r.AuditLog, r, res)
+	_, out.Skipped, out.AuditErr = audit(r.AuditLog, r, res)
 	return out, nil
 }
 
-// record records an exchange made, in one transaction: the displaced
+// recordExchange records an exchange made, in one transaction: the displaced
 // version always; the restore when the target was verified in place, else
 // a note of what is.
-func (r *Request) record(p *history.Pending, res *Result) error {
+func (r *Request) recordExchange(p *history.Pending, res *Result) error {
 	st, err := baseline.Open(baseline.Options{Dir: r.StateDir, LockTimeout: r.LockTimeout})
 	if err != nil {
 		return err
@@ -92,9 +92,9 @@ func (r *Request) record(p *history.Pending, res *Result) error {
 			return err
 		}
 		if !res.Verified {
-			return RecordUnverified(tx, r, res)
+			return recordUnverified(tx, r, res)
 		}
-		return Record(tx, r)
+		return recordRestored(tx, r)
 	})
 }
 
