@@ -359,7 +359,7 @@ func TestRunFailsByPolicyWhenTheStoreIsLocked(t *testing.T) {
 			held := tr.store() // holds bbolt's exclusive lock
 			defer held.Close()
 			tr.env.Store.LockTimeout = 50 * time.Millisecond
-			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "the store was locked or busy") {
 				t.Fatalf("%+v", o)
 			}
@@ -382,7 +382,7 @@ func TestRunFailsByPolicyPastTheDeadline(t *testing.T) {
 			held := tr.store() // the check waits for the lock past its deadline
 			defer held.Close()
 			tr.env.Store.LockTimeout = time.Minute
-			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
+			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "could not judge") {
 				t.Fatalf("%+v", o)
 			}
@@ -394,7 +394,7 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	tr := newTree(t)
 	states[0].setup(tr)
 	tr.policy(Strict)
-	o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != None || o.Reason != "" || o.Note != "" {
 		t.Fatalf("%+v", o)
 	}

@@ -15,7 +15,7 @@ import (
 
 func (tr *tree) settingsChange(source string) ConfigOutcome {
 	tr.t.Helper()
-	return ConfigChanged(context.Background(), claude.ConfigChange{Source: source, Path: "/elsewhere/settings.json"}, tr.env, 2*time.Second)
+	return configChanged(context.Background(), claude.ConfigChange{Source: source, Path: "/elsewhere/settings.json"}, tr.env, 2*time.Second)
 }
 
 func TestConfigChangeBlocksSettingsThatAddWhatRunsOrIsAllowed(t *testing.T) {

@@ -45,7 +45,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
-		kind, ok := KindOfTool(in.Tool)
+		kind, ok := kindOfTool(in.Tool)
 		if !ok {
 			return Response{} // a tool that names no candidate
 		}
@@ -80,13 +80,13 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 // policy mirrored beside the store (as strict when the store cannot be
 // located); the error's text, which may quote the input, is not shown.
 func Unreadable(event string, err error, h HookEnv) Response {
-	var f Failure
+	var f failure
 	dir := ""
 	if env, lerr := h.For(""); lerr != nil {
-		f = Unlocated(lerr)
+		f = unlocated(lerr)
 	} else {
 		dir = env.Store.Dir
-		f = Fail(FallbackPolicy(dir), err)
+		f = fail(fallbackPolicy(dir), err)
 	}
 	r := noted(f.Note + "; the hook input could not be read")
 	render := renderFor(event)
@@ -117,27 +117,27 @@ func noted(note string) Response { return Response{Notes: []string{note}} }
 // settings of its projects steer skillwire (reason says how), when the
 // gate's Env cannot be built, and by judging in it.
 type answerer struct {
-	steered   func(reason string) Response
-	unlocated func(err error) Response
-	judge     func(ctx context.Context, env Env) Response
+	steered func(reason string) Response
+	noEnv   func(err error) Response
+	judge   func(ctx context.Context, env Env) Response
 }
 
 // guarded is the one guard of every gate event: in projects whose settings
 // steer skillwire nothing is judged, since the store and the roots the
 // gate would read may be the project's choice rather than the person's.
 func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
-	if g, steered := Guard(claude.HookProjects(h.Claude, cwd)...); steered {
+	if g, steered := guard(claude.HookProjects(h.Claude, cwd)...); steered {
 		return a.steered(g.Reason)
 	}
 	env, err := h.For(cwd)
 	if err != nil {
-		return a.unlocated(err)
+		return a.noEnv(err)
 	}
 	return a.judge(ctx, env)
 }
 
 // use answers a use of a candidate, rendered by render: deny when steered,
-// else Run's answer under the hook's deadline.
+// else run's answer under the hook's deadline.
 func (h HookEnv) use(u Use, render func(claude.Decision, string) ([]byte, error)) answerer {
 	answer := func(o Outcome, dir string) Response {
 		var r Response
@@ -158,16 +158,16 @@ func (h HookEnv) use(u Use, render func(claude.Decision, string) ([]byte, error)
 		return r
 	}
 	return answerer{
-		steered:   func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
-		unlocated: func(err error) Response { return Unreadable(u.Event, err, h) },
+		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
+		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
-			return answer(Run(ctx, u, env, untilDeadline(ctx)), env.Store.Dir)
+			return answer(run(ctx, u, env, untilDeadline(ctx)), env.Store.Dir)
 		},
 	}
 }
 
 // configChange answers a change Claude Code is about to apply: blocked
-// when steered (a policy settings change cannot be), else ConfigChanged's
+// when steered (a policy settings change cannot be), else configChanged's
 // answer under the hook's deadline.
 func (h HookEnv) configChange(in claude.ConfigChange) answerer {
 	return answerer{
@@ -179,9 +179,9 @@ func (h HookEnv) configChange(in claude.ConfigChange) answerer {
 			}
 			return r
 		},
-		unlocated: func(err error) Response { return Unreadable(claude.EventConfigChange, err, h) },
+		noEnv: func(err error) Response { return Unreadable(claude.EventConfigChange, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
-			o := ConfigChanged(ctx, in, env, untilDeadline(ctx))
+			o := configChanged(ctx, in, env, untilDeadline(ctx))
 			r := Response{Notes: o.Notes}
 			d, ok := o.Answer.Decision()
 			if !ok {
@@ -209,9 +209,9 @@ func instructionsLoaded(in claude.InstructionsLoad) answerer {
 		steered: func(reason string) Response {
 			return noted("skillwire gate: InstructionsLoaded not recorded: " + reason)
 		},
-		unlocated: unrecorded,
+		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
-			if err := RecordInstructionsLoaded(ctx, in, env); err != nil {
+			if err := recordInstructionsLoaded(ctx, in, env); err != nil {
 				return unrecorded(err)
 			}
 			return Response{}
