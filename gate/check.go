@@ -64,7 +64,7 @@ type located struct {
 // on the spot, compared with the store, and answered under the
 // store's policy, worst answer winning. Every ask and deny is journaled as
 // a note on the candidate. An error means the gate could not judge: the
-// caller answers with Fail, as Run does.
+// caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	found, blind := discover(env.Roots, env.Walker)
 	var matched []located
@@ -199,9 +199,9 @@ func adverseState(v *baseline.Verdict) State {
 	return Suspect
 }
 
-// FallbackPolicy is the policy to answer under when the store could not be
+// fallbackPolicy is the policy to answer under when the store could not be
 // read: its mirror beside the store, else the default.
-func FallbackPolicy(dir string) Policy {
+func fallbackPolicy(dir string) Policy {
 	if s, ok := baseline.GatePolicyMirror(dir); ok {
 		if p, err := ParsePolicy(s); err == nil {
 			return p
@@ -578,12 +578,12 @@ type Outcome struct {
 	Result Result
 }
 
-// Run is Check under a hard deadline. Past it, on any internal error (a
-// panic included) or on a locked store, the answer is Fail's under the
-// store's policy when it was read, else under FallbackPolicy: nothing
+// run is Check under a hard deadline. Past it, on any internal error (a
+// panic included) or on a locked store, the answer is fail's under the
+// store's policy when it was read, else under fallbackPolicy: nothing
 // under audit and balanced, deny under strict. A store that cannot be
 // opened or read (ErrStore) with its policy unread is answered as strict.
-func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
+func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	type checked struct {
@@ -615,9 +615,9 @@ func Run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	case errors.Is(c.err, ErrStore):
 		p = Strict // the person's choice is unreadable: never weaker than it
 	default:
-		p = FallbackPolicy(env.Store.Dir)
+		p = fallbackPolicy(env.Store.Dir)
 	}
-	f := Fail(p, c.err)
+	f := fail(p, c.err)
 	o := Outcome{Answer: f.Answer, Note: f.Note, Result: c.res}
 	if f.Answer != None {
 		o.Reason = f.Note

@@ -18,24 +18,44 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// tree is a configuration directory, a project and a store on disk.
+// tree is a configuration directory, a project and a store on disk, with
+// the process environment naming them.
 type tree struct {
 	t       testing.TB
 	cfg     string
 	project string
+	vars    map[string]string // what claude.Env reads; change, then locate
 	env     Env
 }
 
 func newTree(t testing.TB) *tree {
 	dir := t.TempDir()
 	tr := &tree{t: t, cfg: filepath.Join(dir, "cfg"), project: filepath.Join(dir, "proj")}
+	tr.vars = map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": tr.cfg, "CLAUDE_PROJECT_DIR": tr.project, claude.ManagedDirEnv: ""}
 	tr.env = Env{
-		Roots:  claude.Places{Config: tr.cfg, Project: tr.project}.Roots(),
 		Store:  baseline.Options{Dir: filepath.Join(dir, "state"), LockTimeout: time.Second},
 		Walker: walker.DefaultConfig(),
 		Now:    time.Now(),
 	}
+	tr.locate()
 	return tr
+}
+
+// claudeEnv is the process environment the tree's hooks run in.
+func (tr *tree) claudeEnv() claude.Env {
+	return claude.Env{
+		Getenv: func(k string) (string, bool) { v, ok := tr.vars[k]; return v, ok },
+		Home:   func() (string, error) { return tr.vars["HOME"], nil },
+		Getwd:  func() (string, error) { return tr.project, nil },
+	}
+}
+
+// locate finds the roots from the environment, as the command does.
+func (tr *tree) locate() {
+	tr.t.Helper()
+	places, err := claude.Locate(tr.claudeEnv(), "")
+	must(tr.t, err)
+	tr.env.Roots = places.Roots()
 }
 
 func (tr *tree) write(rel, content string) {
@@ -340,7 +360,7 @@ func TestRunFailsByPolicyWhenTheStoreIsLocked(t *testing.T) {
 			held := tr.store() // holds bbolt's exclusive lock
 			defer held.Close()
 			tr.env.Store.LockTimeout = 50 * time.Millisecond
-			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "the store was locked or busy") {
 				t.Fatalf("%+v", o)
 			}
@@ -363,7 +383,7 @@ func TestRunFailsByPolicyPastTheDeadline(t *testing.T) {
 			held := tr.store() // the check waits for the lock past its deadline
 			defer held.Close()
 			tr.env.Store.LockTimeout = time.Minute
-			o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
+			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "could not judge") {
 				t.Fatalf("%+v", o)
 			}
@@ -375,7 +395,7 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	tr := newTree(t)
 	states[0].setup(tr)
 	tr.policy(Strict)
-	o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != None || o.Reason != "" || o.Note != "" {
 		t.Fatalf("%+v", o)
 	}

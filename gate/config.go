@@ -21,13 +21,13 @@ type ConfigOutcome struct {
 	Notes  []string
 }
 
-// ConfigChanged answers a change Claude Code is about to apply mid-session.
+// configChanged answers a change Claude Code is about to apply mid-session.
 // A skill file's change judges that skill on its bytes now: what the table
 // denies is blocked, and every ask or deny is journaled; an ask is left to
 // the use itself, which the PreToolUse gate holds. A settings source's
 // change is judged by SettingsChanged. A change of policy (managed)
 // settings cannot be blocked.
-func ConfigChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
+func configChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	switch c.Source {
 	case claude.SourceSkills:
 	case claude.SourceUserSettings, claude.SourceProjectSettings, claude.SourceLocalSettings, claude.SourcePolicySettings:
@@ -38,7 +38,7 @@ func ConfigChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline
 	if c.Path == "" {
 		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of skills without an absolute file_path; nothing judged"}}
 	}
-	o := Run(ctx, Use{Path: c.Path, Event: claude.EventConfigChange}, env, deadline)
+	o := run(ctx, Use{Path: c.Path, Event: claude.EventConfigChange}, env, deadline)
 	out := ConfigOutcome{}
 	if o.Note != "" {
 		out.Notes = append(out.Notes, o.Note)
@@ -94,9 +94,9 @@ func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadli
 	why, id, err := settingsJudge(ctx, root, &cand, sf.label, c.Blockable(), env, &p)
 	if err != nil {
 		if !p.Valid() {
-			p = FallbackPolicy(env.Store.Dir)
+			p = fallbackPolicy(env.Store.Dir)
 		}
-		f := Fail(p, err)
+		f := fail(p, err)
 		out := ConfigOutcome{Notes: []string{f.Note}}
 		if f.Answer == Deny && c.Blockable() {
 			out.Answer, out.Reason = Deny, f.Note

@@ -15,7 +15,7 @@ import (
 
 func (tr *tree) settingsChange(source string) ConfigOutcome {
 	tr.t.Helper()
-	return ConfigChanged(context.Background(), claude.ConfigChange{Source: source, Path: "/elsewhere/settings.json"}, tr.env, 2*time.Second)
+	return configChanged(context.Background(), claude.ConfigChange{Source: source, Path: "/elsewhere/settings.json"}, tr.env, 2*time.Second)
 }
 
 func TestConfigChangeBlocksSettingsThatAddWhatRunsOrIsAllowed(t *testing.T) {
@@ -51,7 +51,8 @@ func TestConfigChangeBlocksSettingsThatAddWhatRunsOrIsAllowed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
 			managed := filepath.Join(filepath.Dir(tr.cfg), "managed")
-			tr.env.Roots = claude.Places{Config: tr.cfg, Project: tr.project, Managed: managed}.Roots()
+			tr.vars[claude.ManagedDirEnv] = managed
+			tr.locate()
 			path := filepath.Join(filepath.Dir(tr.cfg), tc.file)
 			if tc.before != "" {
 				tr.write(path, tc.before)

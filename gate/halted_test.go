@@ -46,7 +46,7 @@ func (tr *tree) halt(key, reason string) {
 }
 
 // The two states of the table's rows that only arise from the store
-// (halted) or the walker's budget (partial), judged through Run, the
+// (halted) or the walker's budget (partial), judged through run, the
 // entry the hooks use.
 func TestRunAnswersHaltedAndPartialByTheTable(t *testing.T) {
 	for _, tc := range []struct {
@@ -93,7 +93,7 @@ func TestRunAnswersHaltedAndPartialByTheTable(t *testing.T) {
 				tr := newTree(t)
 				tc.setup(tr)
 				tr.policy(p)
-				o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+				o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 				if o.Note != "" {
 					t.Fatalf("the gate could not judge: %s", o.Note)
 				}

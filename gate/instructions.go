@@ -16,7 +16,7 @@ import (
 // noted load.
 const changedMark = "changed since the last load: "
 
-// RecordInstructionsLoaded journals that Claude Code loaded the instruction
+// recordInstructionsLoaded journals that Claude Code loaded the instruction
 // file l.Path, with the digest of its bytes now (read by the walker, under
 // its proofs): a note on the file's id for its first load and for each load
 // whose digest differs from the last noted one, marked changed. A changed
@@ -25,7 +25,7 @@ const changedMark = "changed since the last load: "
 // again notes nothing, so the journal grows with changes, not with
 // sessions (and AppendNote bounds it per file all the same). The event
 // cannot block, so nothing is answered.
-func RecordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
+func recordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
 		return fmt.Errorf("%w: instruction file path", claude.ErrEventMalformed)

@@ -12,7 +12,7 @@ import (
 )
 
 // Errors of the gate. A caller wraps its own failure with one of these so
-// Fail can say what happened without quoting the failure's text.
+// fail can say what happened without quoting the failure's text.
 var (
 	ErrPolicy   = errors.New("gate: policy must be audit, balanced or strict")
 	ErrDeadline = errors.New("gate: deadline passed")
@@ -178,18 +178,18 @@ func Worst(answers ...Answer) Answer {
 	return w
 }
 
-// Failure is the gate's answer when it could not judge, with a note for
+// failure is the gate's answer when it could not judge, with a note for
 // stderr (and, under strict, the deny's reason, which the hook log keeps).
-type Failure struct {
+type failure struct {
 	Answer Answer
 	Note   string
 }
 
-// Fail answers for a gate that could not judge in time or at all: nothing
+// fail answers for a gate that could not judge in time or at all: nothing
 // under audit and balanced, deny under strict (and under a policy that is
 // not valid). The note names the kind of failure only, never err's text,
 // which may quote a path or a name from the tree.
-func Fail(p Policy, err error) Failure {
+func fail(p Policy, err error) failure {
 	what := "an internal error"
 	switch {
 	case errors.Is(err, ErrDeadline), errors.Is(err, context.DeadlineExceeded):
@@ -200,12 +200,12 @@ func Fail(p Policy, err error) Failure {
 		what = "the store could not be located or read"
 	}
 	if p == Audit || p == Balanced {
-		return Failure{None, fmt.Sprintf("skillwire gate: could not judge (%s); policy %s answers nothing", what, p)}
+		return failure{None, fmt.Sprintf("skillwire gate: could not judge (%s); policy %s answers nothing", what, p)}
 	}
-	return Failure{Deny, fmt.Sprintf("skillwire gate: could not judge (%s); policy strict denies until it can", what)}
+	return failure{Deny, fmt.Sprintf("skillwire gate: could not judge (%s); policy strict denies until it can", what)}
 }
 
-// Unlocated answers for a gate whose store cannot be located at all (the
+// unlocated answers for a gate whose store cannot be located at all (the
 // environment names no usable state directory): as strict, since the
 // person's choice cannot be read and the gate is never weaker than it.
-func Unlocated(err error) Failure { return Fail(Strict, fmt.Errorf("%w: %w", ErrStore, err)) }
+func unlocated(err error) failure { return fail(Strict, fmt.Errorf("%w: %w", ErrStore, err)) }

@@ -123,7 +123,7 @@ func TestFailAnswersNothingUnlessStrict(t *testing.T) {
 			want Answer
 		}{{Audit, None}, {Balanced, None}, {Strict, Deny}, {0, Deny}} {
 			t.Run(what+" under "+tc.p.String(), func(t *testing.T) {
-				f := Fail(tc.p, err)
+				f := fail(tc.p, err)
 				if f.Answer != tc.want {
 					t.Fatalf("answer %s, want %s", f.Answer, tc.want)
 				}

@@ -68,9 +68,9 @@ type Candidate struct {
 	Plugin []byte
 }
 
-// KindOfTool is the kind of candidate a PreToolUse tool names, false for a
+// kindOfTool is the kind of candidate a PreToolUse tool names, false for a
 // tool that names no candidate.
-func KindOfTool(tool string) (Kind, bool) {
+func kindOfTool(tool string) (Kind, bool) {
 	switch tool {
 	case claude.ToolSkill:
 		return Skill, true

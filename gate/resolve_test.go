@@ -104,12 +104,12 @@ func TestResolve(t *testing.T) {
 
 func TestKindOfTool(t *testing.T) {
 	for tool, want := range map[string]Kind{"Skill": Skill, "Agent": Agent, "Task": Agent} {
-		if k, ok := KindOfTool(tool); !ok || k != want {
+		if k, ok := kindOfTool(tool); !ok || k != want {
 			t.Errorf("%s: %v, %v", tool, k, ok)
 		}
 	}
 	for _, tool := range []string{"Bash", "skill", "Read", "mcp__x__Skill", ""} {
-		if _, ok := KindOfTool(tool); ok {
+		if _, ok := kindOfTool(tool); ok {
 			t.Errorf("%q names a candidate", tool)
 		}
 	}

@@ -60,10 +60,10 @@ func steering(projects ...string) (key string, unknown bool) {
 	return "", unknown
 }
 
-// Guard answers every gate hook in projects whose settings steer
+// guard answers every gate hook in projects whose settings steer
 // skillwire: deny, whatever the policy, since the store and the roots the
 // gate would read may be the project's choice rather than the person's.
-func Guard(projects ...string) (Outcome, bool) {
+func guard(projects ...string) (Outcome, bool) {
 	r := Steered(projects...)
 	if r == "" {
 		return Outcome{}, false

@@ -68,7 +68,7 @@ func checkSteering(t *testing.T, p, want string, notice, warn bool) {
 	if got := Steered("", p, p); got != want {
 		t.Fatalf("%q, want %q", got, want)
 	}
-	o, steered := Guard(p)
+	o, steered := guard(p)
 	if steered != (want != "") || steered && (o.Answer != Deny || !strings.HasPrefix(o.Reason, want)) {
 		t.Fatalf("%v %+v", steered, o)
 	}
@@ -87,14 +87,14 @@ func TestRunAnswersAStoreThatCannotBeOpenedAsStrict(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	must(t, os.WriteFile(file, nil, 0o600))
 	tr.env.Store.Dir = filepath.Join(file, "state") // under a regular file: cannot be created
-	o := Run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != Deny || !strings.Contains(o.Reason, "the store could not be located or read") {
 		t.Fatalf("%+v", o)
 	}
 }
 
 func TestUnlocatedDenies(t *testing.T) {
-	if f := Unlocated(os.ErrNotExist); f.Answer != Deny || !strings.Contains(f.Note, "policy strict denies") {
+	if f := unlocated(os.ErrNotExist); f.Answer != Deny || !strings.Contains(f.Note, "policy strict denies") {
 		t.Fatalf("%+v", f)
 	}
 }

@@ -78,7 +78,7 @@ func BenchmarkRestore2000Files(b *testing.B) {
 		target := versions[i%2]
 		i++
 		b.StartTimer()
-		if _, err := Run(&Request{ID: "swbench", Root: claude.Root{Path: root}, Name: []byte("s"), Current: &cur, Target: target,
+		if _, err := run(&Request{ID: "swbench", Root: claude.Root{Path: root}, Name: []byte("s"), Current: &cur, Target: target,
 			Content: get, StateDir: state, Walk: walker.DefaultConfig(), Now: time.Now()}); err != nil {
 			b.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 package restore
 
 // Without an atomic exchange, a restore could leave a half-made candidate:
-// it is refused instead (Check), before anything is written.
+// it is refused instead (check), before anything is written.
 const canExchange = false
 
 func exchange(dirfd int, a, b string) error { return ErrUnsupported }

@@ -12,11 +12,11 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Record writes a finished restore into the store: the target is kept as
+// recordRestored writes a finished restore into the store: the target is kept as
 // restored (the newest version) and the candidate's record advances to the
 // target's digest, so its verdict for that digest applies again. The
 // displaced tree is kept by the caller, whose content it staged.
-func Record(tx *baseline.Tx, r *Request) error {
+func recordRestored(tx *baseline.Tx, r *Request) error {
 	target := *r.Target
 	// A microsecond after the displaced version, kept at r.Now: history
 	// lists the restored one first.
@@ -51,21 +51,21 @@ func Record(tx *baseline.Tx, r *Request) error {
 	return err
 }
 
-// RecordUnverified notes, in the candidate's journal, an exchange whose
+// recordUnverified notes, in the candidate's journal, an exchange whose
 // result was not the target: nothing is recorded as restored, and the next
 // observation tells what is in place as a change.
-func RecordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
+func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 	d := res.InPlace
 	return tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
 		Text: "exchanged for a restore of " + r.Target.Digest.String() + " in place of " + r.Current.Digest.String() +
 			", but the tree in place is " + d.String() + ": it changed during the restore; not restored"})
 }
 
-// Audit appends one rollback entry per file the restore changed to the log
+// audit appends one rollback entry per file the restore changed to the log
 // at path: the file's path, and the SHA-256 of its restored content (none
 // for a file the restore took away). A path the log cannot hold (not
 // UTF-8) is counted in skipped, never written altered.
-func Audit(path string, r *Request, res *Result) (written, skipped int, err error) {
+func audit(path string, r *Request, res *Result) (written, skipped int, err error) {
 	details, _ := json.Marshal(map[string]string{"restored": r.Target.Digest.String(), "displaced": r.Current.Digest.String()})
 	base := r.Root.Path + "/" + string(r.Name)
 	for _, c := range res.Changes {

@@ -79,16 +79,21 @@ type Request struct {
 	ID   string
 	Root claude.Root // its Path is the candidate's parent directory
 	Name []byte      // the candidate's name in Root
-	// Current is the candidate as observed for the preview; Expect, when
-	// set, the digest the person saw.
+	// Current is the candidate as observed for the preview (Do observes
+	// it); Expect, when set, the digest the person saw.
 	Current *walker.Candidate
 	Expect  *snapshot.Hash
 	Target  *baseline.Version
 	Content history.Content // the target's file contents
-	// StateDir holds the quarantine; Walk re-observes the candidate just
-	// before the exchange.
-	StateDir string
-	Walk     walker.Config
+	// StateDir holds the store, waited for up to LockTimeout, and the
+	// quarantine; Walk observes the candidate, again just before the
+	// exchange.
+	StateDir    string
+	LockTimeout time.Duration
+	Walk        walker.Config
+	// AuditLog is the log Do appends a verified restore's rollback
+	// entries to.
+	AuditLog string
 	Now      time.Time
 
 	data map[snapshot.Hash][]byte // the target's content, once read
@@ -115,10 +120,10 @@ type Result struct {
 	Changes       []snapshot.Change // from the displaced tree to the target
 }
 
-// Check refuses a request before anything is written: a changed, partial
+// check refuses a request before anything is written: a changed, partial
 // or linked candidate, one with any anomaly (a link on the way to a nested
 // candidate is one), an unrestorable target (a link in it is an anomaly).
-func Check(r *Request) error {
+func check(r *Request) error {
 	c := r.Current
 	switch {
 	case !canExchange:
@@ -139,13 +144,13 @@ func Check(r *Request) error {
 	return nil
 }
 
-// Run restores r.Target in place of the candidate. Before the exchange it
+// run restores r.Target in place of the candidate. Before the exchange it
 // writes only the staging directory, which a refusal moves into
 // quarantine (never removed: a writer may have put something else there).
-// Once the exchange is made Run returns a Result, never an error: what
+// Once the exchange is made run returns a Result, never an error: what
 // followed (verification, quarantine) is data in it.
-func Run(r *Request) (*Result, error) {
-	if err := Check(r); err != nil {
+func run(r *Request) (*Result, error) {
+	if err := check(r); err != nil {
 		return nil, err
 	}
 	// Every object is read and verified before anything is written.

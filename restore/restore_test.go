@@ -81,7 +81,7 @@ func TestRestorePutsTheReviewedVersionBackAndQuarantinesTheDisplacedTree(t *test
 	fx := setup(t)
 	r := fx.request(t)
 	displaced := r.Current.Digest
-	res, err := Run(r)
+	res, err := run(r)
 	must(t, err)
 	if got := digestAt(t, fx.root, "s"); got != fx.target.Digest {
 		t.Fatalf("after restore the candidate is %s, want %s", got, fx.target.Digest)
@@ -172,7 +172,7 @@ func TestRestoreRefusalsWriteNothingInTheWatchedTree(t *testing.T) {
 			r := fx.request(t)
 			tc.edit(t, fx, r)
 			before := listing(t, fx.root)
-			_, err := Run(r)
+			_, err := run(r)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("Run = %v, want %v", err, tc.want)
 			}
@@ -215,7 +215,7 @@ func killedRestore(at, dir string) int {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	}
-	_, err := Run(&Request{ID: "swtest", Root: claude.Root{Path: filepath.Join(dir, "skills")}, Name: []byte("s"), Current: &cur,
+	_, err := run(&Request{ID: "swtest", Root: claude.Root{Path: filepath.Join(dir, "skills")}, Name: []byte("s"), Current: &cur,
 		Target: &baseline.Version{Digest: good.Digest, Manifest: good.Manifest, Restorable: true}, StateDir: filepath.Join(dir, "state"),
 		Walk: walker.DefaultConfig(), Now: time.Now(),
 		Content: func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
@@ -284,7 +284,7 @@ func TestRestoreOfAFileCandidateExchangesTheFile(t *testing.T) {
 	good := walker.Observe(context.Background(), root, []byte("a.md"), cfg)
 	testtree.Must(t, os.WriteFile(filepath.Join(root, "a.md"), []byte("tampered agent\n"), 0o644))
 	cur := walker.Observe(context.Background(), root, []byte("a.md"), walker.DefaultConfig())
-	res, err := Run(&Request{ID: "swtest", Root: claude.Root{Path: root}, Name: []byte("a.md"), Current: &cur,
+	res, err := run(&Request{ID: "swtest", Root: claude.Root{Path: root}, Name: []byte("a.md"), Current: &cur,
 		Target: &baseline.Version{Digest: good.Digest, Manifest: good.Manifest, Restorable: true}, StateDir: state,
 		Walk: walker.DefaultConfig(), Now: time.Now(),
 		Content: func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := stage.Get(h); return b, ok, nil }})
@@ -307,9 +307,9 @@ func TestRecordAdvancesTheStoreToTheRestoredDigestAndBringsTheReviewBack(t *test
 	target := *fx.target
 	target.Verdict, target.Reviewer = verdict.Safe, "ann"
 	r.Target = &target
-	_, err = Run(r)
+	_, err = run(r)
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return Record(tx, r) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return recordRestored(tx, r) }))
 	must(t, st.View(func(tx *baseline.Tx) error {
 		rec, err := tx.Record(r.ID)
 		if err != nil {
@@ -339,7 +339,7 @@ func TestAcrossFilesystemsTheDisplacedTreeIsQuarantinedBesideTheRootAndSaidSo(t 
 	defer func() { renameat = unix.Renameat }()
 	r := fx.request(t)
 	displaced := r.Current.Digest
-	res, err := Run(r)
+	res, err := run(r)
 	must(t, err)
 	beside := filepath.Dir(res.Quarantine)
 	if !res.Beside || filepath.Dir(beside) != filepath.Dir(fx.root) || !strings.HasPrefix(filepath.Base(beside), BesidePrefix) {
@@ -372,7 +372,7 @@ func TestAQuarantineBesideTheRootIsAlwaysAFreshDirectoryWhateverThatNameHolds(t 
 			defer func() { renameat = unix.Renameat }()
 			r := fx.request(t)
 			displaced := r.Current.Digest
-			res, err := Run(r)
+			res, err := run(r)
 			must(t, err)
 			if res.QuarantineErr != nil || res.Stranded != "" || !res.Beside {
 				t.Fatalf("quarantine failed: %v (stranded %q)", res.QuarantineErr, res.Stranded)
@@ -412,7 +412,7 @@ func TestAFailedQuarantineAfterTheExchangeIsAResultSayingWhereTheDisplacedTreeIs
 	defer func() { renameat = unix.Renameat }()
 	r := fx.request(t)
 	displaced := r.Current.Digest
-	res, err := Run(r)
+	res, err := run(r)
 	if err != nil {
 		t.Fatalf("after the exchange Run must return a result, not %v", err)
 	}
@@ -432,7 +432,7 @@ func TestAStageEditedBeforeTheExchangeIsNotClaimedAsTheTarget(t *testing.T) {
 	defer onStep(StepStaged, func() {
 		must(t, os.WriteFile(filepath.Join(stageOf(t, fx.root), "SKILL.md"), []byte("swapped in by a writer\n"), 0o644))
 	})()
-	res, err := Run(fx.request(t))
+	res, err := run(fx.request(t))
 	must(t, err)
 	if res.Verified || res.InPlace == fx.target.Digest {
 		t.Fatalf("an edited stage was taken for the target: %+v", res)
@@ -450,7 +450,7 @@ func TestAStageReplacedBeforeTheExchangeIsRefusedAndTheReplacementQuarantined(t 
 		must(t, os.Rename(stage, filepath.Join(t.TempDir(), "moved")))
 		testtree.Make(t, stage, "SKILL.md=a writer's tree\n", "evidence=kept")
 	})()
-	_, err := Run(fx.request(t))
+	_, err := run(fx.request(t))
 	if !errors.Is(err, ErrStageReplaced) {
 		t.Fatalf("Run = %v, want %v", err, ErrStageReplaced)
 	}
@@ -469,7 +469,7 @@ func TestARefusalAfterStagingQuarantinesTheStageNeverDeletesIt(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(stageOf(t, fx.root), "evidence"), []byte("a writer was here"), 0o644))
 		testtree.Make(t, fx.root, "s/late=late") // the candidate changed: a refusal
 	})()
-	_, err := Run(fx.request(t))
+	_, err := run(fx.request(t))
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("Run = %v, want %v", err, ErrChanged)
 	}
@@ -508,7 +508,7 @@ func setupNested(t *testing.T) (fx *fixture, r *Request, outside string) {
 
 func TestANestedCandidateIsExchangedInsideItsOwnParent(t *testing.T) {
 	fx, r, _ := setupNested(t)
-	res, err := Run(r)
+	res, err := run(r)
 	must(t, err)
 	if !res.Verified || digestAt(t, fx.root, "m/p/s") != fx.target.Digest {
 		t.Fatalf("not restored: %+v", res)
@@ -543,7 +543,7 @@ func TestANestedCandidateIsNeverReachedThroughAMovedOrLinkedParent(t *testing.T)
 				tc.move(t, fx.root, outside)
 				before = listing(t, outside)
 			})()
-			_, err := Run(r)
+			_, err := run(r)
 			if !errors.Is(err, ErrChanged) {
 				t.Fatalf("Run = %v, want %v", err, ErrChanged)
 			}
@@ -616,9 +616,9 @@ func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
 		}
 		return tx.HaltChange(&baseline.Standing{ID: r.ID, Root: r.Root, Name: r.Name, Observed: r.Current, Prior: rec}, "drift", now)
 	}))
-	_, err = Run(r)
+	_, err = run(r)
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return Record(tx, r) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return recordRestored(tx, r) }))
 	must(t, st.View(func(tx *baseline.Tx) error {
 		rec, err := tx.Record(r.ID)
 		if err != nil {

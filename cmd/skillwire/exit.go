@@ -51,6 +51,7 @@ var exitKinds = []struct {
 	{content.ErrUntrusted, exitNoAudit},
 	{content.ErrCorrupt, exitNoAudit},
 	{restore.ErrCorrupt, exitNoAudit},
+	{restore.ErrPreview, exitNoAudit},
 	{auditlog.ErrUntrusted, exitNoAudit},
 	{auditlog.ErrBusy, exitNoAudit},
 	{auditlog.ErrTooLarge, exitNoAudit},

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/restore"
 )
 
 func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {
@@ -34,6 +35,7 @@ func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {
 		{auditlog.ErrBusy, exitNoAudit},
 		{auditlog.ErrTooLarge, exitNoAudit},
 		{lockfile.ErrDigest, exitNoAudit},
+		{restore.ErrPreview, exitNoAudit},
 		{fs.ErrNotExist, exitNoAudit},
 		{baseline.ErrUnobserved, exitInternal},
 		{errors.New("no kind"), exitInternal},

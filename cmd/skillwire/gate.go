@@ -16,12 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// The gate's time limits (DESIGN.md §13): a hard deadline for the whole
-// answer, of which reading stdin may take a part.
-const (
-	gateDeadline  = 2 * time.Second
-	gateStdinWait = 300 * time.Millisecond
-)
+// gateStdinWait is the part of gate.Deadline reading stdin may take.
+const gateStdinWait = 300 * time.Millisecond
 
 func newGateCmd(s *streams) *cobra.Command {
 	g := &cobra.Command{
@@ -93,7 +89,7 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 
 // gateHookCmds are the hooks of the gate, under `skillwire hook`.
 func gateHookCmds(s *streams) []*cobra.Command {
-	mk := func(use, event, short, long string, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) *cobra.Command {
+	mk := func(use, event, short, long string) *cobra.Command {
 		return &cobra.Command{
 			Use: use, Short: short, Long: long + `
 
@@ -105,7 +101,7 @@ strict. It always exits 0.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				signal.Ignore(syscall.SIGPIPE)
-				runGateHook(cmd.Context(), s, event, run, render)
+				runGateHook(cmd.Context(), s, event)
 				return nil
 			},
 		}
@@ -115,68 +111,45 @@ strict. It always exits 0.`,
 			`pre-tool-use judges the skill or command (tool Skill) or custom agent (tool
 Agent, its subagent_type) about to be used, named by its folder, file or
 frontmatter name (plugin:name: the plugin's installed versions), on its
-bytes on disk now, and answers ask or deny under the gate's policy.`, preToolUse, claude.PreToolUseOutput),
+bytes on disk now, and answers ask or deny under the gate's policy.`),
 		mk("prompt-expansion", claude.EventUserPromptExpansion, "The UserPromptExpansion hook: block or warn a typed /name",
 			`prompt-expansion judges the skill or command a person typed as /name: a
 deny blocks the expansion, an ask adds the finding as context the person
-sees.`, promptExpansion, claude.UserPromptExpansionOutput),
+sees.`),
 		mk("config-change", claude.EventConfigChange, "The ConfigChange hook: record a settings or skill change mid-session",
 			`config-change judges a change to a settings source or a skill file made
 during a session. A skill file's change is judged on the skill's bytes now
 and blocked where the gate's table denies; under balanced and strict a user,
 project or local settings change that adds a hook, helper, env, MCP server,
-plugin or permission, or cannot be read safely, is blocked.`, configChange, claude.ConfigChangeOutput),
+plugin or permission, or cannot be read safely, is blocked.`),
 		mk("instructions-loaded", claude.EventInstructionsLoaded, "The InstructionsLoaded hook: record which instruction file loaded",
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
-is marked so a session start can report it. The event cannot block.`, instructionsLoaded, nil),
+is marked so a session start can report it. The event cannot block.`),
 	}
 }
 
-// gateAnswer is one hook's output (nil: nothing) and its lines for stderr.
-type gateAnswer struct {
-	out   []byte
-	notes []string
-}
-
-// runGateHook gives the hook its deadline and prints its answer; the
-// handlers print nothing themselves.
-func runGateHook(ctx context.Context, s *streams, event string, run func(context.Context, *streams, []byte) gateAnswer, render func(claude.Decision, string) ([]byte, error)) {
-	ctx, cancel := context.WithTimeout(ctx, gateDeadline)
+// runGateHook reads the hook's input within the gate's deadline, prints
+// gate.Handle's answer and logs an ask or deny.
+func runGateHook(ctx context.Context, s *streams, event string) {
+	ctx, cancel := context.WithTimeout(ctx, gate.Deadline)
 	defer cancel()
-	b, err := claude.ReadEvent(s.in, gateStdinWait)
-	var a gateAnswer
-	if err != nil {
-		a = gateFailure(s, event, err, render)
+	h := gate.HookEnv{Claude: claudeEnv(s), For: func(cwd string) (gate.Env, error) { return gateEnv(s, cwd) }}
+	var r gate.Response
+	if b, err := claude.ReadEvent(s.in, gateStdinWait); err != nil {
+		r = gate.Unreadable(event, err, h)
 	} else {
-		a = run(ctx, s, b)
+		r = gate.Handle(ctx, event, b, h)
 	}
-	if len(a.out) > 0 && !nullDevice(s.out) {
-		s.out.Write(a.out)
+	if len(r.Out) > 0 {
+		if !nullDevice(s.out) {
+			s.out.Write(r.Out)
+		}
+		logGate(r.Dir, event, r.Answer, r.Reason, r.IDs...)
 	}
-	for _, n := range a.notes {
+	for _, n := range r.Notes {
 		fmt.Fprintln(s.err, defang(n))
 	}
-}
-
-// gateFailure answers input the gate cannot read as it answers any other
-// failure to judge; err's text, which may quote the input, is not shown.
-func gateFailure(s *streams, event string, err error, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
-	var f gate.Failure
-	dir := ""
-	if w, werr := loadWorld(s); werr != nil {
-		f = gate.Unlocated(werr)
-	} else {
-		dir = w.stateDir
-		f = gate.Fail(gate.FallbackPolicy(w.stateDir), err)
-	}
-	a := gateAnswer{notes: []string{f.Note + "; the hook input could not be read"}}
-	if d, ok := f.Answer.Decision(); ok && render != nil {
-		if a.out, _ = render(d, f.Note); a.out != nil {
-			logGate(dir, event, f.Answer, f.Note)
-		}
-	}
-	return a
 }
 
 // logGate writes one line to the hook log beside the store in dir for an
@@ -197,18 +170,11 @@ func logGate(dir, event string, answer gate.Answer, reason string, ids ...string
 	e.Msg("gate")
 }
 
-// hookProjects is claude.HookProjects with this command's environment.
-func hookProjects(s *streams, cwd string) []string {
-	env := claude.OSEnv()
-	env.Getenv = s.getenv
-	return claude.HookProjects(env, cwd)
-}
-
 // steeredSession delivers the session start's one line when the project's
 // settings steer skillwire, and reports whether it did; settings that
 // only could not be read leave a warning line for the advisory instead.
 func steeredSession(s *streams, cwd string, out *hookOut) bool {
-	ps := hookProjects(s, cwd)
+	ps := claude.HookProjects(claudeEnv(s), cwd)
 	n := gate.SessionNotice(ps...)
 	if n != "" {
 		out.deliver(n)
@@ -238,112 +204,4 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	}
 	return gate.Env{Roots: w.roots, Store: baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
 		Walker: cfg, Now: time.Now()}, nil
-}
-
-// judge runs the gate on one use and renders its answer with render.
-func judge(ctx context.Context, s *streams, cwd string, u gate.Use, render func(claude.Decision, string) ([]byte, error)) gateAnswer {
-	o, steered := gate.Guard(hookProjects(s, cwd)...)
-	dir := ""
-	if !steered {
-		env, err := gateEnv(s, cwd)
-		if err != nil {
-			return gateFailure(s, u.Event, err, render)
-		}
-		dir = env.Store.Dir
-		o = gate.Run(ctx, u, env, time.Until(deadlineOf(ctx)))
-	}
-	var err error
-	var a gateAnswer
-	if o.Note != "" {
-		a.notes = append(a.notes, o.Note)
-	}
-	d, ok := o.Answer.Decision()
-	if !ok {
-		return a
-	}
-	if a.out, err = render(d, o.Reason); err != nil {
-		a.notes = append(a.notes, "skillwire gate: the answer could not be rendered; nothing was answered")
-		return a
-	}
-	a.notes = append(a.notes, fmt.Sprintf("skillwire gate: %s %s: %s", u.Event, o.Answer, o.Reason))
-	logGate(dir, u.Event, o.Answer, o.Reason, o.Result.Asked()...)
-	return a
-}
-
-func deadlineOf(ctx context.Context) time.Time {
-	if d, ok := ctx.Deadline(); ok {
-		return d
-	}
-	return time.Now().Add(gateDeadline)
-}
-
-func preToolUse(ctx context.Context, s *streams, b []byte) gateAnswer {
-	in, err := claude.ParsePreToolUse(b)
-	if err != nil {
-		return gateFailure(s, claude.EventPreToolUse, err, claude.PreToolUseOutput)
-	}
-	kind, ok := gate.KindOfTool(in.Tool)
-	if !ok {
-		return gateAnswer{} // a tool that names no candidate
-	}
-	return judge(ctx, s, in.Cwd, gate.Use{Kind: kind, Name: in.Name, Event: claude.EventPreToolUse}, claude.PreToolUseOutput)
-}
-
-func promptExpansion(ctx context.Context, s *streams, b []byte) gateAnswer {
-	in, err := claude.ParseUserPromptExpansion(b)
-	if err != nil {
-		return gateFailure(s, claude.EventUserPromptExpansion, err, claude.UserPromptExpansionOutput)
-	}
-	if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
-		return gateAnswer{} // an MCP prompt or a built-in command is no candidate
-	}
-	return judge(ctx, s, in.Cwd, gate.Use{Kind: gate.Skill, Name: in.Name, Event: claude.EventUserPromptExpansion},
-		claude.UserPromptExpansionOutput)
-}
-
-func configChange(ctx context.Context, s *streams, b []byte) gateAnswer {
-	in, err := claude.ParseConfigChange(b)
-	if err != nil {
-		return gateFailure(s, claude.EventConfigChange, err, claude.ConfigChangeOutput)
-	}
-	if g, steered := gate.Guard(hookProjects(s, in.Cwd)...); steered {
-		a := gateAnswer{notes: []string{"skillwire gate: ConfigChange block: " + g.Reason}}
-		if in.Blockable() {
-			a.out, _ = claude.ConfigChangeOutput(claude.Deny, g.Reason)
-		}
-		return a
-	}
-	env, err := gateEnv(s, in.Cwd)
-	if err != nil {
-		return gateFailure(s, claude.EventConfigChange, err, claude.ConfigChangeOutput)
-	}
-	o := gate.ConfigChanged(ctx, in, env, time.Until(deadlineOf(ctx)))
-	a := gateAnswer{notes: o.Notes}
-	if d, ok := o.Answer.Decision(); ok {
-		if a.out, err = claude.ConfigChangeOutput(d, o.Reason); err != nil {
-			a.notes = append(a.notes, "skillwire gate: the answer could not be rendered; nothing was answered")
-			return a
-		}
-		a.notes = append(a.notes, fmt.Sprintf("skillwire gate: %s block: %s", claude.EventConfigChange, o.Reason))
-		logGate(env.Store.Dir, claude.EventConfigChange, o.Answer, o.Reason)
-	}
-	return a
-}
-
-func instructionsLoaded(ctx context.Context, s *streams, b []byte) gateAnswer {
-	in, err := claude.ParseInstructionsLoaded(b)
-	if err != nil {
-		return gateAnswer{notes: []string{"skillwire gate: InstructionsLoaded input could not be read; nothing was recorded"}}
-	}
-	if g, steered := gate.Guard(hookProjects(s, in.Cwd)...); steered {
-		return gateAnswer{notes: []string{"skillwire gate: InstructionsLoaded not recorded: " + g.Reason}}
-	}
-	env, err := gateEnv(s, in.Cwd)
-	if err == nil {
-		err = gate.RecordInstructionsLoaded(ctx, in, env)
-	}
-	if err != nil {
-		return gateAnswer{notes: []string{"skillwire gate: the instruction file's load could not be recorded"}}
-	}
-	return gateAnswer{}
 }

@@ -1,17 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/claude"
-
 	"github.com/skillwire/skillwire/auditlog"
-	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/restore"
-	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -83,9 +81,6 @@ or an object is corrupt; 2 usage.`,
 			if target == nil {
 				return fail(exitUsage, "%s has no kept reviewed or first-use version; name one with --to (see 'skillwire history %s')", ref.id, ref.id)
 			}
-			walk := cfg
-			stage := history.Attach(&cfg)
-			cur := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			cs, err := w.contentStore()
 			if err != nil {
 				return err
@@ -93,69 +88,35 @@ or an object is corrupt; 2 usage.`,
 			if cs != nil {
 				defer cs.Close()
 			}
-			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Current: &cur, Expect: want, Target: target,
-				Content: kept(cs, nil), StateDir: w.stateDir, Walk: walk, Now: time.Now().UTC()}
-			if err := restore.Check(r); err != nil {
-				return failure(err, exitFinding)
+			scopes, err := w.auditScopes(s)
+			if err != nil {
+				return err
 			}
-			if cur.Digest == target.Digest {
+			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: kept(cs, nil),
+				StateDir: w.stateDir, LockTimeout: w.timeout, Walk: cfg, Now: time.Now().UTC(),
+				AuditLog: auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)).Log}
+			o, err := restore.Do(cmd.Context(), r, func(p restore.Preview) (bool, error) {
+				preview := s.out
+				if asJSON {
+					preview = s.err
+				}
+				printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(p.Current.Digest.String()), OnDisk: true},
+					To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(p.Files)}, p.Files, true)
+				return cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored")
+			})
+			var refused *exitError
+			switch {
+			case errors.As(err, &refused):
+				return err // the person's answer
+			case err != nil:
+				return failure(err, exitFinding)
+			case o.Already:
 				fmt.Fprintf(s.out, "%s is already %s; nothing to restore\n", ref.id, target.Digest)
 				return nil
+			case o.Result == nil:
+				return nil // a dry run
 			}
-			ds, err := history.Diff(&cur.Manifest, &target.Manifest, kept(cs, stage), kept(cs, nil))
-			if err != nil {
-				return failure(err, exitNoAudit)
-			}
-			preview := s.out
-			if asJSON {
-				preview = s.err
-			}
-			printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(cur.Digest.String()), OnDisk: true},
-				To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(ds)}, ds, true)
-			if ok, err := cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored"); !ok {
-				return err
-			}
-
-			// The displaced tree's content is written before the swap, so it
-			// is kept whole whatever happens next.
-			p, _ := history.Prepare(w.stateDir, stage, []history.Want{{ID: ref.id, Manifest: &cur.Manifest, How: baseline.HowDisplaced}}, r.Now)
-			defer p.Close()
-			res, err := restore.Run(r)
-			if err != nil {
-				return failure(err, exitFinding)
-			}
-			// The exchange was made: whatever follows, the store and the
-			// audit log say what is in place now.
-			if err := recordRestore(w, p, r, res); err != nil {
-				return err
-			}
-			if res.Verified {
-				if err := auditRestore(s, w, r, res); err != nil {
-					return err
-				}
-			}
-			out := restoreJSON{Restored: ref.id, Digest: target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
-				Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
-			if res.QuarantineErr != nil {
-				out.QuarantineErr = res.QuarantineErr.Error()
-			}
-			if asJSON {
-				if err := writeJSON(s.out, out); err != nil {
-					return err
-				}
-			} else {
-				printRestore(s, &out)
-			}
-			switch {
-			case !res.Verified:
-				return fail(exitFinding, "the tree in place is %s, not %s: it changed during the restore; not recorded as restored", res.InPlace, target.Digest)
-			case res.Stranded != "":
-				return fail(exitInternal, "restored; the displaced tree could not be quarantined: %s, it is at %s",
-					defang(res.QuarantineErr.Error()), anomaly.QuoteBytes([]byte(res.Stranded)))
-			case res.QuarantineErr != nil:
-				return fail(exitInternal, "restored; the quarantine of the displaced tree was not synced: %s", defang(res.QuarantineErr.Error()))
-			}
-			return nil
+			return reportRestore(s, r, &o, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
@@ -166,25 +127,39 @@ or an object is corrupt; 2 usage.`,
 	return cmd
 }
 
-// recordRestore records an exchange made: the displaced version always;
-// the restore when the target was verified in place, else a note of what
-// is.
-func recordRestore(w *world, p *history.Pending, r *restore.Request, res *restore.Result) error {
-	st, err := w.open(false, false)
-	if err == nil {
-		err = st.Update(func(tx *baseline.Tx) error {
-			if err := p.Record(tx); err != nil {
-				return err
-			}
-			if !res.Verified {
-				return restore.RecordUnverified(tx, r, res)
-			}
-			return restore.Record(tx, r)
-		})
-		st.Close()
+// reportRestore says what a restore that made the exchange did, in its
+// exit code too.
+func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bool) error {
+	res := o.Result
+	if o.StoreErr != nil {
+		return fail(exitNoAudit, "the candidate was exchanged (it is %s), but the store was not updated: %s", res.InPlace, defang(o.StoreErr.Error()))
 	}
-	if err != nil {
-		return fail(exitNoAudit, "the candidate was exchanged (it is %s), but the store was not updated: %s", res.InPlace, defang(err.Error()))
+	if o.AuditErr != nil {
+		return fail(exitCode(o.AuditErr, exitNoAudit), "restored, but the audit log was not written: %s", defang(o.AuditErr.Error()))
+	}
+	if o.Skipped > 0 {
+		fmt.Fprintf(s.err, "skillwire: %d rollback entr(ies) not logged: their paths are not UTF-8\n", o.Skipped)
+	}
+	out := restoreJSON{Restored: r.ID, Digest: r.Target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
+		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
+	if res.QuarantineErr != nil {
+		out.QuarantineErr = res.QuarantineErr.Error()
+	}
+	if asJSON {
+		if err := writeJSON(s.out, out); err != nil {
+			return err
+		}
+	} else {
+		printRestore(s, &out)
+	}
+	switch {
+	case !res.Verified:
+		return fail(exitFinding, "the tree in place is %s, not %s: it changed during the restore; not recorded as restored", res.InPlace, r.Target.Digest)
+	case res.Stranded != "":
+		return fail(exitInternal, "restored; the displaced tree could not be quarantined: %s, it is at %s",
+			defang(res.QuarantineErr.Error()), anomaly.QuoteBytes([]byte(res.Stranded)))
+	case res.QuarantineErr != nil:
+		return fail(exitInternal, "restored; the quarantine of the displaced tree was not synced: %s", defang(res.QuarantineErr.Error()))
 	}
 	return nil
 }
@@ -212,22 +187,4 @@ func filesJSON(ds []history.FileDiff) []fileDiffJSON {
 		out[i] = fileJSON(&ds[i], true)
 	}
 	return out
-}
-
-// auditRestore appends the rollback entries to the log of the
-// candidate's scope.
-func auditRestore(s *streams, w *world, r *restore.Request, res *restore.Result) error {
-	scopes, err := w.auditScopes(s)
-	if err != nil {
-		return err
-	}
-	sc := auditlog.PickFor(scopes, r.Root.Scope == claude.Global, r.Root.Path+"/"+string(r.Name))
-	_, skipped, err := restore.Audit(sc.Log, r, res)
-	if err != nil {
-		return fail(exitCode(err, exitNoAudit), "restored, but the audit log was not written: %s", defang(err.Error()))
-	}
-	if skipped > 0 {
-		fmt.Fprintf(s.err, "skillwire: %d rollback entr(ies) not logged: their paths are not UTF-8\n", skipped)
-	}
-	return nil
 }

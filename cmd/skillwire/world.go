@@ -25,9 +25,7 @@ func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
 
 // loadWorldFor takes the hook's cwd as the project hint.
 func loadWorldFor(s *streams, projectHint string) (*world, error) {
-	env := claude.OSEnv()
-	env.Getenv = s.getenv
-	places, err := claude.Locate(env, projectHint)
+	places, err := claude.Locate(claudeEnv(s), projectHint)
 	if err != nil {
 		return nil, fail(exitCode(err, exitUsage), "%v", err)
 	}
@@ -45,6 +43,13 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 		w.timeout = d
 	}
 	return w, nil
+}
+
+// claudeEnv is the process environment as this command sees it.
+func claudeEnv(s *streams) claude.Env {
+	env := claude.OSEnv()
+	env.Getenv = s.getenv
+	return env
 }
 
 // open opens the store; every failure to do so is exit 4 with a message

@@ -1,0 +1,228 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/skillwire/skillwire/claude"
+)
+
+// Deadline is the time a gate hook has for its whole answer, reading its
+// input included (DESIGN.md §13).
+const Deadline = 2 * time.Second
+
+// HookEnv is what a hook's answer depends on besides its input: the
+// process environment, which says whose project settings apply
+// (claude.HookProjects), and the gate's Env for the hook's cwd ("" when
+// the input gave none), an error meaning the store cannot be located.
+type HookEnv struct {
+	Claude claude.Env
+	For    func(cwd string) (Env, error)
+}
+
+// Response is a hook's answer: Out for stdout (nil: nothing) and Notes for
+// stderr. When Out asks or denies, Answer, Reason and IDs are what the hook
+// log keeps beside the store in Dir ("" when there is no state directory
+// to trust: unlocated, or steered by project settings).
+type Response struct {
+	Out    []byte
+	Notes  []string
+	Answer Answer
+	Reason string
+	IDs    []string
+	Dir    string
+}
+
+// Handle answers the hook of event (claude.EventPreToolUse, ...) whose
+// input was read as input. A use that names no candidate (another tool, a
+// built-in or MCP prompt) is answered with nothing; every other is judged
+// by the one guard first.
+func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response {
+	switch event {
+	case claude.EventPreToolUse:
+		in, err := claude.ParsePreToolUse(input)
+		if err != nil {
+			return Unreadable(event, err, h)
+		}
+		kind, ok := kindOfTool(in.Tool)
+		if !ok {
+			return Response{} // a tool that names no candidate
+		}
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: kind, Name: in.Name, Event: event}, claude.PreToolUseOutput))
+	case claude.EventUserPromptExpansion:
+		in, err := claude.ParseUserPromptExpansion(input)
+		if err != nil {
+			return Unreadable(event, err, h)
+		}
+		if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
+			return Response{} // an MCP prompt or a built-in command is no candidate
+		}
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: in.Name, Event: event}, claude.UserPromptExpansionOutput))
+	case claude.EventConfigChange:
+		in, err := claude.ParseConfigChange(input)
+		if err != nil {
+			return Unreadable(event, err, h)
+		}
+		return h.guarded(ctx, in.Cwd, h.configChange(in))
+	case claude.EventInstructionsLoaded:
+		in, err := claude.ParseInstructionsLoaded(input)
+		if err != nil {
+			return noted("skillwire gate: InstructionsLoaded input could not be read; nothing was recorded")
+		}
+		return h.guarded(ctx, in.Cwd, instructionsLoaded(in))
+	}
+	return noted(fmt.Sprintf("skillwire gate: no hook answers %q; nothing was answered", event))
+}
+
+// Unreadable answers a hook whose input could not be read (late, too
+// large, not the expected JSON) as any other failure to judge, under the
+// policy mirrored beside the store (as strict when the store cannot be
+// located); the error's text, which may quote the input, is not shown.
+func Unreadable(event string, err error, h HookEnv) Response {
+	var f failure
+	dir := ""
+	if env, lerr := h.For(""); lerr != nil {
+		f = unlocated(lerr)
+	} else {
+		dir = env.Store.Dir
+		f = fail(fallbackPolicy(dir), err)
+	}
+	r := noted(f.Note + "; the hook input could not be read")
+	render := renderFor(event)
+	if d, ok := f.Answer.Decision(); ok && render != nil {
+		if r.Out, _ = render(d, f.Note); r.Out != nil {
+			r.Answer, r.Reason, r.Dir = f.Answer, f.Note, dir
+		}
+	}
+	return r
+}
+
+// renderFor prints event's answer; nil for an event that cannot answer.
+func renderFor(event string) func(claude.Decision, string) ([]byte, error) {
+	switch event {
+	case claude.EventPreToolUse:
+		return claude.PreToolUseOutput
+	case claude.EventUserPromptExpansion:
+		return claude.UserPromptExpansionOutput
+	case claude.EventConfigChange:
+		return claude.ConfigChangeOutput
+	}
+	return nil
+}
+
+func noted(note string) Response { return Response{Notes: []string{note}} }
+
+// answerer is how an event whose input was read is answered: when the
+// settings of its projects steer skillwire (reason says how), when the
+// gate's Env cannot be built, and by judging in it.
+type answerer struct {
+	steered func(reason string) Response
+	noEnv   func(err error) Response
+	judge   func(ctx context.Context, env Env) Response
+}
+
+// guarded is the one guard of every gate event: in projects whose settings
+// steer skillwire nothing is judged, since the store and the roots the
+// gate would read may be the project's choice rather than the person's.
+func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
+	if g, steered := guard(claude.HookProjects(h.Claude, cwd)...); steered {
+		return a.steered(g.Reason)
+	}
+	env, err := h.For(cwd)
+	if err != nil {
+		return a.noEnv(err)
+	}
+	return a.judge(ctx, env)
+}
+
+// use answers a use of a candidate, rendered by render: deny when steered,
+// else run's answer under the hook's deadline.
+func (h HookEnv) use(u Use, render func(claude.Decision, string) ([]byte, error)) answerer {
+	answer := func(o Outcome, dir string) Response {
+		var r Response
+		if o.Note != "" {
+			r.Notes = append(r.Notes, o.Note)
+		}
+		d, ok := o.Answer.Decision()
+		if !ok {
+			return r
+		}
+		out, err := render(d, o.Reason)
+		if err != nil {
+			r.Notes = append(r.Notes, "skillwire gate: the answer could not be rendered; nothing was answered")
+			return r
+		}
+		r.Out, r.Answer, r.Reason, r.IDs, r.Dir = out, o.Answer, o.Reason, o.Result.Asked(), dir
+		r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s %s: %s", u.Event, o.Answer, o.Reason))
+		return r
+	}
+	return answerer{
+		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
+		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
+		judge: func(ctx context.Context, env Env) Response {
+			return answer(run(ctx, u, env, untilDeadline(ctx)), env.Store.Dir)
+		},
+	}
+}
+
+// configChange answers a change Claude Code is about to apply: blocked
+// when steered (a policy settings change cannot be), else configChanged's
+// answer under the hook's deadline.
+func (h HookEnv) configChange(in claude.ConfigChange) answerer {
+	return answerer{
+		steered: func(reason string) Response {
+			r := noted("skillwire gate: ConfigChange block: " + reason)
+			if in.Blockable() {
+				r.Out, _ = claude.ConfigChangeOutput(claude.Deny, reason)
+				r.Answer, r.Reason = Deny, reason
+			}
+			return r
+		},
+		noEnv: func(err error) Response { return Unreadable(claude.EventConfigChange, err, h) },
+		judge: func(ctx context.Context, env Env) Response {
+			o := configChanged(ctx, in, env, untilDeadline(ctx))
+			r := Response{Notes: o.Notes}
+			d, ok := o.Answer.Decision()
+			if !ok {
+				return r
+			}
+			out, err := claude.ConfigChangeOutput(d, o.Reason)
+			if err != nil {
+				r.Notes = append(r.Notes, "skillwire gate: the answer could not be rendered; nothing was answered")
+				return r
+			}
+			r.Out, r.Answer, r.Reason, r.Dir = out, o.Answer, o.Reason, env.Store.Dir
+			r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s block: %s", claude.EventConfigChange, o.Reason))
+			return r
+		},
+	}
+}
+
+// instructionsLoaded records a load; the event cannot block, so every
+// answer is a note at most.
+func instructionsLoaded(in claude.InstructionsLoad) answerer {
+	unrecorded := func(error) Response {
+		return noted("skillwire gate: the instruction file's load could not be recorded")
+	}
+	return answerer{
+		steered: func(reason string) Response {
+			return noted("skillwire gate: InstructionsLoaded not recorded: " + reason)
+		},
+		noEnv: unrecorded,
+		judge: func(ctx context.Context, env Env) Response {
+			if err := recordInstructionsLoaded(ctx, in, env); err != nil {
+				return unrecorded(err)
+			}
+			return Response{}
+		},
+	}
+}
+
+// untilDeadline is the time left before ctx's deadline, else Deadline.
+func untilDeadline(ctx context.Context) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		return time.Until(d)
+	}
+	return Deadline
+}

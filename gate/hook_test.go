@@ -1,0 +1,193 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/claude"
+)
+
+// hook is the tree's environment as a hook sees it: the roots located for
+// the hook's cwd, as the command locates them. located counts the calls.
+func (tr *tree) hook(located *int) HookEnv {
+	return HookEnv{Claude: tr.claudeEnv(), For: func(cwd string) (Env, error) {
+		*located++
+		places, err := claude.Locate(tr.claudeEnv(), cwd)
+		env := tr.env
+		env.Roots = places.Roots()
+		return env, err
+	}}
+}
+
+// Inputs of each event, naming the skill "pdf" where a use names one.
+const (
+	toolUse      = `{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"pdf"}}`
+	typed        = `{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"skill"}`
+	userSettings = `{"hook_event_name":"ConfigChange","source":"user_settings"}`
+	policyChange = `{"hook_event_name":"ConfigChange","source":"policy_settings"}`
+)
+
+func loaded(tr *tree) string {
+	b, _ := json.Marshal(map[string]string{"hook_event_name": "InstructionsLoaded", "file_path": filepath.Join(tr.project, "CLAUDE.md"),
+		"memory_type": "Project", "load_reason": "session_start"})
+	return string(b)
+}
+
+// checkResponse: the answer printed is want (None: nothing), and a note
+// holds note.
+func checkResponse(t *testing.T, r Response, want Answer, note string) {
+	t.Helper()
+	if (len(r.Out) > 0) != (want != None) || r.Answer != want || !strings.Contains(strings.Join(r.Notes, "\n"), note) {
+		t.Fatalf("answer %s, out %s, notes %q; want %s and a note %q", r.Answer, r.Out, r.Notes, want, note)
+	}
+}
+
+func TestASteeredProjectDeniesEveryEventAndNothingIsJudged(t *testing.T) {
+	for _, tc := range []struct {
+		name, event string
+		input       func(*tree) string
+		want        Answer
+		note        string
+	}{
+		{"a tool use", claude.EventPreToolUse, func(*tree) string { return toolUse }, Deny, "PreToolUse deny: project settings set"},
+		{"a typed /name", claude.EventUserPromptExpansion, func(*tree) string { return typed }, Deny, "UserPromptExpansion deny: project settings set"},
+		{"a settings change", claude.EventConfigChange, func(*tree) string { return userSettings }, Deny, "ConfigChange block: project settings set"},
+		{"a policy settings change, which cannot be blocked", claude.EventConfigChange, func(*tree) string { return policyChange }, None,
+			"ConfigChange block: project settings set"},
+		{"an instruction file's load", claude.EventInstructionsLoaded, loaded, None, "InstructionsLoaded not recorded: project settings set"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.skill("user", "pdf")
+			tr.write(filepath.Join(tr.project, ".claude", "settings.local.json"), `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/fresh"}}`)
+			var located int
+			r := Handle(context.Background(), tc.event, []byte(tc.input(tr)), tr.hook(&located))
+			checkResponse(t, r, tc.want, tc.note)
+			if located != 0 || r.Dir != "" {
+				t.Fatalf("located %d times, hook log in %q: the steered environment was trusted", located, r.Dir)
+			}
+		})
+	}
+}
+
+func TestAUseThatNamesNoCandidateIsAnsweredWithNothing(t *testing.T) {
+	for _, tc := range []struct{ name, event, input string }{
+		{"another tool", claude.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`},
+		{"a built-in command", claude.EventUserPromptExpansion,
+			`{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"builtin"}`},
+		{"an MCP prompt", claude.EventUserPromptExpansion,
+			`{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"mcp"}`},
+		{"an expansion that is no slash command", claude.EventUserPromptExpansion,
+			`{"hook_event_name":"UserPromptExpansion","expansion_type":"mcp_prompt","command_name":"pdf"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			tr.skill("user", "pdf") // new: a use of it would ask
+			var located int
+			if r := Handle(context.Background(), tc.event, []byte(tc.input), tr.hook(&located)); r.Out != nil || r.Notes != nil || located != 0 {
+				t.Fatalf("%+v, located %d times", r, located)
+			}
+		})
+	}
+}
+
+func TestAnAskCarriesWhatTheHookLogKeeps(t *testing.T) {
+	for _, tc := range []struct{ event, input, note string }{
+		{claude.EventPreToolUse, toolUse, "skillwire gate: PreToolUse ask: "},
+		{claude.EventUserPromptExpansion, typed, "skillwire gate: UserPromptExpansion ask: "},
+	} {
+		t.Run(tc.event, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			tr.skill("user", "pdf")
+			var located int
+			r := Handle(context.Background(), tc.event, []byte(tc.input), tr.hook(&located))
+			checkResponse(t, r, Ask, tc.note)
+			if r.Dir != tr.env.Store.Dir || r.Reason == "" || len(r.IDs) != 1 || !strings.HasPrefix(r.IDs[0], "sw") {
+				t.Fatalf("%+v", r)
+			}
+		})
+	}
+}
+
+func TestInputThatCannotBeReadIsAnsweredByTheMirroredPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want Answer
+	}{{Audit, None}, {Balanced, None}, {Strict, Deny}} {
+		t.Run(tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			tr.policy(tc.p)
+			var located int
+			r := Handle(context.Background(), claude.EventPreToolUse, []byte(`{"tool_name": evil`), tr.hook(&located))
+			checkResponse(t, r, tc.want, "policy "+tc.p.String())
+			checkResponse(t, r, tc.want, "; the hook input could not be read")
+			if tc.want == Deny && (r.Dir != tr.env.Store.Dir || r.Reason == "") {
+				t.Fatalf("a deny the hook log cannot keep: %+v", r)
+			}
+			if strings.Contains(strings.Join(r.Notes, ""), "evil") {
+				t.Fatalf("the input is quoted: %q", r.Notes)
+			}
+		})
+	}
+	t.Run("an instruction file's load", func(t *testing.T) {
+		tr := newTree(t)
+		tr.policy(Strict)
+		var located int
+		r := Handle(context.Background(), claude.EventInstructionsLoaded, []byte(`{"file_path": `), tr.hook(&located))
+		checkResponse(t, r, None, "InstructionsLoaded input could not be read; nothing was recorded")
+	})
+}
+
+func TestAStoreThatCannotBeLocatedIsAnsweredAsStrict(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("user", "pdf")
+	tr.policy(Balanced)
+	h := HookEnv{Claude: tr.claudeEnv(), For: func(string) (Env, error) { return Env{}, errors.New("SKILLWIRE_STATE_DIR is relative") }}
+	for _, tc := range []struct {
+		event, input string
+		want         Answer
+		note         string
+	}{
+		{claude.EventPreToolUse, toolUse, Deny, "could not judge (the store could not be located or read); policy strict denies"},
+		{claude.EventConfigChange, userSettings, Deny, "could not judge (the store could not be located or read); policy strict denies"},
+		{claude.EventInstructionsLoaded, loaded(tr), None, "the instruction file's load could not be recorded"},
+	} {
+		t.Run(tc.event, func(t *testing.T) {
+			r := Handle(context.Background(), tc.event, []byte(tc.input), h)
+			checkResponse(t, r, tc.want, tc.note)
+			if r.Dir != "" {
+				t.Fatalf("a hook log in %q, which could not be located", r.Dir)
+			}
+		})
+	}
+}
+
+func TestPastTheHooksDeadlineTheAnswerIsThePolicys(t *testing.T) {
+	for _, tc := range []struct {
+		p    Policy
+		want Answer
+	}{{Audit, None}, {Balanced, None}, {Strict, Deny}} {
+		t.Run(tc.p.String(), func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			tr.skill("user", "pdf") // new: balanced would ask if it could judge
+			tr.policy(tc.p)
+			held := tr.store() // the check waits for the lock past the hook's deadline
+			defer held.Close()
+			tr.env.Store.LockTimeout = time.Minute
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			var located int
+			r := Handle(ctx, claude.EventPreToolUse, []byte(toolUse), tr.hook(&located))
+			checkResponse(t, r, tc.want, "could not judge")
+		})
+	}
+}

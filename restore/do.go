@@ -1,0 +1,110 @@
+package restore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// ErrPreview: the changes a restore would make could not be read for its
+// preview (a kept object could not be read); nothing was written.
+var ErrPreview = errors.New("the preview of the restore could not be made")
+
+// Preview is what a restore would change, given to confirm before anything
+// is written.
+type Preview struct {
+	Current *walker.Candidate  // the candidate on disk now
+	Files   []history.FileDiff // from it to the target, file by file
+}
+
+// Outcome is what Do did. Result is nil when no exchange was made: the
+// candidate already is the target (Already), or confirm said no. Once the
+// exchange is made, what failed after it is said here, never as Do's
+// error: the tree in place changed whatever followed.
+type Outcome struct {
+	Already bool
+	Result  *Result
+	// StoreErr: the store was not updated, so the audit log was not
+	// written either.
+	StoreErr error
+	// AuditErr: the audit log was not written. Skipped rollback entries
+	// were not logged: their paths are not UTF-8.
+	AuditErr error
+	Skipped  int
+}
+
+// Do restores r.Target in place of the candidate, in the one order that
+// loses nothing: the candidate is observed now (its content staged) and
+// checked; confirm is given the preview and says whether to go on (its
+// error is returned as it is); the displaced tree's content is written to
+// the content store before the exchange, so it is kept whole whatever
+// happens next; the exchange is run; the store records it (as restored, or
+// noted when the tree in place is not the target); and only then is a
+// verified restore appended to the audit log at r.AuditLog.
+func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (Outcome, error) {
+	cfg := r.Walk
+	stage := history.Attach(&cfg)
+	cur := walker.ObserveIn(ctx, r.Root.Spec(), r.Name, cfg)
+	r.Current = &cur
+	if err := check(r); err != nil {
+		return Outcome{}, err
+	}
+	if cur.Digest == r.Target.Digest {
+		return Outcome{Already: true}, nil
+	}
+	ds, err := history.Diff(&cur.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
+	}
+	if ok, err := confirm(Preview{Current: &cur, Files: ds}); !ok {
+		return Outcome{}, err
+	}
+	p, _ := history.Prepare(r.StateDir, stage, []history.Want{{ID: r.ID, Manifest: &cur.Manifest, How: baseline.HowDisplaced}}, r.Now)
+	defer p.Close()
+	res, err := run(r)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Result: res}
+	if out.StoreErr = r.recordExchange(p, res); out.StoreErr != nil || !res.Verified {
+		return out, nil
+	}
+	_, out.Skipped, out.AuditErr = audit(r.AuditLog, r, res)
+	return out, nil
+}
+
+// recordExchange records an exchange made, in one transaction: the displaced
+// version always; the restore when the target was verified in place, else
+// a note of what is.
+func (r *Request) recordExchange(p *history.Pending, res *Result) error {
+	st, err := baseline.Open(baseline.Options{Dir: r.StateDir, LockTimeout: r.LockTimeout})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.Update(func(tx *baseline.Tx) error {
+		if err := p.Record(tx); err != nil {
+			return err
+		}
+		if !res.Verified {
+			return recordUnverified(tx, r, res)
+		}
+		return recordRestored(tx, r)
+	})
+}
+
+// withStage reads what the walk staged first (the bytes on disk now, not
+// yet kept), then get.
+func withStage(stage *history.Stage, get history.Content) history.Content {
+	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
+		if b, ok := stage.Get(h); ok {
+			return b, true, nil
+		}
+		return get(h, size)
+	}
+}
