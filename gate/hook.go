@@ -49,7 +49,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if !ok {
 			return Response{} // a tool that names no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: kind, Name: in.Name, Event: event}, claude.PreToolUseOutput))
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: kind, Name: spelled(kind, in.Name), Event: event}, claude.PreToolUseOutput))
 	case claude.EventUserPromptExpansion:
 		in, err := claude.ParseUserPromptExpansion(input)
 		if err != nil {
@@ -58,7 +58,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
 			return Response{} // an MCP prompt or a built-in command is no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: in.Name, Event: event}, claude.UserPromptExpansionOutput))
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: spelled(Skill, in.Name), Event: event}, claude.UserPromptExpansionOutput))
 	case claude.EventConfigChange:
 		in, err := claude.ParseConfigChange(input)
 		if err != nil {
@@ -73,6 +73,16 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		return h.guarded(ctx, in.Cwd, instructionsLoaded(in))
 	}
 	return noted(fmt.Sprintf("skillwire gate: no hook answers %q; nothing was answered", event))
+}
+
+// spelled is the name the client looks a use of kind up by: a skill's
+// name trimmed and one leading "/" dropped (claude.SkillName); an agent's
+// is compared by claude.AgentKey when resolved.
+func spelled(kind Kind, name string) string {
+	if kind == Agent {
+		return name
+	}
+	return claude.SkillName(name)
 }
 
 // Unreadable answers a hook whose input could not be read (late, too

@@ -82,11 +82,13 @@ func kindOfTool(tool string) (Kind, bool) {
 
 // Resolve is every candidate that Claude Code may load for name used as
 // kind: the Skill tool and a typed /name (Skill or Command) reach skills and
-// commands alike, the Agent tool reaches agents. Names are compared as raw
-// bytes, never shown: a candidate whose name fails the display gate is
-// still what Claude Code loads under that name, so it matches (and is then
-// judged anomalous for its name), and only byte inequality proves a typed
-// name is not a candidate's. Built-in agents (general-purpose, Explore, Plan,
+// commands alike, the Agent tool reaches agents. name is the name as the
+// client looks it up (a Skill tool's name through claude.SkillName); skill
+// and command names are compared as raw bytes, agent names by
+// claude.AgentKey, as the client compares them. Names are never shown: a
+// candidate whose name fails the display gate is still what Claude Code
+// loads under that name, so it matches (and is then judged anomalous for
+// its name). Built-in agents (general-purpose, Explore, Plan,
 // statusline-setup, claude-code-guide) have no candidate, so they resolve to
 // nothing unless a custom agent takes the same name.
 //
@@ -127,12 +129,12 @@ func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 		var match []int
 		for i, c := range cands {
 			if reaches(kind, c.Kind) && bytes.Equal(c.Plugin, []byte(plugin)) &&
-				namespaced == (len(c.Plugin) > 0) && c.answersTo(local, byName) {
+				namespaced == (len(c.Plugin) > 0) && c.answersTo(kind, local, byName) {
 				match = append(match, i)
 			}
 		}
 		for _, i := range match {
-			if !outranked(kind, cands, i, match) {
+			if !outranked(kind, cands, i, match, byName) {
 				keep[i] = true
 			}
 		}
@@ -153,21 +155,35 @@ func reaches(kind, of Kind) bool {
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
 
-// answersTo reports whether c is named local, byte for byte, when Claude
-// Code names candidates by folder (byName false) or by frontmatter name,
-// falling back to the folder (byName true).
-func (c Candidate) answersTo(local string, byName bool) bool {
-	id := c.Folder
-	if byName && c.Name != nil {
-		id = c.Name
+// answersTo reports whether c is named local when Claude Code names
+// candidates by folder (byName false) or by frontmatter name, falling back
+// to the folder (byName true): byte for byte for a skill or command, by
+// claude.AgentKey for an agent (the client folds case, dashes and spaces).
+func (c Candidate) answersTo(kind Kind, local string, byName bool) bool {
+	id := c.ident(byName)
+	if kind == Agent {
+		return claude.AgentKey(string(id)) == claude.AgentKey(local)
 	}
 	return string(id) == local
 }
 
+// ident is the name c answers to when named by folder or by frontmatter.
+func (c Candidate) ident(byName bool) []byte {
+	if byName && c.Name != nil {
+		return c.Name
+	}
+	return c.Folder
+}
+
 // outranked reports whether another match beats cands[i] both in scope and
-// in kind, so that no order of the two rules lets cands[i] win.
-func outranked(kind Kind, cands []Candidate, i int, match []int) bool {
+// in kind, so that no order of the two rules lets cands[i] win. Agents
+// joined only by their folded key are never outranked: which of two
+// spellings the client picks is not known, so both are judged.
+func outranked(kind Kind, cands []Candidate, i int, match []int, byName bool) bool {
 	for _, j := range match {
+		if kind == Agent && !bytes.Equal(cands[j].ident(byName), cands[i].ident(byName)) {
+			continue
+		}
 		if beats(kind, cands[j], cands[i]) {
 			return true
 		}

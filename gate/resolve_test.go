@@ -143,3 +143,40 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// An agent answers to every spelling the client runs it under (its folded
+// key); a Skill tool's name reaches the gate as the client looks it up.
+func TestResolveAgentsByTheClientsFoldedName(t *testing.T) {
+	evil := cand("e", Agent, User, "evilagent", "", "")
+	for _, typed := range []string{"evilagent", "EvilAgent", "evil-agent", "evil_agent", " evilagent ", "ＥＶＩＬＡＧＥＮＴ"} {
+		if got := ids(Resolve(Agent, typed, []Candidate{evil})); !slices.Equal(got, []string{"e"}) {
+			t.Errorf("Agent %q resolves to %v, want the BLOCKable evilagent", typed, got)
+		}
+	}
+	for _, typed := range []string{"evil.agent", "evilagent.md", "x:evilagent"} {
+		if got := Resolve(Agent, typed, []Candidate{evil}); len(got) != 0 {
+			t.Errorf("Agent %q resolves to %v; the client runs nothing under it", typed, ids(got))
+		}
+	}
+	// Two spellings of one key: the client may pick either, so a project
+	// agent does not shadow a user one it only folds to.
+	proj := cand("p", Agent, Project, "Evil-Agent", "", "")
+	if got := ids(Resolve(Agent, "evilagent", []Candidate{proj, evil})); !slices.Equal(got, []string{"p", "e"}) {
+		t.Errorf("folded spellings across scopes resolve to %v, want both", got)
+	}
+	same := cand("q", Agent, Project, "evilagent", "", "")
+	if got := ids(Resolve(Agent, "evilagent", []Candidate{same, evil})); !slices.Equal(got, []string{"q"}) {
+		t.Errorf("the same spelling in project scope resolves to %v, want the project's alone", got)
+	}
+}
+
+func TestASkillToolNameIsSpelledAsTheClientLooksItUp(t *testing.T) {
+	for raw, want := range map[string]string{"/evil": "evil", " evil": "evil", "evil\n": "evil", "//evil": "/evil", "Evil": "Evil"} {
+		if got := spelled(Skill, raw); got != want {
+			t.Errorf("spelled(Skill, %q) = %q, want %q", raw, got, want)
+		}
+	}
+	if got := spelled(Agent, " EvilAgent"); got != " EvilAgent" {
+		t.Errorf("an agent's name is kept for AgentKey: %q", got)
+	}
+}
