@@ -77,7 +77,10 @@ type ToolUse struct {
 	// Name is tool_input.skill for Skill and tool_input.subagent_type for
 	// Agent/Task: attacker-controlled text, to be gated before any use.
 	Name string
-	Cwd  string
+	// Command is a Bash call's tool_input.command: the model's text, read
+	// by the gate for skillwire's own decision commands, never shown.
+	Command string
+	Cwd     string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -85,6 +88,7 @@ const (
 	ToolSkill = "Skill"
 	ToolAgent = "Agent"
 	ToolTask  = "Task"
+	ToolBash  = "Bash"
 )
 
 // ParsePreToolUse reads a PreToolUse input.
@@ -103,6 +107,8 @@ func ParsePreToolUse(b []byte) (ToolUse, error) {
 		key = "skill"
 	case ToolAgent, ToolTask:
 		key = "subagent_type"
+	case ToolBash:
+		key = "command"
 	default:
 		return u, nil
 	}
@@ -110,8 +116,14 @@ func ParsePreToolUse(b []byte) (ToolUse, error) {
 	if err != nil {
 		return ToolUse{}, err
 	}
-	if u.Name, err = input.str(key); err != nil {
+	v, err := input.str(key)
+	if err != nil {
 		return ToolUse{}, err
+	}
+	if u.Tool == ToolBash {
+		u.Command = v
+	} else {
+		u.Name = v
 	}
 	return u, nil
 }

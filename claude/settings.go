@@ -509,7 +509,7 @@ type HookSpec struct {
 // Agent tool's name before Claude Code renamed it.
 var HookSpecs = []HookSpec{
 	{EventSessionStart, "", "session-start"},
-	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + ")$", "pre-tool-use"},
+	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + "|" + ToolBash + ")$", "pre-tool-use"},
 	{EventUserPromptExpansion, "", "prompt-expansion"},
 	{EventConfigChange, "", "config-change"},
 	{EventInstructionsLoaded, "", "instructions-loaded"},

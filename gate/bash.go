@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"context"
+	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
+	"github.com/skillwire/skillwire/claude"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -211,4 +215,37 @@ func subcommand(args []word, loose bool) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// bash answers a Bash call: a skillwire command that records a person's
+// decision is asked of the person under balanced and strict (audit
+// observes only), denied when project settings steer skillwire; every
+// other command is left to Claude Code's own permissions.
+func (h HookEnv) bash(command string) answerer {
+	what, ok := DecisionCommand(command)
+	answer := func(a Answer, reason, dir string) Response {
+		if !ok || a == None {
+			return Response{}
+		}
+		d, _ := a.Decision()
+		out, err := claude.PreToolUseOutput(d, reason)
+		if err != nil {
+			return noted("skillwire gate: the answer could not be rendered; nothing was answered")
+		}
+		r := Response{Out: out, Answer: a, Reason: reason, Dir: dir}
+		r.Notes = []string{fmt.Sprintf("skillwire gate: %s %s: %s", claude.EventPreToolUse, a, reason)}
+		return r
+	}
+	reason := "the model's Bash call runs skillwire " + strconv.Quote(what) +
+		", a decision only a person makes: allow it only if you asked for it"
+	return answerer{
+		steered: func(r string) Response { return answer(Deny, r, "") },
+		noEnv:   func(error) Response { return answer(Ask, reason, "") },
+		judge: func(_ context.Context, env Env) Response {
+			if fallbackPolicy(env.Store.Dir) == Audit {
+				return answer(None, "", "")
+			}
+			return answer(Ask, reason, env.Store.Dir)
+		},
+	}
 }

@@ -45,6 +45,9 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
+		if in.Tool == claude.ToolBash {
+			return h.guarded(ctx, in.Cwd, h.bash(in.Command))
+		}
 		kind, ok := kindOfTool(in.Tool)
 		if !ok {
 			return Response{} // a tool that names no candidate

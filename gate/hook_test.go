@@ -77,7 +77,7 @@ func TestASteeredProjectDeniesEveryEventAndNothingIsJudged(t *testing.T) {
 
 func TestAUseThatNamesNoCandidateIsAnsweredWithNothing(t *testing.T) {
 	for _, tc := range []struct{ name, event, input string }{
-		{"another tool", claude.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`},
+		{"another tool", claude.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`},
 		{"a built-in command", claude.EventUserPromptExpansion,
 			`{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"builtin"}`},
 		{"an MCP prompt", claude.EventUserPromptExpansion,
@@ -189,5 +189,47 @@ func TestPastTheHooksDeadlineTheAnswerIsThePolicys(t *testing.T) {
 			r := Handle(ctx, claude.EventPreToolUse, []byte(toolUse), tr.hook(&located))
 			checkResponse(t, r, tc.want, "could not judge")
 		})
+	}
+}
+
+// The model's Bash call that records a person's decision is asked under
+// balanced and strict, silent under audit; any other command is answered
+// with nothing, and in a steered project the decision is denied.
+func TestTheModelsBashCallRecordingADecisionIsAskedOfThePerson(t *testing.T) {
+	bash := func(cmd string) string {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": cmd}})
+		return string(b)
+	}
+	for _, tc := range []struct {
+		policy Policy
+		cmd    string
+		want   Answer
+	}{
+		{Balanced, "skillwire record sw1 --verdict SAFE-TO-PROPOSE --expect-digest blake3:00", Ask},
+		{Strict, "cd x && sh -c 'skillwire trust add ci'", Ask},
+		{Balanced, "skillwire gate policy audit", Ask},
+		{Audit, "skillwire record sw1 --verdict SAFE-TO-PROPOSE", None},
+		{Balanced, "skillwire status", None},
+		{Strict, "go test ./...", None},
+	} {
+		t.Run(tc.policy.String()+"/"+tc.cmd, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			tr.policy(tc.policy)
+			var located int
+			r := Handle(context.Background(), claude.EventPreToolUse, []byte(bash(tc.cmd)), tr.hook(&located))
+			if r.Answer != tc.want {
+				t.Fatalf("%+v, want %v", r, tc.want)
+			}
+			if tc.want == Ask && (!strings.Contains(string(r.Out), `"permissionDecision":"ask"`) || !strings.Contains(r.Reason, "a decision only a person makes")) {
+				t.Fatalf("%s / %q", r.Out, r.Reason)
+			}
+		})
+	}
+	tr := newTree(t)
+	tr.write(filepath.Join(tr.project, ".claude", "settings.local.json"), `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/fresh"}}`)
+	var located int
+	if r := Handle(context.Background(), claude.EventPreToolUse, []byte(bash("skillwire record sw1")), tr.hook(&located)); r.Answer != Deny || located != 0 {
+		t.Fatalf("steered: %+v, located %d", r, located)
 	}
 }
