@@ -58,4 +58,3 @@ func TestSpellingsTheClientAcceptsAreHeld(t *testing.T) {
 		}
 	}
 }
-
