@@ -257,7 +257,7 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
 	roots := places.Roots()
 	var projects []string
-	err := d.withStore(false, func(tx *baseline.Tx) error {
+	err := d.withStore(baseline.View, func(tx *baseline.Tx) error {
 		var err error
 		projects, err = tx.Projects()
 		return err
@@ -340,7 +340,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		}
 	}
 	d.reconcile(events)
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
 				return err
@@ -424,7 +424,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		return d.rescan(events)
 	}
 	d.reconcile(events)
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
 				return err
@@ -711,7 +711,7 @@ func (d *daemon) beat() error {
 	if len(roots) != len(d.roots) {
 		d.full = true
 	}
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		clear, err := tx.TakeRescanRequest()
 		if err != nil {
 			return err
@@ -797,23 +797,15 @@ func digestOf(c *walker.Candidate) *snapshot.Hash {
 	return &d
 }
 
-// withStore opens the store for one short transaction and closes it: the
-// daemon never keeps the store open between batches. Lock contention is
-// transient and retried at most twice; anything else is deterministic
-// (corrupt, untrusted, stale) and stops the daemon with the reason.
-func (d *daemon) withStore(write bool, fn func(*baseline.Tx) error) error {
+// withStore runs fn in one brief transaction, baseline.View or
+// baseline.Update: the daemon never keeps the store open between batches.
+// Lock contention is transient and retried at most twice; anything else is
+// deterministic (corrupt, untrusted, stale) and stops the daemon with the
+// reason.
+func (d *daemon) withStore(brief func(baseline.Options, func(*baseline.Tx) error) error, fn func(*baseline.Tx) error) error {
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
-		var st *baseline.Store
-		st, err = baseline.Open(d.cfg.Store)
-		if err == nil {
-			if write {
-				err = st.Update(fn)
-			} else {
-				err = st.View(fn)
-			}
-			st.Close()
-		}
+		err = brief(d.cfg.Store, fn)
 		if !errors.Is(err, baseline.ErrBusy) {
 			break
 		}

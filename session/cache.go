@@ -39,13 +39,8 @@ func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 	if !monitor.Running(opts.Dir) {
 		return nil
 	}
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return nil
-	}
-	defer st.Close()
 	out := map[string]*walker.Root{}
-	err = st.View(func(tx *baseline.Tx) error {
+	err := baseline.View(opts, func(tx *baseline.Tx) error {
 		hb, err := tx.Heartbeat()
 		if err != nil {
 			return err

@@ -330,14 +330,10 @@ func ReconcileEvents(opts baseline.Options, scopes []auditlog.Scope, events []ba
 	if len(events) == 0 {
 		return nil
 	}
-	opts.ReadOnly, opts.Create = true, false
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return err
-	}
+	opts.Create = false
 	sub := Subjects{Against: map[string]string{}}
 	ids := make([]string, len(events))
-	err = st.View(func(tx *baseline.Tx) error {
+	err := baseline.View(opts, func(tx *baseline.Tx) error {
 		for i := range events {
 			ev := &events[i]
 			c := current(string(ev.Root), ev.Name)
@@ -353,7 +349,6 @@ func ReconcileEvents(opts baseline.Options, scopes []auditlog.Scope, events []ba
 		}
 		return nil
 	})
-	st.Close()
 	if err != nil {
 		return err
 	}
