@@ -19,6 +19,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -304,7 +305,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 	}
 	var walked []walker.Root
 	events := carry
-	kp := &keeping{}
+	kp := history.NewKeeper(d.cfg.Store, nil)
 	defer d.collect(kp)
 	fresh := map[string]bool{}
 	var now time.Time
@@ -389,7 +390,7 @@ func (d *daemon) flushDue(now time.Time) error {
 	var roots []string
 	var events []baseline.Event
 	at := time.Now().UTC()
-	kp := &keeping{}
+	kp := history.NewKeeper(d.cfg.Store, nil)
 	defer d.collect(kp)
 	for _, k := range due {
 		delete(d.pending, k)

@@ -14,7 +14,6 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/gate"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
@@ -154,7 +153,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	// unchanged tree's walk then copies nothing (and faults no memory in).
 	kept, closeKept := openKept(w.stateDir)
 	defer closeKept()
-	keep := &keeping{stage: history.Attach(&cfg, kept.has)}
+	keep := w.keeper(&cfg, kept.has)
 	w.timeout = min(w.timeout, hookLockTimeout)
 	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
 
@@ -173,7 +172,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
 	defer hl.Close()
 	log := zerolog.New(hl).With().Timestamp().Logger()
-	content := keep.withStaged(kept.get)
+	content := keep.Content(kept.get)
 	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.places.Project, Log: log,
 		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Content: content}
@@ -202,7 +201,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		if err := adv.Apply(tx, time.Now().UTC()); err != nil {
 			return err
 		}
-		keep.keep(tx, w.stateDir, wants)
+		keep.Keep(tx, wants, time.Now().UTC()) // a version not kept never fails the delivery
 		return nil
 	})
 }

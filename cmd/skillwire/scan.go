@@ -81,10 +81,10 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
-			var keep *keeping
+			var keep *history.Keeper
 			if update {
-				keep = &keeping{stage: history.Attach(&cfg)}
-				defer keep.collect(s, w) // after the store is closed
+				keep = w.keeper(&cfg, nil)
+				defer collect(s, keep) // after the store is closed
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
 			var sts []baseline.Standing
@@ -114,7 +114,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 					if _, err = tx.Advance(sts, first, now); err != nil {
 						return err
 					}
-					keep.keep(tx, w.stateDir, history.Wants(sts, first, baseline.HowSession))
+					keep.Keep(tx, history.Wants(sts, first, baseline.HowSession), now) // never fails the delivery
 					return tx.MarkFirstRun(now)
 				}
 				if update {
