@@ -74,10 +74,6 @@ func (c *Config) defaults() {
 	}
 }
 
-// FreshFor is how old a heartbeat may be before the hook stops trusting the
-// cache: three missed beats at the default rate.
-const FreshFor = 6 * time.Second
-
 type candKey struct {
 	root string
 	name string

@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -21,7 +20,7 @@ type Daemon struct {
 // Alive: a daemon holds the role and its heartbeat is fresh. A heartbeat
 // alone is not enough: a daemon killed with -9 leaves a fresh one behind.
 func (d Daemon) Alive(now time.Time) bool {
-	return d.Running && d.Heartbeat.Fresh(now, monitor.FreshFor)
+	return d.Running && d.Heartbeat.Fresh(now, baseline.FreshFor)
 }
 
 // Trusts reports whether the daemon's cached observation of root may stand
@@ -36,7 +35,7 @@ func (d Daemon) Trusts(root string, now time.Time) bool {
 // a daemon (one flock tells) the store is not even opened, and any trouble
 // with it only means no cache: the caller advises it after the walk.
 func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
-	if !monitor.Running(opts.Dir) {
+	if !baseline.DaemonRunning(opts.Dir) {
 		return nil
 	}
 	out := map[string]*walker.Root{}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
@@ -35,7 +34,7 @@ func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 		{"a running daemon with a fresh, whole heartbeat naming the root", Daemon{true, fresh(nil)}, true, true},
 		{"no daemon holds the role (killed -9, heartbeat still fresh)", Daemon{false, fresh(nil)}, false, false},
 		{"no heartbeat", Daemon{true, nil}, false, false},
-		{"a stale heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(-monitor.FreshFor - time.Second) })}, false, false},
+		{"a stale heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(-baseline.FreshFor - time.Second) })}, false, false},
 		{"a heartbeat from the future", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(time.Minute) })}, false, false},
 		{"watching degraded to rescans", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Whole, h.Degraded = false, "overflow" })}, true, false},
 		{"the root is not in the heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Roots = []string{"/other", "/r/"} })}, true, false},

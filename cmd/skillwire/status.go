@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -96,7 +95,7 @@ been recorded yet (which says nothing about what is installed).`,
 						out.Gate = gate
 					}
 					hb, err := tx.Heartbeat()
-					out.Daemon = daemonState(session.Daemon{Running: monitor.Running(w.stateDir), Heartbeat: hb}, time.Now())
+					out.Daemon = daemonState(session.Daemon{Running: baseline.DaemonRunning(w.stateDir), Heartbeat: hb}, time.Now())
 					return err
 				})
 				st.Close()
