@@ -17,9 +17,11 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -49,10 +51,9 @@ type Config struct {
 	Log           zerolog.Logger
 	// NewWatcher is fsnotify unless a test injects faults.
 	NewWatcher func() (Watcher, error)
-	// Reconcile, when set, attaches to change events their file changes,
-	// reconciled with the audit logs, before they are stored; current
-	// finds a candidate as just observed. It must not hold the store.
-	Reconcile func(events []baseline.Event, roots []claude.Root, current func(root string, name []byte) *walker.Candidate)
+	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes): change events
+	// carry their file changes reconciled with the audit logs it names.
+	AuditLog string
 }
 
 // Defaults fills the zero fields.
@@ -722,23 +723,34 @@ func (d *daemon) beat() error {
 	})
 }
 
-// reconcile has Config.Reconcile annotate events, outside the store's lock.
+// reconcile attaches to events their file changes (reconcile.Events),
+// before they are stored and outside the store's write lock; an event not
+// reconciled is stored and told all the same.
 func (d *daemon) reconcile(events []baseline.Event) {
-	if d.cfg.Reconcile == nil || len(events) == 0 {
+	if len(events) == 0 {
 		return
 	}
-	d.cfg.Reconcile(events, d.roots, func(root string, name []byte) *walker.Candidate {
-		r := d.obs[root]
-		if r == nil {
-			return nil
-		}
-		for i := range r.Candidates {
-			if bytes.Equal(r.Candidates[i].Name, name) {
-				return &r.Candidates[i]
-			}
-		}
+	scopes, err := auditlog.Scopes(d.cfg.AuditLog, d.roots)
+	if err == nil {
+		err = reconcile.Events(d.cfg.Store, scopes, events, d.current, d.cfg.Walk.Limits, time.Now())
+	}
+	if err != nil {
+		d.log.Warn().Err(err).Msg("change events not reconciled")
+	}
+}
+
+// current is the candidate name of root as last observed, nil when none.
+func (d *daemon) current(root string, name []byte) *walker.Candidate {
+	r := d.obs[root]
+	if r == nil {
 		return nil
-	})
+	}
+	for i := range r.Candidates {
+		if bytes.Equal(r.Candidates[i].Name, name) {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
 }
 
 func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {

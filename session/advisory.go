@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -31,8 +32,8 @@ type Input struct {
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
 	// Reconciled holds, per candidate id, its file changes reconciled with
-	// the audit logs (ReadSubjects, then Subjects.Reconcile).
-	Reconciled map[string]*Reconciliation
+	// the audit logs (ReadSubjects, then reconcile.Subjects.Reconcile).
+	Reconciled map[string]*reconcile.Reconciliation
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
 	AuditProblem string
@@ -381,7 +382,7 @@ func itemText(in Input, it *item) string {
 		line += "; " + it.auto
 	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
-		if sum := rc.Summary(it.st.ID); sum != "" {
+		if sum := Summary(rc, it.st.ID); sum != "" {
 			line += "\n  " + sum
 		}
 	}

@@ -258,7 +258,7 @@ func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
 	d := c.Digest
 	events := []baseline.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
 	opts := baseline.Options{Dir: filepath.Join(filepath.Dir(l.root.Path), "state"), LockTimeout: time.Second}
-	err := ReconcileEvents(opts, nil, events, func(root string, name []byte) *walker.Candidate {
+	err := reconcile.Events(opts, nil, events, func(root string, name []byte) *walker.Candidate {
 		if root == l.root.Path && string(name) == "a" {
 			return c
 		}

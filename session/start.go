@@ -40,7 +40,7 @@ func (s *Start) Prepare() (Input, error) {
 	if err != nil {
 		return in, err
 	}
-	var subjects Subjects
+	var subjects reconcile.Subjects
 	var trusted []string
 	registered := false
 	err = st.View(func(tx *baseline.Tx) error {

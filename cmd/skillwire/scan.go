@@ -91,7 +91,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			// compared: new means new against a delivered first run; the run
 			// that creates the first baseline accepts, it does not find.
 			compared := true
-			var subjects session.Subjects
+			var subjects reconcile.Subjects
 			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
 			switch {
 			case err == nil:
@@ -154,7 +154,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 // renderRoots groups standings under their roots in the JSON contract's
 // shape and says whether anything is a finding. Without a compared store,
 // "new" is not a finding: there is nothing to be new against.
-func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool, rec map[string]*session.Reconciliation) (scanJSON, bool) {
+func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool, rec map[string]*reconcile.Reconciliation) (scanJSON, bool) {
 	out := scanJSON{Roots: []rootJSON{}}
 	finding := false
 	for _, o := range obs {
@@ -216,7 +216,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 // reconcileSubjects reads the audit logs only when anything is to be
 // reconciled, and reconciles; a log that cannot be read counts as no
 // announcement, and problem says why in fixed words.
-func reconcileSubjects(w *world, s *streams, sub session.Subjects, lim walker.Limits) (rec map[string]*session.Reconciliation, problem string) {
+func reconcileSubjects(w *world, s *streams, sub reconcile.Subjects, lim walker.Limits) (rec map[string]*reconcile.Reconciliation, problem string) {
 	if len(sub.Candidates) == 0 {
 		return nil, ""
 	}
@@ -230,7 +230,7 @@ func (w *world) readAudit(s *streams) ([]reconcile.Source, string) {
 	if err != nil {
 		return nil, "SKILLWIRE_AUDIT_LOG is not an absolute path"
 	}
-	return session.ReadAudit(scopes)
+	return reconcile.ReadAudit(scopes)
 }
 
 func nonNil[T any](s []T) []T {
