@@ -129,12 +129,12 @@ func (l *life) session() Advisory {
 		l.keep(obs)
 	}
 	sc := []auditlog.Scope{{Scope: claude.Global, Base: filepath.Dir(l.root.Path), Roots: []string{l.root.Path}}}
-	start := Start{Store: l.opts, Obs: obs, Limits: walker.DefaultLimits, Now: l.now,
+	start := comparison{Store: l.opts, Obs: obs, Limits: walker.DefaultLimits, Now: l.now,
 		Audit: func() ([]reconcile.Source, string) {
 			return []reconcile.Source{{Entries: l.global, Scopes: sc}, {Entries: l.project, Scopes: sc, ProjectLog: true}}, ""
 		},
 		Content: func(h snapshot.Hash) ([]byte, bool) { b, ok := l.kept[h]; return b, ok }}
-	in, err := start.Prepare()
+	in, err := start.prepare()
 	must(l.t, err)
 	adv := Build(in)
 	if adv.Applies() && !l.undelivered {

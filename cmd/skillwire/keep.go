@@ -6,7 +6,6 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -38,16 +37,4 @@ func collect(s *streams, k *history.Keeper) {
 	if _, err := k.Collect(capBytes); err != nil {
 		fmt.Fprintf(s.err, "skillwire: collecting kept versions: %s\n", defang(err.Error()))
 	}
-}
-
-// deliveredWants are history.Delivered for the advisory delivered and
-// the auto-accept outcomes applied with it.
-func deliveredWants(adv *session.Advisory, auto []session.AutoOutcome) []history.Want {
-	var accepted []*baseline.Standing
-	for _, o := range auto {
-		if o.Decision.Accept {
-			accepted = append(accepted, o.St)
-		}
-	}
-	return history.Delivered(adv.Consume, adv.FirstRun, accepted)
 }
