@@ -96,8 +96,9 @@ type Delivery struct {
 	Keeper *history.Keeper
 }
 
-// Deliver is the one delivery path: deliver hands the advisory over and
-// reports whether it was written whole; only then is what it told recorded, in one transaction
+// Deliver is the one delivery path, for session starts and `scan
+// --update`: deliver hands the advisory over and reports whether it was
+// written whole; only then is what it told recorded, in one transaction
 // (Advisory.Apply, and the versions it delivered kept). Never advance
 // before delivery: an undelivered advisory records nothing, so the next
 // session is told again. It reports whether deliver succeeded; the error
@@ -125,6 +126,15 @@ func Deliver(d Delivery, deliver func() bool) (bool, error) {
 		}
 		return nil
 	})
+}
+
+// Scanned is what `scan --update` delivers: every standing it printed
+// becomes the delivered baseline (each accepted as such on the store's
+// first run). It prints no change event, pending review, auto-accept,
+// rename or instruction file, so it consumes none: those are still told
+// at the next session start.
+func Scanned(sts []baseline.Standing, firstRun bool) Advisory {
+	return Advisory{Consume: sts, FirstRun: firstRun}
 }
 
 // deliveredWants are history.Delivered for the advisory delivered and the

@@ -139,3 +139,32 @@ func TestRunDeliversNothingWhenThereIsNothingToSayUnlessWarned(t *testing.T) {
 		t.Fatalf("warned: told %q, want one empty advisory for the warning", told)
 	}
 }
+
+func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testing.T) {
+	s := newStart(t)
+	obs := Observe(context.Background(), s.Roots, s.Walk, nil)
+	var sts []baseline.Standing
+	must(t, baseline.Update(s.Store, func(tx *baseline.Tx) error {
+		var err error
+		if sts, err = tx.Compare(obs); err != nil {
+			return err
+		}
+		d := sts[0].Digest()
+		return tx.AppendEvents([]baseline.Event{{ID: sts[0].ID, Root: []byte(s.Roots[0].Path), Name: []byte("a"), After: d, At: time.Now()}})
+	}))
+	delivered, err := Deliver(Delivery{Store: s.Store, Advisory: Scanned(sts, true)}, func() bool { return true })
+	if err != nil || !delivered {
+		t.Fatalf("Deliver = %v, %v", delivered, err)
+	}
+	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
+		now, err := tx.Compare(obs)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events()
+		if !tx.FirstRunDone() || now[0].State != baseline.Unchanged || len(evs) != 1 {
+			t.Errorf("first run %v, a %s, %d events: want the first run, a unchanged, its event kept", tx.FirstRunDone(), now[0].State, len(evs))
+		}
+		return err
+	}))
+}

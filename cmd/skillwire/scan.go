@@ -87,44 +87,25 @@ or under an adverse verdict, 4 when the store is unusable.`,
 				defer collect(s, keep) // after the store is closed
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
+			opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update}
 			var sts []baseline.Standing
+			var subjects reconcile.Subjects
+			first := false
+			err = baseline.View(opts, func(tx *baseline.Tx) error {
+				var err error
+				if sts, err = tx.Compare(obs); err != nil {
+					return err
+				}
+				if first = !tx.FirstRunDone(); !first {
+					subjects, err = session.ReadDifferingSubjects(tx, sts)
+				}
+				return err
+			})
 			// compared: new means new against a delivered first run; the run
 			// that creates the first baseline accepts, it does not find.
-			compared := true
-			var subjects reconcile.Subjects
-			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
+			compared := !update || !first
 			switch {
 			case err == nil:
-				defer st.Close()
-				compare := func(tx *baseline.Tx) error {
-					var err error
-					if sts, err = tx.Compare(obs); err != nil {
-						return err
-					}
-					if tx.FirstRunDone() {
-						if subjects, err = session.ReadDifferingSubjects(tx, sts); err != nil || !update {
-							return err
-						}
-					}
-					if !update {
-						return nil
-					}
-					first, now := !tx.FirstRunDone(), time.Now().UTC()
-					compared = !first
-					if _, err = tx.Advance(sts, first, now); err != nil {
-						return err
-					}
-					keep.Keep(tx, history.Wants(sts, first, baseline.HowSession), now) // never fails the delivery
-					return tx.MarkFirstRun(now)
-				}
-				if update {
-					err = st.Update(compare)
-				} else {
-					err = st.View(compare)
-				}
-				if err != nil {
-					return storeErr(err)
-				}
 			case !update && errors.Is(err, baseline.ErrAbsent):
 				sts, compared = baseline.Fresh(obs), false
 			default:
@@ -132,12 +113,27 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
-			if asJSON {
-				if err := writeJSON(s.out, out); err != nil {
-					return err
+			show := func() error {
+				if asJSON {
+					return writeJSON(s.out, out)
 				}
-			} else {
 				printScan(s.out, out, w.places.Config)
+				return nil
+			}
+			if update {
+				// What was printed becomes the delivered baseline, as a
+				// session's advisory does, and only once it was printed.
+				var perr error
+				_, err = session.Deliver(session.Delivery{Store: opts, Advisory: session.Scanned(sts, first), Keeper: keep},
+					func() bool { perr = show(); return perr == nil })
+				if perr != nil {
+					return perr
+				}
+				if err != nil {
+					return storeErr(err)
+				}
+			} else if err := show(); err != nil {
+				return err
 			}
 			if finding {
 				return errFinding
