@@ -190,7 +190,7 @@ func (p *Pending) Close() error {
 	return err
 }
 
-// Collect applies retention: it drops the versions content.Plan chooses
+// collect applies retention: it drops the versions content.Plan chooses
 // (over capBytes, past the last content.DefaultPerCandidate of each
 // candidate; verdict and first-use versions never), each candidate's in
 // its own short transaction, then removes the objects no kept version
@@ -198,7 +198,7 @@ func (p *Pending) Close() error {
 // session start never waits for a collection; collection never waits
 // either: a busy store (opened for at most collectWait) or an open batch
 // stops it as Busy, with what was done so far.
-func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
+func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	opts.LockTimeout, opts.Create = collectWait, false
 	var infos []content.VersionInfo
 	err := baseline.View(opts, func(tx *baseline.Tx) error {

@@ -61,13 +61,13 @@ func (k *Keeper) Err() error { return k.err }
 // Kept reports whether any version was recorded, so Collect has work.
 func (k *Keeper) Kept() bool { return k.kept }
 
-// Collect applies retention under capBytes once k's store is closed, when
-// k kept anything (Collect, the package function, otherwise).
+// Collect applies retention under capBytes (collect's rules) once k's
+// store is closed, when k kept anything.
 func (k *Keeper) Collect(capBytes int64) (content.Collected, error) {
 	if !k.kept {
 		return content.Collected{}, nil
 	}
-	return Collect(k.store, capBytes)
+	return collect(k.store, capBytes)
 }
 
 // Content looks bytes up in what k's walks staged first (the content on

@@ -32,7 +32,7 @@ type Input struct {
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
 	// Reconciled holds, per candidate id, its file changes reconciled with
-	// the audit logs (ReadSubjects, then reconcile.Subjects.Reconcile).
+	// the audit logs (readSubjects, then reconcile.Subjects.Reconcile).
 	Reconciled map[string]*reconcile.Reconciliation
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
@@ -142,10 +142,10 @@ type item struct {
 	from *baseline.Standing
 }
 
-// Build turns a comparison into text built only from fixed templates,
+// build turns a comparison into text built only from fixed templates,
 // display-gated names and minted ids: no byte a tree's author chose reaches
 // the model unless it passed the gate.
-func Build(in Input) Advisory {
+func build(in Input) Advisory {
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
@@ -493,9 +493,9 @@ func JoinReasons(rs []anomaly.Reason) string {
 	return strings.Join(parts, ",")
 }
 
-// StoreProblem says why a session could not be compared with the store,
+// storeproblem says why a session could not be compared with the store,
 // in words for the session.
-func StoreProblem(err error) string {
+func storeProblem(err error) string {
 	switch h := baseline.HealthOf(err); {
 	case h == baseline.Busy:
 		return "busy: another skillwire process held it, so this session was not compared"

@@ -30,11 +30,11 @@ func (d Daemon) Trusts(root string, now time.Time) bool {
 	return d.Alive(now) && d.Heartbeat.Whole && slices.Contains(d.Heartbeat.Roots, root)
 }
 
-// Cached returns the daemon's cached observations of the roots it is
+// cached returns the daemon's cached observations of the roots it is
 // trusted for, keyed by root path; nil means every root is walked. Without
 // a daemon (one flock tells) the store is not even opened, and any trouble
 // with it only means no cache: the caller advises it after the walk.
-func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
+func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
 	if !baseline.DaemonRunning(opts.Dir) {
 		return nil
 	}
@@ -68,9 +68,9 @@ func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 	return out
 }
 
-// Observe walks the roots that are not cached, all under one shared
+// observe walks the roots that are not cached, all under one shared
 // budget, and pairs every root with its observation.
-func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
+func observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
 	var specs []walker.RootSpec
 	for _, r := range roots {
 		if cached[r.Path] == nil {

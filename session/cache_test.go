@@ -138,7 +138,7 @@ func TestSessionWalksWhatTheDaemonCannotVouchFor(t *testing.T) {
 				holdRole(t, f.opts.Dir)
 			}
 			roots := []claude.Root{f.a, f.b}
-			obs := Observe(context.Background(), roots, walker.DefaultConfig(), Cached(roots, f.opts, now))
+			obs := observe(context.Background(), roots, walker.DefaultConfig(), cached(roots, f.opts, now))
 			wantA := "on-disk "
 			if tc.cached {
 				wantA = "cached "
@@ -158,7 +158,7 @@ func TestACorruptCacheMeansAWalk(t *testing.T) {
 	f := newFixture(t, baseline.Heartbeat{At: time.Now(), Whole: true})
 	must(t, os.WriteFile(filepath.Join(f.opts.Dir, baseline.FileName), []byte("not a bolt file"), 0o600))
 	holdRole(t, f.opts.Dir)
-	if c := Cached([]claude.Root{f.a}, f.opts, time.Now()); c != nil {
+	if c := cached([]claude.Root{f.a}, f.opts, time.Now()); c != nil {
 		t.Fatalf("an unusable store gave a cache: %v", c)
 	}
 }

@@ -86,7 +86,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sub, err := ReadSubjects(tx, sts)
+		sub, err := readSubjects(tx, sts)
 		delivered = ids(sub)
 		if err != nil {
 			return err

@@ -10,9 +10,9 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// Wanted reports whether st's changes are reconciled: what a session is
+// wanted reports whether st's changes are reconciled: what a session is
 // told as changed or new, and what is pending.
-func Wanted(st *baseline.Standing) bool {
+func wanted(st *baseline.Standing) bool {
 	if st.ID == "" || st.Observed == nil {
 		return false
 	}
@@ -20,20 +20,20 @@ func Wanted(st *baseline.Standing) bool {
 	return delta && st.State != baseline.Removed || isPending(st)
 }
 
-// ReadSubjects reads, for every wanted standing, the reference its
+// readSubjects reads, for every wanted standing, the reference its
 // changes are measured against. Nothing is read for the others: the
 // session start without changes stays as fast as before.
-func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing) (reconcile.Subjects, error) {
-	return reconcile.ReadSubjects(tx, sts, Wanted)
+func readSubjects(tx *baseline.Tx, sts []baseline.Standing) (reconcile.Subjects, error) {
+	return reconcile.ReadSubjects(tx, sts, wanted)
 }
 
-// ReadDifferingSubjects is ReadSubjects for every standing that differs
+// ReadDifferingSubjects is readSubjects for every standing that differs
 // from its reference, delivered already or not: what scan shows as each
 // candidate's changes (DESIGN.md §7). A candidate never reviewed and not
 // accepted on first use differs from nothing: all of it is added.
 func ReadDifferingSubjects(tx *baseline.Tx, sts []baseline.Standing) (reconcile.Subjects, error) {
 	return reconcile.ReadSubjects(tx, sts, func(st *baseline.Standing) bool {
-		return Wanted(st) || st.ID != "" && st.Observed != nil && st.State != baseline.Removed && st.Digest() != nil
+		return wanted(st) || st.ID != "" && st.Observed != nil && st.State != baseline.Removed && st.Digest() != nil
 	})
 }
 

@@ -77,7 +77,7 @@ func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 		}
 		rec[st.ID] = &reconcile.Reconciliation{Changes: chs}
 	}
-	adv := Build(Input{Standings: sts, Reconciled: rec})
+	adv := build(Input{Standings: sts, Reconciled: rec})
 	if len(adv.Text) > claude.MaxContext-500 {
 		t.Fatalf("advisory of %d bytes", len(adv.Text))
 	}

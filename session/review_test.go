@@ -116,7 +116,7 @@ func (l *life) write(rel, content string) {
 }
 
 func (l *life) observe() []baseline.Observation {
-	return Observe(context.Background(), []claude.Root{l.root}, walker.DefaultConfig(), nil)
+	return observe(context.Background(), []claude.Root{l.root}, walker.DefaultConfig(), nil)
 }
 
 // session runs one session start as the hook does and returns what it was
@@ -136,7 +136,7 @@ func (l *life) session() Advisory {
 		Content: func(h snapshot.Hash) ([]byte, bool) { b, ok := l.kept[h]; return b, ok }}
 	in, err := start.prepare()
 	must(l.t, err)
-	adv := Build(in)
+	adv := build(in)
 	if adv.Applies() && !l.undelivered {
 		must(l.t, l.update(func(tx *baseline.Tx) error { return adv.Apply(tx, l.now) }))
 	}

@@ -54,7 +54,7 @@ func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory
 
 	// The store is never held during the walk.
 	walkCtx, cancel := context.WithTimeout(ctx, s.WalkTimeout)
-	obs := Observe(walkCtx, s.Roots, cfg, Cached(s.Roots, s.Store, time.Now()))
+	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
 	cancel()
 
 	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Log: s.Log,
@@ -62,11 +62,11 @@ func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory
 	in, err := c.prepare()
 	if err != nil {
 		// Nothing to compare with: say so, and what could not be observed.
-		adv := Build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: StoreProblem(err)})
+		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err)})
 		deliver(adv.Text)
 		return adv, err
 	}
-	adv := Build(in)
+	adv := build(in)
 	if adv.Text == "" && !s.Warned {
 		return adv, nil
 	}

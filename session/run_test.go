@@ -142,7 +142,7 @@ func TestRunDeliversNothingWhenThereIsNothingToSayUnlessWarned(t *testing.T) {
 
 func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testing.T) {
 	s := newStart(t)
-	obs := Observe(context.Background(), s.Roots, s.Walk, nil)
+	obs := observe(context.Background(), s.Roots, s.Walk, nil)
 	var sts []baseline.Standing
 	must(t, baseline.Update(s.Store, func(tx *baseline.Tx) error {
 		var err error

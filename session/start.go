@@ -34,7 +34,7 @@ type comparison struct {
 // changed with the audit logs and runs bounded auto-accept, recording its
 // decisions (they are decisions, not tells: they stand whether or not the
 // advisory is delivered). The store is never held while logs are read or
-// files hashed. The Input it returns is ready for Build.
+// files hashed. The Input it returns is ready for build.
 func (s *comparison) prepare() (Input, error) {
 	in := Input{Obs: s.Obs}
 	st, err := baseline.Open(s.Store)
@@ -51,7 +51,7 @@ func (s *comparison) prepare() (Input, error) {
 			return err
 		}
 		if !in.Bootstrap {
-			if subjects, err = ReadSubjects(tx, in.Standings); err != nil {
+			if subjects, err = readSubjects(tx, in.Standings); err != nil {
 				return err
 			}
 			if trusted, err = tx.TrustSources(); err != nil {
