@@ -200,7 +200,7 @@ func TestRetentionKeepsTheLastTenAndNeverDropsVerdictOrFirstUse(t *testing.T) {
 		digests = append(digests, c.Digest)
 	}
 	st.Close()
-	got, err := Collect(opts, content.DefaultMaxBytes)
+	got, err := collect(opts, content.DefaultMaxBytes)
 	must(t, err)
 	if got.Objects != 3 {
 		t.Fatalf("collected %d objects, want 3 (versions 2..4; the protected two count among the last ten)", got.Objects)
@@ -274,7 +274,7 @@ func TestCollectionNeverWaitsForTheStore(t *testing.T) {
 	// st stays open: a session holds the store (and may be asking for the
 	// content store) while the collector runs.
 	opts.LockTimeout = time.Hour
-	got, err := Collect(opts, content.DefaultMaxBytes)
+	got, err := collect(opts, content.DefaultMaxBytes)
 	if err != nil || !got.Busy || got.Objects != 0 {
 		t.Fatalf("Collect = %+v, %v; want Busy at once, nothing collected", got, err)
 	}

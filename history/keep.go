@@ -190,7 +190,7 @@ func (p *Pending) Close() error {
 	return err
 }
 
-// Collect applies retention: it drops the versions content.Plan chooses
+// collect applies retention: it drops the versions content.Plan chooses
 // (over capBytes, past the last content.DefaultPerCandidate of each
 // candidate; verdict and first-use versions never), each candidate's in
 // its own short transaction, then removes the objects no kept version
@@ -198,10 +198,10 @@ func (p *Pending) Close() error {
 // session start never waits for a collection; collection never waits
 // either: a busy store (opened for at most collectWait) or an open batch
 // stops it as Busy, with what was done so far.
-func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
-	opts.LockTimeout = collectWait
+func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
+	opts.LockTimeout, opts.Create = collectWait, false
 	var infos []content.VersionInfo
-	err := briefly(opts, false, func(tx *baseline.Tx) error {
+	err := baseline.View(opts, func(tx *baseline.Tx) error {
 		for _, id := range tx.VersionIDs() {
 			vs, err := tx.Versions(id)
 			if err != nil {
@@ -230,7 +230,7 @@ func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	for _, ref := range drop {
 		// Dropped only as planned: one given a verdict or kept again since
 		// the plan stays (DropVersion checks, in its own transaction).
-		err := briefly(opts, true, func(tx *baseline.Tx) error { return tx.DropVersion(ref.Candidate, ref.Digest, seen[ref]) })
+		err := baseline.Update(opts, func(tx *baseline.Tx) error { return tx.DropVersion(ref.Candidate, ref.Digest, seen[ref]) })
 		if errors.Is(err, baseline.ErrBusy) {
 			return content.Collected{Busy: true}, nil
 		}
@@ -248,7 +248,7 @@ func Collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	defer cs.Close()
 	return cs.Collect(func() (func(snapshot.Hash) bool, error) {
 		live := make(map[snapshot.Hash]bool)
-		err := briefly(opts, false, func(tx *baseline.Tx) error {
+		err := baseline.View(opts, func(tx *baseline.Tx) error {
 			for _, id := range tx.VersionIDs() {
 				vs, err := tx.Versions(id)
 				if err != nil {
@@ -289,20 +289,6 @@ func infoOf(id string, v *baseline.Version) content.VersionInfo {
 		}
 	}
 	return info
-}
-
-// briefly opens the store for one transaction.
-func briefly(opts baseline.Options, write bool, fn func(*baseline.Tx) error) error {
-	opts.Create, opts.ReadOnly = false, !write
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if write {
-		return st.Update(fn)
-	}
-	return st.View(fn)
 }
 
 // Attach makes cfg's walk stage what it reads, for keeping after delivery.

@@ -17,9 +17,12 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -49,10 +52,9 @@ type Config struct {
 	Log           zerolog.Logger
 	// NewWatcher is fsnotify unless a test injects faults.
 	NewWatcher func() (Watcher, error)
-	// Reconcile, when set, attaches to change events their file changes,
-	// reconciled with the audit logs, before they are stored; current
-	// finds a candidate as just observed. It must not hold the store.
-	Reconcile func(events []baseline.Event, roots []claude.Root, current func(root string, name []byte) *walker.Candidate)
+	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes): change events
+	// carry their file changes reconciled with the audit logs it names.
+	AuditLog string
 }
 
 // Defaults fills the zero fields.
@@ -73,10 +75,6 @@ func (c *Config) defaults() {
 		c.NewWatcher = NewWatcher
 	}
 }
-
-// FreshFor is how old a heartbeat may be before the hook stops trusting the
-// cache: three missed beats at the default rate.
-const FreshFor = 6 * time.Second
 
 type candKey struct {
 	root string
@@ -258,7 +256,7 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
 	roots := places.Roots()
 	var projects []string
-	err := d.withStore(false, func(tx *baseline.Tx) error {
+	err := d.withStore(baseline.View, func(tx *baseline.Tx) error {
 		var err error
 		projects, err = tx.Projects()
 		return err
@@ -305,7 +303,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 	}
 	var walked []walker.Root
 	events := carry
-	kp := &keeping{}
+	kp := history.NewKeeper(d.cfg.Store, nil)
 	defer d.collect(kp)
 	fresh := map[string]bool{}
 	var now time.Time
@@ -341,7 +339,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		}
 	}
 	d.reconcile(events)
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
 				return err
@@ -390,7 +388,7 @@ func (d *daemon) flushDue(now time.Time) error {
 	var roots []string
 	var events []baseline.Event
 	at := time.Now().UTC()
-	kp := &keeping{}
+	kp := history.NewKeeper(d.cfg.Store, nil)
 	defer d.collect(kp)
 	for _, k := range due {
 		delete(d.pending, k)
@@ -425,7 +423,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		return d.rescan(events)
 	}
 	d.reconcile(events)
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
 				return err
@@ -712,7 +710,7 @@ func (d *daemon) beat() error {
 	if len(roots) != len(d.roots) {
 		d.full = true
 	}
-	return d.withStore(true, func(tx *baseline.Tx) error {
+	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		clear, err := tx.TakeRescanRequest()
 		if err != nil {
 			return err
@@ -726,23 +724,34 @@ func (d *daemon) beat() error {
 	})
 }
 
-// reconcile has Config.Reconcile annotate events, outside the store's lock.
+// reconcile attaches to events their file changes (reconcile.Events),
+// before they are stored and outside the store's write lock; an event not
+// reconciled is stored and told all the same.
 func (d *daemon) reconcile(events []baseline.Event) {
-	if d.cfg.Reconcile == nil || len(events) == 0 {
+	if len(events) == 0 {
 		return
 	}
-	d.cfg.Reconcile(events, d.roots, func(root string, name []byte) *walker.Candidate {
-		r := d.obs[root]
-		if r == nil {
-			return nil
-		}
-		for i := range r.Candidates {
-			if bytes.Equal(r.Candidates[i].Name, name) {
-				return &r.Candidates[i]
-			}
-		}
+	scopes, err := auditlog.Scopes(d.cfg.AuditLog, d.roots)
+	if err == nil {
+		err = reconcile.Events(d.cfg.Store, scopes, events, d.current, d.cfg.Walk.Limits, time.Now())
+	}
+	if err != nil {
+		d.log.Warn().Err(err).Msg("change events not reconciled")
+	}
+}
+
+// current is the candidate name of root as last observed, nil when none.
+func (d *daemon) current(root string, name []byte) *walker.Candidate {
+	r := d.obs[root]
+	if r == nil {
 		return nil
-	})
+	}
+	for i := range r.Candidates {
+		if bytes.Equal(r.Candidates[i].Name, name) {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
 }
 
 func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
@@ -798,23 +807,15 @@ func digestOf(c *walker.Candidate) *snapshot.Hash {
 	return &d
 }
 
-// withStore opens the store for one short transaction and closes it: the
-// daemon never keeps the store open between batches. Lock contention is
-// transient and retried at most twice; anything else is deterministic
-// (corrupt, untrusted, stale) and stops the daemon with the reason.
-func (d *daemon) withStore(write bool, fn func(*baseline.Tx) error) error {
+// withStore runs fn in one brief transaction, baseline.View or
+// baseline.Update: the daemon never keeps the store open between batches.
+// Lock contention is transient and retried at most twice; anything else is
+// deterministic (corrupt, untrusted, stale) and stops the daemon with the
+// reason.
+func (d *daemon) withStore(brief func(baseline.Options, func(*baseline.Tx) error) error, fn func(*baseline.Tx) error) error {
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
-		var st *baseline.Store
-		st, err = baseline.Open(d.cfg.Store)
-		if err == nil {
-			if write {
-				err = st.Update(fn)
-			} else {
-				err = st.View(fn)
-			}
-			st.Close()
-		}
+		err = brief(d.cfg.Store, fn)
 		if !errors.Is(err, baseline.ErrBusy) {
 			break
 		}

@@ -7,20 +7,21 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillwire/skillwire/baseline"
 	"golang.org/x/sys/unix"
 )
 
 // ErrRunning means another daemon holds the role.
 var ErrRunning = errors.New("another skillwire daemon is running")
 
-// acquire takes the daemon role: an exclusive flock on <state>/daemon.lock,
-// held for the process's life and released by the kernel even on kill -9.
+// acquire takes the daemon role (baseline.DaemonLock), held for the
+// process's life and released by the kernel even on kill -9.
 // The file names the holder's pid, for the refusal message only.
 func acquire(dir string) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	path := dir + "/daemon.lock"
+	path := dir + "/" + baseline.DaemonLock
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)
@@ -39,16 +40,4 @@ func acquire(dir string) (release func(), err error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { f.Close() }, nil
-}
-
-// Running reports whether a daemon holds the role in dir now. A heartbeat
-// alone is not enough: a daemon killed with -9 leaves a fresh one behind,
-// and its cache must not be trusted a moment longer.
-func Running(dir string) bool {
-	f, err := os.OpenFile(dir+"/daemon.lock", os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/verdict"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -32,8 +33,8 @@ type Input struct {
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
 	// Reconciled holds, per candidate id, its file changes reconciled with
-	// the audit logs (ReadSubjects, then Subjects.Reconcile).
-	Reconciled map[string]*Reconciliation
+	// the audit logs (readSubjects, then reconcile.Subjects.Reconcile).
+	Reconciled map[string]*reconcile.Reconciliation
 	// AuditProblem, when set, says why the audit logs could not be read:
 	// every change then reads as not announced.
 	AuditProblem string
@@ -142,10 +143,10 @@ type item struct {
 	from *baseline.Standing
 }
 
-// Build turns a comparison into text built only from fixed templates,
+// build turns a comparison into text built only from fixed templates,
 // display-gated names and minted ids: no byte a tree's author chose reaches
 // the model unless it passed the gate.
-func Build(in Input) Advisory {
+func build(in Input) Advisory {
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
@@ -382,7 +383,7 @@ func itemText(in Input, it *item) string {
 		line += "; " + it.auto
 	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
-		if sum := rc.Summary(it.st.ID); sum != "" {
+		if sum := Summary(rc, it.st.ID); sum != "" {
 			line += "\n  " + sum
 		}
 	}
@@ -493,9 +494,9 @@ func JoinReasons(rs []anomaly.Reason) string {
 	return strings.Join(parts, ",")
 }
 
-// StoreProblem says why a session could not be compared with the store,
+// storeproblem says why a session could not be compared with the store,
 // in words for the session.
-func StoreProblem(err error) string {
+func storeProblem(err error) string {
 	switch h := baseline.HealthOf(err); {
 	case h == baseline.Busy:
 		return "busy: another skillwire process held it, so this session was not compared"

@@ -57,7 +57,7 @@ func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
 		sts = append(sts, standing(fmt.Sprintf("c%02d", i), baseline.Changed))
 	}
 	sts = append(sts, standing("n", baseline.New))
-	adv := Build(Input{Standings: sts})
+	adv := build(Input{Standings: sts})
 	got := lines(adv)
 	if len(got) != 8+2 {
 		t.Fatalf("want 8 named lines, the count and the footer; got %q", got)
@@ -69,7 +69,7 @@ func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
 		t.Fatalf("consumed %v: only the named deltas may be consumed", c)
 	}
 	// The next session, with the named ones consumed, names the held ones.
-	adv = Build(Input{Standings: sts[8:]})
+	adv = build(Input{Standings: sts[8:]})
 	if c := names(adv.Consume); strings.Join(c, " ") != "c08 c09 c10 n" {
 		t.Fatalf("held-over deltas not told next: %v", c)
 	}
@@ -85,7 +85,7 @@ func TestAdvisoryListsRealChangesBeforeRecurringFindings(t *testing.T) {
 		standing("chg", baseline.Changed),
 	}
 	at := time.Date(2026, 11, 12, 10, 0, 0, 0, time.FixedZone("x", 3600))
-	adv := Build(Input{Standings: sts, Events: []baseline.Event{{ID: sts[2].ID, At: at}}})
+	adv := build(Input{Standings: sts, Events: []baseline.Event{{ID: sts[2].ID, At: at}}})
 	want := []string{
 		`- changed since the last session: global skill "chg" id swaaaachg`,
 		`- new since the last session: global skill "new" id swaaaanew`,
@@ -112,7 +112,7 @@ func TestAnomaliesNeverCrowdOutAChange(t *testing.T) {
 		sts = append(sts, standing(fmt.Sprintf("a%d", i), baseline.Unchanged, anomalous))
 	}
 	sts = append(sts, standing("chg", baseline.Changed))
-	adv := Build(Input{Standings: sts})
+	adv := build(Input{Standings: sts})
 	if got := lines(adv); !strings.HasPrefix(got[0], "- changed since the last session") || got[8] != "Not listed here: 2 more not fully observable." {
 		t.Fatalf("got %q", got)
 	}
@@ -128,7 +128,7 @@ func TestHeldOverEventsAreNotDropped(t *testing.T) {
 		sts = append(sts, standing(fmt.Sprintf("r%d", i), baseline.Unchanged))
 		evs = append(evs, baseline.Event{ID: sts[i].ID, At: time.Unix(int64(i), 0)})
 	}
-	adv := Build(Input{Standings: sts, Events: evs})
+	adv := build(Input{Standings: sts, Events: evs})
 	if len(adv.Events) != 8 || adv.Events[7].ID != sts[7].ID {
 		t.Fatalf("events of untold candidates would be dropped: %d", len(adv.Events))
 	}
@@ -140,7 +140,7 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 		standing("p", baseline.New, partial),
 		standing("x", baseline.New, anomalous),
 	}
-	adv := Build(Input{Standings: sts, Bootstrap: true})
+	adv := build(Input{Standings: sts, Bootstrap: true})
 	got := lines(adv)
 	if got[0] != "skillwire first run: 3 skill(s), agent(s) and command(s) accepted as the baseline on first use, without review." {
 		t.Fatalf("first line %q", got[0])
@@ -161,7 +161,7 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 func TestWithoutAStoreNothingIsAChangeOrConsumed(t *testing.T) {
 	obs := []baseline.Observation{{Root: skills, Walk: &walker.Root{Anomalies: []anomaly.Reason{anomaly.Unreadable}}}}
 	sts := []baseline.Standing{standing("a", baseline.New), standing("b", baseline.Changed, adverse)}
-	adv := Build(Input{Obs: obs, Standings: sts, StoreProblem: StoreProblem(baseline.ErrCorrupt)})
+	adv := build(Input{Obs: obs, Standings: sts, StoreProblem: storeProblem(baseline.ErrCorrupt)})
 	want := []string{
 		"skillwire could not compare with its store (it is corrupt; run skillwire status): what changed since the last session is unknown.",
 		"The global skills directory could not be listed (unreadable).",
@@ -177,7 +177,7 @@ func TestWithoutAStoreNothingIsAChangeOrConsumed(t *testing.T) {
 }
 
 func TestNothingToSayIsSilence(t *testing.T) {
-	adv := Build(Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged), standing("b", baseline.Unchanged)}})
+	adv := build(Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged), standing("b", baseline.Unchanged)}})
 	if adv.Text != "" || adv.Consume != nil || adv.Events != nil {
 		t.Fatalf("got %+v", adv)
 	}
@@ -186,7 +186,7 @@ func TestNothingToSayIsSilence(t *testing.T) {
 func TestAHiddenNameNeverReachesTheSession(t *testing.T) {
 	st := standing("evil\x1b]0;\u202ename", baseline.Changed)
 	st.ID = "swaaaaaaaa"
-	adv := Build(Input{Standings: []baseline.Standing{st}})
+	adv := build(Input{Standings: []baseline.Standing{st}})
 	if !strings.Contains(adv.Text, "global skill (name hidden) id swaaaaaaaa, not fully observable: badname") || strings.ContainsAny(adv.Text, "\x1b\u202e") {
 		t.Fatalf("got %q", adv.Text)
 	}
@@ -204,7 +204,7 @@ func TestStoreProblemSaysWhatToDo(t *testing.T) {
 		{errors.New("i/o"), "it is corrupt; run skillwire status"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			if got := StoreProblem(tc.err); got != tc.want {
+			if got := storeProblem(tc.err); got != tc.want {
 				t.Fatalf("got %q", got)
 			}
 		})
@@ -230,7 +230,7 @@ func TestPendingReviewsToldBeforeYieldLinesUpToHalf(t *testing.T) {
 			for i := range tc.news {
 				sts = append(sts, standing(fmt.Sprintf("n%d", i), baseline.New))
 			}
-			adv := Build(Input{Standings: sts})
+			adv := build(Input{Standings: sts})
 			if got := lines(adv); got[maxListed] != tc.want {
 				t.Fatalf("count line %q, want %q\n%s", got[maxListed], tc.want, adv.Text)
 			}

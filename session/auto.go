@@ -39,7 +39,7 @@ func pct(words, of int) string {
 // pending candidates stay pending). content returns kept bytes by BLAKE3;
 // nil means none are kept, and every change then halts ("previous content
 // not kept") rather than being accepted unmeasured.
-func DecideAuto(sts []baseline.Standing, rec map[string]*Reconciliation, trusted []string, content func(snapshot.Hash) ([]byte, bool)) []AutoOutcome {
+func DecideAuto(sts []baseline.Standing, rec map[string]*reconcile.Reconciliation, trusted []string, content func(snapshot.Hash) ([]byte, bool)) []AutoOutcome {
 	if len(trusted) == 0 {
 		return nil
 	}

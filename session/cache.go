@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -21,7 +20,7 @@ type Daemon struct {
 // Alive: a daemon holds the role and its heartbeat is fresh. A heartbeat
 // alone is not enough: a daemon killed with -9 leaves a fresh one behind.
 func (d Daemon) Alive(now time.Time) bool {
-	return d.Running && d.Heartbeat.Fresh(now, monitor.FreshFor)
+	return d.Running && d.Heartbeat.Fresh(now, baseline.FreshFor)
 }
 
 // Trusts reports whether the daemon's cached observation of root may stand
@@ -31,21 +30,16 @@ func (d Daemon) Trusts(root string, now time.Time) bool {
 	return d.Alive(now) && d.Heartbeat.Whole && slices.Contains(d.Heartbeat.Roots, root)
 }
 
-// Cached returns the daemon's cached observations of the roots it is
+// cached returns the daemon's cached observations of the roots it is
 // trusted for, keyed by root path; nil means every root is walked. Without
 // a daemon (one flock tells) the store is not even opened, and any trouble
 // with it only means no cache: the caller advises it after the walk.
-func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
-	if !monitor.Running(opts.Dir) {
+func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
+	if !baseline.DaemonRunning(opts.Dir) {
 		return nil
 	}
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return nil
-	}
-	defer st.Close()
 	out := map[string]*walker.Root{}
-	err = st.View(func(tx *baseline.Tx) error {
+	err := baseline.View(opts, func(tx *baseline.Tx) error {
 		hb, err := tx.Heartbeat()
 		if err != nil {
 			return err
@@ -74,9 +68,9 @@ func Cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 	return out
 }
 
-// Observe walks the roots that are not cached, all under one shared
+// observe walks the roots that are not cached, all under one shared
 // budget, and pairs every root with its observation.
-func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
+func observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
 	var specs []walker.RootSpec
 	for _, r := range roots {
 		if cached[r.Path] == nil {

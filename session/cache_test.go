@@ -10,7 +10,6 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
@@ -35,7 +34,7 @@ func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 		{"a running daemon with a fresh, whole heartbeat naming the root", Daemon{true, fresh(nil)}, true, true},
 		{"no daemon holds the role (killed -9, heartbeat still fresh)", Daemon{false, fresh(nil)}, false, false},
 		{"no heartbeat", Daemon{true, nil}, false, false},
-		{"a stale heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(-monitor.FreshFor - time.Second) })}, false, false},
+		{"a stale heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(-baseline.FreshFor - time.Second) })}, false, false},
 		{"a heartbeat from the future", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(time.Minute) })}, false, false},
 		{"watching degraded to rescans", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Whole, h.Degraded = false, "overflow" })}, true, false},
 		{"the root is not in the heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Roots = []string{"/other", "/r/"} })}, true, false},
@@ -139,7 +138,7 @@ func TestSessionWalksWhatTheDaemonCannotVouchFor(t *testing.T) {
 				holdRole(t, f.opts.Dir)
 			}
 			roots := []claude.Root{f.a, f.b}
-			obs := Observe(context.Background(), roots, walker.DefaultConfig(), Cached(roots, f.opts, now))
+			obs := observe(context.Background(), roots, walker.DefaultConfig(), cached(roots, f.opts, now))
 			wantA := "on-disk "
 			if tc.cached {
 				wantA = "cached "
@@ -159,7 +158,7 @@ func TestACorruptCacheMeansAWalk(t *testing.T) {
 	f := newFixture(t, baseline.Heartbeat{At: time.Now(), Whole: true})
 	must(t, os.WriteFile(filepath.Join(f.opts.Dir, baseline.FileName), []byte("not a bolt file"), 0o600))
 	holdRole(t, f.opts.Dir)
-	if c := Cached([]claude.Root{f.a}, f.opts, time.Now()); c != nil {
+	if c := cached([]claude.Root{f.a}, f.opts, time.Now()); c != nil {
 		t.Fatalf("an unusable store gave a cache: %v", c)
 	}
 }

@@ -73,7 +73,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 	if a.Status() != baseline.StatusSeen || a.State != baseline.Unchanged {
 		t.Fatalf("a is %s/%s, want seen and unchanged since delivery", a.Status(), a.State)
 	}
-	ids := func(sub Subjects) []string {
+	ids := func(sub reconcile.Subjects) []string {
 		var out []string
 		for _, c := range sub.Candidates {
 			out = append(out, string(c.Name)+"@"+sub.Against[c.ID])
@@ -86,7 +86,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sub, err := ReadSubjects(tx, sts)
+		sub, err := readSubjects(tx, sts)
 		delivered = ids(sub)
 		if err != nil {
 			return err
@@ -99,7 +99,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sub, err = StoredSubjects(tx, append(recs, recs...))
+		sub, err = reconcile.StoredSubjects(tx, append(recs, recs...))
 		stored = ids(sub)
 		return err
 	}))

@@ -45,7 +45,7 @@ func TestAConfigurationChangeIsToldByItsFacts(t *testing.T) {
 			`: apiKeyHelper now runs "x\u202e\x0a\x1b[31m"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			adv := Build(Input{Standings: []baseline.Standing{configStanding("settings.json", baseline.Changed, tc.old, tc.now)}})
+			adv := build(Input{Standings: []baseline.Standing{configStanding("settings.json", baseline.Changed, tc.old, tc.now)}})
 			if !strings.Contains(adv.Text, tc.want) {
 				t.Errorf("advisory:\n%s\nwant it to contain %s", adv.Text, tc.want)
 			}
@@ -55,7 +55,7 @@ func TestAConfigurationChangeIsToldByItsFacts(t *testing.T) {
 
 func TestANewConfigurationCandidateHasEverythingNew(t *testing.T) {
 	st := configStanding("settings.json", baseline.New, "", `{"env":{"K":"v"}}`)
-	adv := Build(Input{Standings: []baseline.Standing{st}})
+	adv := build(Input{Standings: []baseline.Standing{st}})
 	if !strings.Contains(adv.Text, `new since the last session: global settings "settings.json" id swaaaasettings.json: env now sets "K"`) {
 		t.Errorf("advisory:\n%s", adv.Text)
 	}
@@ -67,7 +67,7 @@ func TestConfigurationFactsAreListedBeforeContentChanges(t *testing.T) {
 		sts = append(sts, standing(fmt.Sprintf("c%d", i), baseline.Changed))
 	}
 	sts = append(sts, configStanding("settings.json", baseline.Changed, `{}`, `{"env":{"K":"v"}}`))
-	got := lines(Build(Input{Standings: sts}))
+	got := lines(build(Input{Standings: sts}))
 	if !strings.Contains(got[0], `env now sets "K"`) {
 		t.Errorf("first line %q: a configuration change was crowded out by content changes", got[0])
 	}
@@ -83,7 +83,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 	for i := range 12 {
 		sts = append(sts, configStanding(fmt.Sprintf("s%02d", i), baseline.Changed, `{}`, now))
 	}
-	adv := Build(Input{Standings: sts})
+	adv := build(Input{Standings: sts})
 	if len(adv.Text) > claude.MaxContext {
 		t.Fatalf("advisory of %d bytes, over the cap", len(adv.Text))
 	}
@@ -137,7 +137,7 @@ func TestHarmlessDecoysNeverHideADangerousFact(t *testing.T) {
 		`"permissions":{"defaultMode":"bypassPermissions","allow":["Bash(*)"]},"enabledPlugins":{"x@y":true},` +
 		`"extraKnownMarketplaces":{"m":{"source":{"repo":"r"}}}}`
 	st := configStanding("settings.json", baseline.Changed, `{"statusLine":{"type":"command","command":"t"}}`, now)
-	adv := Build(Input{Standings: []baseline.Standing{st}})
+	adv := build(Input{Standings: []baseline.Standing{st}})
 	for _, want := range []string{`env now sets "ANTHROPIC_BASE_URL"`, `permissions.defaultMode is now bypassPermissions`,
 		`permissions.allow now includes "Bash(*)"`, `statusLine now runs "s"`, `plugin "x@y" is now enabled`,
 		`(also +4 env, +1 marketplaces; see skillwire status)`} {
@@ -153,7 +153,7 @@ func TestDangerousFactsPastTheBudgetAreCountedNeverDropped(t *testing.T) {
 		hooks = append(hooks, fmt.Sprintf(`{"hooks":[{"type":"command","command":"%s%d"}]}`, strings.Repeat("x", 300), i))
 	}
 	st := configStanding("settings.json", baseline.Changed, `{}`, `{"hooks":{"SessionStart":[`+strings.Join(hooks, ",")+`]}}`)
-	adv := Build(Input{Standings: []baseline.Standing{st}})
+	adv := build(Input{Standings: []baseline.Standing{st}})
 	told := strings.Count(adv.Text, "new SessionStart hook runs")
 	if told < 20 {
 		t.Errorf("only %d dangerous facts told within the budget", told)
@@ -169,7 +169,7 @@ func TestDangerousFactsPastTheBudgetAreCountedNeverDropped(t *testing.T) {
 func TestAnUnboundCommandIsToldWhenItsSettingsAre(t *testing.T) {
 	cmd := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"$(curl -s x)"}]}]}}`
 	st := configStanding("settings.json", baseline.Changed, cmd, strings.TrimSuffix(cmd, "}")+`,"env":{"DEBUG":"1"}}`)
-	adv := Build(Input{Standings: []baseline.Standing{st}})
+	adv := build(Input{Standings: []baseline.Standing{st}})
 	if !strings.Contains(adv.Text, `Stop hook runs a command skillwire cannot bind to a file: "$(curl -s x)"`) {
 		t.Errorf("advisory:\n%s", adv.Text)
 	}
@@ -203,7 +203,7 @@ func TestOnlyADangerousFactLiftsAnItemAboveItsCategory(t *testing.T) {
 			for i := range maxListed {
 				sts = append(sts, standing(fmt.Sprintf("p%d", i), baseline.Unchanged, pendingReview))
 			}
-			got := lines(Build(Input{Standings: append(sts, tc.extra...)}))
+			got := lines(build(Input{Standings: append(sts, tc.extra...)}))
 			if !strings.HasPrefix(got[0], tc.first) {
 				t.Errorf("first line %q, want it to start %q", got[0], tc.first)
 			}

@@ -42,7 +42,7 @@ func TestChangedInstructionFilesBeyondAFewAreCountedAndHeldOver(t *testing.T) {
 	for i := range 5 {
 		cs = append(cs, instrChange(5-i, "CLAUDE.md")) // newest first: told oldest first
 	}
-	adv := Build(Input{Instructions: sortedOldestFirst(cs)})
+	adv := build(Input{Instructions: sortedOldestFirst(cs)})
 	if n := strings.Count(adv.Text, instrWords); n != maxInstructions {
 		t.Fatalf("%d named, want %d:\n%s", n, maxInstructions, adv.Text)
 	}
@@ -71,7 +71,7 @@ func TestChangedInstructionFilesWaitWhenTheCapIsReached(t *testing.T) {
 }
 
 func TestAnInstructionFilesHostileNameNeverReachesTheSession(t *testing.T) {
-	adv := Build(Input{Instructions: []baseline.InstructionChange{instrChange(1, "evil\x1b[2J.md")}})
+	adv := build(Input{Instructions: []baseline.InstructionChange{instrChange(1, "evil\x1b[2J.md")}})
 	if strings.Contains(adv.Text, "evil") || !strings.Contains(adv.Text, "instruction file (name hidden) (Project) id ") {
 		t.Fatalf("advisory:\n%q", adv.Text)
 	}

@@ -54,7 +54,7 @@ func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 			"1 file modified, announced by a source whose name is hidden: a; see skillwire diff swid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := (&Reconciliation{Changes: tc.changes}).Summary("swid")
+			got := Summary(&reconcile.Reconciliation{Changes: tc.changes}, "swid")
 			if got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
@@ -62,40 +62,12 @@ func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 	}
 }
 
-func anomalyLabel(p string) string { return DisplayPath([]byte(p)) }
-
-func TestDisplayPathNeverShowsHostileBytes(t *testing.T) {
-	for _, p := range []string{"a/\x1b[31m", "\u202eevil", "a/../b", strings.Repeat("a/", 200) + "b", "a b"} {
-		got := DisplayPath([]byte(p))
-		if strings.Contains(got, p) || !strings.HasPrefix(got, "depth") {
-			t.Errorf("DisplayPath(%q) = %q, want a label", p, got)
-		}
-	}
-	if got := DisplayPath([]byte("scripts/run.sh")); got != "scripts/run.sh" {
-		t.Errorf("a plain path is shown as %q", got)
-	}
-}
-
-func TestFilesFollowTheJSONContract(t *testing.T) {
-	r := Reconciliation{Changes: []reconcile.Change{change("SKILL.md", snapshot.Modified, reconcile.ClassExpected, "skill-creator"),
-		change("x", snapshot.Added, "", ""), change("y", snapshot.Removed, reconcile.ClassAnnouncedByProject, "p")}}
-	got := r.Files()
-	want := []baseline.FileChange{{Path: "SKILL.md", Change: "modified", Class: "expected"}, {Path: "x", Change: "added", Class: "unexpected"},
-		{Path: "y", Change: "removed", Class: "announced-by-project"}}
-	for i := range want {
-		if got[i].Path != want[i].Path || got[i].Change != want[i].Change || got[i].Class != want[i].Class {
-			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
-		}
-	}
-	if got[0].Source == nil || *got[0].Source != "skill-creator" || got[1].Source != nil {
-		t.Errorf("sources: %v %v", got[0].Source, got[1].Source)
-	}
-}
+func anomalyLabel(p string) string { return reconcile.DisplayPath([]byte(p)) }
 
 func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 	var sts []baseline.Standing
-	rec := map[string]*Reconciliation{}
-	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", maxPathShown-124)
+	rec := map[string]*reconcile.Reconciliation{}
+	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", reconcile.MaxPathShown-124)
 	for i := range 8 {
 		st := standing(fmt.Sprintf("c%02d", i)+strings.Repeat("n", anomaly.MaxNameLen-3), baseline.Changed)
 		sts = append(sts, st)
@@ -103,9 +75,9 @@ func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 		for j := range 5 {
 			chs = append(chs, change(fmt.Sprintf("%s%d", long, j), snapshot.Modified, "", ""))
 		}
-		rec[st.ID] = &Reconciliation{Changes: chs}
+		rec[st.ID] = &reconcile.Reconciliation{Changes: chs}
 	}
-	adv := Build(Input{Standings: sts, Reconciled: rec})
+	adv := build(Input{Standings: sts, Reconciled: rec})
 	if len(adv.Text) > claude.MaxContext-500 {
 		t.Fatalf("advisory of %d bytes", len(adv.Text))
 	}

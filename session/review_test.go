@@ -117,7 +117,7 @@ func (l *life) write(rel, content string) {
 }
 
 func (l *life) observe() []baseline.Observation {
-	return Observe(context.Background(), []claude.Root{l.root}, walker.DefaultConfig(), nil)
+	return observe(context.Background(), []claude.Root{l.root}, walker.DefaultConfig(), nil)
 }
 
 // session runs one session start as the hook does and returns what it was
@@ -130,14 +130,14 @@ func (l *life) session() Advisory {
 		l.keep(obs)
 	}
 	sc := []auditlog.Scope{{Scope: claude.Global, Base: filepath.Dir(l.root.Path), Roots: []string{l.root.Path}}}
-	start := Start{Store: l.opts, Obs: obs, Limits: walker.DefaultLimits, Now: l.now,
+	start := comparison{Store: l.opts, Obs: obs, Limits: walker.DefaultLimits, Now: l.now,
 		Audit: func() ([]reconcile.Source, string) {
 			return []reconcile.Source{{Entries: l.global, Scopes: sc}, {Entries: l.project, Scopes: sc, ProjectLog: true}}, ""
 		},
 		Content: func(h snapshot.Hash) ([]byte, bool) { b, ok := l.kept[h]; return b, ok }}
-	in, err := start.Prepare()
+	in, err := start.prepare()
 	must(l.t, err)
-	adv := Build(in)
+	adv := build(in)
 	if adv.Applies() && !l.undelivered {
 		must(l.t, l.update(func(tx *baseline.Tx) error { return adv.Apply(tx, l.now) }))
 	}
@@ -259,7 +259,7 @@ func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
 	d := c.Digest
 	events := []baseline.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
 	opts := baseline.Options{Dir: filepath.Join(filepath.Dir(l.root.Path), "state"), LockTimeout: time.Second}
-	err := ReconcileEvents(opts, nil, events, func(root string, name []byte) *walker.Candidate {
+	err := reconcile.Events(opts, nil, events, func(root string, name []byte) *walker.Candidate {
 		if root == l.root.Path && string(name) == "a" {
 			return c
 		}

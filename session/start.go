@@ -11,8 +11,9 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Start is one session start's comparison with the store.
-type Start struct {
+// comparison is one session start's comparison with the store, once its
+// roots are observed.
+type comparison struct {
 	Store baseline.Options
 	Obs   []baseline.Observation
 	// Audit reads the audit logs (and says in fixed words why it could
@@ -29,18 +30,18 @@ type Start struct {
 	Log zerolog.Logger
 }
 
-// Prepare compares the observation with the store, reconciles what
+// prepare compares the observation with the store, reconciles what
 // changed with the audit logs and runs bounded auto-accept, recording its
 // decisions (they are decisions, not tells: they stand whether or not the
 // advisory is delivered). The store is never held while logs are read or
-// files hashed. The Input it returns is ready for Build.
-func (s *Start) Prepare() (Input, error) {
+// files hashed. The Input it returns is ready for build.
+func (s *comparison) prepare() (Input, error) {
 	in := Input{Obs: s.Obs}
 	st, err := baseline.Open(s.Store)
 	if err != nil {
 		return in, err
 	}
-	var subjects Subjects
+	var subjects reconcile.Subjects
 	var trusted []string
 	registered := false
 	err = st.View(func(tx *baseline.Tx) error {
@@ -50,7 +51,7 @@ func (s *Start) Prepare() (Input, error) {
 			return err
 		}
 		if !in.Bootstrap {
-			if subjects, err = ReadSubjects(tx, in.Standings); err != nil {
+			if subjects, err = readSubjects(tx, in.Standings); err != nil {
 				return err
 			}
 			if trusted, err = tx.TrustSources(); err != nil {

@@ -8,16 +8,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/session"
-	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
 
@@ -67,26 +62,16 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGINT)
 			defer stop()
-			opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout}
-			log := zerolog.New(out).With().Timestamp().Logger()
 			auditEnv, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
 			err = monitor.Run(ctx, monitor.Config{
 				CfgDir:        w.places.Config,
 				ClaudeJSONDir: w.places.ClaudeJSON,
 				ManagedDir:    w.places.Managed,
-				Store:         opts,
+				Store:         baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
 				Walk:          cfg,
-				Log:           log,
+				Log:           zerolog.New(out).With().Timestamp().Logger(),
 				SnapshotBytes: capBytes,
-				Reconcile: func(events []baseline.Event, roots []claude.Root, current func(string, []byte) *walker.Candidate) {
-					scopes, err := auditlog.Scopes(auditEnv, roots)
-					if err == nil {
-						err = session.ReconcileEvents(opts, scopes, events, current, cfg.Limits, time.Now())
-					}
-					if err != nil {
-						log.Warn().Err(err).Msg("change events not reconciled")
-					}
-				},
+				AuditLog:      auditEnv,
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):

@@ -12,13 +12,10 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/gate"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
-	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -150,65 +147,23 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
-	// What the content store keeps already is not staged again: an
-	// unchanged tree's walk then copies nothing (and faults no memory in).
-	kept, closeKept := openKept(w.stateDir)
-	defer closeKept()
-	keep := &keeping{stage: history.Attach(&cfg, kept.has)}
-	w.timeout = min(w.timeout, hookLockTimeout)
-	opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: true}
-
-	// The fast path: roots a live, whole-watching daemon covers are read
-	// from its cache; the rest are walked. The store is never held during
-	// the walk.
-	walkCtx, cancel := context.WithTimeout(ctx, hookWalkTimeout)
-	obs := session.Observe(walkCtx, w.roots, cfg, session.Cached(w.roots, opts, time.Now()))
-	cancel()
-
-	// Without a usable store there is nothing to compare with: say so, and
-	// what could not be observed.
-	adviseStoreProblem := func(err error) {
-		out.deliver(session.Build(session.Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: session.StoreProblem(err)}).Text)
-	}
 	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
 	defer hl.Close()
-	log := zerolog.New(hl).With().Timestamp().Logger()
-	content := keep.withStaged(kept.get)
-	start := session.Start{Store: opts, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: w.places.Project, Log: log,
-		Audit:   func() ([]reconcile.Source, string) { return w.readAudit(s) },
-		Content: content}
-	sin, err := start.Prepare()
-	if err != nil {
-		adviseStoreProblem(err)
-		return
-	}
-	adv := session.Build(sin)
-	if adv.Text == "" && out.warn == "" {
-		return
-	}
-	delivered := out.deliver(adv.Text)
-	log.Info().Bool("delivered", delivered).Str("told", adv.Text).Msg("session-start")
-	wants := deliveredWants(&adv, sin.Auto)
-	if !delivered || !adv.Applies() && len(wants) == 0 {
-		return // undelivered, or nothing to record: the store stays as it was
-	}
-	// Delivered: now, and only now, what was told is recorded.
-	st, err := baseline.Open(opts)
-	if err != nil {
-		return // not recorded: the next session advises again
-	}
-	defer st.Close()
-	st.Update(func(tx *baseline.Tx) error {
-		if err := adv.Apply(tx, time.Now().UTC()); err != nil {
-			return err
-		}
-		keep.keep(tx, w.stateDir, wants)
-		return nil
-	})
+	session.Run(ctx, session.Start{
+		Roots:       w.roots,
+		Walk:        cfg,
+		WalkTimeout: hookWalkTimeout,
+		Store:       baseline.Options{Dir: w.stateDir, LockTimeout: min(w.timeout, hookLockTimeout), Create: true},
+		Audit:       func() ([]reconcile.Source, string) { return w.readAudit(s) },
+		Project:     w.places.Project,
+		Log:         zerolog.New(hl).With().Timestamp().Logger(),
+		Warned:      out.warn != "",
+	}, out.deliver)
 }
 
-// hookLogName is the hook's log beside the store: what it told, and every
-// auto-accept and halt (capped and rotated as the daemon's log is).
+// hookLogName is the hook's log beside the store: what it told, every
+// auto-accept and halt, and a delivery not recorded (capped and rotated as
+// the daemon's log is).
 const hookLogName = "hook.log"
 
 // hookLog opens the log at its first line, once the store (and so the
@@ -237,28 +192,4 @@ func (l *hookLog) Close() {
 	if l.w != nil {
 		l.w.Close()
 	}
-}
-
-// keptStore is the content store of the state directory, opened once per
-// session start (absent or untrusted: nothing is known to be kept).
-type keptStore struct{ cs *content.Store }
-
-func openKept(stateDir string) (*keptStore, func()) {
-	k := &keptStore{}
-	k.cs, _ = content.Open(stateDir, content.Options{})
-	return k, func() {
-		if k.cs != nil {
-			k.cs.Close()
-		}
-	}
-}
-
-func (k *keptStore) has(h snapshot.Hash) bool { return k.cs != nil && k.cs.Has(h) }
-
-func (k *keptStore) get(h snapshot.Hash) ([]byte, bool) {
-	if k.cs == nil {
-		return nil, false
-	}
-	b, err := k.cs.Get(h)
-	return b, err == nil
 }

@@ -100,7 +100,7 @@ func BenchmarkHookUnchanged(b *testing.B) {
 
 // BenchmarkHookUnchangedFastPath is the same with a live daemon's cache
 // (its lock held and a fresh heartbeat): nothing is walked. The heartbeat is
-// fresh for monitor.FreshFor: keep -benchtime well under that.
+// fresh for baseline.FreshFor: keep -benchtime well under that.
 func BenchmarkHookUnchangedFastPath(b *testing.B) {
 	s, env := hookBench(b)
 	fastPath(b, env)

@@ -75,8 +75,8 @@ tree), 4 store unusable.`,
 				return err
 			}
 
-			keep := &keeping{stage: history.Attach(&cfg)}
-			defer keep.collect(s, w) // after the store is closed
+			keep := w.keeper(&cfg, nil)
+			defer collect(s, keep) // after the store is closed
 			c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
 			found := c.Anomalies()
 			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
@@ -99,7 +99,9 @@ tree), 4 store unusable.`,
 			if err := st.Update(func(tx *baseline.Tx) error {
 				var err error
 				if replaced, err = tx.RecordVerdict(tg, v); err == nil {
-					keep.keep(tx, w.stateDir, history.OnVerdict(ref.id, &c, v))
+					// A version not kept loses a diff later; it never
+					// fails the verdict.
+					keep.Keep(tx, history.OnVerdict(ref.id, &c, v), time.Now().UTC())
 				}
 				return err
 			}); err != nil {

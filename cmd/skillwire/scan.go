@@ -82,50 +82,31 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
-			var keep *keeping
+			var keep *history.Keeper
 			if update {
-				keep = &keeping{stage: history.Attach(&cfg)}
-				defer keep.collect(s, w) // after the store is closed
+				keep = w.keeper(&cfg, nil)
+				defer collect(s, keep) // after the store is closed
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
+			opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update}
 			var sts []baseline.Standing
+			var subjects reconcile.Subjects
+			first := false
+			err = baseline.View(opts, func(tx *baseline.Tx) error {
+				var err error
+				if sts, err = tx.Compare(obs); err != nil {
+					return err
+				}
+				if first = !tx.FirstRunDone(); !first {
+					subjects, err = session.ReadDifferingSubjects(tx, sts)
+				}
+				return err
+			})
 			// compared: new means new against a delivered first run; the run
 			// that creates the first baseline accepts, it does not find.
-			compared := true
-			var subjects session.Subjects
-			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update, ReadOnly: !update})
+			compared := !update || !first
 			switch {
 			case err == nil:
-				defer st.Close()
-				compare := func(tx *baseline.Tx) error {
-					var err error
-					if sts, err = tx.Compare(obs); err != nil {
-						return err
-					}
-					if tx.FirstRunDone() {
-						if subjects, err = session.ReadDifferingSubjects(tx, sts); err != nil || !update {
-							return err
-						}
-					}
-					if !update {
-						return nil
-					}
-					first, now := !tx.FirstRunDone(), time.Now().UTC()
-					compared = !first
-					if _, err = tx.Advance(sts, first, now); err != nil {
-						return err
-					}
-					keep.keep(tx, w.stateDir, history.Wants(sts, first, baseline.HowSession))
-					return tx.MarkFirstRun(now)
-				}
-				if update {
-					err = st.Update(compare)
-				} else {
-					err = st.View(compare)
-				}
-				if err != nil {
-					return storeErr(err)
-				}
 			case !update && errors.Is(err, baseline.ErrAbsent):
 				sts, compared = baseline.Fresh(obs), false
 			default:
@@ -133,12 +114,27 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
-			if asJSON {
-				if err := writeJSON(s.out, out); err != nil {
-					return err
+			show := func() error {
+				if asJSON {
+					return writeJSON(s.out, out)
 				}
-			} else {
 				printScan(s.out, out, w.places.Config)
+				return nil
+			}
+			if update {
+				// What was printed becomes the delivered baseline, as a
+				// session's advisory does, and only once it was printed.
+				var perr error
+				_, err = session.Deliver(session.Delivery{Store: opts, Advisory: session.Scanned(sts, first), Keeper: keep},
+					func() bool { perr = show(); return perr == nil })
+				if perr != nil {
+					return perr
+				}
+				if err != nil {
+					return storeErr(err)
+				}
+			} else if err := show(); err != nil {
+				return err
 			}
 			if finding {
 				return errFinding
@@ -155,7 +151,7 @@ or under an adverse verdict, 4 when the store is unusable.`,
 // renderRoots groups standings under their roots in the JSON contract's
 // shape and says whether anything is a finding. Without a compared store,
 // "new" is not a finding: there is nothing to be new against.
-func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool, rec map[string]*session.Reconciliation) (scanJSON, bool) {
+func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, compared bool, rec map[string]*reconcile.Reconciliation) (scanJSON, bool) {
 	out := scanJSON{Roots: []rootJSON{}}
 	finding := false
 	for _, o := range obs {
@@ -217,7 +213,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 // reconcileSubjects reads the audit logs only when anything is to be
 // reconciled, and reconciles; a log that cannot be read counts as no
 // announcement, and problem says why in fixed words.
-func reconcileSubjects(w *world, s *streams, sub session.Subjects, lim walker.Limits) (rec map[string]*session.Reconciliation, problem string) {
+func reconcileSubjects(w *world, s *streams, sub reconcile.Subjects, lim walker.Limits) (rec map[string]*reconcile.Reconciliation, problem string) {
 	if len(sub.Candidates) == 0 {
 		return nil, ""
 	}
@@ -231,7 +227,7 @@ func (w *world) readAudit(s *streams) ([]reconcile.Source, string) {
 	if err != nil {
 		return nil, "SKILLWIRE_AUDIT_LOG is not an absolute path"
 	}
-	return session.ReadAudit(scopes)
+	return reconcile.ReadAudit(scopes)
 }
 
 func nonNil[T any](s []T) []T {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -79,7 +79,7 @@ been recorded yet (which says nothing about what is installed).`,
 				Gate: []baseline.Note{}}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
-			var subjects session.Subjects
+			var subjects reconcile.Subjects
 			if oerr == nil {
 				oerr = st.View(func(tx *baseline.Tx) error {
 					var err error
@@ -87,7 +87,7 @@ been recorded yet (which says nothing about what is installed).`,
 						return err
 					}
 					all := slices.Concat(rep.Pending, rep.Unvetted, rep.Adverse, rep.Safe)
-					if subjects, err = session.StoredSubjects(tx, all); err != nil {
+					if subjects, err = reconcile.StoredSubjects(tx, all); err != nil {
 						return err
 					}
 					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
@@ -96,7 +96,7 @@ been recorded yet (which says nothing about what is installed).`,
 						out.Gate = gate
 					}
 					hb, err := tx.Heartbeat()
-					out.Daemon = daemonState(session.Daemon{Running: monitor.Running(w.stateDir), Heartbeat: hb}, time.Now())
+					out.Daemon = daemonState(session.Daemon{Running: baseline.DaemonRunning(w.stateDir), Heartbeat: hb}, time.Now())
 					return err
 				})
 				st.Close()

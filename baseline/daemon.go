@@ -1,0 +1,30 @@
+package baseline
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// DaemonLock is the daemon's role in the state directory: an exclusive
+// flock on this file, held by the one daemon for its life and released by
+// the kernel even on kill -9.
+const DaemonLock = "daemon.lock"
+
+// FreshFor is how old a heartbeat may be before the hook stops trusting the
+// cache: three missed beats at the daemon's default rate.
+const FreshFor = 6 * time.Second
+
+// DaemonRunning reports whether a daemon holds the role in dir now. A
+// heartbeat alone is not enough: a daemon killed with -9 leaves a fresh one
+// behind, and its cache must not be trusted a moment longer.
+func DaemonRunning(dir string) bool {
+	f, err := os.OpenFile(dir+"/"+DaemonLock, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
+}

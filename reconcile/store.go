@@ -1,0 +1,230 @@
+package reconcile
+
+import (
+	"errors"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Reconciliation is one candidate's file changes since the version a
+// person reviewed (else its first-use version), each reconciled with the
+// audit logs.
+type Reconciliation struct {
+	Changes []Change
+	// Incomplete: a manifest was partial, so the changes are unknown.
+	Incomplete bool
+	// Against says what the changes are measured against: baseline.RefReview,
+	// RefFirstUse, RefDelivered, or "" for a candidate never seen before.
+	Against string
+	// Reference is the manifest they are measured against, nil for none.
+	Reference *snapshot.Manifest
+}
+
+// Subjects is what reconciliation compares: per candidate, its reference
+// in the store and what is there now.
+type Subjects struct {
+	Candidates []Candidate
+	Against    map[string]string
+	// Content returns kept bytes by BLAKE3 (nil: none kept): an audit
+	// entry's sha256 is checked against the observed content's.
+	Content func(snapshot.Hash) ([]byte, bool)
+}
+
+// ReadSubjects reads, for every standing which selects, the reference its
+// changes are measured against. Nothing is read for the others, and a
+// candidate back to its reference has nothing to reconcile.
+func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline.Standing) bool) (Subjects, error) {
+	sub := Subjects{Against: map[string]string{}}
+	for i := range sts {
+		st := &sts[i]
+		if !which(st) {
+			continue
+		}
+		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
+		ref, err := tx.Reference(st.ID)
+		if err != nil {
+			return sub, err
+		}
+		if st.Prior != nil && st.Prior.Removed {
+			ref = nil // back after its removal: measured against nothing
+		}
+		if d := st.Digest(); ref != nil && d != nil && *d == ref.Digest {
+			continue // back to its reference: nothing to reconcile
+		}
+		sub.Add(c, ref)
+	}
+	return sub, nil
+}
+
+// StoredSubjects are the subjects of what the store holds: each record's
+// last delivered version against its reference, when they differ (for
+// `status`, which observes no tree). A record never reviewed and not
+// accepted on first use differs from nothing: all of it is added.
+func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) {
+	sub := Subjects{Against: map[string]string{}}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.Removed || r.Digest == nil || seen[r.ID] {
+			continue
+		}
+		seen[r.ID] = true
+		ref, err := tx.Reference(r.ID)
+		if err != nil {
+			return sub, err
+		}
+		m, err := tx.Manifest(r.ID)
+		if err != nil {
+			return sub, err
+		}
+		if m == nil || ref != nil && ref.Digest == *r.Digest {
+			continue
+		}
+		sub.Add(Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}, ref)
+	}
+	return sub, nil
+}
+
+// Add lists c as a subject measured against ref (nil: against nothing).
+func (s *Subjects) Add(c Candidate, ref *baseline.Reference) {
+	if ref != nil {
+		c.Stored, c.Since = ref.Manifest, ref.At
+		s.Against[c.ID] = ref.How
+	}
+	s.Candidates = append(s.Candidates, c)
+}
+
+// Reconcile reconciles every subject with the audit logs.
+func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[string]*Reconciliation {
+	out := make(map[string]*Reconciliation, len(s.Candidates))
+	if len(s.Candidates) == 0 {
+		return out
+	}
+	res := Run(Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim, Content: s.Content})
+	for _, c := range s.Candidates {
+		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored}
+	}
+	for _, id := range res.Incomplete {
+		out[id].Incomplete = true
+	}
+	for _, ch := range res.Changes {
+		out[ch.Candidate].Changes = append(out[ch.Candidate].Changes, ch)
+	}
+	return out
+}
+
+// Files is the reconciliation in the JSON contract's shape (DESIGN.md §7):
+// paths through the display gate, sources only when they pass it.
+func (r *Reconciliation) Files() []baseline.FileChange {
+	out := make([]baseline.FileChange, 0, len(r.Changes))
+	for i := range r.Changes {
+		ch := &r.Changes[i]
+		fc := baseline.FileChange{Path: DisplayPath(ch.Change.Path), Change: ch.Change.Type.String(), Class: string(ch.Worth())}
+		if s, ok := ch.Source(); ok {
+			fc.Source = &s
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// Worth is the change's class as a person counts it: unexpected unless
+// some log explains it.
+func (c *Change) Worth() Class {
+	if !c.Expected {
+		return ClassUnexpected
+	}
+	return c.Class
+}
+
+// Source is the audit entry's source when the change is explained and the
+// source passes the display gate (a project's log is written by whoever
+// wrote the repository).
+func (c *Change) Source() (string, bool) {
+	if !c.Expected || c.Entry == nil || !anomaly.Gate([]byte(c.Entry.Source)) {
+		return "", false
+	}
+	return c.Entry.Source, true
+}
+
+// MaxPathShown bounds one path shown of a candidate; a longer one is shown
+// by its label.
+const MaxPathShown = 160
+
+// DisplayPath shows a path inside a candidate only when every component
+// passes the display gate; otherwise by its label, never its bytes.
+func DisplayPath(p []byte) string {
+	if len(p) == 0 || len(p) > MaxPathShown || !anomaly.GatePath(p) {
+		return anomaly.PathLabel(p)
+	}
+	return string(p)
+}
+
+// ReadAudit reads the audit logs of scopes for reconciliation. When they
+// cannot be read, it returns no source and says why in fixed words: every
+// change then reads as not announced, which is the safe side.
+func ReadAudit(scopes []auditlog.Scope) ([]Source, string) {
+	src, _, err := ReadSources(scopes, auditlog.Options{})
+	switch {
+	case err == nil:
+		return src, ""
+	case errors.Is(err, auditlog.ErrUntrusted):
+		return nil, "a log is not trusted"
+	case errors.Is(err, auditlog.ErrBusy):
+		return nil, "a log is busy"
+	case errors.Is(err, auditlog.ErrTooLarge):
+		return nil, "a log is too large"
+	}
+	return nil, "a log could not be read"
+}
+
+// maxEventChanges bounds the file changes one stored event carries (the
+// store keeps up to baseline.MaxEvents events); sessions reconcile anew.
+const maxEventChanges = 100
+
+// Events attaches to each change event of a present candidate its file
+// changes since the candidate's reference (the daemon's events carry them,
+// as sessions do). It reads the store read-only and the logs outside any
+// write lock; current finds the candidate as just observed. Events it
+// cannot reconcile keep no changes: they are told all the same.
+func Events(opts baseline.Options, scopes []auditlog.Scope, events []baseline.Event,
+	current func(root string, name []byte) *walker.Candidate, lim walker.Limits, now time.Time) error {
+	if len(events) == 0 {
+		return nil
+	}
+	opts.Create = false
+	sub := Subjects{Against: map[string]string{}}
+	ids := make([]string, len(events))
+	err := baseline.View(opts, func(tx *baseline.Tx) error {
+		for i := range events {
+			ev := &events[i]
+			c := current(string(ev.Root), ev.Name)
+			if ev.After == nil || c == nil || c.Partial() {
+				continue
+			}
+			ids[i] = tx.ID(string(ev.Root), ev.Name)
+			ref, err := tx.Reference(ids[i])
+			if err != nil {
+				return err
+			}
+			sub.Add(Candidate{ID: ids[i], Root: string(ev.Root), Name: ev.Name, Current: &c.Manifest}, ref)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	src, _ := ReadAudit(scopes)
+	rec := sub.Reconcile(src, now, lim)
+	for i := range events {
+		if r := rec[ids[i]]; ids[i] != "" && r != nil {
+			fs := r.Files()
+			events[i].Changes = fs[:min(len(fs), maxEventChanges)]
+		}
+	}
+	return nil
+}

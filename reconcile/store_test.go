@@ -1,0 +1,49 @@
+package reconcile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/snapshot"
+)
+
+// fileChange is one reconciled change of a file: class "" is unexpected.
+func fileChange(path string, t snapshot.ChangeType, class Class, source string) Change {
+	c := Change{Candidate: "swid", Change: snapshot.Change{Path: []byte(path), Type: t,
+		New: &snapshot.Entry{Kind: snapshot.File}, Old: &snapshot.Entry{Kind: snapshot.File}}}
+	if class != "" {
+		c.Expected, c.Class = true, class
+		c.Entry = &auditlog.Entry{Source: source}
+	}
+	return c
+}
+
+func TestDisplayPathNeverShowsHostileBytes(t *testing.T) {
+	for _, p := range []string{"a/\x1b[31m", "\u202eevil", "a/../b", strings.Repeat("a/", 200) + "b", "a b"} {
+		got := DisplayPath([]byte(p))
+		if strings.Contains(got, p) || !strings.HasPrefix(got, "depth") {
+			t.Errorf("DisplayPath(%q) = %q, want a label", p, got)
+		}
+	}
+	if got := DisplayPath([]byte("scripts/run.sh")); got != "scripts/run.sh" {
+		t.Errorf("a plain path is shown as %q", got)
+	}
+}
+
+func TestFilesFollowTheJSONContract(t *testing.T) {
+	r := Reconciliation{Changes: []Change{fileChange("SKILL.md", snapshot.Modified, ClassExpected, "skill-creator"),
+		fileChange("x", snapshot.Added, "", ""), fileChange("y", snapshot.Removed, ClassAnnouncedByProject, "p")}}
+	got := r.Files()
+	want := []baseline.FileChange{{Path: "SKILL.md", Change: "modified", Class: "expected"}, {Path: "x", Change: "added", Class: "unexpected"},
+		{Path: "y", Change: "removed", Class: "announced-by-project"}}
+	for i := range want {
+		if got[i].Path != want[i].Path || got[i].Change != want[i].Change || got[i].Class != want[i].Class {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if got[0].Source == nil || *got[0].Source != "skill-creator" || got[1].Source != nil {
+		t.Errorf("sources: %v %v", got[0].Source, got[1].Source)
+	}
+}

@@ -1,0 +1,150 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Start is one session start: the roots it observes and how, the store it
+// compares them with, and what the comparison needs.
+type Start struct {
+	Roots []claude.Root
+	Walk  walker.Config
+	// WalkTimeout bounds the walk: what it did not reach in time is told
+	// as not fully observable.
+	WalkTimeout time.Duration
+	Store       baseline.Options
+	// Audit reads the audit logs (and says in fixed words why it could
+	// not); it is called only when something is to be reconciled.
+	Audit func() ([]reconcile.Source, string)
+	// Project, when set, is registered once, for the daemon to watch.
+	Project string
+	// Log receives one line per auto-accept and halt, one per delivery,
+	// and why a delivery was not recorded.
+	Log zerolog.Logger
+	// Warned: the deliverer adds words of its own (a warning), so even an
+	// advisory with nothing to say is delivered.
+	Warned bool
+}
+
+// Run is one session start, end to end: it observes the roots (the
+// daemon's cache standing in where it is trusted), compares them with the
+// store, reconciles and auto-accepts, builds the advisory and hands its
+// text to deliver, which reports whether it was written whole. What it
+// told is recorded only then (Deliver). Without a usable store the
+// advisory says so, with what could not be observed, and records nothing.
+// The error is why the store could not be read, or why what was
+// delivered was not recorded (logged too): the next session advises it
+// again.
+func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory, error) {
+	// What the content store keeps already is not staged again: an
+	// unchanged tree's walk then copies nothing (and faults no memory in).
+	kept := history.OpenKept(s.Store.Dir)
+	defer kept.Close()
+	keep := history.NewKeeper(s.Store, kept.Has)
+	cfg := s.Walk
+	keep.Attach(&cfg)
+
+	// The store is never held during the walk.
+	walkCtx, cancel := context.WithTimeout(ctx, s.WalkTimeout)
+	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
+	cancel()
+
+	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Log: s.Log,
+		Audit: s.Audit, Content: keep.Content(kept.Get)}
+	in, err := c.prepare()
+	if err != nil {
+		// Nothing to compare with: say so, and what could not be observed.
+		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err)})
+		deliver(adv.Text)
+		return adv, err
+	}
+	adv := build(in)
+	if adv.Text == "" && !s.Warned {
+		return adv, nil
+	}
+	_, err = Deliver(Delivery{Store: s.Store, Advisory: adv, Auto: in.Auto, Keeper: keep}, func() bool {
+		ok := deliver(adv.Text)
+		s.Log.Info().Bool("delivered", ok).Str("told", adv.Text).Msg("session-start")
+		return ok
+	})
+	if err != nil {
+		s.Log.Warn().Err(err).Msg("session-start: delivered, not recorded; the next session is told again")
+	}
+	if kerr := keep.Err(); kerr != nil {
+		s.Log.Warn().Err(kerr).Msg("session-start: content not kept (those versions cannot be restored)")
+	}
+	return adv, err
+}
+
+// Delivery is an advisory to deliver, and what delivering it records.
+type Delivery struct {
+	Store    baseline.Options
+	Advisory Advisory
+	// Auto are the auto-accept outcomes applied with the advisory: the
+	// versions accepted are kept with those it consumed.
+	Auto []AutoOutcome
+	// Keeper keeps the versions delivered (history.Delivered); nil keeps
+	// none.
+	Keeper *history.Keeper
+}
+
+// Deliver is the one delivery path, for session starts and `scan
+// --update`: deliver hands the advisory over and reports whether it was
+// written whole; only then is what it told recorded, in one transaction
+// (Advisory.Apply, and the versions it delivered kept). Never advance
+// before delivery: an undelivered advisory records nothing, so the next
+// session is told again. It reports whether deliver succeeded; the error
+// is why what was delivered was not recorded.
+func Deliver(d Delivery, deliver func() bool) (bool, error) {
+	if !deliver() {
+		return false, nil
+	}
+	var wants []history.Want
+	if d.Keeper != nil {
+		wants = deliveredWants(&d.Advisory, d.Auto)
+	}
+	if !d.Advisory.Applies() && len(wants) == 0 {
+		return true, nil
+	}
+	return true, baseline.Update(d.Store, func(tx *baseline.Tx) error {
+		now := time.Now().UTC()
+		if err := d.Advisory.Apply(tx, now); err != nil {
+			return err
+		}
+		// A version not kept loses a diff later, and never fails the
+		// delivery: one not recorded would be told again.
+		if d.Keeper != nil {
+			d.Keeper.Keep(tx, wants, now)
+		}
+		return nil
+	})
+}
+
+// Scanned is what `scan --update` delivers: every standing it printed
+// becomes the delivered baseline (each accepted as such on the store's
+// first run). It prints no change event, pending review, auto-accept,
+// rename or instruction file, so it consumes none: those are still told
+// at the next session start.
+func Scanned(sts []baseline.Standing, firstRun bool) Advisory {
+	return Advisory{Consume: sts, FirstRun: firstRun}
+}
+
+// deliveredWants are history.Delivered for the advisory delivered and the
+// auto-accept outcomes applied with it.
+func deliveredWants(adv *Advisory, auto []AutoOutcome) []history.Want {
+	var accepted []*baseline.Standing
+	for _, o := range auto {
+		if o.Decision.Accept {
+			accepted = append(accepted, o.St)
+		}
+	}
+	return history.Delivered(adv.Consume, adv.FirstRun, accepted)
+}

@@ -1,0 +1,170 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/walker"
+)
+
+const firstRunWords = "skillwire first run"
+
+// newStart is a session start of one global skills root holding skill a,
+// with a store that does not exist yet.
+func newStart(t *testing.T) Start {
+	dir := t.TempDir()
+	root := claude.Root{Path: filepath.Join(dir, "skills"), Scope: claude.Global, Kind: claude.Skills}
+	testtree.Make(t, root.Path, "a/SKILL.md=hello")
+	return Start{Roots: []claude.Root{root}, Walk: walker.DefaultConfig(), WalkTimeout: time.Minute,
+		Store: baseline.Options{Dir: filepath.Join(dir, "state"), Create: true, LockTimeout: 200 * time.Millisecond},
+		Audit: func() ([]reconcile.Source, string) { return nil, "" }, Log: zerolog.Nop()}
+}
+
+// run runs s; delivered is what deliver reports, and the texts it was given
+// are returned.
+func run(t *testing.T, s Start, delivered bool) ([]string, error) {
+	t.Helper()
+	var told []string
+	_, err := Run(context.Background(), s, func(text string) bool { told = append(told, text); return delivered })
+	return told, err
+}
+
+func firstRunDone(t *testing.T, s Start) (done bool) {
+	t.Helper()
+	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error { done = tx.FirstRunDone(); return nil }))
+	return done
+}
+
+func TestRunNeverAdvancesBeforeDelivery(t *testing.T) {
+	s := newStart(t)
+	called := false
+	_, err := Run(context.Background(), s, func(text string) bool {
+		called = true
+		if !strings.Contains(text, firstRunWords) {
+			t.Errorf("told %q, want the first run", text)
+		}
+		if firstRunDone(t, s) {
+			t.Error("the first run was recorded before its advisory was delivered")
+		}
+		return true
+	})
+	must(t, err)
+	if !called || !firstRunDone(t, s) {
+		t.Fatalf("delivered %v, first run recorded %v: want both", called, firstRunDone(t, s))
+	}
+}
+
+func TestRunAFailedDeliveryIsToldAgainNextSession(t *testing.T) {
+	s := newStart(t)
+	for i, delivered := range []bool{false, true} {
+		told, err := run(t, s, delivered)
+		must(t, err)
+		if len(told) != 1 || !strings.Contains(told[0], firstRunWords) {
+			t.Fatalf("session %d told %q, want the first run", i+1, told)
+		}
+	}
+	if told, err := run(t, s, true); err != nil || len(told) != 0 {
+		t.Fatalf("after a delivery, told %q (%v), want nothing", told, err)
+	}
+}
+
+func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
+	s := newStart(t)
+	var held *baseline.Store
+	_, err := Run(context.Background(), s, func(string) bool {
+		// Another process takes the store between delivery and record.
+		var err error
+		held, err = baseline.Open(s.Store)
+		must(t, err)
+		return true
+	})
+	held.Close()
+	if !errors.Is(err, baseline.ErrBusy) {
+		t.Fatalf("got %v, want the store's busy error", err)
+	}
+	if told, _ := run(t, s, true); len(told) != 1 || !strings.Contains(told[0], firstRunWords) {
+		t.Fatalf("next session told %q, want the first run again", told)
+	}
+}
+
+func TestRunWithoutAUsableStoreSaysSoAndRecordsNothing(t *testing.T) {
+	s := newStart(t)
+	must(t, os.MkdirAll(s.Store.Dir, 0o700))
+	must(t, os.Chmod(s.Store.Dir, 0o770))
+	told, err := run(t, s, true)
+	if !errors.Is(err, baseline.ErrUntrusted) {
+		t.Fatalf("got %v, want untrusted", err)
+	}
+	if len(told) != 1 || !strings.Contains(told[0], "untrusted") {
+		t.Fatalf("told %q, want the store's problem", told)
+	}
+	if _, err := os.Stat(filepath.Join(s.Store.Dir, baseline.FileName)); !os.IsNotExist(err) {
+		t.Fatalf("an untrusted directory got a store: %v", err)
+	}
+}
+
+func TestRunKeepsTheVersionsItDelivered(t *testing.T) {
+	s := newStart(t)
+	_, err := run(t, s, true)
+	must(t, err)
+	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
+		id := tx.ID(s.Roots[0].Path, []byte("a"))
+		vs, err := tx.Versions(id)
+		if len(vs) != 1 || vs[0].How != baseline.HowFirstUse || !vs[0].Restorable {
+			t.Errorf("versions of a: %+v, want one restorable first-use version", vs)
+		}
+		return err
+	}))
+}
+
+func TestRunDeliversNothingWhenThereIsNothingToSayUnlessWarned(t *testing.T) {
+	s := newStart(t)
+	_, err := run(t, s, true)
+	must(t, err)
+	if told, _ := run(t, s, true); len(told) != 0 {
+		t.Fatalf("told %q of an unchanged tree", told)
+	}
+	s.Warned = true
+	if told, _ := run(t, s, true); len(told) != 1 || told[0] != "" {
+		t.Fatalf("warned: told %q, want one empty advisory for the warning", told)
+	}
+}
+
+func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testing.T) {
+	s := newStart(t)
+	obs := observe(context.Background(), s.Roots, s.Walk, nil)
+	var sts []baseline.Standing
+	must(t, baseline.Update(s.Store, func(tx *baseline.Tx) error {
+		var err error
+		if sts, err = tx.Compare(obs); err != nil {
+			return err
+		}
+		d := sts[0].Digest()
+		return tx.AppendEvents([]baseline.Event{{ID: sts[0].ID, Root: []byte(s.Roots[0].Path), Name: []byte("a"), After: d, At: time.Now()}})
+	}))
+	delivered, err := Deliver(Delivery{Store: s.Store, Advisory: Scanned(sts, true)}, func() bool { return true })
+	if err != nil || !delivered {
+		t.Fatalf("Deliver = %v, %v", delivered, err)
+	}
+	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
+		now, err := tx.Compare(obs)
+		if err != nil {
+			return err
+		}
+		evs, err := tx.Events()
+		if !tx.FirstRunDone() || now[0].State != baseline.Unchanged || len(evs) != 1 {
+			t.Errorf("first run %v, a %s, %d events: want the first run, a unchanged, its event kept", tx.FirstRunDone(), now[0].State, len(evs))
+		}
+		return err
+	}))
+}
