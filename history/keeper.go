@@ -44,6 +44,7 @@ func (k *Keeper) Keep(tx *baseline.Tx, wants []Want, now time.Time) error {
 		return nil
 	}
 	p, err := Prepare(k.store.Dir, k.stage, wants, now)
+	//lint:ignore SA5001 Prepare returns its Pending with the error too: the versions are recorded all the same.
 	defer p.Close()
 	if err != nil {
 		k.err = err
