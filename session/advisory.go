@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 
