@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,19 @@ func TestSpellingsTheClientAcceptsAreHeld(t *testing.T) {
 				noTrouble(t, r)
 			})
 		}
+	}
+}
+
+// 9. A BLOCK is never crowded out of the advisory by new candidates.
+func TestABlockIsNeverCrowdedOutOfTheAdvisory(t *testing.T) {
+	t.Parallel()
+	w := blockedWorld(t, true)
+	for i := 0; i < 12; i++ {
+		w.Skill("home/.claude/skills", fmt.Sprintf("new%02d", i), "NEW")
+	}
+	m := model(t, nil)
+	w.Claude(m, Run{Prompt: "hello"})
+	if a := advisory(m); !strings.Contains(a, `"evil"`) || !strings.Contains(a, "BLOCK") {
+		t.Errorf("the BLOCK is not listed in the advisory:\n%s", a)
 	}
 }

@@ -108,29 +108,31 @@ func (a *Advisory) Applies() bool {
 		len(a.Instructions) > 0 || a.FirstRun
 }
 
-// category ranks what an advisory lists: real changes first, so that
-// recurring anomalies can never crowd one out.
+// category ranks what an advisory lists: a person's adverse verdict first,
+// so that no number of new or changed candidates can crowd a BLOCK out of
+// the list; then real changes, so that recurring anomalies can never crowd
+// one out.
 type category int
 
 const (
-	catPending category = iota
+	catAdverse category = iota
+	catPending
 	catAutoAccepted
 	catChanged
 	catNew
 	catRemoved
 	catRestored
-	catAdverse
 	catAnomalous
 	numCategories
 )
 
-var categoryWords = [numCategories]string{"changed since it was reviewed SAFE-TO-PROPOSE, pending a new review",
+var categoryWords = [numCategories]string{"under an adverse verdict", "changed since it was reviewed SAFE-TO-PROPOSE, pending a new review",
 	"changed since it was reviewed SAFE-TO-PROPOSE, auto-accepted within the bounds a person set", "changed since the last session", "new since the last session",
 	"removed since the last session", "modified since the last session and since restored",
-	"under an adverse verdict", "not fully observable"}
+	"not fully observable"}
 
-var categoryCounts = [numCategories]string{"pending review", "auto-accepted", "changed", "new", "removed", "modified and restored",
-	"under an adverse verdict", "not fully observable"}
+var categoryCounts = [numCategories]string{"under an adverse verdict", "pending review", "auto-accepted", "changed", "new", "removed", "modified and restored",
+	"not fully observable"}
 
 type item struct {
 	cat    category
@@ -235,6 +237,11 @@ func accepted(sts []baseline.Standing) []baseline.Standing {
 	return out
 }
 
+// underAdverse reports whether st is under a person's adverse verdict and still there.
+func underAdverse(st *baseline.Standing) bool {
+	return st.Verdict != nil && verdict.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed
+}
+
 // classify picks every standing with something to say, ordered by
 // category and, within one, as scanned. Deltas exist only against a usable,
 // non-empty store: without one there is nothing they are relative to.
@@ -274,7 +281,10 @@ func classify(in Input) []item {
 			continue // told with the candidate that replaced it
 		}
 		if c, ok := deltaOf(st); compared && ok {
-			if pending {
+			switch {
+			case underAdverse(st):
+				c = catAdverse // a BLOCK that changed is still a BLOCK, listed first
+			case pending:
 				c = catPending
 			}
 			items = append(items, item{cat: c, st: st, delta: true, events: evs})
@@ -287,7 +297,7 @@ func classify(in Input) []item {
 			items = append(items, item{cat: catAutoAccepted, st: st, events: evs, auto: untoldAuto(st)})
 		case len(evs) > 0 && st.State == baseline.Unchanged:
 			items = append(items, item{cat: catRestored, st: st, events: evs})
-		case st.Verdict != nil && verdict.Adverse(st.Verdict.Verdict) && st.State != baseline.Removed:
+		case underAdverse(st):
 			items = append(items, item{cat: catAdverse, st: st})
 		case st.Observed != nil && len(st.Observed.Anomalies()) > 0:
 			items = append(items, item{cat: catAnomalous, st: st})

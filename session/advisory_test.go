@@ -75,7 +75,9 @@ func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
 	}
 }
 
-func TestAdvisoryListsRealChangesBeforeRecurringFindings(t *testing.T) {
+// A person's adverse verdict is listed first (issue 21, finding 9), then
+// real changes before recurring findings.
+func TestAdvisoryListsAdverseVerdictsFirstAndRealChangesBeforeRecurringFindings(t *testing.T) {
 	sts := []baseline.Standing{
 		standing("anom", baseline.Unchanged, anomalous),
 		standing("bad", baseline.Unchanged, adverse),
@@ -87,11 +89,11 @@ func TestAdvisoryListsRealChangesBeforeRecurringFindings(t *testing.T) {
 	at := time.Date(2026, 11, 12, 10, 0, 0, 0, time.FixedZone("x", 3600))
 	adv := build(Input{Standings: sts, Events: []baseline.Event{{ID: sts[2].ID, At: at}}})
 	want := []string{
+		`- under an adverse verdict: global skill "bad" id swaaaabad, verdict BLOCK`,
 		`- changed since the last session: global skill "chg" id swaaaachg`,
 		`- new since the last session: global skill "new" id swaaaanew`,
 		`- removed since the last session: global skill "gone" id swaaaagone`,
 		`- modified since the last session and since restored: global skill "rest" id swaaaarest, first modified at 2026-11-12T09:00:00Z`,
-		`- under an adverse verdict: global skill "bad" id swaaaabad, verdict BLOCK`,
 		`- not fully observable: global skill "anom" id swaaaaanom, not fully observable: symlink`,
 		footer,
 	}
@@ -238,5 +240,25 @@ func TestPendingReviewsToldBeforeYieldLinesUpToHalf(t *testing.T) {
 				t.Fatalf("told %v, consumed %v", adv.Told, names(adv.Consume))
 			}
 		})
+	}
+}
+
+// However many new candidates arrive, a BLOCK is never crowded out of the
+// advisory: it is named, and the new ones are counted.
+func TestABlockIsNeverCrowdedOutByNewCandidates(t *testing.T) {
+	var sts []baseline.Standing
+	for i := range 12 {
+		sts = append(sts, standing(fmt.Sprintf("n%02d", i), baseline.New))
+	}
+	sts = append(sts, standing("bad", baseline.Unchanged, adverse), standing("badchg", baseline.Changed, adverse))
+	got := lines(build(Input{Standings: sts}))
+	if len(got) < 2 || !strings.Contains(got[0], `"bad"`) && !strings.Contains(got[0], `"badchg"`) {
+		t.Fatalf("the first line is not a BLOCK: %q", got)
+	}
+	text := strings.Join(got, "\n")
+	for _, n := range []string{`"bad" id`, `"badchg" id`} {
+		if !strings.Contains(text, n) {
+			t.Errorf("BLOCKed %s not named:\n%s", n, text)
+		}
 	}
 }
