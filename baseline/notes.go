@@ -45,7 +45,7 @@ type Note struct {
 
 func validNoteKind(k string) bool {
 	switch k {
-	case NoteAutoAccept, NoteHalt, NoteGateAsk, NoteGateDeny, NoteRestore, NoteInstructionsLoaded:
+	case NoteAutoAccept, NoteHalt, NoteGateAsk, NoteGateDeny, NoteRestore, NoteInstructionsLoaded, NoteAllowed:
 		return true
 	}
 	return false

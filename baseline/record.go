@@ -81,6 +81,8 @@ type Record struct {
 	// Renamed is set when the review was carried over from a removed
 	// candidate this one replaced: pending until a person acts.
 	Renamed *Renamed `json:"renamed,omitempty"`
+	// Allowed is a person's allow at use of one version (AllowedAt).
+	Allowed *Allowed `json:"allowed,omitempty"`
 	// Told counts the sessions told of the pending change since ToldSince.
 	Told      int       `json:"told,omitempty"`
 	ToldSince time.Time `json:"told_since,omitzero"`

@@ -36,6 +36,7 @@ var (
 // Event names as Claude Code sends them in hook_event_name.
 const (
 	EventPreToolUse          = "PreToolUse"
+	EventPostToolUse         = "PostToolUse"
 	EventUserPromptExpansion = "UserPromptExpansion"
 	EventConfigChange        = "ConfigChange"
 	EventInstructionsLoaded  = "InstructionsLoaded"
@@ -81,6 +82,9 @@ type ToolUse struct {
 	// by the gate for skillwire's own decision commands, never shown.
 	Command string
 	Cwd     string
+	// ToolUseID and Session are tool_use_id and session_id: they bind an
+	// ask at PreToolUse to the PostToolUse of the same call.
+	ToolUseID, Session string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -92,13 +96,25 @@ const (
 )
 
 // ParsePreToolUse reads a PreToolUse input.
-func ParsePreToolUse(b []byte) (ToolUse, error) {
-	f, cwd, err := parseEvent(b, EventPreToolUse)
+func ParsePreToolUse(b []byte) (ToolUse, error) { return parseToolUse(b, EventPreToolUse) }
+
+// ParsePostToolUse reads a PostToolUse input as ParsePreToolUse does: the
+// tool call that ran.
+func ParsePostToolUse(b []byte) (ToolUse, error) { return parseToolUse(b, EventPostToolUse) }
+
+func parseToolUse(b []byte, event string) (ToolUse, error) {
+	f, cwd, err := parseEvent(b, event)
 	if err != nil {
 		return ToolUse{}, err
 	}
 	u := ToolUse{Cwd: cwd}
 	if u.Tool, err = f.str("tool_name"); err != nil {
+		return ToolUse{}, err
+	}
+	if u.ToolUseID, err = f.str("tool_use_id"); err != nil {
+		return ToolUse{}, err
+	}
+	if u.Session, err = f.str("session_id"); err != nil {
 		return ToolUse{}, err
 	}
 	key := ""

@@ -503,16 +503,19 @@ type HookSpec struct {
 	Event, Matcher, Sub string
 }
 
-// HookSpecs are the five hooks `hook install` installs, in order. The
+// HookSpecs are the six hooks `hook install` installs, in order. The
 // PreToolUse matcher is an anchored regex (a value with "|" is a regex,
-// unanchored otherwise) for the tools that name a candidate; "Task" is the
-// Agent tool's name before Claude Code renamed it.
+// unanchored otherwise) for the tools that name a candidate, and Bash, for
+// skillwire's own decision commands; "Task" is the Agent tool's name
+// before Claude Code renamed it. PostToolUse, on the candidate tools
+// alone, records that a person allowed a use the gate asked about.
 var HookSpecs = []HookSpec{
 	{EventSessionStart, "", "session-start"},
 	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + "|" + ToolBash + ")$", "pre-tool-use"},
 	{EventUserPromptExpansion, "", "prompt-expansion"},
 	{EventConfigChange, "", "config-change"},
 	{EventInstructionsLoaded, "", "instructions-loaded"},
+	{EventPostToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + ")$", "post-tool-use"},
 }
 
 // HookCommand is the SessionStart command install writes for the binary at

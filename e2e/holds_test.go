@@ -74,3 +74,36 @@ func TestABlockIsNeverCrowdedOutOfTheAdvisory(t *testing.T) {
 		t.Errorf("the BLOCK is not listed in the advisory:\n%s", a)
 	}
 }
+
+// 5. A skill that arrived between sessions and was told to the model is
+// still new at its first use: telling the model is not a review.
+func TestToldIsNotReviewed(t *testing.T) {
+	t.Parallel()
+	w := NewWorld(t)
+	w.Install()
+	w.Claude(model(t, nil), Run{Prompt: "hello"})
+	w.Skill("home/.claude/skills", "pulled", "PULLED-9e1 arrived with a git pull")
+	w.Claude(model(t, nil), Run{Prompt: "hello"}) // told as new
+	m := model(t, []Reply{Skill("pulled")})
+	r := w.Claude(m, Run{Prompt: "go"})
+	if m.Sent("PULLED-9e1") {
+		t.Errorf("a skill no person decided on loaded unasked (results %q)", m.ToolResults())
+	}
+	if !slicesContains(r.Denials(), "Skill") {
+		t.Errorf("not asked: denials %v", r.Denials())
+	}
+}
+
+// 8. The model cannot record a verdict through its Bash tool unasked.
+func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
+	t.Parallel()
+	w := blockedWorld(t, true)
+	c := w.Candidate("skill", "evil")
+	cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
+	m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
+	r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+	out := w.MustSkillwire([]int{0, 3}, "list", "--json")
+	if strings.Contains(out, `"SAFE-TO-PROPOSE"`) {
+		t.Errorf("the model's Bash call recorded a verdict (results %q, denials %v)", m.ToolResults(), r.Denials())
+	}
+}

@@ -29,6 +29,9 @@ type Use struct {
 	// Path, when set, names the candidate by a file inside it instead of
 	// by name (a ConfigChange of a skill file); it is never cleaned.
 	Path string
+	// ToolUseID and Session name the tool call an ask is about, so that
+	// its PostToolUse can record the person's allow (AllowedAtUse).
+	ToolUseID, Session string
 }
 
 // Env is where the gate looks: the roots, the store (created when absent,
@@ -486,9 +489,17 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 	case s.State == baseline.New:
 		f.State = New
 		return f, nil
-	case s.State == baseline.Unchanged:
+	case s.State == baseline.Unchanged && (rec.Status == baseline.StatusBaseline || rec.AllowedAt(s.Digest())):
+		// Accepted by the store's very first run, or allowed at use by
+		// the person at these bytes.
 		f.State = Familiar
 		f.Change.On = rec.Observed
+		return f, nil
+	case s.State == baseline.Unchanged:
+		// Told to a session, never decided by a person: telling the
+		// model is no review.
+		f.State, f.Undecided = New, true
+		f.Change.On = rec.FirstSeen
 		return f, nil
 	case reviewed:
 		f.State = Pending
@@ -544,6 +555,7 @@ func (r Result) Asked() []string {
 
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
+	var asked []baseline.Asked
 	for _, f := range res.Findings {
 		if f.Root {
 			continue // a root that could not be listed has no candidate to note on
@@ -565,8 +577,20 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 		if err := tx.AppendNote(n); err != nil {
 			return err
 		}
+		if a == Ask && f.Digest != nil && u.ToolUseID != "" {
+			asked = append(asked, baseline.Asked{ID: f.Candidate.ID, Digest: *f.Digest})
+		}
 	}
-	return nil
+	if len(asked) == 0 || res.Answer != Ask {
+		return nil
+	}
+	// The person's answer to this ask comes back as the call's PostToolUse
+	// when they allow it; an ask that is never answered is dropped later.
+	err := tx.KeepAsk(u.ToolUseID, baseline.Ask{Session: u.Session, At: now.UTC(), Asked: asked})
+	if errors.Is(err, baseline.ErrToolUseID) {
+		return nil // an id skillwire does not keep: the use is asked again next time
+	}
+	return err
 }
 
 // Outcome is what a hook does with one use: print Answer with Reason, or

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 )
 
@@ -52,7 +53,14 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if !ok {
 			return Response{} // a tool that names no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: kind, Name: spelled(kind, in.Name), Event: event}, claude.PreToolUseOutput))
+		u := Use{Kind: kind, Name: spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session}
+		return h.guarded(ctx, in.Cwd, h.use(u, claude.PreToolUseOutput))
+	case claude.EventPostToolUse:
+		in, err := claude.ParsePostToolUse(input)
+		if err != nil {
+			return noted("skillwire gate: PostToolUse input could not be read; nothing was recorded")
+		}
+		return h.guarded(ctx, in.Cwd, allowedAtUse(in))
 	case claude.EventUserPromptExpansion:
 		in, err := claude.ParseUserPromptExpansion(input)
 		if err != nil {
@@ -208,6 +216,44 @@ func (h HookEnv) configChange(in claude.ConfigChange) answerer {
 			r.Out, r.Answer, r.Reason, r.Dir = out, o.Answer, o.Reason, env.Store.Dir
 			r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s block: %s", claude.EventConfigChange, o.Reason))
 			return r
+		},
+	}
+}
+
+// allowedAtUse records that the person allowed the call the gate asked
+// about: Claude Code runs PostToolUse only for a call that ran, and a -p
+// session or a "no" never runs it. The allow binds to the bytes the ask
+// judged. A call the gate did not ask about records nothing.
+func allowedAtUse(in claude.ToolUse) answerer {
+	unrecorded := func(error) Response {
+		return noted("skillwire gate: the person's allow at use could not be recorded")
+	}
+	return answerer{
+		steered: func(reason string) Response {
+			return noted("skillwire gate: PostToolUse not recorded: " + reason)
+		},
+		noEnv: unrecorded,
+		judge: func(ctx context.Context, env Env) Response {
+			err := baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error {
+				a, err := tx.TakeAsk(in.ToolUseID)
+				if err != nil || a == nil {
+					return err
+				}
+				now := env.Now
+				if now.IsZero() {
+					now = time.Now()
+				}
+				for _, x := range a.Asked {
+					if err := tx.Allow(x.ID, x.Digest, in.Session, now); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return unrecorded(err)
+			}
+			return Response{}
 		},
 	}
 }

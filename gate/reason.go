@@ -28,6 +28,9 @@ type Finding struct {
 	Change   Change
 	// Digest is the complete digest judged, nil when there is none.
 	Digest *snapshot.Hash
+	// Undecided: New although sessions were told of it, since no person
+	// decided on it (Change.On is when skillwire first saw it).
+	Undecided bool
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -145,6 +148,8 @@ func clause(f Finding) string {
 		return "is anomalous, so it cannot be judged"
 	case f.Change.changed():
 		return changed(f.Change)
+	case f.State == New && f.Undecided:
+		return "was told to a session" + on(f.Change.On) + " but no person has decided on it: telling the model is no review"
 	case f.State == New:
 		return "is new since the last session and was never reviewed"
 	case f.State == Familiar:

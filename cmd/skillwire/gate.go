@@ -126,6 +126,12 @@ plugin or permission, or cannot be read safely, is blocked.`),
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
 is marked so a session start can report it. The event cannot block.`),
+		mk("post-tool-use", claude.EventPostToolUse, "The PostToolUse hook: record that the person allowed an asked use",
+			`post-tool-use runs after a Skill or Agent call ran. When the gate asked the
+person about that very call (by its tool_use_id) and the person allowed it,
+the allow is recorded on the candidate, bound to the bytes asked about, and
+later uses of those bytes are familiar. A call the gate did not ask about
+records nothing. The event cannot block.`),
 	}
 }
 

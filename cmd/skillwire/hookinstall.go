@@ -25,7 +25,7 @@ type hookEditFlags struct {
 func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.project, "project", false, "edit the project's .claude/settings.json instead of the global one")
 	cmd.Flags().StringSliceVar(&f.events, "events", nil,
-		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded); default all five")
+		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use); default all six")
 	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
 }
 
@@ -49,7 +49,7 @@ func (f *hookEditFlags) specs() ([]claude.HookSpec, error) {
 			known = known || e == h.Event || e == h.Sub
 		}
 		if !known {
-			return nil, fail(exitUsage, "--events takes session-start, pre-tool-use, prompt-expansion, config-change and instructions-loaded")
+			return nil, fail(exitUsage, "--events takes session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded and post-tool-use")
 		}
 	}
 	return out, nil
@@ -61,9 +61,11 @@ func newHookInstallCmd(s *streams) *cobra.Command {
 		Use:   "install",
 		Short: "Add skillwire's hooks to Claude Code's settings.json",
 		Long: `install adds the hooks that run this binary's 'hook session-start' (SessionStart)
-and the gate's 'hook pre-tool-use' (PreToolUse, matcher Skill, Agent and
-Task), 'hook prompt-expansion' (UserPromptExpansion), 'hook config-change'
-(ConfigChange) and 'hook instructions-loaded' (InstructionsLoaded) to the
+and the gate's 'hook pre-tool-use' (PreToolUse, matcher Skill, Agent,
+Task and Bash), 'hook prompt-expansion' (UserPromptExpansion), 'hook
+config-change' (ConfigChange), 'hook instructions-loaded'
+(InstructionsLoaded) and 'hook post-tool-use' (PostToolUse, matcher Skill,
+Agent and Task: the person's allow of an asked use) to the
 global settings.json (or, with --project, the project's
 .claude/settings.json); --events chooses among them. A hook already there
 is left as it is. Every other setting is kept. It shows the exact

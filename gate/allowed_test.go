@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/claude"
+)
+
+// A candidate that arrived after the first run and was told to a session
+// is still new at its first use: telling the model is not a review.
+func TestToldButUndecidedIsNewAtItsFirstUse(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver() // first run
+	tr.skill("user", "pdf")
+	tr.deliver() // a session is told of pdf
+	tr.deliver() // and another
+	tr.policy(Balanced)
+	res := tr.check(Skill, "pdf")
+	if res.Answer != Ask || len(res.Findings) != 1 || res.Findings[0].State != New || !res.Findings[0].Undecided {
+		t.Fatalf("%+v", res)
+	}
+	if !strings.Contains(res.Reason, "no person has decided on it") {
+		t.Fatalf("reason %q", res.Reason)
+	}
+}
+
+// What the store's very first run accepted stays familiar.
+func TestTheFirstRunsAcceptanceStaysFamiliar(t *testing.T) {
+	tr := newTree(t)
+	tr.skill("user", "pdf")
+	tr.deliver()
+	tr.deliver()
+	tr.policy(Balanced)
+	if res := tr.check(Skill, "pdf"); res.Answer != None {
+		t.Fatalf("%+v", res)
+	}
+}
+
+// When the person allows an asked use and the tool runs (its PostToolUse,
+// same tool_use_id), those bytes are familiar; a changed byte makes the
+// candidate new again, and a PostToolUse of a call the gate never asked
+// about records nothing.
+func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	p := tr.skill("user", "pdf")
+	tr.deliver()
+	tr.policy(Balanced)
+	input := func(event, id string) []byte {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": "Skill", "tool_input": map[string]any{"skill": "pdf"},
+			"tool_use_id": id, "session_id": "s-1", "cwd": tr.project})
+		return b
+	}
+	var located int
+	h := tr.hook(&located)
+	// A PostToolUse the gate never asked about: nothing.
+	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_other"), h)
+	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+		t.Fatalf("an unasked PostToolUse allowed the use: %+v", res)
+	}
+	if r := Handle(context.Background(), claude.EventPreToolUse, input(claude.EventPreToolUse, "toolu_1"), h); r.Answer != Ask {
+		t.Fatalf("pre: %+v", r)
+	}
+	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_1"), h)
+	res := tr.check(Skill, "pdf")
+	if res.Answer != None {
+		t.Fatalf("allowed at use, still %+v", res)
+	}
+	id := res.Findings[0].Candidate.ID
+	allowed := false
+	for _, n := range tr.notes(id) {
+		allowed = allowed || n.Kind == "allowed-at-use" && strings.Contains(n.Text, "session s-1")
+	}
+	if !allowed {
+		t.Fatalf("no allowed-at-use note: %+v", tr.notes(id))
+	}
+	// The same PostToolUse again (a replay) finds no ask left.
+	tr.write(filepath.Join(p, "extra.md"), "one byte more\n")
+	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_1"), h)
+	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+		t.Fatalf("a changed byte after the allow: %+v", res)
+	}
+}
