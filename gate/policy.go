@@ -186,23 +186,29 @@ type failure struct {
 }
 
 // fail answers for a gate that could not judge in time or at all: nothing
-// under audit and balanced, deny under strict (and under a policy that is
-// not valid). The note names the kind of failure only, never err's text,
+// under audit (it only observes), ask under balanced, deny under strict
+// (and under a policy that is not valid). The note names the kind of failure only, never err's text,
 // which may quote a path or a name from the tree.
 func fail(p Policy, err error) failure {
-	what := "an internal error"
+	what, judge := "an internal error", "could not judge"
 	switch {
 	case errors.Is(err, ErrDeadline), errors.Is(err, context.DeadlineExceeded):
-		what = "its deadline passed"
+		what, judge = "its deadline passed", "could not judge in time"
 	case errors.Is(err, ErrLocked):
-		what = "the store was locked or busy"
+		what, judge = "the store was locked or busy", "could not judge in time"
 	case errors.Is(err, ErrStore):
 		what = "the store could not be located or read"
 	}
-	if p == Audit || p == Balanced {
-		return failure{None, fmt.Sprintf("skillwire gate: could not judge (%s); policy %s answers nothing", what, p)}
+	switch p {
+	case Audit:
+		return failure{None, fmt.Sprintf("skillwire gate: %s (%s); policy audit answers nothing", judge, what)}
+	case Balanced:
+		// A deadline, an error or a busy store never opens the gate: an
+		// attacker can bring each about (a tree padded past the deadline),
+		// so the person is asked.
+		return failure{Ask, fmt.Sprintf("skillwire gate: %s (%s); policy balanced asks", judge, what)}
 	}
-	return failure{Deny, fmt.Sprintf("skillwire gate: could not judge (%s); policy strict denies until it can", what)}
+	return failure{Deny, fmt.Sprintf("skillwire gate: %s (%s); policy strict denies until it can", judge, what)}
 }
 
 // unlocated answers for a gate whose store cannot be located at all (the

@@ -109,7 +109,7 @@ func TestAnswerNeverMeansAllow(t *testing.T) {
 	}
 }
 
-func TestFailAnswersNothingUnlessStrict(t *testing.T) {
+func TestFailNeverOpensTheGateUnlessAudit(t *testing.T) {
 	causes := map[string]error{
 		"its deadline passed":          fmt.Errorf("walk: %w", ErrDeadline),
 		"the store was locked or busy": fmt.Errorf("open: %w", ErrLocked),
@@ -121,7 +121,7 @@ func TestFailAnswersNothingUnlessStrict(t *testing.T) {
 		for _, tc := range []struct {
 			p    Policy
 			want Answer
-		}{{Audit, None}, {Balanced, None}, {Strict, Deny}, {0, Deny}} {
+		}{{Audit, None}, {Balanced, Ask}, {Strict, Deny}, {0, Deny}} {
 			t.Run(what+" under "+tc.p.String(), func(t *testing.T) {
 				f := fail(tc.p, err)
 				if f.Answer != tc.want {
