@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,5 +107,47 @@ func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 	out := w.MustSkillwire([]int{0, 3}, "list", "--json")
 	if strings.Contains(out, `"SAFE-TO-PROPOSE"`) {
 		t.Errorf("the model's Bash call recorded a verdict (results %q, denials %v)", m.ToolResults(), r.Denials())
+	}
+}
+
+// 4. The deadline is the attacker's: 200 skills of 64 KiB frontmatter and
+// 4,100 empty folders beside a BLOCKed skill once turned its deny into
+// nothing or a plain ask. It is denied with its BLOCK reason; control: with
+// the hooks uninstalled it loads.
+func TestABlockIsDeniedHoweverTheRootIsPadded(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "gated"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := blockedWorld(t, true)
+			var fm strings.Builder
+			for i := range 1000 {
+				fmt.Fprintf(&fm, "k%04d: %s\n", i, strings.Repeat("v", 57))
+			}
+			for i := range 200 {
+				w.Write(fmt.Sprintf("home/.claude/skills/pad%03d/SKILL.md", i), "---\nname: pad"+fmt.Sprint(i)+"\ndescription: pad\n"+fm.String()+"---\nbody\n")
+			}
+			for i := range 4100 {
+				if err := os.Mkdir(filepath.Join(w.Config, "skills", fmt.Sprintf("e%04d", i)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill("evil")})
+			w.Claude(m, Run{Prompt: "go"})
+			res := strings.Join(m.ToolResults()["Skill"], "\n")
+			if got := m.Sent(evilBody); got != uninstall {
+				t.Errorf("the BLOCKed body reached the model: %v, want %v (%q)", got, uninstall, res)
+			}
+			if !uninstall && (!strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK")) {
+				t.Errorf("not denied as BLOCKed: %q", res)
+			}
+		})
 	}
 }

@@ -81,3 +81,49 @@ func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
 		b.Fatal(err)
 	}
 }
+
+// padded lays out the deadline finding's tree: the BLOCKed skill evil
+// beside 200 skills with 64 KiB of frontmatter each and, with fanout, 4,100
+// empty folders (past the per-directory entry limit).
+func padded(tb testing.TB, fanout bool) *tree {
+	tr := newTree(tb)
+	tr.deliver()
+	tr.skill("user", "evil")
+	fm := ""
+	for i := range 1000 {
+		fm += fmt.Sprintf("k%04d: %s\n", i, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv")
+	}
+	for i := range 200 {
+		tr.write(filepath.Join(tr.cfg, "skills", fmt.Sprintf("pad%03d", i), "SKILL.md"), "---\nname: pad\ndescription: pad\n"+fm+"---\nbody\n")
+	}
+	tr.record(tr.deliver()["global/evil"], verdict.Block)
+	if fanout {
+		for i := range 4100 {
+			if err := os.Mkdir(filepath.Join(tr.cfg, "skills", fmt.Sprintf("e%04d", i)), 0o755); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return tr
+}
+
+// BenchmarkPreToolUseBlockedAmongPadding: a BLOCK named by its folder is
+// denied without reading the other candidates, so the cost of the answer is
+// bounded by the match, not by 200 × 64 KiB of others' frontmatter nor by
+// 4,100 empty folders beside it. Target (issue 21): under 10 ms median for
+// the hook; this is the library's part of it.
+func BenchmarkPreToolUseBlockedAmongPadding(b *testing.B) {
+	for _, fanout := range []bool{false, true} {
+		b.Run(map[bool]string{false: "200x64KiB", true: "200x64KiB+4100dirs"}[fanout], func(b *testing.B) {
+			tr := padded(b, fanout)
+			u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := Check(context.Background(), u, tr.env)
+				if err != nil || res.Answer != Deny {
+					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}

@@ -70,6 +70,9 @@ type located struct {
 // caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	found, blind := discover(env.Roots, env.Walker)
+	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
+		return res, err
+	}
 	var matched []located
 	if u.Path != "" {
 		matched = byPath(found, u.Path)
@@ -81,7 +84,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	if len(matched) == 0 && len(unseen) == 0 {
 		return Result{}, nil
 	}
-	pre, rest, err := adverseFirst(ctx, matched, env.Store)
+	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
 	if err != nil {
 		return Result{}, err
 	}
@@ -142,20 +145,80 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	return res, nil
 }
 
+// blockedByFolder answers a use whose name is the folder (or file) of a
+// candidate under a verdict that gives the policy's worst answer, before
+// any other candidate is read: listing a root costs little, while reading
+// and parsing every frontmatter in it is the attacker's to make slow (200
+// skills of 64 KiB each), so a BLOCK named by its folder is denied whatever
+// else the roots hold. A root that could not be listed (a fanout of 4,100
+// empty folders) is probed by the name itself: its record, by id, needs no
+// listing. ok is false when nothing here decides the answer.
+func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind []blindRoot) (Result, bool, error) {
+	if u.Path != "" {
+		return Result{}, false, nil
+	}
+	plugin, local, namespaced := strings.Cut(u.Name, ":")
+	if !namespaced {
+		plugin, local = "", u.Name
+	}
+	if local == "" {
+		return Result{}, false, nil
+	}
+	var cands []located
+	for _, l := range found {
+		if reaches(u.Kind, l.cand.Kind) && bytes.Equal(l.cand.Plugin, []byte(plugin)) && namespaced == (len(l.cand.Plugin) > 0) &&
+			l.cand.answersTo(u.Kind, local, false) {
+			cands = append(cands, l)
+		}
+	}
+	for _, b := range blind {
+		c := placeOf(b.root)
+		if namespaced || b.root.Kind == claude.Plugins || !reaches(u.Kind, c.Kind) {
+			continue
+		}
+		names := []string{local}
+		if b.root.Kind != claude.Skills {
+			names = []string{local + ".md", local}
+		}
+		for _, n := range names {
+			if claude.ValidName(b.root.Kind, []byte(n)) {
+				c.Folder = []byte(local)
+				cands = append(cands, located{root: b.root, name: []byte(n), cand: c, cfg: env.Walker})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return Result{}, false, nil
+	}
+	pre, _, p, err := adverseFirst(ctx, cands, env.Store)
+	if err != nil || len(pre) == 0 {
+		return Result{}, false, err
+	}
+	res := Result{Policy: p, Findings: pre}
+	if res.Answer, res.Reason = Judge(p, pre); res.Answer == None || res.Answer != Decide(p, Blocked) {
+		return Result{}, false, nil // the rest may answer worse: judge it all
+	}
+	err = baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
+	if err != nil {
+		return Result{Policy: p}, true, fmt.Errorf("%w: judging: %w", ErrStore, err)
+	}
+	return res, true, nil
+}
+
 // adverseFirst reads the record of every match by id before any walk: an
 // adverse verdict on the record stays in force whatever the content, so
 // those matches are judged without reading a byte of them (a BLOCK padded
 // with gigabytes is denied in time). rest is what is left to walk: nothing
 // when the adverse findings already give the worst answer the policy has.
-func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, err error) {
+func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, p Policy, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
 	st, err := openStore(o)
 	switch {
 	case errors.Is(err, baseline.ErrAbsent):
-		return nil, matched, nil // no store, no verdicts
+		return nil, matched, 0, nil // no store, no verdicts
 	case err != nil:
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
@@ -163,8 +226,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		if err != nil {
 			return err
 		}
-		p, err := ParsePolicy(s)
-		if err != nil {
+		if p, err = ParsePolicy(s); err != nil {
 			return err
 		}
 		worst := None
@@ -189,9 +251,9 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: reading verdicts: %w", ErrStore, err)
+		return nil, nil, 0, fmt.Errorf("%w: reading verdicts: %w", ErrStore, err)
 	}
-	return pre, rest, nil
+	return pre, rest, p, nil
 }
 
 // adverseState is the state an adverse verdict v puts its candidate in.

@@ -567,3 +567,19 @@ func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
 		})
 	}
 }
+
+// A BLOCK named by its folder is denied with its BLOCK reason however the
+// roots are padded: 200 skills of 64 KiB frontmatter, or 4,100 empty
+// folders that make the root unlistable (issue 21, finding 4).
+func TestABlockNamedByItsFolderIsDeniedWhateverElseTheRootHolds(t *testing.T) {
+	for _, fanout := range []bool{false, true} {
+		tr := padded(t, fanout)
+		for _, p := range []Policy{Balanced, Strict} {
+			tr.policy(p)
+			res := tr.check(Skill, "evil")
+			if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+				t.Fatalf("fanout %v, %s: %+v", fanout, p, res)
+			}
+		}
+	}
+}
