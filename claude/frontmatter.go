@@ -26,11 +26,13 @@ var (
 
 // frontmatterKeys are the frontmatter fields that change what runs or what
 // is allowed without asking; an agent's permissionMode, tools and
-// disallowedTools widen what it may do.
-var frontmatterKeys = []string{"allowed-tools", "disallowedTools", "hooks", "mcpServers", "name", "permissionMode", "tools"}
+// disallowedTools widen what it may do; an agent's skills, and a skill's
+// agent (with context: fork), load another candidate with it.
+var frontmatterKeys = []string{"agent", "allowed-tools", "context", "disallowedTools", "hooks", "mcpServers", "name", "permissionMode", "skills", "tools"}
 
-// toolKeys are the frontmatter lists of tools, kept sorted whether written as a list or one string.
-var toolKeys = []string{"allowed-tools", "disallowedTools", "tools"}
+// toolKeys are the frontmatter lists (of tools, and an agent's preloaded
+// skills), kept sorted whether written as a list or one string.
+var toolKeys = []string{"allowed-tools", "disallowedTools", "skills", "tools"}
 
 // AnomalyMultiDocument: the frontmatter holds more than one YAML document
 // (a `---` or `...` line inside it): which one a reader takes is a guess,

@@ -151,3 +151,48 @@ func TestABlockIsDeniedHoweverTheRootIsPadded(t *testing.T) {
 		})
 	}
 }
+
+// 3. A use is judged over what it loads: an agent that preloads a BLOCKed
+// skill, and a forked skill that runs a BLOCKed agent.
+func TestReferencesToABlockedCandidateAreHeld(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		setup func(*World)
+		reply Reply
+		body  string
+	}{
+		{"agent skills: [evil]", func(w *World) {
+			w.Write("home/.claude/agents/courier.md", "---\nname: courier\ndescription: Carries things.\nskills:\n  - evil\n---\n\nCOURIER\n")
+		}, Agent("courier", "go"), evilBody},
+		{"skill context: fork, agent: evilagent", func(w *World) {
+			w.Write("home/.claude/skills/forker/SKILL.md", "---\nname: forker\ndescription: Forks.\ncontext: fork\nagent: evilagent\n---\n\nFORKER do it\n")
+		}, Skill("forker"), evilAgentBody},
+	} {
+		for _, block := range []bool{true, false} {
+			name := tc.name
+			if !block {
+				name = "control: no verdict/" + name
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := NewWorld(t)
+				w.Skill("home/.claude/skills", "evil", evilBody)
+				w.AgentFile("home/.claude/agents", "evilagent", evilAgentBody)
+				tc.setup(w)
+				w.Install()
+				w.Claude(model(t, nil), Run{Prompt: "hello"})
+				if block {
+					w.Record("skill", "evil", "BLOCK")
+					w.Record("agent", "evilagent.md", "BLOCK")
+				}
+				m := model(t, []Reply{tc.reply}, Say("agent done."))
+				r := w.Claude(m, Run{Prompt: "go"})
+				if got := m.Sent(tc.body); got == block {
+					t.Errorf("the BLOCKed body reached the model: %v, want %v (results %q)", got, !block, m.ToolResults())
+				}
+				noTrouble(t, r)
+			})
+		}
+	}
+}

@@ -80,7 +80,12 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		matched = resolveFound(u, found)
 	}
 	matched = append(matched, nested(ctx, u, found, matched)...)
+	refs, capped := referenced(u, found, matched)
+	matched = append(matched, refs...)
 	unseen := unobservable(u, blind, matched)
+	if capped {
+		unseen = append(unseen, Finding{Candidate: Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
 	if len(matched) == 0 && len(unseen) == 0 {
 		return Result{}, nil
 	}
@@ -507,7 +512,7 @@ func candidateFor(u Use, s *baseline.Standing, matched []located) Candidate {
 	c := candidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
 		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
-			c.Name = m.cand.Name
+			c.Name, c.Via = m.cand.Name, m.cand.Via
 		}
 	}
 	if c.Scope == Plugin {

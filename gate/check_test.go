@@ -583,3 +583,52 @@ func TestABlockNamedByItsFolderIsDeniedWhateverElseTheRootHolds(t *testing.T) {
 		}
 	}
 }
+
+// A use is judged over everything it loads: an agent that preloads a
+// BLOCKed skill (skills:), a skill that runs a BLOCKed agent (agent:,
+// context: fork), transitively; the reason names the path (issue 21,
+// finding 3). Control: the same references to unjudged candidates answer
+// nothing worse than the candidates themselves.
+func TestAUseIsJudgedOverEverythingItReferences(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("user", "evil")
+	tr.write(filepath.Join(tr.cfg, "agents", "evilagent.md"), "---\nname: evilagent\n---\nbad\n")
+	tr.write(filepath.Join(tr.cfg, "agents", "courier.md"), "---\nname: courier\nskills:\n  - evil\n---\ncarry\n")
+	tr.write(filepath.Join(tr.cfg, "skills", "forker", "SKILL.md"), "---\nname: forker\ncontext: fork\nagent: evilagent\n---\nfork\n")
+	tr.write(filepath.Join(tr.cfg, "agents", "outer.md"), "---\nname: outer\nskills: forker\n---\nouter\n")
+	sts := tr.deliver()
+	tr.record(sts["global/evil"], verdict.Block)
+	tr.record(sts["global/evilagent.md"], verdict.Block)
+	for _, tc := range []struct {
+		kind       Kind
+		name, path string
+	}{
+		{Agent, "courier", `agent "courier" preloads it (skills:)`},
+		{Skill, "forker", `skill "forker" runs it as its agent (agent:)`},
+		{Agent, "outer", `skill "forker" runs it as its agent (agent:)`},
+	} {
+		tr.policy(Balanced)
+		res := tr.check(tc.kind, tc.name)
+		if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") || !strings.Contains(res.Reason, tc.path) {
+			t.Errorf("%s %s: %s %q", tc.kind, tc.name, res.Answer, res.Reason)
+		}
+	}
+}
+
+// References are followed only so far; past the bound the use is judged
+// as what cannot be seen whole.
+func TestReferencesPastTheBoundAreJudgedUnknown(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	for i := range 8 {
+		tr.write(filepath.Join(tr.cfg, "skills", fmt.Sprintf("s%d", i), "SKILL.md"), fmt.Sprintf("---\nname: s%d\nagent: a%d\n---\n", i, i))
+		tr.write(filepath.Join(tr.cfg, "agents", fmt.Sprintf("a%d.md", i)), fmt.Sprintf("---\nname: a%d\nskills: [s%d]\n---\n", i, i+1))
+	}
+	tr.deliver()
+	tr.policy(Strict)
+	res := tr.check(Skill, "s0")
+	if res.Answer != Deny || !strings.Contains(res.Reason, "than skillwire follows") {
+		t.Fatalf("%s %q", res.Answer, res.Reason)
+	}
+}

@@ -31,6 +31,8 @@ type Finding struct {
 	// Undecided: New although sessions were told of it, since no person
 	// decided on it (Change.On is when skillwire first saw it).
 	Undecided bool
+	// Capped: the use's references went past what the gate follows.
+	Capped bool
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -67,6 +69,9 @@ func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Remov
 // It is built from fixed templates, names that pass the display gate, a
 // minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
+	if f.Capped {
+		return "the " + f.Candidate.Kind.String() + " loads more candidates through its references than skillwire follows, so what it loads cannot all be judged"
+	}
 	if f.Root {
 		k := f.Candidate.Kind.String()
 		return "the " + f.Candidate.Scope.String() + " " + k + "s folder could not be listed (" + f.Anomaly.String() +
@@ -79,6 +84,9 @@ func Reason(f Finding) string {
 	verb := "history"
 	if f.State.Valid() && f.State < Anomalous && f.Change.changed() {
 		verb = "diff"
+	}
+	if f.Candidate.Via != "" {
+		b.WriteString("; " + f.Candidate.Via)
 	}
 	if anomaly.IsID(f.Candidate.ID) {
 		b.WriteString("; see 'skillwire " + verb + " " + f.Candidate.ID + "'")

@@ -66,6 +66,10 @@ type Candidate struct {
 	// one installed on its own. A plugin's candidates answer only to
 	// "plugin:name".
 	Plugin []byte
+	// Via, for a candidate the use reaches through another's reference,
+	// says how (`agent "courier" (sw…) preloads it (skills:)`): built from
+	// gated names and ids only.
+	Via string
 }
 
 // kindOfTool is the kind of candidate a PreToolUse tool names, false for a
