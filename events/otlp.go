@@ -1,9 +1,9 @@
 package events
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -27,6 +27,7 @@ type converter struct {
 	provider *sdklog.LoggerProvider
 	logger   log.Logger
 	sink     *collect
+	attrs    []attribute.KeyValue // reused between lines
 }
 
 // collect is a Processor that keeps what is emitted, for Ship to export
@@ -51,8 +52,8 @@ func newConverter() *converter {
 		attribute.String("host.name", host),
 	)
 	sink := &collect{}
-	p := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sink), sdklog.WithAttributeCountLimit(512))
-	return &converter{provider: p, logger: p.Logger("github.com/skillwire/skillwire/events"), sink: sink}
+	p := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sink), sdklog.WithAttributeCountLimit(512), sdklog.WithAllowKeyDuplication())
+	return &converter{provider: p, logger: p.Logger("github.com/skillwire/skillwire/events"), sink: sink, attrs: make([]attribute.KeyValue, 0, 64)}
 }
 
 func (c *converter) close() { c.provider.Shutdown(context.Background()) }
@@ -68,17 +69,14 @@ func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Recor
 		r.SetObservedTimestamp(now)
 		r.SetBody(attribute.StringValue(strings.ToValidUTF8(string(line), "\uFFFD")))
 		var m map[string]any
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil || m == nil {
+		if err := json.Unmarshal(line, &m); err != nil || m == nil {
 			malformed++
 			r.SetEventName("skillwire.malformed")
 			r.AddAttributes(attribute.Bool("skillwire.malformed", true))
 			c.logger.Emit(ctx, r)
 			continue
 		}
-		attrs := flatten(nil, "", m)
-		r.AddAttributes(attrs...)
+		attrs := flatten(c.attrs[:0], "", m)
 		if ms, ok := number(m["time"]); ok {
 			r.SetTimestamp(time.UnixMilli(ms))
 		}
@@ -92,11 +90,13 @@ func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Recor
 			r.SetEventName("skillwire." + sw)
 		}
 		if s, ok := dig(m, "actor", "session", "uid").(string); ok && s != "" {
-			r.AddAttributes(attribute.String("session.id", s))
+			attrs = append(attrs, attribute.String("session.id", s))
 		}
 		if s, ok := dig(m, "metadata", "correlation_uid").(string); ok && s != "" {
-			r.AddAttributes(attribute.String("prompt.id", s))
+			attrs = append(attrs, attribute.String("prompt.id", s))
 		}
+		r.AddAttributes(attrs...) // copies: c.attrs is reused
+		c.attrs = attrs
 		c.logger.Emit(ctx, r)
 	}
 	return c.sink.recs, malformed
@@ -125,12 +125,11 @@ func value(v any) attribute.Value {
 		return attribute.StringValue(v)
 	case bool:
 		return attribute.BoolValue(v)
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return attribute.Int64Value(n)
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return attribute.Int64Value(int64(v))
 		}
-		f, _ := v.Float64()
-		return attribute.Float64Value(f)
+		return attribute.Float64Value(v)
 	case []any:
 		vals := make([]attribute.Value, len(v))
 		for i, e := range v {
@@ -143,13 +142,14 @@ func value(v any) attribute.Value {
 	return attribute.StringValue("")
 }
 
+// number is an integral JSON number (every number in an event is one,
+// and below 2^53, so float64 holds it exactly).
 func number(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+	f, ok := v.(float64)
+	if !ok || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
 		return 0, false
 	}
-	i, err := n.Int64()
-	return i, err == nil
+	return int64(f), true
 }
 
 func dig(m map[string]any, keys ...string) any {

@@ -188,15 +188,85 @@ func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur
 
 // shipFile ships f from cur to its end and returns the cursor after it:
 // in the same file when f is still the active one, else at the start of
-// the next file.
+// the next file. Reading and converting the next batch overlaps the
+// export of the last one.
 func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, res *Result) (Cursor, error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(f, cur.Offset, 1<<62), 1<<20)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan batch, 1)
+	go func() {
+		defer close(batches)
+		read(ctx, c, f, cur, active, conv, batches)
+	}()
+	defer func() {
+		for range batches { // let the reader finish
+		}
+	}()
+	for b := range batches {
+		if b.err != nil {
+			return cur, b.err
+		}
+		if len(b.recs) > 0 {
+			if err := export(ctx, c, b.recs); err != nil {
+				cancel()
+				return cur, err
+			}
+			res.Shipped += len(b.recs)
+			res.Malformed += b.malformed
+		}
+		switch {
+		case b.end == endNext:
+			return moveOn(c.Dir, cur)
+		case b.end == endCaughtUp:
+			return cur, nil
+		}
+		cur.Offset += b.consumed
+		last, err := tailDigest(f, cur.Offset)
+		if err != nil {
+			return cur, err
+		}
+		cur.Last = last
+		if err := cur.save(c.Dir); err != nil {
+			return cur, err
+		}
+	}
+	return cur, ctx.Err()
+}
+
+// batch is what read hands to shipFile: records to export, the bytes of
+// the file they came from, and whether the file is done.
+type batch struct {
+	recs      []sdklog.Record
+	malformed int
+	consumed  int64
+	end       int
+	err       error
+}
+
+const (
+	endNone     = iota
+	endCaughtUp // the active file is shipped to its last complete line
+	endNext     // this file is done: go on with the next
+)
+
+// read reads f's lines from cur in batches, converting each, until the end
+// of the file.
+func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, out chan<- batch) {
+	send := func(b batch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	offset := cur.Offset // of the first line not yet handed over
+	br := bufio.NewReaderSize(io.NewSectionReader(f, offset, 1<<62), 1<<20)
 	lines := make([][]byte, 0, c.Batch)
-	var pending []byte // an incomplete last line of the active file
+	var pending []byte // an incomplete last line
 	for {
 		lines = lines[:0]
 		consumed := int64(0)
-		torn := false
 		for len(lines) < c.Batch {
 			line, err := br.ReadBytes('\n')
 			if err == nil {
@@ -210,47 +280,37 @@ func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active 
 				}
 				break
 			}
-			return cur, fmt.Errorf("events: reading: %w", err)
+			send(batch{err: fmt.Errorf("events: reading: %w", err)})
+			return
 		}
-		if len(lines) == 0 {
-			if active && !rotatedSince(c.Dir, cur.Seq) {
-				return cur, nil // caught up
+		if len(lines) > 0 {
+			recs, malformed := conv.convert(ctx, lines)
+			if !send(batch{recs: recs, malformed: malformed, consumed: consumed}) {
+				return
 			}
-			if active {
-				// Rotated since it was opened: what was appended before the
-				// rotation is still to read, then the next file.
-				active = false
-				br.Reset(io.NewSectionReader(f, cur.Offset, 1<<62))
-				pending = pending[:0]
-				continue
-			}
-			if len(pending) == 0 {
-				return moveOn(c.Dir, cur)
-			}
+			offset += consumed
+			continue
+		}
+		if active && !rotatedSince(c.Dir, cur.Seq) {
+			send(batch{end: endCaughtUp})
+			return
+		}
+		if active {
+			// Rotated since it was opened: what was appended before the
+			// rotation is still to read, then the next file.
+			active = false
+			br.Reset(io.NewSectionReader(f, offset, 1<<62))
+			pending = pending[:0]
+			continue
+		}
+		var b batch
+		if len(pending) > 0 {
 			// A rotated file never grows: its unterminated tail is torn.
-			lines = append(lines, pending)
-			consumed += int64(len(pending))
-			pending = nil
-			torn = true
+			b.recs, b.malformed = conv.convert(ctx, [][]byte{pending})
 		}
-		recs, malformed := conv.convert(ctx, lines)
-		if err := export(ctx, c, recs); err != nil {
-			return cur, err
-		}
-		res.Shipped += len(recs)
-		res.Malformed += malformed
-		if torn {
-			return moveOn(c.Dir, cur)
-		}
-		cur.Offset += consumed
-		last, err := tailDigest(f, cur.Offset)
-		if err != nil {
-			return cur, err
-		}
-		cur.Last = last
-		if err := cur.save(c.Dir); err != nil {
-			return cur, err
-		}
+		b.end = endNext
+		send(b)
+		return
 	}
 }
 
