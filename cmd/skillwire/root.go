@@ -122,6 +122,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
 	root.AddCommand(newServiceCmd(s), newGateCmd(s))
 	root.AddCommand(newAuditCmd(s), newCheckCmd(s), newTrustCmd(s))
+	root.AddCommand(newEventsCmd(s))
 	return root
 }
 

@@ -1,0 +1,184 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/log"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+	"go.opentelemetry.io/otel/sdk/resource"
+)
+
+// The OTLP log record of an event: the body is the event's OCSF JSON as
+// written (an OCSF-aware backend stores it whole); every field is also an
+// attribute under its dotted OCSF name (class_uid, metadata.uid,
+// file.path, unmapped.skillwire.candidate.id, …); session.id and prompt.id
+// are Claude Code's own attribute names, so a backend joins these records
+// with the client's; the event name is "skillwire." + the kind.
+
+// converter turns lines into SDK records through a LoggerProvider, so each
+// record carries the resource and scope an exporter needs.
+type converter struct {
+	provider *sdklog.LoggerProvider
+	logger   log.Logger
+	sink     *collect
+	attrs    []attribute.KeyValue // reused between lines
+}
+
+// collect is a Processor that keeps what is emitted, for Ship to export
+// itself (the SDK's processors report export errors to a global handler,
+// not to the caller, and Ship must know a batch arrived before it moves
+// the cursor).
+type collect struct{ recs []sdklog.Record }
+
+func (p *collect) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
+func (p *collect) OnEmit(_ context.Context, r *sdklog.Record) error {
+	p.recs = append(p.recs, r.Clone())
+	return nil
+}
+func (p *collect) Shutdown(context.Context) error   { return nil }
+func (p *collect) ForceFlush(context.Context) error { return nil }
+
+func newConverter() *converter {
+	host, _ := os.Hostname()
+	res := resource.NewSchemaless(
+		attribute.String("service.name", "skillwire"),
+		attribute.String("service.version", ProductVersion),
+		attribute.String("host.name", host),
+	)
+	sink := &collect{}
+	p := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sink), sdklog.WithAttributeCountLimit(512), sdklog.WithAllowKeyDuplication())
+	return &converter{provider: p, logger: p.Logger("github.com/skillwire/skillwire/events"), sink: sink, attrs: make([]attribute.KeyValue, 0, 64)}
+}
+
+func (c *converter) close() { c.provider.Shutdown(context.Background()) }
+
+// convert makes one record per line; a line that is not a JSON object is
+// sent as its text with skillwire.malformed, and counted.
+func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Record, int) {
+	c.sink.recs = make([]sdklog.Record, 0, len(lines))
+	malformed := 0
+	now := time.Now()
+	for _, line := range lines {
+		var r log.Record
+		r.SetObservedTimestamp(now)
+		r.SetBody(attribute.StringValue(strings.ToValidUTF8(string(line), "\uFFFD")))
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil || m == nil {
+			malformed++
+			r.SetEventName("skillwire.malformed")
+			r.AddAttributes(attribute.Bool("skillwire.malformed", true))
+			c.logger.Emit(ctx, r)
+			continue
+		}
+		attrs := flatten(c.attrs[:0], "", m)
+		if ms, ok := number(m["time"]); ok {
+			r.SetTimestamp(time.UnixMilli(ms))
+		}
+		if sev, ok := number(m["severity_id"]); ok {
+			r.SetSeverity(otelSeverity(Severity(sev)))
+		}
+		if s, ok := m["severity"].(string); ok {
+			r.SetSeverityText(s)
+		}
+		if sw, ok := dig(m, "unmapped", "skillwire", "event").(string); ok {
+			r.SetEventName("skillwire." + sw)
+		}
+		if s, ok := dig(m, "actor", "session", "uid").(string); ok && s != "" {
+			attrs = append(attrs, attribute.String("session.id", s))
+		}
+		if s, ok := dig(m, "metadata", "correlation_uid").(string); ok && s != "" {
+			attrs = append(attrs, attribute.String("prompt.id", s))
+		}
+		r.AddAttributes(attrs...) // copies: c.attrs is reused
+		c.attrs = attrs
+		c.logger.Emit(ctx, r)
+	}
+	return c.sink.recs, malformed
+}
+
+// flatten appends m's leaves as attributes with dotted keys; an array
+// becomes one attribute holding a slice (of maps for arrays of objects).
+func flatten(out []attribute.KeyValue, prefix string, m map[string]any) []attribute.KeyValue {
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			out = flatten(out, key, sub)
+			continue
+		}
+		out = append(out, attribute.KeyValue{Key: attribute.Key(key), Value: value(v)})
+	}
+	return out
+}
+
+func value(v any) attribute.Value {
+	switch v := v.(type) {
+	case string:
+		return attribute.StringValue(v)
+	case bool:
+		return attribute.BoolValue(v)
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return attribute.Int64Value(int64(v))
+		}
+		return attribute.Float64Value(v)
+	case []any:
+		vals := make([]attribute.Value, len(v))
+		for i, e := range v {
+			vals[i] = value(e)
+		}
+		return attribute.SliceValue(vals...)
+	case map[string]any:
+		return attribute.MapValue(flatten(nil, "", v)...)
+	}
+	return attribute.StringValue("")
+}
+
+// number is an integral JSON number (every number in an event is one,
+// and below 2^53, so float64 holds it exactly).
+func number(v any) (int64, bool) {
+	f, ok := v.(float64)
+	if !ok || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func dig(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}
+
+// otelSeverity maps OCSF severity_id onto the OpenTelemetry log severity
+// numbers: Informational is INFO, Low INFO4, Medium WARN, High ERROR,
+// Critical FATAL.
+func otelSeverity(s Severity) log.Severity {
+	switch s {
+	case SeverityInformational:
+		return log.SeverityInfo
+	case SeverityLow:
+		return log.SeverityInfo4
+	case SeverityMedium:
+		return log.SeverityWarn
+	case SeverityHigh:
+		return log.SeverityError
+	case SeverityCritical:
+		return log.SeverityFatal
+	}
+	return log.SeverityUndefined
+}

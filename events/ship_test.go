@@ -1,0 +1,436 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/config/configgrpc"
+	"go.opentelemetry.io/collector/config/configoptional"
+	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/receiver"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+	"go.opentelemetry.io/collector/receiver/receivertest"
+)
+
+// collector is the OpenTelemetry Collector's own OTLP receiver on
+// 127.0.0.1, HTTP only, feeding a consumertest sink (optionally slowed).
+type collector struct {
+	t     testing.TB
+	addr  string
+	sink  *consumertest.LogsSink
+	delay time.Duration
+	rcv   receiver.Logs
+}
+
+func startCollector(t testing.TB, addr string, delay time.Duration, sink *consumertest.LogsSink) *collector {
+	t.Helper()
+	if addr == "" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr = l.Addr().String()
+		l.Close()
+	}
+	if sink == nil {
+		sink = new(consumertest.LogsSink)
+	}
+	c := &collector{t: t, addr: addr, sink: sink, delay: delay}
+	f := otlpreceiver.NewFactory()
+	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
+	cfg.Protocols.GRPC = configoptional.None[configgrpc.ServerConfig]()
+	http := cfg.Protocols.HTTP.GetOrInsertDefault()
+	http.ServerConfig.NetAddr.Endpoint = addr
+	var next consumer.Logs = sink
+	if delay > 0 {
+		next, _ = consumer.NewLogs(func(ctx context.Context, ld plog.Logs) error {
+			time.Sleep(c.delay)
+			return sink.ConsumeLogs(ctx, ld)
+		})
+	}
+	rcv, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rcv.Start(context.Background(), componenttest.NewNopHost()); err != nil {
+		t.Fatal(err)
+	}
+	c.rcv = rcv
+	t.Cleanup(c.stop)
+	return c
+}
+
+func startCollectorWith(t testing.TB, consume consumer.ConsumeLogsFunc) *collector {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	f := otlpreceiver.NewFactory()
+	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
+	cfg.Protocols.GRPC = configoptional.None[configgrpc.ServerConfig]()
+	cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = addr
+	next, _ := consumer.NewLogs(consume)
+	rcv, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rcv.Start(context.Background(), componenttest.NewNopHost()); err != nil {
+		t.Fatal(err)
+	}
+	c := &collector{t: t, addr: addr, rcv: rcv}
+	t.Cleanup(c.stop)
+	return c
+}
+
+func (c *collector) stop() {
+	if c.rcv != nil {
+		c.rcv.Shutdown(context.Background())
+		c.rcv = nil
+	}
+}
+
+// received is every record's attributes, by metadata.uid.
+func (c *collector) received() map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, ld := range c.sink.AllLogs() {
+		for i := 0; i < ld.ResourceLogs().Len(); i++ {
+			rl := ld.ResourceLogs().At(i)
+			for j := 0; j < rl.ScopeLogs().Len(); j++ {
+				recs := rl.ScopeLogs().At(j).LogRecords()
+				for k := 0; k < recs.Len(); k++ {
+					a := recs.At(k).Attributes().AsRaw()
+					a["(body)"] = recs.At(k).Body().Str()
+					a["(event_name)"] = recs.At(k).EventName()
+					a["(severity)"] = recs.At(k).SeverityNumber().String()
+					if v, ok := rl.Resource().Attributes().Get("service.name"); ok {
+						a["(service.name)"] = v.Str()
+					}
+					uid, _ := a["metadata.uid"].(string)
+					out[uid] = a
+				}
+			}
+		}
+	}
+	return out
+}
+
+func exporterFor(t *testing.T, c *collector) ShipConfig {
+	t.Helper()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+c.addr)
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000")
+	exp, err := NewExporter(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { exp.Shutdown(context.Background()) })
+	return ShipConfig{Exporter: exp, Attempts: 2, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond}
+}
+
+func appendN(t testing.TB, dir string, c Config, n int) []string {
+	t.Helper()
+	uids := make([]string, 0, n)
+	for i := range n {
+		e := testEvent(i)
+		if err := Stamp(&e); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Append(context.Background(), dir, e); err != nil {
+			t.Fatal(err)
+		}
+		uids = append(uids, e.Metadata.UID)
+	}
+	return uids
+}
+
+func missing(want []string, got map[string]map[string]any) []string {
+	var out []string
+	for _, u := range want {
+		if _, ok := got[u]; !ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// TestEventsArriveAtTheCollectorWithTheirAttributes: every field of the
+// OCSF event is an attribute under its dotted name, session.id and
+// prompt.id are set, the body is the event's JSON.
+func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
+	dir := t.TempDir()
+	col := startCollector(t, "", 0, nil)
+	sc := exporterFor(t, col)
+	sc.Dir = dir
+	var want []Event
+	for _, e := range goldenCases() {
+		want = append(want, e)
+	}
+	if err := Append(context.Background(), dir, want...); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Ship(context.Background(), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Shipped != len(want) {
+		t.Errorf("shipped %d, want %d", res.Shipped, len(want))
+	}
+	got := col.received()
+	if len(got) != len(want) {
+		t.Fatalf("received %d, want %d", len(got), len(want))
+	}
+	for _, e := range want {
+		a := got[e.Metadata.UID]
+		if a == nil {
+			t.Errorf("%s not received", e.Metadata.UID)
+			continue
+		}
+		checks := map[string]any{
+			"class_uid":                       int64(e.ClassUID),
+			"activity_id":                     int64(e.ActivityID),
+			"severity_id":                     int64(e.SeverityID),
+			"metadata.version":                Version,
+			"metadata.product.name":           "skillwire",
+			"device.hostname":                 e.Device.Hostname,
+			"unmapped.skillwire.event":        e.Unmapped.Skillwire.Event,
+			"unmapped.skillwire.candidate.id": e.Unmapped.Skillwire.Candidate.ID,
+			"(event_name)":                    "skillwire." + e.Unmapped.Skillwire.Event,
+			"(service.name)":                  "skillwire",
+		}
+		if e.File != nil {
+			checks["file.path"] = strings.ToValidUTF8(e.File.Path, "\uFFFD")
+		}
+		if e.Actor.Session != nil {
+			checks["session.id"] = e.Actor.Session.UID
+			checks["prompt.id"] = e.Metadata.CorrelationUID
+		}
+		for k, v := range checks {
+			if fmt.Sprint(a[k]) != fmt.Sprint(v) {
+				t.Errorf("%s %s: %v, want %v", e.Unmapped.Skillwire.Event, k, a[k], v)
+			}
+		}
+		if e.ClassUID == ClassFileActivity && e.File.Hashes != nil {
+			hashes, _ := a["file.hashes"].([]any)
+			if len(hashes) != len(e.File.Hashes) {
+				t.Errorf("file.hashes %v", a["file.hashes"])
+			}
+		}
+	}
+}
+
+// TestCollectorDownThenBackLosesNothing: while the collector is stopped the
+// events stay in the file and the cursor before them; after it comes back
+// every event arrives.
+func TestCollectorDownThenBackLosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	col := startCollector(t, "", 0, nil)
+	sc := exporterFor(t, col)
+	sc.Dir = dir
+	uids := appendN(t, dir, DefaultConfig, 50)
+	if _, err := Ship(context.Background(), sc); err != nil {
+		t.Fatal(err)
+	}
+	col.stop()
+	uids = append(uids, appendN(t, dir, DefaultConfig, 70)...)
+	res, err := Ship(context.Background(), sc)
+	if err == nil {
+		t.Fatal("shipping to a stopped collector succeeded")
+	}
+	if res.Shipped != 0 {
+		t.Errorf("shipped %d while down", res.Shipped)
+	}
+	col2 := startCollector(t, col.addr, 0, col.sink)
+	res, err = Ship(context.Background(), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Shipped != 70 {
+		t.Errorf("after restart shipped %d, want 70", res.Shipped)
+	}
+	if m := missing(uids, col2.received()); len(m) > 0 {
+		t.Errorf("%d events lost", len(m))
+	}
+}
+
+// TestSlowCollectorDoesNotSlowAppending: the shipper holds no lock while
+// it waits on the network, so a hook's append stays fast.
+func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
+	dir := t.TempDir()
+	col := startCollector(t, "", 300*time.Millisecond, nil)
+	sc := exporterFor(t, col)
+	sc.Dir, sc.Batch = dir, 10
+	appendN(t, dir, DefaultConfig, 50)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if _, err := Ship(context.Background(), sc); err != nil {
+			t.Error(err)
+		}
+	}()
+	var worst time.Duration
+	for i := range 40 {
+		start := time.Now()
+		if err := Append(context.Background(), dir, testEvent(i)); err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, time.Since(start))
+		time.Sleep(20 * time.Millisecond)
+	}
+	wg.Wait()
+	// The collector takes 300 ms a batch; an append that waited on it
+	// would show it. 100 ms is far above an append's cost.
+	if worst > 100*time.Millisecond {
+		t.Errorf("slowest append %v while shipping to a slow collector", worst)
+	}
+}
+
+// TestRotationMidShipLosesNothing: the file is rotated between and during
+// ships; the cursor follows the sequence numbers.
+func TestRotationMidShipLosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	col := startCollector(t, "", 0, nil)
+	sc := exporterFor(t, col)
+	sc.Dir, sc.Batch = dir, 7
+	small := Config{MaxBytes: 8 << 10, Keep: 50, LockWait: time.Second}
+	uids := appendN(t, dir, small, 30)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		uids2 := appendN(t, dir, small, 60)
+		uids = append(uids, uids2...)
+	}()
+	if _, err := Ship(context.Background(), sc); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if _, err := Ship(context.Background(), sc); err != nil {
+		t.Fatal(err)
+	}
+	if seqs, _ := rotated(dir); len(seqs) < 3 {
+		t.Fatalf("only %d rotations: the test did not rotate mid-ship", len(seqs))
+	}
+	if m := missing(uids, col.received()); len(m) > 0 {
+		t.Errorf("%d of %d events lost", len(m), len(uids))
+	}
+}
+
+// TestACorruptCursorResendsRatherThanLoses: a cursor that fails its
+// checksum, points past the file or at the wrong bytes is set aside and
+// everything kept is sent again (the receiver de-duplicates on
+// metadata.uid); none is lost.
+func TestACorruptCursorResendsRatherThanLoses(t *testing.T) {
+	cases := map[string]func(dir string){
+		"garbage":      func(dir string) { os.WriteFile(filepath.Join(dir, cursorName), []byte("{\"seq\":1,\"off"), 0o600) },
+		"flipped":      func(dir string) { flip(dir, func(c *Cursor) { c.Offset -= 10 }, false) },
+		"past the end": func(dir string) { flip(dir, func(c *Cursor) { c.Offset += 1 << 20 }, true) },
+		"wrong line":   func(dir string) { flip(dir, func(c *Cursor) { c.Offset -= 100 }, true) },
+		"future file":  func(dir string) { flip(dir, func(c *Cursor) { c.Seq += 5 }, true) },
+	}
+	for name, corrupt := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			col := startCollector(t, "", 0, nil)
+			sc := exporterFor(t, col)
+			sc.Dir = dir
+			uids := appendN(t, dir, DefaultConfig, 20)
+			if _, err := Ship(context.Background(), sc); err != nil {
+				t.Fatal(err)
+			}
+			uids = append(uids, appendN(t, dir, DefaultConfig, 5)...)
+			corrupt(dir)
+			res, err := Ship(context.Background(), sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.CursorReset == "" {
+				t.Error("the corrupt cursor was believed")
+			}
+			if res.Shipped != 25 {
+				t.Errorf("shipped %d, want all 25 kept", res.Shipped)
+			}
+			if _, err := os.Stat(filepath.Join(dir, cursorName+".corrupt")); err != nil {
+				t.Error("the corrupt cursor was not kept aside")
+			}
+			if m := missing(uids, col.received()); len(m) > 0 {
+				t.Errorf("%d events lost", len(m))
+			}
+			res, err = Ship(context.Background(), sc)
+			if err != nil || res.Shipped != 0 || res.CursorReset != "" {
+				t.Errorf("the new cursor: %+v %v", res, err)
+			}
+		})
+	}
+}
+
+// flip rewrites the cursor with f applied, its checksum fixed or not.
+func flip(dir string, f func(*Cursor), fixSum bool) {
+	c, _, _ := loadCursor(dir)
+	old := c.Check
+	f(&c)
+	c.save(dir)
+	if !fixSum {
+		c.Check = old
+		os.WriteFile(filepath.Join(dir, cursorName), fmt.Appendf(nil, `{"seq":%d,"offset":%d,"last":%q,"check":%q}`, c.Seq, c.Offset, c.Last, c.Check), 0o600)
+	}
+}
+
+// TestRotatedAwayUnshippedIsReported: files pruned before they were shipped
+// are counted, not silently skipped.
+func TestRotatedAwayUnshippedIsReported(t *testing.T) {
+	dir := t.TempDir()
+	col := startCollector(t, "", 0, nil)
+	sc := exporterFor(t, col)
+	sc.Dir = dir
+	appendN(t, dir, DefaultConfig, 3)
+	if _, err := Ship(context.Background(), sc); err != nil {
+		t.Fatal(err)
+	}
+	appendN(t, dir, Config{MaxBytes: 4096, Keep: 2, LockWait: time.Second}, 100)
+	res, err := Ship(context.Background(), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LostFiles == 0 {
+		t.Errorf("no lost files reported: %+v", res)
+	}
+}
+
+func BenchmarkShip100k(b *testing.B) {
+	dir := b.TempDir()
+	appendN(b, dir, Config{MaxBytes: 1 << 30, Keep: 2, LockWait: time.Second}, 100_000)
+	// The collector counts and drops: a sink keeping 100,000 records would
+	// measure the test's garbage collector, not the shipping.
+	var got atomic.Int64
+	col := startCollectorWith(b, func(_ context.Context, ld plog.Logs) error { got.Add(int64(ld.LogRecordCount())); return nil })
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+col.addr)
+	exp, err := NewExporter(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer exp.Shutdown(context.Background())
+	for b.Loop() {
+		os.Remove(filepath.Join(dir, cursorName))
+		res, err := Ship(context.Background(), ShipConfig{Dir: dir, Exporter: exp})
+		if err != nil || res.Shipped != 100_000 {
+			b.Fatal(res, err)
+		}
+	}
+	if got.Load() != int64(100_000*b.N) {
+		b.Fatalf("received %d", got.Load())
+	}
+}
