@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/safefile"
 )
 
@@ -34,6 +35,11 @@ type SettingsFile struct {
 	Exists    bool
 	Mode      fs.FileMode // the file's, kept by the edit; 0600 for a new one
 	Doc       *Settings
+	// dirMode is the mode Dir (and, when parents, its parent) is created
+	// with when missing: 0700 for a user's own, 0755 for the managed
+	// drop-in, which every user's Claude Code must read.
+	dirMode fs.FileMode
+	parents bool
 
 	orig  []byte // the bytes read
 	canon []byte // the document as read, in Encode's layout
@@ -43,7 +49,24 @@ type SettingsFile struct {
 // A missing file is an empty document. Only a regular file is read, never
 // through a link.
 func OpenSettings(dir string) (*SettingsFile, error) {
-	f := &SettingsFile{Dir: dir, Path: SettingsPath(dir), Mode: 0o600}
+	return openSettingsFile(&SettingsFile{Dir: dir, Path: SettingsPath(dir), Mode: 0o600, dirMode: 0o700})
+}
+
+// ManagedDropIn is the file `hook install --managed` writes in the managed
+// directory's managed-settings.d: Claude Code reads every drop-in there as
+// managed settings, whose hooks run even where a project's settings set
+// disableAllHooks.
+const ManagedDropIn = "skillwire.json"
+
+// OpenManagedSettings reads skillwire's drop-in in managed's
+// managed-settings.d (a missing one is an empty document), as OpenSettings.
+// A new drop-in and its directories are made readable by every user.
+func OpenManagedSettings(managed string) (*SettingsFile, error) {
+	dir := under(managed, "managed-settings.d")
+	return openSettingsFile(&SettingsFile{Dir: dir, Path: under(dir, ManagedDropIn), Mode: 0o644, dirMode: 0o755, parents: true})
+}
+
+func openSettingsFile(f *SettingsFile) (*SettingsFile, error) {
 	b, fi, err := safefile.Read(f.Path, MaxSettings, safefile.Trust{})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -125,7 +148,12 @@ func (e *WriteError) Unwrap() error { return e.Err }
 func (f *SettingsFile) Write() (backup string, err error) {
 	data := f.Doc.Encode()
 	if !f.Exists {
-		if err := os.Mkdir(f.Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		if f.parents {
+			if err := os.Mkdir(pathname.Parent(f.Dir), f.dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+				return "", &WriteError{"creating", pathname.Parent(f.Dir), err}
+			}
+		}
+		if err := os.Mkdir(f.Dir, f.dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", &WriteError{"creating", f.Dir, err}
 		}
 		err := safefile.Create(f.Path, data, f.Mode)

@@ -18,12 +18,15 @@ import (
 // hookEditFlags are the flags install and uninstall share.
 type hookEditFlags struct {
 	project bool
+	managed bool
 	events  []string
 	confirmFlags
 }
 
 func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.project, "project", false, "edit the project's .claude/settings.json instead of the global one")
+	cmd.Flags().BoolVar(&f.managed, "managed", false,
+		"edit skillwire's drop-in in Claude Code's managed settings (<managed>/managed-settings.d/"+claude.ManagedDropIn+"; needs root): hooks there run even where a project sets disableAllHooks")
 	cmd.Flags().StringSliceVar(&f.events, "events", nil,
 		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use); default all six")
 	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
@@ -113,7 +116,7 @@ func hookInstall(s *streams, f hookEditFlags) error {
 	if err != nil {
 		return err
 	}
-	sf, err := openSettings(s, f.project)
+	sf, err := openSettings(s, f)
 	if err != nil {
 		return err
 	}
@@ -153,7 +156,7 @@ func hookUninstall(s *streams, f hookEditFlags) error {
 		return err
 	}
 	exe, _ := selfExe() // a binary that cannot name itself still removes hooks named skillwire
-	sf, err := openSettings(s, f.project)
+	sf, err := openSettings(s, f)
 	if err != nil {
 		return err
 	}
@@ -211,26 +214,44 @@ func refuseSettings(path string, err error) error {
 
 // openSettings reads the settings.json install and uninstall edit, saying
 // why one is refused.
-func openSettings(s *streams, project bool) (*claude.SettingsFile, error) {
+func openSettings(s *streams, f hookEditFlags) (*claude.SettingsFile, error) {
 	env := claude.OSEnv()
 	env.Getenv = s.getenv
-	var dir string
+	var dir, path string
 	var sf *claude.SettingsFile
 	var err error
-	if project {
+	switch {
+	case f.project && f.managed:
+		return nil, fail(exitUsage, "--project and --managed name two different files: choose one")
+	case f.managed:
+		p, lerr := claude.Locate(env, "")
+		if lerr != nil {
+			return nil, fail(exitUsage, "%v", lerr)
+		}
+		if p.Managed == "" {
+			return nil, fail(exitUsage, "no managed directory: %s is set empty", claude.ManagedDirEnv)
+		}
+		if os.Geteuid() != 0 {
+			return nil, fail(exitUsage, "--managed writes Claude Code's managed settings in %s, which only root may change: run it as root (sudo)", defang(p.Managed))
+		}
+		sf, err = claude.OpenManagedSettings(p.Managed)
+		path = p.Managed + "/managed-settings.d/" + claude.ManagedDropIn
+	case f.project:
 		p := claude.ProjectDir(env, "")
 		if p == "" {
 			return nil, fail(exitUsage, "no project directory: set CLAUDE_PROJECT_DIR or run in the project")
 		}
 		dir = claude.ProjectConfigDir(p)
 		sf, err = claude.OpenProjectSettings(p)
-	} else {
+	default:
 		if dir, err = claude.ConfigDir(env); err != nil {
 			return nil, fail(exitUsage, "%v", err)
 		}
 		sf, err = claude.OpenSettings(dir)
 	}
-	path := claude.SettingsPath(dir)
+	if path == "" {
+		path = claude.SettingsPath(dir)
+	}
 	switch {
 	case err == nil:
 		return sf, nil

@@ -58,6 +58,9 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return unix.Geteuid() == 0, nil
+			}
 			if cond != "nobody" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
