@@ -180,7 +180,7 @@ var configFiles = map[string]configFile{
 	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
-	"known_marketplaces.json": {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
+	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: MaxConfigJSON},
 	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
 	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: MaxClaudeJSON},
 }
@@ -199,6 +199,10 @@ func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 
 func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(Frontmatter(data))
+}
+
+func marketplacesExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(KnownMarketplaces(data, int64(len(data))))
 }
 
 func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
