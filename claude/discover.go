@@ -117,6 +117,16 @@ func (p *Places) nested(lim Limits) {
 		if instr {
 			p.NestedInstructions = append(p.NestedInstructions, d.path)
 		}
+		if d.depth == 0 && p.top != "" && len(queue) > 0 {
+			// The project's own ignored folders (node_modules, build) are
+			// most of a checkout: asked once, they are never listed.
+			sub := make([]string, len(queue))
+			for i, q := range queue {
+				sub[i] = q.path
+			}
+			ignored := checkIgnore(p.top, sub)
+			queue = slices.DeleteFunc(queue, func(q dir) bool { return ignored[q.path] })
+		}
 	}
 	if p.top != "" && len(p.Nested)+len(p.NestedInstructions) > 0 {
 		ignored := checkIgnore(p.top, append(append([]string(nil), p.Nested...), p.NestedInstructions...))
