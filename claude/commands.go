@@ -16,8 +16,23 @@ type Command struct {
 	Command string // the command line; for an http hook its URL, for a prompt hook its prompt
 }
 
-// helperKeys are the settings keys whose string value is a command run by /bin/sh.
-var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
+// helperKeys are the settings keys whose string value is a command run by
+// /bin/sh: credentials (gcpAuthRefresh ran a project's value under a Vertex
+// setup), telemetry headers, and the proxy's credentials.
+var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper", "proxyAuthHelper"}
+
+// objectHelperKeys are the settings keys whose object's "command" is run:
+// the status lines (the subagents' too) and the file picker.
+var objectHelperKeys = []string{"statusLine", "subagentStatusLine", "fileSuggestion"}
+
+// marketplaceKeys hold marketplaces by name; each may name a headersHelper
+// command run to fetch it. additionalMarketplaces is Claude Code's alias of
+// extraKnownMarketplaces.
+var marketplaceKeys = []string{"extraKnownMarketplaces", "additionalMarketplaces"}
+
+// HeadersHelper is the Command.Source of a marketplace's headersHelper; its
+// Matcher is the marketplace's name.
+const HeadersHelper = "headersHelper"
 
 // decodeCanonical reads a canonical form back. A form that does not decode
 // reads as empty, so a damaged old form makes everything new, never less.
@@ -35,7 +50,7 @@ func decodeCanonical(canonical []byte) map[string]any {
 func SettingsCommands(canonical []byte) []Command {
 	doc := decodeCanonical(canonical)
 	cmds := hookCommands(doc["hooks"])
-	for _, k := range []string{"statusLine", "fileSuggestion"} {
+	for _, k := range objectHelperKeys {
 		if o, ok := doc[k].(map[string]any); ok {
 			if c, ok := o["command"].(string); ok {
 				cmds = append(cmds, Command{Source: k, Type: cfgString(o["type"]), Command: c})
@@ -45,6 +60,15 @@ func SettingsCommands(canonical []byte) []Command {
 	for _, k := range helperKeys {
 		if c, ok := doc[k].(string); ok {
 			cmds = append(cmds, Command{Source: k, Command: c})
+		}
+	}
+	for _, k := range marketplaceKeys {
+		ms, _ := doc[k].(map[string]any)
+		for _, name := range cfgKeys(ms) {
+			m, _ := ms[name].(map[string]any)
+			if c, ok := m["headersHelper"].(string); ok {
+				cmds = append(cmds, Command{Source: HeadersHelper, Matcher: name, Command: c})
+			}
 		}
 	}
 	return cmds
@@ -73,11 +97,35 @@ func hookCommands(hooks any) []Command {
 						break
 					}
 				}
+				c.Command += execArgs(handler["args"])
 				cmds = append(cmds, c)
 			}
 		}
 	}
 	return cmds
+}
+
+// execArgs is an exec-form hook's args as shell words after its command:
+// under `command: "/bin/sh"` the args are the payload, so a change of args
+// is a changed hook, and `sh ./x.sh` binds the script as a shell line does.
+// An arg that is not a string is its JSON, quoted: never dropped.
+func execArgs(v any) string {
+	args, ok := v.([]any)
+	if !ok {
+		if v != nil {
+			return " " + shellQuote(cfgJSON(v))
+		}
+		return ""
+	}
+	var b strings.Builder
+	for _, a := range args {
+		s, ok := a.(string)
+		if !ok {
+			s = cfgJSON(a)
+		}
+		b.WriteString(" " + shellQuote(s))
+	}
+	return b.String()
 }
 
 func cfgList(v any) []any {

@@ -36,20 +36,26 @@ const MaxClaudeJSON = 16 << 20
 // maxConfigDepth bounds the nesting of a kept value; real settings nest about 6 deep.
 const maxConfigDepth = 64
 
-// subsetKeys are the settings keys that run code, reach the network, change
-// what is trusted or what is loaded (DESIGN §12). Every other key is noise.
-// Sorted. Checked against Claude Code's settings reference and its settings
-// schema (code.claude.com/docs/en/settings; the SDK's generated Settings
-// type, runloopai.github.io/agent-axon-client-ts/interfaces/claude.Settings.html):
-// sandbox, hook and MCP allow-lists, managed-only switches, the default
-// agent, the output style and the memory directory change what runs or is read.
-var subsetKeys = []string{
-	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
-	"allowedHttpHookUrls", "allowedMcpServers", "apiKeyHelper", "autoMemoryDirectory", "awsAuthRefresh",
-	"awsCredentialExport", "blockedMarketplaces", "deniedMcpServers", "disableAllHooks", "disabledMcpjsonServers",
-	"enableAllProjectMcpServers", "enabledMcpjsonServers", "enabledPlugins", "env",
-	"extraKnownMarketplaces", "fileSuggestion", "hooks", "otelHeadersHelper", "outputStyle",
-	"permissions", "sandbox", "skipDangerousModePermissionPrompt", "statusLine", "strictKnownMarketplaces",
+// noiseKeys are the settings keys left out of a settings file's canonical
+// form: every other key, one skillwire has never heard of included, is kept,
+// so a new key is a told change, never silence (DESIGN §12). Sorted. Each is
+// here because it changes only how Claude Code looks or which model it asks,
+// never what it runs, reads, trusts or sends where:
+//   - "$schema": the editor's schema URL; Claude Code never fetches it.
+//   - "autoUpdates", "autoUpdatesChannel": the client's own updates.
+//   - "cleanupPeriodDays": how long transcripts are kept on disk.
+//   - "includeCoAuthoredBy": a trailer line in commit messages.
+//   - "model", "effortLevel", "alwaysThinkingEnabled": which model, how hard
+//     it thinks; the endpoint it is sent to is env's ANTHROPIC_BASE_URL, kept.
+//   - "numStartups", "tipsHistory": counters the client rewrites itself.
+//   - "preferredNotifChannel", "spinnerTipsEnabled", "theme", "verbose":
+//     how the terminal looks and what it prints.
+//
+// "outputStyle" is not noise: it replaces the system prompt.
+var noiseKeys = []string{
+	"$schema", "alwaysThinkingEnabled", "autoUpdates", "autoUpdatesChannel", "cleanupPeriodDays",
+	"effortLevel", "includeCoAuthoredBy", "model", "numStartups", "preferredNotifChannel",
+	"spinnerTipsEnabled", "theme", "tipsHistory", "verbose",
 }
 
 // settingKeys are the subset keys told as "KEY is now VALUE" (FactSettingSet).
@@ -230,14 +236,14 @@ func canonicalJSON(v any) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// SettingsSubset extracts the security-relevant keys of a settings.json
+// SettingsSubset extracts every key of a settings.json but noiseKeys
 // (user, project, local or managed). size is the file's size as the caller
 // observed it; data is what it read, bounded.
 func SettingsSubset(data []byte, size int64) Extract {
 	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
 		kept := map[string]any{}
 		err := r.object(func(k string) error {
-			if _, ok := slices.BinarySearch(subsetKeys, k); !ok {
+			if _, noise := slices.BinarySearch(noiseKeys, k); noise {
 				return r.skip()
 			}
 			v, err := r.value(1)

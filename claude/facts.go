@@ -1,8 +1,10 @@
 package claude
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -92,7 +94,9 @@ func ConfigFacts(old, new []byte) []Fact {
 	fs = append(fs, listFacts(o["disabledMcpjsonServers"], n["disabledMcpjsonServers"], FactMcpjsonServerDisabled, 0, "")...)
 	fs = append(fs, permissionFacts(o["permissions"], n["permissions"])...)
 	fs = append(fs, pluginFacts(o["enabledPlugins"], n["enabledPlugins"])...)
-	fs = append(fs, mapFacts(o["extraKnownMarketplaces"], n["extraKnownMarketplaces"], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
+	for _, k := range append(marketplaceKeys, knownMarketplacesKey) {
+		fs = append(fs, mapFacts(o[k], n[k], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
+	}
 	if !cfgEqual(o["name"], n["name"]) {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
@@ -113,6 +117,7 @@ func ConfigFacts(old, new []byte) []Fact {
 	}
 	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
 	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
+	fs = append(fs, otherFacts(o, n)...)
 	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
 	slices.SortStableFunc(fs, func(a, b Fact) int {
 		if da, db := a.Dangerous(), b.Dangerous(); da != db {
@@ -123,6 +128,31 @@ func ConfigFacts(old, new []byte) []Fact {
 		}
 		return int(a.Kind) - int(b.Kind)
 	})
+	return fs
+}
+
+// toldKeys are the top-level keys some fact above tells, or that say
+// nothing of their own (installed_plugins.json's "version"); a change of
+// any other key of a canonical form is told as a setting (otherFacts).
+var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{
+	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
+	"enabledPlugins", "env", "localMcpServers", "permissions", "plugins", "sandbox", "version",
+})
+
+// otherFacts tells each other key whose value changed, so a key skillwire
+// has never heard of ("fooHelper") is a told change, never silence.
+func otherFacts(o, n map[string]any) []Fact {
+	var fs []Fact
+	for _, k := range cfgKeys(n) {
+		if !slices.Contains(toldKeys, k) && !cfgEqual(o[k], n[k]) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: k, Value: cfgJSON(n[k])})
+		}
+	}
+	for _, k := range cfgKeys(o) {
+		if _, ok := n[k]; !ok && !slices.Contains(toldKeys, k) {
+			fs = append(fs, Fact{Kind: FactSettingSet, Name: k})
+		}
+	}
 	return fs
 }
 
@@ -278,24 +308,35 @@ func hookFacts(old, new any) []Fact {
 }
 
 func helperFacts(o, n map[string]any) []Fact {
-	helpers := func(doc map[string]any) map[string]string {
-		m := map[string]string{}
+	type key struct{ source, marketplace string }
+	helpers := func(doc map[string]any) map[key]string {
+		m := map[key]string{}
 		for _, c := range SettingsCommands(canonicalJSON(doc)) {
 			if c.Source != "hooks" {
-				m[c.Source] = c.Command
+				m[key{c.Source, c.Matcher}] = c.Command
 			}
 		}
 		return m
 	}
 	ho, hn := helpers(o), helpers(n)
+	keys := slices.Collect(maps.Keys(hn))
+	for k := range ho {
+		if !cfgHas(hn, k) {
+			keys = append(keys, k)
+		}
+	}
+	order := helperNames()
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(slices.Index(order, a.source), slices.Index(order, b.source)), strings.Compare(a.marketplace, b.marketplace))
+	})
 	var fs []Fact
-	for _, k := range helperNames() {
+	for _, k := range keys {
 		c, ok := hn[k]
 		switch {
 		case ok && (c != ho[k] || !cfgHas(ho, k)):
-			fs = append(fs, Fact{Kind: FactHelperSet, Name: k, Command: c})
-		case !ok && cfgHas(ho, k):
-			fs = append(fs, Fact{Kind: FactHelperRemoved, Name: k})
+			fs = append(fs, Fact{Kind: FactHelperSet, Name: k.source, Matcher: k.marketplace, Command: c})
+		case !ok:
+			fs = append(fs, Fact{Kind: FactHelperRemoved, Name: k.source, Matcher: k.marketplace})
 		}
 	}
 	return fs
@@ -303,10 +344,18 @@ func helperFacts(o, n map[string]any) []Fact {
 
 // helperNames are the settings keys told as helper facts, in the order told.
 func helperNames() []string {
-	return append([]string{"statusLine", "fileSuggestion"}, helperKeys...)
+	return slices.Concat(objectHelperKeys, helperKeys, []string{HeadersHelper})
 }
 
-func cfgHas[V any](m map[string]V, k string) bool {
+// helperWho names the helper of a fact: its key, or a marketplace's headersHelper.
+func helperWho(f Fact) string {
+	if f.Name == HeadersHelper {
+		return "marketplace " + factQuote(f.Matcher) + " headersHelper"
+	}
+	return factWord(helperNames(), f.Name)
+}
+
+func cfgHas[K comparable, V any](m map[K]V, k K) bool {
 	_, ok := m[k]
 	return ok
 }
@@ -583,9 +632,9 @@ func (f Fact) String() string {
 		}
 		return s + " of type " + q(f.Type) + ": " + q(f.Command)
 	case FactHelperSet:
-		return factWord(helperNames(), f.Name) + " now runs " + q(f.Command)
+		return helperWho(f) + " now runs " + q(f.Command)
 	case FactHelperRemoved:
-		return factWord(helperNames(), f.Name) + " is no longer set"
+		return helperWho(f) + " is no longer set"
 	case FactEnvSet:
 		return "env now sets " + q(f.Name)
 	case FactEnvRemoved:
@@ -658,6 +707,9 @@ func (f Fact) String() string {
 		return "frontmatter disallowedTools no longer include " + q(f.Name)
 	case FactSettingSet:
 		name := factWord(slices.Concat(settingKeys, sandboxKeys, []string{"sandbox"}), f.Name)
+		if !slices.Contains(settingKeys, f.Name) && !strings.HasPrefix(f.Name, "sandbox") {
+			name = "setting " + name
+		}
 		switch f.Value {
 		case "":
 			return name + " is no longer set"

@@ -20,6 +20,27 @@ type Places struct {
 	Managed string
 	// Home anchors ~/ in the commands settings run; "" leaves those unbound.
 	Home string
+
+	// Found around the project by Locate (Discover), within Limits:
+	// Above are the folders above it, nearest first, whose instruction
+	// files Claude Code reads (those holding one, or .claude); Ancestors those of them whose .claude it
+	// loads skills, agents, commands, output styles and workflows from (up
+	// to the repository's top); Nested the folders below it holding
+	// .claude/skills and NestedInstructions those holding an instruction
+	// file, git-ignored ones left out. NestedPartial: a limit cut the search.
+	Above, Ancestors, Nested, NestedInstructions []string
+	NestedPartial                                bool
+	top                                          string
+}
+
+// Discover finds the folders around p.Project that Claude Code loads from.
+func (p Places) Discover(lim Limits) Places {
+	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
+	if p.Project != "" {
+		p.ancestors(lim)
+		p.nested(lim)
+	}
+	return p
 }
 
 // ManagedDirEnv overrides the managed directory (tests, and systems where
@@ -49,7 +70,7 @@ func Locate(env Env, projectHint string) (Places, error) {
 			p.ClaudeJSON = home
 		}
 	}
-	return p, nil
+	return p.Discover(DefaultLimits), nil
 }
 
 // configFile is what one named configuration file is.
@@ -60,17 +81,35 @@ type configFile struct {
 	extract walker.Extract
 	limit   int64
 	runs    bool // a settings file: the scripts its commands run are bound in
+	// imports: an instruction file, read whole (through a link, as Claude
+	// Code reads it), with the files its @path imports name bound in.
+	imports bool
 }
 
 func (f configFile) spec(name string, r Root) walker.NameSpec {
 	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
 	switch {
+	case f.imports:
+		s.Extract, s.Scripts = instructionsExtract, r.imports
 	case f.runs:
 		s.Scripts = r.scripts
 	case name == "installed_plugins.json":
 		s.Scripts = r.outsidePluginFiles
 	}
 	return s
+}
+
+// imports lists the files an instruction file of r imports (importPaths):
+// its whole text is its canonical form.
+func (r Root) imports(text []byte) []string { return importPaths(r.Path, r.Home, text) }
+
+// instructionsExtract keeps an instruction file whole: its digest is its
+// bytes', and its imports are read from it.
+func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
 }
 
 // scripts lists the local files the settings subset canon runs (hooks,
@@ -174,13 +213,14 @@ func (r Root) outsidePluginFiles(canon []byte) []string {
 
 // configFiles are the names a Config root may hold (DESIGN §12).
 var configFiles = map[string]configFile{
-	"CLAUDE.md":               {kind: KindInstructions},
-	"CLAUDE.local.md":         {kind: KindInstructions},
+	"AGENTS.md":               {kind: KindInstructions, imports: true},
+	"CLAUDE.md":               {kind: KindInstructions, imports: true},
+	"CLAUDE.local.md":         {kind: KindInstructions, imports: true},
 	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
 	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
-	"known_marketplaces.json": {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
+	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: MaxConfigJSON},
 	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
 	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: MaxClaudeJSON},
 }
@@ -199,6 +239,10 @@ func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 
 func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(Frontmatter(data))
+}
+
+func marketplacesExtract(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(KnownMarketplaces(data, int64(len(data))))
 }
 
 func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
@@ -265,10 +309,33 @@ func (p Places) Roots() []Root {
 		add(Root{Path: under(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
 	}
 	if p.Project != "" {
-		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "CLAUDE.local.md", "CLAUDE.md"}})
-		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
+		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}})
+		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
 		add(Root{Path: under(pcfg, "rules"), Scope: Project, Kind: Rules})
 		add(Root{Path: under(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
+	}
+	// What Discover found comes after every root above, so their order
+	// never moves when a folder around the project appears.
+	add(Root{Path: under(p.Config, "workflows"), Scope: Global, Kind: Workflows})
+	if p.Project != "" {
+		add(Root{Path: under(pcfg, "workflows"), Scope: Project, Kind: Workflows})
+	}
+	for _, d := range p.Ancestors {
+		c := under(d, ".claude")
+		dirs(c, Project)
+		add(Root{Path: under(c, "output-styles"), Scope: Project, Kind: OutputStyles})
+		add(Root{Path: under(c, "workflows"), Scope: Project, Kind: Workflows})
+	}
+	for _, d := range p.Nested {
+		add(Root{Path: under(under(d, ".claude"), "skills"), Scope: Project, Kind: Skills})
+	}
+	for _, d := range slices.Concat(p.Above, p.NestedInstructions) {
+		add(Root{Path: d, Scope: Project, Kind: Config, Names: slices.Clone(instructionNames)})
+		if d != p.Home {
+			c := under(d, ".claude")
+			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
+			add(Root{Path: under(c, "rules"), Scope: Project, Kind: Rules})
+		}
 	}
 	for i := range roots {
 		slices.Sort(roots[i].Names)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -39,13 +40,45 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"global config /h .claude.json",
 		"managed config /etc/cc CLAUDE.local.md,CLAUDE.md,managed-settings.json",
 		"managed managed-settings /etc/cc/managed-settings.d ",
-		"project config /p .mcp.json,CLAUDE.local.md,CLAUDE.md",
-		"project config /p/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json",
+		"project config /p .mcp.json,AGENTS.md,CLAUDE.local.md,CLAUDE.md",
+		"project config /p/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json",
 		"project rules /p/.claude/rules ",
 		"project output-styles /p/.claude/output-styles ",
+		"global workflows /h/.claude/workflows ",
+		"project workflows /p/.claude/workflows ",
 	}
 	if got := rootLines(p.Roots()); !slices.Equal(got, want) {
 		t.Errorf("roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestDiscoveredFoldersComeAfterEveryOtherRoot(t *testing.T) {
+	base := Places{Config: "/h/.claude", Project: "/r/p", Home: "/h"}
+	p := base
+	p.Above, p.Ancestors, p.Nested, p.NestedInstructions = []string{"/r", "/"}, []string{"/r"}, []string{"/r/p/src"}, []string{"/r/p/doc"}
+	got, before := rootLines(p.Roots()), rootLines(base.Roots())
+	if !slices.Equal(got[:len(before)], before) {
+		t.Fatalf("discovered folders moved the roots before them:\n%s", strings.Join(got, "\n"))
+	}
+	want := []string{
+		"project skills /r/.claude/skills ",
+		"project agents /r/.claude/agents ",
+		"project commands /r/.claude/commands ",
+		"project output-styles /r/.claude/output-styles ",
+		"project workflows /r/.claude/workflows ",
+		"project skills /r/p/src/.claude/skills ",
+		"project config /r AGENTS.md,CLAUDE.local.md,CLAUDE.md",
+		"project config /r/.claude AGENTS.md,CLAUDE.md",
+		"project rules /r/.claude/rules ",
+		"project config / AGENTS.md,CLAUDE.local.md,CLAUDE.md",
+		"project config /.claude AGENTS.md,CLAUDE.md",
+		"project rules /.claude/rules ",
+		"project config /r/p/doc AGENTS.md,CLAUDE.local.md,CLAUDE.md",
+		"project config /r/p/doc/.claude AGENTS.md,CLAUDE.md",
+		"project rules /r/p/doc/.claude/rules ",
+	}
+	if rest := got[len(before):]; !slices.Equal(rest, want) {
+		t.Errorf("discovered roots:\n%s\nwant:\n%s", strings.Join(rest, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -65,7 +98,7 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
 		}
 	}
-	if !slices.Contains(got, "global config "+home+"/.claude CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json") {
+	if !slices.Contains(got, "global config "+home+"/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json") {
 		t.Errorf("roots: %q", got)
 	}
 }
@@ -88,7 +121,8 @@ func TestLocateReadsTheManagedOverrideAndWhereClaudeJSONLives(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Locate(env(tc.vars), "")
-			if err != nil || got != tc.want {
+			got.Above, got.Ancestors, got.Nested, got.NestedInstructions, got.NestedPartial, got.top = nil, nil, nil, nil, false, ""
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
 			}
 		})

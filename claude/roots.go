@@ -45,6 +45,8 @@ const (
 	Plugins Kind = "plugins"
 	// ManagedSettings is managed-settings.d: every entry is a settings file.
 	ManagedSettings Kind = "managed-settings"
+	// Workflows is .claude/workflows: scripts that call agents.
+	Workflows Kind = "workflows"
 )
 
 // Kinds lists the kinds of the roots a repository's .claude holds by
@@ -54,7 +56,7 @@ var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, Workflows:
 		return true
 	}
 	return false
@@ -70,6 +72,7 @@ const (
 	KindMCP          = "mcp"
 	KindInstructions = "instructions"
 	KindOutputStyle  = "output-style"
+	KindWorkflow     = "workflow"
 )
 
 // CandidateKind is the kind of the candidate name of a root of kind k;
@@ -88,6 +91,8 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindInstructions
 	case OutputStyles:
 		return KindOutputStyle
+	case Workflows:
+		return KindWorkflow
 	case ManagedSettings:
 		return KindSettings
 	case Config:

@@ -18,3 +18,17 @@ func WholeJSON(data []byte, size int64) Extract {
 		return m, nil
 	})
 }
+
+// knownMarketplacesKey holds known_marketplaces.json whole in its canonical
+// form: its top-level keys are marketplace names, told as marketplaces,
+// never as settings.
+const knownMarketplacesKey = "knownMarketplaces"
+
+// KnownMarketplaces is known_marketplaces.json, canonical, under knownMarketplacesKey.
+func KnownMarketplaces(data []byte, size int64) Extract {
+	ex := WholeJSON(data, size)
+	if ex.Canonical != nil {
+		ex.Canonical = canonicalJSON(map[string]any{knownMarketplacesKey: decodeCanonical(ex.Canonical)})
+	}
+	return ex
+}
