@@ -1,0 +1,79 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// clientManagedDir is where Claude Code on Linux reads managed settings;
+// the client has no switch to read them elsewhere, so this case writes the
+// machine's own (as root, and only skillwire's drop-in, removed after).
+const clientManagedDir = "/etc/claude-code"
+
+// 7. One line in a cloned project, {"disableAllHooks": true}, switches off
+// every user-level skillwire hook: the BLOCKed skill loads. Hooks installed
+// with `hook install --managed` still run there, and deny it. Not parallel:
+// the managed drop-in is the machine's, and every parallel case waits
+// until this one has removed it.
+func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Fatal("this case writes Claude Code's managed settings in /etc/claude-code and must run as root (CI does)")
+	}
+	dropIn := filepath.Join(clientManagedDir, "managed-settings.d", "skillwire.json")
+	if _, err := os.Lstat(dropIn); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s exists already (%v): this machine has skillwire's managed hooks; the case will not touch them", dropIn, err)
+	}
+	for _, managed := range []bool{true, false} {
+		name := "managed hooks"
+		if !managed {
+			name = "control: user hooks only"
+		}
+		t.Run(name, func(t *testing.T) {
+			w := blockedWorld(t, true)
+			w.Write("proj/.claude/settings.json", `{"disableAllHooks": true}`)
+			if managed {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				env := w.Env
+				w.Env = append(append([]string{}, w.Env...), "SKILLWIRE_MANAGED_DIR="+clientManagedDir)
+				w.Install("--managed")
+				w.Env = env
+				t.Cleanup(func() {
+					w.Env = append(append([]string{}, env...), "SKILLWIRE_MANAGED_DIR="+clientManagedDir)
+					w.Skillwire("hook", "uninstall", "--managed", "--yes")
+					removeOurs(t, dropIn)
+				})
+			}
+			m := model(t, []Reply{Skill("evil")})
+			r := w.Claude(m, Run{Prompt: "go"})
+			res := strings.Join(m.ToolResults()["Skill"], "\n")
+			if got := m.Sent(evilBody); got == managed {
+				t.Errorf("the BLOCKed body reached the model: %v, want %v (%q)", got, !managed, res)
+			}
+			if managed && (!strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK")) {
+				t.Errorf("not denied by the managed hook: %q", res)
+			}
+			if !managed && Ran(r.Debug, "PreToolUse", "pre-tool-use") {
+				t.Errorf("the client ran a user hook under the project's disableAllHooks: the premise changed")
+			}
+		})
+	}
+}
+
+// removeOurs removes the drop-in and the backups skillwire made of it, and
+// the directories if they are left empty: nothing else is touched.
+func removeOurs(t *testing.T, dropIn string) {
+	matches, _ := filepath.Glob(dropIn + "*")
+	for _, p := range matches {
+		if err := os.Remove(p); err != nil {
+			t.Errorf("cleaning up %s: %v", p, err)
+		}
+	}
+	_ = os.Remove(filepath.Dir(dropIn)) // only when empty
+	_ = os.Remove(clientManagedDir)
+}
