@@ -196,3 +196,20 @@ func TestReferencesToABlockedCandidateAreHeld(t *testing.T) {
 		}
 	}
 }
+
+// 6. The BLOCKed skill's folder renamed and one byte changed, its
+// frontmatter still name: evil, is held like evil.
+func TestARenamedBlockedSkillIsHeld(t *testing.T) {
+	t.Parallel()
+	w := blockedWorld(t, true)
+	w.Skill("home/.claude/skills", "evil2", evilBody+"!")
+	w.Write("home/.claude/skills/evil2/SKILL.md", "---\nname: evil\ndescription: The evil skill.\n---\n\n"+evilBody+"!\n")
+	if err := os.RemoveAll(filepath.Join(w.Config, "skills", "evil")); err != nil {
+		t.Fatal(err)
+	}
+	m := model(t, []Reply{Skill("evil")})
+	w.Claude(m, Run{Prompt: "go"})
+	if res := strings.Join(m.ToolResults()["Skill"], "\n"); m.Sent(evilBody) || !strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK") {
+		t.Errorf("the renamed BLOCKed skill was not held as BLOCKed (results %q)", res)
+	}
+}

@@ -150,6 +150,15 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	return res, nil
 }
 
+// held is f, new, held the way the adverse candidate it resembles is.
+func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
+	l, ok, err := likeAdverse(tx, s, f.Candidate)
+	if ok {
+		f.State, f.Like = l.state, l.text
+	}
+	return f, err
+}
+
 // blockedByFolder answers a use whose name is the folder (or file) of a
 // candidate under a verdict that gives the policy's worst answer, before
 // any other candidate is read: listing a root costs little, while reading
@@ -555,7 +564,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 		return f, nil
 	case s.State == baseline.New:
 		f.State = New
-		return f, nil
+		return held(tx, s, f)
 	case s.State == baseline.Unchanged && (rec.Status == baseline.StatusBaseline || rec.AllowedAt(s.Digest())):
 		// Accepted by the store's very first run, or allowed at use by
 		// the person at these bytes.
@@ -567,7 +576,7 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 		// model is no review.
 		f.State, f.Undecided = New, true
 		f.Change.On = rec.FirstSeen
-		return f, nil
+		return held(tx, s, f)
 	case reviewed:
 		f.State = Pending
 	default:

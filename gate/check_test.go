@@ -632,3 +632,39 @@ func TestReferencesPastTheBoundAreJudgedUnknown(t *testing.T) {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
 	}
 }
+
+// Adverse verdicts follow content: a new skill that answers to a BLOCKed
+// one's name (its folder renamed, a byte changed), or shares most of its
+// files with one, is held as BLOCKed until a person decides (issue 21,
+// finding 6). Control: a new skill like neither is only asked.
+func TestANewCandidateLikeABlockedOneIsHeldTheSameWay(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	evil := tr.skill("user", "evil")
+	for i := range 11 {
+		tr.write(filepath.Join(evil, fmt.Sprintf("lib%02d.py", i)), fmt.Sprintf("payload %d\n", i))
+	}
+	tr.record(tr.deliver()["global/evil"], verdict.Block)
+	// A copy under another folder and name, one file changed.
+	copyDir := filepath.Join(tr.cfg, "skills", "helper")
+	for i := range 11 {
+		tr.write(filepath.Join(copyDir, fmt.Sprintf("lib%02d.py", i)), fmt.Sprintf("payload %d\n", i))
+	}
+	tr.write(filepath.Join(copyDir, "SKILL.md"), "---\nname: helper\n---\nhelp\n")
+	// The renamed one: folder evil2, frontmatter name evil.
+	tr.write(filepath.Join(tr.cfg, "skills", "evil2", "SKILL.md"), "---\nname: evil\n---\nchanged by a byte\n")
+	tr.skill("user", "plain")
+	tr.policy(Balanced)
+	for _, tc := range []struct{ name, want string }{
+		{"helper", "11 of 12 files identical"},
+		{"evil2", "it answers to that name"},
+	} {
+		res := tr.check(Skill, tc.name)
+		if res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") || !strings.Contains(res.Reason, tc.want) {
+			t.Errorf("%s: %s %q", tc.name, res.Answer, res.Reason)
+		}
+	}
+	if res := tr.check(Skill, "plain"); res.Answer != Ask || strings.Contains(res.Reason, "BLOCK") {
+		t.Errorf("plain: %s %q", res.Answer, res.Reason)
+	}
+}

@@ -33,6 +33,9 @@ type Finding struct {
 	Undecided bool
 	// Capped: the use's references went past what the gate follows.
 	Capped bool
+	// Like, for a new candidate held as Blocked or Suspect, names the
+	// candidate under the adverse verdict it resembles, and how.
+	Like string
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -142,6 +145,8 @@ func displayName(c Candidate) string {
 // clause says what is wrong, by the worst of what the finding holds.
 func clause(f Finding) string {
 	switch {
+	case f.Like != "":
+		return "is new and held as " + f.State.verdictWord() + " until a person decides: " + f.Like
 	case f.State == Blocked:
 		return "was reviewed BLOCK" + on(f.Reviewed)
 	case f.State == Suspect:

@@ -1,0 +1,104 @@
+package gate
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/verdict"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Adverse verdicts follow content. A new candidate no person decided on
+// that answers to the name of a candidate under an adverse verdict (the
+// BLOCKed skill's folder renamed, its frontmatter still naming it), or
+// shares most of its files with one by content hash, is held the same way
+// until a person decides on it.
+
+// maxLikeRecords bounds how many adverse records one answer compares.
+const maxLikeRecords = 64
+
+// like is the adverse candidate c resembles, and how.
+type like struct {
+	state State
+	text  string // `like BLOCKed skill "evil" (sw…): answers to its name`
+}
+
+// likeAdverse compares the new candidate c, observed as obs, with every
+// record under an adverse verdict of the same kind of root.
+func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool, error) {
+	recs, err := tx.Records()
+	if err != nil {
+		return like{}, false, err
+	}
+	var obs *snapshot.Manifest
+	if s.Observed != nil {
+		obs = &s.Observed.Manifest
+	}
+	compared := 0
+	for _, r := range recs {
+		if r.ID == s.ID || r.Verdict == nil || !verdict.Adverse(r.Verdict.Verdict) || r.Kind != s.Root.Kind {
+			continue
+		}
+		if compared++; compared > maxLikeRecords {
+			break
+		}
+		st := Suspect
+		if r.Verdict.Verdict == verdict.Block {
+			st = Blocked
+		}
+		kind := walker.KindDir
+		if r.Kind != claude.Skills {
+			kind = walker.KindFile
+		}
+		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		other.ID = r.ID
+		who := st.verdictWord() + " " + subject(other)
+		name := r.Name
+		if r.Kind != claude.Skills {
+			name = bytes.TrimSuffix(name, []byte(".md"))
+		}
+		if bytes.Equal(c.Name, name) || bytes.Equal(c.Folder, name) {
+			return like{st, "like " + who + ": it answers to that name"}, true, nil
+		}
+		if obs == nil {
+			continue
+		}
+		m, err := tx.Manifest(r.ID)
+		if err != nil || m == nil {
+			continue
+		}
+		if same, of := shared(obs, m); of > 1 && 2*same > of {
+			return like{st, fmt.Sprintf("like %s: %d of %d files identical", who, same, of)}, true, nil
+		}
+	}
+	return like{}, false, nil
+}
+
+// shared counts the files of a whose content a has in b too, of all a's files.
+func shared(a, b *snapshot.Manifest) (same, of int) {
+	in := map[snapshot.Hash]bool{}
+	for _, e := range b.Entries {
+		if e.Kind == snapshot.File {
+			in[e.Hash] = true
+		}
+	}
+	for _, e := range a.Entries {
+		if e.Kind == snapshot.File {
+			of++
+			if in[e.Hash] {
+				same++
+			}
+		}
+	}
+	return same, of
+}
+
+func (s State) verdictWord() string {
+	if s == Blocked {
+		return "BLOCKed"
+	}
+	return "SUSPECT"
+}
