@@ -87,7 +87,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		unseen = append(unseen, Finding{Candidate: Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
 	}
 	if len(matched) == 0 && len(unseen) == 0 {
-		return Result{}, nil
+		return unknown(ctx, u, env)
 	}
 	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
 	if err != nil {
@@ -147,6 +147,37 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		// by id are, whenever they were read.
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
+	return res, nil
+}
+
+// unknown answers a use whose name resolves to no candidate skillwire
+// observed: one of the client's own skills or agents is nothing to judge;
+// any other name may load what skillwire cannot see (a folder it does not
+// watch), so it is judged as new and never reviewed. Unknown is a finding,
+// never silence.
+func unknown(ctx context.Context, u Use, env Env) (Result, error) {
+	if u.Path != "" || claude.Builtin(u.Name, u.Kind == Agent) {
+		return Result{}, nil
+	}
+	res := Result{Policy: DefaultPolicy, Findings: []Finding{{Candidate: Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}}}
+	o := storeOptions(ctx, env.Store)
+	o.Create, o.ReadOnly = false, true
+	err := baseline.View(o, func(tx *baseline.Tx) error {
+		p, err := tx.GatePolicy()
+		if err != nil {
+			return err
+		}
+		res.Policy, err = ParsePolicy(p)
+		return err
+	})
+	switch {
+	case errors.Is(err, baseline.ErrAbsent): // no store yet: the default policy
+	case errors.Is(err, baseline.ErrBusy):
+		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
+	case err != nil:
+		return Result{}, fmt.Errorf("%w: judging: %w", ErrStore, err)
+	}
+	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
 	return res, nil
 }
 
@@ -633,8 +664,8 @@ func (r Result) Asked() []string {
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	var asked []baseline.Asked
 	for _, f := range res.Findings {
-		if f.Root {
-			continue // a root that could not be listed has no candidate to note on
+		if f.Root || !anomaly.IsID(f.Candidate.ID) {
+			continue // a root that could not be listed, a name of no candidate: nothing to note on
 		}
 		a := Decide(res.Policy, f.State)
 		kind := baseline.NoteGateAsk

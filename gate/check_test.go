@@ -310,29 +310,33 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.cfg, "agents", "reviewer.md"), "---\nname: reviewer\n---\n")
-		if res := tr.check(Skill, "reviewer"); len(res.Findings) != 0 {
+		if res := tr.check(Skill, "reviewer"); len(observed(res)) != 0 {
 			t.Fatalf("Skill tool reached an agent: %+v", res.Findings)
 		}
 		if res := tr.check(Agent, "reviewer"); len(res.Findings) != 1 || res.Answer != Ask {
 			t.Fatalf("%s %+v", res.Answer, res.Findings)
 		}
 	})
-	t.Run("built-in agents and unknown names are not candidates", func(t *testing.T) {
+	t.Run("built-in agents are not candidates; an unknown name is new", func(t *testing.T) {
 		tr := newTree(t)
-		for _, name := range []string{"general-purpose", "Explore", "pdf"} {
+		for _, name := range []string{"general-purpose", "Explore", "EXPLORE", "fork", ""} {
 			if res := tr.check(Agent, name); res.Answer != None || len(res.Findings) != 0 {
 				t.Fatalf("%s: %+v", name, res)
 			}
 		}
+		res := tr.check(Agent, "pdf")
+		if res.Answer != Ask || len(res.Findings) != 1 || !res.Findings[0].Unknown || !strings.Contains(res.Reason, "none that skillwire has observed") {
+			t.Fatalf("pdf: %+v", res)
+		}
 		if _, err := os.Stat(tr.env.Store.Dir); !errors.Is(err, os.ErrNotExist) {
-			t.Fatal("a name that is no candidate opened (and created) the store")
+			t.Fatal("a name that is no candidate created the store")
 		}
 	})
 	t.Run("a plugin name does not reach a skill installed on its own", func(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.skill("user", "pdf")
-		if res := tr.check(Skill, "docs:pdf"); len(res.Findings) != 0 {
+		if res := tr.check(Skill, "docs:pdf"); len(observed(res)) != 0 {
 			t.Fatalf("%+v", res.Findings)
 		}
 	})
@@ -341,7 +345,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr.deliver()
 		tr.skill("user", "pdf")
 		for _, name := range []string{"../skills/pdf", "pdf/", "pdf\x00", "pdf\n", "p\xffdf", strings.Repeat("a", 5000), ""} {
-			if res := tr.check(Skill, name); len(res.Findings) != 0 {
+			if res := tr.check(Skill, name); len(observed(res)) != 0 {
 				t.Fatalf("%q matched %+v", name, res.Findings)
 			}
 		}
@@ -529,7 +533,7 @@ func TestCheckJudgesACandidateWhoseNameFailsTheDisplayGate(t *testing.T) {
 		!strings.Contains(res.Reason, "has an anomaly (badname)") || strings.Contains(res.Reason, "vil") {
 		t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 	}
-	if res := tr.check(Skill, "evil"); res.Answer != None || len(res.Findings) != 0 {
+	if res := tr.check(Skill, "evil"); len(observed(res)) != 0 {
 		t.Fatalf("the Latin name is not the candidate's, yet: %s %+v", res.Answer, res.Findings)
 	}
 }
@@ -544,7 +548,7 @@ func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
 		{"by folder:name", "sub:deploy", false, Ask},
 		{"nested deeper, by its base name", "release", false, Ask},
 		{"nested deeper, by every folder", "sub:ops:release", false, Ask},
-		{"a name no file has", "other", false, None},
+		{"a name no file has: unknown, so new", "other", false, Ask},
 		{"outranked by a user skill", "deploy", true, None},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -561,7 +565,7 @@ func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
 			if res.Answer != tc.want {
 				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 			}
-			if tc.want != None && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Findings[0].State != New) {
+			if tc.want != None && len(observed(res)) > 0 && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Findings[0].State != New) {
 				t.Fatalf("%+v", res.Findings)
 			}
 		})
@@ -667,4 +671,16 @@ func TestANewCandidateLikeABlockedOneIsHeldTheSameWay(t *testing.T) {
 	if res := tr.check(Skill, "plain"); res.Answer != Ask || strings.Contains(res.Reason, "BLOCK") {
 		t.Errorf("plain: %s %q", res.Answer, res.Reason)
 	}
+}
+
+// observed is res's findings of candidates skillwire observed: every one but
+// an unknown name's.
+func observed(res Result) []Finding {
+	var out []Finding
+	for _, f := range res.Findings {
+		if !f.Unknown {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -65,7 +65,7 @@ func TestCheckResolvesByFrontmatterName(t *testing.T) {
 		tr.deliver()
 		tr.write(filepath.Join(tr.project, ".claude", "rules", "deploy.md"), "rule\n")
 		tr.write(filepath.Join(tr.cfg, "output-styles", "deploy.md"), "style\n")
-		if res := tr.check(Skill, "deploy"); len(res.Findings) != 0 {
+		if res := tr.check(Skill, "deploy"); len(observed(res)) != 0 {
 			t.Fatalf("%+v", res.Findings)
 		}
 	})
@@ -125,7 +125,7 @@ func TestCheckResolvesPluginNamesToTheirVersionDirectory(t *testing.T) {
 		tr.deliver()
 		tr.plugin("mkt", "docs", "1.0.0")
 		for _, name := range []string{"other:pdf", "docs", "pdf", ":pdf", "docs:", "mkt:pdf"} {
-			if res := tr.check(Skill, name); len(res.Findings) != 0 {
+			if res := tr.check(Skill, name); len(observed(res)) != 0 {
 				t.Fatalf("%q: %+v", name, res.Findings)
 			}
 		}

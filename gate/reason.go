@@ -36,6 +36,9 @@ type Finding struct {
 	// Like, for a new candidate held as Blocked or Suspect, names the
 	// candidate under the adverse verdict it resembles, and how.
 	Like string
+	// Unknown: the name resolves to no candidate skillwire observed and is
+	// none of the client's own.
+	Unknown bool
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -72,6 +75,14 @@ func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Remov
 // It is built from fixed templates, names that pass the display gate, a
 // minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
+	if f.Unknown {
+		k := f.Candidate.Kind.String()
+		name := "a name that cannot be shown"
+		if anomaly.Gate(f.Candidate.Folder) {
+			name = `"` + string(f.Candidate.Folder) + `"`
+		}
+		return "the " + k + " " + name + " is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed"
+	}
 	if f.Capped {
 		return "the " + f.Candidate.Kind.String() + " loads more candidates through its references than skillwire follows, so what it loads cannot all be judged"
 	}
