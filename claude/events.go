@@ -83,8 +83,9 @@ type ToolUse struct {
 	Command string
 	Cwd     string
 	// ToolUseID and Session are tool_use_id and session_id: they bind an
-	// ask at PreToolUse to the PostToolUse of the same call.
-	ToolUseID, Session string
+	// ask at PreToolUse to the PostToolUse of the same call. Prompt is
+	// prompt_id (OpenTelemetry's prompt.id), for the fleet's events.
+	ToolUseID, Session, Prompt string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -115,6 +116,9 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 		return ToolUse{}, err
 	}
 	if u.Session, err = f.str("session_id"); err != nil {
+		return ToolUse{}, err
+	}
+	if u.Prompt, err = f.str("prompt_id"); err != nil {
 		return ToolUse{}, err
 	}
 	key := ""

@@ -30,8 +30,9 @@ type Use struct {
 	// by name (a ConfigChange of a skill file); it is never cleaned.
 	Path string
 	// ToolUseID and Session name the tool call an ask is about, so that
-	// its PostToolUse can record the person's allow (AllowedAtUse).
-	ToolUseID, Session string
+	// its PostToolUse can record the person's allow (AllowedAtUse); Prompt
+	// is Claude Code's prompt.id, carried into the fleet's events.
+	ToolUseID, Session, Prompt string
 }
 
 // Env is where the gate looks: the roots, the store (created when absent,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
 )
 
 // Deadline is the time a gate hook has for its whole answer, reading its
@@ -53,7 +54,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if !ok {
 			return Response{} // a tool that names no candidate
 		}
-		u := Use{Kind: kind, Name: spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session}
+		u := Use{Kind: kind, Name: spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
 		return h.guarded(ctx, in.Cwd, h.use(u, claude.PreToolUseOutput))
 	case claude.EventPostToolUse:
 		in, err := claude.ParsePostToolUse(input)
@@ -182,9 +183,57 @@ func (h HookEnv) use(u Use, render func(claude.Decision, string) ([]byte, error)
 		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
 		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
-			return answer(run(ctx, u, env, untilDeadline(ctx)), env.Store.Dir)
+			o := run(ctx, u, env, untilDeadline(ctx))
+			r := answer(o, env.Store.Dir)
+			if r.Out != nil {
+				if err := appendGateEvents(ctx, u, o, env.Store.Dir); err != nil {
+					r.Notes = append(r.Notes, "skillwire gate: the fleet event was not written: "+err.Error())
+				}
+			}
+			return r
 		},
 	}
+}
+
+// appendGateEvents writes an OCSF event for each candidate an ask or deny
+// was about (events.ndjson beside the store): what a fleet sees of the
+// gate. It never holds the answer past the hook's deadline.
+func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	origin := events.Origin{SessionID: u.Session, PromptID: u.Prompt, Via: "gate"}
+	hook := map[string]string{claude.EventPreToolUse: "pre-tool-use", claude.EventUserPromptExpansion: "prompt-expansion"}[u.Event]
+	var evs []events.Event
+	for _, f := range o.Result.Findings {
+		a := Decide(o.Result.Policy, f.State)
+		if a == None || f.Root {
+			continue
+		}
+		c := events.Candidate{ID: f.Candidate.ID, Kind: f.Candidate.Kind.String(), Scope: f.Candidate.Scope.String(), Name: displayName(f.Candidate)}
+		ans := events.Answer{Hook: hook, Decision: a.String(), Policy: o.Result.Policy.String(), Tool: toolOf(u), Reason: Reason(f)}
+		if f.Digest != nil {
+			ans.Digest = f.Digest.String()
+		}
+		evs = append(evs, events.GateAnswer(origin, c, ans))
+	}
+	if len(evs) == 0 && o.Answer != None {
+		// The gate could not judge (a deadline, an error): the answer is
+		// still one a fleet should see.
+		c := events.Candidate{Kind: u.Kind.String(), Scope: "unknown"}
+		evs = append(evs, events.GateAnswer(origin, c, events.Answer{Hook: hook, Decision: o.Answer.String(), Policy: o.Result.Policy.String(), Tool: toolOf(u), Reason: o.Reason}))
+	}
+	return events.Append(ctx, dir, evs...)
+}
+
+func toolOf(u Use) string {
+	if u.Event == claude.EventUserPromptExpansion {
+		return "slash-command"
+	}
+	if u.Kind == Agent {
+		return claude.ToolAgent
+	}
+	return claude.ToolSkill
 }
 
 // configChange answers a change Claude Code is about to apply: blocked

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
 )
 
 // hook is the tree's environment as a hook sees it: the roots located for
@@ -231,5 +233,43 @@ func TestTheModelsBashCallRecordingADecisionIsAskedOfThePerson(t *testing.T) {
 	var located int
 	if r := Handle(context.Background(), claude.EventPreToolUse, []byte(bash("skillwire record sw1")), tr.hook(&located)); r.Answer != Deny || located != 0 {
 		t.Fatalf("steered: %+v, located %d", r, located)
+	}
+}
+
+// Every ask and deny is also an OCSF Detection Finding in events.ndjson
+// beside the store, carrying Claude Code's session.id and prompt.id, for a
+// fleet's pipeline; a silent answer writes nothing.
+func TestAnAskOrDenyIsAFleetEvent(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("user", "pdf")
+	tr.skill("user", "ok")
+	tr.deliver()
+	tr.record(tr.deliver()["global/ok"], verdict.Safe)
+	var located int
+	in := func(name string) []byte {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": map[string]any{"skill": name},
+			"session_id": "sess-9", "prompt_id": "prompt-3", "tool_use_id": "toolu_9", "cwd": tr.project})
+		return b
+	}
+	if r := Handle(context.Background(), claude.EventPreToolUse, in("ok"), tr.hook(&located)); r.Out != nil {
+		t.Fatalf("a vetted skill was answered: %s", r.Out)
+	}
+	if _, err := os.Stat(filepath.Join(tr.env.Store.Dir, "events.ndjson")); err == nil {
+		t.Fatal("a silent answer wrote an event")
+	}
+	if r := Handle(context.Background(), claude.EventPreToolUse, in("pdf"), tr.hook(&located)); r.Answer != Ask {
+		t.Fatalf("%+v", r)
+	}
+	b, err := os.ReadFile(filepath.Join(tr.env.Store.Dir, "events.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if ev["class_uid"] != float64(2004) || !strings.Contains(string(b), `"sess-9"`) || !strings.Contains(string(b), `"prompt-3"`) || !strings.Contains(string(b), `"ask"`) {
+		t.Fatalf("%s", b)
 	}
 }
