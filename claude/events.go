@@ -86,6 +86,9 @@ type ToolUse struct {
 	// ask at PreToolUse to the PostToolUse of the same call. Prompt is
 	// prompt_id (OpenTelemetry's prompt.id), for the fleet's events.
 	ToolUseID, Session, Prompt string
+	// AgentType is agent_type: the agent the session or subagent making
+	// the call runs as (a settings "agent" makes it the main session's).
+	AgentType string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -119,6 +122,9 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 		return ToolUse{}, err
 	}
 	if u.Prompt, err = f.str("prompt_id"); err != nil {
+		return ToolUse{}, err
+	}
+	if u.AgentType, err = f.str("agent_type"); err != nil {
 		return ToolUse{}, err
 	}
 	key := ""

@@ -213,3 +213,35 @@ func TestARenamedBlockedSkillIsHeld(t *testing.T) {
 		t.Errorf("the renamed BLOCKed skill was not held as BLOCKed (results %q)", res)
 	}
 }
+
+// 3 (settings). A project's settings "agent" makes the BLOCKed agent the
+// session's main agent; the client then sends agent_type with every call,
+// and every call made as it is denied. (Its instructions reach the model
+// with the session's system prompt, which no hook can stop.) Control: no
+// verdict, the call runs.
+func TestCallsMadeAsABlockedMainAgentAreDenied(t *testing.T) {
+	t.Parallel()
+	for _, block := range []bool{true, false} {
+		name := "blocked"
+		if !block {
+			name = "control: no verdict"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := blockedWorld(t, block)
+			w.Skill("home/.claude/skills", "hello", "HELLO-3e9 say hello")
+			w.Claude(model(t, nil), Run{Prompt: "hello"}) // hello is told
+			w.Record("skill", "hello", "SAFE-TO-PROPOSE")
+			w.Write("proj/.claude/settings.json", `{"agent": "evilagent"}`)
+			m := model(t, []Reply{Skill("hello")})
+			w.Claude(m, Run{Prompt: "go"})
+			res := strings.Join(m.ToolResults()["Skill"], "\n")
+			if got := m.Sent("HELLO-3e9"); got == block {
+				t.Errorf("the call made as the main agent ran: %v, want %v (%q)", got, !block, res)
+			}
+			if block && (!strings.Contains(res, `agent \"evilagent\"`) && !strings.Contains(res, `agent "evilagent"`) || !strings.Contains(res, "BLOCK")) {
+				t.Errorf("not denied for the BLOCKed main agent: %q", res)
+			}
+		})
+	}
+}

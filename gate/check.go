@@ -33,6 +33,9 @@ type Use struct {
 	// its PostToolUse can record the person's allow (AllowedAtUse); Prompt
 	// is Claude Code's prompt.id, carried into the fleet's events.
 	ToolUseID, Session, Prompt string
+	// DenyOnly: only a deny is answered (and journaled); anything milder
+	// is left unsaid. For the agent a call runs as, judged beside the call.
+	DenyOnly bool
 }
 
 // Env is where the gate looks: the roots, the store (created when absent,
@@ -135,6 +138,9 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		res.Answer, res.Reason = Judge(res.Policy, res.Findings)
 		return nil
 	})
+	if u.DenyOnly && res.Answer != Deny {
+		res.Answer, res.Reason = None, ""
+	}
 	if err == nil && res.Answer != None {
 		// Only an ask or a deny writes: the common silent answer never
 		// commits (nor syncs) a transaction.
@@ -740,6 +746,9 @@ func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	}
 	if c.err == nil {
 		return Outcome{Answer: c.res.Answer, Reason: c.res.Reason, Result: c.res}
+	}
+	if u.DenyOnly {
+		return Outcome{Result: c.res} // the call itself is judged on its own
 	}
 	p := c.res.Policy
 	switch {

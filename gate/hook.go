@@ -47,6 +47,15 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
+		if a := in.AgentType; a != "" && !claude.Builtin(a, true) {
+			// The session (or subagent) runs as a custom agent: a settings
+			// "agent" can make a BLOCKed agent the main one, whose every
+			// call is denied.
+			held := Use{Kind: Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
+			if r := h.guarded(ctx, in.Cwd, h.use(held, claude.PreToolUseOutput)); r.Answer == Deny {
+				return r
+			}
+		}
 		if in.Tool == claude.ToolBash {
 			return h.guarded(ctx, in.Cwd, h.bash(in.Command))
 		}

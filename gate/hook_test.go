@@ -273,3 +273,40 @@ func TestAnAskOrDenyIsAFleetEvent(t *testing.T) {
 		t.Fatalf("%s", b)
 	}
 }
+
+// A call made while the session runs as a BLOCKed agent (a project's
+// settings "agent" made it the main one; the hook input's agent_type says
+// so) is denied, whatever the call; an agent that is merely new adds
+// nothing to the call's own answer (issue 21, finding 3).
+func TestACallMadeAsABlockedAgentIsDenied(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "agents", "evilagent.md"), "---\nname: evilagent\n---\nbad\n")
+	tr.write(filepath.Join(tr.cfg, "agents", "newagent.md"), "---\nname: newagent\n---\nnew\n")
+	tr.skill("user", "ok")
+	sts := tr.deliver()
+	tr.record(sts["global/evilagent.md"], verdict.Block)
+	tr.record(sts["global/ok"], verdict.Safe)
+	call := func(tool, agent string) []byte {
+		in := map[string]any{"hook_event_name": "PreToolUse", "tool_name": tool, "agent_type": agent, "cwd": tr.project,
+			"tool_input": map[string]any{"skill": "ok", "command": "ls"}}
+		b, _ := json.Marshal(in)
+		return b
+	}
+	var located int
+	for _, tool := range []string{"Skill", "Bash"} {
+		r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "evilagent"), tr.hook(&located))
+		if r.Answer != Deny || !strings.Contains(r.Reason, `agent "evilagent"`) || !strings.Contains(r.Reason, "BLOCK") {
+			t.Errorf("%s as evilagent: %+v", tool, r)
+		}
+		if r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "newagent"), tr.hook(&located)); r.Out != nil {
+			t.Errorf("%s as a new agent: %s", tool, r.Out)
+		}
+		if r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "Explore"), tr.hook(&located)); r.Out != nil {
+			t.Errorf("%s as a built-in agent: %s", tool, r.Out)
+		}
+	}
+	for _, n := range tr.notes(sts["global/newagent.md"].ID) {
+		t.Errorf("the new agent judged beside a call was journaled: %+v", n)
+	}
+}
