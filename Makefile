@@ -37,7 +37,7 @@ FUZZ += baseline:FuzzDecodeVersion
 FUZZ += baseline:FuzzDecodeCached
 FUZZ += claude:FuzzCommandScript
 FUZZ += claude:FuzzAgentKeyIsIdempotent
-FUZZ += gate:FuzzDecisionCommand
+FUZZ += shellcmd:FuzzDecision
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

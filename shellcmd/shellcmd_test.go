@@ -1,11 +1,11 @@
-package gate
+package shellcmd
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestDecisionCommandIsAskedWhereverTheLineRunsIt(t *testing.T) {
+func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 	for _, tc := range []struct {
 		line string
 		want string // "" for no decision
@@ -65,50 +65,50 @@ func TestDecisionCommandIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"ls 'unclosed", ""},
 		{"", ""},
 	} {
-		what, ok := DecisionCommand(tc.line)
+		what, ok := Decision(tc.line)
 		if ok != (tc.want != "") || ok && what != tc.want {
-			t.Errorf("DecisionCommand(%q) = %q, %v; want %q", tc.line, what, ok, tc.want)
+			t.Errorf("Decision(%q) = %q, %v; want %q", tc.line, what, ok, tc.want)
 		}
 	}
 }
 
 // A hostile line (deep nesting, many wrappers, huge) is answered, bounded,
 // and a line naming skillwire past the nesting bound is asked.
-func TestDecisionCommandIsBoundedOnHostileLines(t *testing.T) {
+func TestDecisionIsBoundedOnHostileLines(t *testing.T) {
 	nested := "skillwire record x"
 	for range 8 {
 		nested = "sh -c " + shellQuote(nested)
 	}
-	if _, ok := DecisionCommand(nested); !ok {
+	if _, ok := Decision(nested); !ok {
 		t.Errorf("a decision nested past the bound was let through")
 	}
 	wrappers := strings.Repeat("sudo ", 20000) + "skillwire record x"
-	if _, ok := DecisionCommand(wrappers); !ok {
+	if _, ok := Decision(wrappers); !ok {
 		t.Errorf("a decision behind 20,000 wrappers was let through")
 	}
-	if _, ok := DecisionCommand(strings.Repeat("echo a; ", 50000)); ok {
+	if _, ok := Decision(strings.Repeat("echo a; ", 50000)); ok {
 		t.Errorf("a long harmless line was asked")
 	}
 	for _, b := range []string{"\x00", "\x1b[2J", "\u202e", "\xff\xfe"} {
-		DecisionCommand("skillwire " + b + " record")
+		Decision("skillwire " + b + " record")
 	}
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-func FuzzDecisionCommand(f *testing.F) {
+func FuzzDecision(f *testing.F) {
 	for _, s := range []string{"skillwire record x", "sh -c 'skillwire trust add y'", "sudo -u r skillwire gate policy audit", "echo hi"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		what, ok := DecisionCommand(line)
+		what, ok := Decision(line)
 		if !ok && what != "" {
 			t.Errorf("no decision but a name: %q", what)
 		}
 		if ok && !strings.Contains(line, "skillwire") && !strings.ContainsAny(line, "$`\\'\"") {
 			// Without skillwire's name, an expansion, a quote or an escape
 			// (skill\wire is skillwire), no decision can run.
-			t.Errorf("DecisionCommand(%q) = %q without skillwire or an expansion in it", line, what)
+			t.Errorf("Decision(%q) = %q without skillwire or an expansion in it", line, what)
 		}
 	})
 }

@@ -1,0 +1,216 @@
+// Package shellcmd reads a shell command line, with the mvdan.cc/sh parser,
+// for the skillwire commands it runs that record a person's decision.
+package shellcmd
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The model's Bash tool can run skillwire itself. A command that records a
+// decision only a person may make (a verdict, a trusted source, the gate's
+// policy, forgetting a record, dropping undelivered events, a restore, an
+// announced edit, switching the hooks off) is asked of the person. This is
+// defence in depth, not a boundary: code the model runs as the user can
+// reach the store other ways.
+
+// maxShellDepth bounds how deep `sh -c`, `eval` and their like are read
+// into one another.
+const maxShellDepth = 4
+
+// Decision reports whether the shell command line runs a skillwire
+// command that records a person's decision, and names it ("record",
+// "trust add", …). The line is read with a shell parser, never a pattern:
+// every simple command anywhere in it (pipelines, lists, substitutions,
+// functions, `sh -c` strings, `eval`) is looked at, through the wrappers
+// that run another command (env, sudo, timeout, xargs, …). A command word
+// that cannot be read statically followed by a decision word, or a line
+// naming skillwire that does not parse, counts as a decision: unknown is
+// asked, never let through.
+func Decision(line string) (string, bool) {
+	return decisionIn(line, 0)
+}
+
+func decisionIn(line string, depth int) (string, bool) {
+	if depth > maxShellDepth {
+		return unreadable("a command nested past what skillwire reads", line)
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return unreadable("a command line that does not parse", line)
+	}
+	var what string
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		if c, ok := n.(*syntax.CallExpr); ok {
+			words := make([]word, len(c.Args))
+			for i, a := range c.Args {
+				words[i] = literal(a)
+			}
+			what, found = decisionCall(words, depth)
+		}
+		return !found
+	})
+	return what, found
+}
+
+// unreadable asks about a line skillwire cannot read when it names
+// skillwire at all.
+func unreadable(what, line string) (string, bool) {
+	if strings.Contains(line, "skillwire") {
+		return what, true
+	}
+	return "", false
+}
+
+// word is one argument: its text when it is a literal (quotes removed),
+// else lit is false.
+type word struct {
+	text string
+	lit  bool
+}
+
+// literal is the value of w, quotes and escapes removed, when no
+// expansion is needed to know it.
+func literal(w *syntax.Word) word {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return word{}
+				}
+			}
+		default:
+			return word{}
+		}
+	}
+	// An empty Config expands nothing and globs nothing: only quote
+	// removal is left to do.
+	fs, err := expand.Fields(&expand.Config{}, w)
+	if err != nil {
+		return word{}
+	}
+	return word{text: strings.Join(fs, " "), lit: true}
+}
+
+// wrappers run the command that follows them (after their own options).
+var wrappers = map[string]bool{
+	"env": true, "sudo": true, "doas": true, "command": true, "exec": true, "nohup": true,
+	"nice": true, "ionice": true, "time": true, "stdbuf": true, "setsid": true, "xargs": true,
+	"timeout": true, "chronic": true, "builtin": true, "unbuffer": true, "flock": true,
+}
+
+// shells run the string after -c.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
+
+func decisionCall(args []word, depth int) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	a := args[0]
+	if !a.lit {
+		// A command we cannot name: asked when a decision follows.
+		return subcommand(args[1:], true)
+	}
+	base := path.Base(a.text)
+	switch {
+	case strings.HasPrefix(base, "skillwire"):
+		return subcommand(args[1:], false)
+	case shells[base]:
+		for j := 1; j+1 < len(args); j++ {
+			if o := args[j].text; strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "c") {
+				if !args[j+1].lit {
+					return "a shell running a string skillwire cannot read", true
+				}
+				return decisionIn(args[j+1].text, depth+1)
+			}
+		}
+	case base == "eval":
+		parts := make([]string, 0, len(args)-1)
+		for _, e := range args[1:] {
+			if !e.lit {
+				return "eval of a string skillwire cannot read", true
+			}
+			parts = append(parts, e.text)
+		}
+		return decisionIn(strings.Join(parts, " "), depth+1)
+	case wrappers[base]:
+		// The wrapped command is one of the words after the wrapper's own
+		// options, whose values are not modelled: try each word that is
+		// not an option, an assignment or another wrapper (the loop
+		// reaches what follows those).
+		for j := 1; j < len(args); j++ {
+			w := args[j]
+			if w.lit && (strings.HasPrefix(w.text, "-") || strings.Contains(w.text, "=") || wrappers[path.Base(w.text)]) {
+				continue
+			}
+			if what, ok := decisionCall(args[j:], depth); ok {
+				return what, true
+			}
+		}
+	}
+	return "", false
+}
+
+// subcommand reports whether skillwire's arguments args name a decision.
+// loose is for a command word that could not be read: then only a literal
+// decision word counts.
+func subcommand(args []word, loose bool) (string, bool) {
+	var rest []word
+	for _, a := range args {
+		if a.lit && strings.HasPrefix(a.text, "-") {
+			continue
+		}
+		rest = append(rest, a)
+	}
+	if len(rest) == 0 {
+		return "", false
+	}
+	if !rest[0].lit {
+		if loose {
+			return "", false
+		}
+		return "skillwire with a subcommand it cannot read", true
+	}
+	next := func() (string, bool) {
+		if len(rest) < 2 {
+			return "", false
+		}
+		return rest[1].text, rest[1].lit
+	}
+	switch sub := rest[0].text; sub {
+	case "record", "forget", "restore", "import":
+		return sub, true
+	case "trust":
+		if n, lit := next(); !lit || n == "add" || n == "remove" {
+			return "trust " + n, true
+		}
+	case "gate":
+		if n, lit := next(); !lit || n == "policy" && len(rest) > 2 {
+			return "gate policy", true
+		}
+	case "audit":
+		if n, lit := next(); !lit || n == "append" {
+			return "audit append", true
+		}
+	case "hook":
+		if n, lit := next(); !lit || n == "uninstall" {
+			return "hook uninstall", true
+		}
+	case "clear":
+		for _, a := range args {
+			if !a.lit || a.text == "--events" || strings.HasPrefix(a.text, "--events=") {
+				return "clear --events", true
+			}
+		}
+	}
+	return "", false
+}
