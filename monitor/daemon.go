@@ -55,6 +55,8 @@ type Config struct {
 	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes): change events
 	// carry their file changes reconciled with the audit logs it names.
 	AuditLog string
+	// Notify shows a desktop notification (DesktopNotifier); nil: none.
+	Notify func(title, body string)
 }
 
 // Defaults fills the zero fields.
@@ -94,6 +96,7 @@ type daemon struct {
 	degraded string // why watching is not whole, "" when it is
 	limited  bool   // watch limits hit: rescans replace events
 	log      zerolog.Logger
+	hooksOff map[string]bool // settings files told as stopping skillwire's hooks
 }
 
 // Run is the daemon. It returns nil when ctx ends (SIGTERM, SIGINT), an
@@ -339,6 +342,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		}
 	}
 	d.reconcile(events)
+	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
@@ -423,6 +427,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		return d.rescan(events)
 	}
 	d.reconcile(events)
+	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {

@@ -51,6 +51,8 @@ type rootJSON struct {
 
 type scanJSON struct {
 	Roots []rootJSON `json:"roots"`
+	// HooksOff are the settings files that stop skillwire's hooks.
+	HooksOff []hooksOffJSON `json:"hooks_off"`
 }
 
 func newScanCmd(s *streams) *cobra.Command {
@@ -70,8 +72,13 @@ candidate is accepted as the baseline).
 <config> is $CLAUDE_CONFIG_DIR when absolute, else ~/.claude; the project
 is $CLAUDE_PROJECT_DIR when absolute, else the working directory.
 
+A user, project or managed settings file that sets disableAllHooks is told
+in one line (--json "hooks_off"): Claude Code then runs none of skillwire's
+hooks there.
+
 Exit 0 clean, 3 when anything is new, changed, removed, anomalous, partial
-or under an adverse verdict, 4 when the store is unusable.`,
+or under an adverse verdict, or a settings file stops skillwire's hooks, 4
+when the store is unusable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := bf.config(cmd, s)
@@ -114,11 +121,14 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
+			out.HooksOff = hooksOff(w.places)
+			finding = finding || len(out.HooksOff) > 0
 			show := func() error {
 				if asJSON {
 					return writeJSON(s.out, out)
 				}
 				printScan(s.out, out, w.places.Config)
+				printHooksOff(s.out, out.HooksOff)
 				return nil
 			}
 			if update {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
@@ -48,6 +50,33 @@ type statusJSON struct {
 	Daemon   daemonJSON        `json:"daemon"`
 	// Gate is what the gate asked and denied lately, newest first.
 	Gate []baseline.Note `json:"gate"`
+	// HooksOff are the settings files that stop skillwire's hooks.
+	HooksOff []hooksOffJSON `json:"hooks_off"`
+}
+
+// hooksOffJSON is a settings file under which skillwire's hooks do not run
+// (claude.HooksOff), and what to do about it.
+type hooksOffJSON struct {
+	Scope  claude.Scope `json:"scope"`
+	Path   string       `json:"path"`
+	Advice string       `json:"advice"`
+}
+
+func hooksOff(p claude.Places) []hooksOffJSON {
+	out := []hooksOffJSON{}
+	for _, h := range p.HooksOff() {
+		out = append(out, hooksOffJSON{Scope: h.Scope, Path: anomaly.QuoteBytes([]byte(h.Path)), Advice: h.Advice()})
+	}
+	return out
+}
+
+// printHooksOff says, one line a file, that skillwire's hooks do not run.
+func printHooksOff(w io.Writer, hs []hooksOffJSON) {
+	scope := map[claude.Scope]string{claude.Global: "user", claude.Project: "project", claude.Managed: "managed"}
+	for _, h := range hs {
+		fmt.Fprintf(w, "hooks off: %s settings %s sets disableAllHooks: Claude Code runs none of skillwire's hooks there (no advisory, no gate); %s\n",
+			scope[h.Scope], h.Path, h.Advice)
+	}
 }
 
 func newStatusCmd(s *streams) *cobra.Command {
@@ -65,8 +94,13 @@ entry whose delivered version differs from the version a person reviewed
 its file changes since, reconciled with the audit logs (--json "changes";
 the only files status reads are the changed ones, to compare their hashes).
 
-Exit 0, 3 when any adverse verdict is in the store or any candidate is
-pending or halted, 4 when the store is
+It also reads the user's, the project's and the managed settings files for
+disableAllHooks: where one sets it, Claude Code runs none of skillwire's
+hooks (no advisory, no gate), and status says so first (--json
+"hooks_off"), with what to do.
+
+Exit 0, 3 when any adverse verdict is in the store, any candidate is
+pending or halted, or a settings file stops skillwire's hooks, 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
 		Args: cobra.NoArgs,
@@ -76,7 +110,7 @@ been recorded yet (which says nothing about what is installed).`,
 				return err
 			}
 			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{},
-				Gate: []baseline.Note{}}
+				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places)}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
 			var subjects reconcile.Subjects
@@ -135,7 +169,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0 || len(out.Pending) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0:
 				return errFinding
 			}
 			return nil
@@ -183,6 +217,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 }
 
 func printStatus(s *streams, out *statusJSON) {
+	printHooksOff(s.out, out.HooksOff)
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
 	switch d := out.Daemon; {
 	case d.HeartbeatAge == nil:
