@@ -29,8 +29,11 @@ type candidateJSON struct {
 	Digest    *string          `json:"digest"`
 	Partial   bool             `json:"partial"`
 	Anomalies []anomaly.Reason `json:"anomalies"`
-	Status    *string          `json:"status"`
-	Verdict   *string          `json:"verdict"`
+	// AnomalyEntries are the anomalies as digest prints them, {reason,
+	// path} (DESIGN.md §7's one vocabulary; anomalies stays as it was).
+	AnomalyEntries []anomalyJSON `json:"anomaly_entries"`
+	Status         *string       `json:"status"`
+	Verdict        *string       `json:"verdict"`
 	// ViaSymlink: a top-level link observed through (information).
 	ViaSymlink bool `json:"via_symlink"`
 	// Changes: its file changes since the version a person reviewed (else
@@ -185,7 +188,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 }
 
 func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool) {
-	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}}
+	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}, AnomalyEntries: []anomalyJSON{}}
 	if st.ID != "" {
 		id := st.ID
 		cj.ID = &id
@@ -199,6 +202,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.ViaSymlink = c.Manifest.ViaLink
 		cj.Partial = c.Partial()
 		cj.Anomalies = nonNil(walkerReasons(c))
+		cj.AnomalyEntries = anomalyEntries(c)
 	}
 	if d := st.Digest(); d != nil {
 		ds := d.String()
@@ -283,6 +287,16 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		}
 	}
 	tw.Flush()
+}
+
+// anomalyEntries are c's anomalies as {reason, path}, the path gated as
+// digest gates it.
+func anomalyEntries(c *walker.Candidate) []anomalyJSON {
+	out := []anomalyJSON{}
+	for _, f := range c.Anomalies() {
+		out = append(out, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
+	}
+	return out
 }
 
 func orDash(s *string) string {
