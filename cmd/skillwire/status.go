@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"text/tabwriter"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -30,6 +31,8 @@ type statusEntryJSON struct {
 	// Changes since the version a person reviewed (else the first-use
 	// version; a candidate with neither: all of it), reconciled.
 	Changes []baseline.FileChange `json:"changes,omitempty"`
+	// Anomalies of the last observation delivered.
+	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
 }
 
 type daemonJSON struct {
@@ -47,7 +50,10 @@ type statusJSON struct {
 	Unvetted []statusEntryJSON `json:"unvetted"`
 	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
 	Safe     []statusEntryJSON `json:"vetted_safe"`
-	Daemon   daemonJSON        `json:"daemon"`
+	// Anomalous are the entries above whose last delivered observation
+	// holds an anomaly, listed again together.
+	Anomalous []statusEntryJSON `json:"anomalous"`
+	Daemon    daemonJSON        `json:"daemon"`
 	// Gate is what the gate asked and denied lately, newest first.
 	Gate []baseline.Note `json:"gate"`
 	// HooksOff are the settings files that stop skillwire's hooks.
@@ -109,7 +115,7 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{},
+			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
 				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places)}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
@@ -159,6 +165,13 @@ been recorded yet (which says nothing about what is installed).`,
 					*l.dst = append(*l.dst, e)
 				}
 			}
+			for _, l := range [][]statusEntryJSON{out.Pending, out.Adverse, out.Unvetted, out.Safe} {
+				for _, e := range l {
+					if len(e.Anomalies) > 0 && !slices.ContainsFunc(out.Anomalous, func(o statusEntryJSON) bool { return o.ID == e.ID }) {
+						out.Anomalous = append(out.Anomalous, e)
+					}
+				}
+			}
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -203,6 +216,9 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Told > 0 {
 		e.Told, e.ToldSince = r.Told, &r.ToldSince
 	}
+	if !r.Removed {
+		e.Anomalies = r.Anomalies
+	}
 	if r.Removed {
 		e.Status = "removed"
 	}
@@ -233,21 +249,23 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
+		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 		for _, e := range l.list {
-			fmt.Fprintf(s.out, "  %s  %s %s  %s  %s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
 			if e.Told > 0 {
-				fmt.Fprintf(s.out, "  told %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
+				fmt.Fprintf(tw, "\ttold %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
 			}
 			if e.Halt != "" {
-				fmt.Fprintf(s.out, "  halted: %s", e.Halt)
+				fmt.Fprintf(tw, "\thalted: %s", e.Halt)
 			}
-			fmt.Fprintln(s.out)
+			fmt.Fprintln(tw)
 		}
+		tw.Flush()
 	}
 	if len(out.Gate) > 0 {
 		fmt.Fprintf(s.out, "gate, recent asks and denies (%d):\n", len(out.Gate))
