@@ -55,6 +55,8 @@ type Config struct {
 	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes): change events
 	// carry their file changes reconciled with the audit logs it names.
 	AuditLog string
+	// Notify shows a desktop notification (DesktopNotifier); nil: none.
+	Notify func(title, body string)
 }
 
 // Defaults fills the zero fields.
@@ -94,6 +96,9 @@ type daemon struct {
 	degraded string // why watching is not whole, "" when it is
 	limited  bool   // watch limits hit: rescans replace events
 	log      zerolog.Logger
+	hooksOff map[string]bool // settings files told as stopping skillwire's hooks
+	// lastBeatLog is when the heartbeat was last logged.
+	lastBeatLog time.Time
 }
 
 // Run is the daemon. It returns nil when ctx ends (SIGTERM, SIGINT), an
@@ -339,6 +344,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		}
 	}
 	d.reconcile(events)
+	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
 			if err := tx.DropCachedRoot(p); err != nil {
@@ -423,6 +429,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		return d.rescan(events)
 	}
 	d.reconcile(events)
+	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for i, c := range updated {
 			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
@@ -720,9 +727,18 @@ func (d *daemon) beat() error {
 			d.obs = map[string]*walker.Root{}
 			d.full = true
 		}
-		return tx.PutHeartbeat(d.heartbeat(time.Now().UTC()))
+		hb := d.heartbeat(time.Now().UTC())
+		if hb.At.Sub(d.lastBeatLog) >= beatLogEvery {
+			d.lastBeatLog = hb.At
+			d.log.Info().Int("roots", len(hb.Roots)).Bool("whole", hb.Whole).Str("degraded", hb.Degraded).Msg("heartbeat")
+		}
+		return tx.PutHeartbeat(hb)
 	})
 }
+
+// beatLogEvery is how often the heartbeat is logged: a foreground daemon
+// that logs only its start and stop looks dead (issue 23).
+const beatLogEvery = time.Minute
 
 // reconcile attaches to events their file changes (reconcile.Events),
 // before they are stored and outside the store's write lock; an event not
@@ -758,7 +774,55 @@ func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
 	for i := range events {
 		events[i].ID = tx.ID(string(events[i].Root), events[i].Name)
 	}
-	return tx.AppendEvents(events)
+	if err := tx.AppendEvents(events); err != nil {
+		return err
+	}
+	for i := range events {
+		d.logEvent(&events[i])
+	}
+	return nil
+}
+
+// logEvent logs one change the daemon observed: the candidate by id (its
+// name only when it passes the display gate), what happened to it, and
+// its reconciled file changes (their paths gated already).
+func (d *daemon) logEvent(ev *baseline.Event) {
+	what := "changed"
+	switch {
+	case ev.Before == nil && ev.After != nil:
+		what = "appeared"
+	case ev.After == nil && ev.Before != nil:
+		what = "vanished"
+	case ev.After == nil:
+		what = "not fully observable"
+	}
+	l := d.log.Info().Str("candidate", ev.ID).Str("root", anomaly.QuoteBytes(ev.Root))
+	if r := d.rootAt(string(ev.Root)); r != nil {
+		if n, ok := claude.Display(r.Kind, ev.Name); ok {
+			l = l.Str("name", n)
+		}
+	}
+	if ev.After != nil {
+		l = l.Str("digest", ev.After.String())
+	}
+	files := make([]string, 0, len(ev.Changes))
+	for _, c := range ev.Changes {
+		files = append(files, c.Change+" "+c.Path+" ("+c.Class+")")
+	}
+	if len(files) > 0 {
+		l = l.Strs("files", files)
+	}
+	l.Msg("candidate " + what)
+}
+
+// rootAt is the watched root at path, nil when none.
+func (d *daemon) rootAt(path string) *claude.Root {
+	for i := range d.roots {
+		if d.roots[i].Path == path {
+			return &d.roots[i]
+		}
+	}
+	return nil
 }
 
 // diffRoot lists the candidates whose digest differs between two

@@ -105,6 +105,11 @@ func AutoAccept(in AutoInput) AutoDecision {
 			return halt("new executable file")
 		}
 	}
+	for i := range in.Changes {
+		if why, ok := in.codeChange(&in.Changes[i]); ok {
+			return halt("%s", why)
+		}
+	}
 	if d, err := in.New.Digest(); err == nil && slices.Contains(in.Replaced, d) || slices.Contains(in.ReplacedContent, ContentIdentity(in.New)) {
 		return halt("reverses an earlier auto-accept")
 	}
@@ -113,6 +118,65 @@ func AutoAccept(in AutoInput) AutoDecision {
 		d.Replaces = ContentIdentity(in.Old)
 	}
 	return d
+}
+
+// codeChange says why a change is to a file that can run, or configures
+// what runs: auto-accept covers instruction text (Markdown) only, since
+// anyone who can write a skill can write the global audit log that
+// announces its change (issue 23: a one-line os.system("curl … | sh") in
+// a script, announced by a trusted source, was accepted at drift 0 %).
+// Fixed words only: the path is attacker bytes.
+func (in *AutoInput) codeChange(ch *Change) (string, bool) {
+	if dirOrNone(ch.Change.Old) && dirOrNone(ch.Change.New) {
+		return "", false // a directory's mode: its files are judged each
+	}
+	name := ch.Change.Path
+	if len(name) == 0 {
+		name = ch.Name
+	}
+	base := name[bytes.LastIndexByte(name, '/')+1:]
+	for _, e := range []*snapshot.Entry{ch.Change.Old, ch.Change.New} {
+		if e != nil && e.Kind == snapshot.File && e.Mode&0o111 != 0 {
+			return "executable file changed", true
+		}
+	}
+	switch {
+	case bytes.Equal(name, []byte("hooks/hooks.json")) || bytes.HasSuffix(name, []byte("/hooks/hooks.json")):
+		return "hooks/hooks.json changed", true
+	case bytes.Equal(base, []byte(".mcp.json")) || bytes.Equal(base, []byte(".claude.json")):
+		return "MCP configuration changed", true
+	case bytes.HasSuffix(base, []byte(".json")) && bytes.Contains(base, []byte("settings")):
+		return "settings changed", true
+	case slices.Contains(scriptExts, string(extOf(base))):
+		return "script changed", true
+	case !bytes.HasSuffix(base, []byte(".md")):
+		return "a file other than Markdown instruction text changed", true
+	}
+	for _, e := range []*snapshot.Entry{ch.Change.Old, ch.Change.New} {
+		if e == nil || e.Kind != snapshot.File {
+			continue
+		}
+		if b, ok := in.Content(e.Hash); ok && bytes.HasPrefix(b, []byte("#!")) {
+			return "script changed (shebang)", true
+		}
+	}
+	return "", false
+}
+
+// scriptExts name the files that run by their extension (the Markdown
+// rule halts on every other file too; these only name the reason).
+var scriptExts = []string{
+	".sh", ".bash", ".zsh", ".fish", ".ksh", ".py", ".pyw", ".rb", ".pl", ".php", ".lua",
+	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".ps1", ".bat", ".cmd", ".exe",
+}
+
+func dirOrNone(e *snapshot.Entry) bool { return e == nil || e.Kind == snapshot.Dir }
+
+func extOf(base []byte) []byte {
+	if i := bytes.LastIndexByte(base, '.'); i > 0 {
+		return bytes.ToLower(base[i:])
+	}
+	return nil
 }
 
 // identityContext separates ContentIdentity from every other BLAKE3 use.
@@ -216,10 +280,9 @@ func (in *AutoInput) measure(source string) AutoDecision {
 		if !isText(old) || !isText(cur) {
 			return halt("binary file changed")
 		}
-		if isMarkdown(ch.Path) {
-			if why, changed := frontmatterChanged(old, cur); changed {
-				return halt("%s", why)
-			}
+		// codeChange let Markdown alone through: each one's frontmatter counts.
+		if why, changed := frontmatterChanged(old, cur); changed {
+			return halt("%s", why)
 		}
 		drift += wordDistance(strings.Fields(string(old)), strings.Fields(string(cur)), max(limit-drift, 1))
 		if drift >= limit {
@@ -270,10 +333,6 @@ func (in *AutoInput) words(m *snapshot.Manifest) (int, bool) {
 }
 
 func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
-
-// isMarkdown: SKILL.md and agent or command files are Markdown; every
-// changed .md file is checked, which covers them and is stricter.
-func isMarkdown(p []byte) bool { return len(p) == 0 || bytes.HasSuffix(p, []byte(".md")) }
 
 // freeKeys are the only frontmatter keys whose change may auto-accept: they
 // describe, and grant nothing. Any other key halts, known or not. The keys

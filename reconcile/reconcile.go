@@ -86,7 +86,11 @@ const (
 // Change is one file change and its verdict.
 type Change struct {
 	Candidate string // id
-	Change    snapshot.Change
+	// Name is the candidate's name: a change of Path "" is the candidate
+	// file itself (an agent's x.md, a settings.json), and its name says
+	// what it is.
+	Name   []byte
+	Change snapshot.Change
 	// Expected is true for both explained classes: some log explains it.
 	Expected bool
 	Class    Class
@@ -225,7 +229,7 @@ func (r *reconciler) candidate(c *Candidate) []Change {
 	deleted := map[string]Class{}
 	for i, ch := range changes {
 		rc := &out[i]
-		*rc = Change{Candidate: c.ID, Change: ch, Class: ClassUnexpected}
+		*rc = Change{Candidate: c.ID, Name: c.Name, Change: ch, Class: ClassUnexpected}
 		all, win := r.entries(c, ch.Path)
 		windowed[i] = len(win) > 0
 		r.classify(c, rc, all, win)

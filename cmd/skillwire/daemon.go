@@ -26,7 +26,10 @@ hook uses instead of walking, change events (so a change that was made and
 undone between two sessions is still reported), and a heartbeat.
 
 One daemon runs at a time. It logs to <state>/daemon.log (and to stderr on
-a terminal), never to stdout. SIGTERM or SIGINT stops it.
+a terminal), never to stdout. A settings file that sets disableAllHooks
+(Claude Code then runs none of skillwire's hooks) is logged, and shown as a
+desktop notification where notify-send is on PATH. SIGTERM or SIGINT stops
+it.
 
 Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 4 when the store is unusable.`,
@@ -72,6 +75,7 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 				Log:           zerolog.New(out).With().Timestamp().Logger(),
 				SnapshotBytes: capBytes,
 				AuditLog:      auditEnv,
+				Notify:        monitor.DesktopNotifier(),
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -29,12 +34,17 @@ func newDigestCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "digest PATH",
 		Short: "Snapshot one candidate and print its digest",
-		Long: `digest observes one candidate (a skill directory, or an agent or command
-file) and prints its digest, blake3:<hex>, with any anomalies. Nested
-paths are shown as depthN/<hex>, never as raw bytes.
+		Long: `digest observes one candidate (a skill directory, an agent or command
+file, a plugin version, a settings or MCP file) and prints its digest,
+blake3:<hex>, with any anomalies: the digest record binds, since a
+candidate of a watched root is observed as scan observes it (a settings
+file reduced to its canonical security-relevant form, with the scripts it
+runs). Nested paths are shown as depthN/<hex>, never as raw bytes.
 
 A path ending in "." or containing ".." is accepted only when it is the
-working directory ($PWD, not a symlink); an empty path is refused.
+working directory ($PWD, not a symlink); an empty path and a path that does
+not exist are refused (an id is not a path: 'skillwire list' prints ids
+with their digests).
 
 Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 		Args: cobra.ExactArgs(1),
@@ -49,7 +59,13 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 				// Refusals are fixed text: the argument is never echoed.
 				return fail(exitCode(err, exitInternal), "%v", err)
 			}
-			c := walker.Observe(cmd.Context(), dir, name, cfg)
+			if _, err := os.Lstat(dir + "/" + string(name)); errors.Is(err, fs.ErrNotExist) {
+				if anomaly.IsIDPrefix(args[0]) {
+					return fail(exitUsage, "refused: no such file or directory; digest takes a path, and that looks like an id: 'skillwire list' prints each candidate's digest")
+				}
+				return fail(exitUsage, "refused: no such file or directory")
+			}
+			c := observeForDigest(cmd.Context(), s, dir, name, cfg)
 			found := c.Anomalies()
 			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
 			if !c.Partial() {
@@ -75,6 +91,21 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	bf.add(cmd)
 	return cmd
+}
+
+// observeForDigest observes dir/name as scan and record do: under the root
+// that holds it (a configuration file reduced to what it configures, a
+// plugin version as the cache's), so the digest printed is the one record
+// binds; anything else plainly.
+func observeForDigest(ctx context.Context, s *streams, dir string, name []byte, cfg walker.Config) walker.Candidate {
+	var places claude.Places
+	if w, err := loadWorld(s); err == nil {
+		places = w.places
+	}
+	if r, cand, ok := places.RootOf(dir, string(name)); ok {
+		return walker.ObserveIn(ctx, r.Spec(), []byte(cand), cfg)
+	}
+	return walker.Observe(ctx, dir, name, cfg)
 }
 
 func printDigest(s *streams, d *digestJSON) {

@@ -67,10 +67,10 @@ Exit 0, or 4 when the store is unusable.`,
 				return nil
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSCOPE\tKIND\tNAME\tSTATE\tSTATUS\tVERDICT\tDIGEST")
+			fmt.Fprintln(tw, "ID\tSCOPE\tKIND\tNAME\tSTATE\tSTATUS\tVERDICT\tDIGEST\tANOMALIES")
 			for _, c := range out.Candidates {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.Scope, c.Kind, c.display(),
-					c.State, orDash(c.Status), orDash(c.Verdict), shortDigest(c.Digest, c.Partial))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.Scope, c.Kind, c.display(),
+					c.State, orDash(c.Status), orDash(c.Verdict), shortDigest(c.Digest, c.Partial), reasonsOrDash(c.Anomalies))
 			}
 			return tw.Flush()
 		},

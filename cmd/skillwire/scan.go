@@ -29,8 +29,11 @@ type candidateJSON struct {
 	Digest    *string          `json:"digest"`
 	Partial   bool             `json:"partial"`
 	Anomalies []anomaly.Reason `json:"anomalies"`
-	Status    *string          `json:"status"`
-	Verdict   *string          `json:"verdict"`
+	// AnomalyEntries are the anomalies as digest prints them, {reason,
+	// path} (DESIGN.md §7's one vocabulary; anomalies stays as it was).
+	AnomalyEntries []anomalyJSON `json:"anomaly_entries"`
+	Status         *string       `json:"status"`
+	Verdict        *string       `json:"verdict"`
 	// ViaSymlink: a top-level link observed through (information).
 	ViaSymlink bool `json:"via_symlink"`
 	// Changes: its file changes since the version a person reviewed (else
@@ -51,6 +54,8 @@ type rootJSON struct {
 
 type scanJSON struct {
 	Roots []rootJSON `json:"roots"`
+	// HooksOff are the settings files that stop skillwire's hooks.
+	HooksOff []hooksOffJSON `json:"hooks_off"`
 }
 
 func newScanCmd(s *streams) *cobra.Command {
@@ -70,8 +75,13 @@ candidate is accepted as the baseline).
 <config> is $CLAUDE_CONFIG_DIR when absolute, else ~/.claude; the project
 is $CLAUDE_PROJECT_DIR when absolute, else the working directory.
 
+A user, project or managed settings file that sets disableAllHooks is told
+in one line (--json "hooks_off"): Claude Code then runs none of skillwire's
+hooks there.
+
 Exit 0 clean, 3 when anything is new, changed, removed, anomalous, partial
-or under an adverse verdict, 4 when the store is unusable.`,
+or under an adverse verdict, or a settings file stops skillwire's hooks, 4
+when the store is unusable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := bf.config(cmd, s)
@@ -114,11 +124,14 @@ or under an adverse verdict, 4 when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
+			out.HooksOff = hooksOff(w.places)
+			finding = finding || len(out.HooksOff) > 0
 			show := func() error {
 				if asJSON {
 					return writeJSON(s.out, out)
 				}
 				printScan(s.out, out, w.places.Config)
+				printHooksOff(s.out, out.HooksOff)
 				return nil
 			}
 			if update {
@@ -175,7 +188,7 @@ func renderRoots(w *world, obs []baseline.Observation, sts []baseline.Standing, 
 }
 
 func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool) {
-	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}}
+	cj := candidateJSON{Kind: session.KindOf(st), State: st.State, Anomalies: []anomaly.Reason{}, AnomalyEntries: []anomalyJSON{}}
 	if st.ID != "" {
 		id := st.ID
 		cj.ID = &id
@@ -189,6 +202,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.ViaSymlink = c.Manifest.ViaLink
 		cj.Partial = c.Partial()
 		cj.Anomalies = nonNil(walkerReasons(c))
+		cj.AnomalyEntries = anomalyEntries(c)
 	}
 	if d := st.Digest(); d != nil {
 		ds := d.String()
@@ -273,6 +287,16 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		}
 	}
 	tw.Flush()
+}
+
+// anomalyEntries are c's anomalies as {reason, path}, the path gated as
+// digest gates it.
+func anomalyEntries(c *walker.Candidate) []anomalyJSON {
+	out := []anomalyJSON{}
+	for _, f := range c.Anomalies() {
+		out = append(out, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
+	}
+	return out
 }
 
 func orDash(s *string) string {

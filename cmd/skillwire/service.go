@@ -144,7 +144,16 @@ func serviceManager(s *streams) (monitor.ServiceManager, error) {
 	return m, nil
 }
 
+// managerFailure: a system without a user service manager is refused
+// (exit 2, with what to do instead), not an internal error.
 func managerFailure(err error) error {
+	if errors.Is(err, monitor.ErrServiceUnsupported) {
+		msg := defang(err.Error())
+		if !strings.Contains(msg, "autostart") {
+			msg += "; run 'skillwire daemon' from your session's autostart instead"
+		}
+		return fail(exitUsage, "service manager: %s", msg)
+	}
 	return fail(exitInternal, "service manager: %s", defang(err.Error()))
 }
 
@@ -199,13 +208,18 @@ func serviceInstall(s *streams, f confirmFlags) error {
 	if err := monitor.WatchSupported(); err != nil {
 		return err // a service whose daemon cannot run is no help
 	}
-	m, err := serviceManager(s)
-	if err != nil {
-		return err
-	}
+	m, merr := serviceManager(s)
 	text, err := serviceText(s)
 	if err != nil {
 		return err
+	}
+	if merr != nil {
+		if f.dryRun {
+			// Still show what would be written, for another autostart.
+			fmt.Fprintln(s.out, "dry run: no service manager to install it with; the definition would be:")
+			writeIndented(s.out, []byte(text))
+		}
+		return merr
 	}
 	unit := m.Unit()
 	cur, err := currentUnit(unit)

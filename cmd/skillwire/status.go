@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
+	"text/tabwriter"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
@@ -28,6 +31,8 @@ type statusEntryJSON struct {
 	// Changes since the version a person reviewed (else the first-use
 	// version; a candidate with neither: all of it), reconciled.
 	Changes []baseline.FileChange `json:"changes,omitempty"`
+	// Anomalies of the last observation delivered.
+	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
 }
 
 type daemonJSON struct {
@@ -45,9 +50,39 @@ type statusJSON struct {
 	Unvetted []statusEntryJSON `json:"unvetted"`
 	Adverse  []statusEntryJSON `json:"adverse_verdicts_in_baseline"`
 	Safe     []statusEntryJSON `json:"vetted_safe"`
-	Daemon   daemonJSON        `json:"daemon"`
+	// Anomalous are the entries above whose last delivered observation
+	// holds an anomaly, listed again together.
+	Anomalous []statusEntryJSON `json:"anomalous"`
+	Daemon    daemonJSON        `json:"daemon"`
 	// Gate is what the gate asked and denied lately, newest first.
 	Gate []baseline.Note `json:"gate"`
+	// HooksOff are the settings files that stop skillwire's hooks.
+	HooksOff []hooksOffJSON `json:"hooks_off"`
+}
+
+// hooksOffJSON is a settings file under which skillwire's hooks do not run
+// (claude.HooksOff), and what to do about it.
+type hooksOffJSON struct {
+	Scope  claude.Scope `json:"scope"`
+	Path   string       `json:"path"`
+	Advice string       `json:"advice"`
+}
+
+func hooksOff(p claude.Places) []hooksOffJSON {
+	out := []hooksOffJSON{}
+	for _, h := range p.HooksOff() {
+		out = append(out, hooksOffJSON{Scope: h.Scope, Path: anomaly.QuoteBytes([]byte(h.Path)), Advice: h.Advice()})
+	}
+	return out
+}
+
+// printHooksOff says, one line a file, that skillwire's hooks do not run.
+func printHooksOff(w io.Writer, hs []hooksOffJSON) {
+	scope := map[claude.Scope]string{claude.Global: "user", claude.Project: "project", claude.Managed: "managed"}
+	for _, h := range hs {
+		fmt.Fprintf(w, "hooks off: %s settings %s sets disableAllHooks: Claude Code runs none of skillwire's hooks there (no advisory, no gate); %s\n",
+			scope[h.Scope], h.Path, h.Advice)
+	}
 }
 
 func newStatusCmd(s *streams) *cobra.Command {
@@ -65,8 +100,13 @@ entry whose delivered version differs from the version a person reviewed
 its file changes since, reconciled with the audit logs (--json "changes";
 the only files status reads are the changed ones, to compare their hashes).
 
-Exit 0, 3 when any adverse verdict is in the store or any candidate is
-pending or halted, 4 when the store is
+It also reads the user's, the project's and the managed settings files for
+disableAllHooks: where one sets it, Claude Code runs none of skillwire's
+hooks (no advisory, no gate), and status says so first (--json
+"hooks_off"), with what to do.
+
+Exit 0, 3 when any adverse verdict is in the store, any candidate is
+pending or halted, or a settings file stops skillwire's hooks, 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
 		Args: cobra.NoArgs,
@@ -75,8 +115,8 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{},
-				Gate: []baseline.Note{}}
+			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
+				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places)}
 			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
 			var rep baseline.Report
 			var subjects reconcile.Subjects
@@ -125,6 +165,13 @@ been recorded yet (which says nothing about what is installed).`,
 					*l.dst = append(*l.dst, e)
 				}
 			}
+			for _, l := range [][]statusEntryJSON{out.Pending, out.Adverse, out.Unvetted, out.Safe} {
+				for _, e := range l {
+					if len(e.Anomalies) > 0 && !slices.ContainsFunc(out.Anomalous, func(o statusEntryJSON) bool { return o.ID == e.ID }) {
+						out.Anomalous = append(out.Anomalous, e)
+					}
+				}
+			}
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -135,7 +182,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0 || len(out.Pending) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0:
 				return errFinding
 			}
 			return nil
@@ -169,6 +216,9 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Told > 0 {
 		e.Told, e.ToldSince = r.Told, &r.ToldSince
 	}
+	if !r.Removed {
+		e.Anomalies = r.Anomalies
+	}
 	if r.Removed {
 		e.Status = "removed"
 	}
@@ -183,6 +233,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 }
 
 func printStatus(s *streams, out *statusJSON) {
+	printHooksOff(s.out, out.HooksOff)
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
 	switch d := out.Daemon; {
 	case d.HeartbeatAge == nil:
@@ -198,21 +249,23 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
+		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 		for _, e := range l.list {
-			fmt.Fprintf(s.out, "  %s  %s %s  %s  %s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
 			if e.Told > 0 {
-				fmt.Fprintf(s.out, "  told %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
+				fmt.Fprintf(tw, "\ttold %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
 			}
 			if e.Halt != "" {
-				fmt.Fprintf(s.out, "  halted: %s", e.Halt)
+				fmt.Fprintf(tw, "\thalted: %s", e.Halt)
 			}
-			fmt.Fprintln(s.out)
+			fmt.Fprintln(tw)
 		}
+		tw.Flush()
 	}
 	if len(out.Gate) > 0 {
 		fmt.Fprintf(s.out, "gate, recent asks and denies (%d):\n", len(out.Gate))

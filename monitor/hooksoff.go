@@ -1,0 +1,73 @@
+package monitor
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+)
+
+// noteHooksOff logs, and tells the desktop, each settings file that newly
+// stops skillwire's hooks (claude.Places.HooksOff), and each that no
+// longer does: under one, skillwire's hooks cannot tell it themselves.
+func (d *daemon) noteHooksOff() {
+	places := claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir}
+	var projects []string
+	for _, r := range d.roots {
+		if r.Scope == claude.Project && r.Project != "" && !slices.Contains(projects, r.Project) {
+			projects = append(projects, r.Project)
+		}
+	}
+	now := map[string]claude.HooksOff{}
+	for _, h := range places.HooksOff() {
+		now[h.Path] = h
+	}
+	for _, p := range projects {
+		places.Project = p
+		for _, h := range places.HooksOff() {
+			now[h.Path] = h
+		}
+	}
+	for path, h := range now {
+		if d.hooksOff[path] {
+			continue
+		}
+		file := anomaly.QuoteBytes([]byte(path))
+		d.log.Warn().Str("file", file).Str("scope", string(h.Scope)).Str("advice", h.Advice()).
+			Msg("hooks off: this settings file sets disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate)")
+		if d.cfg.Notify != nil {
+			d.cfg.Notify("skillwire: hooks are off", file+" sets disableAllHooks: Claude Code runs none of skillwire's hooks there; "+h.Advice())
+		}
+	}
+	for path := range d.hooksOff {
+		if _, ok := now[path]; !ok {
+			d.log.Info().Str("file", anomaly.QuoteBytes([]byte(path))).Msg("hooks on again: this settings file no longer sets disableAllHooks")
+		}
+	}
+	d.hooksOff = map[string]bool{}
+	for path := range now {
+		d.hooksOff[path] = true
+	}
+}
+
+// DesktopNotifier is a Config.Notify that runs notify-send, or nil when it
+// is not on PATH: a notification is a courtesy, never required, and one
+// that fails (no session bus under a user service) is dropped.
+func DesktopNotifier() func(title, body string) {
+	bin, err := exec.LookPath("notify-send")
+	if err != nil {
+		return nil
+	}
+	return func(title, body string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		cmd := exec.CommandContext(ctx, bin, "--app-name=skillwire", "--", title, body)
+		if cmd.Start() != nil {
+			cancel()
+			return
+		}
+		go func() { cmd.Wait(); cancel() }()
+	}
+}
