@@ -14,7 +14,10 @@ import (
 // plugin's "plugin:name" is every installed version of every plugin of
 // that name: the cache keeps more than one, and which is active is read
 // from a file the gate does not trust to name it, so the worst answer
-// wins. Any other name is resolved by folder and by frontmatter name
+// wins. A cached version answers to its cache folder's plugin name and to
+// the name its .claude-plugin/plugin.json gives, which is the one Claude
+// Code uses (folder foo/1.0.0 whose plugin.json says bar loads bar:ps),
+// and to any name when that file could not be read. Any other name is resolved by folder and by frontmatter name
 // (Resolve), the names read here from each candidate the name could reach;
 // a candidate whose name could not be read may bear any name, so it counts
 // unless a match outranks it.
@@ -25,7 +28,7 @@ func resolveFound(u Use, found []located) []located {
 		}
 		var out []located
 		for _, l := range found {
-			if l.cand.Scope == Plugin && string(l.cand.Plugin) == p {
+			if l.cand.Scope == Plugin && (string(l.cand.Plugin) == p || l.cand.cached() && mayBeNamed(l, p)) {
 				l.cand.Kind = u.Kind
 				out = append(out, l)
 			}
@@ -105,6 +108,44 @@ func frontName(f walker.Front) (name []byte, ok bool) {
 		return nil, false
 	}
 	return []byte(s), true
+}
+
+// maxPluginJSON bounds the plugin.json read to learn a plugin's name, as
+// the local watch bounds a configuration file.
+const maxPluginJSON = claude.MaxConfigJSON
+
+// mayBeNamed reports whether the cached plugin version l may be the plugin
+// p by its plugin.json: it says so, or it could not be read whole (a link,
+// a special or oversize file, unparsable, a name that is not a string), so
+// that the name Claude Code gives it is unknown. The file is read without
+// following a link at .claude-plugin or plugin.json; the folders above the
+// version were listed without following one (walker.Discover). A name read
+// only adds matches to the folder's, never takes one away.
+func mayBeNamed(l located, p string) bool {
+	m, rest, _ := bytes.Cut(l.name, []byte{'/'})
+	dir := l.root.Path + "/" + string(m) + "/" + string(rest)
+	reads, err := walker.ReadFiles(dir, ".claude-plugin", []string{"plugin.json"}, maxPluginJSON)
+	switch {
+	case err != nil:
+		return true
+	case reads == nil || reads[0].Missing:
+		return false // no plugin.json: the client names it by its folder
+	case reads[0].Reason != 0:
+		return true
+	}
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(reads[0].Data, &doc) != nil {
+		return true
+	}
+	raw, ok := doc["name"]
+	if !ok {
+		return false
+	}
+	var name string
+	if json.Unmarshal(raw, &name) != nil {
+		return true
+	}
+	return name == p
 }
 
 // pluginName is the plugin of a plugin cache candidate

@@ -131,3 +131,59 @@ func TestCheckResolvesPluginNamesToTheirVersionDirectory(t *testing.T) {
 		}
 	})
 }
+
+// The client named a cached plugin's skill bar:ps from folder foo/1.0.0,
+// whose plugin.json says bar (issue 22): the gate resolved only foo:ps, so
+// a BLOCKed plugin loaded under its own name.
+func TestCheckResolvesACachedPluginByItsPluginJSONName(t *testing.T) {
+	install := func(tr *tree, pluginJSON string) string {
+		p := tr.plugin("mkt", "foo", "1.0.0")
+		tr.write(filepath.Join(p, ".claude-plugin", "plugin.json"), pluginJSON)
+		return p
+	}
+	for _, tc := range []struct {
+		name, pluginJSON string
+		denied, free     []string
+	}{
+		{"named by plugin.json and by folder", `{"name":"bar"}`, []string{"bar:pdf", "bar:rev", "foo:pdf"}, []string{"baz:pdf", "pdf", "mkt:pdf"}},
+		{"no name: by folder only", `{"version":"1.0.0"}`, []string{"foo:pdf"}, []string{"bar:pdf"}},
+		{"an unreadable name may be any", `{"name":"bar",`, []string{"bar:pdf", "baz:pdf", "foo:pdf"}, nil},
+		{"a name that is no string may be any", `{"name":["bar"]}`, []string{"baz:pdf"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			install(tr, tc.pluginJSON)
+			tr.record(tr.deliver()["global/mkt/foo/1.0.0"], verdict.Block)
+			for _, name := range tc.denied {
+				k := Skill
+				if strings.HasSuffix(name, ":rev") {
+					k = Agent
+				}
+				if res := tr.check(k, name); res.Answer != Deny || len(res.Findings) != 1 {
+					t.Errorf("%q: %s %q %+v", name, res.Answer, res.Reason, res.Findings)
+				}
+			}
+			for _, name := range tc.free {
+				if res := tr.check(Skill, name); len(res.Findings) != 0 {
+					t.Errorf("%q: %+v", name, res.Findings)
+				}
+			}
+		})
+	}
+	t.Run("a plugin.json reached through a link is never read, and may be any name", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		p := install(tr, `{"name":"bar"}`)
+		other := filepath.Join(t.TempDir(), "plugin.json")
+		tr.write(other, `{"name":"elsewhere"}`)
+		must(t, os.Remove(filepath.Join(p, ".claude-plugin", "plugin.json")))
+		must(t, os.Symlink(other, filepath.Join(p, ".claude-plugin", "plugin.json")))
+		tr.record(tr.deliver()["global/mkt/foo/1.0.0"], verdict.Block)
+		for _, name := range []string{"bar:pdf", "elsewhere:pdf", "zzz:pdf"} {
+			if res := tr.check(Skill, name); res.Answer != Deny {
+				t.Errorf("%q: %s %q %+v", name, res.Answer, res.Reason, res.Findings)
+			}
+		}
+	})
+}

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -22,23 +26,126 @@ type Problem struct {
 	Reasons []anomaly.Reason
 }
 
+// Discover lists the roots of the repository at repo ("" is the working
+// directory) that the local watch covers for a project there
+// (claude.Places.Discover within claude.DefaultLimits): the default
+// roots; the nested .claude/skills, rules and the folders of settings,
+// .mcp.json and instruction files, git-ignored ones left out as Claude Code
+// leaves them. Only what lies inside the repository is a root of its lock:
+// the folders above it are the runner's, not the repository's.
+func Discover(repo string) ([]Root, error) {
+	abs, err := filepath.Abs(topOf(repo))
+	if err != nil {
+		return nil, fmt.Errorf("lockfile: locating the repository: %w", err)
+	}
+	roots := DefaultRoots()
+	for _, cr := range (claude.Places{Project: abs}).Discover(claude.DefaultLimits).Roots() {
+		if cr.Scope != claude.Project {
+			continue
+		}
+		rel := "."
+		if cr.Path != abs {
+			var ok bool
+			if rel, ok = strings.CutPrefix(cr.Path, abs+"/"); !ok {
+				continue
+			}
+		}
+		r := Root{Path: rel, Kind: cr.Kind, names: slices.Clone(cr.Names)}
+		if cr.Kind != claude.Config {
+			if r, err = ParseRoot(rel); err != nil {
+				continue // a folder name a lock cannot spell; the local watch tells it
+			}
+		} else if _, err := ParseConfigDir(rel); err != nil {
+			continue
+		}
+		roots = append(roots, r)
+	}
+	return roots, nil
+}
+
 // Scan observes roots of the repository at repo ("" is the working
-// directory) under one shared budget and builds their lock.
+// directory) under one shared budget and builds their lock. Two roots of
+// one path and different kinds (a root named on the command line that is
+// also a folder of instruction files) are one anomalous root: neither is
+// locked.
 func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*Lock, []Problem) {
-	roots = sortRoots(roots)
+	var clash []Problem
+	kinds := map[string]claude.Kind{}
+	for _, r := range roots {
+		if k, ok := kinds[r.Path]; ok && k != r.Kind && !slices.ContainsFunc(clash, func(p Problem) bool { return p.Root == r.Path }) {
+			clash = append(clash, Problem{Root: r.Path, Reasons: []anomaly.Reason{anomaly.Root}})
+		}
+		kinds[r.Path] = r.Kind
+	}
+	roots = slices.DeleteFunc(sortRoots(roots), func(r Root) bool {
+		// A Config root read from a lock but no longer found holds nothing
+		// to observe: its candidates are removed.
+		return r.Kind == claude.Config && r.names == nil ||
+			slices.ContainsFunc(clash, func(p Problem) bool { return p.Root == r.Path })
+	})
 	specs := make([]walker.RootSpec, len(roots))
 	for i, r := range roots {
 		specs[i] = r.Spec(repo)
 	}
-	return Build(roots, walker.Scan(ctx, specs, cfg))
+	observed := walker.Scan(ctx, specs, cfg)
+	for i, r := range roots {
+		for j := range observed[i].Candidates {
+			relScripts(r.claude(repo), topOf(repo), &observed[i].Candidates[j])
+		}
+	}
+	l, problems := Build(roots, observed)
+	problems = append(problems, clash...)
+	slices.SortFunc(problems, compareProblems)
+	return l, problems
+}
+
+// relScripts names the scripts and imports bound into a configuration
+// candidate by their path below the repository top, not as the scan
+// reached them (walker.ScriptEntry hashes that path): the same commit then
+// locks the same from any checkout and any -C.
+func relScripts(r claude.Root, top string, c *walker.Candidate) {
+	if r.Kind != claude.Config || c.Canonical == nil {
+		return
+	}
+	spec := r.Spec()
+	i := slices.IndexFunc(spec.Names, func(n walker.NameSpec) bool { return n.Name == string(c.Name) })
+	if i < 0 || spec.Names[i].Scripts == nil {
+		return
+	}
+	rename := map[string][]byte{}
+	for _, p := range spec.Names[i].Scripts(c.Canonical) {
+		rel, ok := strings.CutPrefix(p, top+"/")
+		if !ok {
+			continue // absolute, as the file wrote it
+		}
+		from, to := walker.ScriptEntry(p), walker.ScriptEntry(rel)
+		rename[string(from)] = to
+		rename[string(from)+walker.ScriptTargetSuffix] = append(slices.Clone(to), walker.ScriptTargetSuffix...)
+	}
+	if len(rename) == 0 {
+		return
+	}
+	es := c.Manifest.Entries
+	for k := range es {
+		if to, ok := rename[string(es[k].Path)]; ok {
+			es[k].Path = to
+		}
+	}
+	slices.SortFunc(es, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
 }
 
 // Verify observes the repository at repo and compares it with lock. It
-// observes every root the lock lists and always the default roots, so a
+// observes every root the lock lists and always what Discover finds, so a
 // lock edited to drop a root cannot hide what Claude Code would load.
-func Verify(ctx context.Context, repo string, lock *Lock, cfg walker.Config) *Report {
-	observed, problems := Scan(ctx, repo, MergeRoots(lock.Roots, DefaultRoots()), cfg)
-	return Compare(lock, observed, problems)
+func Verify(ctx context.Context, repo string, lock *Lock, cfg walker.Config) (*Report, error) {
+	found, err := Discover(repo)
+	if err != nil {
+		return nil, err
+	}
+	observed, problems := Scan(ctx, repo, MergeRoots(found, lock.Roots), cfg)
+	r := Compare(lock, observed, problems)
+	r.LockVersion = lock.Version
+	return r, nil
 }
 
 // Build makes the lock of what a scan observed, observed[i] being the
@@ -48,7 +155,7 @@ func Build(roots []Root, observed []walker.Root) (*Lock, []Problem) {
 	if len(roots) != len(observed) {
 		panic("lockfile: Build needs one observation per root")
 	}
-	l := &Lock{Roots: sortRoots(roots), Candidates: []Candidate{}}
+	l := &Lock{Version: Version, Roots: sortRoots(roots), Candidates: []Candidate{}}
 	var problems []Problem
 	for i, r := range roots {
 		o := &observed[i]
@@ -70,8 +177,20 @@ func Build(roots []Root, observed []walker.Root) (*Lock, []Problem) {
 				// changes no path: a failure is a bug, never a digest.
 				panic("lockfile: " + err.Error())
 			}
-			l.Candidates = append(l.Candidates, Candidate{Root: r.Path, Name: bytes.Clone(c.Name),
-				Kind: c.Kind, Manifest: m, Digest: d})
+			lc := Candidate{Root: r.Path, Name: bytes.Clone(c.Name), Kind: c.Kind, Manifest: m, Digest: d}
+			switch kind := claude.CandidateKind(r.Kind, c.Name); {
+			case r.Kind == claude.Config && (kind == claude.KindSettings || kind == claude.KindMCP):
+				if !utf8.Valid(c.Canonical) {
+					// encoding/json would make it valid, and the lock's
+					// form would then not be the file's.
+					problems = append(problems, Problem{Root: r.Path, Name: bytes.Clone(c.Name), Reasons: []anomaly.Reason{anomaly.Unparsable}})
+					continue
+				}
+				lc.Canonical = bytes.Clone(c.Canonical)
+			case r.Kind != claude.Config && c.Canonical != nil:
+				lc.front = bytes.Clone(c.Canonical)
+			}
+			l.Candidates = append(l.Candidates, lc)
 		}
 	}
 	slices.SortFunc(l.Candidates, func(a, b Candidate) int { return compareCandidates(&a, &b) })

@@ -3,6 +3,7 @@ package lockfile
 import (
 	"bytes"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -14,10 +15,22 @@ type Ref struct {
 	Kind    walker.Kind
 	Digest  snapshot.Hash
 	Verdict Verdict
+	// Facts are what an added or changed settings or MCP file now makes
+	// Claude Code run, load or allow (claude.ConfigFacts against the
+	// locked form, then its standing facts), as the local watch tells
+	// them; for an added skill, agent or command, what its frontmatter
+	// allows. Attacker text, escaped by claude.Fact.String.
+	Facts []claude.Fact
 }
 
-// Label is root/name with the name shown through NameLabel.
-func (r Ref) Label() string { return r.Root + "/" + NameLabel(r.Name) }
+// Label is root/name with the name shown through NameLabel; a file at the
+// repository's top is its name.
+func (r Ref) Label() string {
+	if r.Root == "." {
+		return NameLabel(r.Name)
+	}
+	return r.Root + "/" + NameLabel(r.Name)
+}
 
 // Change is what happened to one path of a changed candidate.
 type Change uint8
@@ -69,6 +82,9 @@ type Report struct {
 	// verdict for them.
 	Adverse []Ref
 	Matched int
+	// LockVersion is the lock's format version: a version 1 lock locks no
+	// configuration file, and each is reported added.
+	LockVersion int
 }
 
 // OK reports whether the tree matches the lock: nothing added, removed,
@@ -97,6 +113,19 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 			badCand[key(p.Root, p.Name)] = true
 		}
 	}
+	rootOf := make(map[string]Root, len(observed.Roots))
+	for _, o := range observed.Roots {
+		rootOf[o.Path] = o
+	}
+	tell := func(ref Ref, old []byte, o *Candidate) Ref {
+		switch {
+		case o.Canonical != nil:
+			ref.Facts = append(claude.ConfigFacts(old, o.Canonical), rootOf[o.Root].claude("").StandingFacts(o.Name, o.Canonical)...)
+		case o.front != nil && old == nil:
+			ref.Facts = claude.ConfigFacts(nil, o.front)
+		}
+		return ref
+	}
 	seen := make(map[string]*Candidate, len(observed.Candidates))
 	for i := range observed.Candidates {
 		c := &observed.Candidates[i]
@@ -119,13 +148,19 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 				r.Adverse = append(r.Adverse, l.ref())
 			}
 		default:
-			r.Changed = append(r.Changed, Changed{Ref: o.ref(), Locked: l.Digest, Files: DiffFiles(&l.Manifest, &o.Manifest)})
+			ref := o.ref()
+			if l.Canonical != nil {
+				ref = tell(ref, l.Canonical, o)
+			} else if o.Canonical != nil {
+				ref = tell(ref, nil, o)
+			}
+			r.Changed = append(r.Changed, Changed{Ref: ref, Locked: l.Digest, Files: DiffFiles(&l.Manifest, &o.Manifest)})
 		}
 	}
 	for i := range observed.Candidates {
 		c := &observed.Candidates[i]
 		if !locked[key(c.Root, c.Name)] {
-			r.Added = append(r.Added, c.ref())
+			r.Added = append(r.Added, tell(c.ref(), nil, c))
 		}
 	}
 	return r

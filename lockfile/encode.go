@@ -6,28 +6,36 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
 // The JSON shape of a lock. Optional fields are pointers: a lock never
 // holds null, and a present-but-empty field differs from an absent one.
 type lockJSON struct {
-	Version    int             `json:"version"`
-	Roots      []string        `json:"roots"`
+	Version int      `json:"version"`
+	Roots   []string `json:"roots"`
+	// Config are the folders of configuration files (version 2 on).
+	Config     *[]string       `json:"config,omitempty"`
 	Candidates []candidateJSON `json:"candidates"`
 }
 
 type candidateJSON struct {
-	Root    string      `json:"root"`
-	Name    *string     `json:"name,omitempty"`
-	NameHex *string     `json:"name_hex,omitempty"`
-	Kind    string      `json:"kind"`
-	Link    *string     `json:"link,omitempty"`
-	LinkHex *string     `json:"link_hex,omitempty"`
-	Digest  string      `json:"digest"`
-	Verdict *string     `json:"verdict,omitempty"`
-	Files   []entryJSON `json:"files"`
+	Root    string  `json:"root"`
+	Name    *string `json:"name,omitempty"`
+	NameHex *string `json:"name_hex,omitempty"`
+	Kind    string  `json:"kind"`
+	Link    *string `json:"link,omitempty"`
+	LinkHex *string `json:"link_hex,omitempty"`
+	Digest  string  `json:"digest"`
+	Verdict *string `json:"verdict,omitempty"`
+	// Canonical is a settings or MCP file's canonical form (version 2 on).
+	Canonical *string     `json:"canonical,omitempty"`
+	Files     []entryJSON `json:"files"`
 }
 
 type entryJSON struct {
@@ -47,12 +55,27 @@ func (l *Lock) Marshal() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "{\n  \"version\": %d,\n  \"roots\": [", Version)
-	for i, r := range l.Roots {
-		b.WriteString(sep(i) + "\n    ")
-		writeJSON(&b, r.Path)
+	var dirs, config []string
+	for _, r := range l.Roots {
+		if r.Kind == claude.Config {
+			config = append(config, r.Path)
+		} else {
+			dirs = append(dirs, r.Path)
+		}
 	}
-	b.WriteString(closing(len(l.Roots), "  ]") + ",\n  \"candidates\": [")
+	fmt.Fprintf(&b, "{\n  \"version\": %d,\n", Version)
+	for _, list := range []struct {
+		key   string
+		paths []string
+	}{{"roots", dirs}, {"config", config}} {
+		fmt.Fprintf(&b, "  %q: [", list.key)
+		for i, p := range list.paths {
+			b.WriteString(sep(i) + "\n    ")
+			writeJSON(&b, p)
+		}
+		b.WriteString(closing(len(list.paths), "  ]") + ",\n")
+	}
+	b.WriteString("  \"candidates\": [")
 	for i := range l.Candidates {
 		b.WriteString(sep(i) + "\n    {\n")
 		writeCandidate(&b, candidateToJSON(&l.Candidates[i]))
@@ -102,6 +125,9 @@ func writeCandidate(b *bytes.Buffer, c candidateJSON) {
 	if c.Verdict != nil {
 		field("verdict", *c.Verdict)
 	}
+	if c.Canonical != nil {
+		b.WriteString("      \"canonical\": " + asciiJSON(*c.Canonical) + ",\n")
+	}
 	b.WriteString("      \"files\": [")
 	for i, e := range c.Files {
 		b.WriteString(sep(i) + "\n        ")
@@ -112,12 +138,33 @@ func writeCandidate(b *bytes.Buffer, c candidateJSON) {
 
 // writeJSON encodes values that cannot fail to encode: strings and the
 // entry struct. Every string in a lock is printable ASCII by construction.
-func writeJSON(b *bytes.Buffer, v any) {
+func writeJSON(b *bytes.Buffer, v any) { b.Write(mustJSON(v)) }
+
+// asciiJSON is the JSON string of s with every non-ASCII character
+// escaped (\uXXXX, a surrogate pair above U+FFFF): a lock is pure ASCII,
+// and a canonical form may quote any text. s is valid UTF-8 (Validate).
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, c := range string(mustJSON(s)) {
+		switch {
+		case c < utf8.RuneSelf:
+			b.WriteRune(c)
+		case c > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(c)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", c)
+		}
+	}
+	return b.String()
+}
+
+func mustJSON(v any) []byte {
 	out, err := json.Marshal(v)
 	if err != nil {
 		panic("lockfile: " + err.Error())
 	}
-	b.Write(out)
+	return out
 }
 
 func candidateToJSON(c *Candidate) candidateJSON {
@@ -129,6 +176,10 @@ func candidateToJSON(c *Candidate) candidateJSON {
 	if c.Verdict != None {
 		v := string(c.Verdict)
 		cj.Verdict = &v
+	}
+	if c.Canonical != nil {
+		v := string(c.Canonical)
+		cj.Canonical = &v
 	}
 	cj.Files = make([]entryJSON, len(c.Manifest.Entries))
 	for i := range c.Manifest.Entries {

@@ -17,6 +17,7 @@ var Rules = []Rule{
 	{ID: "SW003", Name: "file-changed", Text: "A path of a candidate differs from the lock."},
 	{ID: "SW004", Name: "anomalous", Text: "A root or candidate could not be observed as plain content; it never matches the lock."},
 	{ID: "SW005", Name: "adverse-verdict", Text: "A candidate matches the lock, whose verdict for it is BLOCK or SUSPECT."},
+	{ID: "SW006", Name: "configuration-fact", Text: "An added or changed configuration makes Claude Code run, load or allow something the lock does not."},
 }
 
 // Rule is one finding class.
@@ -28,6 +29,7 @@ const (
 	ruleChanged
 	ruleAnomalous
 	ruleAdverse
+	ruleFact
 )
 
 // finding is one result, in the order every output lists them.
@@ -40,15 +42,22 @@ type finding struct {
 func (r *Report) findings(lockName string) []finding {
 	name := anomaly.QuoteBytes([]byte(lockName))
 	var out []finding
+	facts := func(ref Ref) {
+		for _, f := range ref.Facts {
+			out = append(out, finding{ruleFact, location(ref.Root, ref.Name, nil), ref.Label() + ": " + f.String()})
+		}
+	}
 	for _, a := range r.Added {
 		out = append(out, finding{ruleAdded, location(a.Root, a.Name, nil),
 			fmt.Sprintf("%s (%s, %s) is not in %s", a.Label(), a.Kind, a.Digest, name)})
+		facts(a)
 	}
 	for _, a := range r.Removed {
 		out = append(out, finding{ruleRemoved, location(a.Root, a.Name, nil),
 			fmt.Sprintf("%s (%s, %s) is in %s but not in the tree", a.Label(), a.Kind, a.Digest, name)})
 	}
 	for _, c := range r.Changed {
+		facts(c.Ref)
 		for _, f := range c.Files {
 			out = append(out, finding{ruleChanged, location(c.Root, c.Name, f.Path),
 				fmt.Sprintf("%s %s %s in %s (now %s, locked %s)", f.Kind, FileLabel(f.Path), f.Change, c.Label(), c.Digest, c.Locked)})
@@ -80,6 +89,9 @@ func location(root string, name, path []byte) string {
 		return root
 	}
 	loc := root + "/" + string(name)
+	if root == "." {
+		loc = string(name)
+	}
 	for c := range bytes.SplitSeq(path, []byte{'/'}) {
 		if !anomaly.Gate(c) {
 			break

@@ -1,6 +1,8 @@
-// Package lockfile owns skillwire.lock: the reviewed state of a
-// repository's skill, agent and command trees, written by `skillwire lock`
-// and checked by `skillwire verify` in CI, the way go.sum guards modules.
+// Package lockfile owns skillwire.lock: the reviewed state of what Claude
+// Code loads from a repository (its skills, agents, commands, rules, output
+// styles and workflows, nested .claude/skills, and its settings, .mcp.json
+// and instruction files), written by `skillwire lock` and checked by
+// `skillwire verify` in CI, the way go.sum guards modules.
 //
 // A lock is versioned JSON, sorted, pure ASCII, and holds no host data: no
 // timestamps, no absolute paths, no owners. The same tree gives the same
@@ -18,17 +20,22 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
+	"github.com/zeebo/blake3"
 )
 
-// Version is the lock format version. A lock of any other version is
-// refused, never read as if it were this one.
-const Version = 1
+// Version is the lock format version Marshal writes. Version 2 added the
+// configuration candidates (settings, .mcp.json, instruction files) and
+// their canonical forms. A version 1 lock is still read: it locks none of
+// them, so verify reports each as added. A lock of any other version is
+// refused, never read as if it were one of these.
+const Version = 2
 
 // DefaultName is the lock's file name at the top of a repository.
 const DefaultName = "skillwire.lock"
@@ -53,19 +60,43 @@ type Root struct {
 	// says nothing about where the repository was checked out.
 	Path string
 	// Kind comes from the last component of Path, so the two never
-	// disagree and a hand-edited lock cannot relabel a root.
+	// disagree and a hand-edited lock cannot relabel a root; or it is
+	// claude.Config for a folder of configuration and instruction files
+	// (the lock's "config" list, "." being the repository's top).
 	Kind claude.Kind
+	// names are the configuration files a Config root holds, as Discover
+	// found it; a Config root read from a lock has none and is not
+	// observed (its candidates are then removed).
+	names []string
 }
 
-// DefaultRoots are the repository's Claude Code roots. verify always
-// checks them, whatever the lock lists, so a lock edited to drop a root
-// cannot hide what Claude Code would load from it.
+// dirKinds are the kinds of the roots a repository's .claude holds by
+// directory name: what lock and verify always cover.
+var dirKinds = append(slices.Clone(claude.Kinds), claude.Workflows)
+
+// DefaultRoots are the repository's Claude Code roots by directory name.
+// verify always checks them, whatever the lock lists, so a lock edited to
+// drop a root cannot hide what Claude Code would load from it.
 func DefaultRoots() []Root {
-	roots := make([]Root, 0, len(claude.Kinds))
-	for _, k := range claude.Kinds {
+	roots := make([]Root, 0, len(dirKinds))
+	for _, k := range dirKinds {
 		roots = append(roots, Root{Path: ".claude/" + string(k), Kind: k})
 	}
 	return sortRoots(roots)
+}
+
+// ParseConfigDir checks the spelling of a folder of configuration files:
+// "." (the repository's top) or a root path.
+func ParseConfigDir(p string) (Root, error) {
+	if p != "." {
+		for _, c := range strings.Split(p, "/") {
+			if !rootComponent(c) || len(p) > 4096 {
+				return Root{}, fmt.Errorf("%w: %s: want \".\" or a relative path of [A-Za-z0-9._-] components, none \".\" or \"..\"",
+					ErrRoot, anomaly.QuoteBytes([]byte(p)))
+			}
+		}
+	}
+	return Root{Path: p, Kind: claude.Config}, nil
 }
 
 // ParseRoot checks a root path's spelling and infers its kind from its
@@ -85,8 +116,8 @@ func ParseRoot(p string) (Root, error) {
 		}
 	}
 	k := claude.Kind(comps[len(comps)-1])
-	if !slices.Contains(claude.Kinds, k) {
-		return Root{}, fmt.Errorf("%w: %s: the last component must be skills, agents, commands, rules or output-styles",
+	if !slices.Contains(dirKinds, k) {
+		return Root{}, fmt.Errorf("%w: %s: the last component must be skills, agents, commands, rules, output-styles or workflows",
 			ErrRoot, anomaly.QuoteBytes([]byte(p)))
 	}
 	return Root{Path: p, Kind: k}, nil
@@ -108,8 +139,30 @@ func rootComponent(c string) bool {
 // Spec is the walker's view of the root in the repository at repo ("" is
 // the working directory). The root is opened by this path, never by an
 // absolute one recorded anywhere.
-func (r Root) Spec(repo string) walker.RootSpec {
-	return claude.Root{Path: Under(repo, r.Path), Kind: r.Kind}.Spec()
+func (r Root) Spec(repo string) walker.RootSpec { return r.claude(repo).Spec() }
+
+// claude is the root as Claude Code's conventions see it: a project root
+// whose settings bind $CLAUDE_PROJECT_DIR/ and relative scripts inside the
+// repository, and no home (a CI runner's home is not the developer's: a
+// ~/ script is told as unbound).
+func (r Root) claude(repo string) claude.Root {
+	top := topOf(repo)
+	p := top
+	if r.Path != "." {
+		p = Under(top, r.Path)
+	}
+	return claude.Root{Path: p, Kind: r.Kind, Scope: claude.Project, Names: r.names, Project: top}
+}
+
+// topOf spells the repository at repo ("" the working directory) so that
+// every path under it starts with topOf(repo)+"/": a script or import is
+// then named in the lock by its path below the repository (relPath),
+// whatever -C was given.
+func topOf(repo string) string {
+	if repo == "" {
+		return "."
+	}
+	return strings.TrimSuffix(repo, "/")
 }
 
 // Under is where the path p is for the repository at repo, joined
@@ -134,9 +187,11 @@ func MergeRoots(lists ...[]Root) []Root {
 	return sortRoots(all)
 }
 
+// sortRoots sorts by path and keeps the first of each path: Verify lists
+// what Discover found before what the lock holds.
 func sortRoots(roots []Root) []Root {
 	roots = slices.Clone(roots)
-	slices.SortFunc(roots, func(a, b Root) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(roots, func(a, b Root) int { return strings.Compare(a.Path, b.Path) })
 	return slices.CompactFunc(roots, func(a, b Root) bool { return a.Path == b.Path })
 }
 
@@ -156,6 +211,8 @@ func (v Verdict) Adverse() bool { return verdict.Adverse(string(v)) }
 
 // Lock is the reviewed state of a repository's roots.
 type Lock struct {
+	// Version is the format version it was read in; Marshal writes Version.
+	Version int
 	// Roots are sorted by Path, unique.
 	Roots []Root
 	// Candidates are sorted by Root, then by Name's bytes; (Root, Name)
@@ -172,6 +229,14 @@ type Candidate struct {
 	Manifest snapshot.Manifest
 	Digest   snapshot.Hash
 	Verdict  Verdict
+	// Canonical is the canonical form of a settings or MCP candidate (the
+	// form the local watch keeps, claude.ConfigFacts' input), bound to the
+	// manifest by its hash: verify tells a change as facts against it.
+	// nil for every other candidate.
+	Canonical []byte
+	// front is an observed skill's, agent's or command's frontmatter form:
+	// never locked, it tells what a new one allows.
+	front []byte
 }
 
 func compareCandidates(a, b *Candidate) int {
@@ -183,7 +248,11 @@ func compareCandidates(a, b *Candidate) int {
 func (l *Lock) Validate() error {
 	roots := make(map[string]claude.Kind, len(l.Roots))
 	for i, r := range l.Roots {
-		p, err := ParseRoot(r.Path)
+		parse := ParseRoot
+		if r.Kind == claude.Config {
+			parse = ParseConfigDir
+		}
+		p, err := parse(r.Path)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
@@ -237,6 +306,13 @@ func (c *Candidate) validate(root claude.Kind) error {
 	if len(m.Entries) == 0 || len(m.Entries[0].Path) != 0 {
 		return fmt.Errorf("%w: no entry for the candidate itself", ErrMalformed)
 	}
+	if root == claude.Config {
+		if err := c.validateConfig(); err != nil {
+			return err
+		}
+	} else if c.Canonical != nil {
+		return fmt.Errorf("%w: only a settings or MCP file has a canonical form", ErrMalformed)
+	}
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		if e.Kind != snapshot.Dir && e.Kind != snapshot.File {
@@ -254,7 +330,7 @@ func (c *Candidate) validate(root claude.Kind) error {
 		want = walker.KindDir
 	case snapshot.File:
 		want = walker.KindFile
-		if len(m.Entries) != 1 {
+		if len(m.Entries) != 1 && root != claude.Config {
 			return fmt.Errorf("%w: a file candidate has entries below it", ErrMalformed)
 		}
 		if root == claude.Skills {
@@ -270,6 +346,36 @@ func (c *Candidate) validate(root claude.Kind) error {
 	}
 	if d != c.Digest {
 		return ErrDigest
+	}
+	return nil
+}
+
+// validateConfig checks a candidate of a folder of configuration files: a
+// file Claude Code reads by that name, the scripts or imports bound into
+// it (walker.ScriptsPath/…) below it, and for a settings or MCP file its
+// canonical form, whose hash and size are its own entry's.
+func (c *Candidate) validateConfig() error {
+	kind := claude.CandidateKind(claude.Config, c.Name)
+	if kind == "" {
+		return fmt.Errorf("%w: not a configuration file Claude Code reads", ErrMalformed)
+	}
+	m := &c.Manifest
+	if m.Entries[0].Kind != snapshot.File || m.ViaLink {
+		return fmt.Errorf("%w: a configuration candidate is a regular file", ErrMalformed)
+	}
+	for _, e := range m.Entries[1:] {
+		if !bytes.HasPrefix(e.Path, []byte(walker.ScriptsPath+"/")) || e.Kind != snapshot.File {
+			return fmt.Errorf("%w: a configuration candidate holds only the files it runs or imports", ErrMalformed)
+		}
+	}
+	hasForm := kind == claude.KindSettings || kind == claude.KindMCP
+	switch {
+	case hasForm != (c.Canonical != nil):
+		return fmt.Errorf("%w: a settings or MCP file, and only one, has a canonical form", ErrMalformed)
+	case hasForm && (snapshot.Hash(blake3.Sum256(c.Canonical)) != m.Entries[0].Hash || int64(len(c.Canonical)) != m.Entries[0].Size):
+		return fmt.Errorf("%w: a canonical form does not match its file's hash", ErrDigest)
+	case hasForm && !utf8.Valid(c.Canonical):
+		return fmt.Errorf("%w: a canonical form is not UTF-8", ErrMalformed)
 	}
 	return nil
 }

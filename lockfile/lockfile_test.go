@@ -18,7 +18,7 @@ import (
 
 func TestLockIsByteIdenticalAcrossCheckoutsAndWorkingDirectories(t *testing.T) {
 	a := filepath.Join(t.TempDir(), "repo")
-	testtree.Make(t, a, repoTree...)
+	testtree.Make(t, a, slices.Concat(repoTree, configTree)...)
 	// A second checkout elsewhere, under another name, with the modes a
 	// umask of 002 gives (0664 files, 0775 directories).
 	b := filepath.Join(t.TempDir(), "deeper", "other-name")
@@ -52,8 +52,8 @@ func TestLockIsByteIdenticalAcrossCheckoutsAndWorkingDirectories(t *testing.T) {
 		locks = append(locks, data)
 	}
 	l, _ := Parse(locks[0])
-	if len(l.Candidates) != 4 {
-		t.Errorf("locked %d candidates, want 4 (pdf, web, reviewer.md, ship.md; LOOSE.md is no skill)", len(l.Candidates))
+	if len(l.Candidates) != 9 {
+		t.Errorf("locked %d candidates, want 9 (pdf, web, reviewer.md, ship.md; LOOSE.md is no skill; settings.json, .mcp.json, CLAUDE.md, src/CLAUDE.md, nest)", len(l.Candidates))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
 )
 
 // Names, entry paths and link texts come from the tree's author. In a lock
@@ -20,7 +21,11 @@ import (
 // contain ':', so a label is never ambiguous.
 const hexPrefix = "hex:"
 
-func plainName(n []byte) bool { return anomaly.Gate(n) }
+// plainName: a configuration file's name (".mcp.json") fails the gate's
+// first rule, but it is skillwire's word, not the author's.
+func plainName(n []byte) bool {
+	return anomaly.Gate(n) || claude.CandidateKind(claude.Config, n) != ""
+}
 
 func plainPath(p []byte) bool { return anomaly.GatePath(p) }
 

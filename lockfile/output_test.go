@@ -227,7 +227,7 @@ func TestGitHubAnnotationsAreOneCommandPerLine(t *testing.T) {
 	if err := ok.WriteGitHub(&b, "skillwire.lock"); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.String(); got != "::notice title=skillwire verify::4 candidates in 5 roots match skillwire.lock\n" {
+	if got := b.String(); got != "::notice title=skillwire verify::4 candidates in 6 roots match skillwire.lock\n" {
 		t.Errorf("a match prints %q", got)
 	}
 	if got := GitHubError("a\n::x", "no\nlock"); got != "::error title=skillwire verify%3A cannot verify \"a\\x0a%3A%3Ax\"::no%0Alock\n" {

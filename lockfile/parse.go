@@ -6,14 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Parse reads a lock strictly. It accepts only version 1, pure ASCII, and
-// exactly the fields this version defines, each once, none null, every
+// Parse reads a lock strictly. It accepts only versions 1 and 2, pure
+// ASCII, and exactly the fields that version defines, each once, none null, every
 // name, path and link in its one canonical spelling, roots and candidates
 // sorted without duplicates, and every digest equal to the digest of the
 // files listed with it. Whitespace is free: a lock reformatted or with a
@@ -37,15 +39,38 @@ func Parse(data []byte) (*Lock, error) {
 	if lj.Roots == nil || lj.Candidates == nil {
 		return nil, fmt.Errorf("%w: roots and candidates are required", ErrMalformed)
 	}
-	l := &Lock{Roots: make([]Root, 0, len(lj.Roots)), Candidates: make([]Candidate, 0, len(lj.Candidates))}
-	for _, p := range lj.Roots {
+	if (lj.Version == 1) != (lj.Config == nil) {
+		return nil, fmt.Errorf("%w: config is required from version 2 on, and unknown to version 1", ErrMalformed)
+	}
+	l := &Lock{Version: lj.Version, Roots: make([]Root, 0, len(lj.Roots)), Candidates: make([]Candidate, 0, len(lj.Candidates))}
+	for i, p := range lj.Roots {
 		r, err := ParseRoot(p)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 		}
+		if i > 0 && lj.Roots[i-1] >= p {
+			return nil, fmt.Errorf("%w: roots out of order or repeated at %s", ErrMalformed, p)
+		}
 		l.Roots = append(l.Roots, r)
 	}
+	if lj.Config != nil {
+		for i, p := range *lj.Config {
+			r, err := ParseConfigDir(p)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+			}
+			if i > 0 && (*lj.Config)[i-1] >= p {
+				return nil, fmt.Errorf("%w: config out of order or repeated at %s", ErrMalformed, p)
+			}
+			l.Roots = append(l.Roots, r)
+		}
+	}
+	// One list of roots, by path: a path in both lists is repeated (Validate).
+	slices.SortStableFunc(l.Roots, func(a, b Root) int { return strings.Compare(a.Path, b.Path) })
 	for i := range lj.Candidates {
+		if lj.Version == 1 && lj.Candidates[i].Canonical != nil {
+			return nil, fmt.Errorf("candidate %d: %w: canonical is unknown to version 1", i, ErrMalformed)
+		}
 		c, err := lj.Candidates[i].candidate()
 		if err != nil {
 			return nil, fmt.Errorf("candidate %d: %w", i, err)
@@ -68,7 +93,7 @@ func checkVersion(data []byte) error {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	switch v := string(peek.Version); v {
-	case "1":
+	case "1", "2":
 		return nil
 	case "":
 		return fmt.Errorf("%w: no version", ErrVersion)
@@ -76,7 +101,7 @@ func checkVersion(data []byte) error {
 		if len(v) > 20 {
 			v = v[:20] + "..."
 		}
-		return fmt.Errorf("%w %s (this skillwire reads version %d)", ErrVersion, anomaly.QuoteBytes([]byte(v)), Version)
+		return fmt.Errorf("%w %s (this skillwire reads versions 1 to %d)", ErrVersion, anomaly.QuoteBytes([]byte(v)), Version)
 	}
 }
 
@@ -179,6 +204,9 @@ func (cj *candidateJSON) candidate() (Candidate, error) {
 		if c.Verdict == None || !c.Verdict.valid() {
 			return c, fmt.Errorf("%w: verdict must be SAFE-TO-PROPOSE, SUSPECT or BLOCK", ErrMalformed)
 		}
+	}
+	if cj.Canonical != nil {
+		c.Canonical = []byte(*cj.Canonical)
 	}
 	if cj.Files == nil {
 		return c, fmt.Errorf("%w: files are required", ErrMalformed)

@@ -36,6 +36,9 @@ type RefJSON struct {
 	Kind    string  `json:"kind"`
 	Digest  string  `json:"digest"`
 	Verdict string  `json:"verdict,omitempty"`
+	// Facts: what an added or changed configuration now makes Claude Code
+	// run, load or allow, escaped (Ref.Facts).
+	Facts []string `json:"facts,omitempty"`
 }
 
 // ChangedJSON is a changed candidate: digest as observed, locked_digest
@@ -118,6 +121,9 @@ func RefsJSON(refs []Ref) []RefJSON {
 
 func refJSON(r Ref) RefJSON {
 	rj := RefJSON{Root: r.Root, Kind: r.Kind.String(), Digest: r.Digest.String(), Verdict: string(r.Verdict)}
+	for _, f := range r.Facts {
+		rj.Facts = append(rj.Facts, f.String())
+	}
 	rj.Name, rj.NameHex = nameJSON(r.Name)
 	return rj
 }
@@ -167,14 +173,21 @@ func (r *Report) WriteText(w io.Writer, lockName string) error {
 	}
 	fmt.Fprintf(&b, "%s does not match the tree (%s):\n", name, Count(r.Findings(), "finding"))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	facts := func(ref Ref) {
+		for _, f := range ref.Facts {
+			fmt.Fprintf(tw, "    fact\t%s\n", f)
+		}
+	}
 	for _, a := range r.Added {
 		fmt.Fprintf(tw, "  added\t%s\t%s %s\n", a.Label(), a.Kind, a.Digest)
+		facts(a)
 	}
 	for _, a := range r.Removed {
 		fmt.Fprintf(tw, "  removed\t%s\t%s %s\n", a.Label(), a.Kind, a.Digest)
 	}
 	for _, c := range r.Changed {
 		fmt.Fprintf(tw, "  changed\t%s\t%s %s (locked %s)\n", c.Label(), c.Kind, c.Digest, c.Locked)
+		facts(c.Ref)
 		for _, f := range c.Files {
 			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Change, FileLabel(f.Path), f.Kind)
 		}
@@ -188,6 +201,9 @@ func (r *Report) WriteText(w io.Writer, lockName string) error {
 	tw.Flush()
 	if len(r.Anomalous) > 0 {
 		b.WriteString("An anomalous root or candidate never matches: remove or fix it.\n")
+	}
+	if r.LockVersion == 1 {
+		fmt.Fprintf(&b, "%s is a version 1 lock: it locks no settings, .mcp.json or instruction file, so each is added.\n", name)
 	}
 	b.WriteString("After a review of every change, update the lock with: skillwire lock\n")
 	_, err := w.Write(b.Bytes())

@@ -29,17 +29,44 @@ var repoTree = []string{
 	"README.md=outside every root\n",
 }
 
+// configTree is what the local watch covers beyond the .claude roots:
+// settings whose hook runs a project script, an MCP server, instructions
+// importing a file, and a nested folder's skills and instructions.
+var configTree = []string{
+	".claude/settings.json={\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"$CLAUDE_PROJECT_DIR/.claude/hooks/done.sh\"}]}]},\"theme\":\"dark\"}\n",
+	".claude/hooks/",
+	".claude/hooks/done.sh*=#!/bin/sh\n",
+	".mcp.json={\"mcpServers\":{\"db\":{\"command\":\"npx\",\"args\":[\"-y\",\"db-server\"]}}}\n",
+	"CLAUDE.md=Be brief.\n@docs/style.md\n",
+	"docs/",
+	"docs/style.md=Use tabs.\n",
+	"src/",
+	"src/CLAUDE.md=Tests first.\n",
+	"src/.claude/",
+	"src/.claude/skills/",
+	"src/.claude/skills/nest/",
+	"src/.claude/skills/nest/SKILL.md=nested\n",
+}
+
 // lockRepo locks the repository at repo ("" for the working directory)
 // as the lock command does: the default roots and any extra ones.
 func lockRepo(t *testing.T, repo string, cfg walker.Config, extra ...Root) (*Lock, []Problem) {
 	t.Helper()
-	return Scan(context.Background(), repo, MergeRoots(DefaultRoots(), extra), cfg)
+	found, err := Discover(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Scan(context.Background(), repo, MergeRoots(found, extra), cfg)
 }
 
 // verifyRepo verifies the repository at repo against lock.
 func verifyRepo(t *testing.T, repo string, lock *Lock, cfg walker.Config) *Report {
 	t.Helper()
-	return Verify(context.Background(), repo, lock, cfg)
+	r, err := Verify(context.Background(), repo, lock, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func mustMarshal(t testing.TB, l *Lock) []byte {

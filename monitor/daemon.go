@@ -256,9 +256,17 @@ func (d *daemon) nextDue() (time.Time, bool) {
 	return next, !next.IsZero()
 }
 
-// roots lists the global roots and those of registered projects.
+// roots lists the global roots and those of registered projects, with
+// the folders around each that Claude Code loads from (Places.Discover,
+// as a session start finds them): its ancestors' and nested .claude
+// roots, nested and imported instructions. Home is the user's, as
+// claude.Locate finds it: ~/ scripts bind to it and the ancestors' walk
+// stops there, so the daemon's roots are the hook's.
 func (d *daemon) currentRoots() ([]claude.Root, error) {
 	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
+	if home, err := claude.OSEnv().Home(); err == nil && strings.HasPrefix(home, "/") {
+		places.Home = home
+	}
 	roots := places.Roots()
 	var projects []string
 	err := d.withStore(baseline.View, func(tx *baseline.Tx) error {
@@ -276,7 +284,7 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	}
 	for _, p := range projects {
 		places.Project = p
-		for _, r := range places.Roots() {
+		for _, r := range places.Discover(claude.DefaultLimits).Roots() {
 			if r.Scope == claude.Project && !seen[r.Path] {
 				seen[r.Path] = true
 				roots = append(roots, r)

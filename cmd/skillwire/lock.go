@@ -28,16 +28,22 @@ func newLockCmd(s *streams) *cobra.Command {
 	var bf budgetFlags
 	cmd := &cobra.Command{
 		Use:   "lock [DIR...]",
-		Short: "Write skillwire.lock, the reviewed state of a repository's skills, agents, commands, rules and output styles",
-		Long: `lock observes the repository's .claude/skills, .claude/agents,
-.claude/commands, .claude/rules and .claude/output-styles, and any further
-roots given as DIR, and writes their
-state to skillwire.lock (or -o FILE) for 'skillwire verify' to check in CI.
+		Short: "Write skillwire.lock, the reviewed state of what Claude Code loads from a repository",
+		Long: `lock observes what the local watch covers for a project at the
+repository's top: its .claude/skills, agents, commands, rules,
+output-styles and workflows, nested .claude/skills and rules (git-ignored
+folders left out, as Claude Code leaves them), .claude/settings.json and
+settings.local.json, .mcp.json, and CLAUDE.md, CLAUDE.local.md and
+AGENTS.md wherever Claude Code reads them, with their @imports and the
+scripts their hooks run; and any further roots given as DIR. It writes
+their state to skillwire.lock (or -o FILE) for 'skillwire verify' to check
+in CI. A settings or MCP file is locked with its canonical form (noise
+such as theme left out), which verify tells changes against.
 
 The repository is the working directory, or -C DIR. Every DIR is a root
 relative to the repository, spelled with [A-Za-z0-9._-] components and no
-. or .., whose last component is skills, agents, commands, rules or
-output-styles: that name
+. or .., whose last component is skills, agents, commands, rules,
+output-styles or workflows: that name
 says which candidates it holds (in a skills root, directories only). Any
 other root is refused rather than guessed.
 
@@ -60,7 +66,10 @@ existing lock cannot be read.`,
 			if err := checkRepoFlags(cmd, repo, "output", out); err != nil {
 				return err
 			}
-			roots := lockfile.DefaultRoots()
+			roots, err := lockfile.Discover(repo)
+			if err != nil {
+				return fail(exitInternal, "%s", defang(err.Error()))
+			}
 			for _, a := range args {
 				r, err := lockfile.ParseRoot(strings.TrimRight(a, "/"))
 				if err != nil {

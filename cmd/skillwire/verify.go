@@ -17,11 +17,17 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	var bf budgetFlags
 	cmd := &cobra.Command{
 		Use:   "verify",
-		Short: "Check the repository's skills, agents and commands against skillwire.lock",
-		Long: `verify observes every root skillwire.lock lists, and always the
-repository's .claude/skills, .claude/agents and .claude/commands (so a lock
-edited to drop a root hides nothing), and compares each candidate with the
-lock: added, removed, changed (with the files that changed), anomalous.
+		Short: "Check what Claude Code loads from the repository against skillwire.lock",
+		Long: `verify observes every root skillwire.lock lists, and always what the
+local watch covers for a project there: the repository's .claude/skills,
+agents, commands, rules, output-styles and workflows, its nested
+.claude/skills, .claude/settings.json and settings.local.json, .mcp.json,
+CLAUDE.md, CLAUDE.local.md and AGENTS.md with their @imports and the
+scripts their hooks run (so a lock edited to drop a root hides nothing), and
+compares each candidate with the lock: added, removed, changed (with the
+files that changed), anomalous. An added or changed settings or MCP file
+is told by its facts too ("new SessionStart hook runs ..."), against the
+form the lock holds.
 
 A root or candidate that cannot be observed as plain content (partial, a
 nested link, a FIFO, an unreadable file, a name that fails the display
@@ -61,8 +67,11 @@ of an unknown version, or not a regular file (never a pass).`,
 				return cannotVerify(s.out, format, lockPath, err)
 			}
 			stop := showProgress(s, &cfg)
-			report := lockfile.Verify(cmd.Context(), repo, lock, cfg)
+			report, err := lockfile.Verify(cmd.Context(), repo, lock, cfg)
 			stop()
+			if err != nil {
+				return fail(exitInternal, "%s", defang(err.Error()))
+			}
 			switch format {
 			case "text":
 				err = report.WriteText(s.out, lockPath)
