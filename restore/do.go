@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -36,6 +38,8 @@ type Outcome struct {
 	// were not logged: their paths are not UTF-8.
 	AuditErr error
 	Skipped  int
+	// EventErr: the fleet event of the exchange was not written.
+	EventErr error
 }
 
 // Do restores r.Target in place of the candidate, in the one order that
@@ -71,11 +75,26 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 		return Outcome{}, err
 	}
 	out := Outcome{Result: res}
-	if out.StoreErr = r.recordExchange(p, res); out.StoreErr != nil || !res.Verified {
-		return out, nil
+	if out.StoreErr = r.recordExchange(p, res); out.StoreErr == nil && res.Verified {
+		_, out.Skipped, out.AuditErr = audit(r.AuditLog, r, res)
 	}
-	_, out.Skipped, out.AuditErr = audit(r.AuditLog, r, res)
+	out.EventErr = r.event(ctx, &cur, res)
 	return out, nil
+}
+
+// event tells a fleet of an exchange made (File Remediation Activity): the
+// displaced digest, what is in place, where the displaced tree went, and
+// failure when what is in place is not the target.
+func (r *Request) event(ctx context.Context, cur *walker.Candidate, res *Result) error {
+	var failed error
+	if !res.Verified {
+		failed = errors.New("the tree in place is not the target: a writer changed it during the restore")
+	}
+	kind := claude.CandidateKind(r.Root.Kind, r.Name)
+	name, _ := claude.Display(r.Root.Kind, r.Name)
+	c := events.Candidate{ID: r.ID, Kind: kind, Scope: string(r.Root.Scope), Name: name, Path: r.Root.Path + "/" + string(r.Name)}
+	ev := events.Restore(events.Origin{Time: r.Now, Via: "restore"}, c, cur.Digest.String(), res.InPlace.String(), res.Quarantine, failed)
+	return events.Append(ctx, r.StateDir, ev)
 }
 
 // recordExchange records an exchange made, in one transaction: the displaced

@@ -7,6 +7,8 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
@@ -109,6 +111,14 @@ tree), 4 store unusable.`,
 			}
 
 			out := recordJSON{Recorded: ref.id, Verdict: verdict, Digest: hashString(v.Digest), Reasons: nonNil(walker.Reasons(found))}
+			name, _ := claude.Display(ref.root.Kind, ref.name)
+			ev := events.Verdict(events.Origin{Time: v.At, Via: "record"},
+				events.Candidate{ID: ref.id, Kind: claude.KindOf(ref.root.Kind, ref.name, &c.Manifest), Scope: string(ref.root.Scope), Name: name,
+					Path: ref.root.Path + "/" + string(ref.name)},
+				verdict, orDash(out.Digest), v.Reviewer)
+			if err := events.Append(cmd.Context(), w.stateDir, ev); err != nil {
+				fmt.Fprintf(s.err, "skillwire: the fleet event of the verdict was not written: %s\n", defang(err.Error()))
+			}
 			if replaced != nil {
 				out.Replaced = &replacedJSON{Verdict: replaced.Verdict, Digest: hashString(replaced.Digest), Reviewer: replaced.Reviewer, At: replaced.At}
 			}

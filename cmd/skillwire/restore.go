@@ -140,6 +140,9 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 	if o.Skipped > 0 {
 		fmt.Fprintf(s.err, "skillwire: %d rollback entr(ies) not logged: their paths are not UTF-8\n", o.Skipped)
 	}
+	if o.EventErr != nil {
+		fmt.Fprintf(s.err, "skillwire: the fleet event of the restore was not written: %s\n", defang(o.EventErr.Error()))
+	}
 	out := restoreJSON{Restored: r.ID, Digest: r.Target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
 		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
 	if res.QuarantineErr != nil {
