@@ -3,9 +3,12 @@
 package monitor
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -25,5 +28,37 @@ func TestDaemonLogsEachChangeItObservesAndAHeartbeat(t *testing.T) {
 		if strings.Contains(line, "candidate changed") && (!strings.Contains(line, `"name":"a"`) || !strings.Contains(line, `"candidate":"sw`)) {
 			t.Errorf("the change does not name its candidate: %s", line)
 		}
+	}
+}
+
+// Each change the daemon observes is also a fleet event (an OCSF Detection
+// Finding in events.ndjson beside the store), and shipping runs on its own
+// goroutine when it is switched on.
+func TestDaemonChangesAreFleetEventsAndShippingRuns(t *testing.T) {
+	var log lockedLog
+	shipped := make(chan struct{}, 1)
+	h := startDaemonWith(t, func(cfg string) { write(t, filepath.Join(cfg, "skills/a/SKILL.md"), "1") },
+		func(c *Config) {
+			c.Log = zerolog.New(&log)
+			c.ShipEvery = 10 * time.Millisecond
+			c.Ship = func(context.Context) error {
+				select {
+				case shipped <- struct{}{}:
+				default:
+				}
+				return nil
+			}
+		})
+	waitLog(t, &log, `"message":"heartbeat"`)
+	write(t, filepath.Join(h.cfg, "skills/a/SKILL.md"), "2")
+	waitLog(t, &log, `"message":"candidate changed"`)
+	b, err := os.ReadFile(filepath.Join(h.state, "events.ndjson"))
+	if err != nil || !strings.Contains(string(b), `"class_uid":2004`) || !strings.Contains(string(b), `"via":"daemon"`) {
+		t.Fatalf("%v: %s", err, b)
+	}
+	select {
+	case <-shipped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the daemon never shipped")
 	}
 }

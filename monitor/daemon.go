@@ -20,6 +20,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/reconcile"
@@ -57,6 +58,11 @@ type Config struct {
 	AuditLog string
 	// Notify shows a desktop notification (DesktopNotifier); nil: none.
 	Notify func(title, body string)
+	// Ship, when set, sends the fleet events (events.ndjson beside the
+	// store) on its own goroutine every ShipEvery: the hooks only append,
+	// and never wait on the network (events.Ship, from a persisted cursor).
+	Ship      func(ctx context.Context) error
+	ShipEvery time.Duration
 }
 
 // Defaults fills the zero fields.
@@ -120,6 +126,9 @@ func Run(ctx context.Context, cfg Config) error {
 	d.log.Info().Int("pid", os.Getpid()).Msg("daemon started")
 	if err := d.rescan(nil); err != nil {
 		return err
+	}
+	if cfg.Ship != nil {
+		go d.ship(ctx)
 	}
 	beat := time.NewTicker(cfg.Heartbeat)
 	defer beat.Stop()
@@ -788,7 +797,67 @@ func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
 	for i := range events {
 		d.logEvent(&events[i])
 	}
+	d.appendEvents(events)
 	return nil
+}
+
+// appendEvents tells a fleet of each change the daemon observed (an OCSF
+// Detection Finding per candidate); a failure is logged, never fatal.
+func (d *daemon) appendEvents(evs []baseline.Event) {
+	out := make([]events.Event, 0, len(evs))
+	for i := range evs {
+		ev := &evs[i]
+		obs := events.Observation{State: "changed", Unexpected: 0}
+		switch {
+		case ev.Before == nil && ev.After != nil:
+			obs.State = "new"
+		case ev.After == nil && ev.Before != nil:
+			obs.State = "removed"
+		case ev.After == nil:
+			obs.State = "partial"
+		}
+		if ev.After != nil {
+			obs.Digest = ev.After.String()
+		}
+		if ev.Before != nil {
+			obs.Previous = ev.Before.String()
+		}
+		for _, c := range ev.Changes {
+			if c.Class == "unexpected" {
+				obs.Unexpected++
+			}
+		}
+		c := events.Candidate{ID: ev.ID, Path: string(ev.Root) + "/" + string(ev.Name)}
+		if r := d.rootAt(string(ev.Root)); r != nil {
+			c.Kind, c.Scope = claude.CandidateKind(r.Kind, ev.Name), string(r.Scope)
+			c.Name, _ = claude.Display(r.Kind, ev.Name)
+		}
+		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
+	}
+	if err := events.Append(d.ctx, d.cfg.Store.Dir, out...); err != nil {
+		d.log.Warn().Err(err).Msg("the fleet events of these changes were not written")
+	}
+}
+
+// ship sends the fleet events until ctx ends; a failed round is logged and
+// tried again at the next one (Ship keeps its cursor: nothing is lost).
+func (d *daemon) ship(ctx context.Context) {
+	every := d.cfg.ShipEvery
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if err := d.cfg.Ship(ctx); err != nil && ctx.Err() == nil {
+			d.log.Warn().Err(err).Msg("fleet events not shipped this round; kept for the next")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // logEvent logs one change the daemon observed: the candidate by id (its

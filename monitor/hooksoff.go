@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
 )
 
 // noteHooksOff logs, and tells the desktop, each settings file that newly
@@ -40,6 +41,10 @@ func (d *daemon) noteHooksOff() {
 			Msg("hooks off: this settings file sets disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate)")
 		if d.cfg.Notify != nil {
 			d.cfg.Notify("skillwire: hooks are off", file+" sets disableAllHooks: Claude Code runs none of skillwire's hooks there; "+h.Advice())
+		}
+		ev := events.HooksDisabled(events.Origin{Via: "daemon"}, events.Candidate{Kind: claude.KindSettings, Scope: string(h.Scope), Path: path}, "disableAllHooks")
+		if err := events.Append(d.ctx, d.cfg.Store.Dir, ev); err != nil {
+			d.log.Warn().Err(err).Msg("the fleet event of the hooks switched off was not written")
 		}
 	}
 	for path := range d.hooksOff {

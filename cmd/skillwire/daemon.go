@@ -76,6 +76,7 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 				SnapshotBytes: capBytes,
 				AuditLog:      auditEnv,
 				Notify:        monitor.DesktopNotifier(),
+				Ship:          shipper(s, w.stateDir),
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):

@@ -109,3 +109,21 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 	ev.AddCommand(status, ship)
 	return ev
 }
+
+// shipper is the daemon's Config.Ship: when events.Switch is on, each
+// round sends what is not yet delivered, from the persisted cursor, with a
+// fresh exporter; nil when shipping is off.
+func shipper(s *streams, stateDir string) func(context.Context) error {
+	if !events.Enabled(s.getenv) {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		exp, err := events.NewExporter(ctx)
+		if err != nil {
+			return err
+		}
+		defer exp.Shutdown(context.Background())
+		_, err = events.Ship(ctx, events.ShipConfig{Dir: stateDir, Exporter: exp})
+		return err
+	}
+}

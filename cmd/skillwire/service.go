@@ -16,7 +16,11 @@ import (
 // daemonEnv is every variable the daemon reads besides HOME. The service
 // manager starts it with its own environment, so what the installing shell
 // set is written into the service definition explicitly.
-var daemonEnv = []string{"CLAUDE_CONFIG_DIR", "SKILLWIRE_STATE_DIR", "SKILLWIRE_MAX_ENTRIES", "SKILLWIRE_MAX_BYTES", "SKILLWIRE_LOCK_TIMEOUT"}
+var daemonEnv = []string{"CLAUDE_CONFIG_DIR", "SKILLWIRE_STATE_DIR", "SKILLWIRE_MAX_ENTRIES", "SKILLWIRE_MAX_BYTES", "SKILLWIRE_LOCK_TIMEOUT",
+	// The fleet's events: the switch and the standard OTLP exporter settings.
+	"SKILLWIRE_EVENTS_OTLP", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS",
+	"OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_EXPORTER_OTLP_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_PROTOCOL"}
 
 const lingerNote = "note: systemd runs a user's services from their first login to their last logout; to start skillwire at boot and keep it running without a session, run once: loginctl enable-linger $USER"
 
