@@ -40,7 +40,7 @@ func Enabled(getenv func(string) (string, bool)) bool {
 func NewExporter(ctx context.Context) (sdklog.Exporter, error) {
 	exp, err := otlploghttp.New(ctx, otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
 	if err != nil {
-		return nil, fmt.Errorf("events: the OTLP exporter: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrExporter, err)
 	}
 	return exp, nil
 }
@@ -346,4 +346,19 @@ func export(ctx context.Context, c ShipConfig, recs []sdklog.Record) error {
 		}
 		pause = min(2*pause, c.MaxBackoff)
 	}
+}
+
+// ErrExporter: the OTLP exporter could not be made from its settings.
+var ErrExporter = errors.New("events: the OTLP exporter")
+
+// ShipOnce sends what is not yet delivered from the events kept in dir,
+// through a new exporter configured by the OTEL_EXPORTER_OTLP_* variables,
+// and shuts it down: one round of `skillwire events ship` or the daemon.
+func ShipOnce(ctx context.Context, dir string) (Result, error) {
+	exp, err := NewExporter(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer exp.Shutdown(context.Background())
+	return Ship(ctx, ShipConfig{Dir: dir, Exporter: exp})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/skillwire/skillwire/events"
@@ -87,12 +88,10 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			exp, err := events.NewExporter(ctx)
-			if err != nil {
+			res, err := events.ShipOnce(ctx, w.stateDir)
+			if errors.Is(err, events.ErrExporter) {
 				return fail(exitUsage, "%v", err)
 			}
-			defer exp.Shutdown(context.Background())
-			res, err := events.Ship(ctx, events.ShipConfig{Dir: w.stateDir, Exporter: exp})
 			if res.CursorReset != "" {
 				fmt.Fprintf(s.err, "skillwire: %s: sent everything kept again (de-duplicate on metadata.uid)\n", defang(res.CursorReset))
 			}
@@ -111,19 +110,13 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 }
 
 // shipper is the daemon's Config.Ship: when events.Switch is on, each
-// round sends what is not yet delivered, from the persisted cursor, with a
-// fresh exporter; nil when shipping is off.
+// round ships from the persisted cursor; nil when shipping is off.
 func shipper(s *streams, stateDir string) func(context.Context) error {
 	if !events.Enabled(s.getenv) {
 		return nil
 	}
 	return func(ctx context.Context) error {
-		exp, err := events.NewExporter(ctx)
-		if err != nil {
-			return err
-		}
-		defer exp.Shutdown(context.Background())
-		_, err = events.Ship(ctx, events.ShipConfig{Dir: stateDir, Exporter: exp})
+		_, err := events.ShipOnce(ctx, stateDir)
 		return err
 	}
 }
