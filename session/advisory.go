@@ -53,7 +53,11 @@ type Input struct {
 // Advisory is what a session is told, and what the store may consume once
 // the text was delivered: nothing is consumed that was not told.
 type Advisory struct {
-	Text    string
+	Text string
+	// Notice is the one line the person is shown (the hook's
+	// systemMessage): the counts that matter and what to run; "" when
+	// Text is.
+	Notice  string
 	Consume []baseline.Standing
 	Events  []baseline.Event // change events told, dropped once delivered
 	// Told are the pending candidates this advisory repeats: each delivery
@@ -163,6 +167,7 @@ func build(in Input) Advisory {
 	var instrHeld int
 	adv.Instructions, instr, instrHeld = limitInstructions(in.Instructions, told)
 	adv.Text = render(in, len(adv.Consume), told, held, instr, instrHeld)
+	adv.Notice = notice(in, len(adv.Consume), items, len(in.Instructions))
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
