@@ -57,6 +57,7 @@ const (
 	FactPluginInstallChanged              // Name, Value, Command
 	FactPluginUninstalled                 // Name
 	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
+	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -97,7 +98,10 @@ func ConfigFacts(old, new []byte) []Fact {
 	for _, k := range append(marketplaceKeys, knownMarketplacesKey) {
 		fs = append(fs, mapFacts(o[k], n[k], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
 	}
-	if !cfgEqual(o["name"], n["name"]) {
+	if n[unreadableKey] == true { // told with every change: what its new bytes allow is unknown
+		fs = append(fs, Fact{Kind: FactFrontmatterUnreadable})
+	}
+	if n[unreadableKey] != true && !cfgEqual(o["name"], n["name"]) {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
@@ -134,7 +138,7 @@ func ConfigFacts(old, new []byte) []Fact {
 // toldKeys are the top-level keys some fact above tells, or that say
 // nothing of their own (installed_plugins.json's "version"); a change of
 // any other key of a canonical form is told as a setting (otherFacts).
-var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{
+var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "localMcpServers", "permissions", "plugins", "sandbox", "version",
 })
@@ -172,7 +176,7 @@ func (f Fact) Dangerous() bool {
 		return f.Value != "" && f.Value != "false"
 	case FactPermissionsDefaultMode, FactFrontmatterMode:
 		return f.Value != "" && f.Value != "default" && f.Value != "plan" && f.Value != "dontAsk"
-	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved:
+	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved, FactFrontmatterUnreadable:
 		return true
 	case FactPermissionRuleAdded:
 		return f.Name != "ask" && f.Name != "deny"
@@ -258,7 +262,7 @@ var factNouns = map[FactKind]string{
 	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
 	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
 	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
-	FactPluginOutsideCache: "plugins installed outside the cache",
+	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -693,6 +697,8 @@ func (f Fact) String() string {
 		return "plugin " + q(f.Name) + " is no longer installed"
 	case FactPluginOutsideCache:
 		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
+	case FactFrontmatterUnreadable:
+		return "frontmatter not readable: its tools and hooks are unknown"
 	case FactFrontmatterMode:
 		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
 	case FactToolAdded:

@@ -381,7 +381,13 @@ func toldBefore(it item) bool {
 // itemText is one item's lines: what it is, and for a change the summary
 // of its reconciliation on a line of its own.
 func itemText(in Input, it *item) string {
-	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+	line := "- " + categoryWords[it.cat] + ": " + describe(it.st, true)
+	if it.cat == catAnomalous {
+		// Said once: "not fully observable (symlink): …".
+		if rs := walker.Reasons(it.st.Observed.Anomalies()); len(rs) > 0 {
+			line = "- " + categoryWords[it.cat] + " (" + JoinReasons(rs) + "): " + describe(it.st, false)
+		}
+	}
 	if it.delta || it.cat == catPending {
 		line += factsText(in, it.st, it.cat == catPending, textBudget-len(line)-itemReserve)
 	}
@@ -474,8 +480,8 @@ func oldName(name []byte, id string) string {
 }
 
 // describe names a candidate for the advisory: its gated name in quotes,
-// its id, its verdict and what could not be observed.
-func describe(st *baseline.Standing) string {
+// its id, its verdict and, with reasons, what could not be observed.
+func describe(st *baseline.Standing, reasons bool) string {
 	var b strings.Builder
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
@@ -491,7 +497,7 @@ func describe(st *baseline.Standing) string {
 	if v := st.Verdict; v != nil && verdict.Adverse(v.Verdict) {
 		b.WriteString(", verdict " + v.Verdict)
 	}
-	if st.Observed != nil {
+	if st.Observed != nil && reasons {
 		if rs := walker.Reasons(st.Observed.Anomalies()); len(rs) > 0 {
 			b.WriteString(", not fully observable: " + JoinReasons(rs))
 		}
