@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
 )
@@ -768,29 +767,6 @@ func factSetting(v string, words []string) string {
 // maxFactText bounds one quoted attacker string, in characters of its escaped form.
 const maxFactText = 160
 
-// factQuote quotes attacker text for a one-line fact: every byte that is not
-// printable UTF-8 as \xNN, every format (bidi) or otherwise unprintable rune
-// as \uXXXX, `"` and `\` escaped; cut after maxFactText characters with a
-// marker outside the quotes, never inside an escape.
-func factQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	n := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		piece := anomaly.Escape([]byte(s[i : i+size])) // the one escaper
-		if r == '"' {
-			piece = `\"`
-		}
-		pn := utf8.RuneCountInString(piece)
-		if n+pn > maxFactText {
-			b.WriteString(`"…`)
-			return b.String()
-		}
-		b.WriteString(piece)
-		n += pn
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// factQuote quotes attacker text for a one-line fact (anomaly.Quote):
+// fenced so it cannot close its quotes, cut keeping head and tail.
+func factQuote(s string) string { return anomaly.Quote(s, maxFactText) }

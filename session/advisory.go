@@ -447,7 +447,7 @@ func render(in Input, accepted int, told []item, held [numCategories]int, instr 
 	if len(lines) == 0 {
 		return ""
 	}
-	lines = append(lines, "These are observations by skillwire, a file integrity tripwire. Details: skillwire status")
+	lines = append(lines, "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's. Details: skillwire status")
 	return strings.Join(lines, "\n")
 }
 

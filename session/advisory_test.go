@@ -49,7 +49,7 @@ func names(sts []baseline.Standing) []string {
 
 func lines(a Advisory) []string { return strings.Split(a.Text, "\n") }
 
-const footer = "These are observations by skillwire, a file integrity tripwire. Details: skillwire status"
+const footer = "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's. Details: skillwire status"
 
 func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
 	var sts []baseline.Standing
