@@ -38,6 +38,7 @@ FUZZ += baseline:FuzzDecodeCached
 FUZZ += claude:FuzzCommandScript
 FUZZ += claude:FuzzAgentKeyIsIdempotent
 FUZZ += shellcmd:FuzzDecision
+FUZZ += anomaly:FuzzQuote
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

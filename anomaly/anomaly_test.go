@@ -207,3 +207,25 @@ func TestGatePathPassesOnlyWhenEveryComponentPasses(t *testing.T) {
 		})
 	}
 }
+
+// Readable paths, one way everywhere (issue 23): a component that passes
+// the display rules is shown as is, a leading dot included; only a failing
+// component ("." and ".." too) is shown by its hash.
+func TestReadablePathsOneWayEverywhere(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{".claude-plugin/plugin.json", ".claude-plugin/plugin.json"},
+		{".hidden/notes.md", ".hidden/notes.md"},
+		{"node_modules/@scope/pkg/index.js", "node_modules/@scope/pkg/index.js"},
+		{"a/../b", "a/#" + NameHash([]byte("..")) + "/b"},
+		{"scripts/$(touch pwned)\n", "scripts/#" + NameHash([]byte("$(touch pwned)\n"))},
+		{"x/\u202eevil", "x/#" + NameHash([]byte("\u202eevil"))},
+		{"", "<root>"},
+	} {
+		if got := ShowPath([]byte(tc.in)); got != tc.want {
+			t.Errorf("ShowPath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := ShowPath([]byte(strings.Repeat("a/", 100) + "b")); !strings.HasPrefix(got, "depth101/") {
+		t.Errorf("a path past MaxPathShown is %q, want its label", got)
+	}
+}

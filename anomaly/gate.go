@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"strconv"
+	"strings"
 
 	"github.com/zeebo/blake3"
 )
@@ -73,3 +74,47 @@ func NameHash(name []byte) string {
 
 // appendLen writes a length prefix, so adjacent fields cannot run together.
 func appendLen(b []byte, n int) []byte { return binary.AppendUvarint(b, uint64(n)) }
+
+// MaxPathShown bounds a path shown by ShowPath; a longer one is shown by
+// its PathLabel.
+const MaxPathShown = 160
+
+// ShowPath is the one way a path inside a candidate is shown, in every
+// command and in JSON: each component that passes the display rules as is
+// (a leading dot is no reason to hide one: ".claude-plugin/plugin.json"),
+// each that fails ("." and ".." too) as '#' and its NameHash, so no byte of
+// a failing component is shown; "" (the candidate itself) and a path
+// longer than MaxPathShown by PathLabel.
+func ShowPath(path []byte) string {
+	if len(path) == 0 {
+		return PathLabel(path)
+	}
+	var b strings.Builder
+	for i, c := range bytes.Split(path, []byte{'/'}) {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if showComponent(c) {
+			b.Write(c)
+		} else {
+			b.WriteString("#" + NameHash(c))
+		}
+	}
+	if b.Len() > MaxPathShown {
+		return PathLabel(path)
+	}
+	return b.String()
+}
+
+// showComponent: [A-Za-z0-9._@+-]{1,64}, neither "." nor "..".
+func showComponent(c []byte) bool {
+	if len(c) == 0 || len(c) > MaxNameLen || string(c) == "." || string(c) == ".." {
+		return false
+	}
+	for _, ch := range c {
+		if !alnum(ch) && !strings.ContainsRune("._@+-", rune(ch)) {
+			return false
+		}
+	}
+	return true
+}

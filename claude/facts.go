@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
 )
@@ -57,6 +56,7 @@ const (
 	FactPluginInstallChanged              // Name, Value, Command
 	FactPluginUninstalled                 // Name
 	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
+	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -97,7 +97,10 @@ func ConfigFacts(old, new []byte) []Fact {
 	for _, k := range append(marketplaceKeys, knownMarketplacesKey) {
 		fs = append(fs, mapFacts(o[k], n[k], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
 	}
-	if !cfgEqual(o["name"], n["name"]) {
+	if n[unreadableKey] == true { // told with every change: what its new bytes allow is unknown
+		fs = append(fs, Fact{Kind: FactFrontmatterUnreadable})
+	}
+	if n[unreadableKey] != true && !cfgEqual(o["name"], n["name"]) {
 		fs = append(fs, Fact{Kind: FactNameChanged, Value: cfgText(n["name"])})
 	}
 	fs = append(fs, listFacts(o["allowed-tools"], n["allowed-tools"], FactAllowedToolAdded, FactAllowedToolRemoved, "")...)
@@ -134,7 +137,7 @@ func ConfigFacts(old, new []byte) []Fact {
 // toldKeys are the top-level keys some fact above tells, or that say
 // nothing of their own (installed_plugins.json's "version"); a change of
 // any other key of a canonical form is told as a setting (otherFacts).
-var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{
+var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "localMcpServers", "permissions", "plugins", "sandbox", "version",
 })
@@ -172,7 +175,7 @@ func (f Fact) Dangerous() bool {
 		return f.Value != "" && f.Value != "false"
 	case FactPermissionsDefaultMode, FactFrontmatterMode:
 		return f.Value != "" && f.Value != "default" && f.Value != "plan" && f.Value != "dontAsk"
-	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved:
+	case FactToolAdded, FactToolsUnrestricted, FactDisallowedToolRemoved, FactFrontmatterUnreadable:
 		return true
 	case FactPermissionRuleAdded:
 		return f.Name != "ask" && f.Name != "deny"
@@ -258,7 +261,7 @@ var factNouns = map[FactKind]string{
 	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
 	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
 	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
-	FactPluginOutsideCache: "plugins installed outside the cache",
+	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -693,6 +696,8 @@ func (f Fact) String() string {
 		return "plugin " + q(f.Name) + " is no longer installed"
 	case FactPluginOutsideCache:
 		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
+	case FactFrontmatterUnreadable:
+		return "frontmatter not readable: its tools and hooks are unknown"
 	case FactFrontmatterMode:
 		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
 	case FactToolAdded:
@@ -762,29 +767,6 @@ func factSetting(v string, words []string) string {
 // maxFactText bounds one quoted attacker string, in characters of its escaped form.
 const maxFactText = 160
 
-// factQuote quotes attacker text for a one-line fact: every byte that is not
-// printable UTF-8 as \xNN, every format (bidi) or otherwise unprintable rune
-// as \uXXXX, `"` and `\` escaped; cut after maxFactText characters with a
-// marker outside the quotes, never inside an escape.
-func factQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	n := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		piece := anomaly.Escape([]byte(s[i : i+size])) // the one escaper
-		if r == '"' {
-			piece = `\"`
-		}
-		pn := utf8.RuneCountInString(piece)
-		if n+pn > maxFactText {
-			b.WriteString(`"…`)
-			return b.String()
-		}
-		b.WriteString(piece)
-		n += pn
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// factQuote quotes attacker text for a one-line fact (anomaly.Quote):
+// fenced so it cannot close its quotes, cut keeping head and tail.
+func factQuote(s string) string { return anomaly.Quote(s, maxFactText) }

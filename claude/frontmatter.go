@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -44,8 +45,17 @@ const AnomalyMultiDocument ConfigAnomaly = "multidocument"
 // MaxFrontmatter bytes are looked at). A file without frontmatter has the
 // empty form `{}`. Tool lists are kept sorted whether written as a list or
 // as one string.
+//
+// Frontmatter the client cannot read either (not YAML even after its own
+// quoting of plain values, frontmatterQuoted) is no anomaly: the client
+// loads such a file with no frontmatter at all. Its form is then
+// unreadableForm, told as a fact (FactFrontmatterUnreadable); the digest
+// still binds every byte of the file.
 func Frontmatter(data []byte) Extract {
 	m, dup, bad := frontmatterMap(data)
+	if bad == AnomalyUnparsable {
+		return Extract{Canonical: []byte(unreadableForm)}
+	}
 	if bad != "" {
 		return Extract{Anomalies: []ConfigAnomaly{bad}}
 	}
@@ -100,18 +110,14 @@ func frontmatterMap(data []byte) (m map[string]any, dup bool, bad ConfigAnomaly)
 	// Parsed to nodes only: yaml.v3 keeps aliases as pointers, expanded by
 	// yamlConverter under its limit. goccy/go-yaml was tried and takes seconds
 	// on 60 KB of nested brackets, and has no alias limit of its own.
-	dec := yaml.NewDecoder(bytes.NewReader(body))
-	var root, next yaml.Node
-	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, AnomalyUnparsable
+	root, bad := yamlDocument(body)
+	if bad == AnomalyUnparsable {
+		// The client's second try: plain values quoted, leading tabs
+		// made spaces (frontmatterQuoted).
+		root, bad = yamlDocument(frontmatterQuoted(body))
 	}
-	// Unmarshal would read the first document and ignore the rest: a second
-	// one is refused, never skipped.
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		if err == nil {
-			return nil, false, AnomalyMultiDocument
-		}
-		return nil, false, AnomalyUnparsable
+	if bad != "" {
+		return nil, false, bad
 	}
 	c := yamlConverter{}
 	var doc any
@@ -132,6 +138,79 @@ func frontmatterMap(data []byte) (m map[string]any, dup bool, bad ConfigAnomaly)
 		return nil, false, AnomalyUnparsable
 	}
 	return m, c.dup, ""
+}
+
+// yamlDocument decodes body as exactly one YAML document, to nodes.
+func yamlDocument(body []byte) (yaml.Node, ConfigAnomaly) {
+	dec := yaml.NewDecoder(bytes.NewReader(body))
+	var root, next yaml.Node
+	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
+		return root, AnomalyUnparsable
+	}
+	// Unmarshal would read the first document and ignore the rest: a second
+	// one is refused, never skipped.
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		if err == nil {
+			return root, AnomalyMultiDocument
+		}
+		return root, AnomalyUnparsable
+	}
+	return root, ""
+}
+
+// unreadableForm is the form of frontmatter that cannot be read: its
+// unreadableKey is one no frontmatter can give (only frontmatterKeys are
+// kept), and its name is no string, so whoever resolves names takes it to
+// be any (a YAML reader other than the client's may read one).
+const (
+	unreadableKey  = "unreadable"
+	unreadableForm = `{"name":{"unreadable":true},"unreadable":true}`
+)
+
+// plainLine and plainSpecial are Claude Code's (2.1.328) test for a line
+// it quotes when its frontmatter is not YAML: `key: value` with a key of
+// letters, '_' and '-', and a value holding a YAML indicator or ": ". In
+// JavaScript '.' stops at \r, U+2028 and U+2029, so such a line is left.
+var (
+	plainLine    = regexp.MustCompile(`^([a-zA-Z_-]+):\s+(\S[^\r\x{2028}\x{2029}]*)$`)
+	plainSpecial = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
+	leadingTabs  = regexp.MustCompile(`(?m)^\t+`)
+)
+
+// frontmatterQuoted is the frontmatter as Claude Code rewrites it when it
+// is not YAML, to parse it once more: each plain line whose value is not
+// already quoted or a flow list and holds an indicator becomes
+// `key: "value"` (backslash and '"' escaped), then each leading tab is two
+// spaces. Eleven of 150 agent and skill files in Anthropic's own plugin
+// repositories need it (a one-line description holding ": " and
+// <example> blocks).
+func frontmatterQuoted(body []byte) []byte {
+	lines := strings.Split(string(body), "\n")
+	for i, l := range lines {
+		m := plainLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v := m[2]
+		switch {
+		case v[0] == '"' && v[len(v)-1] == '"', v[0] == '\'' && v[len(v)-1] == '\'':
+			continue
+		case v[0] == '[' && v[len(v)-1] == ']' && isYAMLList(v):
+			continue
+		case !plainSpecial.MatchString(v):
+			continue
+		}
+		v = strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`)
+		lines[i] = m[1] + `: "` + v + `"`
+	}
+	out := strings.Join(lines, "\n")
+	return []byte(leadingTabs.ReplaceAllStringFunc(out, func(t string) string { return strings.Repeat("  ", len(t)) }))
+}
+
+// isYAMLList reports whether v alone is a YAML sequence.
+func isYAMLList(v string) bool {
+	root, bad := yamlDocument([]byte(v))
+	return bad == "" && root.Kind == yaml.DocumentNode && len(root.Content) == 1 && root.Content[0].Kind == yaml.SequenceNode
 }
 
 // hasDocumentMarker reports a line that starts or ends a YAML document

@@ -51,10 +51,7 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 	}{
 		{"billion laughs", laughs, AnomalyAlias},
 		{"alias past the limit", "---\na: &a [" + strings.Repeat("x,", maxAliasNodes) + "x]\nname: *a\n---\n", AnomalyAlias},
-		{"unknown alias", "---\nname: *nope\n---\n", AnomalyUnparsable},
 		{"alias inside its own anchor", "---\na: &a [*a]\n---\n", AnomalyAlias},
-		{"not YAML", "---\nname: [unclosed\n---\n", AnomalyUnparsable},
-		{"not a mapping", "---\n- a\n- b\n---\n", AnomalyUnparsable},
 		{"deep", deep, AnomalyDepth},
 		{"a second document after a commented marker", "---\nname: a\n--- #\nhooks: {Stop: [{hooks: [{command: x}]}]}\n---\n", AnomalyMultiDocument},
 		{"a document end marker", "---\nname: a\n...\nallowed-tools: Bash\n---\n", AnomalyMultiDocument},
@@ -129,7 +126,7 @@ func FuzzFrontmatter(f *testing.F) {
 			return
 		}
 		for k := range decodeCanonical(ex.Canonical) {
-			if !slices.Contains(frontmatterKeys, k) {
+			if !slices.Contains(frontmatterKeys, k) && (k != unreadableKey || string(ex.Canonical) != unreadableForm) {
 				t.Fatalf("kept %q", k)
 			}
 		}
@@ -184,5 +181,35 @@ func TestAgentFrontmatterPermissionsAndToolsAreFacts(t *testing.T) {
 				t.Fatalf("facts %q, want %q (dangerous %v)", got, c.want, c.dangerous)
 			}
 		})
+	}
+}
+
+// Frontmatter as the client reads it (issue 23): a file that is not strict
+// YAML is read as Claude Code reads it, plain values quoted once more;
+// what still cannot be read is a told fact, never an anomaly.
+func TestFrontmatterIsReadAsTheClientReadsIt(t *testing.T) {
+	for _, c := range []struct{ name, doc, want string }{
+		{"a one-line description holding ': ' and <example> blocks",
+			"---\nname: code-reviewer\ndescription: Use this agent when: the user asks. <example>Context: a PR. user: \"review\" assistant: \"ok\"</example>\ntools: Read, Grep\n---\nbody\n",
+			`{"name":"code-reviewer","tools":["Grep","Read"]}`},
+		{"an unknown alias is text to the client", "---\nname: *nope\n---\n", `{"name":"*nope"}`},
+		{"an unclosed flow list is text", "---\nname: [unclosed\n---\n", `{"name":"[unclosed"}`},
+		{"a quoted value is left as written", "---\nname: \"a: b\"\n---\n", `{"name":"a: b"}`},
+		{"a backslash and a quote survive the quoting", "---\nname: a\ndescription: x: \\ \"y\"\nallowed-tools: Bash(x:*)\n---\n", `{"allowed-tools":["Bash(x:*)"],"name":"a"}`},
+		{"leading tabs are indentation", "---\nname: a\nhooks:\n\tStop: y\n---\n", `{"hooks":{"Stop":"y"},"name":"a"}`},
+		{"not a mapping: unreadable, a fact", "---\n- a\n- b\n---\n", unreadableForm},
+		{"not YAML even quoted: unreadable", "---\nname: a\n  bad: [\n---\n", unreadableForm},
+		{"a key cannot pose as unreadable", "---\nunreadable: true\nname: a\n---\n", `{"name":"a"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ex := Frontmatter([]byte(c.doc))
+			if string(ex.Canonical) != c.want || len(ex.Anomalies) > 0 {
+				t.Fatalf("got %s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
+			}
+		})
+	}
+	fs := ConfigFacts([]byte(`{"name":"a"}`), []byte(unreadableForm))
+	if len(fs) != 1 || fs[0].String() != "frontmatter not readable: its tools and hooks are unknown" || !fs[0].Dangerous() {
+		t.Fatalf("facts %v: want the unreadable frontmatter told first", fs)
 	}
 }

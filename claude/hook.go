@@ -40,10 +40,13 @@ func ReadHookInput(r io.Reader, wait time.Duration) HookInput {
 	return in
 }
 
-// SessionStartOutput is the one JSON object a SessionStart hook prints to
-// add context to the session.
-func SessionStartOutput(context string) ([]byte, error) {
+// SessionStartOutput is the one JSON object a SessionStart hook prints: the
+// context added to the session (the model's), and notice, the one line the
+// client shows the person (systemMessage, never sent to the model), left
+// out when "".
+func SessionStartOutput(context, notice string) ([]byte, error) {
 	var out struct {
+		SystemMessage      string `json:"systemMessage,omitempty"`
 		HookSpecificOutput struct {
 			HookEventName     string `json:"hookEventName"`
 			AdditionalContext string `json:"additionalContext"`
@@ -51,6 +54,7 @@ func SessionStartOutput(context string) ([]byte, error) {
 	}
 	out.HookSpecificOutput.HookEventName = "SessionStart"
 	out.HookSpecificOutput.AdditionalContext = context
+	out.SystemMessage = notice
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func TestCheckResolvesByFrontmatterName(t *testing.T) {
 	t.Run("a candidate whose frontmatter cannot be read may bear the name", func(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
-		tr.write(filepath.Join(tr.cfg, "agents", "odd.md"), "---\nname: [unclosed\n---\n")
+		tr.write(filepath.Join(tr.cfg, "agents", "odd.md"), "---\nname: a\n  bad: [\n---\n")
 		res := tr.check(Agent, "reviewer")
 		if res.Answer != Ask || len(res.Findings) != 1 || string(res.Findings[0].Candidate.Folder) != "odd" {
 			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)

@@ -36,9 +36,9 @@ const CutMarker = " [line cut at 4 KiB]"
 type Content func(h snapshot.Hash, size int64) (data []byte, ok bool, err error)
 
 // FileDiff is how one path differs. Every string in it is escaped: paths
-// with anomaly.Escape, diff text with anomaly.EscapeText.
+// as anomaly.ShowPath shows them, diff text with anomaly.EscapeText.
 type FileDiff struct {
-	Path    string // escaped
+	Path    string // anomaly.ShowPath
 	RawPath []byte
 	Change  snapshot.ChangeType
 	Old     *snapshot.Entry // nil when added
@@ -63,7 +63,7 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 		if from == nil && len(c.Path) == 0 {
 			continue
 		}
-		fd := FileDiff{Path: anomaly.Escape(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
+		fd := FileDiff{Path: showPath(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
 		if c.Type == snapshot.ModeChanged {
 			out = append(out, fd)
 			continue
@@ -96,6 +96,15 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 		out = append(out, fd)
 	}
 	return out, nil
+}
+
+// showPath is anomaly.ShowPath, but the candidate itself is "" (a file
+// candidate's diff labels are a/ and b/).
+func showPath(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	return anomaly.ShowPath(p)
 }
 
 // isBinary: not valid UTF-8, or holding a NUL byte.

@@ -155,14 +155,8 @@ func (c *Change) Source() (string, bool) {
 // by its label.
 const MaxPathShown = 160
 
-// DisplayPath shows a path inside a candidate only when every component
-// passes the display gate; otherwise by its label, never its bytes.
-func DisplayPath(p []byte) string {
-	if len(p) == 0 || len(p) > MaxPathShown || !anomaly.GatePath(p) {
-		return anomaly.PathLabel(p)
-	}
-	return string(p)
-}
+// DisplayPath shows a path inside a candidate the one way (anomaly.ShowPath).
+func DisplayPath(p []byte) string { return anomaly.ShowPath(p) }
 
 // ReadAudit reads the audit logs of scopes for reconciliation. When they
 // cannot be read, it returns no source and says why in fixed words: every

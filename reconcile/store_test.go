@@ -23,8 +23,8 @@ func fileChange(path string, t snapshot.ChangeType, class Class, source string) 
 func TestDisplayPathNeverShowsHostileBytes(t *testing.T) {
 	for _, p := range []string{"a/\x1b[31m", "\u202eevil", "a/../b", strings.Repeat("a/", 200) + "b", "a b"} {
 		got := DisplayPath([]byte(p))
-		if strings.Contains(got, p) || !strings.HasPrefix(got, "depth") {
-			t.Errorf("DisplayPath(%q) = %q, want a label", p, got)
+		if strings.Contains(got, p) || !strings.Contains(got, "#") && !strings.HasPrefix(got, "depth") {
+			t.Errorf("DisplayPath(%q) = %q, want its failing components by hash", p, got)
 		}
 	}
 	if got := DisplayPath([]byte("scripts/run.sh")); got != "scripts/run.sh" {

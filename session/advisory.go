@@ -53,7 +53,11 @@ type Input struct {
 // Advisory is what a session is told, and what the store may consume once
 // the text was delivered: nothing is consumed that was not told.
 type Advisory struct {
-	Text    string
+	Text string
+	// Notice is the one line the person is shown (the hook's
+	// systemMessage): the counts that matter and what to run; "" when
+	// Text is.
+	Notice  string
 	Consume []baseline.Standing
 	Events  []baseline.Event // change events told, dropped once delivered
 	// Told are the pending candidates this advisory repeats: each delivery
@@ -163,6 +167,7 @@ func build(in Input) Advisory {
 	var instrHeld int
 	adv.Instructions, instr, instrHeld = limitInstructions(in.Instructions, told)
 	adv.Text = render(in, len(adv.Consume), told, held, instr, instrHeld)
+	adv.Notice = notice(in, len(adv.Consume), items, len(in.Instructions))
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
@@ -376,7 +381,13 @@ func toldBefore(it item) bool {
 // itemText is one item's lines: what it is, and for a change the summary
 // of its reconciliation on a line of its own.
 func itemText(in Input, it *item) string {
-	line := "- " + categoryWords[it.cat] + ": " + describe(it.st)
+	line := "- " + categoryWords[it.cat] + ": " + describe(it.st, true)
+	if it.cat == catAnomalous {
+		// Said once: "not fully observable (symlink): …".
+		if rs := walker.Reasons(it.st.Observed.Anomalies()); len(rs) > 0 {
+			line = "- " + categoryWords[it.cat] + " (" + JoinReasons(rs) + "): " + describe(it.st, false)
+		}
+	}
 	if it.delta || it.cat == catPending {
 		line += factsText(in, it.st, it.cat == catPending, textBudget-len(line)-itemReserve)
 	}
@@ -436,7 +447,7 @@ func render(in Input, accepted int, told []item, held [numCategories]int, instr 
 	if len(lines) == 0 {
 		return ""
 	}
-	lines = append(lines, "These are observations by skillwire, a file integrity tripwire. Details: skillwire status")
+	lines = append(lines, "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's. Details: skillwire status")
 	return strings.Join(lines, "\n")
 }
 
@@ -469,8 +480,8 @@ func oldName(name []byte, id string) string {
 }
 
 // describe names a candidate for the advisory: its gated name in quotes,
-// its id, its verdict and what could not be observed.
-func describe(st *baseline.Standing) string {
+// its id, its verdict and, with reasons, what could not be observed.
+func describe(st *baseline.Standing, reasons bool) string {
 	var b strings.Builder
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
@@ -486,7 +497,7 @@ func describe(st *baseline.Standing) string {
 	if v := st.Verdict; v != nil && verdict.Adverse(v.Verdict) {
 		b.WriteString(", verdict " + v.Verdict)
 	}
-	if st.Observed != nil {
+	if st.Observed != nil && reasons {
 		if rs := walker.Reasons(st.Observed.Anomalies()); len(rs) > 0 {
 			b.WriteString(", not fully observable: " + JoinReasons(rs))
 		}

@@ -49,7 +49,7 @@ func names(sts []baseline.Standing) []string {
 
 func lines(a Advisory) []string { return strings.Split(a.Text, "\n") }
 
-const footer = "These are observations by skillwire, a file integrity tripwire. Details: skillwire status"
+const footer = "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's. Details: skillwire status"
 
 func TestAdvisoryNamesAtMostEightAndHoldsTheRestOver(t *testing.T) {
 	var sts []baseline.Standing
@@ -94,7 +94,7 @@ func TestAdvisoryListsAdverseVerdictsFirstAndRealChangesBeforeRecurringFindings(
 		`- new since the last session: global skill "new" id swaaaanew`,
 		`- removed since the last session: global skill "gone" id swaaaagone`,
 		`- modified since the last session and since restored: global skill "rest" id swaaaarest, first modified at 2026-11-12T09:00:00Z`,
-		`- not fully observable: global skill "anom" id swaaaaanom, not fully observable: symlink`,
+		`- not fully observable (symlink): global skill "anom" id swaaaaanom`,
 		footer,
 	}
 	if got := lines(adv); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -155,7 +155,7 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 			t.Fatalf("a first run lists its candidates as new: %q", l)
 		}
 	}
-	if !strings.Contains(adv.Text, `- not fully observable: global skill "p"`) || !strings.Contains(adv.Text, `- not fully observable: global skill "x"`) {
+	if !strings.Contains(adv.Text, `- not fully observable (budget): global skill "p"`) || !strings.Contains(adv.Text, `- not fully observable (symlink): global skill "x"`) {
 		t.Fatalf("what is not fully observable is still told on a first run:\n%s", adv.Text)
 	}
 }

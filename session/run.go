@@ -37,13 +37,13 @@ type Start struct {
 // Run is one session start, end to end: it observes the roots (the
 // daemon's cache standing in where it is trusted), compares them with the
 // store, reconciles and auto-accepts, builds the advisory and hands its
-// text to deliver, which reports whether it was written whole. What it
+// text and the person's notice to deliver, which reports whether it was written whole. What it
 // told is recorded only then (Deliver). Without a usable store the
 // advisory says so, with what could not be observed, and records nothing.
 // The error is why the store could not be read, or why what was
 // delivered was not recorded (logged too): the next session advises it
 // again.
-func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory, error) {
+func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (Advisory, error) {
 	// What the content store keeps already is not staged again: an
 	// unchanged tree's walk then copies nothing (and faults no memory in).
 	kept := history.OpenKept(s.Store.Dir)
@@ -63,7 +63,7 @@ func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory
 	if err != nil {
 		// Nothing to compare with: say so, and what could not be observed.
 		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err)})
-		deliver(adv.Text)
+		deliver(adv.Text, adv.Notice)
 		return adv, err
 	}
 	adv := build(in)
@@ -71,7 +71,7 @@ func Run(ctx context.Context, s Start, deliver func(text string) bool) (Advisory
 		return adv, nil
 	}
 	_, err = Deliver(Delivery{Store: s.Store, Advisory: adv, Auto: in.Auto, Keeper: keep}, func() bool {
-		ok := deliver(adv.Text)
+		ok := deliver(adv.Text, adv.Notice)
 		s.Log.Info().Bool("delivered", ok).Str("told", adv.Text).Msg("session-start")
 		return ok
 	})

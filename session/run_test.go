@@ -35,7 +35,7 @@ func newStart(t *testing.T) Start {
 func run(t *testing.T, s Start, delivered bool) ([]string, error) {
 	t.Helper()
 	var told []string
-	_, err := Run(context.Background(), s, func(text string) bool { told = append(told, text); return delivered })
+	_, err := Run(context.Background(), s, func(text, _ string) bool { told = append(told, text); return delivered })
 	return told, err
 }
 
@@ -48,7 +48,7 @@ func firstRunDone(t *testing.T, s Start) (done bool) {
 func TestRunNeverAdvancesBeforeDelivery(t *testing.T) {
 	s := newStart(t)
 	called := false
-	_, err := Run(context.Background(), s, func(text string) bool {
+	_, err := Run(context.Background(), s, func(text, _ string) bool {
 		called = true
 		if !strings.Contains(text, firstRunWords) {
 			t.Errorf("told %q, want the first run", text)
@@ -81,7 +81,7 @@ func TestRunAFailedDeliveryIsToldAgainNextSession(t *testing.T) {
 func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
 	s := newStart(t)
 	var held *baseline.Store
-	_, err := Run(context.Background(), s, func(string) bool {
+	_, err := Run(context.Background(), s, func(string, string) bool {
 		// Another process takes the store between delivery and record.
 		var err error
 		held, err = baseline.Open(s.Store)

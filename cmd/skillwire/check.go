@@ -17,9 +17,9 @@ import (
 
 // checkChangeJSON is one change as `check --json` prints it (DESIGN.md §7).
 type checkChangeJSON struct {
-	// Path is inside the candidate: "<root>" for the candidate itself, the
-	// path when every component passes the display gate, else
-	// anomaly.PathLabel's depthN/<hex>.
+	// Path is inside the candidate, as anomaly.ShowPath shows it: "<root>"
+	// for the candidate itself, each component that fails the display
+	// rules as #<hash>.
 	Path      string              `json:"path"`
 	Candidate string              `json:"candidate"`
 	Name      *string             `json:"name"`
@@ -154,14 +154,8 @@ func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int
 	return out
 }
 
-// checkPath shows a path inside a candidate only when it passes the path
-// gate; otherwise by its label, never its bytes.
-func checkPath(p []byte) string {
-	if len(p) == 0 || !anomaly.GatePath(p) {
-		return anomaly.PathLabel(p)
-	}
-	return string(p)
-}
+// checkPath shows a path inside a candidate the one way (anomaly.ShowPath).
+func checkPath(p []byte) string { return anomaly.ShowPath(p) }
 
 var mismatchText = map[reconcile.Mismatch]string{
 	reconcile.MismatchNoEntry:   "no audit entry names it",

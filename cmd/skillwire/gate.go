@@ -183,7 +183,7 @@ func steeredSession(s *streams, cwd string, out *hookOut) bool {
 	ps := claude.HookProjects(claudeEnv(s), cwd)
 	n := gate.SessionNotice(ps...)
 	if n != "" {
-		out.deliver(n)
+		out.deliver(n, n)
 		return true
 	}
 	out.warnFirst(gate.SessionWarning(ps...))

@@ -34,6 +34,9 @@ const (
 const (
 	textIncomplete = "skillwire could not complete its observation of the skills, agents and commands this session; nothing was compared. Details: skillwire status"
 	textDeadline   = "skillwire did not finish observing the skills, agents and commands within its deadline this session; nothing was compared. Details: skillwire status"
+
+	noticeIncomplete = "skillwire: could not complete its observation; nothing was compared — run `skillwire status`"
+	noticeDeadline   = "skillwire: did not finish observing within its deadline; nothing was compared — run `skillwire status`"
 )
 
 func newHookCmd(s *streams) *cobra.Command {
@@ -48,9 +51,10 @@ func newHookCmd(s *streams) *cobra.Command {
 		Short: "The SessionStart hook: advise the session of what changed",
 		Long: `session-start is run by Claude Code at every session start. It reads the
 hook's JSON on stdin, observes the global and project roots, compares them
-with the store and prints one JSON object whose additionalContext says
-what is new, changed, removed, under an adverse verdict or not fully
-observable — or nothing when there is nothing to say. What it advised is
+with the store and prints one JSON object whose additionalContext tells
+the model what is new, changed, removed, under an adverse verdict or not
+fully observable, and whose systemMessage shows you the counts in one line
+— or nothing when there is nothing to say. What it advised is
 recorded as delivered only after it was written. It always exits 0 and
 finishes within 5 seconds.`,
 		Args: cobra.NoArgs,
@@ -76,7 +80,9 @@ type hookOut struct {
 	warn string // said before whatever is delivered (gate.SessionWarning)
 }
 
-func (o *hookOut) deliver(text string) bool {
+// deliver writes text for the model and notice for the person; a warning
+// said first is the person's too, since it concerns what the gate denies.
+func (o *hookOut) deliver(text, notice string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.done {
@@ -88,7 +94,7 @@ func (o *hookOut) deliver(text string) bool {
 		// "succeeds" but delivers nothing, so nothing may be consumed.
 		return false
 	}
-	b, err := claude.SessionStartOutput(gate.WithWarning(o.warn, text))
+	b, err := claude.SessionStartOutput(gate.WithWarning(o.warn, text), gate.WithWarning(o.warn, notice))
 	if err != nil {
 		return false
 	}
@@ -120,7 +126,7 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-
 		defer close(finished)
 		defer func() {
 			if r := recover(); r != nil {
-				out.deliver(textIncomplete)
+				out.deliver(textIncomplete, noticeIncomplete)
 			}
 		}()
 		sessionStart(ctx, s, out)
@@ -128,7 +134,7 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-
 	select {
 	case <-finished:
 	case <-time.After(deadline):
-		out.deliver(textDeadline)
+		out.deliver(textDeadline, noticeDeadline)
 	}
 	return finished
 }
@@ -140,7 +146,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	w, err := loadWorldFor(s, in.Cwd)
 	if err != nil {
-		out.deliver(textIncomplete)
+		out.deliver(textIncomplete, noticeIncomplete)
 		return
 	}
 	cfg, err := envConfig(s)

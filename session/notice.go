@@ -1,0 +1,90 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
+)
+
+// The advisory goes to the model, the party a tree's author talks to; the
+// person sees only the hook's systemMessage. So the person's line counts
+// every item (told or held over) in fixed words and says what to run: it
+// holds no name, id or quoted text at all.
+
+// noticeRun is what the notice tells the person to run.
+const noticeRun = " — run `skillwire status`"
+
+// notice is the person's one line for an advisory of items, "" when there
+// is nothing to say.
+func notice(in Input, accepted int, items []item, instructions int) string {
+	var parts []string
+	if in.StoreProblem != "" {
+		parts = append(parts, "could not compare with its store")
+	}
+	if in.Bootstrap {
+		parts = append(parts, fmt.Sprintf("first run, %s accepted as the baseline without review", count(accepted, "candidate", "candidates")))
+	}
+	for _, o := range in.Obs {
+		if len(o.Walk.Anomalies) > 0 {
+			parts = append(parts, "a directory could not be listed")
+			break
+		}
+	}
+	var n [numCategories]int
+	blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0
+	for _, it := range items {
+		switch {
+		case it.cat != catAdverse:
+			n[it.cat]++
+		case it.st.Verdict != nil && it.st.Verdict.Verdict == verdict.Block:
+			blocked++
+		default:
+			suspect++
+		}
+		if !it.delta && it.cat != catPending {
+			continue
+		}
+		for _, f := range toldFacts(in, it.st, it.cat == catPending) {
+			switch {
+			case f.Kind == claude.FactNewHook:
+				hooks++
+			case f.Kind == claude.FactNewMCPServer:
+				servers++
+			case f.Dangerous():
+				other++
+			}
+		}
+	}
+	add := func(k int, one, many string) {
+		if k > 0 {
+			parts = append(parts, count(k, one, many))
+		}
+	}
+	add(blocked, "BLOCKed", "BLOCKed")
+	add(suspect, "SUSPECT", "SUSPECT")
+	add(n[catPending], "changed since review", "changed since review")
+	add(hooks, "new hook in settings", "new hooks in settings")
+	add(servers, "new MCP server", "new MCP servers")
+	add(other, "other change that runs code or asks less", "other changes that run code or ask less")
+	add(n[catAutoAccepted], "auto-accepted", "auto-accepted")
+	add(n[catChanged], "changed", "changed")
+	add(n[catNew], "new", "new")
+	add(n[catRemoved], "removed", "removed")
+	add(n[catRestored], "modified and restored", "modified and restored")
+	add(n[catAnomalous], "not fully observable", "not fully observable")
+	add(instructions, "instruction file loaded with changed content", "instruction files loaded with changed content")
+	if len(parts) == 0 {
+		return ""
+	}
+	return "skillwire: " + strings.Join(parts, ", ") + noticeRun
+}
+
+// count is "1 new hook", "2 new hooks".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
