@@ -9,8 +9,9 @@ import (
 
 // HookInput is the part of a hook's stdin JSON skillwire reads.
 type HookInput struct {
-	Cwd    string `json:"cwd"`
-	Source string `json:"source"` // startup, resume, clear, compact
+	Cwd     string `json:"cwd"`
+	Source  string `json:"source"` // startup, resume, clear, compact
+	Session string `json:"session_id"`
 }
 
 // MaxHookInput bounds how much of stdin a hook reads; the rest is ignored.

@@ -32,6 +32,8 @@ type Start struct {
 	// Warned: the deliverer adds words of its own (a warning), so even an
 	// advisory with nothing to say is delivered.
 	Warned bool
+	// Session is Claude Code's session id, for the fleet's events.
+	Session string
 }
 
 // Run is one session start, end to end: it observes the roots (the
@@ -70,13 +72,18 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	if adv.Text == "" && !s.Warned {
 		return adv, nil
 	}
-	_, err = Deliver(Delivery{Store: s.Store, Advisory: adv, Auto: in.Auto, Keeper: keep}, func() bool {
+	delivered, err := Deliver(Delivery{Store: s.Store, Advisory: adv, Auto: in.Auto, Keeper: keep}, func() bool {
 		ok := deliver(adv.Text, adv.Notice)
 		s.Log.Info().Bool("delivered", ok).Str("told", adv.Text).Msg("session-start")
 		return ok
 	})
 	if err != nil {
 		s.Log.Warn().Err(err).Msg("session-start: delivered, not recorded; the next session is told again")
+	}
+	if delivered && err == nil {
+		// After the session was told and it was recorded, never before:
+		// the fleet sees what the person and the model were told.
+		appendFleetEvents(ctx, s, &adv, in.Auto)
 	}
 	if kerr := keep.Err(); kerr != nil {
 		s.Log.Warn().Err(kerr).Msg("session-start: content not kept (those versions cannot be restored)")

@@ -168,3 +168,29 @@ func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testin
 		return err
 	}))
 }
+
+// A delivered session start tells a fleet what it told: one OCSF event per
+// candidate it consumed, with the session's id; an undelivered one writes
+// none (never before delivery).
+func TestRunTellsAFleetWhatItDeliveredAndNothingBefore(t *testing.T) {
+	s := newStart(t)
+	s.Session = "sess-42"
+	_, err := run(t, s, true) // the first run
+	must(t, err)
+	testtree.Make(t, s.Roots[0].Path, "b/SKILL.md=new")
+	events := filepath.Join(s.Store.Dir, "events.ndjson")
+	before, _ := os.ReadFile(events)
+	_, err = run(t, s, false)
+	must(t, err)
+	if after, _ := os.ReadFile(events); string(after) != string(before) {
+		t.Fatalf("an undelivered session start wrote events: %s", after[len(before):])
+	}
+	_, err = run(t, s, true)
+	must(t, err)
+	b, err := os.ReadFile(events)
+	must(t, err)
+	got := string(b[len(before):])
+	if !strings.Contains(got, `"sess-42"`) || !strings.Contains(got, `"state":"new"`) || !strings.Contains(got, `"class_uid":2004`) {
+		t.Fatalf("%s", got)
+	}
+}

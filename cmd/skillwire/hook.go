@@ -164,6 +164,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		Project:     w.places.Project,
 		Log:         zerolog.New(hl).With().Timestamp().Logger(),
 		Warned:      out.warn != "",
+		Session:     in.Session,
 	}, out.deliver)
 }
 
