@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -80,6 +81,9 @@ func recordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, en
 		if err := tx.AppendNote(n); err != nil || !changed {
 			return err
 		}
+		if told, err := toldAlready(tx, n.ID, n.Digest, l.Reason); err != nil || told {
+			return err
+		}
 		return tx.PutInstructionChange(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
 	})
 }
@@ -108,6 +112,23 @@ func watchedCandidate(roots []claude.Root, path string) (claude.Root, string, bo
 		best, name = r, strings.Join(parts[:n], "/")
 	}
 	return best, name, name != ""
+}
+
+// toldAlready reports whether a changed load needs no telling as loaded
+// mid-session: a load at session start is the session start's to tell
+// (its hook runs beside this one and compares the file with what was last
+// delivered), and a load of the bytes a session was last told of says
+// nothing new. Without this, a CLAUDE.md edited between sessions was told
+// twice: as changed, and again as loaded mid-session.
+func toldAlready(tx *baseline.Tx, id string, d *snapshot.Hash, reason string) (bool, error) {
+	if reason == "session_start" {
+		return true, nil
+	}
+	rec, err := tx.Record(id)
+	if err != nil {
+		return false, err
+	}
+	return rec != nil && sameHash(rec.Digest, d), nil
 }
 
 func lastLoad(notes []baseline.Note) *baseline.Note {
