@@ -34,7 +34,9 @@ type Use struct {
 	// is Claude Code's prompt.id, carried into the fleet's events.
 	ToolUseID, Session, Prompt string
 	// DenyOnly: only a deny is answered (and journaled); anything milder
-	// is left unsaid. For the agent a call runs as, judged beside the call.
+	// is left unsaid, but a check that could not be made is answered as
+	// run answers any (never silence). For the agent a call runs as,
+	// judged beside the call.
 	DenyOnly bool
 }
 
@@ -746,9 +748,6 @@ func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	}
 	if c.err == nil {
 		return Outcome{Answer: c.res.Answer, Reason: c.res.Reason, Result: c.res}
-	}
-	if u.DenyOnly {
-		return Outcome{Result: c.res} // the call itself is judged on its own
 	}
 	p := c.res.Policy
 	switch {

@@ -684,3 +684,30 @@ func observed(res Result) []Finding {
 	}
 	return out
 }
+
+// A plugin's skills and agents reference others too: a plugin agent whose
+// frontmatter preloads a BLOCKed skill, a forked plugin skill whose agent
+// is BLOCKed, are denied (review finding: plugin references were never
+// followed).
+func TestAPluginsReferencesAreJudgedToo(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("user", "evil")
+	tr.write(filepath.Join(tr.cfg, "agents", "evilagent.md"), "---\nname: evilagent\n---\nbad\n")
+	p := tr.plugin("mkt", "plug", "1.0.0")
+	tr.write(filepath.Join(p, "agents", "pa.md"), "---\nname: pa\nskills:\n  - evil\n---\nagent\n")
+	tr.write(filepath.Join(p, "skills", "pf", "SKILL.md"), "---\nname: pf\ncontext: fork\nagent: evilagent\n---\nfork\n")
+	sts := tr.deliver()
+	tr.record(sts["global/evil"], verdict.Block)
+	tr.record(sts["global/evilagent.md"], verdict.Block)
+	tr.policy(Balanced)
+	for _, tc := range []struct {
+		kind Kind
+		name string
+	}{{Agent, "plug:pa"}, {Skill, "plug:pf"}} {
+		res := tr.check(tc.kind, tc.name)
+		if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+			t.Errorf("%s: %s %q", tc.name, res.Answer, res.Reason)
+		}
+	}
+}

@@ -47,12 +47,14 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
-		if a := in.AgentType; a != "" && !claude.Builtin(a, true) {
-			// The session (or subagent) runs as a custom agent: a settings
-			// "agent" can make a BLOCKed agent the main one, whose every
-			// call is denied.
+		if a := in.AgentType; a != "" {
+			// The session (or subagent) runs as an agent: a settings
+			// "agent" can make a BLOCKed one the main agent (a custom file
+			// may take a built-in's name, and then it is the one that
+			// runs), whose every call is denied; a check that could not be
+			// made in time is answered as any other.
 			held := Use{Kind: Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
-			if r := h.guarded(ctx, in.Cwd, h.use(held, claude.PreToolUseOutput)); r.Answer == Deny {
+			if r := h.guarded(ctx, in.Cwd, h.use(held, claude.PreToolUseOutput)); r.Answer != None {
 				return r
 			}
 		}

@@ -310,3 +310,20 @@ func TestACallMadeAsABlockedAgentIsDenied(t *testing.T) {
 		t.Errorf("the new agent judged beside a call was journaled: %+v", n)
 	}
 }
+
+// A BLOCKed custom agent that takes a built-in's name ("Explore") is the
+// one the client runs as the main agent: calls made as it are denied too
+// (review finding: built-in names were skipped).
+func TestACallMadeAsABlockedAgentNamedLikeABuiltInIsDenied(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "agents", "shadow.md"), "---\nname: Explore\n---\nbad\n")
+	sts := tr.deliver()
+	tr.record(sts["global/shadow.md"], verdict.Block)
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "agent_type": "Explore", "cwd": tr.project,
+		"tool_input": map[string]any{"command": "ls"}})
+	var located int
+	if r := Handle(context.Background(), claude.EventPreToolUse, b, tr.hook(&located)); r.Answer != Deny || !strings.Contains(r.Reason, "BLOCK") {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
@@ -29,15 +30,23 @@ type ref struct {
 func referenced(u Use, found, matched []located) (out []located, capped bool) {
 	key := func(l located) string { return l.root.Path + "\x00" + string(l.name) }
 	seen := map[string]bool{}
+	// Each candidate goes with the name it was reached by: a plugin's
+	// version directory holds many skills and agents, and the name says
+	// which one's frontmatter to read.
+	type reached struct {
+		l    located
+		name string
+	}
+	var frontier []reached
 	for _, m := range matched {
 		seen[key(m)] = true
+		frontier = append(frontier, reached{m, u.Name})
 	}
-	frontier := matched
 	for depth := 0; len(frontier) > 0; depth++ {
-		var next []located
-		for _, l := range frontier {
-			refs := refsOf(l)
-			if len(refs) > 0 && depth == maxRefDepth {
+		var next []reached
+		for _, f := range frontier {
+			refs, unknown := refsOf(f.l, f.name)
+			if unknown || len(refs) > 0 && depth == maxRefDepth {
 				return out, true
 			}
 			for _, r := range refs {
@@ -52,7 +61,7 @@ func referenced(u Use, found, matched []located) (out []located, capped bool) {
 					seen[key(m)] = true
 					m.cand.Via = r.via
 					out = append(out, m)
-					next = append(next, m)
+					next = append(next, reached{m, r.use.Name})
 				}
 			}
 		}
@@ -61,23 +70,38 @@ func referenced(u Use, found, matched []located) (out []located, capped bool) {
 	return out, false
 }
 
-// refsOf reads l's frontmatter (its front file alone, through the walker)
-// for the candidates it loads with it.
-func refsOf(l located) []ref {
-	if l.cand.Scope == Plugin || l.cand.Kind == 0 {
-		return nil
+// refsOf reads the frontmatter of l, reached by name (its front file alone,
+// through the walker; for a plugin's version directory, the file of the
+// skill, command or agent name names in it) for the candidates it loads
+// with it.
+// unknown is true when a plugin's file could not be read whole: what it
+// references is then unknown, and judged so.
+func refsOf(l located, name string) (refs []ref, unknown bool) {
+	if l.cand.Kind == 0 {
+		return nil, false
 	}
-	front := walker.Fronts(l.root.Spec(), [][]byte{l.name})[0]
-	if front.Reason != 0 || front.Canonical == nil {
-		return nil // unreadable: the candidate itself is judged anomalous
+	var canon []byte
+	if l.cand.Scope == Plugin {
+		if canon, unknown = pluginFront(l, name); unknown {
+			return nil, true
+		}
+	} else {
+		front := walker.Fronts(l.root.Spec(), [][]byte{l.name})[0]
+		if front.Reason != 0 {
+			return nil, false // unreadable: the candidate itself is judged anomalous
+		}
+		canon = front.Canonical
+	}
+	if canon == nil {
+		return nil, false
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal(front.Canonical, &m) != nil {
-		return nil
+	if json.Unmarshal(canon, &m) != nil {
+		return nil, false
 	}
 	who := l.cand.Kind.String()
-	if name := displayName(l.cand); name != "" {
-		who += ` "` + name + `"`
+	if n := displayName(l.cand); n != "" {
+		who += ` "` + n + `"`
 	}
 	var out []ref
 	switch l.cand.Kind {
@@ -94,5 +118,38 @@ func refsOf(l located) []ref {
 			out = append(out, ref{Use{Kind: Agent, Name: agent}, who + " runs it as its agent (agent:)"})
 		}
 	}
-	return out
+	return out, false
 }
+
+// pluginFront is the frontmatter form of the skill, command or agent a
+// plugin:name use names inside the version directory l: skills/<name>/SKILL.md,
+// commands/<name>.md or agents/<name>.md, read through the walker (never
+// through a link at the file or the folder holding it); nil when none,
+// unknown when one is there but could not be read whole.
+func pluginFront(l located, name string) (canon []byte, unknown bool) {
+	_, local, ok := strings.Cut(name, ":")
+	if !ok || !claude.ValidName(claude.Skills, []byte(local)) {
+		return nil, false
+	}
+	dir := l.root.Path + "/" + string(l.name)
+	type try struct{ dir, sub, file string }
+	tries := []try{{dir, "agents", local + ".md"}}
+	if l.cand.Kind != Agent {
+		tries = []try{{dir + "/skills", local, "SKILL.md"}, {dir, "commands", local + ".md"}}
+	}
+	for _, t := range tries {
+		reads, err := walker.ReadFiles(t.dir, t.sub, []string{t.file}, maxPluginFront)
+		switch {
+		case err != nil || len(reads) == 0 || reads[0].Missing:
+			continue
+		case reads[0].Reason != 0:
+			return nil, true
+		}
+		return claude.Frontmatter(reads[0].Data).Canonical, false
+	}
+	return nil, false
+}
+
+// maxPluginFront bounds the plugin file read for its frontmatter; a larger
+// one's references are unknown.
+const maxPluginFront = 8 << 20
