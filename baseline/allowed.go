@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -37,9 +38,14 @@ type Asked struct {
 }
 
 // Ask is the gate's ask at one tool call, kept until the call's
-// PostToolUse says the person allowed it.
+// PostToolUse says the person allowed it: bound to the session, the tool
+// and the name asked about as well as the call's id, so that no other
+// call's PostToolUse can take it (ids are the API's to mint, and a stream
+// that repeats them must not carry an allow across).
 type Ask struct {
 	Session string    `json:"session,omitempty"`
+	Tool    string    `json:"tool"`
+	Name    string    `json:"name"`
 	At      time.Time `json:"at"`
 	Asked   []Asked   `json:"asked"`
 }
@@ -65,9 +71,12 @@ func validToken(s string, n int) bool {
 	return s != "" && len(s) <= n && printable(s, n) == s
 }
 
-// KeepAsk keeps the gate's ask at tool call toolUseID.
+// askKey is where the ask at a session's tool call is kept.
+func askKey(session, toolUseID string) []byte { return []byte(session + " " + toolUseID) }
+
+// KeepAsk keeps the gate's ask at tool call toolUseID of a.Session.
 func (t *Tx) KeepAsk(toolUseID string, a Ask) error {
-	if !validToken(toolUseID, maxToolUseID) || a.Session != "" && !validToken(a.Session, maxSessionLen) {
+	if !validToken(toolUseID, maxToolUseID) || !validToken(a.Session, maxSessionLen) || strings.Contains(a.Session, " ") {
 		return ErrToolUseID
 	}
 	for _, x := range a.Asked {
@@ -108,20 +117,21 @@ func (t *Tx) KeepAsk(toolUseID string, a Ask) error {
 	if err != nil {
 		return err
 	}
-	return b.Put([]byte(toolUseID), v)
+	return b.Put(askKey(a.Session, toolUseID), v)
 }
 
-// TakeAsk returns and forgets the ask kept at tool call toolUseID; nil
-// when there is none (the gate did not ask about that call).
-func (t *Tx) TakeAsk(toolUseID string) (*Ask, error) {
-	if !validToken(toolUseID, maxToolUseID) {
+// TakeAsk returns and forgets the ask kept at tool call toolUseID of
+// session; nil when there is none (the gate did not ask about that call).
+func (t *Tx) TakeAsk(session, toolUseID string) (*Ask, error) {
+	if !validToken(toolUseID, maxToolUseID) || !validToken(session, maxSessionLen) {
 		return nil, nil
 	}
 	b := t.tx.Bucket(bucketAsks)
 	if b == nil {
 		return nil, nil
 	}
-	v := b.Get([]byte(toolUseID))
+	key := askKey(session, toolUseID)
+	v := b.Get(key)
 	if v == nil {
 		return nil, nil
 	}
@@ -130,7 +140,7 @@ func (t *Tx) TakeAsk(toolUseID string) (*Ask, error) {
 		return nil, fmt.Errorf("%w: ask: %v", ErrCorrupt, err)
 	}
 	if t.tx.Writable() {
-		if err := b.Delete([]byte(toolUseID)); err != nil {
+		if err := b.Delete(key); err != nil {
 			return nil, err
 		}
 	}

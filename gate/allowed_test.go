@@ -85,3 +85,31 @@ func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
 		t.Fatalf("a changed byte after the allow: %+v", res)
 	}
 }
+
+// The person's allow is bound to the call asked about: a PostToolUse of
+// the same tool_use_id from another session, for another tool or another
+// name, records nothing (review finding 5: ids are the API stream's to
+// mint and may repeat).
+func TestAnAllowIsBoundToTheSessionToolAndNameAskedAbout(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.skill("user", "pdf")
+	tr.deliver()
+	tr.policy(Balanced)
+	call := func(event, session, tool, name string) []byte {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": tool,
+			"tool_input": map[string]any{"skill": name, "subagent_type": name}, "tool_use_id": "toolu_1", "session_id": session, "cwd": tr.project})
+		return b
+	}
+	var located int
+	h := tr.hook(&located)
+	if r := Handle(context.Background(), claude.EventPreToolUse, call(claude.EventPreToolUse, "s-1", "Skill", "pdf"), h); r.Answer != Ask {
+		t.Fatalf("pre: %+v", r)
+	}
+	for _, c := range [][3]string{{"OTHER", "Skill", "pdf"}, {"s-1", "Agent", "pdf"}, {"s-1", "Skill", "other"}} {
+		Handle(context.Background(), claude.EventPostToolUse, call(claude.EventPostToolUse, c[0], c[1], c[2]), h)
+	}
+	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+		t.Fatalf("another call's PostToolUse allowed the use: %+v", res)
+	}
+}

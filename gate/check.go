@@ -702,7 +702,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	}
 	// The person's answer to this ask comes back as the call's PostToolUse
 	// when they allow it; an ask that is never answered is dropped later.
-	err := tx.KeepAsk(u.ToolUseID, baseline.Ask{Session: u.Session, At: now.UTC(), Asked: asked})
+	err := tx.KeepAsk(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
 	if errors.Is(err, baseline.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
 	}

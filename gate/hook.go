@@ -295,9 +295,15 @@ func allowedAtUse(in claude.ToolUse) answerer {
 		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
 			err := baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error {
-				a, err := tx.TakeAsk(in.ToolUseID)
+				a, err := tx.TakeAsk(in.Session, in.ToolUseID)
 				if err != nil || a == nil {
 					return err
+				}
+				// The call that ran must be the one asked about: the same
+				// tool and name, not only the same id.
+				kind, ok := kindOfTool(in.Tool)
+				if !ok || a.Tool != kind.String() || a.Name != spelled(kind, in.Name) {
+					return nil
 				}
 				now := env.Now
 				if now.IsZero() {
