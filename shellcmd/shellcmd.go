@@ -53,7 +53,7 @@ func decisionIn(line string, depth int) (string, bool) {
 			for i, a := range c.Args {
 				words[i] = literal(a)
 			}
-			what, found = decisionCall(words, depth)
+			what, found = decisionCall(words, depth, line)
 		}
 		return !found
 	})
@@ -111,7 +111,7 @@ var wrappers = map[string]bool{
 // shells run the string after -c.
 var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
 
-func decisionCall(args []word, depth int) (string, bool) {
+func decisionCall(args []word, depth int, line string) (string, bool) {
 	if len(args) == 0 {
 		return "", false
 	}
@@ -122,17 +122,10 @@ func decisionCall(args []word, depth int) (string, bool) {
 	}
 	base := path.Base(a.text)
 	switch {
-	case strings.HasPrefix(base, "skillwire"):
+	case isSkillwire(base):
 		return subcommand(args[1:], false)
 	case shells[base]:
-		for j := 1; j+1 < len(args); j++ {
-			if o := args[j].text; strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "c") {
-				if !args[j+1].lit {
-					return "a shell running a string skillwire cannot read", true
-				}
-				return decisionIn(args[j+1].text, depth+1)
-			}
-		}
+		return shellCall(args, depth, line)
 	case base == "eval":
 		parts := make([]string, 0, len(args)-1)
 		for _, e := range args[1:] {
@@ -143,22 +136,105 @@ func decisionCall(args []word, depth int) (string, bool) {
 		}
 		return decisionIn(strings.Join(parts, " "), depth+1)
 	case wrappers[base]:
-		// The wrapped command is one of the words after the wrapper's own
-		// options, whose values are not modelled: try each word that is
-		// not an option, an assignment or another wrapper (the loop
-		// reaches what follows those).
-		for j := 1; j < len(args); j++ {
-			w := args[j]
-			if w.lit && (strings.HasPrefix(w.text, "-") || strings.Contains(w.text, "=") || wrappers[path.Base(w.text)]) {
-				continue
+		return wrapped(base, args, depth, line)
+	case printOnly[base]:
+		return "", false
+	}
+	return inArguments(args[1:], depth)
+}
+
+// shellCall reads a shell's command string: the first operand after a -c
+// (combined flags -lc and options between, -x, --, included). A shell
+// given no -c reads its commands from stdin, a here-document or a file,
+// which cannot be read here: asked when the line names skillwire at all
+// (`echo … | sh`, `bash <<EOF`, `sh <(…)`).
+func shellCall(args []word, depth int, line string) (string, bool) {
+	for j := 1; j < len(args); j++ {
+		o := args[j].text
+		if !args[j].lit || !strings.HasPrefix(o, "-") || strings.HasPrefix(o, "--") || !strings.Contains(o, "c") {
+			continue
+		}
+		for k := j + 1; k < len(args); k++ {
+			w := args[k]
+			if w.lit && strings.HasPrefix(w.text, "-") {
+				continue // an option between -c and its string
 			}
-			if what, ok := decisionCall(args[j:], depth); ok {
+			if !w.lit {
+				return "a shell running a string skillwire cannot read", true
+			}
+			return decisionIn(w.text, depth+1)
+		}
+		return "", false
+	}
+	return unreadable("a shell reading its commands from elsewhere", line)
+}
+
+// wrapped reads the command a wrapper runs: one of the words after its
+// own options, whose values are not modelled, so each word that is not an
+// option, an assignment or another wrapper is tried (the loop reaches what
+// follows those). env -S gives a whole command line; xargs gives skillwire
+// its arguments from stdin, which cannot be read: asked.
+func wrapped(base string, args []word, depth int, line string) (string, bool) {
+	for j := 1; j < len(args); j++ {
+		w := args[j]
+		if base == "env" && w.lit {
+			if v, ok := strings.CutPrefix(w.text, "--split-string="); ok {
+				return decisionIn(v, depth+1)
+			}
+			if strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "S") && j+1 < len(args) {
+				if !args[j+1].lit {
+					return "env -S with a string skillwire cannot read", true
+				}
+				return decisionIn(args[j+1].text, depth+1)
+			}
+		}
+		if w.lit && (strings.HasPrefix(w.text, "-") || strings.Contains(w.text, "=") || wrappers[path.Base(w.text)]) {
+			continue
+		}
+		if base == "xargs" && w.lit && isSkillwire(path.Base(w.text)) {
+			if what, ok := subcommand(args[j+1:], false); ok {
 				return what, true
 			}
+			return unreadable("skillwire given its arguments by xargs", line)
+		}
+		if what, ok := decisionCall(args[j:], depth, line); ok {
+			return what, true
 		}
 	}
 	return "", false
 }
+
+// inArguments looks into the arguments of a command skillwire does not
+// know: a word that is skillwire runs it with what follows (find -exec,
+// watch), and a string naming skillwire is read as a command line of its
+// own (trap "…", su -c "…", script -c "…", alias x="…").
+func inArguments(args []word, depth int) (string, bool) {
+	for j, w := range args {
+		if !w.lit || !strings.Contains(w.text, "skillwire") {
+			continue
+		}
+		if isSkillwire(path.Base(w.text)) && !strings.ContainsAny(w.text, " \t\n;&|") {
+			if what, ok := subcommand(args[j+1:], false); ok {
+				return what, true
+			}
+			continue
+		}
+		text := w.text
+		if i := strings.IndexByte(text, '='); i > 0 && !strings.ContainsAny(text[:i], " \t") {
+			text = text[i+1:] // alias x="…", VAR=…
+		}
+		if what, ok := decisionIn(text, depth+1); ok {
+			return what, true
+		}
+	}
+	return "", false
+}
+
+func isSkillwire(base string) bool { return strings.HasPrefix(base, "skillwire") }
+
+// printOnly are commands whose arguments are text, never run: a message
+// that mentions skillwire is not a decision.
+var printOnly = map[string]bool{"echo": true, "printf": true, "git": true, "grep": true, "rg": true, "man": true}
 
 // subcommand reports whether skillwire's arguments args name a decision.
 // loose is for a command word that could not be read: then only a literal
