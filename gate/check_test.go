@@ -711,3 +711,24 @@ func TestAPluginsReferencesAreJudgedToo(t *testing.T) {
 		}
 	}
 }
+
+// A renamed BLOCKed agent is held as its skill counterpart is: by its
+// folded name (EvilAgent answers to evilagent), or a one-file copy whole
+// (review finding 7).
+func TestARenamedBlockedAgentIsHeld(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "agents", "evilagent.md"), "---\nname: evilagent\n---\nbad\n")
+	sts := tr.deliver()
+	tr.record(sts["global/evilagent.md"], verdict.Block)
+	tr.write(filepath.Join(tr.cfg, "agents", "other.md"), "---\nname: EvilAgent\n---\nbad, with a byte more\n")
+	must(t, os.Remove(filepath.Join(tr.cfg, "agents", "evilagent.md")))
+	tr.policy(Balanced)
+	if res := tr.check(Agent, "EvilAgent"); res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") {
+		t.Errorf("renamed: %s %q", res.Answer, res.Reason)
+	}
+	tr.write(filepath.Join(tr.cfg, "agents", "copy.md"), "---\nname: evilagent\n---\nbad\n")
+	if res := tr.check(Agent, "copy"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+		t.Errorf("a one-file copy: %s %q", res.Answer, res.Reason)
+	}
+}

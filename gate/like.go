@@ -60,7 +60,7 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool
 		if r.Kind != claude.Skills {
 			name = bytes.TrimSuffix(name, []byte(".md"))
 		}
-		if bytes.Equal(c.Name, name) || bytes.Equal(c.Folder, name) {
+		if answersLike(r.Kind, c, name) {
 			return like{st, "like " + who + ": it answers to that name"}, true, nil
 		}
 		if obs == nil {
@@ -70,11 +70,22 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool
 		if err != nil || m == nil {
 			continue
 		}
-		if same, of := shared(obs, m); of > 1 && 2*same > of {
+		// Most of its files, or a one-file agent or command whole.
+		if same, of := shared(obs, m); of > 1 && 2*same > of || of == 1 && same == 1 {
 			return like{st, fmt.Sprintf("like %s: %d of %d files identical", who, same, of)}, true, nil
 		}
 	}
 	return like{}, false, nil
+}
+
+// answersLike reports whether c answers to the adverse candidate's name,
+// as the client compares names: agents folded (claude.AgentKey).
+func answersLike(k claude.Kind, c Candidate, name []byte) bool {
+	if k == claude.Agents {
+		key := claude.AgentKey(string(name))
+		return claude.AgentKey(string(c.Name)) == key && c.Name != nil || claude.AgentKey(string(c.Folder)) == key
+	}
+	return bytes.Equal(c.Name, name) || bytes.Equal(c.Folder, name)
 }
 
 // shared counts the files of a whose content a has in b too, of all a's files.
