@@ -127,3 +127,28 @@ func BenchmarkPreToolUseBlockedAmongPadding(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPreToolUseBlockedByFrontmatterAmongListPadding: the BLOCK is
+// found only by its frontmatter name, beside 200 skills of 64 KiB
+// list-shaped frontmatter (the review's shape, 2 s before the name budget).
+func BenchmarkPreToolUseBlockedByFrontmatterAmongListPadding(b *testing.B) {
+	tr := newTree(b)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "skills", "x1", "SKILL.md"), "---\nname: evil\n---\nEVIL\n")
+	fm := "x:\n"
+	for range 16000 {
+		fm += "- a\n"
+	}
+	for i := range 200 {
+		tr.write(filepath.Join(tr.project, ".claude", "skills", fmt.Sprintf("pad%03d", i), "SKILL.md"), "---\n"+fm+"---\nbody\n")
+	}
+	tr.record(tr.deliver()["global/x1"], verdict.Block)
+	u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Check(context.Background(), u, tr.env)
+		if err != nil || res.Answer != Deny {
+			b.Fatalf("%+v %v", res, err)
+		}
+	}
+}

@@ -732,3 +732,24 @@ func TestARenamedBlockedAgentIsHeld(t *testing.T) {
 		t.Errorf("a one-file copy: %s %q", res.Answer, res.Reason)
 	}
 }
+
+// A BLOCK found only by its frontmatter name (folder x1, name: evil) beside
+// 200 skills of 64 KiB list-shaped frontmatter is still denied with its
+// BLOCK reason: the others' names are read within a budget, and those left
+// unread count as candidates whose records are read by id (review finding 6).
+func TestABlockNamedByFrontmatterIsDeniedWhateverThePadding(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "skills", "x1", "SKILL.md"), "---\nname: evil\n---\nEVIL\n")
+	fm := "x:\n" + strings.Repeat("- a\n", 16000)
+	for i := range 200 {
+		tr.write(filepath.Join(tr.project, ".claude", "skills", fmt.Sprintf("pad%03d", i), "SKILL.md"), "---\n"+fm+"---\nbody\n")
+	}
+	tr.record(tr.deliver()["global/x1"], verdict.Block)
+	tr.policy(Balanced)
+	res, err := Check(context.Background(), Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}, tr.env)
+	must(t, err)
+	if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+		t.Fatalf("%s %q", res.Answer, res.Reason)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
@@ -56,10 +57,23 @@ func resolveFound(u Use, found []located) []located {
 	return out
 }
 
+// nameBudget bounds the time spent reading other candidates' names for
+// one use: reading and parsing every frontmatter is the tree author's to
+// make slow (200 skills of 64 KiB list-shaped YAML), so past the budget
+// the names left unread are unknown: each such candidate may bear any name
+// and counts, and its record is read by id (a BLOCK there is found without
+// a byte of it read).
+const nameBudget = 300 * time.Millisecond
+
+// nameChunk is how many front files are read between looks at the clock.
+const nameChunk = 8
+
 // readNames fills the frontmatter name of every candidate of found that
 // kind reaches, reading only its front file through the walker, and
-// returns the indexes of those whose name could not be read.
+// returns the indexes of those whose name could not be read, or was not
+// read within nameBudget.
 func readNames(kind Kind, found []located) []int {
+	start := time.Now()
 	var unknown []int
 	for lo := 0; lo < len(found); {
 		hi := lo + 1
@@ -68,16 +82,25 @@ func readNames(kind Kind, found []located) []int {
 		}
 		group := found[lo:hi]
 		if reaches(kind, group[0].cand.Kind) && group[0].cand.Scope != Plugin {
-			names := make([][]byte, len(group))
-			for i, l := range group {
-				names[i] = l.name
-			}
-			for i, f := range walker.Fronts(group[0].root.Spec(), names) {
-				name, ok := frontName(f)
-				if !ok {
-					unknown = append(unknown, lo+i)
+			for c := 0; c < len(group); c += nameChunk {
+				chunk := group[c:min(c+nameChunk, len(group))]
+				if time.Since(start) > nameBudget {
+					for i := range chunk {
+						unknown = append(unknown, lo+c+i)
+					}
+					continue
 				}
-				group[i].cand.Name = name
+				names := make([][]byte, len(chunk))
+				for i, l := range chunk {
+					names[i] = l.name
+				}
+				for i, f := range walker.Fronts(chunk[0].root.Spec(), names) {
+					name, ok := frontName(f)
+					if !ok {
+						unknown = append(unknown, lo+c+i)
+					}
+					chunk[i].cand.Name = name
+				}
 			}
 		}
 		lo = hi
