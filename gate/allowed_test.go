@@ -113,3 +113,24 @@ func TestAnAllowIsBoundToTheSessionToolAndNameAskedAbout(t *testing.T) {
 		t.Fatalf("another call's PostToolUse allowed the use: %+v", res)
 	}
 }
+
+// A built-in skill's name with no file skillwire observed behind it may be
+// served by a folder skillwire does not watch, which the client prefers:
+// strict asks; balanced lets the client's own run (review finding 2).
+func TestABuiltInSkillsNameIsFamiliarNotClean(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	for _, tc := range []struct {
+		p    Policy
+		want Answer
+	}{{Balanced, None}, {Strict, Ask}, {Audit, None}} {
+		tr.policy(tc.p)
+		res := tr.check(Skill, "simplify")
+		if res.Answer != tc.want {
+			t.Errorf("%s: %s %q", tc.p, res.Answer, res.Reason)
+		}
+		if tc.want == Ask && !strings.Contains(res.Reason, "a folder skillwire does not watch") {
+			t.Errorf("%q", res.Reason)
+		}
+	}
+}

@@ -165,10 +165,18 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 // watch), so it is judged as new and never reviewed. Unknown is a finding,
 // never silence.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Path != "" || claude.Builtin(u.Name, u.Kind == Agent) {
+	if u.Path != "" || u.Kind == Agent && (u.Name == "" || claude.Builtin(u.Name, true)) {
 		return Result{}, nil
 	}
-	res := Result{Policy: DefaultPolicy, Findings: []Finding{{Candidate: Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}}}
+	// A built-in skill's name may still be served by a file in a folder
+	// skillwire does not watch (an --add-dir folder: the client prefers
+	// the file): familiar, so strict asks and balanced lets the client's
+	// own run.
+	f := Finding{Candidate: Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}
+	if claude.Builtin(u.Name, false) {
+		f.State, f.Builtin = Familiar, true
+	}
+	res := Result{Policy: DefaultPolicy, Findings: []Finding{f}}
 	o := storeOptions(ctx, env.Store)
 	o.Create, o.ReadOnly = false, true
 	err := baseline.View(o, func(tx *baseline.Tx) error {

@@ -36,9 +36,9 @@ type Finding struct {
 	// Like, for a new candidate held as Blocked or Suspect, names the
 	// candidate under the adverse verdict it resembles, and how.
 	Like string
-	// Unknown: the name resolves to no candidate skillwire observed and is
-	// none of the client's own.
-	Unknown bool
+	// Unknown: the name resolves to no candidate skillwire observed;
+	// Builtin, it is one of the client's own skills' names.
+	Unknown, Builtin bool
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -80,6 +80,9 @@ func Reason(f Finding) string {
 		name := "a name that cannot be shown"
 		if anomaly.Gate(f.Candidate.Folder) {
 			name = `"` + string(f.Candidate.Folder) + `"`
+		}
+		if f.Builtin {
+			return "the " + k + " " + name + " is one of Claude Code's own, but a folder skillwire does not watch (--add-dir) can serve a file of that name, which the client prefers: it cannot be judged"
 		}
 		return "the " + k + " " + name + " is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed"
 	}
