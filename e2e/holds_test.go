@@ -216,7 +216,7 @@ func TestARenamedBlockedSkillIsHeld(t *testing.T) {
 
 // 3 (settings). A project's settings "agent" makes the BLOCKed agent the
 // session's main agent; the client then sends agent_type with every call,
-// and every call made as it is denied. (Its instructions reach the model
+// and every Skill, Agent or Bash call made as it is denied. (Its instructions reach the model
 // with the session's system prompt, which no hook can stop.) Control: no
 // verdict, the call runs.
 func TestCallsMadeAsABlockedMainAgentAreDenied(t *testing.T) {

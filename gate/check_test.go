@@ -753,3 +753,17 @@ func TestABlockNamedByFrontmatterIsDeniedWhateverThePadding(t *testing.T) {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
 	}
 }
+
+// A skill whose own frontmatter name holds a colon ("evil:skill") is what
+// the client loads under that name: a BLOCK on it is denied, not asked as
+// an unknown plugin name (review finding 7).
+func TestASkillNamedWithAColonIsJudgedByThatName(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.write(filepath.Join(tr.cfg, "skills", "es", "SKILL.md"), "---\nname: evil:skill\n---\nEVIL\n")
+	tr.record(tr.deliver()["global/es"], verdict.Block)
+	tr.policy(Balanced)
+	if res := tr.check(Skill, "evil:skill"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+		t.Fatalf("%s %q", res.Answer, res.Reason)
+	}
+}

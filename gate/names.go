@@ -34,6 +34,15 @@ func resolveFound(u Use, found []located) []located {
 				out = append(out, l)
 			}
 		}
+		// A skill of its own may bear a colon in its frontmatter name: the
+		// client loads "evil:skill" by it, so it answers to the whole name.
+		unknown := readNames(u.Kind, found)
+		for i, l := range found {
+			if l.cand.Scope != Plugin && reaches(u.Kind, l.cand.Kind) &&
+				(l.cand.Name != nil && l.cand.answersTo(u.Kind, u.Name, true) || slices.Contains(unknown, i)) {
+				out = append(out, l)
+			}
+		}
 		return out
 	}
 	unknown := readNames(u.Kind, found)
