@@ -72,8 +72,10 @@ func TestABlockIsNeverCrowdedOutOfTheAdvisory(t *testing.T) {
 	}
 	m := model(t, nil)
 	w.Claude(m, Run{Prompt: "hello"})
-	if a := advisory(m); !strings.Contains(a, `"evil"`) || !strings.Contains(a, "BLOCK") {
-		t.Errorf("the BLOCK is not listed in the advisory:\n%s", a)
+	a := advisory(m)
+	first, _, _ := strings.Cut(a, "\n")
+	if !strings.Contains(first, `"evil"`) || !strings.Contains(first, "BLOCK") {
+		t.Errorf("the BLOCK is not listed first in the advisory:\n%s", a)
 	}
 }
 
@@ -99,14 +101,29 @@ func TestToldIsNotReviewed(t *testing.T) {
 // 8. The model cannot record a verdict through its Bash tool unasked.
 func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 	t.Parallel()
-	w := blockedWorld(t, true)
-	c := w.Candidate("skill", "evil")
-	cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
-	m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
-	r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
-	out := w.MustSkillwire([]int{0, 3}, "list", "--json")
-	if strings.Contains(out, `"SAFE-TO-PROPOSE"`) {
-		t.Errorf("the model's Bash call recorded a verdict (results %q, denials %v)", m.ToolResults(), r.Denials())
+	for _, uninstall := range []bool{false, true} {
+		name := "gated"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := blockedWorld(t, true)
+			c := w.Candidate("skill", "evil")
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
+			m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
+			r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+			out := w.MustSkillwire([]int{0, 3}, "list", "--json")
+			if got := strings.Contains(out, `"SAFE-TO-PROPOSE"`); got != uninstall {
+				t.Errorf("the model's Bash call recorded a verdict: %v, want %v (results %q, denials %v)", got, uninstall, m.ToolResults(), r.Denials())
+			}
+			if !uninstall && !slicesContains(r.Denials(), "Bash") {
+				t.Errorf("the Bash call was not asked: denials %v", r.Denials())
+			}
+		})
 	}
 }
 
