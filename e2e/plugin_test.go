@@ -66,3 +66,46 @@ func TestBlockedPluginSkillIsDeniedByToolAndByTypedName(t *testing.T) {
 		}
 	}
 }
+
+// A plugin's own agent that preloads a BLOCKed skill, and its forked skill
+// that runs a BLOCKed agent, load the BLOCKed bodies unless the gate
+// follows a plugin's references too (review finding 1). Control: no
+// verdict, they load.
+func TestAPluginsReferencesToABlockedCandidateAreHeld(t *testing.T) {
+	t.Parallel()
+	for _, block := range []bool{true, false} {
+		for _, agent := range []bool{true, false} {
+			name := "plug:pf (agent: evilagent)"
+			if agent {
+				name = "plug:pa (skills: [evil])"
+			}
+			if !block {
+				name = "control: no verdict/" + name
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := NewWorld(t)
+				w.Skill("home/.claude/skills", "evil", evilBody)
+				w.AgentFile("home/.claude/agents", "evilagent", evilAgentBody)
+				w.Write("market/plug/agents/pa.md", "---\nname: pa\ndescription: Carries.\nskills:\n  - evil\n---\n\nPA\n")
+				w.Write("market/plug/skills/pf/SKILL.md", "---\nname: pf\ndescription: Forks.\ncontext: fork\nagent: evilagent\n---\n\nPF do it\n")
+				installPlugin(w)
+				w.Install()
+				w.Claude(model(t, nil), Run{Prompt: "hello"})
+				if block {
+					w.Record("skill", "evil", "BLOCK")
+					w.Record("agent", "evilagent.md", "BLOCK")
+				}
+				reply, body := Skill("plug:pf"), evilAgentBody
+				if agent {
+					reply, body = Agent("plug:pa", "go"), evilBody
+				}
+				m := model(t, []Reply{reply}, Say("agent done."))
+				w.Claude(m, Run{Prompt: "go"})
+				if got := m.Sent(body); got == block {
+					t.Errorf("the BLOCKed body reached the model: %v, want %v (results %q)", got, !block, m.ToolResults())
+				}
+			})
+		}
+	}
+}
