@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/snapshot"
+	"golang.org/x/sys/unix"
 )
 
 // pool lends helper goroutines to the traversals for reading files. A
@@ -97,6 +98,7 @@ type batch struct {
 	dir    *dirRef
 	ents   []dirent
 	files  []int
+	ids    []hashRec // with reuse: what statx saw of files[i] (mnt 0: nothing to record)
 	out    []snapshot.Entry
 	next   atomic.Int64
 	active sync.WaitGroup
@@ -108,16 +110,28 @@ func (b *batch) run(r *reader) {
 		if start >= len(b.files) {
 			return
 		}
-		for _, i := range b.files[start:min(start+chunk, len(b.files))] {
+		for i := start; i < min(start+chunk, len(b.files)); i++ {
 			if b.w.s.done() {
 				// Past the deadline: left unread (Kind 0), and the
 				// walk is partial.
 				b.w.partial.Store(true)
 				continue
 			}
-			r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i])
+			b.read(r, i)
 		}
 	}
+}
+
+// read observes the batch's k-th file.
+func (b *batch) read(r *reader, k int) {
+	i := b.files[k]
+	if b.ids == nil || b.ids[k].mnt == 0 {
+		r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil)
+		return
+	}
+	id := &b.ids[k]
+	want := unix.Stat_t{Dev: id.dev, Ino: id.ino, Mode: id.mode}
+	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], id)
 }
 
 // submit puts b in flight; the traversal holds a reference on b's

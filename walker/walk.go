@@ -39,9 +39,10 @@ func (s *seg) flatten(out []snapshot.Entry) []snapshot.Entry {
 type dirRef struct {
 	fd   int
 	refs int
+	dev  uint64 // the directory's device: its files on it share its filesystem
 }
 
-func newDirRef(fd int) *dirRef { return &dirRef{fd: fd, refs: 1} }
+func newDirRef(fd int, st *unix.Stat_t) *dirRef { return &dirRef{fd: fd, refs: 1, dev: uint64(st.Dev)} }
 
 func (d *dirRef) release() {
 	if d.refs--; d.refs == 0 {
@@ -79,6 +80,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	s := &seg{ents: make([]snapshot.Entry, len(ents))}
 	paths := pathArena(path, ents)
 	var files, dirs []int
+	var ids []hashRec // with reuse, what statx saw of each of files
 	for i := range ents {
 		if !w.take() {
 			ents, s.ents = ents[:i], s.ents[:i]
@@ -104,7 +106,14 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		}
 		switch typ {
 		case unix.DT_REG:
+			var id hashRec
+			if w.reused(d, dt.name, e, &id) {
+				continue
+			}
 			files = append(files, i) // Kind stays 0 until a reader fills it
+			if w.s.reuse != nil {
+				ids = append(ids, id)
+			}
 		case unix.DT_DIR:
 			dirs = append(dirs, i)
 		case unix.DT_LNK:
@@ -122,7 +131,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	}
 
 	if len(files) > 0 {
-		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents})
+		w.submit(&batch{w: w, dir: d, ents: ents, files: files, ids: ids, out: s.ents})
 	}
 	if len(dirs) > 0 {
 		s.sub = make([]*seg, len(s.ents))
@@ -148,7 +157,7 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	if r != 0 {
 		return anomalyEntry(path, r), nil
 	}
-	d := newDirRef(fd)
+	d := newDirRef(fd, &st)
 	defer d.release()
 	return w.dir(d, path, depth, uint32(st.Mode)&07777)
 }

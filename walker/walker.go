@@ -55,6 +55,10 @@ type Config struct {
 	// KeepMaxBytes bounds a kept file (it is read into one buffer); a
 	// larger one is hashed as usual and not kept. 0 means DefaultKeepMaxBytes.
 	KeepMaxBytes int64
+	// Reuse, when set, gives a file whose identity is unchanged since it
+	// was hashed the hash it had (see Hashes), and learns what this walk
+	// hashes. Only the session start sets it.
+	Reuse *Hashes
 }
 
 // Keeper receives kept content: exactly the bytes that were hashed into
