@@ -306,8 +306,8 @@ func writeNoSync(path string, data []byte) error {
 
 // reused fills e, a regular file name of d as listed, from the cache when
 // its identity is unchanged since it was hashed: one statx. Otherwise id is
-// what statx saw (mnt 0 when nothing may be recorded) and a reader hashes
-// the file. The entry and byte budgets are spent exactly as a read spends
+// what statx saw (mnt 0 when nothing may be recorded) and the file is to
+// be read. The entry and byte budgets are spent exactly as a read spends
 // them, so a digest never depends on the cache.
 func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bool {
 	h := w.s.reuse

@@ -27,6 +27,8 @@ type scanner struct {
 	// the scan began, the reference of the racy rule.
 	reuse *Hashes
 	start time.Time
+	// walking counts the goroutines of parallel that walk a candidate.
+	walking atomic.Int32
 }
 
 // wstate is one traversal goroutine's buffers and file reader.

@@ -80,7 +80,6 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	s := &seg{ents: make([]snapshot.Entry, len(ents))}
 	paths := pathArena(path, ents)
 	var files, dirs []int
-	var ids []hashRec // with reuse, what statx saw of each of files
 	for i := range ents {
 		if !w.take() {
 			ents, s.ents = ents[:i], s.ents[:i]
@@ -106,14 +105,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		}
 		switch typ {
 		case unix.DT_REG:
-			var id hashRec
-			if w.reused(d, dt.name, e, &id) {
-				continue
-			}
 			files = append(files, i) // Kind stays 0 until a reader fills it
-			if w.s.reuse != nil {
-				ids = append(ids, id)
-			}
 		case unix.DT_DIR:
 			dirs = append(dirs, i)
 		case unix.DT_LNK:
@@ -131,7 +123,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	}
 
 	if len(files) > 0 {
-		w.submit(&batch{w: w, dir: d, ents: ents, files: files, ids: ids, out: s.ents})
+		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents})
 	}
 	if len(dirs) > 0 {
 		s.sub = make([]*seg, len(s.ents))

@@ -368,6 +368,8 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
 	var next atomic.Int64
 	run := func(st *wstate) {
+		s.walking.Add(1)
+		defer s.walking.Add(-1)
 		for {
 			i := int(next.Add(1)) - 1
 			if i >= n {
