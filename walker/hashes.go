@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,7 @@ const (
 	maxAge = 16
 )
 
+// less orders records by key (mount, device, inode), as the file holds them.
 func (r *hashRec) less(o *hashRec) int {
 	switch {
 	case r.mnt != o.mnt:
@@ -88,11 +90,16 @@ func (r *hashRec) less(o *hashRec) int {
 	return cmpU(r.ino, o.ino)
 }
 
+func (r *hashRec) key() [3]uint64 { return [3]uint64{r.mnt, r.dev, r.ino} }
+
 func cmpU(a, b uint64) int {
-	if a < b {
+	switch {
+	case a < b:
 		return -1
+	case a > b:
+		return 1
 	}
-	return 1
+	return 0
 }
 
 // same reports whether o, a file as statx saw it, has r's identity.
@@ -209,13 +216,9 @@ func (r *hashRec) append(b []byte) []byte {
 // identity exactly. A record of the same file with another identity
 // (it changed) makes the cache changed.
 func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
-	i, found := slices.BinarySearchFunc(h.recs, id, func(r hashRec, t *hashRec) int {
-		if r.mnt == t.mnt && r.dev == t.dev && r.ino == t.ino {
-			return 0
-		}
-		return r.less(t)
-	})
-	if !found {
+	// By index: a record is too large to copy at every step.
+	i := sort.Search(len(h.recs), func(i int) bool { return h.recs[i].less(id) >= 0 })
+	if i == len(h.recs) || h.recs[i].key() != id.key() {
 		return snapshot.Hash{}, false
 	}
 	if !h.recs[i].same(id) {

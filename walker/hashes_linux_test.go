@@ -115,6 +115,10 @@ func TestRewriteThatRestoresSizeAndMtimeIsSeenThroughCtime(t *testing.T) {
 	if after.Digest == before.Digest || after.Digest != observe(t, dir, "s", DefaultConfig()).Digest {
 		t.Fatal("the rewrite was not seen, or the cache's digest differs from a full walk's")
 	}
+	// The cache saved after it holds the file once, with its new identity.
+	if again, n := reusing(t, state, dir, "s", reads); n != 0 || again.Digest != after.Digest {
+		t.Fatalf("the walk after the rewrite's read %d files, want 0", n)
+	}
 }
 
 func TestWriteInTheRacyWindowIsSeen(t *testing.T) {
