@@ -156,8 +156,8 @@ func TestWriteInTheRacyWindowIsSeen(t *testing.T) {
 }
 
 func TestFUSEAndNetworkMountsNeverUseTheCache(t *testing.T) {
-	// A real FUSE or NFS mount needs privileges and /dev/fuse, which a test
-	// cannot count on: the statfs classification is pinned by f_type.
+	// A real FUSE or NFS mount needs privileges and a FUSE filesystem, which
+	// a test cannot count on: the statfs classification is pinned by f_type.
 	for _, c := range []struct {
 		name string
 		typ  int64
