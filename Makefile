@@ -97,6 +97,7 @@ shellcheck:
 
 bench:
 	bash bench/bench.sh
+	bash bench/reuse.sh
 
 fuzz-smoke:
 	@set -e; for t in $(FUZZ); do \
@@ -107,6 +108,9 @@ fuzz-smoke:
 
 bench-compare:
 	bash bench/compare.sh
+
+bench-reuse:
+	bash bench/reuse.sh
 
 bench-daemon:
 	bash bench/daemon.sh

@@ -48,6 +48,10 @@ func NewStage(max int64) *Stage {
 	return &Stage{max: max}
 }
 
+// Known reports whether the content of h is kept already (walker.Known): a
+// walk that could reuse h's hash reads the file again when it is not.
+func (s *Stage) Known(h snapshot.Hash) bool { return s.known != nil && s.known(h) }
+
 // Keep copies data, the bytes the walker hashed into h.
 func (s *Stage) Keep(h snapshot.Hash, data []byte) {
 	if s.known != nil && s.known(h) {

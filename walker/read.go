@@ -72,7 +72,9 @@ func openRegular(dirfd int, name zname, follow bool, want *unix.Stat_t) (int, un
 // file observes the regular file name of dirfd into e (whose Path is set).
 // Five syscalls for a small file: openat, fstat, read, fstat, close. want
 // and follow are openRegular's. On a byte budget cut e.Kind is left 0.
-func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry) {
+// id, when set, is the file as a walk with Config.Reuse identified it: the
+// hash is recorded there.
+func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, id *hashRec) {
 	path := e.Path
 	fd, st, reason := openRegular(dirfd, name, follow, want)
 	if reason != 0 {
@@ -102,6 +104,13 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 		return
 	}
 	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: uint32(st.Mode) & 07777, Hash: sum}
+	if id != nil {
+		// What was hashed is what fstat saw before and after the read; the
+		// mount is the one statx named, the arrival proof says.
+		*id = hashRec{mnt: id.mnt, dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mode: uint32(st.Mode),
+			mtime: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: [2]int64{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}}
+		w.s.reuse.record(id, sum, w.s.start)
+	}
 }
 
 // wholeKept is whole for a file to keep: the file is read into one buffer

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
@@ -22,6 +23,12 @@ type scanner struct {
 	keepMax int64
 	pool    *pool
 	main    *wstate // the calling goroutine's
+	// reuse is cfg.Reuse when this system can reuse hashes; start is when
+	// the scan began, the reference of the racy rule.
+	reuse *Hashes
+	start time.Time
+	// walking counts the goroutines of parallel that walk a candidate.
+	walking atomic.Int32
 }
 
 // wstate is one traversal goroutine's buffers and file reader.
@@ -36,7 +43,10 @@ func newWState() *wstate {
 }
 
 func newScanner(ctx context.Context, cfg Config) *scanner {
-	s := &scanner{ctx: ctx, cfg: cfg, keepMax: cfg.keepMax(), main: newWState()}
+	s := &scanner{ctx: ctx, cfg: cfg, keepMax: cfg.keepMax(), main: newWState(), start: now()}
+	if cfg.Reuse != nil && cfg.Reuse.ok {
+		s.reuse = cfg.Reuse
+	}
 	s.pool = newPool(s.cfg.workers() - 1)
 	return s
 }
@@ -305,7 +315,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			w.out = append(w.out, anomalyEntry(root, r))
 			return
 		}
-		d := newDirRef(fd)
+		d := newDirRef(fd, &st)
 		defer d.release()
 		c.Kind = KindDir
 		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
@@ -325,7 +335,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			w.readFront(dirfd, name, nofollow == 0, &want, root)
 		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e)
+		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e, nil)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

@@ -82,7 +82,7 @@ func (w *cwalk) script(p string) []snapshot.Entry {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: path, Kind: snapshot.File}
-		w.st.rd.file(w, fd, name, false, &want, &e)
+		w.st.rd.file(w, fd, name, false, &want, &e, nil)
 		if e.Kind == 0 {
 			return nil
 		}
@@ -119,6 +119,6 @@ func (w *cwalk) scriptTarget(fd int, name zname, path []byte) (snapshot.Entry, b
 		return anomalyEntry(path, anomaly.Special), true
 	}
 	e := snapshot.Entry{Path: path, Kind: snapshot.File}
-	w.st.rd.file(w, fd, name, true, &want, &e)
+	w.st.rd.file(w, fd, name, true, &want, &e, nil)
 	return e, e.Kind != 0
 }

@@ -39,9 +39,10 @@ func (s *seg) flatten(out []snapshot.Entry) []snapshot.Entry {
 type dirRef struct {
 	fd   int
 	refs int
+	dev  uint64 // the directory's device: its files on it share its filesystem
 }
 
-func newDirRef(fd int) *dirRef { return &dirRef{fd: fd, refs: 1} }
+func newDirRef(fd int, st *unix.Stat_t) *dirRef { return &dirRef{fd: fd, refs: 1, dev: uint64(st.Dev)} }
 
 func (d *dirRef) release() {
 	if d.refs--; d.refs == 0 {
@@ -148,7 +149,7 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	if r != 0 {
 		return anomalyEntry(path, r), nil
 	}
-	d := newDirRef(fd)
+	d := newDirRef(fd, &st)
 	defer d.release()
 	return w.dir(d, path, depth, uint32(st.Mode)&07777)
 }

@@ -153,6 +153,10 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
+	// Only the session start reuses hashes (walker.Hashes), saved once the
+	// session was told.
+	cfg.Reuse = walker.LoadHashes(w.stateDir + "/" + hashesName)
+	defer cfg.Reuse.Save()
 	hl := &hookLog{path: w.stateDir + "/" + hookLogName}
 	defer hl.Close()
 	session.Run(ctx, session.Start{
@@ -172,6 +176,9 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 // auto-accept and halt, and a delivery not recorded (capped and rotated as
 // the daemon's log is).
 const hookLogName = "hook.log"
+
+// hashesName is the session start's cache of file hashes beside the store.
+const hashesName = "hashes"
 
 // hookLog opens the log at its first line, once the store (and so the
 // state directory) exists; best effort: a log that cannot be opened drops

@@ -1,0 +1,352 @@
+package walker
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
+)
+
+// Hashes lets a walk reuse the hash of a file whose identity is unchanged
+// since skillwire hashed it: same mount (its unique id, so a remount never
+// matches), device, inode, size, mode, and mtime and ctime to the
+// nanosecond, on a filesystem whose ctime only the kernel sets (statfs
+// f_type: ext4, xfs, btrfs, tmpfs, f2fs, bcachefs, zfs; never FUSE, a
+// network mount or an overlay). Any write to a file moves its ctime, and
+// no one can set a ctime back (utimensat sets only atime and mtime), so a
+// rewrite that restores size and mtime (`touch -r`) is still seen. A file
+// whose ctime falls within RacyWindow of the scan's start is hashed again
+// next time (git's racy rule: a write in the same timestamp tick as the
+// hash leaves the ctime as it was).
+//
+// The cache is skillwire's own file in its state directory, never in a
+// tree: read only when it and its directory are owned by the user and
+// writable by no one else, bound to this boot (the kernel's boot_id: mount
+// ids restart at boot), checksummed, and rejected whole, never repaired,
+// when anything fails; a rejected cache costs one full hash of each file.
+// Only the session start uses it: the daemon, `scan --full` and `record`
+// leave Config.Reuse nil and hash everything.
+type Hashes struct {
+	path string
+	boot [16]byte
+	ok   bool // the boot is known and the system can reuse
+	gen  uint32
+	recs []hashRec     // loaded, sorted by key
+	seen []atomic.Bool // recs[i] was matched by this walk
+	// classes caches, per device, whether its filesystem keeps ctime.
+	classes sync.Map // uint64 -> bool
+	mu      sync.Mutex
+	fresh   []hashRec // hashed by this walk, not racy
+	changed atomic.Bool
+}
+
+// RacyWindow is the timestamp granularity a file's ctime must be older
+// than, at the start of the scan that hashes it, for the hash to be reused:
+// two seconds cover ext4's one-second stamps (128-byte inodes) and the
+// kernel's coarse clock (a jiffy) everywhere else.
+const RacyWindow = 2 * time.Second
+
+// now is the clock of the racy rule; tests move it.
+var now = time.Now
+
+// hashRec is one file's identity and hash. Its encoding is recSize bytes.
+type hashRec struct {
+	mnt, dev, ino uint64
+	size          int64
+	mode          uint32
+	gen           uint32 // the save that last saw it
+	mtime, ctime  [2]int64
+	hash          snapshot.Hash
+}
+
+const (
+	recSize    = 8*3 + 8 + 4 + 4 + 16*2 + 32
+	hashMagic  = "skillwire hashes 1\n"
+	headerSize = len(hashMagic) + 16 + 4 + 4
+	// maxRecs bounds the cache file (about 100 MB), and so what Load reads.
+	maxRecs = 1 << 20
+	// maxAge: a record no walk matched for this many saves is dropped (a
+	// project's trees are not walked from other projects' sessions).
+	maxAge = 16
+)
+
+// less orders records by key (mount, device, inode), as the file holds them.
+func (r *hashRec) less(o *hashRec) int {
+	switch {
+	case r.mnt != o.mnt:
+		return cmpU(r.mnt, o.mnt)
+	case r.dev != o.dev:
+		return cmpU(r.dev, o.dev)
+	}
+	return cmpU(r.ino, o.ino)
+}
+
+func (r *hashRec) key() [3]uint64 { return [3]uint64{r.mnt, r.dev, r.ino} }
+
+func cmpU(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// same reports whether o, a file as statx saw it, has r's identity.
+func (r *hashRec) same(o *hashRec) bool {
+	return r.mnt == o.mnt && r.dev == o.dev && r.ino == o.ino && r.size == o.size && r.mode == o.mode &&
+		r.mtime == o.mtime && r.ctime == o.ctime
+}
+
+// LoadHashes reads the cache at path. It never fails: a missing, corrupt,
+// foreign (another boot, another owner) or untrusted cache is an empty one,
+// which Save then replaces.
+func LoadHashes(path string) *Hashes {
+	h := &Hashes{path: path}
+	h.boot, h.ok = bootID()
+	if !h.ok {
+		return h
+	}
+	recs, gen, err := readHashes(path, h.boot)
+	if err != nil {
+		// Anything there that is not a trusted cache of this boot is
+		// replaced at the next save; a missing one too.
+		h.changed.Store(true)
+		return h
+	}
+	h.recs, h.gen, h.seen = recs, gen, make([]atomic.Bool, len(recs))
+	return h
+}
+
+var errHashes = errors.New("walker: not a cache of file hashes of this boot")
+
+func readHashes(path string, boot [16]byte) ([]hashRec, uint32, error) {
+	if err := trustedDir(path); err != nil {
+		return nil, 0, err
+	}
+	b, _, err := safefile.Read(path, int64(headerSize+maxRecs*recSize+32), safefile.Trust{Owner: true, DenyPerm: 0o077})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(b) < headerSize+32 || string(b[:len(hashMagic)]) != hashMagic {
+		return nil, 0, errHashes
+	}
+	body, sum := b[:len(b)-32], b[len(b)-32:]
+	if want := blake3.Sum256(body); !bytes.Equal(want[:], sum) {
+		return nil, 0, errHashes
+	}
+	p := b[len(hashMagic):]
+	if !bytes.Equal(p[:16], boot[:]) {
+		return nil, 0, errHashes
+	}
+	gen := binary.LittleEndian.Uint32(p[16:])
+	n := int(binary.LittleEndian.Uint32(p[20:]))
+	if n > maxRecs || len(body) != headerSize+n*recSize {
+		return nil, 0, errHashes
+	}
+	recs := make([]hashRec, n)
+	p = body[headerSize:]
+	for i := range recs {
+		recs[i] = decodeRec(p[i*recSize:])
+		// Strictly sorted: a cache holding one file twice is not ours.
+		if i > 0 && recs[i-1].less(&recs[i]) >= 0 {
+			return nil, 0, errHashes
+		}
+	}
+	return recs, gen, nil
+}
+
+// trustedDir: the cache's directory is the user's and no one else's, as
+// the store's must be.
+func trustedDir(path string) error {
+	fi, err := os.Lstat(dirOf(path))
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !ownedByMe(fi) {
+		return errHashes
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	if i := bytes.LastIndexByte([]byte(path), '/'); i > 0 {
+		return path[:i]
+	} else if i == 0 {
+		return "/"
+	}
+	return "."
+}
+
+func decodeRec(p []byte) hashRec {
+	le := binary.LittleEndian
+	r := hashRec{mnt: le.Uint64(p), dev: le.Uint64(p[8:]), ino: le.Uint64(p[16:]), size: int64(le.Uint64(p[24:])),
+		mode: le.Uint32(p[32:]), gen: le.Uint32(p[36:])}
+	r.mtime = [2]int64{int64(le.Uint64(p[40:])), int64(le.Uint64(p[48:]))}
+	r.ctime = [2]int64{int64(le.Uint64(p[56:])), int64(le.Uint64(p[64:]))}
+	copy(r.hash[:], p[72:])
+	return r
+}
+
+func (r *hashRec) append(b []byte) []byte {
+	le := binary.LittleEndian
+	b = le.AppendUint64(b, r.mnt)
+	b = le.AppendUint64(b, r.dev)
+	b = le.AppendUint64(b, r.ino)
+	b = le.AppendUint64(b, uint64(r.size))
+	b = le.AppendUint32(b, r.mode)
+	b = le.AppendUint32(b, r.gen)
+	for _, v := range [...]int64{r.mtime[0], r.mtime[1], r.ctime[0], r.ctime[1]} {
+		b = le.AppendUint64(b, uint64(v))
+	}
+	return append(b, r.hash[:]...)
+}
+
+// lookup returns the hash of the file id describes, when a record has its
+// identity exactly. A record of the same file with another identity
+// (it changed) makes the cache changed.
+func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
+	// By index: a record is too large to copy at every step.
+	i := sort.Search(len(h.recs), func(i int) bool { return h.recs[i].less(id) >= 0 })
+	if i == len(h.recs) || h.recs[i].key() != id.key() {
+		return snapshot.Hash{}, false
+	}
+	if !h.recs[i].same(id) {
+		h.changed.Store(true)
+		return snapshot.Hash{}, false
+	}
+	h.seen[i].Store(true)
+	return h.recs[i].hash, true
+}
+
+// record keeps a file hashed by a walk that started at start, unless its
+// ctime is within RacyWindow of start.
+func (h *Hashes) record(id *hashRec, hash snapshot.Hash, start time.Time) {
+	if time.Unix(id.ctime[0], id.ctime[1]).After(start.Add(-RacyWindow)) {
+		return
+	}
+	r := *id
+	r.hash = hash
+	h.mu.Lock()
+	h.fresh = append(h.fresh, r)
+	h.mu.Unlock()
+	h.changed.Store(true)
+}
+
+// Save writes the cache when the walks that used it hashed or found
+// changed anything: what they matched and hashed, and what they did not
+// see for fewer than maxAge saves. Without fsync: a cache lost in a crash
+// is rejected by its checksum and costs one hash of each file.
+func (h *Hashes) Save() error {
+	if h == nil || !h.ok || !h.changed.Load() {
+		return nil
+	}
+	gen := h.gen + 1
+	h.mu.Lock()
+	recs := slices.Clone(h.fresh)
+	h.mu.Unlock()
+	for i := range recs {
+		recs[i].gen = gen
+	}
+	for i := range h.recs {
+		r := h.recs[i]
+		if h.seen[i].Load() {
+			r.gen = gen
+		} else if gen-r.gen >= maxAge {
+			continue
+		}
+		recs = append(recs, r)
+	}
+	// Newest first, so that of one file's records the fresh one stays.
+	slices.SortStableFunc(recs, func(a, b hashRec) int { return a.less(&b) })
+	recs = slices.CompactFunc(recs, func(a, b hashRec) bool { return a.less(&b) == 0 })
+	if len(recs) > maxRecs {
+		recs = recs[:maxRecs]
+	}
+	b := make([]byte, 0, headerSize+len(recs)*recSize+32)
+	b = append(b, hashMagic...)
+	b = append(b, h.boot[:]...)
+	b = binary.LittleEndian.AppendUint32(b, gen)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(recs)))
+	for i := range recs {
+		b = recs[i].append(b)
+	}
+	sum := blake3.Sum256(b)
+	return writeNoSync(h.path, append(b, sum[:]...))
+}
+
+// writeNoSync replaces path atomically (a temporary file beside it, then a
+// rename), without the fsyncs of safefile.Write: the cache is only ever an
+// optimization, and a torn one is rejected.
+func writeNoSync(path string, data []byte) error {
+	f, err := os.CreateTemp(dirOf(path), ".hashes-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// reused fills e, a regular file name of d as listed, from the cache when
+// its identity is unchanged since it was hashed: one statx. Otherwise id is
+// what statx saw (mnt 0 when nothing may be recorded) and the file is to
+// be read. The entry and byte budgets are spent exactly as a read spends
+// them, so a digest never depends on the cache.
+func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bool {
+	h := w.s.reuse
+	if h == nil {
+		return false
+	}
+	if !identify(d.fd, name, id) || id.dev != d.dev || !h.localCtime(d.fd, d.dev) {
+		*id = hashRec{}
+		return false
+	}
+	if id.size > w.s.cfg.MaxFileBytes {
+		return false // Oversize: the reader says so
+	}
+	sum, ok := h.lookup(id)
+	if !ok || !w.kept(sum, id.size) {
+		return false
+	}
+	if !w.reserve(id.size) {
+		e.Kind = 0
+		return true
+	}
+	*e = snapshot.Entry{Path: e.Path, Kind: snapshot.File, Size: id.size, Mode: id.mode & 07777, Hash: sum}
+	return true
+}
+
+// Known is what a Keeper that keeps content across walks answers: whether
+// the content of a hash is kept already. A reused hash whose content the
+// walk's Keeper would keep, and does not know, is read again to be kept.
+type Known interface {
+	Known(snapshot.Hash) bool
+}
+
+func (w *cwalk) kept(sum snapshot.Hash, size int64) bool {
+	if w.s.cfg.Keep == nil || size > w.s.keepMax {
+		return true
+	}
+	k, ok := w.s.cfg.Keep.(Known)
+	return ok && k.Known(sum)
+}

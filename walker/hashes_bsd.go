@@ -1,0 +1,16 @@
+//go:build darwin || freebsd || netbsd || openbsd
+
+package walker
+
+import "io/fs"
+
+// Reuse needs a mount id unique for the boot and a boot id, which only
+// Linux gives: elsewhere every file is hashed.
+
+func bootID() ([16]byte, bool) { return [16]byte{}, false }
+
+func (h *Hashes) localCtime(int, uint64) bool { return false }
+
+func identify(int, zname, *hashRec) bool { return false }
+
+func ownedByMe(fs.FileInfo) bool { return false }

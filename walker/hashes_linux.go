@@ -1,0 +1,92 @@
+package walker
+
+import (
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Filesystems whose ctime only the local kernel sets. FUSE and network
+// filesystems report what a server says; an overlay reports its lower
+// layers', which can be either. zfs has no constant in x/sys.
+const zfsSuperMagic = 0x2fc12fc2
+
+func keepsCtime(fsType int64) bool {
+	switch fsType {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC,
+		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, zfsSuperMagic:
+		return true
+	}
+	return false
+}
+
+// localCtime reports whether the filesystem of the directory dirfd (device
+// dev) keeps ctime in the kernel, asking statfs once per device.
+func (h *Hashes) localCtime(dirfd int, dev uint64) bool {
+	if v, ok := h.classes.Load(dev); ok {
+		return v.(bool)
+	}
+	var sf unix.Statfs_t
+	if err := unix.Fstatfs(dirfd, &sf); err != nil {
+		return false
+	}
+	ok := keepsCtime(int64(sf.Type))
+	h.classes.Store(dev, ok)
+	return ok
+}
+
+// statxMask: the basic stats and the mount's id, unique for the boot (a
+// remount gets a new one: a filesystem changed while unmounted never
+// matches a record).
+const statxMask = unix.STATX_BASIC_STATS | unix.STATX_MNT_ID_UNIQUE
+
+// identify is the one system call an unchanged file costs: statx of name in
+// dirfd, not following a link, into id. It reports false for anything that
+// cannot be reused (not a regular file, no unique mount id).
+func identify(dirfd int, name zname, id *hashRec) bool {
+	var sx unix.Statx_t
+	for {
+		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(&name[0])),
+			unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, statxMask, uintptr(unsafe.Pointer(&sx)), 0)
+		if e == unix.EINTR {
+			continue
+		}
+		if e != 0 {
+			return false
+		}
+		break
+	}
+	if sx.Mask&statxMask != statxMask || uint32(sx.Mode)&unix.S_IFMT != unix.S_IFREG {
+		return false
+	}
+	*id = hashRec{mnt: sx.Mnt_id, dev: unix.Mkdev(sx.Dev_major, sx.Dev_minor), ino: sx.Ino, size: int64(sx.Size),
+		mode: uint32(sx.Mode), mtime: [2]int64{sx.Mtime.Sec, int64(sx.Mtime.Nsec)}, ctime: [2]int64{sx.Ctime.Sec, int64(sx.Ctime.Nsec)}}
+	return true
+}
+
+// bootID is the kernel's id of this boot.
+func bootID() ([16]byte, bool) {
+	var id [16]byte
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return id, false
+	}
+	s := strings.ReplaceAll(strings.TrimSpace(string(b)), "-", "")
+	if len(s) != 2*len(id) {
+		return id, false
+	}
+	if n, err := hex.Decode(id[:], []byte(s)); err != nil || n != 16 {
+		return id, false
+	}
+	return id, true
+}
+
+func ownedByMe(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
+}
