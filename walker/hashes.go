@@ -42,7 +42,9 @@ type Hashes struct {
 	gen  uint32
 	recs []hashRec     // loaded, sorted by key
 	seen []atomic.Bool // recs[i] was matched by this walk
-	// classes caches, per device, whether its filesystem keeps ctime.
+	// classes caches, per device, whether its filesystem keeps ctime
+	// (Linux only: elsewhere nothing is reused).
+	//lint:ignore U1000 used by hashes_linux.go; the BSD build reuses nothing.
 	classes sync.Map // uint64 -> bool
 	mu      sync.Mutex
 	fresh   []hashRec // hashed by this walk, not racy

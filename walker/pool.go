@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/skillwire/skillwire/snapshot"
-	"golang.org/x/sys/unix"
 )
 
 // pool lends helper goroutines to the traversals for reading files. A
@@ -133,7 +132,7 @@ func (b *batch) read(r *reader, k int) {
 		r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil)
 		return
 	}
-	want := unix.Stat_t{Dev: id.dev, Ino: id.ino, Mode: id.mode}
+	want := id.stat()
 	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id)
 }
 
