@@ -259,6 +259,10 @@ func TestCallsMadeAsABlockedMainAgentAreDenied(t *testing.T) {
 			if block && (!strings.Contains(res, `agent \"evilagent\"`) && !strings.Contains(res, `agent "evilagent"`) || !strings.Contains(res, "BLOCK")) {
 				t.Errorf("not denied for the BLOCKed main agent: %q", res)
 			}
+			// The session start tells the model (and the person) so.
+			if got := strings.Contains(advisory(m), "this session's main agent"); got != block {
+				t.Errorf("the advisory tells of the BLOCKed main agent: %v, want %v:\n%s", got, block, advisory(m))
+			}
 		})
 	}
 }

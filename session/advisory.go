@@ -428,6 +428,7 @@ func render(in Input, accepted int, told []item, held [numCategories]int, instr 
 	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
 		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
 	}
+	lines = append(lines, mainAgentLines(in)...)
 	for _, it := range told {
 		lines = append(lines, it.text)
 	}

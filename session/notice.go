@@ -32,6 +32,9 @@ func notice(in Input, accepted int, items []item, instructions int) string {
 			break
 		}
 	}
+	if len(mainAgentLines(in)) > 0 {
+		parts = append(parts, "this session's main agent is under an adverse verdict")
+	}
 	var n [numCategories]int
 	blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0
 	for _, it := range items {

@@ -1,0 +1,42 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/verdict"
+)
+
+// mainAgentLines are the lines that say a settings file's "agent" makes a
+// candidate under an adverse verdict the session's main agent. No hook can
+// keep its instructions out of the session (they are its system prompt),
+// so the person and the model are told at every session start, and the
+// gate denies each Skill, Agent and Bash call made as it. The agent is
+// matched by its file's name as the client folds agent names.
+func mainAgentLines(in Input) []string {
+	var lines []string
+	for i := range in.Standings {
+		st := &in.Standings[i]
+		if claude.CandidateKind(st.Root.Kind, st.Name) != claude.KindSettings || st.Observed == nil || st.Observed.Canonical == nil {
+			continue
+		}
+		var doc struct {
+			Agent *string `json:"agent"`
+		}
+		if json.Unmarshal(st.Observed.Canonical, &doc) != nil || doc.Agent == nil || *doc.Agent == "" {
+			continue
+		}
+		key := claude.AgentKey(*doc.Agent)
+		for j := range in.Standings {
+			ag := &in.Standings[j]
+			if ag.Root.Kind != claude.Agents || ag.Verdict == nil || !verdict.Adverse(ag.Verdict.Verdict) ||
+				claude.AgentKey(string(bytes.TrimSuffix(ag.Name, []byte(".md")))) != key {
+				continue
+			}
+			lines = append(lines, "- under an adverse verdict and this session's main agent: "+describe(st, false)+" makes "+describe(ag, false)+
+				", verdict "+ag.Verdict.Verdict+", the session's agent: its instructions are in this session, and skillwire denies each Skill, Agent and Bash call made as it")
+		}
+	}
+	return lines
+}
