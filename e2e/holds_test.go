@@ -284,3 +284,31 @@ func TestDisableAllHooksInAProjectIsReported(t *testing.T) {
 		t.Errorf("status does not report the project switching hooks off (exit %d):\n%s", code, out)
 	}
 }
+
+// 7 (the next session). A project that sets disableAllHooks stops the hook
+// that would tell it; the next session where skillwire's hooks run, in
+// another project, is told. Control: without it, nothing is said.
+func TestAProjectThatSwitchesHooksOffIsToldInTheNextSessionWhereTheyRun(t *testing.T) {
+	t.Parallel()
+	for _, off := range []bool{true, false} {
+		name := "hooks off in proj"
+		if !off {
+			name = "control: hooks on"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"}) // proj is registered
+			if off {
+				w.Write("proj/.claude/settings.json", `{"disableAllHooks": true}`)
+			}
+			other := w.Write("other/README.md", "another project\n")
+			m := model(t, nil)
+			w.Claude(m, Run{Prompt: "hello", Dir: filepath.Dir(other)})
+			if got := strings.Contains(advisory(m), "hooks off in another project"); got != off {
+				t.Errorf("told: %v, want %v:\n%s", got, off, advisory(m))
+			}
+		})
+	}
+}

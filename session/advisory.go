@@ -21,6 +21,9 @@ const maxListed = 8
 
 // Input is what one session start observed and what the store said of it.
 type Input struct {
+	// HooksOff are the settings files of other projects that switch
+	// skillwire's hooks off there: where its hooks run, a session is told.
+	HooksOff  []claude.HooksOff
 	Obs       []baseline.Observation
 	Standings []baseline.Standing
 	// Events are the daemon's change events: a candidate that changed and
@@ -429,6 +432,10 @@ func render(in Input, accepted int, told []item, held [numCategories]int, instr 
 		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
 	}
 	lines = append(lines, mainAgentLines(in)...)
+	for _, h := range in.HooksOff {
+		lines = append(lines, "- hooks off in another project: project settings "+anomaly.QuoteBytes([]byte(h.Path))+
+			" set disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate); "+h.Advice())
+	}
 	for _, it := range told {
 		lines = append(lines, it.text)
 	}

@@ -40,3 +40,33 @@ func mainAgentLines(in Input) []string {
 	}
 	return lines
 }
+
+// hooksOffElsewhere are the settings files of the registered projects
+// other than this one that switch skillwire's hooks off (a project's own
+// disableAllHooks stops the very hook that would tell it, so it is told in
+// the next session where hooks run). Bounded by maxHooksOffProjects.
+func hooksOffElsewhere(p claude.Places, current string, projects []string) []claude.HooksOff {
+	if p.Config == "" {
+		return nil
+	}
+	var out []claude.HooksOff
+	for i, proj := range projects {
+		if i == maxHooksOffProjects {
+			break
+		}
+		if proj == current {
+			continue
+		}
+		p.Project = proj
+		for _, h := range p.HooksOff() {
+			if h.Scope == claude.Project {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// maxHooksOffProjects bounds the registered projects a session start reads
+// the settings of.
+const maxHooksOffProjects = 64

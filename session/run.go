@@ -34,6 +34,9 @@ type Start struct {
 	Warned bool
 	// Session is Claude Code's session id, for the fleet's events.
 	Session string
+	// Places, when set, are read for other projects that switch
+	// skillwire's hooks off (told where its hooks still run).
+	Places claude.Places
 }
 
 // Run is one session start, end to end: it observes the roots (the
@@ -59,7 +62,7 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
 	cancel()
 
-	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Log: s.Log,
+	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Places: s.Places, Log: s.Log,
 		Audit: s.Audit, Content: keep.Content(kept.Get)}
 	in, err := c.prepare()
 	if err != nil {

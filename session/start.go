@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -26,6 +27,9 @@ type comparison struct {
 	Now     time.Time
 	// Project, when set, is registered once, for the daemon to watch.
 	Project string
+	// Places, when its Config is set, are where the other registered
+	// projects' settings are read for disableAllHooks (Input.HooksOff).
+	Places claude.Places
 	// Log receives one line per auto-accept and halt.
 	Log zerolog.Logger
 }
@@ -69,6 +73,7 @@ func (s *comparison) prepare() (Input, error) {
 		}
 		projects, err := tx.Projects()
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
+		in.HooksOff = hooksOffElsewhere(s.Places, s.Project, projects)
 		return err
 	})
 	if err == nil && !registered {

@@ -169,6 +169,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		Log:         zerolog.New(hl).With().Timestamp().Logger(),
 		Warned:      out.warn != "",
 		Session:     in.Session,
+		Places:      w.places,
 	}, out.deliver)
 }
 
