@@ -2,20 +2,24 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 // fleetEvents are what a delivered session start tells a fleet: each
 // candidate it consumed as new, changed, removed or partial, and each
 // auto-accept and halt applied. The session's id comes from the hook.
-func fleetEvents(session string, adv *Advisory, auto []AutoOutcome) []events.Event {
+func fleetEvents(session string, adv *Advisory, auto []AutoOutcome, rec map[string]*reconcile.Reconciliation, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
 	origin := events.Origin{SessionID: session, Via: "session-start"}
 	var out []events.Event
 	for i := range adv.Consume {
 		st := &adv.Consume[i]
+		out = append(out, fileEvents(origin, st, rec[st.ID], content)...)
 		obs := events.Observation{State: string(st.State), Status: string(st.Status())}
 		if d := st.Digest(); d != nil {
 			obs.Digest = d.String()
@@ -54,6 +58,33 @@ func fleetEvents(session string, adv *Advisory, auto []AutoOutcome) []events.Eve
 	return out
 }
 
+// maxFileEvents bounds the file events of one candidate in one session.
+const maxFileEvents = 256
+
+// fileEvents are a delivered candidate's changed files (File System
+// Activity), each with its reconciliation class and, for a file added or
+// modified whose bytes are kept, its SHA-256, which SIEMs index.
+func fileEvents(origin events.Origin, st *baseline.Standing, r *reconcile.Reconciliation, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
+	if r == nil {
+		return nil
+	}
+	c := fleetCandidate(st)
+	var out []events.Event
+	for i, ch := range r.Changes {
+		if i == maxFileEvents {
+			break
+		}
+		rc := events.Reconciliation{Class: string(ch.Class), Why: string(ch.Why)}
+		if n := ch.Change.New; n != nil && n.Kind == snapshot.File && content != nil {
+			if b, ok := content(n.Hash); ok {
+				rc.SHA256 = sha256.Sum256(b)
+			}
+		}
+		out = append(out, events.FileChange(origin, c, ch.Change, rc))
+	}
+	return out
+}
+
 func fleetCandidate(st *baseline.Standing) events.Candidate {
 	name, _ := claude.Display(st.Root.Kind, st.Name)
 	kind := claude.CandidateKind(st.Root.Kind, st.Name)
@@ -65,8 +96,8 @@ func fleetCandidate(st *baseline.Standing) events.Candidate {
 
 // appendFleetEvents writes them beside the store; a failure is logged,
 // never fatal to the session start.
-func appendFleetEvents(ctx context.Context, s Start, adv *Advisory, auto []AutoOutcome) {
-	evs := fleetEvents(s.Session, adv, auto)
+func appendFleetEvents(ctx context.Context, s Start, adv *Advisory, in *Input, content func(snapshot.Hash) ([]byte, bool)) {
+	evs := fleetEvents(s.Session, adv, in.Auto, in.Reconciled, content)
 	if err := events.Append(ctx, s.Store.Dir, evs...); err != nil {
 		s.Log.Warn().Err(err).Msg("session-start: the fleet events were not written")
 	}

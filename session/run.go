@@ -86,7 +86,7 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	if delivered && err == nil {
 		// After the session was told and it was recorded, never before:
 		// the fleet sees what the person and the model were told.
-		appendFleetEvents(ctx, s, &adv, in.Auto)
+		appendFleetEvents(ctx, s, &adv, &in, c.Content)
 	}
 	if kerr := keep.Err(); kerr != nil {
 		s.Log.Warn().Err(kerr).Msg("session-start: content not kept (those versions cannot be restored)")

@@ -194,3 +194,25 @@ func TestRunTellsAFleetWhatItDeliveredAndNothingBefore(t *testing.T) {
 		t.Fatalf("%s", got)
 	}
 }
+
+// Each changed file of a delivered candidate is a File System Activity
+// event with its reconciliation class and, for its new bytes, SHA-256.
+func TestRunTellsAFleetEachChangedFile(t *testing.T) {
+	s := newStart(t)
+	_, err := run(t, s, true) // the first run: a/SKILL.md accepted
+	must(t, err)
+	testtree.Make(t, s.Roots[0].Path, "a/SKILL.md=hello, changed")
+	_, err = run(t, s, true)
+	must(t, err)
+	b, err := os.ReadFile(filepath.Join(s.Store.Dir, "events.ndjson"))
+	must(t, err)
+	var fileEvent string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, `"class_uid":1001`) {
+			fileEvent = l
+		}
+	}
+	if fileEvent == "" || !strings.Contains(fileEvent, `"algorithm_id":3`) || !strings.Contains(fileEvent, `"unexpected"`) || !strings.Contains(fileEvent, "SKILL.md") {
+		t.Fatalf("no file event with its class and SHA-256:\n%s", b)
+	}
+}
