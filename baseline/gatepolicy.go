@@ -32,9 +32,17 @@ const GatePolicyFile = "gate-policy"
 
 func validGatePolicy(p string) bool { return p == GateAudit || p == GateBalanced || p == GateStrict }
 
-// GatePolicy is the chosen policy, GateDefault when none was chosen. A value
-// that is not a policy name is a corrupt store, never read as a weaker one.
+// ErrManagedPolicy: an administrator set the policy in managed
+// configuration; the person cannot change it.
+var ErrManagedPolicy = errors.New("baseline: the gate policy is set in managed configuration")
+
+// GatePolicy is the chosen policy, GateDefault when none was chosen; the
+// administrator's (Options.Policy) whatever was chosen. A value that is not
+// a policy name is a corrupt store, never read as a weaker one.
 func (t *Tx) GatePolicy() (string, error) {
+	if t.s.policy != "" {
+		return t.s.policy, nil
+	}
 	v := t.tx.Bucket(bucketMeta).Get(keyGatePolicy)
 	if v == nil {
 		return GateDefault, nil
@@ -47,6 +55,9 @@ func (t *Tx) GatePolicy() (string, error) {
 
 // SetGatePolicy chooses the policy.
 func (t *Tx) SetGatePolicy(p string) error {
+	if t.s.policy != "" {
+		return ErrManagedPolicy
+	}
 	if !validGatePolicy(p) {
 		return ErrGatePolicy
 	}

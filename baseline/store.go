@@ -91,12 +91,16 @@ type Options struct {
 	Create bool
 	// ReadOnly takes a shared lock: for commands that change nothing.
 	ReadOnly bool
+	// Policy is the gate policy an administrator imposes (managed.Policy);
+	// when set, it is the store's policy and SetGatePolicy refuses.
+	Policy string
 }
 
 // Store is an open store.
 type Store struct {
 	db     *bolt.DB
 	minter *anomaly.Minter // of the store's secret
+	policy string          // Options.Policy
 }
 
 // Open checks the store's trust, creates it when asked and absent, and
@@ -130,7 +134,7 @@ func Open(o Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("%w: %v; move %s aside to start a new store (verdicts in it are lost)", ErrCorrupt, err, path)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, policy: o.Policy}
 	if err := s.load(path); err != nil {
 		db.Close()
 		return nil, err

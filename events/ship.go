@@ -37,12 +37,29 @@ func Enabled(getenv func(string) (string, bool)) bool {
 // OTEL_EXPORTER_OTLP_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS,
 // …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE and their _LOGS_ forms). Its own
 // retry is off: Ship retries, so that it knows when a batch is delivered.
-func NewExporter(ctx context.Context) (sdklog.Exporter, error) {
-	exp, err := otlploghttp.New(ctx, otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
+func NewExporter(ctx context.Context, t ...Target) (sdklog.Exporter, error) {
+	opts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
+	for _, x := range t {
+		if x.Endpoint != "" {
+			opts = append(opts, otlploghttp.WithEndpointURL(x.Endpoint))
+		}
+		if len(x.Headers) > 0 {
+			opts = append(opts, otlploghttp.WithHeaders(x.Headers))
+		}
+	}
+	exp, err := otlploghttp.New(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrExporter, err)
 	}
 	return exp, nil
+}
+
+// Target is where an administrator sends the events (managed
+// configuration); its fields take the place of the OTEL_EXPORTER_OTLP_*
+// variables when set.
+type Target struct {
+	Endpoint string
+	Headers  map[string]string
 }
 
 // ShipConfig configures Ship.
@@ -354,8 +371,8 @@ var ErrExporter = errors.New("events: the OTLP exporter")
 // ShipOnce sends what is not yet delivered from the events kept in dir,
 // through a new exporter configured by the OTEL_EXPORTER_OTLP_* variables,
 // and shuts it down: one round of `skillwire events ship` or the daemon.
-func ShipOnce(ctx context.Context, dir string) (Result, error) {
-	exp, err := NewExporter(ctx)
+func ShipOnce(ctx context.Context, dir string, t Target) (Result, error) {
+	exp, err := NewExporter(ctx, t)
 	if err != nil {
 		return Result{}, err
 	}

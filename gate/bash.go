@@ -34,7 +34,7 @@ func (h HookEnv) bash(command string) answerer {
 		steered: func(r string) Response { return answer(Deny, r, "") },
 		noEnv:   func(error) Response { return answer(Ask, reason, "") },
 		judge: func(_ context.Context, env Env) Response {
-			if fallbackPolicy(env.Store.Dir) == Audit {
+			if fallbackPolicy(env.Store) == Audit {
 				return answer(None, "", "")
 			}
 			return answer(Ask, reason, env.Store.Dir)

@@ -328,8 +328,11 @@ func adverseState(v *baseline.Verdict) State {
 
 // fallbackPolicy is the policy to answer under when the store could not be
 // read: its mirror beside the store, else the default.
-func fallbackPolicy(dir string) Policy {
-	if s, ok := baseline.GatePolicyMirror(dir); ok {
+func fallbackPolicy(o baseline.Options) Policy {
+	if p, err := ParsePolicy(o.Policy); o.Policy != "" && err == nil {
+		return p // the administrator's, whatever the mirror says
+	}
+	if s, ok := baseline.GatePolicyMirror(o.Dir); ok {
 		if p, err := ParsePolicy(s); err == nil {
 			return p
 		}
@@ -763,7 +766,7 @@ func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	case errors.Is(c.err, ErrStore):
 		p = Strict // the person's choice is unreadable: never weaker than it
 	default:
-		p = fallbackPolicy(env.Store.Dir)
+		p = fallbackPolicy(env.Store)
 	}
 	f := fail(p, c.err)
 	o := Outcome{Answer: f.Answer, Note: f.Note, Result: c.res}

@@ -94,7 +94,7 @@ func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadli
 	why, id, err := settingsJudge(ctx, root, &cand, sf.label, c.Blockable(), env, &p)
 	if err != nil {
 		if !p.Valid() {
-			p = fallbackPolicy(env.Store.Dir)
+			p = fallbackPolicy(env.Store)
 		}
 		f := fail(p, err)
 		out := ConfigOutcome{Notes: []string{f.Note}}

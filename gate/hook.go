@@ -119,7 +119,7 @@ func Unreadable(event string, err error, h HookEnv) Response {
 		f = unlocated(lerr)
 	} else {
 		dir = env.Store.Dir
-		f = fail(fallbackPolicy(dir), err)
+		f = fail(fallbackPolicy(env.Store), err)
 	}
 	r := noted(f.Note + "; the hook input could not be read")
 	render := renderFor(event)

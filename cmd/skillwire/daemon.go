@@ -70,13 +70,13 @@ Exit 0 when stopped by a signal, 1 on failure, 2 when another daemon runs,
 				CfgDir:        w.places.Config,
 				ClaudeJSONDir: w.places.ClaudeJSON,
 				ManagedDir:    w.places.Managed,
-				Store:         baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
+				Store:         w.opts(false, false),
 				Walk:          cfg,
 				Log:           zerolog.New(out).With().Timestamp().Logger(),
 				SnapshotBytes: capBytes,
 				AuditLog:      auditEnv,
 				Notify:        monitor.DesktopNotifier(),
-				Ship:          shipper(s, w.stateDir),
+				Ship:          shipper(s, w),
 			})
 			switch {
 			case err == nil || errors.Is(err, context.Canceled):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/managed"
 	"github.com/spf13/cobra"
 )
 
@@ -77,18 +78,18 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 		Short: "Send every event not yet delivered to the OTLP endpoint, from the cursor",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !events.Enabled(s.getenv) {
-				return fail(exitUsage, "shipping is off: set %s=1 and OTEL_EXPORTER_OTLP_ENDPOINT", events.Switch)
-			}
 			w, err := loadWorld(s)
 			if err != nil {
 				return err
+			}
+			if !shipping(s, w) {
+				return fail(exitUsage, "shipping is off: set %s=1 and OTEL_EXPORTER_OTLP_ENDPOINT (or an administrator's events.otlp in %s)", events.Switch, managed.File)
 			}
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			res, err := events.ShipOnce(ctx, w.stateDir)
+			res, err := events.ShipOnce(ctx, w.stateDir, target(w))
 			if errors.Is(err, events.ErrExporter) {
 				return fail(exitUsage, "%v", err)
 			}
@@ -109,14 +110,25 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 	return ev
 }
 
-// shipper is the daemon's Config.Ship: when events.Switch is on, each
-// round ships from the persisted cursor; nil when shipping is off.
-func shipper(s *streams, stateDir string) func(context.Context) error {
-	if !events.Enabled(s.getenv) {
+// shipper is the daemon's Config.Ship: when shipping is on, each round
+// ships from the persisted cursor; nil when it is off.
+func shipper(s *streams, w *world) func(context.Context) error {
+	if !shipping(s, w) {
 		return nil
 	}
 	return func(ctx context.Context) error {
-		_, err := events.ShipOnce(ctx, stateDir)
+		_, err := events.ShipOnce(ctx, w.stateDir, target(w))
 		return err
 	}
+}
+
+// shipping reports whether the events are shipped: the person's switch, or
+// an administrator's (which the person cannot turn off).
+func shipping(s *streams, w *world) bool {
+	return events.Enabled(s.getenv) || w.managed.Events.OTLP
+}
+
+// target is the administrator's endpoint and headers, if any.
+func target(w *world) events.Target {
+	return events.Target{Endpoint: w.managed.Events.Endpoint, Headers: w.managed.Events.Headers}
 }

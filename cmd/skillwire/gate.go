@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/gate"
+	"github.com/skillwire/skillwire/managed"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +32,9 @@ func newGateCmd(s *streams) *cobra.Command {
 		Use:   "policy [audit|balanced|strict]",
 		Short: "Show or choose the gate's policy (default balanced)",
 		Long: `policy shows the gate's policy, or with a name chooses it. The policy is
-kept in the store, so a project cannot change it:
+kept in the store, so a project cannot change it; an administrator's
+gate_policy in <managed>/skillwire.json takes its place, and the person
+cannot change that:
 
   audit     never asks or denies; every finding is only recorded
   balanced  asks for what is new, pending, anomalous or SUSPECT; denies BLOCK
@@ -61,7 +64,9 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 			return err
 		}
 		defer st.Close()
-		if err := st.SetGatePolicy(w.stateDir, args[0]); err != nil {
+		if err := st.SetGatePolicy(w.stateDir, args[0]); errors.Is(err, baseline.ErrManagedPolicy) {
+			return fail(exitUsage, "the gate's policy is set by an administrator in %s/%s; it cannot be changed here", defang(w.places.Managed), managed.File)
+		} else if err != nil {
 			return storeErr(err)
 		}
 		p = args[0]
@@ -70,6 +75,9 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 		switch {
 		case errors.Is(err, baseline.ErrAbsent):
 			p = baseline.GateDefault
+			if mp := managed.Policy(w.managed, w.managedErr); mp != "" {
+				p = mp
+			}
 		case err != nil:
 			return err
 		default:
@@ -208,6 +216,6 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
-	return gate.Env{Roots: w.roots, Store: baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout},
+	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
 		Walker: cfg, Now: time.Now()}, nil
 }

@@ -163,7 +163,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		Roots:       w.roots,
 		Walk:        cfg,
 		WalkTimeout: hookWalkTimeout,
-		Store:       baseline.Options{Dir: w.stateDir, LockTimeout: min(w.timeout, hookLockTimeout), Create: true},
+		Store:       hookStore(w),
 		Audit:       func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Project:     w.places.Project,
 		Log:         zerolog.New(hl).With().Timestamp().Logger(),
@@ -207,4 +207,12 @@ func (l *hookLog) Close() {
 	if l.w != nil {
 		l.w.Close()
 	}
+}
+
+// hookStore is the session start's store: created when absent, waited for
+// no longer than the hook can afford.
+func hookStore(w *world) baseline.Options {
+	o := w.opts(true, false)
+	o.LockTimeout = min(w.timeout, hookLockTimeout)
+	return o
 }

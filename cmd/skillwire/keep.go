@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
@@ -13,7 +12,7 @@ import (
 // keeper is one command's history.Keeper in the world's state directory,
 // its walk staging into cfg; known is as history.NewKeeper's.
 func (w *world) keeper(cfg *walker.Config, known func(snapshot.Hash) bool) *history.Keeper {
-	k := history.NewKeeper(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout}, known)
+	k := history.NewKeeper(w.opts(false, false), known)
 	k.Attach(cfg)
 	return k
 }

@@ -98,7 +98,7 @@ when the store is unusable.`,
 				defer collect(s, keep) // after the store is closed
 			}
 			obs := w.scan(cmd.Context(), s, cfg)
-			opts := baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: update}
+			opts := w.opts(update, false)
 			var sts []baseline.Standing
 			var subjects reconcile.Subjects
 			first := false

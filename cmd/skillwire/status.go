@@ -117,7 +117,7 @@ been recorded yet (which says nothing about what is installed).`,
 			}
 			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
 				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places)}
-			st, oerr := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
+			st, oerr := baseline.Open(w.opts(false, true))
 			var rep baseline.Report
 			var subjects reconcile.Subjects
 			if oerr == nil {

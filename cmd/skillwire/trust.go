@@ -93,7 +93,7 @@ func newTrustListCmd(s *streams) *cobra.Command {
 				return err
 			}
 			out := trustJSON{Sources: []string{}}
-			st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, ReadOnly: true})
+			st, err := baseline.Open(w.opts(false, true))
 			switch {
 			case err == nil:
 				err = st.View(func(tx *baseline.Tx) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"context"
 	"strings"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/managed"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -19,6 +21,11 @@ type world struct {
 	roots    []claude.Root
 	stateDir string
 	timeout  time.Duration
+	// managed is what an administrator set beside Claude Code's managed
+	// settings; managedErr why it could not be read (then the gate is
+	// strict: managed.Policy).
+	managed    managed.Config
+	managedErr error
 }
 
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
@@ -42,7 +49,18 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 		}
 		w.timeout = d
 	}
+	w.managed, w.managedErr = managed.Read(places.Managed)
+	if w.managedErr != nil {
+		fmt.Fprintf(s.err, "skillwire: %s; the gate answers as strict until it can be read\n", defang(w.managedErr.Error()))
+	}
 	return w, nil
+}
+
+// opts are the store's options in w: its directory, lock timeout and the
+// administrator's gate policy.
+func (w *world) opts(create, readOnly bool) baseline.Options {
+	return baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: create, ReadOnly: readOnly,
+		Policy: managed.Policy(w.managed, w.managedErr)}
 }
 
 // claudeEnv is the process environment as this command sees it.
@@ -55,7 +73,7 @@ func claudeEnv(s *streams) claude.Env {
 // open opens the store; every failure to do so is exit 4 with a message
 // that says what to do.
 func (w *world) open(create, readOnly bool) (*baseline.Store, error) {
-	st, err := baseline.Open(baseline.Options{Dir: w.stateDir, LockTimeout: w.timeout, Create: create, ReadOnly: readOnly})
+	st, err := baseline.Open(w.opts(create, readOnly))
 	if err != nil {
 		return nil, storeErr(err)
 	}

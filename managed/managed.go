@@ -1,0 +1,90 @@
+// Package managed reads the configuration an administrator sets for
+// skillwire beside Claude Code's managed settings (<managed>/skillwire.json),
+// which a user cannot override: the gate's policy and where a fleet's
+// events go. It is read, never written, by skillwire.
+package managed
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/skillwire/skillwire/safefile"
+)
+
+// File is the configuration's name in the managed directory.
+const File = "skillwire.json"
+
+// maxFile bounds the file read.
+const maxFile = 64 << 10
+
+// Config is what an administrator set; the zero Config sets nothing.
+type Config struct {
+	// GatePolicy is audit, balanced or strict; "" leaves the person's.
+	GatePolicy string `json:"gate_policy,omitempty"`
+	Events     Events `json:"events,omitzero"`
+}
+
+// Events says where the fleet's events go.
+type Events struct {
+	// OTLP switches shipping on, whatever the person's environment says.
+	OTLP bool `json:"otlp,omitempty"`
+	// Endpoint is the OTLP/HTTP logs endpoint URL; Headers are sent with
+	// every export. Both take the place of OTEL_EXPORTER_OTLP_* when set.
+	Endpoint string            `json:"endpoint,omitempty"`
+	Headers  map[string]string `json:"headers,omitempty"`
+}
+
+// ErrConfig: the file is there but cannot be trusted or read; what it
+// would set is unknown, and callers answer as strictly as it could have.
+var ErrConfig = errors.New("managed configuration")
+
+// Read reads dir's skillwire.json. A missing file (or dir "") is the zero
+// Config. The file must be a regular file (never through a link), owned by
+// root or by the user, writable by no one else, and one JSON object of the
+// known keys: anything else is ErrConfig, never half-read.
+func Read(dir string) (Config, error) {
+	if dir == "" {
+		return Config{}, nil
+	}
+	path := dir + "/" + File
+	b, fi, err := safefile.Read(path, maxFile, safefile.Trust{DenyPerm: 0o022})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Config{}, nil
+	case err != nil:
+		return Config{}, fmt.Errorf("%w: %s: %w", ErrConfig, path, err)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != 0 && int(st.Uid) != os.Geteuid() {
+		return Config{}, fmt.Errorf("%w: %s is owned by neither root nor this user", ErrConfig, path)
+	}
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return Config{}, fmt.Errorf("%w: %s: %w", ErrConfig, path, err)
+	}
+	if dec.More() {
+		return Config{}, fmt.Errorf("%w: %s: more than one JSON value", ErrConfig, path)
+	}
+	switch c.GatePolicy {
+	case "", "audit", "balanced", "strict":
+	default:
+		return Config{}, fmt.Errorf("%w: %s: gate_policy must be audit, balanced or strict", ErrConfig, path)
+	}
+	return c, nil
+}
+
+// Policy is the gate policy managed configuration imposes: c's, or strict
+// when the file could not be read (it may have set strict, and the gate is
+// never weaker than what an administrator may have chosen); "" for none.
+func Policy(c Config, err error) string {
+	if err != nil {
+		return "strict"
+	}
+	return c.GatePolicy
+}
