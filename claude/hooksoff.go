@@ -3,6 +3,7 @@ package claude
 import (
 	"slices"
 
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -79,7 +80,7 @@ func (p Places) managedHooks() bool {
 	if s == nil {
 		return false
 	}
-	cmds, err := s.Commands(EventSessionStart)
+	cmds, err := s.Commands(hookio.EventSessionStart)
 	return err == nil && slices.ContainsFunc(cmds, HookSpecs[0].IsCommand)
 }
 

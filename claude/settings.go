@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // A settings.json belongs to the user (or to a project's authors): skillwire
@@ -494,9 +496,6 @@ func (s *Settings) HooksDisabled() bool {
 	return m != nil && m.val.kind == scalar && string(m.val.raw) == "true"
 }
 
-// EventSessionStart is the session's own hook event.
-const EventSessionStart = "SessionStart"
-
 // HookSpec is one hook skillwire installs: the event, its matcher ("" for
 // none: every occurrence) and the subcommand of `skillwire hook` it runs.
 type HookSpec struct {
@@ -510,12 +509,12 @@ type HookSpec struct {
 // before Claude Code renamed it. PostToolUse, on the candidate tools
 // alone, records that a person allowed a use the gate asked about.
 var HookSpecs = []HookSpec{
-	{EventSessionStart, "", "session-start"},
-	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + "|" + ToolBash + ")$", "pre-tool-use"},
-	{EventUserPromptExpansion, "", "prompt-expansion"},
-	{EventConfigChange, "", "config-change"},
-	{EventInstructionsLoaded, "", "instructions-loaded"},
-	{EventPostToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + ")$", "post-tool-use"},
+	{hookio.EventSessionStart, "", "session-start"},
+	{hookio.EventPreToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
+	{hookio.EventUserPromptExpansion, "", "prompt-expansion"},
+	{hookio.EventConfigChange, "", "config-change"},
+	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
+	{hookio.EventPostToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + ")$", "post-tool-use"},
 }
 
 // HookCommand is the SessionStart command install writes for the binary at

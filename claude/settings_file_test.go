@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/safefile"
 	"golang.org/x/sys/unix"
 )
@@ -74,7 +75,7 @@ func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
 			t.Fatalf("install %d: added %v, others %d, %v; want %v, 1", i, added, others, err, want)
 		}
 	}
-	cmds, _ := s.Commands(EventSessionStart)
+	cmds, _ := s.Commands(hookio.EventSessionStart)
 	if len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
@@ -110,7 +111,7 @@ func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 	if err != nil || len(removed) != 2 {
 		t.Fatalf("removed %q, %v", removed, err)
 	}
-	if cmds, _ := s.Commands(EventSessionStart); len(cmds) != 1 || cmds[0] != "echo mine" {
+	if cmds, _ := s.Commands(hookio.EventSessionStart); len(cmds) != 1 || cmds[0] != "echo mine" {
 		t.Errorf("left %q", cmds)
 	}
 	if removed, _ := s.UninstallHooks(HookSpecs[0], ""); len(removed) != 0 {
@@ -141,7 +142,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 		if i == 0 && !f.Reformatted() {
 			t.Error("a file in another layout is not reported as reformatted")
 		}
-		if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
+		if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 		backup, err := f.Write()
@@ -166,7 +167,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmds, _ := f.Doc.Commands(EventSessionStart); len(cmds) != 2 {
+	if cmds, _ := f.Doc.Commands(hookio.EventSessionStart); len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
@@ -180,7 +181,7 @@ func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
+	if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand); err != nil {
 		t.Fatal(err)
 	}
 	if backup, err := f.Write(); err != nil || backup != "" {
@@ -216,7 +217,7 @@ func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
+			if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand); err != nil {
 				t.Fatal(err)
 			}
 			path := SettingsPath(dir)

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/hookio"
 )
 
 const testCommand = "/opt/sw/bin/skillwire hook session-start"
@@ -114,7 +116,7 @@ func TestAddSessionStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			added, err := s.AddHook(EventSessionStart, "", testCommand)
+			added, err := s.AddHook(hookio.EventSessionStart, "", testCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +162,7 @@ func TestRemoveSessionStartRemovesOnlyOurs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand)
+			removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,10 +195,10 @@ func TestSettingsOfUnexpectedShapeAreRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.doc)
 			before := s.Encode()
-			if _, err := s.AddHook(EventSessionStart, "", testCommand); !errors.Is(err, ErrShape) {
+			if _, err := s.AddHook(hookio.EventSessionStart, "", testCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("AddHook: %v, want ErrShape", err)
 			}
-			if _, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
+			if _, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("RemoveHooks: %v, want ErrShape", err)
 			}
 			if !bytes.Equal(s.Encode(), before) {
@@ -216,10 +218,10 @@ func TestInstallThenUninstallRestoresTheDocument(t *testing.T) {
 	} {
 		s := mustParse(t, doc)
 		want := s.Encode()
-		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+		if added, err := s.AddHook(hookio.EventSessionStart, "", testCommand); err != nil || !added {
 			t.Fatalf("%s: AddHook = %v, %v", doc, added, err)
 		}
-		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
+		if removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
 			t.Fatalf("%s: RemoveHooks = %q, %v", doc, removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, want) {
@@ -373,7 +375,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("the encoding means something else:\n%s", enc)
 		}
 
-		cmds, err := s.Commands(EventSessionStart)
+		cmds, err := s.Commands(hookio.EventSessionStart)
 		if err != nil {
 			return
 		}
@@ -390,10 +392,10 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 				return
 			}
 		}
-		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+		if added, err := s.AddHook(hookio.EventSessionStart, "", testCommand); err != nil || !added {
 			t.Fatalf("AddHook = %v, %v", added, err)
 		}
-		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
+		if removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
 			t.Fatalf("RemoveHooks = %q, %v", removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, enc) {

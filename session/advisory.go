@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
@@ -337,9 +338,9 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 	return 0, false
 }
 
-// textBudget is what the listed items may take of claude.MaxContext; the
+// textBudget is what the listed items may take of hookio.MaxContext; the
 // rest is for the fixed lines around them.
-const textBudget = claude.MaxContext - 2000
+const textBudget = hookio.MaxContext - 2000
 
 // limit tells the first items, at most maxListed and within textBudget,
 // and holds the rest over, counted per category. A pending review told
