@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/shellword"
 )
 
 // Command is one thing a configuration makes Claude Code run or call without
@@ -113,7 +116,7 @@ func execArgs(v any) string {
 	args, ok := v.([]any)
 	if !ok {
 		if v != nil {
-			return " " + shellQuote(cfgJSON(v))
+			return " " + shellword.Quote(cfgJSON(v))
 		}
 		return ""
 	}
@@ -123,7 +126,7 @@ func execArgs(v any) string {
 		if !ok {
 			s = cfgJSON(a)
 		}
-		b.WriteString(" " + shellQuote(s))
+		b.WriteString(" " + shellword.Quote(s))
 	}
 	return b.String()
 }
@@ -268,7 +271,7 @@ func (sc Script) join(rel string) Script {
 	if sc.Path == "" {
 		return Script{Anchor: sc.Anchor, Path: rel}
 	}
-	return Script{Anchor: sc.Anchor, Path: under(sc.Path, rel)}
+	return Script{Anchor: sc.Anchor, Path: pathname.Join(sc.Path, rel)}
 }
 
 func programScript(words []cmdWord, depth int) (Script, Bind) {

@@ -1,11 +1,12 @@
 package claude
 
 import (
-	"github.com/skillwire/skillwire/anomaly"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/anomaly"
 )
 
 func canon(t *testing.T, doc string) []byte {

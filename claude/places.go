@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -139,9 +140,9 @@ func (r Root) bind(c Command) (string, Bind) {
 	case sc.Anchor == ScriptAbsolute:
 		return sc.Path, BindScript
 	case sc.Anchor == ScriptHome && r.Home != "":
-		return under(r.Home, sc.Path), BindScript
+		return pathname.Join(r.Home, sc.Path), BindScript
 	case (sc.Anchor == ScriptProjectDir || sc.Anchor == ScriptRelative) && r.Project != "":
-		return under(r.Project, sc.Path), BindScript
+		return pathname.Join(r.Project, sc.Path), BindScript
 	case sc.Anchor == ScriptRelative && r.Scope == Project:
 		return "", BindNone // no project directory known: nothing to resolve it against
 	}
@@ -180,7 +181,7 @@ func (r Root) outsideCache(canon []byte) []Fact {
 
 // installsOutside lists (plugin, installPath) of each install outside the cache.
 func (r Root) installsOutside(canon []byte) [][2]string {
-	cache := under(r.Path, "cache") + "/"
+	cache := pathname.Join(r.Path, "cache") + "/"
 	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
 	var out [][2]string
 	for _, name := range cfgKeys(plugins) {
@@ -204,7 +205,7 @@ func (r Root) outsidePluginFiles(canon []byte) []string {
 	for _, in := range r.installsOutside(canon) {
 		if strings.HasPrefix(in[1], "/") {
 			for _, f := range pluginFronts {
-				out = append(out, under(in[1], f))
+				out = append(out, pathname.Join(in[1], f))
 			}
 		}
 	}
@@ -287,54 +288,54 @@ func (p Places) Roots() []Root {
 	}
 	dirs := func(base string, scope Scope) {
 		for _, k := range []Kind{Skills, Agents, Commands} {
-			add(Root{Path: under(base, string(k)), Scope: scope, Kind: k})
+			add(Root{Path: pathname.Join(base, string(k)), Scope: scope, Kind: k})
 		}
 	}
 	dirs(p.Config, Global)
 	var pcfg string
 	if p.Project != "" {
-		pcfg = under(p.Project, ".claude")
+		pcfg = pathname.Join(p.Project, ".claude")
 		dirs(pcfg, Project)
 	}
 	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
-	add(Root{Path: under(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
-	add(Root{Path: under(under(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
-	add(Root{Path: under(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
-	add(Root{Path: under(p.Config, "rules"), Scope: Global, Kind: Rules})
+	add(Root{Path: pathname.Join(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
+	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
+	add(Root{Path: pathname.Join(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
+	add(Root{Path: pathname.Join(p.Config, "rules"), Scope: Global, Kind: Rules})
 	if p.ClaudeJSON != "" {
 		add(Root{Path: p.ClaudeJSON, Scope: Global, Kind: Config, Names: []string{".claude.json"}})
 	}
 	if p.Managed != "" {
 		add(Root{Path: p.Managed, Scope: Managed, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "managed-settings.json"}})
-		add(Root{Path: under(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
+		add(Root{Path: pathname.Join(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
 	}
 	if p.Project != "" {
 		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}})
 		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
-		add(Root{Path: under(pcfg, "rules"), Scope: Project, Kind: Rules})
-		add(Root{Path: under(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
+		add(Root{Path: pathname.Join(pcfg, "rules"), Scope: Project, Kind: Rules})
+		add(Root{Path: pathname.Join(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
 	}
 	// What Discover found comes after every root above, so their order
 	// never moves when a folder around the project appears.
-	add(Root{Path: under(p.Config, "workflows"), Scope: Global, Kind: Workflows})
+	add(Root{Path: pathname.Join(p.Config, "workflows"), Scope: Global, Kind: Workflows})
 	if p.Project != "" {
-		add(Root{Path: under(pcfg, "workflows"), Scope: Project, Kind: Workflows})
+		add(Root{Path: pathname.Join(pcfg, "workflows"), Scope: Project, Kind: Workflows})
 	}
 	for _, d := range p.Ancestors {
-		c := under(d, ".claude")
+		c := pathname.Join(d, ".claude")
 		dirs(c, Project)
-		add(Root{Path: under(c, "output-styles"), Scope: Project, Kind: OutputStyles})
-		add(Root{Path: under(c, "workflows"), Scope: Project, Kind: Workflows})
+		add(Root{Path: pathname.Join(c, "output-styles"), Scope: Project, Kind: OutputStyles})
+		add(Root{Path: pathname.Join(c, "workflows"), Scope: Project, Kind: Workflows})
 	}
 	for _, d := range p.Nested {
-		add(Root{Path: under(under(d, ".claude"), "skills"), Scope: Project, Kind: Skills})
+		add(Root{Path: pathname.Join(pathname.Join(d, ".claude"), "skills"), Scope: Project, Kind: Skills})
 	}
 	for _, d := range slices.Concat(p.Above, p.NestedInstructions) {
 		add(Root{Path: d, Scope: Project, Kind: Config, Names: slices.Clone(instructionNames)})
 		if d != p.Home {
-			c := under(d, ".claude")
+			c := pathname.Join(d, ".claude")
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
-			add(Root{Path: under(c, "rules"), Scope: Project, Kind: Rules})
+			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
 	}
 	for i := range roots {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -264,7 +265,7 @@ func ConfigDir(env Env) (string, error) {
 	if err != nil || !strings.HasPrefix(home, "/") {
 		return "", ErrNoConfigDir
 	}
-	return under(home, ".claude"), nil
+	return pathname.Join(home, ".claude"), nil
 }
 
 // ProjectDir is $CLAUDE_PROJECT_DIR when absolute, else hint (the hook's
@@ -282,13 +283,12 @@ func ProjectDir(env Env, hint string) string {
 	return ""
 }
 
-// under appends one component without cleaning the path it was given.
-func under(dir, name string) string {
-	if strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
-}
+// SettingsPath is the settings.json of a Claude Code configuration
+// directory: the global one, or a project's .claude.
+func SettingsPath(dir string) string { return pathname.Join(dir, "settings.json") }
+
+// ProjectConfigDir is a project's .claude directory.
+func ProjectConfigDir(project string) string { return pathname.Join(project, ".claude") }
 
 func sameDir(a, b string) bool {
 	if a == b {
