@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -119,7 +120,7 @@ func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 // runs in the project directory), as written, never cleaned.
 func (r Root) scripts(canon []byte) []string {
 	var out []string
-	for _, c := range SettingsCommands(canon) {
+	for _, c := range config.SettingsCommands(canon) {
 		if p, b := r.bind(c); b == BindScript {
 			out = append(out, p)
 		}
@@ -128,7 +129,7 @@ func (r Root) scripts(canon []byte) []string {
 }
 
 // bind is the file command c of r's settings runs, or why there is none.
-func (r Root) bind(c Command) (string, Bind) {
+func (r Root) bind(c config.Command) (string, Bind) {
 	if c.Type != "" && c.Type != "command" {
 		return "", BindNone // an http hook's URL, a prompt hook's prompt
 	}
@@ -153,17 +154,17 @@ func (r Root) bind(c Command) (string, Bind) {
 // canon, whenever it is told, not only when it is new: each command of a
 // settings file that runs something skillwire cannot bind to a file, each
 // plugin installed_plugins.json loads from outside the watched cache.
-func (r Root) StandingFacts(name, canon []byte) []Fact {
+func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
 	}
 	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
 	}
-	var fs []Fact
-	for _, c := range SettingsCommands(canon) {
+	var fs []config.Fact
+	for _, c := range config.SettingsCommands(canon) {
 		if _, b := r.bind(c); b == BindUnknown {
-			fs = append(fs, Fact{Kind: FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
+			fs = append(fs, config.Fact{Kind: config.FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
 		}
 	}
 	return fs
@@ -171,10 +172,10 @@ func (r Root) StandingFacts(name, canon []byte) []Fact {
 
 // outsideCache: r is <cfg>/plugins; an installPath not under its cache
 // directory (by its text: a ".." component leaves it) is loaded unwatched.
-func (r Root) outsideCache(canon []byte) []Fact {
-	var fs []Fact
+func (r Root) outsideCache(canon []byte) []config.Fact {
+	var fs []config.Fact
 	for _, in := range r.installsOutside(canon) {
-		fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: in[0], Command: in[1]})
+		fs = append(fs, config.Fact{Kind: config.FactPluginOutsideCache, Name: in[0], Command: in[1]})
 	}
 	return fs
 }
@@ -182,17 +183,13 @@ func (r Root) outsideCache(canon []byte) []Fact {
 // installsOutside lists (plugin, installPath) of each install outside the cache.
 func (r Root) installsOutside(canon []byte) [][2]string {
 	cache := pathname.Join(r.Path, "cache") + "/"
-	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
 	var out [][2]string
-	for _, name := range cfgKeys(plugins) {
-		for _, in := range installs(plugins[name]) {
-			p := cfgText(in["installPath"])
-			rest, ok := strings.CutPrefix(p, cache)
-			if p == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
-				continue
-			}
-			out = append(out, [2]string{name, p})
+	for _, in := range config.PluginInstalls(canon) {
+		rest, ok := strings.CutPrefix(in.Path, cache)
+		if in.Path == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
+			continue
 		}
+		out = append(out, [2]string{in.Plugin, in.Path})
 	}
 	return out
 }
@@ -217,42 +214,42 @@ var configFiles = map[string]configFile{
 	"AGENTS.md":               {kind: KindInstructions, imports: true},
 	"CLAUDE.md":               {kind: KindInstructions, imports: true},
 	"CLAUDE.local.md":         {kind: KindInstructions, imports: true},
-	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
-	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: MaxConfigJSON},
-	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
-	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: MaxClaudeJSON},
+	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: config.MaxJSON},
+	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: config.MaxJSON},
+	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: config.MaxJSON},
+	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: config.MaxClaudeJSON},
 }
 
 func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(SettingsSubset(data, int64(len(data))))
+	return reasons(config.SettingsSubset(data, int64(len(data))))
 }
 
 func mcpExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(MCPJSON(data, int64(len(data))))
+	return reasons(config.MCPJSON(data, int64(len(data))))
 }
 
 func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(ClaudeJSONServers(data, int64(len(data))))
+	return reasons(config.ClaudeJSONServers(data, int64(len(data))))
 }
 
 func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(Frontmatter(data))
+	return reasons(config.Frontmatter(data))
 }
 
 func marketplacesExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(KnownMarketplaces(data, int64(len(data))))
+	return reasons(config.KnownMarketplaces(data, int64(len(data))))
 }
 
 func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(WholeJSON(data, int64(len(data))))
+	return reasons(config.WholeJSON(data, int64(len(data))))
 }
 
 // reasons turns an Extract into the walker's terms; every ConfigAnomaly
 // names an anomaly.Reason.
-func reasons(ex Extract) ([]byte, []anomaly.Reason) {
+func reasons(ex config.Extract) ([]byte, []anomaly.Reason) {
 	var rs []anomaly.Reason
 	for _, a := range ex.Anomalies {
 		r, ok := anomaly.Parse(string(a))

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -173,8 +174,8 @@ func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byt
 	if old == nil {
 		old = reviewed
 	}
-	var fs []claude.Fact
-	for _, f := range claude.ConfigFacts(old, cand.Canonical) {
+	var fs []config.Fact
+	for _, f := range config.Facts(old, cand.Canonical) {
 		if blocks(f) {
 			fs = append(fs, f)
 		}
@@ -192,15 +193,15 @@ func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byt
 // blocks reports whether a settings fact lets something run, connect or
 // be allowed that was not: removals only take away, except a permission
 // rule's (a removed deny rule allows).
-func blocks(f claude.Fact) bool {
+func blocks(f config.Fact) bool {
 	switch f.Kind {
-	case claude.FactNewHook, claude.FactHelperSet, claude.FactEnvSet,
-		claude.FactNewMCPServer, claude.FactMCPServerChanged, claude.FactMcpjsonServerEnabled,
-		claude.FactPermissionsDefaultMode, claude.FactPermissionRuleAdded, claude.FactPermissionRuleRemoved,
-		claude.FactAdditionalDirectoryAdded, claude.FactPermissionsChanged,
-		claude.FactPluginEnabled, claude.FactMarketplaceAdded, claude.FactMarketplaceChanged:
+	case config.FactNewHook, config.FactHelperSet, config.FactEnvSet,
+		config.FactNewMCPServer, config.FactMCPServerChanged, config.FactMcpjsonServerEnabled,
+		config.FactPermissionsDefaultMode, config.FactPermissionRuleAdded, config.FactPermissionRuleRemoved,
+		config.FactAdditionalDirectoryAdded, config.FactPermissionsChanged,
+		config.FactPluginEnabled, config.FactMarketplaceAdded, config.FactMarketplaceChanged:
 		return true
-	case claude.FactEnableAllProjectMCP:
+	case config.FactEnableAllProjectMCP:
 		return f.Value != "" && f.Value != "false"
 	}
 	return false
