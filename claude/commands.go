@@ -1,156 +1,11 @@
 package claude
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/skillwire/skillwire/pathname"
 )
-
-// Command is one thing a configuration makes Claude Code run or call without
-// asking: a hook handler, the status line, a helper.
-type Command struct {
-	Source  string // "hooks", "statusLine", "fileSuggestion", "apiKeyHelper", …
-	Event   string // hooks: the event name as written
-	Matcher string // hooks: the matcher as written; "" when none
-	Type    string // hooks: the handler type ("command", "http", "prompt", …)
-	Command string // the command line; for an http hook its URL, for a prompt hook its prompt
-}
-
-// helperKeys are the settings keys whose string value is a command run by
-// /bin/sh: credentials (gcpAuthRefresh ran a project's value under a Vertex
-// setup), telemetry headers, and the proxy's credentials.
-var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper", "proxyAuthHelper"}
-
-// objectHelperKeys are the settings keys whose object's "command" is run:
-// the status lines (the subagents' too) and the file picker.
-var objectHelperKeys = []string{"statusLine", "subagentStatusLine", "fileSuggestion"}
-
-// marketplaceKeys hold marketplaces by name; each may name a headersHelper
-// command run to fetch it. additionalMarketplaces is Claude Code's alias of
-// extraKnownMarketplaces.
-var marketplaceKeys = []string{"extraKnownMarketplaces", "additionalMarketplaces"}
-
-// HeadersHelper is the Command.Source of a marketplace's headersHelper; its
-// Matcher is the marketplace's name.
-const HeadersHelper = "headersHelper"
-
-// decodeCanonical reads a canonical form back. A form that does not decode
-// reads as empty, so a damaged old form makes everything new, never less.
-func decodeCanonical(canonical []byte) map[string]any {
-	var m map[string]any
-	if err := json.Unmarshal(canonical, &m); err != nil || m == nil {
-		return map[string]any{}
-	}
-	return m
-}
-
-// SettingsCommands lists every command of a settings subset (its Canonical
-// form): every hook handler of every event and matcher, then the status
-// line, the file suggestion command and the helpers.
-func SettingsCommands(canonical []byte) []Command {
-	doc := decodeCanonical(canonical)
-	cmds := hookCommands(doc["hooks"])
-	for _, k := range objectHelperKeys {
-		if o, ok := doc[k].(map[string]any); ok {
-			if c, ok := o["command"].(string); ok {
-				cmds = append(cmds, Command{Source: k, Type: cfgString(o["type"]), Command: c})
-			}
-		}
-	}
-	for _, k := range helperKeys {
-		if c, ok := doc[k].(string); ok {
-			cmds = append(cmds, Command{Source: k, Command: c})
-		}
-	}
-	for _, k := range marketplaceKeys {
-		ms, _ := doc[k].(map[string]any)
-		for _, name := range cfgKeys(ms) {
-			m, _ := ms[name].(map[string]any)
-			if c, ok := m["headersHelper"].(string); ok {
-				cmds = append(cmds, Command{Source: HeadersHelper, Matcher: name, Command: c})
-			}
-		}
-	}
-	return cmds
-}
-
-// hookCommands walks a hooks value (settings, plugin hooks.json or
-// frontmatter): event → [ {matcher, hooks: [handler]} ]. A single object
-// where a list belongs is read as a one-element list, so a shape Claude Code
-// might accept is never silently passed over.
-func hookCommands(hooks any) []Command {
-	events, _ := hooks.(map[string]any)
-	var cmds []Command
-	for _, ev := range cfgKeys(events) {
-		for _, g := range cfgList(events[ev]) {
-			group, _ := g.(map[string]any)
-			matcher := cfgString(group["matcher"])
-			for _, h := range cfgList(group["hooks"]) {
-				handler, ok := h.(map[string]any)
-				if !ok {
-					continue
-				}
-				c := Command{Source: "hooks", Event: ev, Matcher: matcher, Type: cfgString(handler["type"])}
-				for _, k := range []string{"command", "url", "prompt"} {
-					if s, ok := handler[k].(string); ok {
-						c.Command = s
-						break
-					}
-				}
-				c.Command += execArgs(handler["args"])
-				cmds = append(cmds, c)
-			}
-		}
-	}
-	return cmds
-}
-
-// execArgs is an exec-form hook's args as shell words after its command:
-// under `command: "/bin/sh"` the args are the payload, so a change of args
-// is a changed hook, and `sh ./x.sh` binds the script as a shell line does.
-// An arg that is not a string is its JSON, quoted: never dropped.
-func execArgs(v any) string {
-	args, ok := v.([]any)
-	if !ok {
-		if v != nil {
-			return " " + shellQuote(cfgJSON(v))
-		}
-		return ""
-	}
-	var b strings.Builder
-	for _, a := range args {
-		s, ok := a.(string)
-		if !ok {
-			s = cfgJSON(a)
-		}
-		b.WriteString(" " + shellQuote(s))
-	}
-	return b.String()
-}
-
-func cfgList(v any) []any {
-	switch v := v.(type) {
-	case []any:
-		return v
-	case map[string]any:
-		return []any{v}
-	}
-	return nil
-}
-
-func cfgString(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-func cfgKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
 
 // ScriptAnchor is what a script path is relative to.
 type ScriptAnchor uint8
@@ -268,7 +123,7 @@ func (sc Script) join(rel string) Script {
 	if sc.Path == "" {
 		return Script{Anchor: sc.Anchor, Path: rel}
 	}
-	return Script{Anchor: sc.Anchor, Path: under(sc.Path, rel)}
+	return Script{Anchor: sc.Anchor, Path: pathname.Join(sc.Path, rel)}
 }
 
 func programScript(words []cmdWord, depth int) (Script, Bind) {
@@ -289,6 +144,7 @@ func programScript(words []cmdWord, depth int) (Script, Bind) {
 		} else if strings.ContainsRune(name, '/') || w.tilde {
 			return w.script(true) // a program of the project's or the user's: the file itself
 		}
+		_, runner := scriptRunners[name]
 		switch {
 		case slices.Contains([]string{"eval", "if", "for", "while", "until", "case", "function", "!", "[[", "coproc", "select"}, name):
 			return Script{}, BindUnknown
@@ -316,7 +172,7 @@ func programScript(words []cmdWord, depth int) (Script, Bind) {
 				words = words[1:]
 			}
 			continue
-		case cfgHas(scriptRunners, name):
+		case runner:
 			r := scriptRunners[name]
 			words = words[1:]
 			if r.sub != "" {

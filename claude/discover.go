@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skillwire/skillwire/pathname"
 )
 
 // Limits bound the discovery of the folders around a project that Claude
@@ -43,7 +45,7 @@ func (p *Places) ancestors(lim Limits) {
 	}
 	top := ""
 	for d := p.Project; d != ""; d = parent(d) {
-		if exists(under(d, ".git")) {
+		if exists(pathname.Join(d, ".git")) {
 			top = d
 			break
 		}
@@ -53,8 +55,8 @@ func (p *Places) ancestors(lim Limits) {
 		if d == p.Home {
 			loads = false // ~/.claude is the configuration directory
 		}
-		dot := exists(under(d, ".claude"))
-		if dot || slices.ContainsFunc(instructionNames, func(n string) bool { return exists(under(d, n)) }) {
+		dot := exists(pathname.Join(d, ".claude"))
+		if dot || slices.ContainsFunc(instructionNames, func(n string) bool { return exists(pathname.Join(d, n)) }) {
 			p.Above = append(p.Above, d)
 		}
 		if loads && dot {
@@ -105,13 +107,13 @@ func (p *Places) nested(lim Limits) {
 				instr = true
 			case !e.IsDir() || name == ".git":
 			case name == ".claude":
-				if d.depth > 0 && isDir(under(under(d.path, name), "skills")) {
+				if d.depth > 0 && isDir(pathname.Join(pathname.Join(d.path, name), "skills")) {
 					p.Nested = append(p.Nested, d.path)
 				}
 			case d.depth+1 > lim.MaxDepth:
 				p.NestedPartial = true
 			default:
-				queue = append(queue, dir{under(d.path, name), d.depth + 1})
+				queue = append(queue, dir{pathname.Join(d.path, name), d.depth + 1})
 			}
 		}
 		if instr {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/skillwire/skillwire/pathname"
 )
 
 // maxImports bounds the @path imports read from one instruction file; the
@@ -111,10 +113,10 @@ func importPaths(dir, home string, data []byte) []string {
 			out = append(out, p)
 		case strings.HasPrefix(p, "~/"):
 			if home != "" {
-				out = append(out, under(home, p[2:]))
+				out = append(out, pathname.Join(home, p[2:]))
 			}
 		default:
-			out = append(out, under(dir, strings.TrimPrefix(p, "./")))
+			out = append(out, pathname.Join(dir, strings.TrimPrefix(p, "./")))
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -118,7 +120,7 @@ func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 // runs in the project directory), as written, never cleaned.
 func (r Root) scripts(canon []byte) []string {
 	var out []string
-	for _, c := range SettingsCommands(canon) {
+	for _, c := range config.SettingsCommands(canon) {
 		if p, b := r.bind(c); b == BindScript {
 			out = append(out, p)
 		}
@@ -127,7 +129,7 @@ func (r Root) scripts(canon []byte) []string {
 }
 
 // bind is the file command c of r's settings runs, or why there is none.
-func (r Root) bind(c Command) (string, Bind) {
+func (r Root) bind(c config.Command) (string, Bind) {
 	if c.Type != "" && c.Type != "command" {
 		return "", BindNone // an http hook's URL, a prompt hook's prompt
 	}
@@ -139,9 +141,9 @@ func (r Root) bind(c Command) (string, Bind) {
 	case sc.Anchor == ScriptAbsolute:
 		return sc.Path, BindScript
 	case sc.Anchor == ScriptHome && r.Home != "":
-		return under(r.Home, sc.Path), BindScript
+		return pathname.Join(r.Home, sc.Path), BindScript
 	case (sc.Anchor == ScriptProjectDir || sc.Anchor == ScriptRelative) && r.Project != "":
-		return under(r.Project, sc.Path), BindScript
+		return pathname.Join(r.Project, sc.Path), BindScript
 	case sc.Anchor == ScriptRelative && r.Scope == Project:
 		return "", BindNone // no project directory known: nothing to resolve it against
 	}
@@ -152,17 +154,17 @@ func (r Root) bind(c Command) (string, Bind) {
 // canon, whenever it is told, not only when it is new: each command of a
 // settings file that runs something skillwire cannot bind to a file, each
 // plugin installed_plugins.json loads from outside the watched cache.
-func (r Root) StandingFacts(name, canon []byte) []Fact {
+func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
 	}
 	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
 	}
-	var fs []Fact
-	for _, c := range SettingsCommands(canon) {
+	var fs []config.Fact
+	for _, c := range config.SettingsCommands(canon) {
 		if _, b := r.bind(c); b == BindUnknown {
-			fs = append(fs, Fact{Kind: FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
+			fs = append(fs, config.Fact{Kind: config.FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
 		}
 	}
 	return fs
@@ -170,28 +172,24 @@ func (r Root) StandingFacts(name, canon []byte) []Fact {
 
 // outsideCache: r is <cfg>/plugins; an installPath not under its cache
 // directory (by its text: a ".." component leaves it) is loaded unwatched.
-func (r Root) outsideCache(canon []byte) []Fact {
-	var fs []Fact
+func (r Root) outsideCache(canon []byte) []config.Fact {
+	var fs []config.Fact
 	for _, in := range r.installsOutside(canon) {
-		fs = append(fs, Fact{Kind: FactPluginOutsideCache, Name: in[0], Command: in[1]})
+		fs = append(fs, config.Fact{Kind: config.FactPluginOutsideCache, Name: in[0], Command: in[1]})
 	}
 	return fs
 }
 
 // installsOutside lists (plugin, installPath) of each install outside the cache.
 func (r Root) installsOutside(canon []byte) [][2]string {
-	cache := under(r.Path, "cache") + "/"
-	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
+	cache := pathname.Join(r.Path, "cache") + "/"
 	var out [][2]string
-	for _, name := range cfgKeys(plugins) {
-		for _, in := range installs(plugins[name]) {
-			p := cfgText(in["installPath"])
-			rest, ok := strings.CutPrefix(p, cache)
-			if p == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
-				continue
-			}
-			out = append(out, [2]string{name, p})
+	for _, in := range config.PluginInstalls(canon) {
+		rest, ok := strings.CutPrefix(in.Path, cache)
+		if in.Path == "" || ok && !slices.Contains(strings.Split(rest, "/"), "..") {
+			continue
 		}
+		out = append(out, [2]string{in.Plugin, in.Path})
 	}
 	return out
 }
@@ -204,7 +202,7 @@ func (r Root) outsidePluginFiles(canon []byte) []string {
 	for _, in := range r.installsOutside(canon) {
 		if strings.HasPrefix(in[1], "/") {
 			for _, f := range pluginFronts {
-				out = append(out, under(in[1], f))
+				out = append(out, pathname.Join(in[1], f))
 			}
 		}
 	}
@@ -216,42 +214,42 @@ var configFiles = map[string]configFile{
 	"AGENTS.md":               {kind: KindInstructions, imports: true},
 	"CLAUDE.md":               {kind: KindInstructions, imports: true},
 	"CLAUDE.local.md":         {kind: KindInstructions, imports: true},
-	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: MaxConfigJSON, runs: true},
-	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: MaxConfigJSON},
-	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: MaxConfigJSON},
-	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: MaxConfigJSON},
-	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: MaxClaudeJSON},
+	"settings.json":           {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"settings.local.json":     {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"managed-settings.json":   {kind: KindSettings, extract: settingsExtract, limit: config.MaxJSON, runs: true},
+	"installed_plugins.json":  {kind: KindSettings, extract: wholeExtract, limit: config.MaxJSON},
+	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: config.MaxJSON},
+	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: config.MaxJSON},
+	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: config.MaxClaudeJSON},
 }
 
 func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(SettingsSubset(data, int64(len(data))))
+	return reasons(config.SettingsSubset(data, int64(len(data))))
 }
 
 func mcpExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(MCPJSON(data, int64(len(data))))
+	return reasons(config.MCPJSON(data, int64(len(data))))
 }
 
 func claudeJSONExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(ClaudeJSONServers(data, int64(len(data))))
+	return reasons(config.ClaudeJSONServers(data, int64(len(data))))
 }
 
 func frontmatterExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(Frontmatter(data))
+	return reasons(config.Frontmatter(data))
 }
 
 func marketplacesExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(KnownMarketplaces(data, int64(len(data))))
+	return reasons(config.KnownMarketplaces(data, int64(len(data))))
 }
 
 func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
-	return reasons(WholeJSON(data, int64(len(data))))
+	return reasons(config.WholeJSON(data, int64(len(data))))
 }
 
 // reasons turns an Extract into the walker's terms; every ConfigAnomaly
 // names an anomaly.Reason.
-func reasons(ex Extract) ([]byte, []anomaly.Reason) {
+func reasons(ex config.Extract) ([]byte, []anomaly.Reason) {
 	var rs []anomaly.Reason
 	for _, a := range ex.Anomalies {
 		r, ok := anomaly.Parse(string(a))
@@ -287,54 +285,54 @@ func (p Places) Roots() []Root {
 	}
 	dirs := func(base string, scope Scope) {
 		for _, k := range []Kind{Skills, Agents, Commands} {
-			add(Root{Path: under(base, string(k)), Scope: scope, Kind: k})
+			add(Root{Path: pathname.Join(base, string(k)), Scope: scope, Kind: k})
 		}
 	}
 	dirs(p.Config, Global)
 	var pcfg string
 	if p.Project != "" {
-		pcfg = under(p.Project, ".claude")
+		pcfg = pathname.Join(p.Project, ".claude")
 		dirs(pcfg, Project)
 	}
 	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
-	add(Root{Path: under(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
-	add(Root{Path: under(under(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
-	add(Root{Path: under(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
-	add(Root{Path: under(p.Config, "rules"), Scope: Global, Kind: Rules})
+	add(Root{Path: pathname.Join(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
+	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
+	add(Root{Path: pathname.Join(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
+	add(Root{Path: pathname.Join(p.Config, "rules"), Scope: Global, Kind: Rules})
 	if p.ClaudeJSON != "" {
 		add(Root{Path: p.ClaudeJSON, Scope: Global, Kind: Config, Names: []string{".claude.json"}})
 	}
 	if p.Managed != "" {
 		add(Root{Path: p.Managed, Scope: Managed, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "managed-settings.json"}})
-		add(Root{Path: under(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
+		add(Root{Path: pathname.Join(p.Managed, "managed-settings.d"), Scope: Managed, Kind: ManagedSettings})
 	}
 	if p.Project != "" {
 		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}})
 		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
-		add(Root{Path: under(pcfg, "rules"), Scope: Project, Kind: Rules})
-		add(Root{Path: under(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
+		add(Root{Path: pathname.Join(pcfg, "rules"), Scope: Project, Kind: Rules})
+		add(Root{Path: pathname.Join(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
 	}
 	// What Discover found comes after every root above, so their order
 	// never moves when a folder around the project appears.
-	add(Root{Path: under(p.Config, "workflows"), Scope: Global, Kind: Workflows})
+	add(Root{Path: pathname.Join(p.Config, "workflows"), Scope: Global, Kind: Workflows})
 	if p.Project != "" {
-		add(Root{Path: under(pcfg, "workflows"), Scope: Project, Kind: Workflows})
+		add(Root{Path: pathname.Join(pcfg, "workflows"), Scope: Project, Kind: Workflows})
 	}
 	for _, d := range p.Ancestors {
-		c := under(d, ".claude")
+		c := pathname.Join(d, ".claude")
 		dirs(c, Project)
-		add(Root{Path: under(c, "output-styles"), Scope: Project, Kind: OutputStyles})
-		add(Root{Path: under(c, "workflows"), Scope: Project, Kind: Workflows})
+		add(Root{Path: pathname.Join(c, "output-styles"), Scope: Project, Kind: OutputStyles})
+		add(Root{Path: pathname.Join(c, "workflows"), Scope: Project, Kind: Workflows})
 	}
 	for _, d := range p.Nested {
-		add(Root{Path: under(under(d, ".claude"), "skills"), Scope: Project, Kind: Skills})
+		add(Root{Path: pathname.Join(pathname.Join(d, ".claude"), "skills"), Scope: Project, Kind: Skills})
 	}
 	for _, d := range slices.Concat(p.Above, p.NestedInstructions) {
 		add(Root{Path: d, Scope: Project, Kind: Config, Names: slices.Clone(instructionNames)})
 		if d != p.Home {
-			c := under(d, ".claude")
+			c := pathname.Join(d, ".claude")
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
-			add(Root{Path: under(c, "rules"), Scope: Project, Kind: Rules})
+			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
 	}
 	for i := range roots {

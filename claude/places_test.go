@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -149,7 +150,7 @@ func TestCandidateKindNamesEveryKind(t *testing.T) {
 }
 
 func TestEveryConfigAnomalyIsAnAnomalyReason(t *testing.T) {
-	for _, a := range []ConfigAnomaly{AnomalyUnparsable, AnomalyOversize, AnomalyDuplicateKey, AnomalyDepth, AnomalyAlias} {
+	for _, a := range []config.Anomaly{config.AnomalyUnparsable, config.AnomalyOversize, config.AnomalyDuplicateKey, config.AnomalyDepth, config.AnomalyAlias} {
 		if _, ok := anomaly.Parse(string(a)); !ok {
 			t.Errorf("%s has no anomaly reason", a)
 		}
@@ -210,7 +211,7 @@ func TestClaudeJSONNoiseIsNoChange(t *testing.T) {
 func TestBadConfigFilesAreAnomaliesOfTheirCandidate(t *testing.T) {
 	outside := t.TempDir()
 	testtree.Make(t, outside, `settings.json={}`)
-	big := `{"env":{"A":"` + strings.Repeat("x", MaxConfigJSON) + `"}}`
+	big := `{"env":{"A":"` + strings.Repeat("x", config.MaxJSON) + `"}}`
 	for _, tc := range []struct {
 		name   string
 		tree   []string
@@ -236,13 +237,13 @@ func TestBadConfigFilesAreAnomaliesOfTheirCandidate(t *testing.T) {
 }
 
 func TestWholeJSONKeepsEveryKeyCanonical(t *testing.T) {
-	a := WholeJSON([]byte(`{"b":1, "a":{"y":2,"x":1}}`), 0)
-	b := WholeJSON([]byte(`{"a":{"x":1,"y":2},"b":1}`), 0)
+	a := config.WholeJSON([]byte(`{"b":1, "a":{"y":2,"x":1}}`), 0)
+	b := config.WholeJSON([]byte(`{"a":{"x":1,"y":2},"b":1}`), 0)
 	if string(a.Canonical) != `{"a":{"x":1,"y":2},"b":1}` || string(a.Canonical) != string(b.Canonical) {
 		t.Errorf("canonical %s / %s", a.Canonical, b.Canonical)
 	}
 	for _, bad := range []string{`[]`, `{`, `{"a":1,"a":2}`} {
-		if ex := WholeJSON([]byte(bad), 0); len(ex.Anomalies) != 1 {
+		if ex := config.WholeJSON([]byte(bad), 0); len(ex.Anomalies) != 1 {
 			t.Errorf("%s: %+v", bad, ex)
 		}
 	}
@@ -480,11 +481,11 @@ func TestACommandSkillwireCannotBindIsAStandingFact(t *testing.T) {
 }
 
 func TestInstalledPluginsAreFactsAndOneOutsideTheCacheIsSaid(t *testing.T) {
-	whole := func(doc string) []byte { return WholeJSON([]byte(doc), 0).Canonical }
+	whole := func(doc string) []byte { return config.WholeJSON([]byte(doc), 0).Canonical }
 	old := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.0","installPath":"/cfg/plugins/cache/acme/fmt/1.0"}],"gone@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/gone/1"}]}}`)
 	now := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.1","installPath":"/home/u/src/fmt"}],` +
 		`"lint@acme":[{"version":"2","installPath":"/cfg/plugins/cache/../../tmp/lint"}],"ok@acme":{"version":"3","installPath":"/cfg/plugins/cache/acme/ok/3"}}}`)
-	got := factLines(ConfigFacts(old, now))
+	got := factLines(config.Facts(old, now))
 	want := []string{
 		`plugin "lint@acme" is now installed: version "2" at "/cfg/plugins/cache/../../tmp/lint"`,
 		`plugin "ok@acme" is now installed: version "3" at "/cfg/plugins/cache/acme/ok/3"`,
@@ -543,7 +544,7 @@ func TestAPluginsHooksAndServersAreReadFromEveryFileThatDeclaresThem(t *testing.
 				t.Fatalf("%d candidates", len(w.Candidates))
 			}
 			c := w.Candidates[0]
-			if got := factLines(ConfigFacts(nil, c.Canonical)); !slices.Equal(got, want) {
+			if got := factLines(config.Facts(nil, c.Canonical)); !slices.Equal(got, want) {
 				t.Errorf("facts %q\nwant %q (form %s)", got, want, c.Canonical)
 			}
 		})
@@ -601,4 +602,12 @@ func TestAPluginInstalledOutsideTheCacheHasItsDeclarationsBoundIntoTheRegistry(t
 	if three := observe(); three.Digest == one.Digest {
 		t.Error("a new .mcp.json of the plugin left the digest as it was")
 	}
+}
+
+func factLines(fs []config.Fact) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.String())
+	}
+	return out
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -232,7 +234,7 @@ func (r Root) Spec() walker.RootSpec {
 			spec.Names = append(spec.Names, configFiles[n].spec(n, r))
 		}
 	case ManagedSettings:
-		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: MaxConfigJSON, Scripts: r.scripts}
+		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
@@ -264,7 +266,7 @@ func ConfigDir(env Env) (string, error) {
 	if err != nil || !strings.HasPrefix(home, "/") {
 		return "", ErrNoConfigDir
 	}
-	return under(home, ".claude"), nil
+	return pathname.Join(home, ".claude"), nil
 }
 
 // ProjectDir is $CLAUDE_PROJECT_DIR when absolute, else hint (the hook's
@@ -282,13 +284,12 @@ func ProjectDir(env Env, hint string) string {
 	return ""
 }
 
-// under appends one component without cleaning the path it was given.
-func under(dir, name string) string {
-	if strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
-}
+// SettingsPath is the settings.json of a Claude Code configuration
+// directory: the global one, or a project's .claude.
+func SettingsPath(dir string) string { return pathname.Join(dir, "settings.json") }
+
+// ProjectConfigDir is a project's .claude directory.
+func ProjectConfigDir(project string) string { return pathname.Join(project, ".claude") }
 
 func sameDir(a, b string) bool {
 	if a == b {

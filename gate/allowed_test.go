@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // A candidate that arrived after the first run and was told to a session
@@ -58,14 +58,14 @@ func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
 	var located int
 	h := tr.hook(&located)
 	// A PostToolUse the gate never asked about: nothing.
-	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_other"), h)
+	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_other"), h)
 	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("an unasked PostToolUse allowed the use: %+v", res)
 	}
-	if r := Handle(context.Background(), claude.EventPreToolUse, input(claude.EventPreToolUse, "toolu_1"), h); r.Answer != Ask {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, input(hookio.EventPreToolUse, "toolu_1"), h); r.Answer != Ask {
 		t.Fatalf("pre: %+v", r)
 	}
-	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_1"), h)
+	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_1"), h)
 	res := tr.check(Skill, "pdf")
 	if res.Answer != None {
 		t.Fatalf("allowed at use, still %+v", res)
@@ -80,7 +80,7 @@ func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
 	}
 	// The same PostToolUse again (a replay) finds no ask left.
 	tr.write(filepath.Join(p, "extra.md"), "one byte more\n")
-	Handle(context.Background(), claude.EventPostToolUse, input(claude.EventPostToolUse, "toolu_1"), h)
+	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_1"), h)
 	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("a changed byte after the allow: %+v", res)
 	}
@@ -103,11 +103,11 @@ func TestAnAllowIsBoundToTheSessionToolAndNameAskedAbout(t *testing.T) {
 	}
 	var located int
 	h := tr.hook(&located)
-	if r := Handle(context.Background(), claude.EventPreToolUse, call(claude.EventPreToolUse, "s-1", "Skill", "pdf"), h); r.Answer != Ask {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, call(hookio.EventPreToolUse, "s-1", "Skill", "pdf"), h); r.Answer != Ask {
 		t.Fatalf("pre: %+v", r)
 	}
 	for _, c := range [][3]string{{"OTHER", "Skill", "pdf"}, {"s-1", "Agent", "pdf"}, {"s-1", "Skill", "other"}} {
-		Handle(context.Background(), claude.EventPostToolUse, call(claude.EventPostToolUse, c[0], c[1], c[2]), h)
+		Handle(context.Background(), hookio.EventPostToolUse, call(hookio.EventPostToolUse, c[0], c[1], c[2]), h)
 	}
 	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("another call's PostToolUse allowed the use: %+v", res)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/shellcmd"
 )
 
@@ -20,12 +20,12 @@ func (h HookEnv) bash(command string) answerer {
 			return Response{}
 		}
 		d, _ := a.Decision()
-		out, err := claude.PreToolUseOutput(d, reason)
+		out, err := hookio.PreToolUseOutput(d, reason)
 		if err != nil {
 			return noted("skillwire gate: the answer could not be rendered; nothing was answered")
 		}
 		r := Response{Out: out, Answer: a, Reason: reason, Dir: dir}
-		r.Notes = []string{fmt.Sprintf("skillwire gate: %s %s: %s", claude.EventPreToolUse, a, reason)}
+		r.Notes = []string{fmt.Sprintf("skillwire gate: %s %s: %s", hookio.EventPreToolUse, a, reason)}
 		return r
 	}
 	reason := "the model's Bash call runs skillwire " + strconv.Quote(what) +

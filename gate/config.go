@@ -10,6 +10,8 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -27,10 +29,10 @@ type ConfigOutcome struct {
 // the use itself, which the PreToolUse gate holds. A settings source's
 // change is judged by SettingsChanged. A change of policy (managed)
 // settings cannot be blocked.
-func configChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
+func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	switch c.Source {
-	case claude.SourceSkills:
-	case claude.SourceUserSettings, claude.SourceProjectSettings, claude.SourceLocalSettings, claude.SourcePolicySettings:
+	case hookio.SourceSkills:
+	case hookio.SourceUserSettings, hookio.SourceProjectSettings, hookio.SourceLocalSettings, hookio.SourcePolicySettings:
 		return SettingsChanged(ctx, c, env, deadline)
 	default:
 		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of an unknown source; nothing judged"}}
@@ -38,7 +40,7 @@ func configChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline
 	if c.Path == "" {
 		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of skills without an absolute file_path; nothing judged"}}
 	}
-	o := run(ctx, Use{Path: c.Path, Event: claude.EventConfigChange}, env, deadline)
+	o := run(ctx, Use{Path: c.Path, Event: hookio.EventConfigChange}, env, deadline)
 	out := ConfigOutcome{}
 	if o.Note != "" {
 		out.Notes = append(out.Notes, o.Note)
@@ -62,10 +64,10 @@ var settingsFiles = map[string]struct {
 	name, label string
 	scopes      []claude.Scope
 }{
-	claude.SourceUserSettings:    {"settings.json", "user settings", []claude.Scope{claude.Global}},
-	claude.SourceProjectSettings: {"settings.json", "project settings", []claude.Scope{claude.Project, claude.Global}},
-	claude.SourceLocalSettings:   {"settings.local.json", "local settings", []claude.Scope{claude.Project, claude.Global}},
-	claude.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
+	hookio.SourceUserSettings:    {"settings.json", "user settings", []claude.Scope{claude.Global}},
+	hookio.SourceProjectSettings: {"settings.json", "project settings", []claude.Scope{claude.Project, claude.Global}},
+	hookio.SourceLocalSettings:   {"settings.local.json", "local settings", []claude.Scope{claude.Project, claude.Global}},
+	hookio.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
 }
 
 // SettingsChanged judges a settings file Claude Code is about to reload:
@@ -81,7 +83,7 @@ var settingsFiles = map[string]struct {
 // settings are judged but never blocked; the note says what changed. The
 // file_path Claude Code sends is not trusted to name the file: the source
 // does, in the roots the gate was given.
-func SettingsChanged(ctx context.Context, c claude.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
+func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	sf := settingsFiles[c.Source]
@@ -142,7 +144,7 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 			return nil
 		}
 		n := baseline.Note{ID: id, Kind: baseline.NoteGateDeny, At: env.Now.UTC(),
-			Text: claude.EventConfigChange + " deny (policy " + p.String() + "): " + why}
+			Text: hookio.EventConfigChange + " deny (policy " + p.String() + "): " + why}
 		if cand.Canonical != nil {
 			d := cand.Digest
 			n.Digest = &d
@@ -172,8 +174,8 @@ func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byt
 	if old == nil {
 		old = reviewed
 	}
-	var fs []claude.Fact
-	for _, f := range claude.ConfigFacts(old, cand.Canonical) {
+	var fs []config.Fact
+	for _, f := range config.Facts(old, cand.Canonical) {
 		if blocks(f) {
 			fs = append(fs, f)
 		}
@@ -191,15 +193,15 @@ func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byt
 // blocks reports whether a settings fact lets something run, connect or
 // be allowed that was not: removals only take away, except a permission
 // rule's (a removed deny rule allows).
-func blocks(f claude.Fact) bool {
+func blocks(f config.Fact) bool {
 	switch f.Kind {
-	case claude.FactNewHook, claude.FactHelperSet, claude.FactEnvSet,
-		claude.FactNewMCPServer, claude.FactMCPServerChanged, claude.FactMcpjsonServerEnabled,
-		claude.FactPermissionsDefaultMode, claude.FactPermissionRuleAdded, claude.FactPermissionRuleRemoved,
-		claude.FactAdditionalDirectoryAdded, claude.FactPermissionsChanged,
-		claude.FactPluginEnabled, claude.FactMarketplaceAdded, claude.FactMarketplaceChanged:
+	case config.FactNewHook, config.FactHelperSet, config.FactEnvSet,
+		config.FactNewMCPServer, config.FactMCPServerChanged, config.FactMcpjsonServerEnabled,
+		config.FactPermissionsDefaultMode, config.FactPermissionRuleAdded, config.FactPermissionRuleRemoved,
+		config.FactAdditionalDirectoryAdded, config.FactPermissionsChanged,
+		config.FactPluginEnabled, config.FactMarketplaceAdded, config.FactMarketplaceChanged:
 		return true
-	case claude.FactEnableAllProjectMCP:
+	case config.FactEnableAllProjectMCP:
 		return f.Value != "" && f.Value != "false"
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // Deadline is the time a gate hook has for its whole answer, reading its
@@ -36,14 +37,14 @@ type Response struct {
 	Dir    string
 }
 
-// Handle answers the hook of event (claude.EventPreToolUse, ...) whose
+// Handle answers the hook of event (hookio.EventPreToolUse, ...) whose
 // input was read as input. A use that names no candidate (another tool, a
 // built-in or MCP prompt) is answered with nothing; every other is judged
 // by the one guard first.
 func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response {
 	switch event {
-	case claude.EventPreToolUse:
-		in, err := claude.ParsePreToolUse(input)
+	case hookio.EventPreToolUse:
+		in, err := hookio.ParsePreToolUse(input)
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
@@ -54,11 +55,11 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			// runs), whose every call is denied; a check that could not be
 			// made in time is answered as any other.
 			held := Use{Kind: Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
-			if r := h.guarded(ctx, in.Cwd, h.use(held, claude.PreToolUseOutput)); r.Answer != None {
+			if r := h.guarded(ctx, in.Cwd, h.use(held, hookio.PreToolUseOutput)); r.Answer != None {
 				return r
 			}
 		}
-		if in.Tool == claude.ToolBash {
+		if in.Tool == hookio.ToolBash {
 			return h.guarded(ctx, in.Cwd, h.bash(in.Command))
 		}
 		kind, ok := kindOfTool(in.Tool)
@@ -66,30 +67,30 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			return Response{} // a tool that names no candidate
 		}
 		u := Use{Kind: kind, Name: spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
-		return h.guarded(ctx, in.Cwd, h.use(u, claude.PreToolUseOutput))
-	case claude.EventPostToolUse:
-		in, err := claude.ParsePostToolUse(input)
+		return h.guarded(ctx, in.Cwd, h.use(u, hookio.PreToolUseOutput))
+	case hookio.EventPostToolUse:
+		in, err := hookio.ParsePostToolUse(input)
 		if err != nil {
 			return noted("skillwire gate: PostToolUse input could not be read; nothing was recorded")
 		}
 		return h.guarded(ctx, in.Cwd, allowedAtUse(in))
-	case claude.EventUserPromptExpansion:
-		in, err := claude.ParseUserPromptExpansion(input)
+	case hookio.EventUserPromptExpansion:
+		in, err := hookio.ParseUserPromptExpansion(input)
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
 		if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
 			return Response{} // an MCP prompt or a built-in command is no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: spelled(Skill, in.Name), Event: event}, claude.UserPromptExpansionOutput))
-	case claude.EventConfigChange:
-		in, err := claude.ParseConfigChange(input)
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: spelled(Skill, in.Name), Event: event}, hookio.UserPromptExpansionOutput))
+	case hookio.EventConfigChange:
+		in, err := hookio.ParseConfigChange(input)
 		if err != nil {
 			return Unreadable(event, err, h)
 		}
 		return h.guarded(ctx, in.Cwd, h.configChange(in))
-	case claude.EventInstructionsLoaded:
-		in, err := claude.ParseInstructionsLoaded(input)
+	case hookio.EventInstructionsLoaded:
+		in, err := hookio.ParseInstructionsLoaded(input)
 		if err != nil {
 			return noted("skillwire gate: InstructionsLoaded input could not be read; nothing was recorded")
 		}
@@ -132,14 +133,14 @@ func Unreadable(event string, err error, h HookEnv) Response {
 }
 
 // renderFor prints event's answer; nil for an event that cannot answer.
-func renderFor(event string) func(claude.Decision, string) ([]byte, error) {
+func renderFor(event string) func(hookio.Decision, string) ([]byte, error) {
 	switch event {
-	case claude.EventPreToolUse:
-		return claude.PreToolUseOutput
-	case claude.EventUserPromptExpansion:
-		return claude.UserPromptExpansionOutput
-	case claude.EventConfigChange:
-		return claude.ConfigChangeOutput
+	case hookio.EventPreToolUse:
+		return hookio.PreToolUseOutput
+	case hookio.EventUserPromptExpansion:
+		return hookio.UserPromptExpansionOutput
+	case hookio.EventConfigChange:
+		return hookio.ConfigChangeOutput
 	}
 	return nil
 }
@@ -171,7 +172,7 @@ func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
 
 // use answers a use of a candidate, rendered by render: deny when steered,
 // else run's answer under the hook's deadline.
-func (h HookEnv) use(u Use, render func(claude.Decision, string) ([]byte, error)) answerer {
+func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)) answerer {
 	answer := func(o Outcome, dir string) Response {
 		var r Response
 		if o.Note != "" {
@@ -214,7 +215,7 @@ func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 		return nil
 	}
 	origin := events.Origin{SessionID: u.Session, PromptID: u.Prompt, Via: "gate"}
-	hook := map[string]string{claude.EventPreToolUse: "pre-tool-use", claude.EventUserPromptExpansion: "prompt-expansion"}[u.Event]
+	hook := map[string]string{hookio.EventPreToolUse: "pre-tool-use", hookio.EventUserPromptExpansion: "prompt-expansion"}[u.Event]
 	var evs []events.Event
 	for _, f := range o.Result.Findings {
 		a := Decide(o.Result.Policy, f.State)
@@ -238,29 +239,29 @@ func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 }
 
 func toolOf(u Use) string {
-	if u.Event == claude.EventUserPromptExpansion {
+	if u.Event == hookio.EventUserPromptExpansion {
 		return "slash-command"
 	}
 	if u.Kind == Agent {
-		return claude.ToolAgent
+		return hookio.ToolAgent
 	}
-	return claude.ToolSkill
+	return hookio.ToolSkill
 }
 
 // configChange answers a change Claude Code is about to apply: blocked
 // when steered (a policy settings change cannot be), else configChanged's
 // answer under the hook's deadline.
-func (h HookEnv) configChange(in claude.ConfigChange) answerer {
+func (h HookEnv) configChange(in hookio.ConfigChange) answerer {
 	return answerer{
 		steered: func(reason string) Response {
 			r := noted("skillwire gate: ConfigChange block: " + reason)
 			if in.Blockable() {
-				r.Out, _ = claude.ConfigChangeOutput(claude.Deny, reason)
+				r.Out, _ = hookio.ConfigChangeOutput(hookio.Deny, reason)
 				r.Answer, r.Reason = Deny, reason
 			}
 			return r
 		},
-		noEnv: func(err error) Response { return Unreadable(claude.EventConfigChange, err, h) },
+		noEnv: func(err error) Response { return Unreadable(hookio.EventConfigChange, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
 			o := configChanged(ctx, in, env, untilDeadline(ctx))
 			r := Response{Notes: o.Notes}
@@ -268,13 +269,13 @@ func (h HookEnv) configChange(in claude.ConfigChange) answerer {
 			if !ok {
 				return r
 			}
-			out, err := claude.ConfigChangeOutput(d, o.Reason)
+			out, err := hookio.ConfigChangeOutput(d, o.Reason)
 			if err != nil {
 				r.Notes = append(r.Notes, "skillwire gate: the answer could not be rendered; nothing was answered")
 				return r
 			}
 			r.Out, r.Answer, r.Reason, r.Dir = out, o.Answer, o.Reason, env.Store.Dir
-			r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s block: %s", claude.EventConfigChange, o.Reason))
+			r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s block: %s", hookio.EventConfigChange, o.Reason))
 			return r
 		},
 	}
@@ -284,7 +285,7 @@ func (h HookEnv) configChange(in claude.ConfigChange) answerer {
 // about: Claude Code runs PostToolUse only for a call that ran, and a -p
 // session or a "no" never runs it. The allow binds to the bytes the ask
 // judged. A call the gate did not ask about records nothing.
-func allowedAtUse(in claude.ToolUse) answerer {
+func allowedAtUse(in hookio.ToolUse) answerer {
 	unrecorded := func(error) Response {
 		return noted("skillwire gate: the person's allow at use could not be recorded")
 	}
@@ -326,7 +327,7 @@ func allowedAtUse(in claude.ToolUse) answerer {
 
 // instructionsLoaded records a load; the event cannot block, so every
 // answer is a note at most.
-func instructionsLoaded(in claude.InstructionsLoad) answerer {
+func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 	unrecorded := func(error) Response {
 		return noted("skillwire gate: the instruction file's load could not be recorded")
 	}

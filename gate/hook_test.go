@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/verdict"
 )
 
@@ -56,12 +57,12 @@ func TestASteeredProjectDeniesEveryEventAndNothingIsJudged(t *testing.T) {
 		want        Answer
 		note        string
 	}{
-		{"a tool use", claude.EventPreToolUse, func(*tree) string { return toolUse }, Deny, "PreToolUse deny: project settings set"},
-		{"a typed /name", claude.EventUserPromptExpansion, func(*tree) string { return typed }, Deny, "UserPromptExpansion deny: project settings set"},
-		{"a settings change", claude.EventConfigChange, func(*tree) string { return userSettings }, Deny, "ConfigChange block: project settings set"},
-		{"a policy settings change, which cannot be blocked", claude.EventConfigChange, func(*tree) string { return policyChange }, None,
+		{"a tool use", hookio.EventPreToolUse, func(*tree) string { return toolUse }, Deny, "PreToolUse deny: project settings set"},
+		{"a typed /name", hookio.EventUserPromptExpansion, func(*tree) string { return typed }, Deny, "UserPromptExpansion deny: project settings set"},
+		{"a settings change", hookio.EventConfigChange, func(*tree) string { return userSettings }, Deny, "ConfigChange block: project settings set"},
+		{"a policy settings change, which cannot be blocked", hookio.EventConfigChange, func(*tree) string { return policyChange }, None,
 			"ConfigChange block: project settings set"},
-		{"an instruction file's load", claude.EventInstructionsLoaded, loaded, None, "InstructionsLoaded not recorded: project settings set"},
+		{"an instruction file's load", hookio.EventInstructionsLoaded, loaded, None, "InstructionsLoaded not recorded: project settings set"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
@@ -79,12 +80,12 @@ func TestASteeredProjectDeniesEveryEventAndNothingIsJudged(t *testing.T) {
 
 func TestAUseThatNamesNoCandidateIsAnsweredWithNothing(t *testing.T) {
 	for _, tc := range []struct{ name, event, input string }{
-		{"another tool", claude.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`},
-		{"a built-in command", claude.EventUserPromptExpansion,
+		{"another tool", hookio.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"x"}}`},
+		{"a built-in command", hookio.EventUserPromptExpansion,
 			`{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"builtin"}`},
-		{"an MCP prompt", claude.EventUserPromptExpansion,
+		{"an MCP prompt", hookio.EventUserPromptExpansion,
 			`{"hook_event_name":"UserPromptExpansion","expansion_type":"slash_command","command_name":"pdf","command_source":"mcp"}`},
-		{"an expansion that is no slash command", claude.EventUserPromptExpansion,
+		{"an expansion that is no slash command", hookio.EventUserPromptExpansion,
 			`{"hook_event_name":"UserPromptExpansion","expansion_type":"mcp_prompt","command_name":"pdf"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,8 +102,8 @@ func TestAUseThatNamesNoCandidateIsAnsweredWithNothing(t *testing.T) {
 
 func TestAnAskCarriesWhatTheHookLogKeeps(t *testing.T) {
 	for _, tc := range []struct{ event, input, note string }{
-		{claude.EventPreToolUse, toolUse, "skillwire gate: PreToolUse ask: "},
-		{claude.EventUserPromptExpansion, typed, "skillwire gate: UserPromptExpansion ask: "},
+		{hookio.EventPreToolUse, toolUse, "skillwire gate: PreToolUse ask: "},
+		{hookio.EventUserPromptExpansion, typed, "skillwire gate: UserPromptExpansion ask: "},
 	} {
 		t.Run(tc.event, func(t *testing.T) {
 			tr := newTree(t)
@@ -127,7 +128,7 @@ func TestInputThatCannotBeReadIsAnsweredByTheMirroredPolicy(t *testing.T) {
 			tr := newTree(t)
 			tr.policy(tc.p)
 			var located int
-			r := Handle(context.Background(), claude.EventPreToolUse, []byte(`{"tool_name": evil`), tr.hook(&located))
+			r := Handle(context.Background(), hookio.EventPreToolUse, []byte(`{"tool_name": evil`), tr.hook(&located))
 			checkResponse(t, r, tc.want, "policy "+tc.p.String())
 			checkResponse(t, r, tc.want, "; the hook input could not be read")
 			if tc.want != None && (r.Dir != tr.env.Store.Dir || r.Reason == "") {
@@ -142,7 +143,7 @@ func TestInputThatCannotBeReadIsAnsweredByTheMirroredPolicy(t *testing.T) {
 		tr := newTree(t)
 		tr.policy(Strict)
 		var located int
-		r := Handle(context.Background(), claude.EventInstructionsLoaded, []byte(`{"file_path": `), tr.hook(&located))
+		r := Handle(context.Background(), hookio.EventInstructionsLoaded, []byte(`{"file_path": `), tr.hook(&located))
 		checkResponse(t, r, None, "InstructionsLoaded input could not be read; nothing was recorded")
 	})
 }
@@ -158,9 +159,9 @@ func TestAStoreThatCannotBeLocatedIsAnsweredAsStrict(t *testing.T) {
 		want         Answer
 		note         string
 	}{
-		{claude.EventPreToolUse, toolUse, Deny, "could not judge (the store could not be located or read); policy strict denies"},
-		{claude.EventConfigChange, userSettings, Deny, "could not judge (the store could not be located or read); policy strict denies"},
-		{claude.EventInstructionsLoaded, loaded(tr), None, "the instruction file's load could not be recorded"},
+		{hookio.EventPreToolUse, toolUse, Deny, "could not judge (the store could not be located or read); policy strict denies"},
+		{hookio.EventConfigChange, userSettings, Deny, "could not judge (the store could not be located or read); policy strict denies"},
+		{hookio.EventInstructionsLoaded, loaded(tr), None, "the instruction file's load could not be recorded"},
 	} {
 		t.Run(tc.event, func(t *testing.T) {
 			r := Handle(context.Background(), tc.event, []byte(tc.input), h)
@@ -188,7 +189,7 @@ func TestPastTheHooksDeadlineTheAnswerIsThePolicys(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
 			var located int
-			r := Handle(ctx, claude.EventPreToolUse, []byte(toolUse), tr.hook(&located))
+			r := Handle(ctx, hookio.EventPreToolUse, []byte(toolUse), tr.hook(&located))
 			checkResponse(t, r, tc.want, "could not judge")
 		})
 	}
@@ -219,7 +220,7 @@ func TestTheModelsBashCallRecordingADecisionIsAskedOfThePerson(t *testing.T) {
 			tr.deliver()
 			tr.policy(tc.policy)
 			var located int
-			r := Handle(context.Background(), claude.EventPreToolUse, []byte(bash(tc.cmd)), tr.hook(&located))
+			r := Handle(context.Background(), hookio.EventPreToolUse, []byte(bash(tc.cmd)), tr.hook(&located))
 			if r.Answer != tc.want {
 				t.Fatalf("%+v, want %v", r, tc.want)
 			}
@@ -231,7 +232,7 @@ func TestTheModelsBashCallRecordingADecisionIsAskedOfThePerson(t *testing.T) {
 	tr := newTree(t)
 	tr.write(filepath.Join(tr.project, ".claude", "settings.local.json"), `{"env":{"SKILLWIRE_STATE_DIR":"/tmp/fresh"}}`)
 	var located int
-	if r := Handle(context.Background(), claude.EventPreToolUse, []byte(bash("skillwire record sw1")), tr.hook(&located)); r.Answer != Deny || located != 0 {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, []byte(bash("skillwire record sw1")), tr.hook(&located)); r.Answer != Deny || located != 0 {
 		t.Fatalf("steered: %+v, located %d", r, located)
 	}
 }
@@ -252,13 +253,13 @@ func TestAnAskOrDenyIsAFleetEvent(t *testing.T) {
 			"session_id": "sess-9", "prompt_id": "prompt-3", "tool_use_id": "toolu_9", "cwd": tr.project})
 		return b
 	}
-	if r := Handle(context.Background(), claude.EventPreToolUse, in("ok"), tr.hook(&located)); r.Out != nil {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, in("ok"), tr.hook(&located)); r.Out != nil {
 		t.Fatalf("a vetted skill was answered: %s", r.Out)
 	}
 	if _, err := os.Stat(filepath.Join(tr.env.Store.Dir, "events.ndjson")); err == nil {
 		t.Fatal("a silent answer wrote an event")
 	}
-	if r := Handle(context.Background(), claude.EventPreToolUse, in("pdf"), tr.hook(&located)); r.Answer != Ask {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, in("pdf"), tr.hook(&located)); r.Answer != Ask {
 		t.Fatalf("%+v", r)
 	}
 	b, err := os.ReadFile(filepath.Join(tr.env.Store.Dir, "events.ndjson"))
@@ -295,14 +296,14 @@ func TestACallMadeAsABlockedAgentIsDenied(t *testing.T) {
 	}
 	var located int
 	for _, tool := range []string{"Skill", "Bash"} {
-		r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "evilagent"), tr.hook(&located))
+		r := Handle(context.Background(), hookio.EventPreToolUse, call(tool, "evilagent"), tr.hook(&located))
 		if r.Answer != Deny || !strings.Contains(r.Reason, `agent "evilagent"`) || !strings.Contains(r.Reason, "BLOCK") {
 			t.Errorf("%s as evilagent: %+v", tool, r)
 		}
-		if r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "newagent"), tr.hook(&located)); r.Out != nil {
+		if r := Handle(context.Background(), hookio.EventPreToolUse, call(tool, "newagent"), tr.hook(&located)); r.Out != nil {
 			t.Errorf("%s as a new agent: %s", tool, r.Out)
 		}
-		if r := Handle(context.Background(), claude.EventPreToolUse, call(tool, "Explore"), tr.hook(&located)); r.Out != nil {
+		if r := Handle(context.Background(), hookio.EventPreToolUse, call(tool, "Explore"), tr.hook(&located)); r.Out != nil {
 			t.Errorf("%s as a built-in agent: %s", tool, r.Out)
 		}
 	}
@@ -323,7 +324,7 @@ func TestACallMadeAsABlockedAgentNamedLikeABuiltInIsDenied(t *testing.T) {
 	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "agent_type": "Explore", "cwd": tr.project,
 		"tool_input": map[string]any{"command": "ls"}})
 	var located int
-	if r := Handle(context.Background(), claude.EventPreToolUse, b, tr.hook(&located)); r.Answer != Deny || !strings.Contains(r.Reason, "BLOCK") {
+	if r := Handle(context.Background(), hookio.EventPreToolUse, b, tr.hook(&located)); r.Answer != Deny || !strings.Contains(r.Reason, "BLOCK") {
 		t.Fatalf("%+v", r)
 	}
 }

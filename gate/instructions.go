@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -26,10 +27,10 @@ const changedMark = "changed since the last load: "
 // again notes nothing, so the journal grows with changes, not with
 // sessions (and AppendNote bounds it per file all the same). The event
 // cannot block, so nothing is answered.
-func recordInstructionsLoaded(ctx context.Context, l claude.InstructionsLoad, env Env) error {
+func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
-		return fmt.Errorf("%w: instruction file path", claude.ErrEventMalformed)
+		return fmt.Errorf("%w: instruction file path", hookio.ErrEventMalformed)
 	}
 	spec := walker.RootSpec{Path: dir}
 	if r, cand, ok := watchedCandidate(env.Roots, l.Path); ok {

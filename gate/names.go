@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -144,7 +145,7 @@ func frontName(f walker.Front) (name []byte, ok bool) {
 
 // maxPluginJSON bounds the plugin.json read to learn a plugin's name, as
 // the local watch bounds a configuration file.
-const maxPluginJSON = claude.MaxConfigJSON
+const maxPluginJSON = config.MaxJSON
 
 // mayBeNamed reports whether the cached plugin version l may be the plugin
 // p by its plugin.json: it says so, or it could not be read whole (a link,

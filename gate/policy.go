@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // Errors of the gate. A caller wraps its own failure with one of these so
@@ -132,12 +132,12 @@ func (a Answer) String() string {
 }
 
 // Decision is the hook decision of a, false for None.
-func (a Answer) Decision() (claude.Decision, bool) {
+func (a Answer) Decision() (hookio.Decision, bool) {
 	switch a {
 	case Ask:
-		return claude.Ask, true
+		return hookio.Ask, true
 	case Deny:
-		return claude.Deny, true
+		return hookio.Deny, true
 	}
 	return 0, false
 }

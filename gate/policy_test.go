@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // TestDecideFollowsTheTable pins issue #16's table cell by cell: 7 states
@@ -102,7 +102,7 @@ func TestAnswerNeverMeansAllow(t *testing.T) {
 	if _, ok := None.Decision(); ok {
 		t.Fatal("None became a decision")
 	}
-	for a, want := range map[Answer]claude.Decision{Ask: claude.Ask, Deny: claude.Deny} {
+	for a, want := range map[Answer]hookio.Decision{Ask: hookio.Ask, Deny: hookio.Deny} {
 		if d, ok := a.Decision(); !ok || d != want {
 			t.Errorf("%s: got %v, %v", a, d, ok)
 		}

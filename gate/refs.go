@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -145,7 +146,7 @@ func pluginFront(l located, name string) (canon []byte, unknown bool) {
 		case reads[0].Reason != 0:
 			return nil, true
 		}
-		return claude.Frontmatter(reads[0].Data).Canonical, false
+		return config.Frontmatter(reads[0].Data).Canonical, false
 	}
 	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 )
 
 // Kind is what a candidate is to Claude Code.
@@ -76,9 +77,9 @@ type Candidate struct {
 // tool that names no candidate.
 func kindOfTool(tool string) (Kind, bool) {
 	switch tool {
-	case claude.ToolSkill:
+	case hookio.ToolSkill:
 		return Skill, true
-	case claude.ToolAgent, claude.ToolTask:
+	case hookio.ToolAgent, hookio.ToolTask:
 		return Agent, true
 	}
 	return 0, false

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/settings"
 )
 
 // steers reports whether an env key moves where skillwire or Claude Code
@@ -49,7 +49,7 @@ func steering(projects ...string) (key string, unknown bool) {
 			continue
 		}
 		seen = append(seen, p)
-		keys, err := claude.ProjectEnvKeys(p)
+		keys, err := settings.ProjectEnvKeys(p)
 		unknown = unknown || err != nil
 		for _, k := range keys {
 			if steers(k) {

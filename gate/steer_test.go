@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/settings"
 	"golang.org/x/sys/unix"
 )
 
@@ -49,7 +49,7 @@ func TestSteeringOfSettingsThatAreNotRegularFiles(t *testing.T) {
 		"a link": func(dir string) { must(t, os.Symlink("/etc/hostname", filepath.Join(dir, "settings.json"))) },
 		"a FIFO": func(dir string) { must(t, unix.Mkfifo(filepath.Join(dir, "settings.local.json"), 0o644)) },
 		"oversize": func(dir string) {
-			must(t, os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"x":"`+strings.Repeat("a", claude.MaxSettings)+`"}`), 0o644))
+			must(t, os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"x":"`+strings.Repeat("a", settings.MaxSize)+`"}`), 0o644))
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -3,7 +3,7 @@ package lockfile
 import (
 	"bytes"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -16,11 +16,11 @@ type Ref struct {
 	Digest  snapshot.Hash
 	Verdict Verdict
 	// Facts are what an added or changed settings or MCP file now makes
-	// Claude Code run, load or allow (claude.ConfigFacts against the
+	// Claude Code run, load or allow (config.Facts against the
 	// locked form, then its standing facts), as the local watch tells
 	// them; for an added skill, agent or command, what its frontmatter
-	// allows. Attacker text, escaped by claude.Fact.String.
-	Facts []claude.Fact
+	// allows. Attacker text, escaped by config.Fact.String.
+	Facts []config.Fact
 }
 
 // Label is root/name with the name shown through NameLabel; a file at the
@@ -120,9 +120,9 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 	tell := func(ref Ref, old []byte, o *Candidate) Ref {
 		switch {
 		case o.Canonical != nil:
-			ref.Facts = append(claude.ConfigFacts(old, o.Canonical), rootOf[o.Root].claude("").StandingFacts(o.Name, o.Canonical)...)
+			ref.Facts = append(config.Facts(old, o.Canonical), rootOf[o.Root].claude("").StandingFacts(o.Name, o.Canonical)...)
 		case o.front != nil && old == nil:
-			ref.Facts = claude.ConfigFacts(nil, o.front)
+			ref.Facts = config.Facts(nil, o.front)
 		}
 		return ref
 	}

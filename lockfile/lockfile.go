@@ -230,7 +230,7 @@ type Candidate struct {
 	Digest   snapshot.Hash
 	Verdict  Verdict
 	// Canonical is the canonical form of a settings or MCP candidate (the
-	// form the local watch keeps, claude.ConfigFacts' input), bound to the
+	// form the local watch keeps, config.Facts' input), bound to the
 	// manifest by its hash: verify tells a change as facts against it.
 	// nil for every other candidate.
 	Canonical []byte

@@ -9,10 +9,11 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/settings"
 )
 
 // noteHooksOff logs, and tells the desktop, each settings file that newly
-// stops skillwire's hooks (claude.Places.HooksOff), and each that no
+// stops skillwire's hooks (settings.HooksOffIn), and each that no
 // longer does: under one, skillwire's hooks cannot tell it themselves.
 func (d *daemon) noteHooksOff() {
 	places := claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir}
@@ -22,13 +23,13 @@ func (d *daemon) noteHooksOff() {
 			projects = append(projects, r.Project)
 		}
 	}
-	now := map[string]claude.HooksOff{}
-	for _, h := range places.HooksOff() {
+	now := map[string]settings.HooksOff{}
+	for _, h := range settings.HooksOffIn(places) {
 		now[h.Path] = h
 	}
 	for _, p := range projects {
 		places.Project = p
-		for _, h := range places.HooksOff() {
+		for _, h := range settings.HooksOffIn(places) {
 			now[h.Path] = h
 		}
 	}

@@ -17,3 +17,12 @@ func Parent[P ~string | ~[]byte](p P) P {
 	}
 	return p[:0]
 }
+
+// Join appends one component to dir, adding a '/' only when dir does not
+// end in one. Neither is cleaned.
+func Join(dir, name string) string {
+	if len(dir) > 0 && dir[len(dir)-1] == '/' {
+		return dir + name
+	}
+	return dir + "/" + name
+}

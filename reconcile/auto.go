@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 )
@@ -356,8 +356,8 @@ var knownKeys = []string{
 // changed), or that either version cannot be read whole (a second
 // document, a duplicate key, anything unparsable). Fixed words only.
 func frontmatterChanged(old, cur []byte) (string, bool) {
-	a, b := claude.FrontmatterFields(old), claude.FrontmatterFields(cur)
-	for _, ex := range []claude.Extract{a, b} {
+	a, b := config.FrontmatterFields(old), config.FrontmatterFields(cur)
+	for _, ex := range []config.Extract{a, b} {
 		if len(ex.Anomalies) > 0 {
 			return fmt.Sprintf("frontmatter unreadable (%s)", ex.Anomalies[0]), true
 		}

@@ -10,7 +10,9 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -23,7 +25,7 @@ const maxListed = 8
 type Input struct {
 	// HooksOff are the settings files of other projects that switch
 	// skillwire's hooks off there: where its hooks run, a session is told.
-	HooksOff  []claude.HooksOff
+	HooksOff  []settings.HooksOff
 	Obs       []baseline.Observation
 	Standings []baseline.Standing
 	// Events are the daemon's change events: a candidate that changed and
@@ -340,9 +342,9 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 	return 0, false
 }
 
-// textBudget is what the listed items may take of claude.MaxContext; the
+// textBudget is what the listed items may take of hookio.MaxContext; the
 // rest is for the fixed lines around them.
-const textBudget = claude.MaxContext - 2000
+const textBudget = hookio.MaxContext - 2000
 
 // limit tells the first items, at most maxListed and within textBudget,
 // and holds the rest over, counted per category. A pending review told

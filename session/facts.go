@@ -9,12 +9,13 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
 // A configuration candidate is told by its facts ("new SessionStart hook
 // runs …"), not as "changed". Facts hold attacker text, quoted, escaped and
-// cut by claude.Fact.String. Every dangerous fact is told (claude.Fact.Dangerous)
+// cut by config.Fact.String. Every dangerous fact is told (config.Fact.Dangerous)
 // while the item's budget holds; other facts fill up to maxFacts, and the
 // rest are counted per kind, never dropped unsaid.
 const maxFacts = 3
@@ -24,14 +25,14 @@ const maxFacts = 3
 const itemReserve = 1200
 
 // facts lists what changed in st's configuration since the form last
-// delivered, in claude.ConfigFacts order (hooks, helpers, env, MCP servers,
+// delivered, in config.Facts order (hooks, helpers, env, MCP servers,
 // then permissions and the rest). A candidate told for the first time has
 // everything new.
-func facts(st *baseline.Standing) []claude.Fact {
+func facts(st *baseline.Standing) []config.Fact {
 	if st.Observed == nil || st.Observed.Canonical == nil {
 		return nil
 	}
-	return claude.ConfigFacts(st.PriorCanonical, st.Observed.Canonical)
+	return config.Facts(st.PriorCanonical, st.Observed.Canonical)
 }
 
 // predecessor is, for a new plugin version, another version of the same
@@ -126,7 +127,7 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 	for _, p := range parts {
 		size += len(p) + 2
 	}
-	var untold, dangerUntold []claude.Fact
+	var untold, dangerUntold []config.Fact
 	for _, f := range fs {
 		t := f.String()
 		switch {
@@ -146,10 +147,10 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 	}
 	out := ": " + strings.Join(parts, "; ")
 	if len(dangerUntold) > 0 {
-		out += fmt.Sprintf(" (and %d more that run code or ask less, over the advisory's size: %s; see skillwire status)", len(dangerUntold), claude.CountFacts(dangerUntold))
+		out += fmt.Sprintf(" (and %d more that run code or ask less, over the advisory's size: %s; see skillwire status)", len(dangerUntold), config.CountFacts(dangerUntold))
 	}
 	if len(untold) > 0 {
-		out += " (also " + claude.CountFacts(untold) + "; see skillwire status)"
+		out += " (also " + config.CountFacts(untold) + "; see skillwire status)"
 	}
 	return out
 }
@@ -157,23 +158,23 @@ func factsText(in Input, st *baseline.Standing, pending bool, budget int) string
 // toldFacts are the facts st's line tells, dangerous ones first: against
 // the reviewed form while pending, against the version a new plugin version
 // replaces, else against the form last delivered; then its standing facts.
-func toldFacts(in Input, st *baseline.Standing, pending bool) []claude.Fact {
+func toldFacts(in Input, st *baseline.Standing, pending bool) []config.Fact {
 	fs := facts(st)
 	if pending && st.ReviewedCanonical != nil && st.Observed != nil && st.Observed.Canonical != nil {
-		fs = claude.ConfigFacts(st.ReviewedCanonical, st.Observed.Canonical)
+		fs = config.Facts(st.ReviewedCanonical, st.Observed.Canonical)
 	}
 	if st.Observed == nil || st.Observed.Canonical == nil {
 		return fs
 	}
 	if pred := predecessor(in, st); pred != nil {
-		fs = claude.ConfigFacts(pred.PriorCanonical, st.Observed.Canonical)
+		fs = config.Facts(pred.PriorCanonical, st.Observed.Canonical)
 	}
 	fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
-	slices.SortStableFunc(fs, func(a, b claude.Fact) int { return dangerRank(a) - dangerRank(b) })
+	slices.SortStableFunc(fs, func(a, b config.Fact) int { return dangerRank(a) - dangerRank(b) })
 	return fs
 }
 
-func dangerRank(f claude.Fact) int {
+func dangerRank(f config.Fact) int {
 	if f.Dangerous() {
 		return 0
 	}

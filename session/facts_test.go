@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
 )
@@ -84,7 +85,7 @@ func TestFactsStayUnderTheHookCap(t *testing.T) {
 		sts = append(sts, configStanding(fmt.Sprintf("s%02d", i), baseline.Changed, `{}`, now))
 	}
 	adv := build(Input{Standings: sts})
-	if len(adv.Text) > claude.MaxContext {
+	if len(adv.Text) > hookio.MaxContext {
 		t.Fatalf("advisory of %d bytes, over the cap", len(adv.Text))
 	}
 	if !strings.Contains(adv.Text, "more that run code or ask less") {
@@ -161,7 +162,7 @@ func TestDangerousFactsPastTheBudgetAreCountedNeverDropped(t *testing.T) {
 	if want := fmt.Sprintf("(and %d more that run code or ask less, over the advisory's size: +%d hooks;", 60-told, 60-told); !strings.Contains(adv.Text, want) {
 		t.Errorf("advisory lacks %q:\n%s", want, adv.Text[len(adv.Text)-400:])
 	}
-	if len(adv.Text) > claude.MaxContext || len(adv.Consume) != 1 {
+	if len(adv.Text) > hookio.MaxContext || len(adv.Consume) != 1 {
 		t.Errorf("advisory of %d bytes consuming %d", len(adv.Text), len(adv.Consume))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/verdict"
 )
 
@@ -45,11 +46,11 @@ func mainAgentLines(in Input) []string {
 // other than this one that switch skillwire's hooks off (a project's own
 // disableAllHooks stops the very hook that would tell it, so it is told in
 // the next session where hooks run). Bounded by maxHooksOffProjects.
-func hooksOffElsewhere(p claude.Places, current string, projects []string) []claude.HooksOff {
+func hooksOffElsewhere(p claude.Places, current string, projects []string) []settings.HooksOff {
 	if p.Config == "" {
 		return nil
 	}
-	var out []claude.HooksOff
+	var out []settings.HooksOff
 	for i, proj := range projects {
 		if i == maxHooksOffProjects {
 			break
@@ -58,7 +59,7 @@ func hooksOffElsewhere(p claude.Places, current string, projects []string) []cla
 			continue
 		}
 		p.Project = proj
-		for _, h := range p.HooksOff() {
+		for _, h := range settings.HooksOffIn(p) {
 			if h.Scope == claude.Project {
 				out = append(out, h)
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/verdict"
 )
 
@@ -51,9 +51,9 @@ func notice(in Input, accepted int, items []item, instructions int) string {
 		}
 		for _, f := range toldFacts(in, it.st, it.cat == catPending) {
 			switch {
-			case f.Kind == claude.FactNewHook:
+			case f.Kind == config.FactNewHook:
 				hooks++
-			case f.Kind == claude.FactNewMCPServer:
+			case f.Kind == config.FactNewMCPServer:
 				servers++
 			case f.Dangerous():
 				other++

@@ -8,7 +8,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -78,7 +78,7 @@ func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 		rec[st.ID] = &reconcile.Reconciliation{Changes: chs}
 	}
 	adv := build(Input{Standings: sts, Reconciled: rec})
-	if len(adv.Text) > claude.MaxContext-500 {
+	if len(adv.Text) > hookio.MaxContext-500 {
 		t.Fatalf("advisory of %d bytes", len(adv.Text))
 	}
 	if len(adv.Consume) == 8 || !strings.Contains(adv.Text, "more changed") {

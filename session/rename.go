@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -94,7 +94,7 @@ func frontmatterName(m *snapshot.Manifest, content func(snapshot.Hash) ([]byte, 
 		if !ok {
 			return nil, false
 		}
-		ex := claude.Frontmatter(b)
+		ex := config.Frontmatter(b)
 		var fm map[string]json.RawMessage
 		if len(ex.Anomalies) > 0 || json.Unmarshal(ex.Canonical, &fm) != nil {
 			return nil, false

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/gate"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/managed"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -115,26 +116,26 @@ strict. It always exits 0.`,
 		}
 	}
 	return []*cobra.Command{
-		mk("pre-tool-use", claude.EventPreToolUse, "The PreToolUse hook: ask or deny a Skill or Agent use",
+		mk("pre-tool-use", hookio.EventPreToolUse, "The PreToolUse hook: ask or deny a Skill or Agent use",
 			`pre-tool-use judges the skill or command (tool Skill) or custom agent (tool
 Agent, its subagent_type) about to be used, named by its folder, file or
 frontmatter name (plugin:name: the plugin's installed versions), on its
 bytes on disk now, and answers ask or deny under the gate's policy.`),
-		mk("prompt-expansion", claude.EventUserPromptExpansion, "The UserPromptExpansion hook: block or warn a typed /name",
+		mk("prompt-expansion", hookio.EventUserPromptExpansion, "The UserPromptExpansion hook: block or warn a typed /name",
 			`prompt-expansion judges the skill or command a person typed as /name: a
 deny blocks the expansion, an ask adds the finding as context the person
 sees.`),
-		mk("config-change", claude.EventConfigChange, "The ConfigChange hook: record a settings or skill change mid-session",
+		mk("config-change", hookio.EventConfigChange, "The ConfigChange hook: record a settings or skill change mid-session",
 			`config-change judges a change to a settings source or a skill file made
 during a session. A skill file's change is judged on the skill's bytes now
 and blocked where the gate's table denies; under balanced and strict a user,
 project or local settings change that adds a hook, helper, env, MCP server,
 plugin or permission, or cannot be read safely, is blocked.`),
-		mk("instructions-loaded", claude.EventInstructionsLoaded, "The InstructionsLoaded hook: record which instruction file loaded",
+		mk("instructions-loaded", hookio.EventInstructionsLoaded, "The InstructionsLoaded hook: record which instruction file loaded",
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
 is marked so a session start can report it. The event cannot block.`),
-		mk("post-tool-use", claude.EventPostToolUse, "The PostToolUse hook: record that the person allowed an asked use",
+		mk("post-tool-use", hookio.EventPostToolUse, "The PostToolUse hook: record that the person allowed an asked use",
 			`post-tool-use runs after a Skill or Agent call ran. When the gate asked the
 person about that very call (by its tool_use_id) and the person allowed it,
 the allow is recorded on the candidate, bound to the bytes asked about, and
@@ -150,7 +151,7 @@ func runGateHook(ctx context.Context, s *streams, event string) {
 	defer cancel()
 	h := gate.HookEnv{Claude: claudeEnv(s), For: func(cwd string) (gate.Env, error) { return gateEnv(s, cwd) }}
 	var r gate.Response
-	if b, err := claude.ReadEvent(s.in, gateStdinWait); err != nil {
+	if b, err := hookio.ReadEvent(s.in, gateStdinWait); err != nil {
 		r = gate.Unreadable(event, err, h)
 	} else {
 		r = gate.Handle(ctx, event, b, h)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/gate"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
@@ -94,7 +94,7 @@ func (o *hookOut) deliver(text, notice string) bool {
 		// "succeeds" but delivers nothing, so nothing may be consumed.
 		return false
 	}
-	b, err := claude.SessionStartOutput(gate.WithWarning(o.warn, text), gate.WithWarning(o.warn, notice))
+	b, err := hookio.SessionStartOutput(gate.WithWarning(o.warn, text), gate.WithWarning(o.warn, notice))
 	if err != nil {
 		return false
 	}
@@ -140,7 +140,7 @@ func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-
 }
 
 func sessionStart(ctx context.Context, s *streams, out *hookOut) {
-	in := claude.ReadHookInput(s.in, hookStdinWait)
+	in := hookio.ReadInput(s.in, hookStdinWait)
 	if steeredSession(s, in.Cwd, out) {
 		return
 	}

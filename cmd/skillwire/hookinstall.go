@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/spf13/cobra"
 )
 
@@ -26,19 +27,19 @@ type hookEditFlags struct {
 func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.project, "project", false, "edit the project's .claude/settings.json instead of the global one")
 	cmd.Flags().BoolVar(&f.managed, "managed", false,
-		"edit skillwire's drop-in in Claude Code's managed settings (<managed>/managed-settings.d/"+claude.ManagedDropIn+"; needs root): hooks there run even where a project sets disableAllHooks")
+		"edit skillwire's drop-in in Claude Code's managed settings (<managed>/managed-settings.d/"+settings.ManagedDropIn+"; needs root): hooks there run even where a project sets disableAllHooks")
 	cmd.Flags().StringSliceVar(&f.events, "events", nil,
 		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use); default all six")
 	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
 }
 
 // specs are the hooks --events names, all five by default.
-func (f *hookEditFlags) specs() ([]claude.HookSpec, error) {
+func (f *hookEditFlags) specs() ([]settings.HookSpec, error) {
 	if len(f.events) == 0 {
-		return claude.HookSpecs, nil
+		return settings.HookSpecs, nil
 	}
-	var out []claude.HookSpec
-	for _, h := range claude.HookSpecs {
+	var out []settings.HookSpec
+	for _, h := range settings.HookSpecs {
 		for _, e := range f.events {
 			if e == h.Event || e == h.Sub {
 				out = append(out, h)
@@ -48,7 +49,7 @@ func (f *hookEditFlags) specs() ([]claude.HookSpec, error) {
 	}
 	for _, e := range f.events {
 		known := false
-		for _, h := range claude.HookSpecs {
+		for _, h := range settings.HookSpecs {
 			known = known || e == h.Event || e == h.Sub
 		}
 		if !known {
@@ -135,7 +136,7 @@ func hookInstall(s *streams, f hookEditFlags) error {
 		}
 		changed = true
 		fmt.Fprintf(s.out, "%s: add this %s hook\n", defang(sf.Path), h.Event)
-		writeIndented(s.out, claude.HookEntry(command))
+		writeIndented(s.out, settings.HookEntry(command))
 		if others > 0 {
 			fmt.Fprintf(s.out, "note: %d other skillwire %s hook(s) are in this file (another binary?); 'skillwire hook uninstall' removes them all\n", others, h.Event)
 		}
@@ -176,7 +177,7 @@ func hookUninstall(s *streams, f hookEditFlags) error {
 		total += len(removed)
 		fmt.Fprintf(s.out, "%s: remove %d %s hook(s)\n", defang(sf.Path), len(removed), h.Event)
 		for _, c := range removed {
-			fmt.Fprintf(s.out, "  %s\n", anomaly.EscapeJSON([]byte(claude.QuoteJSON(c))))
+			fmt.Fprintf(s.out, "  %s\n", anomaly.EscapeJSON([]byte(settings.QuoteJSON(c))))
 		}
 	}
 	if total == 0 {
@@ -202,7 +203,7 @@ func selfExe() (string, error) {
 	if fi, err := os.Stat(exe); err != nil || !fi.Mode().IsRegular() {
 		return "", fail(exitInternal, "cannot find this binary at %s", defang(exe))
 	}
-	if _, err := claude.HookCommand(exe); err != nil {
+	if _, err := settings.HookCommand(exe); err != nil {
 		return "", fail(exitUsage, "%v: %s", err, defang(exe))
 	}
 	return exe, nil
@@ -214,11 +215,11 @@ func refuseSettings(path string, err error) error {
 
 // openSettings reads the settings.json install and uninstall edit, saying
 // why one is refused.
-func openSettings(s *streams, f hookEditFlags) (*claude.SettingsFile, error) {
+func openSettings(s *streams, f hookEditFlags) (*settings.File, error) {
 	env := claude.OSEnv()
 	env.Getenv = s.getenv
 	var dir, path string
-	var sf *claude.SettingsFile
+	var sf *settings.File
 	var err error
 	switch {
 	case f.project && f.managed:
@@ -234,20 +235,20 @@ func openSettings(s *streams, f hookEditFlags) (*claude.SettingsFile, error) {
 		if os.Geteuid() != 0 {
 			return nil, fail(exitUsage, "--managed writes Claude Code's managed settings in %s, which only root may change: run it as root (sudo)", defang(p.Managed))
 		}
-		sf, err = claude.OpenManagedSettings(p.Managed)
-		path = p.Managed + "/managed-settings.d/" + claude.ManagedDropIn
+		sf, err = settings.OpenManaged(p.Managed)
+		path = p.Managed + "/managed-settings.d/" + settings.ManagedDropIn
 	case f.project:
 		p := claude.ProjectDir(env, "")
 		if p == "" {
 			return nil, fail(exitUsage, "no project directory: set CLAUDE_PROJECT_DIR or run in the project")
 		}
 		dir = claude.ProjectConfigDir(p)
-		sf, err = claude.OpenProjectSettings(p)
+		sf, err = settings.OpenProject(p)
 	default:
 		if dir, err = claude.ConfigDir(env); err != nil {
 			return nil, fail(exitUsage, "%v", err)
 		}
-		sf, err = claude.OpenSettings(dir)
+		sf, err = settings.Open(dir)
 	}
 	if path == "" {
 		path = claude.SettingsPath(dir)
@@ -255,13 +256,13 @@ func openSettings(s *streams, f hookEditFlags) (*claude.SettingsFile, error) {
 	switch {
 	case err == nil:
 		return sf, nil
-	case errors.Is(err, claude.ErrLinkedProject):
+	case errors.Is(err, settings.ErrLinkedProject):
 		return nil, fail(exitUsage, "the project's .claude is a symbolic link; skillwire does not edit through it")
 	case errors.Is(err, safefile.ErrSymlink):
 		return nil, fail(exitUsage, "%s is a symbolic link; skillwire does not edit through a link: add the hook to the file it points to by hand (see --dry-run for the entry)", defang(path))
 	case errors.Is(err, safefile.ErrNotRegular):
 		return nil, fail(exitUsage, "%s is not a regular file; skillwire edits only a regular settings.json", defang(path))
-	case errors.Is(err, claude.ErrTooLarge), errors.Is(err, claude.ErrNotJSON), errors.Is(err, claude.ErrNotObject), errors.Is(err, claude.ErrShape):
+	case errors.Is(err, settings.ErrTooLarge), errors.Is(err, settings.ErrNotJSON), errors.Is(err, settings.ErrNotObject), errors.Is(err, settings.ErrShape):
 		return nil, refuseSettings(path, err)
 	}
 	return nil, fail(exitInternal, "reading %s: %s", defang(path), sysErr(err))
@@ -269,7 +270,7 @@ func openSettings(s *streams, f hookEditFlags) (*claude.SettingsFile, error) {
 
 // applySettings shows the change, asks, and writes it with a backup of the
 // old file (DESIGN.md §8).
-func applySettings(s *streams, f hookEditFlags, sf *claude.SettingsFile) error {
+func applySettings(s *streams, f hookEditFlags, sf *settings.File) error {
 	if sf.Reformatted() {
 		fmt.Fprintln(s.out, "note: the file is rewritten with two-space indentation; elsewhere only its whitespace changes")
 	}
@@ -282,12 +283,12 @@ func applySettings(s *streams, f hookEditFlags, sf *claude.SettingsFile) error {
 		return err
 	}
 	backup, err := sf.Write()
-	var we *claude.WriteError
+	var we *settings.WriteError
 	switch {
-	case errors.Is(err, claude.ErrChanged):
+	case errors.Is(err, settings.ErrChanged):
 		return fail(exitInternal, "%s changed while skillwire was editing it; nothing was changed, run the command again", defang(sf.Path))
-	case errors.Is(err, claude.ErrTooManyBackups):
-		return fail(exitInternal, "%d backups of %s exist already; remove old ones", claude.MaxBackups, defang(sf.Path))
+	case errors.Is(err, settings.ErrTooManyBackups):
+		return fail(exitInternal, "%d backups of %s exist already; remove old ones", settings.MaxBackups, defang(sf.Path))
 	case errors.As(err, &we):
 		return fail(exitInternal, "%s %s: %s", we.Op, defang(we.Path), sysErr(we.Err))
 	case err != nil:

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -61,7 +62,7 @@ type statusJSON struct {
 }
 
 // hooksOffJSON is a settings file under which skillwire's hooks do not run
-// (claude.HooksOff), and what to do about it.
+// (settings.HooksOff), and what to do about it.
 type hooksOffJSON struct {
 	Scope  claude.Scope `json:"scope"`
 	Path   string       `json:"path"`
@@ -70,7 +71,7 @@ type hooksOffJSON struct {
 
 func hooksOff(p claude.Places) []hooksOffJSON {
 	out := []hooksOffJSON{}
-	for _, h := range p.HooksOff() {
+	for _, h := range settings.HooksOffIn(p) {
 		out = append(out, hooksOffJSON{Scope: h.Scope, Path: anomaly.QuoteBytes([]byte(h.Path)), Advice: h.Advice()})
 	}
 	return out

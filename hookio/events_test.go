@@ -1,4 +1,4 @@
-package claude
+package hookio
 
 import (
 	"bytes"
@@ -130,11 +130,11 @@ func TestParseInstructionsLoaded(t *testing.T) {
 }
 
 func TestReadEventRefusesRatherThanTruncates(t *testing.T) {
-	exact := bytes.Repeat([]byte{' '}, MaxHookInput)
-	if b, err := ReadEvent(bytes.NewReader(exact), time.Minute); err != nil || len(b) != MaxHookInput {
+	exact := bytes.Repeat([]byte{' '}, MaxInput)
+	if b, err := ReadEvent(bytes.NewReader(exact), time.Minute); err != nil || len(b) != MaxInput {
 		t.Fatalf("at the limit: %d bytes, %v", len(b), err)
 	}
-	over := bytes.Repeat([]byte{' '}, MaxHookInput+1)
+	over := bytes.Repeat([]byte{' '}, MaxInput+1)
 	if _, err := ReadEvent(bytes.NewReader(over), time.Minute); !errors.Is(err, ErrEventTooLarge) {
 		t.Fatalf("over the limit: %v", err)
 	}

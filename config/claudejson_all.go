@@ -1,4 +1,4 @@
-package claude
+package config
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // told with the project it is for.
 func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
 	}
 	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
@@ -66,7 +66,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	}
 	ex := Extract{Canonical: canonicalJSON(kept)}
 	if s.dup {
-		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+		ex.Anomalies = []Anomaly{AnomalyDuplicateKey}
 	}
 	return ex
 }

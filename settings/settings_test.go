@@ -1,4 +1,4 @@
-package claude
+package settings
 
 import (
 	"bytes"
@@ -7,20 +7,22 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/hookio"
 )
 
 const testCommand = "/opt/sw/bin/skillwire hook session-start"
 
-func mustParse(t *testing.T, doc string) *Settings {
+func mustParse(t *testing.T, doc string) *Doc {
 	t.Helper()
-	s, err := ParseSettings([]byte(doc))
+	s, err := Parse([]byte(doc))
 	if err != nil {
-		t.Fatalf("ParseSettings(%q): %v", doc, err)
+		t.Fatalf("Parse(%q): %v", doc, err)
 	}
 	return s
 }
 
-func TestParseSettingsRefusesWhatIsNotOneObject(t *testing.T) {
+func TestParseRefusesWhatIsNotOneObject(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc string
 		want      error
@@ -40,10 +42,10 @@ func TestParseSettingsRefusesWhatIsNotOneObject(t *testing.T) {
 		{"two objects", `{} {}`, ErrNotJSON},
 		{"trailing text", `{"a": 1} x`, ErrNotJSON},
 		{"control byte in string", "{\"a\": \"\x1b\"}", ErrNotJSON},
-		{"too large", `{"a": "` + strings.Repeat("x", MaxSettings) + `"}`, ErrTooLarge},
+		{"too large", `{"a": "` + strings.Repeat("x", MaxSize) + `"}`, ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseSettings([]byte(tc.doc))
+			_, err := Parse([]byte(tc.doc))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
@@ -53,7 +55,7 @@ func TestParseSettingsRefusesWhatIsNotOneObject(t *testing.T) {
 
 func TestSettingsErrorsNeverQuoteTheFile(t *testing.T) {
 	for _, doc := range []string{"{\"$(whoami)\" x}", "{\"a\": `x`}", "{\"a\": 1} \x1b[2J"} {
-		_, err := ParseSettings([]byte(doc))
+		_, err := Parse([]byte(doc))
 		if err == nil {
 			t.Fatalf("%q parsed", doc)
 		}
@@ -114,7 +116,7 @@ func TestAddSessionStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			added, err := s.AddHook(EventSessionStart, "", testCommand)
+			added, err := s.AddHook(hookio.EventSessionStart, "", testCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +162,7 @@ func TestRemoveSessionStartRemovesOnlyOurs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.in)
-			removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand)
+			removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,10 +195,10 @@ func TestSettingsOfUnexpectedShapeAreRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustParse(t, tc.doc)
 			before := s.Encode()
-			if _, err := s.AddHook(EventSessionStart, "", testCommand); !errors.Is(err, ErrShape) {
+			if _, err := s.AddHook(hookio.EventSessionStart, "", testCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("AddHook: %v, want ErrShape", err)
 			}
-			if _, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
+			if _, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); !errors.Is(err, ErrShape) {
 				t.Fatalf("RemoveHooks: %v, want ErrShape", err)
 			}
 			if !bytes.Equal(s.Encode(), before) {
@@ -216,10 +218,10 @@ func TestInstallThenUninstallRestoresTheDocument(t *testing.T) {
 	} {
 		s := mustParse(t, doc)
 		want := s.Encode()
-		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+		if added, err := s.AddHook(hookio.EventSessionStart, "", testCommand); err != nil || !added {
 			t.Fatalf("%s: AddHook = %v, %v", doc, added, err)
 		}
-		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
+		if removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 {
 			t.Fatalf("%s: RemoveHooks = %q, %v", doc, removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, want) {
@@ -325,12 +327,12 @@ func semantic(t *testing.T, b []byte) any {
 	return v
 }
 
-// FuzzSettingsRoundTrip: any JSON object parses; decode→encode→decode is
+// FuzzRoundTrip: any JSON object parses; decode→encode→decode is
 // the same document, meaning the same to encoding/json; and installing then
 // uninstalling the hook restores it, unless the original already held a
 // skillwire hook or an empty hooks/SessionStart (which uninstall cannot
 // tell from one install created).
-func FuzzSettingsRoundTrip(f *testing.F) {
+func FuzzRoundTrip(f *testing.F) {
 	for _, seed := range []string{
 		`{}`,
 		`{"model":"opus","n":1.50,"big":1e3,"neg":-0.0e-0}`,
@@ -347,10 +349,10 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseSettings(data)
+		s, err := Parse(data)
 		if err != nil {
 			trimmed := bytes.TrimLeft(data, " \t\r\n")
-			if json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{' && len(data) <= MaxSettings {
+			if json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{' && len(data) <= MaxSize {
 				t.Fatalf("a valid JSON object was refused: %v", err)
 			}
 			return
@@ -359,7 +361,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("invalid JSON was accepted")
 		}
 		enc := s.Encode()
-		s2, err := ParseSettings(enc)
+		s2, err := Parse(enc)
 		if err != nil {
 			t.Fatalf("the encoding does not parse: %v\n%s", err, enc)
 		}
@@ -373,7 +375,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 			t.Fatalf("the encoding means something else:\n%s", enc)
 		}
 
-		cmds, err := s.Commands(EventSessionStart)
+		cmds, err := s.Commands(hookio.EventSessionStart)
 		if err != nil {
 			return
 		}
@@ -390,10 +392,10 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 				return
 			}
 		}
-		if added, err := s.AddHook(EventSessionStart, "", testCommand); err != nil || !added {
+		if added, err := s.AddHook(hookio.EventSessionStart, "", testCommand); err != nil || !added {
 			t.Fatalf("AddHook = %v, %v", added, err)
 		}
-		if removed, err := s.RemoveHooks(EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
+		if removed, err := s.RemoveHooks(hookio.EventSessionStart, HookSpecs[0].IsCommand); err != nil || len(removed) != 1 || removed[0] != testCommand {
 			t.Fatalf("RemoveHooks = %q, %v", removed, err)
 		}
 		if got := s.Encode(); !bytes.Equal(got, enc) {
@@ -402,22 +404,22 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 	})
 }
 
-func TestParseSettingsRefusesDeepNestingWithoutOverflowingTheStack(t *testing.T) {
+func TestParseRefusesDeepNestingWithoutOverflowingTheStack(t *testing.T) {
 	deep := []byte(`{"a":` + strings.Repeat("[", 3_000_000))
-	if _, err := ParseSettings(deep); !errors.Is(err, ErrNotJSON) {
+	if _, err := Parse(deep); !errors.Is(err, ErrNotJSON) {
 		t.Fatalf("3,000,000 levels: %v, want ErrNotJSON", err)
 	}
-	ok := []byte(`{"a":` + strings.Repeat("[", maxSettingsDepth-1) + strings.Repeat("]", maxSettingsDepth-1) + `}`)
-	if _, err := ParseSettings(ok); err != nil {
-		t.Fatalf("%d levels: %v", maxSettingsDepth, err)
+	ok := []byte(`{"a":` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`)
+	if _, err := Parse(ok); err != nil {
+		t.Fatalf("%d levels: %v", maxDepth, err)
 	}
 }
 
-func TestParseSettingsStripsOneLeadingBOM(t *testing.T) {
-	if _, err := ParseSettings([]byte("\xef\xbb\xbf{\"hooks\":{}}")); err != nil {
+func TestParseStripsOneLeadingBOM(t *testing.T) {
+	if _, err := Parse([]byte("\xef\xbb\xbf{\"hooks\":{}}")); err != nil {
 		t.Errorf("a settings file with a BOM: %v", err)
 	}
-	if _, err := ParseSettings([]byte("\xef\xbb\xbf\xef\xbb\xbf{}")); err == nil {
+	if _, err := Parse([]byte("\xef\xbb\xbf\xef\xbb\xbf{}")); err == nil {
 		t.Error("two BOMs parsed")
 	}
 }

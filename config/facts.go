@@ -1,4 +1,4 @@
-package claude
+package config
 
 import (
 	"cmp"
@@ -72,10 +72,10 @@ type Fact struct {
 	Value   string
 }
 
-// ConfigFacts lists what changed between two Canonical forms of the same
+// Facts lists what changed between two Canonical forms of the same
 // candidate (settings subset, MCP extract or frontmatter), in FactKind
 // order. A nil or damaged old form is read as empty: all is new.
-func ConfigFacts(old, new []byte) []Fact {
+func Facts(old, new []byte) []Fact {
 	o, n := decodeCanonical(old), decodeCanonical(new)
 	var fs []Fact
 	fs = append(fs, hookFacts(o["hooks"], n["hooks"])...)

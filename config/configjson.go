@@ -1,4 +1,10 @@
-package claude
+// Package config reduces Claude Code's configuration files (settings,
+// .mcp.json, ~/.claude.json, the plugin registries, frontmatter) to what
+// they configure, in one canonical form, lists the commands they run, and
+// tells what changed between two forms as facts, in fixed words around
+// quoted attacker text (Fact.String: the advisory, the gate's reasons and
+// verify's reports all tell them so).
+package config
 
 import (
 	"bytes"
@@ -14,20 +20,20 @@ import (
 // `theme`, `numStartups` or a reordered key is not a change while every hook,
 // server and permission is.
 
-// ConfigAnomaly is why a configuration document could not be observed as
+// Anomaly is why a configuration document could not be observed as
 // plain data. The names match anomaly.Reason names where one exists.
-type ConfigAnomaly string
+type Anomaly string
 
 const (
-	AnomalyUnparsable   ConfigAnomaly = "unparsable"   // not one valid JSON object (or YAML mapping)
-	AnomalyOversize     ConfigAnomaly = "oversize"     // over the size bound; never parsed in part
-	AnomalyDuplicateKey ConfigAnomaly = "duplicatekey" // a key given twice; the last one is kept, as Claude Code does
-	AnomalyDepth        ConfigAnomaly = "depth"        // nested deeper than any real configuration
-	AnomalyAlias        ConfigAnomaly = "alias"        // YAML aliases that would expand past the limit; never expanded
+	AnomalyUnparsable   Anomaly = "unparsable"   // not one valid JSON object (or YAML mapping)
+	AnomalyOversize     Anomaly = "oversize"     // over the size bound; never parsed in part
+	AnomalyDuplicateKey Anomaly = "duplicatekey" // a key given twice; the last one is kept, as Claude Code does
+	AnomalyDepth        Anomaly = "depth"        // nested deeper than any real configuration
+	AnomalyAlias        Anomaly = "alias"        // YAML aliases that would expand past the limit; never expanded
 )
 
-// MaxConfigJSON bounds a settings or .mcp.json document (DESIGN §12, "Bad input").
-const MaxConfigJSON = 1 << 20
+// MaxJSON bounds a settings or .mcp.json document (DESIGN §12, "Bad input").
+const MaxJSON = 1 << 20
 
 // MaxClaudeJSON bounds ~/.claude.json: Claude Code rewrites it at every start
 // with per-project history, so real ones grow well past a settings file.
@@ -72,7 +78,7 @@ type Extract struct {
 	Canonical []byte
 	// Anomalies holds at most one reason: duplicatekey comes with a Canonical
 	// form; unparsable, oversize, depth and alias come without one.
-	Anomalies []ConfigAnomaly
+	Anomalies []Anomaly
 }
 
 // errConfigDepth stops a walk nested past maxConfigDepth.
@@ -201,7 +207,7 @@ func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
 // extractConfig runs read over data and turns its outcome into an Extract.
 func extractConfig(data []byte, size, max int64, read func(r *configReader) (map[string]any, error)) Extract {
 	if size > max || int64(len(data)) > max {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyOversize}}
+		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
 	}
 	r := newConfigReader(trimBOM(data))
 	kept, err := read(r)
@@ -209,15 +215,15 @@ func extractConfig(data []byte, size, max int64, read func(r *configReader) (map
 		err = r.end()
 	}
 	if errors.Is(err, errConfigDepth) {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+		return Extract{Anomalies: []Anomaly{AnomalyDepth}}
 	}
 	if err != nil {
-		return Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+		return Extract{Anomalies: []Anomaly{AnomalyUnparsable}}
 	}
 	var ex Extract
 	ex.Canonical = canonicalJSON(kept)
 	if r.dup {
-		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+		ex.Anomalies = []Anomaly{AnomalyDuplicateKey}
 	}
 	return ex
 }
@@ -231,7 +237,7 @@ func canonicalJSON(v any) []byte {
 	if err := enc.Encode(v); err != nil {
 		// Built values are maps, slices, strings, json.Number, bool and nil
 		// from a decoder that validated them; none of them fails to encode.
-		panic("claude: canonical JSON: " + err.Error())
+		panic("config: canonical JSON: " + err.Error())
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
@@ -240,7 +246,7 @@ func canonicalJSON(v any) []byte {
 // (user, project, local or managed). size is the file's size as the caller
 // observed it; data is what it read, bounded.
 func SettingsSubset(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
+	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
 		kept := map[string]any{}
 		err := r.object(func(k string) error {
 			if _, noise := slices.BinarySearch(noiseKeys, k); noise {
@@ -256,7 +262,7 @@ func SettingsSubset(data []byte, size int64) Extract {
 
 // MCPJSON extracts `mcpServers` of a project's .mcp.json.
 func MCPJSON(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
+	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
 		kept := map[string]any{}
 		err := r.object(func(k string) error {
 			if k != "mcpServers" {
@@ -284,9 +290,9 @@ func (s *claudeScan) top(fn func(k string) error) *Extract {
 	}
 	switch {
 	case errors.Is(err, errConfigDepth):
-		return &Extract{Anomalies: []ConfigAnomaly{AnomalyDepth}}
+		return &Extract{Anomalies: []Anomaly{AnomalyDepth}}
 	case err != nil:
-		return &Extract{Anomalies: []ConfigAnomaly{AnomalyUnparsable}}
+		return &Extract{Anomalies: []Anomaly{AnomalyUnparsable}}
 	}
 	return nil
 }

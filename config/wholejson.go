@@ -1,4 +1,4 @@
-package claude
+package config
 
 import "errors"
 
@@ -6,7 +6,7 @@ import "errors"
 // registries (installed_plugins.json, known_marketplaces.json), where what
 // is installed and where it comes from is the whole document.
 func WholeJSON(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxConfigJSON, func(r *configReader) (map[string]any, error) {
+	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
 		v, err := r.value(0)
 		if err != nil {
 			return nil, err

@@ -1,8 +1,11 @@
-package claude
+package settings
 
 import (
 	"slices"
 
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -14,7 +17,7 @@ import (
 type HooksOff struct {
 	// Scope is Global (the user's settings.json), Project (the project's
 	// settings.json or settings.local.json) or Managed.
-	Scope Scope
+	Scope claude.Scope
 	Path  string
 }
 
@@ -26,13 +29,13 @@ const ManagedSettingsFile = "managed-settings.json"
 // overruled by skillwire's hooks in managed settings; a managed one only
 // by its administrator.
 func (h HooksOff) Advice() string {
-	if h.Scope == Managed {
+	if h.Scope == claude.Managed {
 		return "only the administrator can turn hooks back on"
 	}
 	return "run: sudo skillwire hook install --managed"
 }
 
-// HooksOff lists the settings files of p that stop skillwire's hooks: the
+// HooksOffIn lists the settings files of p that stop skillwire's hooks: the
 // user's settings.json, the project's settings.json and settings.local.json
 // and the managed settings file, each where it sets disableAllHooks: true.
 // A non-managed one stops nothing while skillwire's SessionStart hook is in
@@ -40,23 +43,23 @@ func (h HooksOff) Advice() string {
 // a non-managed disableAllHooks (pinned by e2e). Files are read through
 // the walker, never through a link; a file that cannot be read or parsed
 // is not listed (its candidate tells that anomaly).
-func (p Places) HooksOff() []HooksOff {
+func HooksOffIn(p claude.Places) []HooksOff {
 	var out []HooksOff
 	if p.Managed != "" && disablesHooks(p.Managed, ".", ManagedSettingsFile) {
-		out = append(out, HooksOff{Scope: Managed, Path: under(p.Managed, ManagedSettingsFile)})
+		out = append(out, HooksOff{Scope: claude.Managed, Path: pathname.Join(p.Managed, ManagedSettingsFile)})
 	}
 	var user []HooksOff
 	if p.Config != "" && disablesHooks(p.Config, ".", "settings.json") {
-		user = append(user, HooksOff{Scope: Global, Path: SettingsPath(p.Config)})
+		user = append(user, HooksOff{Scope: claude.Global, Path: claude.SettingsPath(p.Config)})
 	}
 	if p.Project != "" {
-		for _, n := range ProjectSettingsFiles {
-			if ProjectConfigDir(p.Project) != p.Config && disablesHooks(p.Project, ".claude", n) {
-				user = append(user, HooksOff{Scope: Project, Path: under(ProjectConfigDir(p.Project), n)})
+		for _, n := range claude.ProjectSettingsFiles {
+			if claude.ProjectConfigDir(p.Project) != p.Config && disablesHooks(p.Project, ".claude", n) {
+				user = append(user, HooksOff{Scope: claude.Project, Path: pathname.Join(claude.ProjectConfigDir(p.Project), n)})
 			}
 		}
 	}
-	if len(user) > 0 && !p.managedHooks() {
+	if len(user) > 0 && !managedHooks(p) {
 		out = append(out, user...)
 	}
 	return out
@@ -65,32 +68,32 @@ func (p Places) HooksOff() []HooksOff {
 // disablesHooks reads sub/name of dir and reports a top-level
 // disableAllHooks: true in it.
 func disablesHooks(dir, sub, name string) bool {
-	s := readSettings(dir, sub, name)
+	s := readFile(dir, sub, name)
 	return s != nil && s.HooksDisabled()
 }
 
 // managedHooks reports whether skillwire's SessionStart hook is in its
 // managed drop-in.
-func (p Places) managedHooks() bool {
+func managedHooks(p claude.Places) bool {
 	if p.Managed == "" {
 		return false
 	}
-	s := readSettings(p.Managed, "managed-settings.d", ManagedDropIn)
+	s := readFile(p.Managed, "managed-settings.d", ManagedDropIn)
 	if s == nil {
 		return false
 	}
-	cmds, err := s.Commands(EventSessionStart)
+	cmds, err := s.Commands(hookio.EventSessionStart)
 	return err == nil && slices.ContainsFunc(cmds, HookSpecs[0].IsCommand)
 }
 
 // readSettings is the parsed settings file sub/name of dir, nil when it is
 // missing or cannot be read or parsed.
-func readSettings(dir, sub, name string) *Settings {
-	reads, err := walker.ReadFiles(dir, sub, []string{name}, MaxSettings)
+func readFile(dir, sub, name string) *Doc {
+	reads, err := walker.ReadFiles(dir, sub, []string{name}, MaxSize)
 	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 {
 		return nil
 	}
-	s, err := ParseSettings(reads[0].Data)
+	s, err := Parse(reads[0].Data)
 	if err != nil {
 		return nil
 	}

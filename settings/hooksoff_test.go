@@ -1,10 +1,11 @@
-package claude
+package settings
 
 import (
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
 )
 
@@ -32,9 +33,9 @@ func TestHooksOffNamesEverySettingsFileThatStopsSkillwiresHooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			testtree.Make(t, dir, append([]string{"cfg/", "p/", "m/"}, tc.tree...)...)
-			p := Places{Config: filepath.Join(dir, "cfg"), Project: filepath.Join(dir, "p"), Managed: filepath.Join(dir, "m")}
+			p := claude.Places{Config: filepath.Join(dir, "cfg"), Project: filepath.Join(dir, "p"), Managed: filepath.Join(dir, "m")}
 			var got []string
-			for _, h := range p.HooksOff() {
+			for _, h := range HooksOffIn(p) {
 				rel, err := filepath.Rel(dir, h.Path)
 				testtree.Must(t, err)
 				got = append(got, string(h.Scope)+":"+rel)
@@ -49,8 +50,8 @@ func TestHooksOffNamesEverySettingsFileThatStopsSkillwiresHooks(t *testing.T) {
 func TestHooksOffReadsAProjectThatIsTheConfigDirectoryOnce(t *testing.T) {
 	home := t.TempDir()
 	testtree.Make(t, home, ".claude/settings.json={\"disableAllHooks\":true}")
-	p := Places{Config: filepath.Join(home, ".claude"), Project: home}
-	if got := p.HooksOff(); len(got) != 1 || got[0].Scope != Global {
+	p := claude.Places{Config: filepath.Join(home, ".claude"), Project: home}
+	if got := HooksOffIn(p); len(got) != 1 || got[0].Scope != claude.Global {
 		t.Errorf("HooksOff = %+v, want the user's file once", got)
 	}
 }

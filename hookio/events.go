@@ -1,4 +1,7 @@
-package claude
+// Package hookio reads the JSON a Claude Code hook is given on stdin and
+// renders the JSON it answers with: the event names, the inputs of the
+// events skillwire hooks, and the outputs of a session start and the gate.
+package hookio
 
 // The input and output shapes of the hook events the gate answers. Sources:
 //   - "Hooks reference", https://code.claude.com/docs/en/hooks (sections
@@ -40,9 +43,11 @@ const (
 	EventUserPromptExpansion = "UserPromptExpansion"
 	EventConfigChange        = "ConfigChange"
 	EventInstructionsLoaded  = "InstructionsLoaded"
+	// EventSessionStart is the session's own hook event.
+	EventSessionStart = "SessionStart"
 )
 
-// ReadEvent reads one hook's stdin within wait. Unlike ReadHookInput it
+// ReadEvent reads one hook's stdin within wait. Unlike ReadInput it
 // refuses rather than truncates: a gate must not judge half an input.
 func ReadEvent(r io.Reader, wait time.Duration) ([]byte, error) {
 	type result struct {
@@ -51,7 +56,7 @@ func ReadEvent(r io.Reader, wait time.Duration) ([]byte, error) {
 	}
 	got := make(chan result, 1)
 	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, MaxHookInput+1))
+		b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 		got <- result{b, err}
 	}()
 	timer := time.NewTimer(wait)
@@ -61,7 +66,7 @@ func ReadEvent(r io.Reader, wait time.Duration) ([]byte, error) {
 		if res.err != nil {
 			return nil, fmt.Errorf("claude: reading hook input: %w", res.err)
 		}
-		if len(res.b) > MaxHookInput {
+		if len(res.b) > MaxInput {
 			return nil, ErrEventTooLarge
 		}
 		return res.b, nil

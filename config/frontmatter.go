@@ -1,4 +1,4 @@
-package claude
+package config
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ var toolKeys = []string{"allowed-tools", "disallowedTools", "skills", "tools"}
 // AnomalyMultiDocument: the frontmatter holds more than one YAML document
 // (a `---` or `...` line inside it): which one a reader takes is a guess,
 // so it is not read at all.
-const AnomalyMultiDocument ConfigAnomaly = "multidocument"
+const AnomalyMultiDocument Anomaly = "multidocument"
 
 // Frontmatter extracts frontmatterKeys from the YAML frontmatter of a
 // SKILL.md, agent or command file (data is the file's start; only
@@ -57,7 +57,7 @@ func Frontmatter(data []byte) Extract {
 		return Extract{Canonical: []byte(unreadableForm)}
 	}
 	if bad != "" {
-		return Extract{Anomalies: []ConfigAnomaly{bad}}
+		return Extract{Anomalies: []Anomaly{bad}}
 	}
 	kept := map[string]any{}
 	for _, k := range frontmatterKeys {
@@ -78,7 +78,7 @@ func Frontmatter(data []byte) Extract {
 func FrontmatterFields(data []byte) Extract {
 	m, dup, bad := frontmatterMap(data)
 	if bad != "" {
-		return Extract{Anomalies: []ConfigAnomaly{bad}}
+		return Extract{Anomalies: []Anomaly{bad}}
 	}
 	if m == nil {
 		m = map[string]any{}
@@ -89,14 +89,14 @@ func FrontmatterFields(data []byte) Extract {
 func extract(m map[string]any, dup bool) Extract {
 	ex := Extract{Canonical: canonicalJSON(m)}
 	if dup {
-		ex.Anomalies = []ConfigAnomaly{AnomalyDuplicateKey}
+		ex.Anomalies = []Anomaly{AnomalyDuplicateKey}
 	}
 	return ex
 }
 
 // frontmatterMap parses the frontmatter to a mapping (nil for none); bad
 // is why it could not be read whole, dup that a key was given twice.
-func frontmatterMap(data []byte) (m map[string]any, dup bool, bad ConfigAnomaly) {
+func frontmatterMap(data []byte) (m map[string]any, dup bool, bad Anomaly) {
 	body, found, over := frontmatterBody(data)
 	if over {
 		return nil, false, AnomalyOversize
@@ -141,7 +141,7 @@ func frontmatterMap(data []byte) (m map[string]any, dup bool, bad ConfigAnomaly)
 }
 
 // yamlDocument decodes body as exactly one YAML document, to nodes.
-func yamlDocument(body []byte) (yaml.Node, ConfigAnomaly) {
+func yamlDocument(body []byte) (yaml.Node, Anomaly) {
 	dec := yaml.NewDecoder(bytes.NewReader(body))
 	var root, next yaml.Node
 	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {

@@ -1,4 +1,8 @@
-package claude
+// Package settings reads and edits Claude Code's settings.json: a parse
+// that keeps every byte of meaning, the hooks skillwire installs
+// (HookSpecs) and removes, the edited file written beside a backup, and
+// what settings files say of hooks turned off and of a project's env.
+package settings
 
 import (
 	"bytes"
@@ -8,6 +12,9 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/shellword"
 )
 
 // A settings.json belongs to the user (or to a project's authors): skillwire
@@ -25,19 +32,12 @@ var (
 	ErrBadExecPath = errors.New("the binary's path is not an absolute, valid UTF-8 path")
 )
 
-// MaxSettings bounds the size of a settings.json skillwire will edit.
-const MaxSettings = 4 << 20
+// MaxSize bounds the size of a settings.json skillwire will edit.
+const MaxSize = 4 << 20
 
 // HookTimeout is the timeout, in seconds, of the installed hook: above the
 // hook's own 5 s deadline, far below Claude Code's 600 s default.
 const HookTimeout = 10
-
-// SettingsPath is the settings.json of a Claude Code configuration
-// directory: the global one, or a project's .claude.
-func SettingsPath(dir string) string { return under(dir, "settings.json") }
-
-// ProjectConfigDir is a project's .claude directory.
-func ProjectConfigDir(project string) string { return under(project, ".claude") }
 
 type kind uint8
 
@@ -62,19 +62,19 @@ type member struct {
 	val  *value
 }
 
-// Settings is a parsed settings.json.
-type Settings struct{ root *value }
+// Doc is a parsed settings.json.
+type Doc struct{ root *value }
 
-// NewSettings is the empty settings object, for a file that does not exist.
-func NewSettings() *Settings { return &Settings{root: &value{kind: object}} }
+// New is the empty settings object, for a file that does not exist.
+func New() *Doc { return &Doc{root: &value{kind: object}} }
 
-// ParseSettings reads a settings.json. It accepts exactly one JSON object,
+// Parse reads a settings.json. It accepts exactly one JSON object,
 // nothing before or after it but whitespace.
-func ParseSettings(data []byte) (*Settings, error) {
-	if len(data) > MaxSettings {
+func Parse(data []byte) (*Doc, error) {
+	if len(data) > MaxSize {
 		return nil, ErrTooLarge
 	}
-	data = trimBOM(data) // written back without it: Claude Code reads both
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is written back without it: Claude Code reads both
 	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	p.dec.UseNumber()
 	root, err := p.value()
@@ -87,7 +87,7 @@ func ParseSettings(data []byte) (*Settings, error) {
 	if root.kind != object {
 		return nil, ErrNotObject
 	}
-	return &Settings{root: root}, nil
+	return &Doc{root: root}, nil
 }
 
 type parser struct {
@@ -96,9 +96,9 @@ type parser struct {
 	depth int
 }
 
-// maxSettingsDepth bounds nesting: the parser recurses once per level, and
+// maxDepth bounds nesting: the parser recurses once per level, and
 // a hostile project's settings.json of 4 MiB of '[' overflowed the stack.
-const maxSettingsDepth = 256
+const maxDepth = 256
 
 // token returns the next token and its source text. The decoder validates
 // the syntax; the text between the offsets before and after a token is the
@@ -127,8 +127,8 @@ func (p *parser) value() (*value, error) {
 
 func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
 	if tok == json.Delim('{') || tok == json.Delim('[') {
-		if p.depth++; p.depth > maxSettingsDepth {
-			return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrNotJSON, maxSettingsDepth)
+		if p.depth++; p.depth > maxDepth {
+			return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrNotJSON, maxDepth)
 		}
 		defer func() { p.depth-- }()
 	}
@@ -177,7 +177,7 @@ func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
 
 // Encode writes the settings in Claude Code's own layout (two-space
 // indentation), ending with a newline.
-func (s *Settings) Encode() []byte {
+func (s *Doc) Encode() []byte {
 	var b bytes.Buffer
 	encode(&b, s.root, 0)
 	b.WriteByte('\n')
@@ -306,7 +306,7 @@ func HookEntry(command string) []byte {
 // eventHooks validates the path to hooks.<event> and returns its members
 // (nil when absent). Claude Code rejects a settings file of another shape,
 // and an edit of one would be a guess, so every level is checked.
-func (s *Settings) eventHooks(event string) (hooks, ss *member, err error) {
+func (s *Doc) eventHooks(event string) (hooks, ss *member, err error) {
 	if hooks, err = s.root.container("hooks", object, "hooks"); err != nil || hooks == nil {
 		return nil, nil, err
 	}
@@ -348,7 +348,7 @@ func commandOf(h *value) (string, bool) {
 }
 
 // Commands lists the commands of the hooks of event, in order.
-func (s *Settings) Commands(event string) ([]string, error) {
+func (s *Doc) Commands(event string) ([]string, error) {
 	_, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {
 		return nil, err
@@ -374,7 +374,7 @@ func (s *Settings) Commands(event string) ([]string, error) {
 // group of exactly this matcher. The command under another matcher (which
 // would run it for other tools, or never) is removed and added again
 // under matcher: a repair, reported true like an add.
-func (s *Settings) AddHook(event, matcher, command string) (bool, error) {
+func (s *Doc) AddHook(event, matcher, command string) (bool, error) {
 	_, ss, err := s.eventHooks(event)
 	if err != nil {
 		return false, err
@@ -437,7 +437,7 @@ func matcherOf(g *value) string {
 // RemoveHooks removes the command hooks of event whose command ours
 // accepts, and nothing else but what that empties: a group left without
 // hooks, then the event, then hooks. It returns the removed commands.
-func (s *Settings) RemoveHooks(event string, ours func(string) bool) ([]string, error) {
+func (s *Doc) RemoveHooks(event string, ours func(string) bool) ([]string, error) {
 	hooks, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {
 		return nil, err
@@ -489,13 +489,10 @@ func without(ms []member, m *member) []member {
 
 // HooksDisabled reports a top-level "disableAllHooks": true, under which
 // Claude Code runs no hook at all.
-func (s *Settings) HooksDisabled() bool {
+func (s *Doc) HooksDisabled() bool {
 	m := s.root.lookup("disableAllHooks")
 	return m != nil && m.val.kind == scalar && string(m.val.raw) == "true"
 }
-
-// EventSessionStart is the session's own hook event.
-const EventSessionStart = "SessionStart"
 
 // HookSpec is one hook skillwire installs: the event, its matcher ("" for
 // none: every occurrence) and the subcommand of `skillwire hook` it runs.
@@ -510,12 +507,12 @@ type HookSpec struct {
 // before Claude Code renamed it. PostToolUse, on the candidate tools
 // alone, records that a person allowed a use the gate asked about.
 var HookSpecs = []HookSpec{
-	{EventSessionStart, "", "session-start"},
-	{EventPreToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + "|" + ToolBash + ")$", "pre-tool-use"},
-	{EventUserPromptExpansion, "", "prompt-expansion"},
-	{EventConfigChange, "", "config-change"},
-	{EventInstructionsLoaded, "", "instructions-loaded"},
-	{EventPostToolUse, "^(" + ToolSkill + "|" + ToolAgent + "|" + ToolTask + ")$", "post-tool-use"},
+	{hookio.EventSessionStart, "", "session-start"},
+	{hookio.EventPreToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
+	{hookio.EventUserPromptExpansion, "", "prompt-expansion"},
+	{hookio.EventConfigChange, "", "config-change"},
+	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
+	{hookio.EventPostToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + ")$", "post-tool-use"},
 }
 
 // HookCommand is the SessionStart command install writes for the binary at
@@ -528,7 +525,7 @@ func (h HookSpec) Command(exe string) (string, error) {
 	if !strings.HasPrefix(exe, "/") || !utf8.ValidString(exe) {
 		return "", ErrBadExecPath
 	}
-	return shellQuote(exe) + " hook " + h.Sub, nil
+	return shellword.Quote(exe) + " hook " + h.Sub, nil
 }
 
 // IsCommand reports whether command is h's command for any binary named
@@ -538,49 +535,6 @@ func (h HookSpec) IsCommand(command string) bool {
 	if !ok {
 		return false
 	}
-	path, ok := shellUnquote(word)
-	return ok && strings.HasPrefix(path, "/") && strings.HasSuffix(path, "/skillwire") && shellQuote(path) == word
-}
-
-func shellSafe(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._+-", c) >= 0) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func shellQuote(s string) string {
-	if shellSafe(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// shellUnquote undoes shellQuote: a safe word as it is, or single-quoted
-// runs joined by \'.
-func shellUnquote(w string) (string, bool) {
-	if shellSafe(w) {
-		return w, true
-	}
-	var b strings.Builder
-	for w != "" {
-		switch {
-		case strings.HasPrefix(w, `\'`):
-			b.WriteByte('\'')
-			w = w[2:]
-		case w[0] == '\'':
-			end := strings.IndexByte(w[1:], '\'')
-			if end < 0 {
-				return "", false
-			}
-			b.WriteString(w[1 : 1+end])
-			w = w[end+2:]
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
+	path, ok := shellword.Unquote(word)
+	return ok && strings.HasPrefix(path, "/") && strings.HasSuffix(path, "/skillwire") && shellword.Quote(path) == word
 }

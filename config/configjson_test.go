@@ -1,4 +1,4 @@
-package claude
+package config
 
 import (
 	"bytes"
@@ -85,7 +85,7 @@ func TestDuplicateKeysKeepTheLastAndAreReported(t *testing.T) {
 			if string(ex.Canonical) != c.want {
 				t.Fatalf("canonical %s, want %s", ex.Canonical, c.want)
 			}
-			if !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyDuplicateKey}) {
+			if !slices.Equal(ex.Anomalies, []Anomaly{AnomalyDuplicateKey}) {
 				t.Fatalf("anomalies %v, want duplicatekey", ex.Anomalies)
 			}
 		})
@@ -97,7 +97,7 @@ func TestBadSettingsAreAnomaliesWithoutACanonicalForm(t *testing.T) {
 	for name, c := range map[string]struct {
 		doc  string
 		size int64
-		want ConfigAnomaly
+		want Anomaly
 	}{
 		"empty":            {"", 0, AnomalyUnparsable},
 		"truncated":        {`{"env":{"A":"1"}`, 16, AnomalyUnparsable},
@@ -106,13 +106,13 @@ func TestBadSettingsAreAnomaliesWithoutACanonicalForm(t *testing.T) {
 		"trailing junk":    {`{"env":{}} x`, 12, AnomalyUnparsable},
 		"bad skipped":      {`{"theme":[1,}`, 13, AnomalyUnparsable},
 		"comment":          {`{"env":{} /* c */}`, 18, AnomalyUnparsable},
-		"oversize by len":  {strings.Repeat(" ", MaxConfigJSON+1), MaxConfigJSON + 1, AnomalyOversize},
-		"oversize by size": {`{}`, MaxConfigJSON + 1, AnomalyOversize},
+		"oversize by len":  {strings.Repeat(" ", MaxJSON+1), MaxJSON + 1, AnomalyOversize},
+		"oversize by size": {`{}`, MaxJSON + 1, AnomalyOversize},
 		"deep kept value":  {`{"env":` + deep + `}`, 0, AnomalyDepth},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ex := SettingsSubset([]byte(c.doc), c.size)
-			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{c.want}) {
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []Anomaly{c.want}) {
 				t.Fatalf("got %q %v, want %s", ex.Canonical, ex.Anomalies, c.want)
 			}
 		})
@@ -189,7 +189,7 @@ func FuzzSettingsSubset(f *testing.F) {
 			t.Fatalf("not a fixed point: %q -> %q %v", ex.Canonical, again.Canonical, again.Anomalies)
 		}
 		SettingsCommands(ex.Canonical)
-		for _, fact := range ConfigFacts(nil, ex.Canonical) {
+		for _, fact := range Facts(nil, ex.Canonical) {
 			if s := fact.String(); strings.ContainsAny(s, "\n\r\x1b\u202e") {
 				t.Fatalf("unescaped text in %q", s)
 			}
@@ -211,7 +211,7 @@ func TestClaudeJSONScannerRefusesBrokenStructure(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			ex := ClaudeJSONServers([]byte(doc), 0)
-			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
+			if ex.Canonical != nil || !slices.Equal(ex.Anomalies, []Anomaly{AnomalyUnparsable}) {
 				t.Fatalf("got %s %v, want unparsable", ex.Canonical, ex.Anomalies)
 			}
 		})
@@ -228,8 +228,8 @@ func TestClaudeJSONDecodesEscapedKeysAsClaudeCodeDoes(t *testing.T) {
 
 func TestSettingsOfExactlyTheBoundAreRead(t *testing.T) {
 	head := `{"env":{"A":"1"},"theme":"`
-	doc := head + strings.Repeat("x", MaxConfigJSON-len(head)-2) + `"}`
-	if len(doc) != MaxConfigJSON {
+	doc := head + strings.Repeat("x", MaxJSON-len(head)-2) + `"}`
+	if len(doc) != MaxJSON {
 		t.Fatalf("built %d bytes", len(doc))
 	}
 	if ex := subsetOf(t, doc); string(ex.Canonical) != `{"env":{"A":"1"}}` {
@@ -261,7 +261,7 @@ func TestClaudeJSONServersKeepsEveryProjectsServersByName(t *testing.T) {
 	if ex := ClaudeJSONServers([]byte(`{"projects":{"/p":{"mcpServers":{"a":{},"a":{}}}}}`), 0); len(ex.Anomalies) != 1 || ex.Anomalies[0] != AnomalyDuplicateKey {
 		t.Errorf("duplicate server: %+v", ex)
 	}
-	facts := ConfigFacts([]byte(`{}`), ClaudeJSONServers([]byte(`{"projects":{"/p":{"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}}}}}`), 0).Canonical)
+	facts := Facts([]byte(`{}`), ClaudeJSONServers([]byte(`{"projects":{"/p":{"mcpServers":{"db":{"command":"npx","args":["-y","pkg"]}}}}}`), 0).Canonical)
 	if len(facts) != 1 || facts[0].String() != `new local MCP server "db@/p" runs "npx -y pkg"` {
 		t.Errorf("facts %v", facts)
 	}
@@ -312,7 +312,7 @@ func TestALeadingBOMIsStrippedOnceFromEveryJSONConfiguration(t *testing.T) {
 			if ex := c.read([]byte(bom + doc)); string(ex.Canonical) != c.want || len(ex.Anomalies) > 0 {
 				t.Errorf("with a BOM: %s %v, want %s", ex.Canonical, ex.Anomalies, c.want)
 			}
-			if ex := c.read([]byte(bom + bom + doc)); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []ConfigAnomaly{AnomalyUnparsable}) {
+			if ex := c.read([]byte(bom + bom + doc)); ex.Canonical != nil || !slices.Equal(ex.Anomalies, []Anomaly{AnomalyUnparsable}) {
 				t.Errorf("with two BOMs: %s %v, want unparsable", ex.Canonical, ex.Anomalies)
 			}
 		})
@@ -326,7 +326,7 @@ func TestLocalServerNamesOfTwoProjectsNeverCollide(t *testing.T) {
 	if string(ex.Canonical) != want {
 		t.Fatalf("canonical %s, want %s", ex.Canonical, want)
 	}
-	got := factLines(ConfigFacts(nil, ex.Canonical))
+	got := factLines(Facts(nil, ex.Canonical))
 	slices.Sort(got)
 	for i, w := range []string{
 		`new local MCP server "s@q" of project "/p" runs "a"`,
