@@ -49,9 +49,9 @@ func decisionIn(line string, depth int) (string, bool) {
 			return false
 		}
 		if c, ok := n.(*syntax.CallExpr); ok {
-			words := make([]word, len(c.Args))
-			for i, a := range c.Args {
-				words[i] = literal(a)
+			var words []word
+			for _, a := range c.Args {
+				words = append(words, literal(a)...)
 			}
 			what, found = decisionCall(words, depth, line)
 		}
@@ -78,27 +78,36 @@ type word struct {
 
 // literal is the value of w, quotes and escapes removed, when no
 // expansion is needed to know it.
-func literal(w *syntax.Word) word {
+func literal(w *syntax.Word) []word {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if _, ok := q.(*syntax.Lit); !ok {
-					return word{}
+					return []word{{}}
 				}
 			}
 		default:
-			return word{}
+			return []word{{}}
 		}
 	}
-	// An empty Config expands nothing and globs nothing: only quote
-	// removal is left to do.
+	// A glob is expanded by the shell against files skillwire cannot
+	// predict (skillwi?e names skillwire): not a literal.
+	if lit := w.Lit(); strings.ContainsAny(lit, "*?[") {
+		return []word{{}}
+	}
+	// An empty Config expands nothing and globs nothing: quote removal and
+	// brace expansion are left ({skillwire,record} is two words).
 	fs, err := expand.Fields(&expand.Config{}, w)
 	if err != nil {
-		return word{}
+		return []word{{}}
 	}
-	return word{text: strings.Join(fs, " "), lit: true}
+	out := make([]word, len(fs))
+	for i, f := range fs {
+		out[i] = word{text: f, lit: true}
+	}
+	return out
 }
 
 // wrappers run the command that follows them (after their own options).
@@ -108,8 +117,9 @@ var wrappers = map[string]bool{
 	"timeout": true, "chronic": true, "builtin": true, "unbuffer": true, "flock": true,
 }
 
-// shells run the string after -c.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
+// shells run the string after -c; source and . read a file, here a
+// stdin, a here-string or a substitution skillwire cannot read.
+var shells = map[string]bool{"source": true, ".": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
 
 func decisionCall(args []word, depth int, line string) (string, bool) {
 	if len(args) == 0 {
@@ -223,6 +233,7 @@ func inArguments(args []word, depth int) (string, bool) {
 		if i := strings.IndexByte(text, '='); i > 0 && !strings.ContainsAny(text[:i], " \t") {
 			text = text[i+1:] // alias x="…", VAR=…
 		}
+		text = strings.TrimPrefix(text, "!") // git's shell alias: alias.x=!cmd
 		if what, ok := decisionIn(text, depth+1); ok {
 			return what, true
 		}
@@ -234,7 +245,7 @@ func isSkillwire(base string) bool { return strings.HasPrefix(base, "skillwire")
 
 // printOnly are commands whose arguments are text, never run: a message
 // that mentions skillwire is not a decision.
-var printOnly = map[string]bool{"echo": true, "printf": true, "git": true, "grep": true, "rg": true, "man": true}
+var printOnly = map[string]bool{"echo": true, "printf": true, "grep": true, "rg": true}
 
 // subcommand reports whether skillwire's arguments args name a decision.
 // loose is for a command word that could not be read: then only a literal
@@ -278,8 +289,10 @@ func subcommand(args []word, loose bool) (string, bool) {
 			return "audit append", true
 		}
 	case "hook":
-		if n, lit := next(); !lit || n == "uninstall" {
-			return "hook uninstall", true
+		// uninstall switches the gate off; post-tool-use, fed a forged
+		// input, would record a person's allow.
+		if n, lit := next(); !lit || n == "uninstall" || n == "post-tool-use" {
+			return "hook " + n, true
 		}
 	case "clear":
 		for _, a := range args {

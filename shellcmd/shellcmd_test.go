@@ -79,7 +79,17 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"bash", ""},
 		{"cat skillwire.md", ""},
 		{"echo skillwire record sw1", ""},
-		{"git commit -m 'skillwire record sw1'", ""},
+		// git runs "!" aliases and pagers from its arguments: a line that
+		// names skillwire in them is asked (second review).
+		{"git commit -m 'skillwire record sw1'", "record"},
+		{"git -c alias.r='!skillwire record foo' r", "record"},
+		{"{skillwire,record} foo", "record"},
+		{"skillwire {record,x} foo", "record"},
+		{"/tmp/fakebin/skillwi?e record foo", "record"},
+		{"source <(echo skillwire record foo)", "a shell reading its commands from elsewhere"},
+		{`. /dev/stdin <<< "skillwire record foo"`, "a shell reading its commands from elsewhere"},
+		{"cat input.json | skillwire hook post-tool-use", "hook post-tool-use"},
+		{"skillwire hook pre-tool-use", ""},
 		{"cat README.md", ""},
 		{"$EDITOR notes.txt", ""},
 		{"ls 'unclosed", ""},
