@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/skillwire/skillwire/safefile"
@@ -62,6 +63,9 @@ func Read(dir string) (Config, error) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != 0 && int(st.Uid) != os.Geteuid() {
 		return Config{}, fmt.Errorf("%w: %s is owned by neither root nor this user", ErrConfig, path)
 	}
+	if err := exactKeys(b); err != nil {
+		return Config{}, fmt.Errorf("%w: %s: %w", ErrConfig, path, err)
+	}
 	var c Config
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -79,6 +83,68 @@ func Read(dir string) (Config, error) {
 	return c, nil
 }
 
+// exactKeys refuses what encoding/json would take too loosely: a document
+// that is not one object (null), and keys it would match without regard to
+// case or take twice, the last winning ({"gate_policy":"strict",
+// "GATE_POLICY":"audit"}).
+func exactKeys(b []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil || top == nil {
+		return errors.New("not one JSON object")
+	}
+	known := map[string][]string{"gate_policy": nil, "events": {"otlp", "endpoint", "headers"}}
+	if err := noDuplicates(b); err != nil {
+		return err
+	}
+	for k, v := range top {
+		sub, ok := known[k]
+		if !ok {
+			return fmt.Errorf("unknown key %q", k)
+		}
+		if sub == nil {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(v, &m); err != nil || m == nil {
+			return fmt.Errorf("%s is not one object", k)
+		}
+		if err := noDuplicates(v); err != nil {
+			return err
+		}
+		for sk := range m {
+			if !slices.Contains(sub, sk) {
+				return fmt.Errorf("unknown key %q in %s", sk, k)
+			}
+		}
+	}
+	return nil
+}
+
+// noDuplicates refuses an object that gives one key twice.
+func noDuplicates(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("not one JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return fmt.Errorf("key %q given twice", k)
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Policy is the gate policy managed configuration imposes: c's, or strict
 // when the file could not be read (it may have set strict, and the gate is
 // never weaker than what an administrator may have chosen); "" for none.
@@ -87,4 +153,35 @@ func Policy(c Config, err error) string {
 		return "strict"
 	}
 	return c.GatePolicy
+}
+
+// ReadAll reads the configuration of every directory in dirs (the client's
+// own managed directory first, then any other skillwire is pointed at) and
+// joins them: the strictest policy, the first events target that is set,
+// shipping on if any turns it on. An error of any is returned, and Policy
+// then answers strict.
+func ReadAll(dirs ...string) (Config, error) {
+	var out Config
+	var errs []error
+	rank := map[string]int{"": 0, "audit": 1, "balanced": 2, "strict": 3}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if d == "" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		c, err := Read(d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if rank[c.GatePolicy] > rank[out.GatePolicy] {
+			out.GatePolicy = c.GatePolicy
+		}
+		out.Events.OTLP = out.Events.OTLP || c.Events.OTLP
+		if out.Events.Endpoint == "" && c.Events.Endpoint != "" {
+			out.Events.Endpoint, out.Events.Headers = c.Events.Endpoint, c.Events.Headers
+		}
+	}
+	return out, errors.Join(errs...)
 }

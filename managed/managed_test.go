@@ -62,3 +62,35 @@ func TestAMissingFileOrALinkIsNeverTrusted(t *testing.T) {
 		t.Fatalf("a link was followed: %+v %v", c, err)
 	}
 }
+
+// What encoding/json takes too loosely is refused, so a file an
+// administrator meant strict is never read weaker (second review).
+func TestNullAndKeysGivenTwiceOrInAnotherCaseAreRefused(t *testing.T) {
+	for _, body := range []string{`null`, `{"gate_policy":"strict","GATE_POLICY":"audit"}`, `{"gate_policy":"strict","gate_policy":"audit"}`,
+		`{"events":{"otlp":true,"OTLP":false}}`, `{"events":null}`, `[]`} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, File), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c, err := Read(dir); err == nil || Policy(c, err) != "strict" {
+			t.Errorf("%s: %+v, %v", body, c, err)
+		}
+	}
+}
+
+// The client's own managed directory is read whatever else skillwire is
+// pointed at, and the strictest policy wins: a user's environment cannot
+// switch the administrator's off (second review).
+func TestReadAllJoinsTheStrictest(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(a, File), []byte(`{"gate_policy":"strict","events":{"otlp":true,"endpoint":"https://a.example"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b, File), []byte(`{"gate_policy":"audit","events":{"endpoint":"https://b.example"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadAll(a, b, "")
+	if err != nil || c.GatePolicy != "strict" || !c.Events.OTLP || c.Events.Endpoint != "https://a.example" {
+		t.Fatalf("%+v %v", c, err)
+	}
+}

@@ -66,7 +66,7 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 		}
 		defer st.Close()
 		if err := st.SetGatePolicy(w.stateDir, args[0]); errors.Is(err, baseline.ErrManagedPolicy) {
-			return fail(exitUsage, "the gate's policy is set by an administrator in %s/%s; it cannot be changed here", defang(w.places.Managed), managed.File)
+			return fail(exitUsage, "the gate's policy is set by an administrator in %s beside Claude Code's managed settings; it cannot be changed here", managed.File)
 		} else if err != nil {
 			return storeErr(err)
 		}

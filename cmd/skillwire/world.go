@@ -49,7 +49,10 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 		}
 		w.timeout = d
 	}
-	w.managed, w.managedErr = managed.Read(places.Managed)
+	// The client's own managed directory is always read: a user's
+	// SKILLWIRE_MANAGED_DIR (empty, or elsewhere) must not switch off what
+	// the administrator set there.
+	w.managed, w.managedErr = managed.ReadAll(claude.ClientManagedDir(), places.Managed)
 	if w.managedErr != nil {
 		fmt.Fprintf(s.err, "skillwire: %s; the gate answers as strict until it can be read\n", defang(w.managedErr.Error()))
 	}
