@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/verdict"
@@ -31,15 +32,29 @@ func mainAgentLines(in Input) []string {
 		key := claude.AgentKey(*doc.Agent)
 		for j := range in.Standings {
 			ag := &in.Standings[j]
-			if ag.Root.Kind != claude.Agents || ag.Verdict == nil || !verdict.Adverse(ag.Verdict.Verdict) ||
-				claude.AgentKey(string(bytes.TrimSuffix(ag.Name, []byte(".md")))) != key {
+			if ag.Root.Kind != claude.Agents || ag.Verdict == nil || !verdict.Adverse(ag.Verdict.Verdict) || !agentNamed(ag, key) {
 				continue
 			}
 			lines = append(lines, "- under an adverse verdict and this session's main agent: "+describe(st, false)+" makes "+describe(ag, false)+
-				", verdict "+ag.Verdict.Verdict+", the session's agent: its instructions are in this session, and skillwire denies each Skill, Agent and Bash call made as it")
+				" the session's agent: its instructions are in this session, and skillwire denies each Skill, Agent and Bash call made as it")
 		}
 	}
 	return lines
+}
+
+// agentNamed reports whether the agent ag answers to the folded name key:
+// by its file's name or by its frontmatter name, as the client names it.
+func agentNamed(ag *baseline.Standing, key string) bool {
+	if claude.AgentKey(string(bytes.TrimSuffix(ag.Name, []byte(".md")))) == key {
+		return true
+	}
+	if ag.Observed == nil || ag.Observed.Canonical == nil {
+		return false
+	}
+	var fm struct {
+		Name *string `json:"name"`
+	}
+	return json.Unmarshal(ag.Observed.Canonical, &fm) == nil && fm.Name != nil && claude.AgentKey(*fm.Name) == key
 }
 
 // hooksOffElsewhere are the settings files of the registered projects
