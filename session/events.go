@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
@@ -100,5 +102,8 @@ func appendFleetEvents(ctx context.Context, s Start, adv *Advisory, in *Input, c
 	evs := fleetEvents(s.Session, adv, in.Auto, in.Reconciled, content)
 	if err := events.Append(ctx, s.Store.Dir, evs...); err != nil {
 		s.Log.Warn().Err(err).Msg("session-start: the fleet events were not written")
+		if s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "skillwire: the fleet events of this session start were not written: %s\n", anomaly.Defang(err.Error()))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -37,6 +38,9 @@ type Start struct {
 	// Places, when set, are read for other projects that switch
 	// skillwire's hooks off (told where its hooks still run).
 	Places claude.Places
+	// Stderr, when set, is told of what the hook could not do beside its
+	// answer (the fleet events not written: a full disk, say).
+	Stderr io.Writer
 }
 
 // Run is one session start, end to end: it observes the roots (the

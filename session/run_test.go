@@ -216,3 +216,20 @@ func TestRunTellsAFleetEachChangedFile(t *testing.T) {
 		t.Fatalf("no file event with its class and SHA-256:\n%s", b)
 	}
 }
+
+// A session start whose fleet events cannot be written still answers, and
+// says so on stderr (issue 24's fault: the events file cannot be written).
+func TestRunAnswersAndSaysSoWhenTheFleetEventsCannotBeWritten(t *testing.T) {
+	s := newStart(t)
+	must(t, os.MkdirAll(filepath.Join(s.Store.Dir, "events.ndjson"), 0o700)) // not a file: every append fails
+	var stderr strings.Builder
+	s.Stderr = &stderr
+	told, err := run(t, s, true)
+	must(t, err)
+	if len(told) != 1 || !strings.Contains(told[0], firstRunWords) {
+		t.Fatalf("the session start did not answer: %q", told)
+	}
+	if !strings.Contains(stderr.String(), "fleet events of this session start were not written") {
+		t.Fatalf("stderr: %q", stderr.String())
+	}
+}

@@ -170,6 +170,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		Warned:      out.warn != "",
 		Session:     in.Session,
 		Places:      w.places,
+		Stderr:      s.err,
 	}, out.deliver)
 }
 
