@@ -73,8 +73,10 @@ func hooksOffElsewhere(p claude.Places, current string, projects []string) []set
 		if proj == current {
 			continue
 		}
-		p.Project = proj
-		for _, h := range settings.HooksOffIn(p) {
+		// Only the project's own files: the user's settings.json, were it
+		// to switch hooks off, would have stopped this session's too.
+		q := claude.Places{Managed: p.Managed, Project: proj}
+		for _, h := range settings.HooksOffIn(q) {
 			if h.Scope == claude.Project {
 				out = append(out, h)
 			}
