@@ -24,9 +24,15 @@ type checkChangeJSON struct {
 	Candidate string              `json:"candidate"`
 	Name      *string             `json:"name"`
 	Type      snapshot.ChangeType `json:"type"`
-	Expected  bool                `json:"expected"`
-	Why       *reconcile.Mismatch `json:"why"`
-	Implied   bool                `json:"implied"`
+	// Change, Class and Source are the one vocabulary of a changed file in
+	// check, status and diff ({path, change, class, source}); Type and
+	// Expected stay, since no field of the contract is removed.
+	Change   snapshot.ChangeType `json:"change"`
+	Class    reconcile.Class     `json:"class"`
+	Source   *string             `json:"source"`
+	Expected bool                `json:"expected"`
+	Why      *reconcile.Mismatch `json:"why"`
+	Implied  bool                `json:"implied"`
 	// Audit is the entry as the log holds it, unknown fields included.
 	Audit     *auditlog.Entry `json:"audit"`
 	AuditLine *int            `json:"audit_line"`
@@ -140,7 +146,10 @@ func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int
 	}
 	for _, rc := range rec.Changes {
 		cj := checkChangeJSON{Path: checkPath(rc.Change.Path), Candidate: rc.Candidate, Name: names[rc.Candidate],
-			Type: rc.Change.Type, Expected: rc.Expected, Implied: rc.Implied, Audit: rc.Entry}
+			Type: rc.Change.Type, Change: rc.Change.Type, Class: rc.Worth(), Expected: rc.Expected, Implied: rc.Implied, Audit: rc.Entry}
+		if src, ok := rc.Source(); ok {
+			cj.Source = &src
+		}
 		if rc.Why != "" {
 			why := rc.Why
 			cj.Why = &why
