@@ -48,12 +48,9 @@ a machine-wide service run by another account, which would not watch this
 user's trees.
 
 The definition runs this binary by its absolute path, with CLAUDE_CONFIG_DIR,
-SKILLWIRE_STATE_DIR, SKILLWIRE_MAX_ENTRIES, SKILLWIRE_MAX_BYTES and
-SKILLWIRE_LOCK_TIMEOUT as set when it is installed.
-
-For tests only: SKILLWIRE_SERVICE_FAKE=DIR replaces the service manager by a
-fake that writes the definition into DIR and records its calls there. It is
-never used unless set, and says so on stderr when it is.`,
+SKILLWIRE_STATE_DIR, SKILLWIRE_MAX_ENTRIES, SKILLWIRE_MAX_BYTES,
+SKILLWIRE_LOCK_TIMEOUT, SKILLWIRE_EVENTS_OTLP and the OTEL_EXPORTER_OTLP_*
+variables as set when it is installed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
