@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/skillwire/skillwire/hookio"
@@ -16,17 +15,10 @@ import (
 func (h HookEnv) bash(command string) answerer {
 	what, ok := shellcmd.Decision(command)
 	answer := func(a Answer, reason, dir string) Response {
-		if !ok || a == None {
+		if !ok {
 			return Response{}
 		}
-		d, _ := a.Decision()
-		out, err := hookio.PreToolUseOutput(d, reason)
-		if err != nil {
-			return noted("skillwire gate: the answer could not be rendered; nothing was answered")
-		}
-		r := Response{Out: out, Answer: a, Reason: reason, Dir: dir}
-		r.Notes = []string{fmt.Sprintf("skillwire gate: %s %s: %s", hookio.EventPreToolUse, a, reason)}
-		return r
+		return respond(hookio.EventPreToolUse, hookio.PreToolUseOutput, Outcome{Answer: a, Reason: reason}, dir)
 	}
 	reason := "the model's Bash call runs skillwire " + strconv.Quote(what) +
 		", a decision only a person makes: allow it only if you asked for it"

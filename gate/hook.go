@@ -173,24 +173,7 @@ func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
 // use answers a use of a candidate, rendered by render: deny when steered,
 // else run's answer under the hook's deadline.
 func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)) answerer {
-	answer := func(o Outcome, dir string) Response {
-		var r Response
-		if o.Note != "" {
-			r.Notes = append(r.Notes, o.Note)
-		}
-		d, ok := o.Answer.Decision()
-		if !ok {
-			return r
-		}
-		out, err := render(d, o.Reason)
-		if err != nil {
-			r.Notes = append(r.Notes, "skillwire gate: the answer could not be rendered; nothing was answered")
-			return r
-		}
-		r.Out, r.Answer, r.Reason, r.IDs, r.Dir = out, o.Answer, o.Reason, o.Result.Asked(), dir
-		r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s %s: %s", u.Event, o.Answer, o.Reason))
-		return r
-	}
+	answer := func(o Outcome, dir string) Response { return respond(u.Event, render, o, dir) }
 	return answerer{
 		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
 		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
@@ -246,6 +229,28 @@ func toolOf(u Use) string {
 		return hookio.ToolAgent
 	}
 	return hookio.ToolSkill
+}
+
+// respond renders o for event (render prints its decision), with the
+// notes for stderr and what the hook log keeps beside the store in dir;
+// an outcome that neither asks nor denies prints nothing.
+func respond(event string, render func(hookio.Decision, string) ([]byte, error), o Outcome, dir string) Response {
+	var r Response
+	if o.Note != "" {
+		r.Notes = append(r.Notes, o.Note)
+	}
+	d, ok := o.Answer.Decision()
+	if !ok {
+		return r
+	}
+	out, err := render(d, o.Reason)
+	if err != nil {
+		r.Notes = append(r.Notes, "skillwire gate: the answer could not be rendered; nothing was answered")
+		return r
+	}
+	r.Out, r.Answer, r.Reason, r.IDs, r.Dir = out, o.Answer, o.Reason, o.Result.Asked(), dir
+	r.Notes = append(r.Notes, fmt.Sprintf("skillwire gate: %s %s: %s", event, o.Answer, o.Reason))
+	return r
 }
 
 // configChange answers a change Claude Code is about to apply: blocked
