@@ -25,7 +25,9 @@ const maxListed = 8
 type Input struct {
 	// HooksOff are the settings files of other projects that switch
 	// skillwire's hooks off there: where its hooks run, a session is told.
-	HooksOff  []settings.HooksOff
+	HooksOff []settings.HooksOff
+	// mainAgent are the lines mainAgentLines gives, made once by build.
+	mainAgent []string
 	Obs       []baseline.Observation
 	Standings []baseline.Standing
 	// Events are the daemon's change events: a candidate that changed and
@@ -158,6 +160,7 @@ type item struct {
 // display-gated names and minted ids: no byte a tree's author chose reaches
 // the model unless it passed the gate.
 func build(in Input) Advisory {
+	in.mainAgent = mainAgentLines(in) // told in the text and counted in the notice: read once
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
@@ -433,7 +436,7 @@ func render(in Input, accepted int, told []item, held [numCategories]int, instr 
 	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
 		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
 	}
-	lines = append(lines, mainAgentLines(in)...)
+	lines = append(lines, in.mainAgent...)
 	for _, h := range in.HooksOff {
 		lines = append(lines, "- hooks off in another project: project settings "+anomaly.QuoteBytes([]byte(h.Path))+
 			" set disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate); "+h.Advice())

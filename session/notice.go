@@ -32,7 +32,7 @@ func notice(in Input, accepted int, items []item, instructions int) string {
 			break
 		}
 	}
-	if len(mainAgentLines(in)) > 0 {
+	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
 	}
 	var n [numCategories]int
