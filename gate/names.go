@@ -155,19 +155,15 @@ const maxPluginJSON = config.MaxJSON
 // version were listed without following one (walker.Discover). A name read
 // only adds matches to the folder's, never takes one away.
 func mayBeNamed(l located, p string) bool {
-	m, rest, _ := bytes.Cut(l.name, []byte{'/'})
-	dir := l.root.Path + "/" + string(m) + "/" + string(rest)
-	reads, err := walker.ReadFiles(dir, ".claude-plugin", []string{"plugin.json"}, maxPluginJSON)
+	data, missing, unknown, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
 	switch {
-	case err != nil:
+	case unknown || err != nil:
 		return true
-	case reads == nil || reads[0].Missing:
+	case missing:
 		return false // no plugin.json: the client names it by its folder
-	case reads[0].Reason != 0:
-		return true
 	}
 	var doc map[string]json.RawMessage
-	if json.Unmarshal(reads[0].Data, &doc) != nil {
+	if json.Unmarshal(data, &doc) != nil {
 		return true
 	}
 	raw, ok := doc["name"]
@@ -179,6 +175,27 @@ func mayBeNamed(l located, p string) bool {
 		return true
 	}
 	return name == p
+}
+
+// readPluginFile reads sub/file of the version directory l (inside, when
+// set, a folder within it), through the walker: never through a link at
+// sub or file, bounded by limit. missing: it is not there; unknown: it is,
+// but could not be read whole; err: the folder could not be opened.
+func readPluginFile(l located, inside, sub, file string, limit int64) (data []byte, missing, unknown bool, err error) {
+	dir := l.root.Path + "/" + string(l.name)
+	if inside != "" {
+		dir += "/" + inside
+	}
+	reads, err := walker.ReadFiles(dir, sub, []string{file}, limit)
+	switch {
+	case err != nil:
+		return nil, false, false, err
+	case reads == nil || reads[0].Missing:
+		return nil, true, false, nil
+	case reads[0].Reason != 0:
+		return nil, false, true, nil
+	}
+	return reads[0].Data, false, false, nil
 }
 
 // pluginName is the plugin of a plugin cache candidate

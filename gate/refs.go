@@ -132,21 +132,20 @@ func pluginFront(l located, name string) (canon []byte, unknown bool) {
 	if !ok || !claude.ValidName(claude.Skills, []byte(local)) {
 		return nil, false
 	}
-	dir := l.root.Path + "/" + string(l.name)
-	type try struct{ dir, sub, file string }
-	tries := []try{{dir, "agents", local + ".md"}}
+	type try struct{ inside, sub, file string }
+	tries := []try{{"", "agents", local + ".md"}}
 	if l.cand.Kind != Agent {
-		tries = []try{{dir + "/skills", local, "SKILL.md"}, {dir, "commands", local + ".md"}}
+		tries = []try{{"skills", local, "SKILL.md"}, {"", "commands", local + ".md"}}
 	}
 	for _, t := range tries {
-		reads, err := walker.ReadFiles(t.dir, t.sub, []string{t.file}, maxPluginFront)
+		data, missing, unknown, err := readPluginFile(l, t.inside, t.sub, t.file, maxPluginFront)
 		switch {
-		case err != nil || len(reads) == 0 || reads[0].Missing:
+		case missing || err != nil:
 			continue
-		case reads[0].Reason != 0:
+		case unknown:
 			return nil, true
 		}
-		return config.Frontmatter(reads[0].Data).Canonical, false
+		return config.Frontmatter(data).Canonical, false
 	}
 	return nil, false
 }
