@@ -52,6 +52,9 @@ type Input struct {
 	// Renames pair a removed candidate reviewed SAFE with the new one that
 	// replaced it (DetectRenames): told as one pending rename.
 	Renames []baseline.Rename
+	// Replaces are, by id, the versions plugin versions replace
+	// (DetectVersions): a new version of one reviewed SAFE is told pending.
+	Replaces map[string]*Replaced
 	// Instructions are the instruction files loaded with changed bytes
 	// since they were last told (the InstructionsLoaded hook), oldest first.
 	Instructions []baseline.InstructionChange
@@ -78,6 +81,9 @@ type Advisory struct {
 	AutoTold []baseline.AutoTell
 	// Renames told: the review is carried over once delivered.
 	Renames []baseline.Rename
+	// Versions told pending: the replaced version's review is carried
+	// over once delivered.
+	Versions []baseline.Rename
 	// Instructions told: consumed once delivered.
 	Instructions []baseline.InstructionChange
 }
@@ -92,6 +98,11 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 	}
 	for _, rn := range a.Renames {
 		if err := tx.CarryReview(rn, now); err != nil {
+			return err
+		}
+	}
+	for _, rn := range a.Versions {
+		if err := tx.CarryVersionReview(rn, now); err != nil {
 			return err
 		}
 	}
@@ -116,7 +127,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 // Applies reports whether delivering a changes the store.
 func (a *Advisory) Applies() bool {
 	return len(a.Consume) > 0 || len(a.Events) > 0 || len(a.Told) > 0 || len(a.AutoTold) > 0 || len(a.Renames) > 0 ||
-		len(a.Instructions) > 0 || a.FirstRun
+		len(a.Versions) > 0 || len(a.Instructions) > 0 || a.FirstRun
 }
 
 // category ranks what an advisory lists: a person's adverse verdict first,
@@ -186,6 +197,9 @@ func build(in Input) Advisory {
 		}
 		if it.cat == catPending {
 			adv.Told = append(adv.Told, it.st.ID)
+		}
+		if r := in.Replaces[it.st.ID]; it.cat == catPending && r.carries(it.st) {
+			adv.Versions = append(adv.Versions, baseline.Rename{From: r.Record.ID, To: it.st.ID})
 		}
 		if it.cat == catAutoAccepted {
 			adv.AutoTold = append(adv.AutoTold, baseline.AutoTell{ID: it.st.ID, Text: it.auto})
@@ -292,6 +306,11 @@ func classify(in Input) []item {
 		}
 		if renamedFrom[st.ID] {
 			continue // told with the candidate that replaced it
+		}
+		if compared && in.Replaces[st.ID].carries(st) && st.Digest() != nil && !underAdverse(st) {
+			// A new version of a plugin reviewed SAFE: pending that review.
+			items = append(items, item{cat: catPending, st: st, delta: true, events: evs})
+			continue
 		}
 		if c, ok := deltaOf(st); compared && ok {
 			switch {
@@ -405,7 +424,7 @@ func itemText(in Input, it *item) string {
 	case catPending:
 		if it.from != nil {
 			line += ", renamed from " + oldName(it.from.Name, it.from.ID)
-		} else {
+		} else if it.st.Prior != nil {
 			line += pendingNote(it.st.Prior)
 		}
 	case catAutoAccepted:

@@ -86,7 +86,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sub, err := readSubjects(tx, sts)
+		sub, err := readSubjects(tx, sts, nil)
 		delivered = ids(sub)
 		if err != nil {
 			return err

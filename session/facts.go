@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/snapshot"
 )
 
 // A configuration candidate is told by its facts ("new SessionStart hook
@@ -35,35 +33,14 @@ func facts(st *baseline.Standing) []config.Fact {
 	return config.Facts(st.PriorCanonical, st.Observed.Canonical)
 }
 
-// predecessor is, for a new plugin version, another version of the same
-// plugin the store knew (the greatest name before it, else any): the new
-// one is told as replacing it, its facts against that version's form.
-func predecessor(in Input, st *baseline.Standing) *baseline.Standing {
-	if st.Root.Kind != claude.Plugins || st.State != baseline.New {
-		return nil
+// replacedOf is, for a plugin version told as new, the version it
+// replaces (Input.Replaces), else nil: its facts are told against that
+// version's form.
+func replacedOf(in Input, st *baseline.Standing) *Replaced {
+	if r := in.Replaces[st.ID]; r != nil && (st.State == baseline.New || isPending(st)) {
+		return r
 	}
-	i := bytes.LastIndexByte(st.Name, '/')
-	if i < 0 {
-		return nil
-	}
-	prefix := st.Name[:i+1]
-	var below, last *baseline.Standing
-	for j := range in.Standings {
-		o := &in.Standings[j]
-		if o.State == baseline.New || !o.Root.Same(st.Root) || !bytes.HasPrefix(o.Name, prefix) || bytes.IndexByte(o.Name[len(prefix):], '/') >= 0 {
-			continue
-		}
-		if bytes.Compare(o.Name, st.Name) < 0 && (below == nil || bytes.Compare(o.Name, below.Name) > 0) {
-			below = o
-		}
-		if last == nil || bytes.Compare(o.Name, last.Name) > 0 {
-			last = o
-		}
-	}
-	if below != nil {
-		return below
-	}
-	return last
+	return nil
 }
 
 // factsFirst orders the items by category (pending before changed before
@@ -99,29 +76,17 @@ func factsFirst(in Input, items []item) {
 	slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(rank(a)-rank(b), told(a)-told(b)) })
 }
 
-// factsText is the suffix of st's line: the version a new plugin version
-// replaces and how many of its files differ, then its facts within budget
+// factsText is the suffix of st's line: the version a plugin version
+// replaces (its files that differ are named by the reconciliation's
+// summary, measured against that version), then its facts within budget
 // bytes (every dangerous one that fits, others up to maxFacts), and the
 // rest counted per kind. A pending change is told against
 // the reviewed form, in every session until a person decides.
 func factsText(in Input, st *baseline.Standing, pending bool, budget int) string {
 	fs := toldFacts(in, st, pending)
 	var parts []string
-	if pred := predecessor(in, st); pred != nil {
-		what := "another version"
-		if name, ok := claude.Display(pred.Root.Kind, pred.Name); ok {
-			what = "version " + name[strings.LastIndexByte(name, '/')+1:]
-		}
-		if pred.Observed != nil && st.Observed != nil && !pred.Observed.Partial() && !st.Observed.Partial() {
-			n := 0
-			for _, c := range snapshot.Diff(&pred.Observed.Manifest, &st.Observed.Manifest) {
-				if e := cmp.Or(c.New, c.Old); e.Kind != snapshot.Dir {
-					n++
-				}
-			}
-			what += fmt.Sprintf(" (%d file(s) differ)", n)
-		}
-		parts = append(parts, "replaces "+what)
+	if r := replacedOf(in, st); r != nil {
+		parts = append(parts, r.versionText())
 	}
 	size := 0
 	for _, p := range parts {
@@ -166,8 +131,8 @@ func toldFacts(in Input, st *baseline.Standing, pending bool) []config.Fact {
 	if st.Observed == nil || st.Observed.Canonical == nil {
 		return fs
 	}
-	if pred := predecessor(in, st); pred != nil {
-		fs = config.Facts(pred.PriorCanonical, st.Observed.Canonical)
+	if r := replacedOf(in, st); r != nil && st.State == baseline.New {
+		fs = config.Facts(r.Canonical, st.Observed.Canonical)
 	}
 	fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
 	slices.SortStableFunc(fs, func(a, b config.Fact) int { return dangerRank(a) - dangerRank(b) })

@@ -105,26 +105,20 @@ func TestAContentCandidateHasNoFacts(t *testing.T) {
 
 func TestANewPluginVersionIsToldAgainstTheVersionItReplaces(t *testing.T) {
 	plugins := claude.Root{Path: "/cfg/plugins/cache", Scope: claude.Global, Kind: claude.Plugins}
-	plugin := func(name string, s baseline.State, canon string) baseline.Standing {
-		st := standing(name, s)
-		st.Root = plugins
-		if st.Observed != nil {
-			st.Observed.Canonical = []byte(canon)
-		}
-		st.PriorCanonical = []byte(canon)
-		return st
-	}
 	hook := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"}]}]}}`
-	old := plugin("acme/fmt/1.2.0", baseline.Removed, hook)
-	other := plugin("acme/lint/1.0", baseline.Unchanged, `{}`)
-	st := plugin("acme/fmt/1.3.0", baseline.New, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"curl y"}]}]}}`)
-	st.PriorCanonical = nil
-	in := Input{Standings: []baseline.Standing{old, other, st}}
-	if got, want := factsText(in, &in.Standings[2], false, textBudget), `: replaces version 1.2.0; new PreToolUse hook runs "curl y"`; got != want {
+	other := standing("acme/lint/1.0", baseline.Unchanged)
+	other.Root = plugins
+	st := standing("acme/fmt/1.3.0", baseline.New)
+	st.Root, st.ID = plugins, "swaaaanewversion"
+	st.Observed.Canonical = []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"x"},{"type":"command","command":"curl y"}]}]}}`)
+	old := &baseline.Record{ID: "swaaaaoldversion", Kind: claude.Plugins, Name: []byte("acme/fmt/1.2.0"), Removed: true}
+	in := Input{Standings: []baseline.Standing{other, st}, Replaces: map[string]*Replaced{st.ID: {Record: old, Canonical: []byte(hook)}}}
+	want := `: a new version replacing version "fmt@acme/1.2.0" id swaaaaoldversion (its folder is gone; compared with the kept version); new PreToolUse hook runs "curl y"`
+	if got := factsText(in, &in.Standings[1], false, textBudget); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// The first version of a plugin replaces nothing: all is new.
-	in = Input{Standings: []baseline.Standing{other, st}}
+	in.Replaces = nil
 	if got := factsText(in, &in.Standings[1], false, textBudget); !strings.HasPrefix(got, `: new PreToolUse hook runs "x"`) {
 		t.Errorf("got %q", got)
 	}

@@ -21,10 +21,26 @@ func wanted(st *baseline.Standing) bool {
 }
 
 // readSubjects reads, for every wanted standing, the reference its
-// changes are measured against. Nothing is read for the others: the
-// session start without changes stays as fast as before.
-func readSubjects(tx *baseline.Tx, sts []baseline.Standing) (reconcile.Subjects, error) {
-	return reconcile.ReadSubjects(tx, sts, wanted)
+// changes are measured against: a plugin version new since the last
+// session is measured against the version it replaces (rep), so the files
+// that differ from it are named, not every file as added. Nothing is read
+// for the others: the session start without changes stays as fast as
+// before.
+func readSubjects(tx *baseline.Tx, sts []baseline.Standing, rep map[string]*Replaced) (reconcile.Subjects, error) {
+	versus := func(st *baseline.Standing) *Replaced {
+		if r := rep[st.ID]; r != nil && st.State == baseline.New {
+			return r
+		}
+		return nil
+	}
+	sub, err := reconcile.ReadSubjects(tx, sts, func(st *baseline.Standing) bool { return wanted(st) && versus(st) == nil })
+	for i := range sts {
+		st := &sts[i]
+		if r := versus(st); r != nil && wanted(st) && (r.Ref == nil || st.Digest() == nil || *st.Digest() != r.Ref.Digest) {
+			sub.Add(reconcile.Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}, r.Ref)
+		}
+	}
+	return sub, err
 }
 
 // ReadDifferingSubjects is readSubjects for every standing that differs

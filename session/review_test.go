@@ -35,6 +35,8 @@ type life struct {
 	// undelivered: the advisory does not reach the session (the deadline
 	// text went out instead), so nothing is applied.
 	undelivered bool
+	// more are roots observed beside root.
+	more []claude.Root
 }
 
 func newLife(t *testing.T) *life {
@@ -117,7 +119,7 @@ func (l *life) write(rel, content string) {
 }
 
 func (l *life) observe() []baseline.Observation {
-	return observe(context.Background(), []claude.Root{l.root}, walker.DefaultConfig(), nil)
+	return observe(context.Background(), append([]claude.Root{l.root}, l.more...), walker.DefaultConfig(), nil)
 }
 
 // session runs one session start as the hook does and returns what it was

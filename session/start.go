@@ -55,7 +55,10 @@ func (s *comparison) prepare() (Input, error) {
 			return err
 		}
 		if !in.Bootstrap {
-			if subjects, err = readSubjects(tx, in.Standings); err != nil {
+			if in.Replaces, err = DetectVersions(tx, in.Standings); err != nil {
+				return err
+			}
+			if subjects, err = readSubjects(tx, in.Standings, in.Replaces); err != nil {
 				return err
 			}
 			if trusted, err = tx.TrustSources(); err != nil {
