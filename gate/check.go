@@ -609,13 +609,16 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error
 	switch st := s.Status(); {
 	case st == baseline.StatusPending || st == baseline.StatusHalted:
 		f.State = Pending
+		if g, ok, err := carriedFinding(tx, s, f); ok || err != nil {
+			return g, err
+		}
 	case s.Verdict != nil: // SAFE, and in force only at exactly this digest
 		f.State = Vetted
 		f.Reviewed = s.Verdict.At
 		return f, nil
 	case s.State == baseline.New:
 		f.State = New
-		return held(tx, s, f)
+		return newFinding(tx, s, f)
 	case s.State == baseline.Unchanged && (rec.Status == baseline.StatusBaseline || rec.AllowedAt(s.Digest())):
 		// Accepted by the store's very first run, or allowed at use by
 		// the person at these bytes.
@@ -654,7 +657,13 @@ func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 	if err != nil || m == nil {
 		return c, err
 	}
-	for _, d := range snapshot.Diff(m, &s.Observed.Manifest) {
+	c.count(m, &s.Observed.Manifest)
+	return c, nil
+}
+
+// count adds the entries that differ from a to b to c.
+func (c *Change) count(a, b *snapshot.Manifest) {
+	for _, d := range snapshot.Diff(a, b) {
 		switch d.Type {
 		case snapshot.Added:
 			c.Added++
@@ -664,7 +673,6 @@ func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 			c.Modified++
 		}
 	}
-	return c, nil
 }
 
 // Asked is the id of every candidate in r that asks or denies under its

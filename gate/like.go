@@ -13,9 +13,10 @@ import (
 
 // Adverse verdicts follow content. A new candidate no person decided on
 // that answers to the name of a candidate under an adverse verdict (the
-// BLOCKed skill's folder renamed, its frontmatter still naming it), or
-// shares most of its files with one by content hash, is held the same way
-// until a person decides on it.
+// BLOCKed skill's folder renamed, its frontmatter still naming it), is
+// another version folder of a plugin under one, or shares most of its
+// files with one by content hash, is held the same way until a person
+// decides on it.
 
 // maxLikeRecords bounds how many adverse records one answer compares.
 const maxLikeRecords = 64
@@ -59,6 +60,11 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool
 		name := r.Name
 		if r.Kind != claude.Skills {
 			name = bytes.TrimSuffix(name, []byte(".md"))
+		}
+		if r.Kind == claude.Plugins && string(r.Root) == s.Root.Path && claude.SamePlugin(r.Name, s.Name) {
+			// A new version of a plugin under an adverse verdict: whatever
+			// its files, the plugin is the one a person judged.
+			return like{st, "like " + who + ": it is another version of that plugin"}, true, nil
 		}
 		if answersLike(r.Kind, c, name) {
 			return like{st, "like " + who + ": it answers to that name"}, true, nil

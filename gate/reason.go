@@ -36,6 +36,9 @@ type Finding struct {
 	// Like, for a new candidate held as Blocked or Suspect, names the
 	// candidate under the adverse verdict it resembles, and how.
 	Like string
+	// Replaces, for a plugin version pending the review of the version it
+	// replaces, names that version (subject).
+	Replaces string
 	// Unknown: the name resolves to no candidate skillwire observed;
 	// Builtin, it is one of the client's own skills' names.
 	Unknown, Builtin bool
@@ -173,6 +176,10 @@ func clause(f Finding) string {
 			return "has an anomaly (" + f.Anomaly.String() + "), so it cannot be judged"
 		}
 		return "is anomalous, so it cannot be judged"
+	case f.Replaces != "" && f.Change.changed():
+		return "is a new version of " + f.Replaces + " and " + changed(f.Change)
+	case f.Replaces != "":
+		return "is a new version of " + f.Replaces + " and waits for a review of its own"
 	case f.Change.changed():
 		return changed(f.Change)
 	case f.State == New && f.Undecided:

@@ -1,0 +1,61 @@
+package gate
+
+import (
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// A new version folder of an installed plugin is judged as the version it
+// replaces (baseline.ReplacedVersion) is: under that version's SAFE review
+// it is pending (balanced asks, strict denies) from its first use, before
+// any session was told of it; a version of the plugin under an adverse
+// verdict holds it as that verdict (likeAdverse).
+
+// newFinding judges a candidate new since the last session: held like an
+// adverse one it resembles, else pending the review of the plugin version
+// it replaces, else new.
+func newFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
+	f, err := held(tx, s, f)
+	if err != nil || f.Like != "" || s.Root.Kind != claude.Plugins {
+		return f, err
+	}
+	rep, err := tx.ReplacedVersion(s.Root, s.Name)
+	if err != nil || !baseline.ReviewedSafe(rep) {
+		return f, err
+	}
+	return versionPending(tx, s, f, rep, rep.ID)
+}
+
+// carriedFinding names, for a pending plugin version whose review was
+// carried from the version it replaced, that version and counts the
+// change from its reviewed bytes; other pending candidates are left as f.
+func carriedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, bool, error) {
+	r := s.Prior
+	if s.Root.Kind != claude.Plugins || r == nil || r.Review == nil || r.Renamed != nil || !anomaly.IsID(r.Review.From) {
+		return f, false, nil
+	}
+	rep, err := tx.Record(r.Review.From)
+	if err != nil || rep == nil || !claude.SamePlugin(rep.Name, s.Name) {
+		return f, false, err
+	}
+	f, err = versionPending(tx, s, f, rep, s.ID)
+	return f, true, err
+}
+
+// versionPending is f pending the review of rep, the version it replaces,
+// its change counted from the reviewed version kept as refID's reference.
+func versionPending(tx *baseline.Tx, s *baseline.Standing, f Finding, rep *baseline.Record, refID string) (Finding, error) {
+	f.State, f.Reviewed = Pending, rep.Review.At
+	other := candidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)
+	other.ID = rep.ID
+	f.Replaces = subject(other)
+	ref, err := tx.Reference(refID)
+	if err != nil || ref == nil || ref.How != baseline.RefReview {
+		return f, err
+	}
+	f.Change = Change{Unreconciled: true, Since: SinceSafe, On: rep.Review.At}
+	f.Change.count(ref.Manifest, &s.Observed.Manifest)
+	return f, nil
+}
