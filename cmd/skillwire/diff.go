@@ -51,10 +51,13 @@ func newDiffCmd(s *streams) *cobra.Command {
 or mode, a unified diff for text, size and hash for binary files.
 
 FROM defaults to the version carrying the candidate's SAFE-TO-PROPOSE
-verdict, else its first-use version; a candidate that has neither (new
-since the first run, never reviewed) is diffed from nothing: every file is
-shown added, whole, since all of it is to be reviewed ("from" is then
-{"digest": null, "kept": false} in JSON). TO defaults to what is on disk now,
+verdict, else its first-use version; a new version of a plugin without a
+review of its own starts from the version it replaces (the one Claude
+Code's installed_plugins.json named), reviewed, else first-use, whether
+that version's folder is still in the cache or gone. A candidate that has
+none of these (new since the first run, never reviewed) is diffed from
+nothing: every file is shown added, whole, since all of it is to be
+reviewed ("from" is then {"digest": null, "kept": false} in JSON). TO defaults to what is on disk now,
 observed afresh. FROM and TO take a kept version's digest or a unique
 prefix of it (see 'skillwire history ID').
 
@@ -86,12 +89,20 @@ store unusable (a corrupt object is never shown).`,
 			// The canonical forms the store keeps: the one last delivered and
 			// the one reviewed SAFE (nil when none).
 			var forms [][]byte
-			ref, vs, from, err := w.version(args[0], func(tx *baseline.Tx, id string) error {
-				forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
-				return nil
+			var start *baseline.Version // FROM when none is named (history.From)
+			ref, vs, from, err := w.version(args[0], func(tx *baseline.Tx, ref candidateRef) error {
+				forms = [][]byte{tx.Extract(ref.id), tx.ReviewedExtract(ref.id)}
+				var err error
+				if len(args) == 1 {
+					start, err = history.From(tx, ref.root, ref.name, ref.id)
+				}
+				return err
 			}, args[1:min(2, len(args))]...)
 			if err != nil {
 				return err
+			}
+			if len(args) == 1 {
+				from = start
 			}
 			stage := history.Attach(&cfg)
 			out := diffJSON{ID: ref.id, From: diffSideJSON{Kept: new(false)}}

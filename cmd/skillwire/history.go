@@ -63,7 +63,7 @@ Exit 0, 2 usage error, 4 store unusable.`,
 				return err
 			}
 			var notes []baseline.Note // oldest first
-			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, id string) (err error) { notes, err = tx.Notes(id); return })
+			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, ref candidateRef) (err error) { notes, err = tx.Notes(ref.id); return })
 			if err != nil {
 				return err
 			}
@@ -119,7 +119,7 @@ Exit 0, 2 usage error, 4 store unusable.`,
 
 // versions resolves an id and reads its record and kept versions, and
 // whatever also reads of it (nil: nothing), in one opening of the store.
-func (w *world) versions(prefix string, also func(tx *baseline.Tx, id string) error) (candidateRef, *baseline.Record, []baseline.Version, error) {
+func (w *world) versions(prefix string, also func(tx *baseline.Tx, ref candidateRef) error) (candidateRef, *baseline.Record, []baseline.Version, error) {
 	st, err := w.open(false, true)
 	if err != nil {
 		return candidateRef{}, nil, nil, err
@@ -139,7 +139,7 @@ func (w *world) versions(prefix string, also func(tx *baseline.Tx, id string) er
 		if vs, err = tx.Versions(ref.id); err != nil || also == nil {
 			return err
 		}
-		return also(tx, ref.id)
+		return also(tx, ref)
 	})
 	if err != nil {
 		return ref, nil, nil, storeErr(err)
@@ -149,7 +149,7 @@ func (w *world) versions(prefix string, also func(tx *baseline.Tx, id string) er
 
 // version is versions with its target: the version named by pick (at most
 // one digest or prefix), else its reviewed version.
-func (w *world) version(prefix string, also func(tx *baseline.Tx, id string) error, pick ...string) (candidateRef, []baseline.Version, *baseline.Version, error) {
+func (w *world) version(prefix string, also func(tx *baseline.Tx, ref candidateRef) error, pick ...string) (candidateRef, []baseline.Version, *baseline.Version, error) {
 	ref, rec, vs, err := w.versions(prefix, also)
 	if err != nil {
 		return ref, nil, nil, err
