@@ -91,12 +91,8 @@ func (t *Tx) CarryVersionReview(rn Rename, now time.Time) error {
 	rv := *from.Review
 	rv.From = from.ID
 	to.Review, to.Updated = &rv, now
-	if ref, err := t.Reference(from.ID); err != nil {
+	if err := t.carryReference(from.ID, to.ID); err != nil {
 		return err
-	} else if ref != nil && ref.How == RefReview {
-		if err := t.putReference(to.ID, ref.Manifest, ref.At, RefReview); err != nil {
-			return err
-		}
 	}
 	if c := t.ReviewedExtract(from.ID); c != nil {
 		if err := t.setExtract(bucketReviewedExtracts, to.ID, c); err != nil {
@@ -108,4 +104,14 @@ func (t *Tx) CarryVersionReview(rn Rename, now time.Time) error {
 		return err
 	}
 	return t.put(to)
+}
+
+// carryReference makes from's reviewed version, when it has one, the
+// reference to's changes are measured against: what the person reviewed.
+func (t *Tx) carryReference(from, to string) error {
+	ref, err := t.Reference(from)
+	if err != nil || ref == nil || ref.How != RefReview {
+		return err
+	}
+	return t.putReference(to, ref.Manifest, ref.At, RefReview)
 }

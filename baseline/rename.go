@@ -36,12 +36,8 @@ func (t *Tx) CarryReview(rn Rename, now time.Time) error {
 	rv.From = from.ID
 	to.Review = &rv
 	to.Renamed = &Renamed{From: from.ID, Name: from.Name, At: now}
-	if ref, err := t.Reference(from.ID); err != nil {
+	if err := t.carryReference(from.ID, to.ID); err != nil {
 		return err
-	} else if ref != nil && ref.How == RefReview {
-		if err := t.putReference(to.ID, ref.Manifest, ref.At, RefReview); err != nil {
-			return err
-		}
 	}
 	return t.put(to)
 }
