@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -37,7 +38,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 			if daemon {
 				fakeDaemon(b, tr, time.Now())
 			}
-			u := Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}
+			u := Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := Check(context.Background(), u, tr.env)
@@ -116,7 +117,7 @@ func BenchmarkPreToolUseBlockedAmongPadding(b *testing.B) {
 	for _, fanout := range []bool{false, true} {
 		b.Run(map[bool]string{false: "200x64KiB", true: "200x64KiB+4100dirs"}[fanout], func(b *testing.B) {
 			tr := padded(b, fanout)
-			u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+			u := Use{Kind: resolve.Skill, Name: "evil", Event: "PreToolUse"}
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := Check(context.Background(), u, tr.env)
@@ -143,7 +144,7 @@ func BenchmarkPreToolUseBlockedByFrontmatterAmongListPadding(b *testing.B) {
 		tr.write(filepath.Join(tr.project, ".claude", "skills", fmt.Sprintf("pad%03d", i), "SKILL.md"), "---\n"+fm+"---\nbody\n")
 	}
 	tr.record(tr.deliver()["global/x1"], verdict.Block)
-	u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+	u := Use{Kind: resolve.Skill, Name: "evil", Event: "PreToolUse"}
 	b.ResetTimer()
 	for b.Loop() {
 		res, err := Check(context.Background(), u, tr.env)

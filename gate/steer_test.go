@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/settings"
 	"golang.org/x/sys/unix"
 )
@@ -87,7 +88,7 @@ func TestRunAnswersAStoreThatCannotBeOpenedAsStrict(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	must(t, os.WriteFile(file, nil, 0o600))
 	tr.env.Store.Dir = filepath.Join(file, "state") // under a regular file: cannot be created
-	o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	o := run(context.Background(), Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != Deny || !strings.Contains(o.Reason, "the store could not be located or read") {
 		t.Fatalf("%+v", o)
 	}
