@@ -6,7 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/storefile"
 	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
@@ -136,3 +138,15 @@ func sameRoot(r *Record, root string) bool { return bytes.Equal(r.Root, []byte(r
 
 // ID is Store.ID within a transaction.
 func (t *Tx) ID(root string, name []byte) string { return t.s.ID(root, name) }
+
+// bucket is the named bucket, made on the first write (storefile.Bucket).
+func (t *Tx) bucket(name []byte) (*bolt.Bucket, error) { return storefile.Bucket(t.tx, name) }
+
+// Cache is the daemon's cached observations, heartbeat and rescan request.
+func (t *Tx) Cache() cache.Cache { return cache.Of(t.tx) }
+
+// Events is the daemon's change events.
+func (t *Tx) Events() cache.Events { return cache.EventsOf(t.tx) }
+
+// Projects is the projects hooks have registered.
+func (t *Tx) Projects() cache.Projects { return cache.ProjectsOf(t.tx) }

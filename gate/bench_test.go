@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
@@ -62,7 +63,7 @@ func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
 		b.Fatal(err)
 	}
 	specs := make([]walker.RootSpec, len(tr.env.Roots))
-	hb := baseline.Heartbeat{PID: os.Getpid(), At: at, Whole: true}
+	hb := cache.Heartbeat{PID: os.Getpid(), At: at, Whole: true}
 	for i, r := range tr.env.Roots {
 		specs[i] = r.Spec()
 		hb.Roots = append(hb.Roots, r.Path)
@@ -72,11 +73,11 @@ func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
 	defer st.Close()
 	err = st.Update(func(tx *baseline.Tx) error {
 		for i := range walked {
-			if err := tx.PutCachedRoot(&walked[i], time.Now()); err != nil {
+			if err := tx.Cache().PutRoot(&walked[i], time.Now()); err != nil {
 				return err
 			}
 		}
-		return tx.PutHeartbeat(hb)
+		return tx.Cache().PutHeartbeat(hb)
 	})
 	if err != nil {
 		b.Fatal(err)

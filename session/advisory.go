@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
@@ -33,7 +34,7 @@ type Input struct {
 	// Events are the daemon's change events: a candidate that changed and
 	// came back between two sessions is unchanged to a comparison, and
 	// only its events tell.
-	Events []baseline.Event
+	Events []cache.Event
 	// Bootstrap: the store's first run was never delivered, so this is the
 	// first use and every candidate is accepted as the baseline.
 	Bootstrap bool
@@ -66,7 +67,7 @@ type Advisory struct {
 	// Text is.
 	Notice  string
 	Consume []baseline.Standing
-	Events  []baseline.Event // change events told, dropped once delivered
+	Events  []cache.Event // change events told, dropped once delivered
 	// Told are the pending candidates this advisory repeats: each delivery
 	// counts one more tell ("told N times since DATE").
 	Told []string
@@ -95,7 +96,7 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 			return err
 		}
 	}
-	if _, err := tx.DropEvents(a.Events); err != nil {
+	if _, err := tx.Events().Drop(a.Events); err != nil {
 		return err
 	}
 	if err := tx.MarkTold(a.Told, now); err != nil {
@@ -149,7 +150,7 @@ type item struct {
 	cat    category
 	st     *baseline.Standing
 	delta  bool // a change of state the delivery consumes
-	events []baseline.Event
+	events []cache.Event
 	text   string // its lines in the advisory
 	auto   string // an untold auto-accept's text
 	// from is the removed candidate a rename replaced, consumed with st.
@@ -259,7 +260,7 @@ func underAdverse(st *baseline.Standing) bool {
 // category and, within one, as scanned. Deltas exist only against a usable,
 // non-empty store: without one there is nothing they are relative to.
 func classify(in Input) []item {
-	byID := map[string][]baseline.Event{}
+	byID := map[string][]cache.Event{}
 	for _, e := range in.Events {
 		byID[e.ID] = append(byID[e.ID], e)
 	}

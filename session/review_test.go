@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
@@ -257,7 +258,7 @@ func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
 	obs := l.observe()
 	c := &obs[0].Walk.Candidates[0]
 	d := c.Digest
-	events := []baseline.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
+	events := []cache.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
 	opts := baseline.Options{Dir: filepath.Join(filepath.Dir(l.root.Path), "state"), LockTimeout: time.Second}
 	err := reconcile.Events(opts, nil, events, func(root string, name []byte) *walker.Candidate {
 		if root == l.root.Path && string(name) == "a" {

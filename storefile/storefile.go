@@ -7,7 +7,9 @@
 package storefile
 
 import (
+	"bytes"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -279,6 +281,20 @@ func recoverCorrupt(err *error) {
 func guard() func() {
 	old := debug.SetPanicOnFault(true)
 	return func() { debug.SetPanicOnFault(old) }
+}
+
+// DecodeStrict decodes the one JSON value of b into v, refusing unknown
+// fields and trailing data: the store's values are read only as written.
+func DecodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
 }
 
 // Bucket is the named bucket, made on the first write: nil in a read
