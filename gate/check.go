@@ -116,7 +116,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
 		res = Result{Findings: append(slices.Clone(pre), unseen...)}
-		p, err := tx.GatePolicy()
+		p, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	o := storeOptions(ctx, env.Store)
 	o.Create, o.ReadOnly = false, true
 	err := baseline.View(o, func(tx *baseline.Tx) error {
-		p, err := tx.GatePolicy()
+		p, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -285,7 +285,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
-		s, err := tx.GatePolicy()
+		s, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -702,7 +702,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 			d := *f.Digest
 			n.Digest = &d
 		}
-		if err := tx.AppendNote(n); err != nil {
+		if err := tx.Notes().Add(n); err != nil {
 			return err
 		}
 		if a == Ask && f.Digest != nil && u.ToolUseID != "" {
@@ -714,7 +714,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	}
 	// The person's answer to this ask comes back as the call's PostToolUse
 	// when they allow it; an ask that is never answered is dropped later.
-	err := tx.KeepAsk(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
+	err := tx.Asks().Keep(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
 	if errors.Is(err, baseline.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
 	}

@@ -141,7 +141,7 @@ func (tr *tree) notes(id string) []baseline.Note {
 	st := tr.store()
 	defer st.Close()
 	var ns []baseline.Note
-	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes(id); return }))
+	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes().Of(id); return }))
 	return ns
 }
 

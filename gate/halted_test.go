@@ -38,7 +38,7 @@ func (tr *tree) halt(key, reason string) {
 				if sts[i].Status() != baseline.StatusPending {
 					tr.t.Fatalf("%s is %s before the halt, not pending", key, sts[i].Status())
 				}
-				return tx.HaltChange(&sts[i], reason, time.Now().UTC())
+				return tx.Reviews().Halt(&sts[i], reason, time.Now().UTC())
 			}
 		}
 		tr.t.Fatalf("no standing %s", key)

@@ -292,7 +292,7 @@ func allowedAtUse(in hookio.ToolUse) answerer {
 		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
 			err := baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error {
-				a, err := tx.TakeAsk(in.Session, in.ToolUseID)
+				a, err := tx.Asks().Take(in.Session, in.ToolUseID)
 				if err != nil || a == nil {
 					return err
 				}

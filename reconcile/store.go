@@ -47,7 +47,7 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 			continue
 		}
 		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
-		ref, err := tx.Reference(st.ID)
+		ref, err := tx.Reviews().Reference(st.ID)
 		if err != nil {
 			return sub, err
 		}
@@ -74,7 +74,7 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 			continue
 		}
 		seen[r.ID] = true
-		ref, err := tx.Reference(r.ID)
+		ref, err := tx.Reviews().Reference(r.ID)
 		if err != nil {
 			return sub, err
 		}
@@ -202,7 +202,7 @@ func Events(opts baseline.Options, scopes []auditlog.Scope, events []cache.Event
 				continue
 			}
 			ids[i] = tx.ID(string(ev.Root), ev.Name)
-			ref, err := tx.Reference(ids[i])
+			ref, err := tx.Reviews().Reference(ids[i])
 			if err != nil {
 				return err
 			}

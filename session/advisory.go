@@ -92,20 +92,20 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 		return err
 	}
 	for _, rn := range a.Renames {
-		if err := tx.CarryReview(rn, now); err != nil {
+		if err := tx.Reviews().Carry(rn, now); err != nil {
 			return err
 		}
 	}
 	if _, err := tx.Events().Drop(a.Events); err != nil {
 		return err
 	}
-	if err := tx.MarkTold(a.Told, now); err != nil {
+	if err := tx.Reviews().MarkTold(a.Told, now); err != nil {
 		return err
 	}
-	if err := tx.MarkAutoTold(a.AutoTold); err != nil {
+	if err := tx.Reviews().MarkAutoTold(a.AutoTold); err != nil {
 		return err
 	}
-	if err := tx.DropInstructionChanges(a.Instructions); err != nil {
+	if err := tx.Instructions().Drop(a.Instructions); err != nil {
 		return err
 	}
 	if a.FirstRun {

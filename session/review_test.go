@@ -66,7 +66,7 @@ func (l *life) announce(rel, source string, project bool) {
 }
 
 func (l *life) trust(source string) {
-	must(l.t, l.update(func(tx *baseline.Tx) error { return tx.Trust(source) }))
+	must(l.t, l.update(func(tx *baseline.Tx) error { return tx.Trust().Add(source) }))
 }
 
 // keep records the bytes of every file observed, as the content store does.
@@ -87,7 +87,7 @@ func (l *life) keep(obs []baseline.Observation) {
 func (l *life) notes(name string) []baseline.Note {
 	var out []baseline.Note
 	id := l.standing(name).ID
-	must(l.t, l.view(func(tx *baseline.Tx) (err error) { out, err = tx.Notes(id); return }))
+	must(l.t, l.view(func(tx *baseline.Tx) (err error) { out, err = tx.Notes().Of(id); return }))
 	return out
 }
 
@@ -555,7 +555,7 @@ func TestPendingReviewsNeverKeepNewCandidatesUnnamed(t *testing.T) {
 		l.write(fmt.Sprintf("n%d/SKILL.md", i), "---\nname: n\n---\nnew")
 	}
 	c := instrChange(1, "CLAUDE.md")
-	must(t, l.update(func(tx *baseline.Tx) error { return tx.PutInstructionChange(c) }))
+	must(t, l.update(func(tx *baseline.Tx) error { return tx.Instructions().Put(c) }))
 
 	unnamed := map[string]bool{"instruction": true}
 	for i := range 10 {

@@ -120,7 +120,7 @@ func TestRunKeepsTheVersionsItDelivered(t *testing.T) {
 	must(t, err)
 	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
 		id := tx.ID(s.Roots[0].Path, []byte("a"))
-		vs, err := tx.Versions(id)
+		vs, err := tx.Versions().Of(id)
 		if len(vs) != 1 || vs[0].How != baseline.HowFirstUse || !vs[0].Restorable {
 			t.Errorf("versions of a: %+v, want one restorable first-use version", vs)
 		}

@@ -58,7 +58,7 @@ func (s *comparison) prepare() (Input, error) {
 			if subjects, err = readSubjects(tx, in.Standings); err != nil {
 				return err
 			}
-			if trusted, err = tx.TrustSources(); err != nil {
+			if trusted, err = tx.Trust().List(); err != nil {
 				return err
 			}
 			if in.Renames, err = DetectRenames(tx, in.Standings, s.Content); err != nil {
@@ -68,7 +68,7 @@ func (s *comparison) prepare() (Input, error) {
 		if in.Events, err = tx.Events().List(); err != nil {
 			return err
 		}
-		if in.Instructions, err = tx.InstructionChanges(); err != nil {
+		if in.Instructions, err = tx.Instructions().List(); err != nil {
 			return err
 		}
 		projects, err := tx.Projects().List()

@@ -83,7 +83,7 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 		case err != nil:
 			return err
 		default:
-			err = st.View(func(tx *baseline.Tx) (err error) { p, err = tx.GatePolicy(); return })
+			err = st.View(func(tx *baseline.Tx) (err error) { p, err = tx.Policy().Get(); return })
 			st.Close()
 			if err != nil {
 				return storeErr(err)

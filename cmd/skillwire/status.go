@@ -132,7 +132,7 @@ been recorded yet (which says nothing about what is installed).`,
 					if subjects, err = reconcile.StoredSubjects(tx, all); err != nil {
 						return err
 					}
-					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
+					if gate, err := tx.Notes().Recent(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
 						return err
 					} else if gate != nil {
 						out.Gate = gate
