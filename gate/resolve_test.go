@@ -18,14 +18,6 @@ func cand(id string, k resolve.Kind, s resolve.Scope, folder, name, plugin strin
 	return c
 }
 
-func ids(cs []resolve.Candidate) []string {
-	var out []string
-	for _, c := range cs {
-		out = append(out, c.ID)
-	}
-	return out
-}
-
 // FuzzResolve holds Resolve to its bytes: whatever is typed, a match answers
 // to a name equal to what was typed, and a reason for it stays ASCII.
 func FuzzResolve(f *testing.F) {
