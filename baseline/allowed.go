@@ -74,8 +74,8 @@ func validToken(s string, n int) bool {
 // askKey is where the ask at a session's tool call is kept.
 func askKey(session, toolUseID string) []byte { return []byte(session + " " + toolUseID) }
 
-// KeepAsk keeps the gate's ask at tool call toolUseID of a.Session.
-func (t *Tx) KeepAsk(toolUseID string, a Ask) error {
+// Keep keeps the gate's ask at tool call toolUseID of a.Session.
+func (as Asks) Keep(toolUseID string, a Ask) error {
 	if !validToken(toolUseID, maxToolUseID) || !validToken(a.Session, maxSessionLen) || strings.Contains(a.Session, " ") {
 		return ErrToolUseID
 	}
@@ -84,7 +84,7 @@ func (t *Tx) KeepAsk(toolUseID string, a Ask) error {
 			return fmt.Errorf("%w: asked id", ErrNote)
 		}
 	}
-	b, err := t.bucket(bucketAsks)
+	b, err := as.t.bucket(bucketAsks)
 	if err != nil {
 		return err
 	}
@@ -120,13 +120,13 @@ func (t *Tx) KeepAsk(toolUseID string, a Ask) error {
 	return b.Put(askKey(a.Session, toolUseID), v)
 }
 
-// TakeAsk returns and forgets the ask kept at tool call toolUseID of
+// Take returns and forgets the ask kept at tool call toolUseID of
 // session; nil when there is none (the gate did not ask about that call).
-func (t *Tx) TakeAsk(session, toolUseID string) (*Ask, error) {
+func (as Asks) Take(session, toolUseID string) (*Ask, error) {
 	if !validToken(toolUseID, maxToolUseID) || !validToken(session, maxSessionLen) {
 		return nil, nil
 	}
-	b := t.tx.Bucket(bucketAsks)
+	b := as.t.tx.Bucket(bucketAsks)
 	if b == nil {
 		return nil, nil
 	}
@@ -139,7 +139,7 @@ func (t *Tx) TakeAsk(session, toolUseID string) (*Ask, error) {
 	if err := json.Unmarshal(v, &a); err != nil {
 		return nil, fmt.Errorf("%w: ask: %v", ErrCorrupt, err)
 	}
-	if t.tx.Writable() {
+	if as.t.tx.Writable() {
 		if err := b.Delete(key); err != nil {
 			return nil, err
 		}
@@ -164,5 +164,5 @@ func (t *Tx) Allow(id string, d snapshot.Hash, session string, at time.Time) err
 	if rec.Allowed.Session != "" {
 		text += ", session " + rec.Allowed.Session
 	}
-	return t.AppendNote(Note{ID: id, Kind: NoteAllowed, At: at.UTC(), Text: text, Digest: &d})
+	return t.Notes().Add(Note{ID: id, Kind: NoteAllowed, At: at.UTC(), Text: text, Digest: &d})
 }

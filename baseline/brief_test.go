@@ -13,8 +13,8 @@ func TestBriefTransactionsReleaseTheStoreWhenTheyReturn(t *testing.T) {
 	st.Close()
 	opts := Options{Dir: dir, LockTimeout: 200 * time.Millisecond}
 	now := time.Now()
-	must(t, Update(opts, func(tx *Tx) error { return tx.RegisterProject("/p", now) }))
-	must(t, View(opts, func(tx *Tx) error { _, err := tx.Projects(); return err }))
+	must(t, Update(opts, func(tx *Tx) error { return tx.Projects().Register("/p", now) }))
+	must(t, View(opts, func(tx *Tx) error { _, err := tx.Projects().List(); return err }))
 	// Nothing is held after either: an exclusive open gets the lock at once.
 	st, err := Open(opts)
 	must(t, err)
@@ -42,14 +42,14 @@ func TestBriefUpdateWritesNothingWhenFnFails(t *testing.T) {
 	opts := Options{Dir: dir}
 	boom := errors.New("boom")
 	err := Update(opts, func(tx *Tx) error {
-		must(t, tx.RegisterProject("/p", time.Now()))
+		must(t, tx.Projects().Register("/p", time.Now()))
 		return boom
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("got %v, want fn's error", err)
 	}
 	must(t, View(opts, func(tx *Tx) error {
-		if ps, err := tx.Projects(); err != nil || slices.Contains(ps, "/p") {
+		if ps, err := tx.Projects().List(); err != nil || slices.Contains(ps, "/p") {
 			t.Errorf("projects %v (%v): the failed update was committed", ps, err)
 		}
 		return nil

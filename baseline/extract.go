@@ -1,6 +1,10 @@
 package baseline
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/skillwire/skillwire/cache"
+)
 
 // bucketExtracts keeps, per candidate id, the canonical form of the
 // configuration last delivered (walker.Candidate.Canonical): what the next
@@ -12,9 +16,9 @@ var bucketExtracts = []byte("extracts")
 // in every session until it is reviewed.
 var bucketReviewedExtracts = []byte("reviewed-extracts")
 
-// maxExtract bounds a kept canonical form; the largest configuration
-// read is ~/.claude.json, and only its servers are kept.
-const maxExtract = 1 << 20
+// maxExtract bounds a kept canonical form: the bound of a cached one
+// (cache.MaxCanonical), so that what the cache keeps can be delivered.
+const maxExtract = cache.MaxCanonical
 
 // Extract is the canonical form last delivered for id; nil when none was
 // kept (not a configuration file, or never delivered).

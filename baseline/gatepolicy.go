@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/skillwire/skillwire/safefile"
 )
@@ -36,14 +35,14 @@ func validGatePolicy(p string) bool { return p == GateAudit || p == GateBalanced
 // configuration; the person cannot change it.
 var ErrManagedPolicy = errors.New("baseline: the gate policy is set in managed configuration")
 
-// GatePolicy is the chosen policy, GateDefault when none was chosen; the
+// Get is the chosen policy, GateDefault when none was chosen; the
 // administrator's (Options.Policy) whatever was chosen. A value that is not
 // a policy name is a corrupt store, never read as a weaker one.
-func (t *Tx) GatePolicy() (string, error) {
-	if t.s.policy != "" {
-		return t.s.policy, nil
+func (pv Policy) Get() (string, error) {
+	if pv.t.s.policy != "" {
+		return pv.t.s.policy, nil
 	}
-	v := t.tx.Bucket(bucketMeta).Get(keyGatePolicy)
+	v := pv.t.tx.Bucket(bucketMeta).Get(keyGatePolicy)
 	if v == nil {
 		return GateDefault, nil
 	}
@@ -53,21 +52,21 @@ func (t *Tx) GatePolicy() (string, error) {
 	return string(v), nil
 }
 
-// SetGatePolicy chooses the policy.
-func (t *Tx) SetGatePolicy(p string) error {
-	if t.s.policy != "" {
+// Set chooses the policy.
+func (pv Policy) Set(p string) error {
+	if pv.t.s.policy != "" {
 		return ErrManagedPolicy
 	}
 	if !validGatePolicy(p) {
 		return ErrGatePolicy
 	}
-	return t.tx.Bucket(bucketMeta).Put(keyGatePolicy, []byte(p))
+	return pv.t.tx.Bucket(bucketMeta).Put(keyGatePolicy, []byte(p))
 }
 
 // SetGatePolicy chooses the policy in the store, then mirrors it to
 // GatePolicyFile in the store's directory dir.
 func (s *Store) SetGatePolicy(dir, p string) error {
-	if err := s.Update(func(tx *Tx) error { return tx.SetGatePolicy(p) }); err != nil {
+	if err := s.Update(func(tx *Tx) error { return tx.Policy().Set(p) }); err != nil {
 		return err
 	}
 	return safefile.Write(dir+"/"+GatePolicyFile, []byte(p+"\n"), 0o600, nil)
@@ -84,30 +83,4 @@ func GatePolicyMirror(dir string) (p string, ok bool) {
 	}
 	p = string(bytes.TrimSuffix(b, []byte("\n")))
 	return p, validGatePolicy(p)
-}
-
-// RecentNotes is the n newest notes of the given kinds across every
-// candidate, newest first: what the gate asked and denied, for `status`,
-// including candidates the store has no record of yet.
-func (t *Tx) RecentNotes(n int, kinds ...string) ([]Note, error) {
-	b := t.tx.Bucket(bucketNotes)
-	if b == nil {
-		return nil, nil
-	}
-	var out []Note
-	err := b.ForEach(func(_, v []byte) error {
-		var note Note
-		if err := decodeStrict(v, &note); err != nil {
-			return fmt.Errorf("%w: note", ErrCorrupt)
-		}
-		if slices.Contains(kinds, note.Kind) {
-			out = append(out, note)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(out, func(a, b Note) int { return b.At.Compare(a.At) })
-	return out[:min(n, len(out))], nil
 }

@@ -9,7 +9,7 @@ import (
 func gatePolicyOf(t *testing.T, st *Store) (string, error) {
 	t.Helper()
 	var p string
-	err := st.View(func(tx *Tx) (err error) { p, err = tx.GatePolicy(); return })
+	err := st.View(func(tx *Tx) (err error) { p, err = tx.Policy().Get(); return })
 	return p, err
 }
 

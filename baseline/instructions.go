@@ -27,14 +27,14 @@ type InstructionChange struct {
 	Digest *snapshot.Hash `json:"digest,omitempty"`
 }
 
-// PutInstructionChange marks c's file as loaded with changed bytes, until a
+// Put marks c's file as loaded with changed bytes, until a
 // delivered advisory tells it; a later change replaces an untold one.
-func (t *Tx) PutInstructionChange(c InstructionChange) error {
+func (is Instructions) Put(c InstructionChange) error {
 	if !anomaly.IsID(c.ID) {
 		return fmt.Errorf("%w: instruction change of %q", ErrNote, SanitizeReviewer(c.ID))
 	}
 	c.Memory = printable(c.Memory, 16)
-	b, err := t.bucket(bucketInstructions)
+	b, err := is.t.bucket(bucketInstructions)
 	if err != nil {
 		return err
 	}
@@ -45,10 +45,10 @@ func (t *Tx) PutInstructionChange(c InstructionChange) error {
 	return b.Put([]byte(c.ID), v)
 }
 
-// InstructionChanges lists the untold changes, oldest first: an advisory
+// List lists the untold changes, oldest first: an advisory
 // that cannot tell them all tells the oldest and holds the rest over.
-func (t *Tx) InstructionChanges() ([]InstructionChange, error) {
-	b := t.tx.Bucket(bucketInstructions)
+func (is Instructions) List() ([]InstructionChange, error) {
+	b := is.t.tx.Bucket(bucketInstructions)
 	if b == nil {
 		return nil, nil
 	}
@@ -65,10 +65,10 @@ func (t *Tx) InstructionChanges() ([]InstructionChange, error) {
 	return out, err
 }
 
-// DropInstructionChanges consumes the changes a delivered advisory told,
+// Drop consumes the changes a delivered advisory told,
 // each only if it is still the one listed: a load changed since stays.
-func (t *Tx) DropInstructionChanges(told []InstructionChange) error {
-	b := t.tx.Bucket(bucketInstructions)
+func (is Instructions) Drop(told []InstructionChange) error {
+	b := is.t.tx.Bucket(bucketInstructions)
 	if b == nil {
 		return nil
 	}

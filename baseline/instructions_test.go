@@ -12,15 +12,15 @@ func TestInstructionChangesAreListedOldestFirstAndDroppedOnlyAsListed(t *testing
 	a := InstructionChange{ID: "swaaaaaaaaaaaaaa", Name: []byte("CLAUDE.md"), Memory: "Project", At: t0.Add(time.Minute)}
 	b := InstructionChange{ID: "swbbbbbbbbbbbbbb", Name: []byte("rules.md"), Memory: "User", At: t0}
 	if err := st.Update(func(tx *Tx) error {
-		if err := tx.PutInstructionChange(a); err != nil {
+		if err := tx.Instructions().Put(a); err != nil {
 			return err
 		}
-		return tx.PutInstructionChange(b)
+		return tx.Instructions().Put(b)
 	}); err != nil {
 		t.Fatal(err)
 	}
 	var listed []InstructionChange
-	if err := st.View(func(tx *Tx) (err error) { listed, err = tx.InstructionChanges(); return }); err != nil {
+	if err := st.View(func(tx *Tx) (err error) { listed, err = tx.Instructions().List(); return }); err != nil {
 		t.Fatal(err)
 	}
 	if len(listed) != 2 || listed[0].ID != b.ID || listed[1].ID != a.ID {
@@ -30,14 +30,14 @@ func TestInstructionChangesAreListedOldestFirstAndDroppedOnlyAsListed(t *testing
 	a2.At = t0.Add(time.Hour) // a changed again after the listing
 	var left []InstructionChange
 	if err := st.Update(func(tx *Tx) error {
-		if err := tx.PutInstructionChange(a2); err != nil {
+		if err := tx.Instructions().Put(a2); err != nil {
 			return err
 		}
-		if err := tx.DropInstructionChanges(listed); err != nil {
+		if err := tx.Instructions().Drop(listed); err != nil {
 			return err
 		}
 		var err error
-		left, err = tx.InstructionChanges()
+		left, err = tx.Instructions().List()
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestInstructionChangesAreListedOldestFirstAndDroppedOnlyAsListed(t *testing
 
 func TestAnInstructionChangeNeedsAnID(t *testing.T) {
 	st, _ := openNew(t)
-	err := st.Update(func(tx *Tx) error { return tx.PutInstructionChange(InstructionChange{ID: "../x"}) })
+	err := st.Update(func(tx *Tx) error { return tx.Instructions().Put(InstructionChange{ID: "../x"}) })
 	if !errors.Is(err, ErrNote) {
 		t.Fatalf("err %v, want ErrNote", err)
 	}

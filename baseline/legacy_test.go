@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/legacy"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -20,16 +21,16 @@ func TestImportCarriesAdverseVerdictsAndDemotesSafeOnes(t *testing.T) {
 	roots := walker.Discover([]walker.RootSpec{w.root.Spec()}, walker.DefaultConfig())
 	matches := map[string][]Target{}
 	for _, c := range roots[0].Candidates {
-		k := LegacyKeyOf(claude.Global, c.Name)
+		k := legacy.KeyOf(claude.Global, c.Name)
 		matches[k] = append(matches[k], Target{ID: st.ID(w.root.Path, c.Name), Root: w.root, Name: c.Name})
 	}
 	file := `{"schema": 3, "policy": "p", "entries": {
-		"` + LegacyKeyOf(claude.Global, []byte("bad")) + `": {"digest": "sha256:00", "status": "vetted", "verdict": "BLOCK"},
-		"` + LegacyKeyOf(claude.Global, []byte("good")) + `": {"digest": "sha256:01", "status": "vetted", "verdict": "SAFE-TO-PROPOSE"},
-		"` + LegacyKeyOf(claude.Global, []byte("gone")) + `": {"digest": "sha256:02", "status": "seen"},
+		"` + legacy.KeyOf(claude.Global, []byte("bad")) + `": {"digest": "sha256:00", "status": "vetted", "verdict": "BLOCK"},
+		"` + legacy.KeyOf(claude.Global, []byte("good")) + `": {"digest": "sha256:01", "status": "vetted", "verdict": "SAFE-TO-PROPOSE"},
+		"` + legacy.KeyOf(claude.Global, []byte("gone")) + `": {"digest": "sha256:02", "status": "seen"},
 		"world|$(rm -rf ~)": {"digest": "x", "status": "seen"},
-		"` + LegacyKeyOf(claude.Project, []byte("p")) + `": {"digest": "d", "status": "seen", "verdict": "MAYBE"}}}`
-	entries, skipped, err := ParseLegacy([]byte(file))
+		"` + legacy.KeyOf(claude.Project, []byte("p")) + `": {"digest": "d", "status": "seen", "verdict": "MAYBE"}}}`
+	entries, skipped, err := legacy.Parse([]byte(file))
 	must(t, err)
 	if len(entries) != 3 || len(skipped) != 2 {
 		t.Fatalf("entries %d, skipped %v", len(entries), skipped)
@@ -67,7 +68,7 @@ func TestImportCarriesAdverseVerdictsAndDemotesSafeOnes(t *testing.T) {
 
 func TestParseLegacyRefusesOtherFiles(t *testing.T) {
 	for _, b := range []string{``, `[]`, `{"entries": {}}`, `{"schema": 1}`, `not json`} {
-		if _, _, err := ParseLegacy([]byte(b)); !errors.Is(err, ErrLegacy) {
+		if _, _, err := legacy.Parse([]byte(b)); !errors.Is(err, legacy.ErrLegacy) {
 			t.Errorf("%q: %v", b, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -51,14 +52,14 @@ func validNoteKind(k string) bool {
 	return false
 }
 
-// AppendNote journals n, keeping at most MaxNotes for its candidate. The
+// Add journals n, keeping at most MaxNotes for its candidate. The
 // text is cut to printable ASCII: it is read back to the model.
-func (t *Tx) AppendNote(n Note) error {
+func (ns Notes) Add(n Note) error {
 	if !anomaly.IsID(n.ID) || !validNoteKind(n.Kind) {
 		return fmt.Errorf("%w: kind %q", ErrNote, SanitizeReviewer(n.Kind))
 	}
 	n.Text = printable(n.Text, maxNoteText)
-	b, err := t.bucket(bucketNotes)
+	b, err := ns.t.bucket(bucketNotes)
 	if err != nil {
 		return err
 	}
@@ -87,9 +88,9 @@ func (t *Tx) AppendNote(n Note) error {
 	return nil
 }
 
-// Notes returns the journal of id, oldest first.
-func (t *Tx) Notes(id string) ([]Note, error) {
-	b := t.tx.Bucket(bucketNotes)
+// Of returns the journal of id, oldest first.
+func (ns Notes) Of(id string) ([]Note, error) {
+	b := ns.t.tx.Bucket(bucketNotes)
 	if b == nil {
 		return nil, nil
 	}
@@ -104,6 +105,32 @@ func (t *Tx) Notes(id string) ([]Note, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// Recent is the n newest notes of the given kinds across every
+// candidate, newest first: what the gate asked and denied, for `status`,
+// including candidates the store has no record of yet.
+func (ns Notes) Recent(n int, kinds ...string) ([]Note, error) {
+	b := ns.t.tx.Bucket(bucketNotes)
+	if b == nil {
+		return nil, nil
+	}
+	var out []Note
+	err := b.ForEach(func(_, v []byte) error {
+		var note Note
+		if err := decodeStrict(v, &note); err != nil {
+			return fmt.Errorf("%w: note", ErrCorrupt)
+		}
+		if slices.Contains(kinds, note.Kind) {
+			out = append(out, note)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b Note) int { return b.At.Compare(a.At) })
+	return out[:min(n, len(out))], nil
 }
 
 func notePrefix(id string) []byte { return append([]byte(id), 0) }

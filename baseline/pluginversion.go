@@ -68,14 +68,15 @@ func ReviewedSafe(r *Record) bool {
 		(r.Verdict == nil || !verdict.Adverse(r.Verdict.Verdict))
 }
 
-// CarryVersionReview carries the SAFE review of the replaced version
+// CarryVersion carries the SAFE review of the replaced version
 // rn.From over to the new version rn.To once a session was told of it: the
 // new version is then pending until a person records a verdict (StatusOf:
 // its review does not cover its digest), and its changes, its facts and
 // its diff are measured against the reviewed version. Unlike a rename the
 // old folder may still be in the cache (the client marks it orphaned). It
 // does nothing when either record is no longer as paired.
-func (t *Tx) CarryVersionReview(rn Rename, now time.Time) error {
+func (rs Reviews) CarryVersion(rn Rename, now time.Time) error {
+	t := rs.t
 	from, err := t.Record(rn.From)
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ func (t *Tx) CarryVersionReview(rn Rename, now time.Time) error {
 // carryReference makes from's reviewed version, when it has one, the
 // reference to's changes are measured against: what the person reviewed.
 func (t *Tx) carryReference(from, to string) error {
-	ref, err := t.Reference(from)
+	ref, err := t.Reviews().Reference(from)
 	if err != nil || ref == nil || ref.How != RefReview {
 		return err
 	}

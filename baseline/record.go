@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/storefile"
 	"github.com/skillwire/skillwire/verdict"
 )
 
@@ -208,14 +208,4 @@ func SanitizeReviewer(s string) string {
 
 // decodeStrict decodes exactly one JSON value with no unknown fields and no
 // trailing data.
-func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data")
-	}
-	return nil
-}
+func decodeStrict(b []byte, v any) error { return storefile.DecodeStrict(b, v) }

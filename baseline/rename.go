@@ -13,18 +13,18 @@ type Renamed struct {
 // of the same root that replaced it in one comparison.
 type Rename struct{ From, To string }
 
-// CarryReview carries the SAFE review of rn.From over to rn.To, which is
+// Carry carries the SAFE review of rn.From over to rn.To, which is
 // then pending (Renamed set) until a person records a verdict: renaming a
 // reviewed candidate never turns its later changes into a one-time notice.
 // The reviewed version comes along as rn.To's reference, so its changes
 // are measured against what the person reviewed. It does nothing when
 // either record is no longer as paired (another process acted meanwhile).
-func (t *Tx) CarryReview(rn Rename, now time.Time) error {
-	from, err := t.Record(rn.From)
+func (rs Reviews) Carry(rn Rename, now time.Time) error {
+	from, err := rs.t.Record(rn.From)
 	if err != nil {
 		return err
 	}
-	to, err := t.Record(rn.To)
+	to, err := rs.t.Record(rn.To)
 	if err != nil {
 		return err
 	}
@@ -36,8 +36,8 @@ func (t *Tx) CarryReview(rn Rename, now time.Time) error {
 	rv.From = from.ID
 	to.Review = &rv
 	to.Renamed = &Renamed{From: from.ID, Name: from.Name, At: now}
-	if err := t.carryReference(from.ID, to.ID); err != nil {
+	if err := rs.t.carryReference(from.ID, to.ID); err != nil {
 		return err
 	}
-	return t.put(to)
+	return rs.t.put(to)
 }

@@ -11,16 +11,16 @@ import (
 // MarkTold counts one more session told of each pending candidate in ids:
 // "told N times since DATE" is what the next session repeats. Records no
 // longer pending are left alone.
-func (t *Tx) MarkTold(ids []string, now time.Time) error {
+func (rs Reviews) MarkTold(ids []string, now time.Time) error {
 	for _, id := range ids {
-		r, err := t.Record(id)
+		r, err := rs.t.Record(id)
 		if err != nil {
 			return err
 		}
 		if r == nil || r.Removed {
 			continue
 		}
-		v, err := t.verdictInForce(r, r.Digest)
+		v, err := rs.t.verdictInForce(r, r.Digest)
 		if err != nil {
 			return err
 		}
@@ -31,7 +31,7 @@ func (t *Tx) MarkTold(ids []string, now time.Time) error {
 			r.ToldSince = now.UTC()
 		}
 		r.Told++
-		if err := t.put(r); err != nil {
+		if err := rs.t.put(r); err != nil {
 			return err
 		}
 	}
@@ -55,8 +55,8 @@ type AutoAccepted struct {
 // content, reviewer "auto:SOURCE", and delivers it: the bounded learning
 // of DESIGN.md §11. The replaced review is kept as history; the decision
 // is journaled. It refuses a candidate halted or changed since compared.
-func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
-	rec, err := t.pendingAsCompared(st)
+func (rs Reviews) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
+	rec, err := rs.t.pendingAsCompared(st)
 	if err != nil {
 		return err
 	}
@@ -77,18 +77,18 @@ func (t *Tx) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	auto.Untold = printable(a.Text, maxNoteText)
 	d := *st.Digest()
 	v := Verdict{Verdict: verdict.Safe, Digest: &d, Reviewer: "auto:" + a.Source, At: now}
-	if _, err := t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
+	if _, err := rs.t.RecordVerdict(Target{ID: st.ID, Root: st.Root, Name: st.Name, Observed: st.Observed, Expect: &d}, v); err != nil {
 		return err
 	}
-	rec, err = t.Record(st.ID)
+	rec, err = rs.t.Record(st.ID)
 	if err != nil {
 		return err
 	}
 	rec.Auto = auto
-	if err := t.put(rec); err != nil {
+	if err := rs.t.put(rec); err != nil {
 		return err
 	}
-	return t.AppendNote(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
+	return rs.t.Notes().Add(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
 }
 
 // AutoTell is an auto-accept a delivered advisory named: the candidate's
@@ -98,9 +98,9 @@ type AutoTell struct{ ID, Text string }
 // MarkAutoTold consumes the untold auto-accepts that were delivered, each
 // only if its text is still the one told (a later auto-accept meanwhile
 // stays untold).
-func (t *Tx) MarkAutoTold(told []AutoTell) error {
+func (rs Reviews) MarkAutoTold(told []AutoTell) error {
 	for _, a := range told {
-		r, err := t.Record(a.ID)
+		r, err := rs.t.Record(a.ID)
 		if err != nil {
 			return err
 		}
@@ -108,25 +108,25 @@ func (t *Tx) MarkAutoTold(told []AutoTell) error {
 			continue
 		}
 		r.Auto.Untold = ""
-		if err := t.put(r); err != nil {
+		if err := rs.t.put(r); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// HaltChange halts a pending candidate: it stays pending, told with
+// Halt halts a pending candidate: it stays pending, told with
 // reason, until a person records a verdict. The decision is journaled.
-func (t *Tx) HaltChange(st *Standing, reason string, now time.Time) error {
-	rec, err := t.pendingAsCompared(st)
+func (rs Reviews) Halt(st *Standing, reason string, now time.Time) error {
+	rec, err := rs.t.pendingAsCompared(st)
 	if err != nil {
 		return err
 	}
 	rec.Halt = &Halt{Reason: printable(reason, maxNoteText), At: now}
-	if err := t.put(rec); err != nil {
+	if err := rs.t.put(rec); err != nil {
 		return err
 	}
-	return t.AppendNote(Note{ID: st.ID, Kind: NoteHalt, At: now, Text: rec.Halt.Reason, Digest: st.Digest()})
+	return rs.t.Notes().Add(Note{ID: st.ID, Kind: NoteHalt, At: now, Text: rec.Halt.Reason, Digest: st.Digest()})
 }
 
 func (t *Tx) pendingAsCompared(st *Standing) (*Record, error) {

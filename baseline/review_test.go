@@ -209,28 +209,28 @@ func TestNotesAreJournaledPerCandidateAndBounded(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Second)
 	must(t, st.Update(func(tx *Tx) error {
 		for i := range MaxNotes + 5 {
-			if err := tx.AppendNote(Note{ID: a, Kind: NoteHalt, At: now, Text: fmt.Sprintf("n%d", i)}); err != nil {
+			if err := tx.Notes().Add(Note{ID: a, Kind: NoteHalt, At: now, Text: fmt.Sprintf("n%d", i)}); err != nil {
 				return err
 			}
 		}
-		return tx.AppendNote(Note{ID: b, Kind: NoteAutoAccept, At: now, Text: "evil\x1b[2J\u202etext" + strings.Repeat("x", 1000)})
+		return tx.Notes().Add(Note{ID: b, Kind: NoteAutoAccept, At: now, Text: "evil\x1b[2J\u202etext" + strings.Repeat("x", 1000)})
 	}))
 	must(t, st.View(func(tx *Tx) error {
-		na, err := tx.Notes(a)
+		na, err := tx.Notes().Of(a)
 		if err != nil {
 			return err
 		}
 		if len(na) != MaxNotes || na[0].Text != "n5" || na[len(na)-1].Text != fmt.Sprintf("n%d", MaxNotes+4) {
 			t.Errorf("notes of a: %d, first %q", len(na), na[0].Text)
 		}
-		nb, _ := tx.Notes(b)
+		nb, _ := tx.Notes().Of(b)
 		if len(nb) != 1 || nb[0].Kind != NoteAutoAccept || len(nb[0].Text) > maxNoteText || strings.ContainsAny(nb[0].Text, "\x1b\u202e") {
 			t.Errorf("notes of b: %+v", nb)
 		}
 		return nil
 	}))
 	t.Run("unknown kind is refused", func(t *testing.T) {
-		err := st.Update(func(tx *Tx) error { return tx.AppendNote(Note{ID: a, Kind: "allow"}) })
+		err := st.Update(func(tx *Tx) error { return tx.Notes().Add(Note{ID: a, Kind: "allow"}) })
 		if !errors.Is(err, ErrNote) {
 			t.Fatalf("got %v", err)
 		}
@@ -241,28 +241,28 @@ func TestTrustSourcesAreKeptAndValidated(t *testing.T) {
 	st, _ := openNew(t)
 	must(t, st.Update(func(tx *Tx) error {
 		for _, s := range []string{"skill-creator", "refiner"} {
-			if err := tx.Trust(s); err != nil {
+			if err := tx.Trust().Add(s); err != nil {
 				return err
 			}
 		}
 		return nil
 	}))
 	for _, bad := range []string{"", "two words", "tab\tx", "\x1b[31m", strings.Repeat("s", 129), "caf\xc3\xa9"} {
-		err := st.Update(func(tx *Tx) error { return tx.Trust(bad) })
+		err := st.Update(func(tx *Tx) error { return tx.Trust().Add(bad) })
 		if !errors.Is(err, ErrSourceName) {
 			t.Errorf("Trust(%q) = %v, want ErrSourceName", bad, err)
 		}
 	}
 	var got []string
 	must(t, st.Update(func(tx *Tx) error {
-		if ok, err := tx.Untrust("refiner"); !ok || err != nil {
+		if ok, err := tx.Trust().Remove("refiner"); !ok || err != nil {
 			t.Errorf("untrust refiner: %v %v", ok, err)
 		}
-		if ok, _ := tx.Untrust("nobody"); ok {
+		if ok, _ := tx.Trust().Remove("nobody"); ok {
 			t.Error("untrusted a source never trusted")
 		}
 		var err error
-		got, err = tx.TrustSources()
+		got, err = tx.Trust().List()
 		return err
 	}))
 	if strings.Join(got, ",") != "skill-creator" {
@@ -279,7 +279,7 @@ func TestReferenceIsTheReviewedVersionThenTheFirstUse(t *testing.T) {
 	first := sts["a"]
 	ref := func() *Reference {
 		var r *Reference
-		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reference(first.ID); return }))
+		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reviews().Reference(first.ID); return }))
 		return r
 	}
 	if r := ref(); r == nil || r.How != RefFirstUse || r.Digest != *first.Digest() {
@@ -311,7 +311,7 @@ func TestACandidateNewSinceTheFirstRunHasNoReferenceUntilReviewed(t *testing.T) 
 	late := advance(t, st, w.observe(cfg))["late"]
 	ref := func() *Reference {
 		var r *Reference
-		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reference(late.ID); return }))
+		must(t, st.View(func(tx *Tx) (err error) { r, err = tx.Reviews().Reference(late.ID); return }))
 		return r
 	}
 	if r := ref(); r != nil {
@@ -363,7 +363,7 @@ func TestAHaltedCandidateIsHaltedWhateverWasDelivered(t *testing.T) {
 	record(t, st, "a", sts, verdict.Safe)
 	w.write("a/f", "2") // observed, never delivered: the record still holds "1"
 	sa := compare(t, st, w.observe(cfg))["a"]
-	must(t, st.Update(func(tx *Tx) error { return tx.HaltChange(&sa, "cumulative drift", time.Now()) }))
+	must(t, st.Update(func(tx *Tx) error { return tx.Reviews().Halt(&sa, "cumulative drift", time.Now()) }))
 	r := recordOf(t, st, sa.ID)
 	if r.Digest == nil || !sameDigest(r.Review.Digest, r.Digest) {
 		t.Fatalf("the change was delivered: %+v", r)

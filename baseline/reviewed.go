@@ -70,8 +70,8 @@ func (t *Tx) putNoReference(id string) error {
 // last delivered one (a store from before references), or nil when there
 // is none: a candidate first seen after the first run and never reviewed
 // SAFE is compared with nothing (all of it added).
-func (t *Tx) Reference(id string) (*Reference, error) {
-	if b := t.tx.Bucket(bucketReviewed); b != nil {
+func (rs Reviews) Reference(id string) (*Reference, error) {
+	if b := rs.t.tx.Bucket(bucketReviewed); b != nil {
 		if v := b.Get([]byte(id)); len(v) == 1 && v[0] == refNone {
 			return nil, nil
 		} else if v != nil {
@@ -82,11 +82,11 @@ func (t *Tx) Reference(id string) (*Reference, error) {
 			return r, nil
 		}
 	}
-	m, err := t.Manifest(id)
+	m, err := rs.t.Manifest(id)
 	if err != nil || m == nil {
 		return nil, err
 	}
-	r, err := t.Record(id)
+	r, err := rs.t.Record(id)
 	if err != nil || r == nil {
 		return nil, err
 	}

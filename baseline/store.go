@@ -1,36 +1,30 @@
 // Package baseline is the store: what was observed and delivered for each
 // candidate, the verdicts bound to exact digests, and the per-store secret
-// that mints ids. It is the only importer of bbolt. Every process opens the
-// store briefly, under a bounded lock timeout, and closes it; nobody keeps it
-// open between operations.
+// that mints ids. Its file is opened and proven by storefile. Every process
+// opens the store briefly, under a bounded lock timeout, and closes it;
+// nobody keeps it open between operations.
 package baseline
 
 import (
-	"crypto/rand"
 	"errors"
-	"fmt"
-	"os"
-	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/storefile"
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
-	"golang.org/x/sys/unix"
 )
 
 // SchemaVersion is the store's schema. A store of another version is stale:
 // refused, never silently migrated or rebuilt.
-const SchemaVersion = 1
+const SchemaVersion = storefile.SchemaVersion
 
 // FileName is the store file inside the state directory.
-const FileName = "store.db"
+const FileName = storefile.FileName
 
 // DefaultLockTimeout bounds how long a command waits for another process's
 // lock before it says the store is busy.
-const DefaultLockTimeout = 5 * time.Second
+const DefaultLockTimeout = storefile.DefaultLockTimeout
 
 // Health is the state of a store as `status` reports it.
 type Health string
@@ -46,13 +40,13 @@ const (
 	Busy Health = "busy"
 )
 
-// Errors of Open. Each wraps a message that says what to do.
+// Errors of Open (storefile's). Each wraps a message that says what to do.
 var (
-	ErrAbsent    = errors.New("no store yet")
-	ErrCorrupt   = errors.New("the store is corrupt")
-	ErrStale     = errors.New("the store has another schema version")
-	ErrUntrusted = errors.New("the store is not trusted")
-	ErrBusy      = errors.New("the store is busy (locked by another skillwire process)")
+	ErrAbsent    = storefile.ErrAbsent
+	ErrCorrupt   = storefile.ErrCorrupt
+	ErrStale     = storefile.ErrStale
+	ErrUntrusted = storefile.ErrUntrusted
+	ErrBusy      = storefile.ErrBusy
 )
 
 // HealthOf maps an Open error to the state `status` reports.
@@ -98,231 +92,35 @@ type Options struct {
 
 // Store is an open store.
 type Store struct {
-	db     *bolt.DB
+	db     *storefile.DB
 	minter *anomaly.Minter // of the store's secret
 	policy string          // Options.Policy
 }
 
 // Open checks the store's trust, creates it when asked and absent, and
-// opens it under a bounded lock timeout.
+// opens it under a bounded lock timeout (storefile.Open).
 func Open(o Options) (*Store, error) {
-	if o.Dir == "" {
-		return nil, fmt.Errorf("%w: no state directory", ErrAbsent)
-	}
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = DefaultLockTimeout
-	}
-	path := o.Dir + "/" + FileName
-	err := checkTrust(o.Dir, path)
-	if errors.Is(err, ErrAbsent) && o.Create {
-		err = create(o.Dir, path)
-	}
+	db, err := storefile.Open(storefile.Options{Dir: o.Dir, LockTimeout: o.LockTimeout, Create: o.Create, ReadOnly: o.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
-	if err := precheck(path); err != nil {
-		return nil, err
-	}
-	db, err := openBolt(path, &bolt.Options{
-		Timeout:  o.LockTimeout,
-		ReadOnly: o.ReadOnly,
-		OpenFile: openNoFollow,
-	})
-	if err != nil {
-		if errors.Is(err, berrors.ErrTimeout) {
-			return nil, fmt.Errorf("%w: waited %s; try again, or stop the other process", ErrBusy, o.LockTimeout)
-		}
-		return nil, fmt.Errorf("%w: %v; move %s aside to start a new store (verdicts in it are lost)", ErrCorrupt, err, path)
-	}
-	s := &Store{db: db, policy: o.Policy}
-	if err := s.load(path); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return &Store{db: db, minter: db.Minter, policy: o.Policy}, nil
 }
 
 // Close releases the store and its lock.
 func (s *Store) Close() error { return s.db.Close() }
 
-const openFlagsNoFollow = unix.O_NOFOLLOW | unix.O_CLOEXEC
-
-func openNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
-	return os.OpenFile(name, flag|openFlagsNoFollow, perm)
-}
-
-// openBolt opens with the same fault guard as transactions: bbolt reads
-// the freelist during Open.
-func openBolt(path string, o *bolt.Options) (db *bolt.DB, err error) {
-	defer recoverCorrupt(&err)
-	defer guard()()
-	return bolt.Open(path, 0o600, o)
-}
-
-// checkTrust refuses a store that someone else could have written: a
-// symlinked, foreign-owned, or group/world-writable directory or file. Once
-// the directory is proven ours and closed to others, nobody else can swap
-// the file inside it.
-func checkTrust(dir, path string) error {
-	var st unix.Stat_t
-	if err := unix.Lstat(dir, &st); err != nil {
-		if errors.Is(err, unix.ENOENT) {
-			return fmt.Errorf("%w: %s does not exist", ErrAbsent, dir)
-		}
-		return fmt.Errorf("%w: %s: %v", ErrUntrusted, dir, err)
-	}
-	if err := trusted(&st, unix.S_IFDIR, dir); err != nil {
-		return err
-	}
-	if err := unix.Lstat(path, &st); err != nil {
-		if errors.Is(err, unix.ENOENT) {
-			return fmt.Errorf("%w: %s does not exist", ErrAbsent, path)
-		}
-		return fmt.Errorf("%w: %s: %v", ErrUntrusted, path, err)
-	}
-	if err := trusted(&st, unix.S_IFREG, path); err != nil {
-		return err
-	}
-	if st.Size == 0 {
-		// bbolt would silently initialise an empty file: a truncated store
-		// must be reported, never rebuilt.
-		return fmt.Errorf("%w: %s is empty; move it aside to start a new store", ErrCorrupt, path)
-	}
-	return nil
-}
-
-func trusted(st *unix.Stat_t, typ uint32, path string) error {
-	what := "a directory"
-	if typ == unix.S_IFREG {
-		what = "a regular file"
-	}
-	switch {
-	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
-		return fmt.Errorf("%w: %s is a symbolic link; remove it and run again", ErrUntrusted, path)
-	case uint32(st.Mode)&unix.S_IFMT != typ:
-		return fmt.Errorf("%w: %s is not %s", ErrUntrusted, path, what)
-	case int(st.Uid) != os.Geteuid():
-		return fmt.Errorf("%w: %s is owned by uid %d, not by you", ErrUntrusted, path, st.Uid)
-	case st.Mode&0o022 != 0:
-		return fmt.Errorf("%w: %s is writable by group or others; chmod go-w it after checking it", ErrUntrusted, path)
-	}
-	return nil
-}
-
 // Buckets.
 var (
-	bucketMeta       = []byte("meta")
-	bucketCandidates = []byte("candidates")
-	bucketManifests  = []byte("manifests")
-	bucketAdverse    = []byte("adverse") // digest text -> adverse verdict: verdicts follow content
-	keySchema        = []byte("schema")
-	keySecret        = []byte("secret")
+	bucketMeta       = storefile.Meta
+	bucketCandidates = storefile.Candidates
+	bucketManifests  = storefile.Manifests
+	bucketAdverse    = storefile.Adverse
 	keyImported      = []byte("imported") // SHA-256 of legacy baselines already imported
-	// keyCreated is written when a store is created: a store without it
-	// predates the first-run mark (FirstRunDone's legacy rule).
-	keyCreated = []byte("created")
+	keyCreated       = storefile.KeyCreated
 )
 
-// create makes a new store atomically: initialised in a temporary file in
-// the same directory, then linked into place. A concurrent creator that
-// loses the race opens the winner's store; nobody ever sees a half-made one.
-func create(dir, path string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("%w: cannot create %s: %v", ErrUntrusted, dir, err)
-	}
-	if err := checkTrust(dir, path); !errors.Is(err, ErrAbsent) {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".store-*.tmp")
-	if err != nil {
-		return fmt.Errorf("creating the store: %w", err)
-	}
-	tmpPath := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpPath)
-	if err := os.Remove(tmpPath); err != nil {
-		return err
-	}
-	db, err := bolt.Open(tmpPath, 0o600, &bolt.Options{Timeout: time.Second, OpenFile: openNoFollow})
-	if err != nil {
-		return fmt.Errorf("creating the store: %w", err)
-	}
-	secret := make([]byte, 32)
-	rand.Read(secret)
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketMeta, bucketCandidates, bucketManifests, bucketAdverse} {
-			if _, err := tx.CreateBucket(b); err != nil {
-				return err
-			}
-		}
-		m := tx.Bucket(bucketMeta)
-		if err := m.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-		if err := m.Put(keyCreated, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-		return m.Put(keySecret, secret)
-	})
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("creating the store: %w", err)
-	}
-	if err := os.Link(tmpPath, path); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("creating the store: %w", err)
-	}
-	return checkTrust(dir, path)
-}
+// view and update run fn in a transaction (storefile.DB.View, Update).
+func (s *Store) view(fn func(*bolt.Tx) error) error { return s.db.View(fn) }
 
-// load reads the schema version and the secret.
-func (s *Store) load(path string) error {
-	return s.view(func(tx *bolt.Tx) error {
-		m := tx.Bucket(bucketMeta)
-		if m == nil || tx.Bucket(bucketCandidates) == nil || tx.Bucket(bucketManifests) == nil || tx.Bucket(bucketAdverse) == nil {
-			return fmt.Errorf("%w: %s lacks skillwire's buckets", ErrCorrupt, path)
-		}
-		v, err := strconv.Atoi(string(m.Get(keySchema)))
-		if err != nil {
-			return fmt.Errorf("%w: %s has no schema version", ErrCorrupt, path)
-		}
-		if v != SchemaVersion {
-			return fmt.Errorf("%w: %s is version %d, this skillwire reads %d; use the skillwire that wrote it, or move it aside", ErrStale, path, v, SchemaVersion)
-		}
-		minter, err := anomaly.NewMinter(m.Get(keySecret))
-		if err != nil {
-			return fmt.Errorf("%w: %s has no valid secret", ErrCorrupt, path)
-		}
-		s.minter = minter
-		return nil
-	})
-}
-
-// view and update run fn in a transaction. A damaged file can make bbolt
-// fault on a page past the end of the mapping or panic on a bad page; both
-// are reported as a corrupt store instead of crashing the caller.
-func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
-	defer recoverCorrupt(&err)
-	defer guard()()
-	return s.db.View(fn)
-}
-
-func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
-	defer recoverCorrupt(&err)
-	defer guard()()
-	return s.db.Update(fn)
-}
-
-func recoverCorrupt(err *error) {
-	if r := recover(); r != nil {
-		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
-	}
-}
-
-// guard makes memory faults in the current goroutine recoverable panics
-// for the duration of a transaction.
-func guard() func() {
-	old := debug.SetPanicOnFault(true)
-	return func() { debug.SetPanicOnFault(old) }
-}
+func (s *Store) update(fn func(*bolt.Tx) error) error { return s.db.Update(fn) }

@@ -138,7 +138,7 @@ func TestStoreOfAnotherSchemaIsStale(t *testing.T) {
 	st.Close()
 	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, nil)
 	must(t, err)
-	must(t, db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("2")) }))
+	must(t, db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put([]byte("schema"), []byte("2")) }))
 	db.Close()
 	if _, err := Open(Options{Dir: dir}); !errors.Is(err, ErrStale) {
 		t.Fatalf("got %v", err)

@@ -26,30 +26,30 @@ func checkSource(name string) error {
 	return nil
 }
 
-// Trust adds name to the trusted sources.
-func (t *Tx) Trust(name string) error {
+// Add adds name to the trusted sources.
+func (tr Trust) Add(name string) error {
 	if err := checkSource(name); err != nil {
 		return err
 	}
-	b, err := t.bucket(bucketTrust)
+	b, err := tr.t.bucket(bucketTrust)
 	if err != nil {
 		return err
 	}
 	return b.Put([]byte(name), []byte{1})
 }
 
-// Untrust removes name; it reports whether name was trusted.
-func (t *Tx) Untrust(name string) (bool, error) {
-	b := t.tx.Bucket(bucketTrust)
+// Remove removes name; it reports whether name was trusted.
+func (tr Trust) Remove(name string) (bool, error) {
+	b := tr.t.tx.Bucket(bucketTrust)
 	if b == nil || b.Get([]byte(name)) == nil {
 		return false, nil
 	}
 	return true, b.Delete([]byte(name))
 }
 
-// TrustSources lists the trusted sources, sorted.
-func (t *Tx) TrustSources() ([]string, error) {
-	b := t.tx.Bucket(bucketTrust)
+// List lists the trusted sources, sorted.
+func (tr Trust) List() ([]string, error) {
+	b := tr.t.tx.Bucket(bucketTrust)
 	if b == nil {
 		return nil, nil
 	}

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/storefile"
 	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
@@ -136,3 +138,63 @@ func sameRoot(r *Record, root string) bool { return bytes.Equal(r.Root, []byte(r
 
 // ID is Store.ID within a transaction.
 func (t *Tx) ID(root string, name []byte) string { return t.s.ID(root, name) }
+
+// bucket is the named bucket, made on the first write (storefile.Bucket).
+func (t *Tx) bucket(name []byte) (*bolt.Bucket, error) { return storefile.Bucket(t.tx, name) }
+
+// The views of a transaction: each is one part of the store, with its own
+// buckets, so a use case shows which parts it touches.
+
+// Notes is the journal of decisions per candidate (bucket notes).
+type Notes struct{ t *Tx }
+
+// Notes is the journal.
+func (t *Tx) Notes() Notes { return Notes{t} }
+
+// Instructions is the untold changes of instruction files
+// (instructions-changed).
+type Instructions struct{ t *Tx }
+
+// Instructions is the untold instruction changes.
+func (t *Tx) Instructions() Instructions { return Instructions{t} }
+
+// Trust is the trusted sources of changes (trust).
+type Trust struct{ t *Tx }
+
+// Trust is the trusted sources.
+func (t *Tx) Trust() Trust { return Trust{t} }
+
+// Asks is the gate's asks kept until the person's answer (asks).
+type Asks struct{ t *Tx }
+
+// Asks is the gate's pending asks.
+func (t *Tx) Asks() Asks { return Asks{t} }
+
+// Policy is the person's gate policy (a key of meta).
+type Policy struct{ t *Tx }
+
+// Policy is the gate policy.
+func (t *Tx) Policy() Policy { return Policy{t} }
+
+// Versions is the kept versions of candidates (a bucket per candidate).
+type Versions struct{ t *Tx }
+
+// Versions is the kept versions.
+func (t *Tx) Versions() Versions { return Versions{t} }
+
+// Reviews is what people and sessions were told and decided of pending
+// changes, and the reviewed references they are told against (records and
+// reviewed-manifests).
+type Reviews struct{ t *Tx }
+
+// Reviews is the reviews.
+func (t *Tx) Reviews() Reviews { return Reviews{t} }
+
+// Cache is the daemon's cached observations, heartbeat and rescan request.
+func (t *Tx) Cache() cache.Cache { return cache.Of(t.tx) }
+
+// Events is the daemon's change events.
+func (t *Tx) Events() cache.Events { return cache.EventsOf(t.tx) }
+
+// Projects is the projects hooks have registered.
+func (t *Tx) Projects() cache.Projects { return cache.ProjectsOf(t.tx) }

@@ -89,7 +89,7 @@ type versionJSON struct {
 	Manifest   []byte         `json:"manifest"`
 }
 
-// KeepVersion keeps v as a version of id. Keeping a digest already kept
+// Keep keeps v as a version of id. Keeping a digest already kept
 // updates it: its time and how become the new ones, and the keep is added
 // to its events (v.Events is ignored; the store keeps them); the first-use mark
 // and a verdict stay (retention protects them), a verdict given replaces
@@ -97,7 +97,7 @@ type versionJSON struct {
 // it is). Keeping again the version kept last, with nothing new
 // to say, writes nothing: an unchanged scan writes nothing. A partial
 // manifest or one not matching v.Digest is refused.
-func (t *Tx) KeepVersion(id string, v Version) error {
+func (vs Versions) Keep(id string, v Version) error {
 	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !verdict.Valid(v.Verdict) {
 		return fmt.Errorf("baseline: keeping a version of %s: invalid version", id)
 	}
@@ -113,7 +113,7 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 		ev.Verdict, ev.Reviewer = v.Verdict, SanitizeReviewer(v.Reviewer)
 	}
 	v.Events = nil
-	root, err := t.tx.CreateBucketIfNotExists(bucketVersions)
+	root, err := vs.t.tx.CreateBucketIfNotExists(bucketVersions)
 	if err != nil {
 		return err
 	}
@@ -157,9 +157,9 @@ func (t *Tx) KeepVersion(id string, v Version) error {
 	return b.Put(keyLatest, v.Digest[:])
 }
 
-// Versions returns the kept versions of id, newest first.
-func (t *Tx) Versions(id string) ([]Version, error) {
-	b := t.versions(id)
+// Of returns the kept versions of id, newest first.
+func (vs Versions) Of(id string) ([]Version, error) {
+	b := vs.t.versions(id)
 	if b == nil {
 		return nil, nil
 	}
@@ -181,9 +181,9 @@ func (t *Tx) Versions(id string) ([]Version, error) {
 	return out, err
 }
 
-// VersionIDs lists the candidates that have kept versions.
-func (t *Tx) VersionIDs() []string {
-	root := t.tx.Bucket(bucketVersions)
+// IDs lists the candidates that have kept versions.
+func (vs Versions) IDs() []string {
+	root := vs.t.tx.Bucket(bucketVersions)
 	if root == nil {
 		return nil
 	}
@@ -195,12 +195,12 @@ func (t *Tx) VersionIDs() []string {
 	return ids
 }
 
-// DropVersion forgets one kept version (retention) as planned, when it
+// Drop forgets one kept version (retention) as planned, when it
 // was kept at planned: one protected, kept again since the plan, or bound
 // to the record's verdict or last review now is kept. Its objects become
 // collectable when no other version uses them.
-func (t *Tx) DropVersion(id string, d snapshot.Hash, planned time.Time) error {
-	b := t.versions(id)
+func (vs Versions) Drop(id string, d snapshot.Hash, planned time.Time) error {
+	b := vs.t.versions(id)
 	if b == nil {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (t *Tx) DropVersion(id string, d snapshot.Hash, planned time.Time) error {
 	if v.Protected() || !v.At.Equal(planned) {
 		return nil
 	}
-	rec, err := t.Record(id)
+	rec, err := vs.t.Record(id)
 	if err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (t *Tx) DropVersion(id string, d snapshot.Hash, planned time.Time) error {
 		}
 	}
 	if k, _ := b.Cursor().First(); k == nil {
-		return t.tx.Bucket(bucketVersions).DeleteBucket([]byte(id))
+		return vs.t.tx.Bucket(bucketVersions).DeleteBucket([]byte(id))
 	}
 	return nil
 }

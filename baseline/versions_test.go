@@ -28,14 +28,14 @@ func TestKeptVersionsListNewestFirstWithTheirManifest(t *testing.T) {
 		for i, c := range []string{"a", "b", "c"} {
 			m, d := manifestOf(t, c)
 			digests = append(digests, d)
-			if err := tx.KeepVersion(id, Version{Digest: d, At: t0.Add(time.Duration(i) * time.Hour), How: HowSession, Manifest: m}); err != nil {
+			if err := tx.Versions().Keep(id, Version{Digest: d, At: t0.Add(time.Duration(i) * time.Hour), How: HowSession, Manifest: m}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}))
 	must(t, st.View(func(tx *Tx) error {
-		vs, err := tx.Versions(id)
+		vs, err := tx.Versions().Of(id)
 		if err != nil {
 			return err
 		}
@@ -71,13 +71,13 @@ func TestKeepingAgainKeepsVerdictAndFirstUseProtected(t *testing.T) {
 				f, a := tc.first, tc.again
 				f.Digest, f.Manifest, f.At, f.Restorable = d, m, now, true
 				a.Digest, a.Manifest, a.At = d, m, now.Add(time.Minute)
-				if err := tx.KeepVersion(id, f); err != nil {
+				if err := tx.Versions().Keep(id, f); err != nil {
 					return err
 				}
-				if err := tx.KeepVersion(id, a); err != nil {
+				if err := tx.Versions().Keep(id, a); err != nil {
 					return err
 				}
-				vs, err := tx.Versions(id)
+				vs, err := tx.Versions().Of(id)
 				if err != nil {
 					return err
 				}
@@ -103,7 +103,7 @@ func TestPartialOrMismatchedVersionIsNeverKept(t *testing.T) {
 		"bad how":    {Digest: d, How: "whatever", Manifest: m},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := st.Update(func(tx *Tx) error { return tx.KeepVersion(id, v) })
+			err := st.Update(func(tx *Tx) error { return tx.Versions().Keep(id, v) })
 			if err == nil {
 				t.Fatal("kept")
 			}
@@ -111,13 +111,13 @@ func TestPartialOrMismatchedVersionIsNeverKept(t *testing.T) {
 	}
 	other := st.ID("/root", []byte("other"))
 	must(t, st.Update(func(tx *Tx) error {
-		if err := tx.KeepVersion(other, Version{Digest: d, How: HowSession, Manifest: m}); err != nil {
+		if err := tx.Versions().Keep(other, Version{Digest: d, How: HowSession, Manifest: m}); err != nil {
 			return err
 		}
-		return tx.DropVersion(other, d, time.Time{})
+		return tx.Versions().Drop(other, d, time.Time{})
 	}))
 	must(t, st.View(func(tx *Tx) error {
-		if ids := tx.VersionIDs(); len(ids) != 0 {
+		if ids := tx.Versions().IDs(); len(ids) != 0 {
 			t.Fatalf("dropping the last version left %v", ids)
 		}
 		return nil
@@ -131,13 +131,13 @@ func TestKeepingTheLatestVersionAgainWritesNothing(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	keep := func(at time.Time) {
 		must(t, st.Update(func(tx *Tx) error {
-			return tx.KeepVersion(id, Version{Digest: d, At: at, How: HowSession, Manifest: m})
+			return tx.Versions().Keep(id, Version{Digest: d, At: at, How: HowSession, Manifest: m})
 		}))
 	}
 	keep(t0)
 	keep(t0.Add(time.Hour))
 	must(t, st.View(func(tx *Tx) error {
-		vs, err := tx.Versions(id)
+		vs, err := tx.Versions().Of(id)
 		if err != nil {
 			return err
 		}
@@ -159,21 +159,21 @@ func TestDropVersionDropsOnlyWhatWasPlannedAndIsStillUnprotected(t *testing.T) {
 	}{
 		{"unchanged since the plan: dropped", func(*Tx, string) error { return nil }, true},
 		{"given a verdict since the plan: kept", func(tx *Tx, id string) error {
-			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowVerdict, Verdict: verdict.Block, Reviewer: "ann"})
+			return tx.Versions().Keep(id, Version{Digest: d, Manifest: m, At: planned, How: HowVerdict, Verdict: verdict.Block, Reviewer: "ann"})
 		}, false},
 		{"kept again since the plan: kept", func(tx *Tx, id string) error {
-			return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned.Add(time.Hour), How: HowDaemon})
+			return tx.Versions().Keep(id, Version{Digest: d, Manifest: m, At: planned.Add(time.Hour), How: HowDaemon})
 		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id := st.ID("/root", []byte(tc.name))
 			must(t, st.Update(func(tx *Tx) error {
-				return tx.KeepVersion(id, Version{Digest: d, Manifest: m, At: planned, How: HowSession})
+				return tx.Versions().Keep(id, Version{Digest: d, Manifest: m, At: planned, How: HowSession})
 			}))
 			must(t, st.Update(func(tx *Tx) error { return tc.meanwhile(tx, id) }))
-			must(t, st.Update(func(tx *Tx) error { return tx.DropVersion(id, d, planned) }))
+			must(t, st.Update(func(tx *Tx) error { return tx.Versions().Drop(id, d, planned) }))
 			must(t, st.View(func(tx *Tx) error {
-				vs, err := tx.Versions(id)
+				vs, err := tx.Versions().Of(id)
 				if (len(vs) == 0) != tc.dropped {
 					t.Fatalf("versions after the drop: %+v", vs)
 				}
@@ -195,10 +195,10 @@ func TestKeepingAgainAddsAnEventAndNeverReStampsTheEarlierOnes(t *testing.T) {
 			Events: []VersionEvent{{At: t0, How: HowDaemon}}}, // a caller's events are not the store's
 	}
 	for _, v := range keeps {
-		must(t, st.Update(func(tx *Tx) error { return tx.KeepVersion(id, v) }))
+		must(t, st.Update(func(tx *Tx) error { return tx.Versions().Keep(id, v) }))
 	}
 	var vs []Version
-	must(t, st.View(func(tx *Tx) (err error) { vs, err = tx.Versions(id); return }))
+	must(t, st.View(func(tx *Tx) (err error) { vs, err = tx.Versions().Of(id); return }))
 	want := []VersionEvent{{At: t0, How: HowFirstUse}, {At: t0.Add(time.Hour), How: HowVerdict, Verdict: verdict.Safe, Reviewer: "ann"},
 		{At: t0.Add(2 * time.Hour), How: HowRestored, Verdict: verdict.Safe, Reviewer: "ann"}}
 	if len(vs) != 1 || len(vs[0].Events) != len(want) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/resolve"
 )
 
 // A candidate that arrived after the first run and was told to a session
@@ -19,7 +20,7 @@ func TestToldButUndecidedIsNewAtItsFirstUse(t *testing.T) {
 	tr.deliver() // a session is told of pdf
 	tr.deliver() // and another
 	tr.policy(Balanced)
-	res := tr.check(Skill, "pdf")
+	res := tr.check(resolve.Skill, "pdf")
 	if res.Answer != Ask || len(res.Findings) != 1 || res.Findings[0].State != New || !res.Findings[0].Undecided {
 		t.Fatalf("%+v", res)
 	}
@@ -35,7 +36,7 @@ func TestTheFirstRunsAcceptanceStaysFamiliar(t *testing.T) {
 	tr.deliver()
 	tr.deliver()
 	tr.policy(Balanced)
-	if res := tr.check(Skill, "pdf"); res.Answer != None {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != None {
 		t.Fatalf("%+v", res)
 	}
 }
@@ -59,14 +60,14 @@ func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
 	h := tr.hook(&located)
 	// A PostToolUse the gate never asked about: nothing.
 	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_other"), h)
-	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("an unasked PostToolUse allowed the use: %+v", res)
 	}
 	if r := Handle(context.Background(), hookio.EventPreToolUse, input(hookio.EventPreToolUse, "toolu_1"), h); r.Answer != Ask {
 		t.Fatalf("pre: %+v", r)
 	}
 	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_1"), h)
-	res := tr.check(Skill, "pdf")
+	res := tr.check(resolve.Skill, "pdf")
 	if res.Answer != None {
 		t.Fatalf("allowed at use, still %+v", res)
 	}
@@ -81,7 +82,7 @@ func TestAPersonsAllowAtUseMakesThoseBytesFamiliar(t *testing.T) {
 	// The same PostToolUse again (a replay) finds no ask left.
 	tr.write(filepath.Join(p, "extra.md"), "one byte more\n")
 	Handle(context.Background(), hookio.EventPostToolUse, input(hookio.EventPostToolUse, "toolu_1"), h)
-	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("a changed byte after the allow: %+v", res)
 	}
 }
@@ -109,7 +110,7 @@ func TestAnAllowIsBoundToTheSessionToolAndNameAskedAbout(t *testing.T) {
 	for _, c := range [][3]string{{"OTHER", "Skill", "pdf"}, {"s-1", "Agent", "pdf"}, {"s-1", "Skill", "other"}} {
 		Handle(context.Background(), hookio.EventPostToolUse, call(hookio.EventPostToolUse, c[0], c[1], c[2]), h)
 	}
-	if res := tr.check(Skill, "pdf"); res.Answer != Ask {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != Ask {
 		t.Fatalf("another call's PostToolUse allowed the use: %+v", res)
 	}
 }
@@ -125,7 +126,7 @@ func TestABuiltInSkillsNameIsFamiliarNotClean(t *testing.T) {
 		want Answer
 	}{{Balanced, None}, {Strict, Ask}, {Audit, None}} {
 		tr.policy(tc.p)
-		res := tr.check(Skill, "simplify")
+		res := tr.check(resolve.Skill, "simplify")
 		if res.Answer != tc.want {
 			t.Errorf("%s: %s %q", tc.p, res.Answer, res.Reason)
 		}

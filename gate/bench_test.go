@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -37,7 +39,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 			if daemon {
 				fakeDaemon(b, tr, time.Now())
 			}
-			u := Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}
+			u := Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := Check(context.Background(), u, tr.env)
@@ -61,7 +63,7 @@ func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
 		b.Fatal(err)
 	}
 	specs := make([]walker.RootSpec, len(tr.env.Roots))
-	hb := baseline.Heartbeat{PID: os.Getpid(), At: at, Whole: true}
+	hb := cache.Heartbeat{PID: os.Getpid(), At: at, Whole: true}
 	for i, r := range tr.env.Roots {
 		specs[i] = r.Spec()
 		hb.Roots = append(hb.Roots, r.Path)
@@ -71,11 +73,11 @@ func fakeDaemon(b testing.TB, tr *tree, at time.Time) {
 	defer st.Close()
 	err = st.Update(func(tx *baseline.Tx) error {
 		for i := range walked {
-			if err := tx.PutCachedRoot(&walked[i], time.Now()); err != nil {
+			if err := tx.Cache().PutRoot(&walked[i], time.Now()); err != nil {
 				return err
 			}
 		}
-		return tx.PutHeartbeat(hb)
+		return tx.Cache().PutHeartbeat(hb)
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -116,7 +118,7 @@ func BenchmarkPreToolUseBlockedAmongPadding(b *testing.B) {
 	for _, fanout := range []bool{false, true} {
 		b.Run(map[bool]string{false: "200x64KiB", true: "200x64KiB+4100dirs"}[fanout], func(b *testing.B) {
 			tr := padded(b, fanout)
-			u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+			u := Use{Kind: resolve.Skill, Name: "evil", Event: "PreToolUse"}
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := Check(context.Background(), u, tr.env)
@@ -143,7 +145,7 @@ func BenchmarkPreToolUseBlockedByFrontmatterAmongListPadding(b *testing.B) {
 		tr.write(filepath.Join(tr.project, ".claude", "skills", fmt.Sprintf("pad%03d", i), "SKILL.md"), "---\n"+fm+"---\nbody\n")
 	}
 	tr.record(tr.deliver()["global/x1"], verdict.Block)
-	u := Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}
+	u := Use{Kind: resolve.Skill, Name: "evil", Event: "PreToolUse"}
 	b.ResetTimer()
 	for b.Loop() {
 		res, err := Check(context.Background(), u, tr.env)

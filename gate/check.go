@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
@@ -21,7 +22,7 @@ import (
 type Use struct {
 	// Kind is Skill for the Skill tool and a typed /name (both reach
 	// skills and commands), Agent for the Agent tool.
-	Kind Kind
+	Kind resolve.Kind
 	// Name is the name as Claude Code sent it: attacker text, never shown.
 	Name string
 	// Event names the hook in the journal ("PreToolUse", ...).
@@ -64,7 +65,7 @@ type located struct {
 	root claude.Root
 	name []byte
 	dir  bool // listed as a directory (or a link to one)
-	cand Candidate
+	cand resolve.Candidate
 	cfg  walker.Config
 }
 
@@ -90,7 +91,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	matched = append(matched, refs...)
 	unseen := unobservable(u, blind, matched)
 	if capped {
-		unseen = append(unseen, Finding{Candidate: Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
 	}
 	if len(matched) == 0 && len(unseen) == 0 {
 		return unknown(ctx, u, env)
@@ -115,7 +116,7 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
 		res = Result{Findings: append(slices.Clone(pre), unseen...)}
-		p, err := tx.GatePolicy()
+		p, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -165,14 +166,14 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 // watch), so it is judged as new and never reviewed. Unknown is a finding,
 // never silence.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Path != "" || u.Kind == Agent && (u.Name == "" || claude.Builtin(u.Name, true)) {
+	if u.Path != "" || u.Kind == resolve.Agent && (u.Name == "" || claude.Builtin(u.Name, true)) {
 		return Result{}, nil
 	}
 	// A built-in skill's name may still be served by a file in a folder
 	// skillwire does not watch (an --add-dir folder: the client prefers
 	// the file): familiar, so strict asks and balanced lets the client's
 	// own run.
-	f := Finding{Candidate: Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}
+	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}
 	if claude.Builtin(u.Name, false) {
 		f.State, f.Builtin = Familiar, true
 	}
@@ -180,7 +181,7 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	o := storeOptions(ctx, env.Store)
 	o.Create, o.ReadOnly = false, true
 	err := baseline.View(o, func(tx *baseline.Tx) error {
-		p, err := tx.GatePolicy()
+		p, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -228,14 +229,14 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 	}
 	var cands []located
 	for _, l := range found {
-		if reaches(u.Kind, l.cand.Kind) && bytes.Equal(l.cand.Plugin, []byte(plugin)) && namespaced == (len(l.cand.Plugin) > 0) &&
-			l.cand.answersTo(u.Kind, local, false) {
+		if resolve.Reaches(u.Kind, l.cand.Kind) && bytes.Equal(l.cand.Plugin, []byte(plugin)) && namespaced == (len(l.cand.Plugin) > 0) &&
+			l.cand.AnswersTo(u.Kind, local, false) {
 			cands = append(cands, l)
 		}
 	}
 	for _, b := range blind {
 		c := placeOf(b.root)
-		if namespaced || b.root.Kind == claude.Plugins || !reaches(u.Kind, c.Kind) {
+		if namespaced || b.root.Kind == claude.Plugins || !resolve.Reaches(u.Kind, c.Kind) {
 			continue
 		}
 		names := []string{local}
@@ -284,7 +285,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 	}
 	defer st.Close()
 	err = st.View(func(tx *baseline.Tx) error {
-		s, err := tx.GatePolicy()
+		s, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -379,7 +380,7 @@ func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 	var specs []walker.RootSpec
 	var kept []claude.Root
 	for _, r := range roots {
-		if gated(r.Kind) {
+		if resolve.Gated(r.Kind) {
 			specs, kept = append(specs, r.Spec()), append(kept, r)
 		}
 	}
@@ -400,9 +401,9 @@ func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 
 // candidateOf is what the gate knows of the candidate name of r, observed
 // as kind, before reading it: where it is and what its folder is called.
-func candidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
+func candidateOf(r claude.Root, name []byte, kind walker.Kind) resolve.Candidate {
 	if r.Kind == claude.Plugins {
-		return Candidate{Scope: Plugin, Folder: name, Plugin: pluginName(name)}
+		return resolve.Candidate{Scope: resolve.Plugin, Folder: name, Plugin: resolve.PluginName(name)}
 	}
 	folder := name
 	if kind == walker.KindFile {
@@ -421,13 +422,13 @@ func candidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
 // the name, so it counts too. Only names are listed here (no file is
 // read); what matches is walked whole like any other match.
 func nested(ctx context.Context, u Use, found, matched []located) []located {
-	if u.Path != "" || !reaches(u.Kind, Command) || u.Name == "" {
+	if u.Path != "" || !resolve.Reaches(u.Kind, resolve.Command) || u.Name == "" {
 		return nil
 	}
 	var out []located
 	for _, l := range found {
-		if l.cand.Kind != Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
-			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || beats(u.Kind, m.cand, l.cand)
+		if l.cand.Kind != resolve.Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
+			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || resolve.Beats(u.Kind, m.cand, l.cand)
 		}) {
 			continue
 		}
@@ -483,7 +484,7 @@ func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 				continue
 			}
 			c.Kind = u.Kind
-		case namespaced || !reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return beats(u.Kind, m.cand, c) }):
+		case namespaced || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return resolve.Beats(u.Kind, m.cand, c) }):
 			continue
 		}
 		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
@@ -510,19 +511,19 @@ func byPath(found []located, path string) []located {
 
 // placeOf is the kind and scope of the candidates of r: a skill and the
 // user's unless r says otherwise.
-func placeOf(r claude.Root) Candidate {
-	c := Candidate{Kind: Skill, Scope: User}
+func placeOf(r claude.Root) resolve.Candidate {
+	c := resolve.Candidate{Kind: resolve.Skill, Scope: resolve.User}
 	switch r.Kind {
 	case claude.Agents:
-		c.Kind = Agent
+		c.Kind = resolve.Agent
 	case claude.Commands:
-		c.Kind = Command
+		c.Kind = resolve.Command
 	}
 	switch r.Scope {
 	case claude.Project:
-		c.Scope = Project
+		c.Scope = resolve.Project
 	case claude.Managed:
-		c.Scope = Managed
+		c.Scope = resolve.Managed
 	}
 	return c
 }
@@ -568,17 +569,17 @@ func hasRoot(roots []claude.Root, path string) bool {
 // candidateFor is the candidate of the standing s as the gate resolved it
 // (with its frontmatter name, when read), its id the store's, its folder
 // as observed now; a plugin's is of the kind u asked for.
-func candidateFor(u Use, s *baseline.Standing, matched []located) Candidate {
+func candidateFor(u Use, s *baseline.Standing, matched []located) resolve.Candidate {
 	c := candidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
 		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
 			c.Name, c.Via = m.cand.Name, m.cand.Via
 		}
 	}
-	if c.Scope == Plugin {
+	if c.Scope == resolve.Plugin {
 		c.Kind = u.Kind
 		if c.Kind == 0 {
-			c.Kind = Skill // a ConfigChange names a plugin's file, not a use
+			c.Kind = resolve.Skill // a ConfigChange names a plugin's file, not a use
 		}
 	}
 	c.ID = s.ID
@@ -590,7 +591,7 @@ func candidateFor(u Use, s *baseline.Standing, matched []located) Candidate {
 // review the content left (pending, halted), then never reviewed (new, or
 // changed since skillwire told of it), then first-use or seen and
 // unchanged, and last SAFE at exactly this digest.
-func finding(tx *baseline.Tx, s *baseline.Standing, c Candidate) (Finding, error) {
+func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Finding, error) {
 	f := Finding{Candidate: c, Digest: s.Digest()}
 	obs := s.Observed
 	rec := s.Prior
@@ -709,7 +710,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 			d := *f.Digest
 			n.Digest = &d
 		}
-		if err := tx.AppendNote(n); err != nil {
+		if err := tx.Notes().Add(n); err != nil {
 			return err
 		}
 		if a == Ask && f.Digest != nil && u.ToolUseID != "" {
@@ -721,7 +722,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	}
 	// The person's answer to this ask comes back as the call's PostToolUse
 	// when they allow it; an ask that is never answered is dropped later.
-	err := tx.KeepAsk(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
+	err := tx.Asks().Keep(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
 	if errors.Is(err, baseline.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/resolve"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
@@ -140,11 +141,11 @@ func (tr *tree) notes(id string) []baseline.Note {
 	st := tr.store()
 	defer st.Close()
 	var ns []baseline.Note
-	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes(id); return }))
+	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes().Of(id); return }))
 	return ns
 }
 
-func (tr *tree) check(kind Kind, name string) Result {
+func (tr *tree) check(kind resolve.Kind, name string) Result {
 	tr.t.Helper()
 	res, err := Check(context.Background(), Use{Kind: kind, Name: name, Event: "PreToolUse"}, tr.env)
 	must(tr.t, err)
@@ -212,7 +213,7 @@ func TestCheckAnswersEveryRowAndColumnOfTheTableOnTheTreeNow(t *testing.T) {
 				tr := newTree(t)
 				row.setup(tr)
 				tr.policy(p)
-				res := tr.check(Skill, "pdf")
+				res := tr.check(resolve.Skill, "pdf")
 				if len(res.Findings) != 1 || res.Findings[0].State != row.row {
 					t.Fatalf("findings %+v, want one in state %s", res.Findings, row.row)
 				}
@@ -242,7 +243,7 @@ func TestCheckAnswersEveryRowAndColumnOfTheTableOnTheTreeNow(t *testing.T) {
 func TestCheckCountsTheFilesChangedSinceTheReview(t *testing.T) {
 	tr := newTree(t)
 	states[3].setup(tr) // pending: run.sh added after the SAFE review
-	res := tr.check(Skill, "pdf")
+	res := tr.check(resolve.Skill, "pdf")
 	if !strings.Contains(res.Reason, "changed since it was reviewed SAFE on") || !strings.Contains(res.Reason, "1 file added") ||
 		strings.Contains(res.Reason, "announced") {
 		t.Fatalf("reason %q", res.Reason)
@@ -253,11 +254,11 @@ func TestCheckJudgesTheBytesOnDiskNotTheStoreRecord(t *testing.T) {
 	tr := newTree(t)
 	states[0].setup(tr) // vetted
 	tr.policy(Strict)
-	if res := tr.check(Skill, "pdf"); res.Answer != None {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != None {
 		t.Fatalf("vetted: %s", res.Answer)
 	}
 	tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "changed after the review\n")
-	if res := tr.check(Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
+	if res := tr.check(resolve.Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
 		t.Fatalf("edited after the review, not yet told to any session: %s %+v", res.Answer, res.Findings)
 	}
 }
@@ -269,8 +270,8 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr.skill("user", "pdf")
 		tr.record(tr.deliver()["global/pdf"], verdict.Safe)
 		tr.skill("project", "pdf") // new, never reviewed, but shadowed
-		res := tr.check(Skill, "pdf")
-		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != User || res.Answer != None {
+		res := tr.check(resolve.Skill, "pdf")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != resolve.User || res.Answer != None {
 			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 		}
 	})
@@ -280,8 +281,8 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
 		tr.record(tr.deliver()["global/rev.md"], verdict.Safe)
 		tr.write(filepath.Join(tr.project, ".claude", "agents", "rev.md"), "project agent\n")
-		res := tr.check(Agent, "rev")
-		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != Project || res.Answer != Ask {
+		res := tr.check(resolve.Agent, "rev")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Scope != resolve.Project || res.Answer != Ask {
 			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 		}
 	})
@@ -291,7 +292,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr.write(filepath.Join(tr.cfg, "commands", "pdf.md"), "user command\n")
 		tr.record(tr.deliver()["global/pdf.md"], verdict.Safe)
 		tr.skill("project", "pdf") // skill beats command, user beats project
-		res := tr.check(Skill, "pdf")
+		res := tr.check(resolve.Skill, "pdf")
 		if len(res.Findings) != 2 || res.Answer != Ask || !strings.Contains(res.Reason, "2 candidates answer to this name") ||
 			!strings.Contains(res.Reason, "is new since the last session") {
 			t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
@@ -301,8 +302,8 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.project, ".claude", "commands", "deploy.md"), "deploy\n")
-		res := tr.check(Skill, "deploy")
-		if len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Answer != Ask {
+		res := tr.check(resolve.Skill, "deploy")
+		if len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != resolve.Command || res.Answer != Ask {
 			t.Fatalf("%s %+v", res.Answer, res.Findings)
 		}
 	})
@@ -310,21 +311,21 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.write(filepath.Join(tr.cfg, "agents", "reviewer.md"), "---\nname: reviewer\n---\n")
-		if res := tr.check(Skill, "reviewer"); len(observed(res)) != 0 {
+		if res := tr.check(resolve.Skill, "reviewer"); len(observed(res)) != 0 {
 			t.Fatalf("Skill tool reached an agent: %+v", res.Findings)
 		}
-		if res := tr.check(Agent, "reviewer"); len(res.Findings) != 1 || res.Answer != Ask {
+		if res := tr.check(resolve.Agent, "reviewer"); len(res.Findings) != 1 || res.Answer != Ask {
 			t.Fatalf("%s %+v", res.Answer, res.Findings)
 		}
 	})
 	t.Run("built-in agents are not candidates; an unknown name is new", func(t *testing.T) {
 		tr := newTree(t)
 		for _, name := range []string{"general-purpose", "Explore", "EXPLORE", "fork", ""} {
-			if res := tr.check(Agent, name); res.Answer != None || len(res.Findings) != 0 {
+			if res := tr.check(resolve.Agent, name); res.Answer != None || len(res.Findings) != 0 {
 				t.Fatalf("%s: %+v", name, res)
 			}
 		}
-		res := tr.check(Agent, "pdf")
+		res := tr.check(resolve.Agent, "pdf")
 		if res.Answer != Ask || len(res.Findings) != 1 || !res.Findings[0].Unknown || !strings.Contains(res.Reason, "none that skillwire has observed") {
 			t.Fatalf("pdf: %+v", res)
 		}
@@ -336,7 +337,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr := newTree(t)
 		tr.deliver()
 		tr.skill("user", "pdf")
-		if res := tr.check(Skill, "docs:pdf"); len(observed(res)) != 0 {
+		if res := tr.check(resolve.Skill, "docs:pdf"); len(observed(res)) != 0 {
 			t.Fatalf("%+v", res.Findings)
 		}
 	})
@@ -345,7 +346,7 @@ func TestCheckResolvesNames(t *testing.T) {
 		tr.deliver()
 		tr.skill("user", "pdf")
 		for _, name := range []string{"../skills/pdf", "pdf/", "pdf\x00", "pdf\n", "p\xffdf", strings.Repeat("a", 5000), ""} {
-			if res := tr.check(Skill, name); len(observed(res)) != 0 {
+			if res := tr.check(resolve.Skill, name); len(observed(res)) != 0 {
 				t.Fatalf("%q matched %+v", name, res.Findings)
 			}
 		}
@@ -364,7 +365,7 @@ func TestRunFailsByPolicyWhenTheStoreIsLocked(t *testing.T) {
 			held := tr.store() // holds bbolt's exclusive lock
 			defer held.Close()
 			tr.env.Store.LockTimeout = 50 * time.Millisecond
-			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+			o := run(context.Background(), Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "the store was locked or busy") {
 				t.Fatalf("%+v", o)
 			}
@@ -387,7 +388,7 @@ func TestRunFailsByPolicyPastTheDeadline(t *testing.T) {
 			held := tr.store() // the check waits for the lock past its deadline
 			defer held.Close()
 			tr.env.Store.LockTimeout = time.Minute
-			o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
+			o := run(context.Background(), Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 100*time.Millisecond)
 			if o.Answer != tc.want || !strings.Contains(o.Note, "could not judge") {
 				t.Fatalf("%+v", o)
 			}
@@ -399,7 +400,7 @@ func TestRunAnswersNothingWhenAllIsWell(t *testing.T) {
 	tr := newTree(t)
 	states[0].setup(tr)
 	tr.policy(Strict)
-	o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+	o := run(context.Background(), Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 	if o.Answer != None || o.Reason != "" || o.Note != "" {
 		t.Fatalf("%+v", o)
 	}
@@ -421,7 +422,7 @@ func TestCheckJudgesAnEditTheDaemonHasNotFlushedYet(t *testing.T) {
 			// An edit inside the daemon's debounce: its cache still holds
 			// the vetted bytes, the disk holds the edited ones.
 			tr.write(filepath.Join(tr.cfg, "skills", "pdf", "SKILL.md"), "edited\n")
-			if res := tr.check(Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
+			if res := tr.check(resolve.Skill, "pdf"); res.Answer != Deny || res.Findings[0].State != Pending {
 				t.Fatalf("%s: %+v", res.Answer, res.Findings)
 			}
 		})
@@ -453,7 +454,7 @@ func TestCheckJudgesAnAdverseRecordByIDWithoutWalking(t *testing.T) {
 			tr.write(filepath.Join(p, "pad.bin"), strings.Repeat("x", 1<<20))
 			ctx, cancel := context.WithTimeout(context.Background(), -time.Second)
 			defer cancel()
-			res, err := Check(ctx, Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env)
+			res, err := Check(ctx, Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env)
 			if err != nil {
 				t.Fatalf("the verdict alone answers, yet: %v", err)
 			}
@@ -471,22 +472,22 @@ func TestCheckJudgesANameThatMayLiveInARootThatCouldNotBeListed(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		setup func(tr *tree) // the project's skills and agents roots hold too many entries
-		kind  Kind
+		kind  resolve.Kind
 		use   string
 		p     Policy
 		want  Answer
 	}{
-		{"no match elsewhere, balanced asks", nil, Skill, "pdf", Balanced, Ask},
-		{"no match elsewhere, strict denies", nil, Skill, "pdf", Strict, Deny},
-		{"audit answers nothing", nil, Skill, "pdf", Audit, None},
+		{"no match elsewhere, balanced asks", nil, resolve.Skill, "pdf", Balanced, Ask},
+		{"no match elsewhere, strict denies", nil, resolve.Skill, "pdf", Strict, Deny},
+		{"audit answers nothing", nil, resolve.Skill, "pdf", Audit, None},
 		{"a vetted user skill outranks any project skill", func(tr *tree) {
 			tr.skill("user", "pdf")
 			tr.record(tr.deliver()["global/pdf"], verdict.Safe)
-		}, Skill, "pdf", Strict, None},
+		}, resolve.Skill, "pdf", Strict, None},
 		{"a vetted user agent does not outrank a project agent", func(tr *tree) {
 			tr.write(filepath.Join(tr.cfg, "agents", "rev.md"), "user agent\n")
 			tr.record(tr.deliver()["global/rev.md"], verdict.Safe)
-		}, Agent, "rev", Balanced, Ask},
+		}, resolve.Agent, "rev", Balanced, Ask},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
@@ -528,12 +529,12 @@ func TestCheckJudgesACandidateWhoseNameFailsTheDisplayGate(t *testing.T) {
 	tr.deliver()
 	tr.skill("project", "\u0435vil") // Cyrillic е: fails the display gate
 	tr.policy(Strict)
-	res := tr.check(Skill, "\u0435vil")
+	res := tr.check(resolve.Skill, "\u0435vil")
 	if res.Answer != Deny || len(res.Findings) != 1 || res.Findings[0].State != Anomalous ||
 		!strings.Contains(res.Reason, "has an anomaly (badname)") || strings.Contains(res.Reason, "vil") {
 		t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 	}
-	if res := tr.check(Skill, "evil"); len(observed(res)) != 0 {
+	if res := tr.check(resolve.Skill, "evil"); len(observed(res)) != 0 {
 		t.Fatalf("the Latin name is not the candidate's, yet: %s %+v", res.Answer, res.Findings)
 	}
 }
@@ -561,11 +562,11 @@ func TestCheckResolvesCommandsInSubfoldersAsClaudeCodeNamesThem(t *testing.T) {
 			cmds := filepath.Join(tr.project, ".claude", "commands", "sub")
 			tr.write(filepath.Join(cmds, "deploy.md"), "deploy\n")
 			tr.write(filepath.Join(cmds, "ops", "release.md"), "release\n")
-			res := tr.check(Skill, tc.typed)
+			res := tr.check(resolve.Skill, tc.typed)
 			if res.Answer != tc.want {
 				t.Fatalf("%s %q %+v", res.Answer, res.Reason, res.Findings)
 			}
-			if tc.want != None && len(observed(res)) > 0 && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != Command || res.Findings[0].State != New) {
+			if tc.want != None && len(observed(res)) > 0 && (len(res.Findings) != 1 || res.Findings[0].Candidate.Kind != resolve.Command || res.Findings[0].State != New) {
 				t.Fatalf("%+v", res.Findings)
 			}
 		})
@@ -580,7 +581,7 @@ func TestABlockNamedByItsFolderIsDeniedWhateverElseTheRootHolds(t *testing.T) {
 		tr := padded(t, fanout)
 		for _, p := range []Policy{Balanced, Strict} {
 			tr.policy(p)
-			res := tr.check(Skill, "evil")
+			res := tr.check(resolve.Skill, "evil")
 			if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 				t.Fatalf("fanout %v, %s: %+v", fanout, p, res)
 			}
@@ -605,12 +606,12 @@ func TestAUseIsJudgedOverEverythingItReferences(t *testing.T) {
 	tr.record(sts["global/evil"], verdict.Block)
 	tr.record(sts["global/evilagent.md"], verdict.Block)
 	for _, tc := range []struct {
-		kind       Kind
+		kind       resolve.Kind
 		name, path string
 	}{
-		{Agent, "courier", `agent "courier" preloads it (skills:)`},
-		{Skill, "forker", `skill "forker" runs it as its agent (agent:)`},
-		{Agent, "outer", `skill "forker" runs it as its agent (agent:)`},
+		{resolve.Agent, "courier", `agent "courier" preloads it (skills:)`},
+		{resolve.Skill, "forker", `skill "forker" runs it as its agent (agent:)`},
+		{resolve.Agent, "outer", `skill "forker" runs it as its agent (agent:)`},
 	} {
 		tr.policy(Balanced)
 		res := tr.check(tc.kind, tc.name)
@@ -631,7 +632,7 @@ func TestReferencesPastTheBoundAreJudgedUnknown(t *testing.T) {
 	}
 	tr.deliver()
 	tr.policy(Strict)
-	res := tr.check(Skill, "s0")
+	res := tr.check(resolve.Skill, "s0")
 	if res.Answer != Deny || !strings.Contains(res.Reason, "than skillwire follows") {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
 	}
@@ -663,12 +664,12 @@ func TestANewCandidateLikeABlockedOneIsHeldTheSameWay(t *testing.T) {
 		{"helper", "11 of 12 files identical"},
 		{"evil2", "it answers to that name"},
 	} {
-		res := tr.check(Skill, tc.name)
+		res := tr.check(resolve.Skill, tc.name)
 		if res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") || !strings.Contains(res.Reason, tc.want) {
 			t.Errorf("%s: %s %q", tc.name, res.Answer, res.Reason)
 		}
 	}
-	if res := tr.check(Skill, "plain"); res.Answer != Ask || strings.Contains(res.Reason, "BLOCK") {
+	if res := tr.check(resolve.Skill, "plain"); res.Answer != Ask || strings.Contains(res.Reason, "BLOCK") {
 		t.Errorf("plain: %s %q", res.Answer, res.Reason)
 	}
 }
@@ -702,9 +703,9 @@ func TestAPluginsReferencesAreJudgedToo(t *testing.T) {
 	tr.record(sts["global/evilagent.md"], verdict.Block)
 	tr.policy(Balanced)
 	for _, tc := range []struct {
-		kind Kind
+		kind resolve.Kind
 		name string
-	}{{Agent, "plug:pa"}, {Skill, "plug:pf"}} {
+	}{{resolve.Agent, "plug:pa"}, {resolve.Skill, "plug:pf"}} {
 		res := tr.check(tc.kind, tc.name)
 		if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 			t.Errorf("%s: %s %q", tc.name, res.Answer, res.Reason)
@@ -724,11 +725,11 @@ func TestARenamedBlockedAgentIsHeld(t *testing.T) {
 	tr.write(filepath.Join(tr.cfg, "agents", "other.md"), "---\nname: EvilAgent\n---\nbad, with a byte more\n")
 	must(t, os.Remove(filepath.Join(tr.cfg, "agents", "evilagent.md")))
 	tr.policy(Balanced)
-	if res := tr.check(Agent, "EvilAgent"); res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") {
+	if res := tr.check(resolve.Agent, "EvilAgent"); res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") {
 		t.Errorf("renamed: %s %q", res.Answer, res.Reason)
 	}
 	tr.write(filepath.Join(tr.cfg, "agents", "copy.md"), "---\nname: evilagent\n---\nbad\n")
-	if res := tr.check(Agent, "copy"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+	if res := tr.check(resolve.Agent, "copy"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 		t.Errorf("a one-file copy: %s %q", res.Answer, res.Reason)
 	}
 }
@@ -747,7 +748,7 @@ func TestABlockNamedByFrontmatterIsDeniedWhateverThePadding(t *testing.T) {
 	}
 	tr.record(tr.deliver()["global/x1"], verdict.Block)
 	tr.policy(Balanced)
-	res, err := Check(context.Background(), Use{Kind: Skill, Name: "evil", Event: "PreToolUse"}, tr.env)
+	res, err := Check(context.Background(), Use{Kind: resolve.Skill, Name: "evil", Event: "PreToolUse"}, tr.env)
 	must(t, err)
 	if res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
@@ -763,7 +764,7 @@ func TestASkillNamedWithAColonIsJudgedByThatName(t *testing.T) {
 	tr.write(filepath.Join(tr.cfg, "skills", "es", "SKILL.md"), "---\nname: evil:skill\n---\nEVIL\n")
 	tr.record(tr.deliver()["global/es"], verdict.Block)
 	tr.policy(Balanced)
-	if res := tr.check(Skill, "evil:skill"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
+	if res := tr.check(resolve.Skill, "evil:skill"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
 	}
 }

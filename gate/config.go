@@ -131,7 +131,7 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 	}
 	defer st.Close()
 	err = st.Update(func(tx *baseline.Tx) error {
-		s, err := tx.GatePolicy()
+		s, err := tx.Policy().Get()
 		if err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 			d := cand.Digest
 			n.Digest = &d
 		}
-		return tx.AppendNote(n)
+		return tx.Notes().Add(n)
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %w", ErrStore, err)

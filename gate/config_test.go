@@ -92,7 +92,7 @@ func (tr *tree) recentNotes(kinds ...string) []baseline.Note {
 	st := tr.store()
 	defer st.Close()
 	var ns []baseline.Note
-	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.RecentNotes(baseline.MaxNotes, kinds...); return }))
+	must(tr.t, st.View(func(tx *baseline.Tx) (err error) { ns, err = tx.Notes().Recent(baseline.MaxNotes, kinds...); return }))
 	return ns
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -37,7 +38,7 @@ func (tr *tree) halt(key, reason string) {
 				if sts[i].Status() != baseline.StatusPending {
 					tr.t.Fatalf("%s is %s before the halt, not pending", key, sts[i].Status())
 				}
-				return tx.HaltChange(&sts[i], reason, time.Now().UTC())
+				return tx.Reviews().Halt(&sts[i], reason, time.Now().UTC())
 			}
 		}
 		tr.t.Fatalf("no standing %s", key)
@@ -93,7 +94,7 @@ func TestRunAnswersHaltedAndPartialByTheTable(t *testing.T) {
 				tr := newTree(t)
 				tc.setup(tr)
 				tr.policy(p)
-				o := run(context.Background(), Use{Kind: Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
+				o := run(context.Background(), Use{Kind: resolve.Skill, Name: "pdf", Event: "PreToolUse"}, tr.env, 2*time.Second)
 				if o.Note != "" {
 					t.Fatalf("the gate could not judge: %s", o.Note)
 				}

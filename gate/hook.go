@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/resolve"
 )
 
 // Deadline is the time a gate hook has for its whole answer, reading its
@@ -54,7 +55,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			// may take a built-in's name, and then it is the one that
 			// runs), whose every call is denied; a check that could not be
 			// made in time is answered as any other.
-			held := Use{Kind: Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
+			held := Use{Kind: resolve.Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
 			if r := h.guarded(ctx, in.Cwd, h.use(held, hookio.PreToolUseOutput)); r.Answer != None {
 				return r
 			}
@@ -62,11 +63,11 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if in.Tool == hookio.ToolBash {
 			return h.guarded(ctx, in.Cwd, h.bash(in.Command))
 		}
-		kind, ok := kindOfTool(in.Tool)
+		kind, ok := resolve.KindOfTool(in.Tool)
 		if !ok {
 			return Response{} // a tool that names no candidate
 		}
-		u := Use{Kind: kind, Name: spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
+		u := Use{Kind: kind, Name: resolve.Spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
 		return h.guarded(ctx, in.Cwd, h.use(u, hookio.PreToolUseOutput))
 	case hookio.EventPostToolUse:
 		in, err := hookio.ParsePostToolUse(input)
@@ -82,7 +83,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
 			return Response{} // an MCP prompt or a built-in command is no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: Skill, Name: spelled(Skill, in.Name), Event: event}, hookio.UserPromptExpansionOutput))
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: resolve.Skill, Name: resolve.Spelled(resolve.Skill, in.Name), Event: event}, hookio.UserPromptExpansionOutput))
 	case hookio.EventConfigChange:
 		in, err := hookio.ParseConfigChange(input)
 		if err != nil {
@@ -97,16 +98,6 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		return h.guarded(ctx, in.Cwd, instructionsLoaded(in))
 	}
 	return noted(fmt.Sprintf("skillwire gate: no hook answers %q; nothing was answered", event))
-}
-
-// spelled is the name the client looks a use of kind up by: a skill's
-// name trimmed and one leading "/" dropped (claude.SkillName); an agent's
-// is compared by claude.AgentKey when resolved.
-func spelled(kind Kind, name string) string {
-	if kind == Agent {
-		return name
-	}
-	return claude.SkillName(name)
 }
 
 // Unreadable answers a hook whose input could not be read (late, too
@@ -225,7 +216,7 @@ func toolOf(u Use) string {
 	if u.Event == hookio.EventUserPromptExpansion {
 		return "slash-command"
 	}
-	if u.Kind == Agent {
+	if u.Kind == resolve.Agent {
 		return hookio.ToolAgent
 	}
 	return hookio.ToolSkill
@@ -301,14 +292,14 @@ func allowedAtUse(in hookio.ToolUse) answerer {
 		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
 			err := baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error {
-				a, err := tx.TakeAsk(in.Session, in.ToolUseID)
+				a, err := tx.Asks().Take(in.Session, in.ToolUseID)
 				if err != nil || a == nil {
 					return err
 				}
 				// The call that ran must be the one asked about: the same
 				// tool and name, not only the same id.
-				kind, ok := kindOfTool(in.Tool)
-				if !ok || a.Tool != kind.String() || a.Name != spelled(kind, in.Name) {
+				kind, ok := resolve.KindOfTool(in.Tool)
+				if !ok || a.Tool != kind.String() || a.Name != resolve.Spelled(kind, in.Name) {
 					return nil
 				}
 				now := env.Now

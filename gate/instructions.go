@@ -25,7 +25,7 @@ const changedMark = "changed since the last load: "
 // load is also kept as an untold instruction change, which the next
 // delivered session start tells and consumes. A load of the same bytes
 // again notes nothing, so the journal grows with changes, not with
-// sessions (and AppendNote bounds it per file all the same). The event
+// sessions (and Notes.Add bounds it per file all the same). The event
 // cannot block, so nothing is answered.
 func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
 	dir, name, ok := splitPath(l.Path)
@@ -57,7 +57,7 @@ func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, en
 	var changed bool
 	due := func(tx *baseline.Tx) (bool, error) {
 		n.ID = tx.ID(dir, []byte(name))
-		notes, err := tx.Notes(n.ID)
+		notes, err := tx.Notes().Of(n.ID)
 		if err != nil {
 			return false, err
 		}
@@ -79,13 +79,13 @@ func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, en
 		if write, err := due(tx); err != nil || !write {
 			return err
 		}
-		if err := tx.AppendNote(n); err != nil || !changed {
+		if err := tx.Notes().Add(n); err != nil || !changed {
 			return err
 		}
 		if told, err := toldAlready(tx, n.ID, n.Digest, l.Reason); err != nil || told {
 			return err
 		}
-		return tx.PutInstructionChange(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
+		return tx.Instructions().Put(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
 	})
 }
 

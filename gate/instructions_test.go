@@ -21,7 +21,7 @@ func TestInstructionsLoadedKeepsAFileWhoseDigestChangedBetweenLoadsUntilTold(t *
 		st := tr.store()
 		defer st.Close()
 		var cs []baseline.InstructionChange
-		must(t, st.View(func(tx *baseline.Tx) (err error) { cs, err = tx.InstructionChanges(); return }))
+		must(t, st.View(func(tx *baseline.Tx) (err error) { cs, err = tx.Instructions().List(); return }))
 		return cs
 	}
 	tr.write(path, "be nice\n")
@@ -50,7 +50,7 @@ func TestInstructionsLoadedKeepsAFileWhoseDigestChangedBetweenLoadsUntilTold(t *
 	}
 	// Dropping what an earlier listing told leaves the later change.
 	st := tr.store()
-	must(t, st.Update(func(tx *baseline.Tx) error { return tx.DropInstructionChanges(cs) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return tx.Instructions().Drop(cs) }))
 	st.Close()
 	if cs3 := changes(); len(cs3) != 1 {
 		t.Fatalf("a change made after the listing was consumed: %+v", cs3)
@@ -66,7 +66,7 @@ func TestInstructionsLoadedNotesOnlyTheFirstLoadAndEachChange(t *testing.T) {
 		defer st.Close()
 		var ns []baseline.Note
 		must(t, st.View(func(tx *baseline.Tx) (err error) {
-			ns, err = tx.RecentNotes(1000, baseline.NoteInstructionsLoaded)
+			ns, err = tx.Notes().Recent(1000, baseline.NoteInstructionsLoaded)
 			return
 		}))
 		return len(ns)
@@ -93,7 +93,7 @@ func TestInstructionsLoadedNeverRecordsAHostileValueOrPath(t *testing.T) {
 	defer st.Close()
 	var ns []baseline.Note
 	must(t, st.View(func(tx *baseline.Tx) (err error) {
-		ns, err = tx.RecentNotes(10, baseline.NoteInstructionsLoaded)
+		ns, err = tx.Notes().Recent(10, baseline.NoteInstructionsLoaded)
 		return
 	}))
 	if len(ns) != 1 || ns[0].Text != "instruction file loaded (unknown, unknown)" {
@@ -172,7 +172,7 @@ func TestANestedRulesFileIsNotedUnderItsCandidatesID(t *testing.T) {
 	var cs []baseline.InstructionChange
 	var want string
 	must(t, st.View(func(tx *baseline.Tx) (err error) {
-		if cs, err = tx.InstructionChanges(); err != nil {
+		if cs, err = tx.Instructions().List(); err != nil {
 			return err
 		}
 		for _, root := range tr.env.Roots {
@@ -239,7 +239,7 @@ func TestALoadAtSessionStartIsNotToldAgainAsLoadedMidSession(t *testing.T) {
 		st := tr.store()
 		defer st.Close()
 		var cs []baseline.InstructionChange
-		must(t, st.View(func(tx *baseline.Tx) (err error) { cs, err = tx.InstructionChanges(); return }))
+		must(t, st.View(func(tx *baseline.Tx) (err error) { cs, err = tx.Instructions().List(); return }))
 		return len(cs)
 	}
 	at := hookio.InstructionsLoad{Path: path, MemoryType: "Project", Reason: "session_start"}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
@@ -29,7 +30,7 @@ type like struct {
 
 // likeAdverse compares the new candidate c, observed as obs, with every
 // record under an adverse verdict of the same kind of root.
-func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool, error) {
+func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (like, bool, error) {
 	recs, err := tx.Records()
 	if err != nil {
 		return like{}, false, err
@@ -86,7 +87,7 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c Candidate) (like, bool
 
 // answersLike reports whether c answers to the adverse candidate's name,
 // as the client compares names: agents folded (claude.AgentKey).
-func answersLike(k claude.Kind, c Candidate, name []byte) bool {
+func answersLike(k claude.Kind, c resolve.Candidate, name []byte) bool {
 	if k == claude.Agents {
 		key := claude.AgentKey(string(name))
 		return claude.AgentKey(string(c.Name)) == key && c.Name != nil || claude.AgentKey(string(c.Folder)) == key

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -20,7 +20,7 @@ import (
 // the name its .claude-plugin/plugin.json gives, which is the one Claude
 // Code uses (folder foo/1.0.0 whose plugin.json says bar loads bar:ps),
 // and to any name when that file could not be read. Any other name is resolved by folder and by frontmatter name
-// (Resolve), the names read here from each candidate the name could reach;
+// (resolve.Resolve), the names read here from each candidate the name could reach;
 // a candidate whose name could not be read may bear any name, so it counts
 // unless a match outranks it.
 func resolveFound(u Use, found []located) []located {
@@ -30,7 +30,7 @@ func resolveFound(u Use, found []located) []located {
 		}
 		var out []located
 		for _, l := range found {
-			if l.cand.Scope == Plugin && (string(l.cand.Plugin) == p || l.cand.cached() && mayBeNamed(l, p)) {
+			if l.cand.Scope == resolve.Plugin && (string(l.cand.Plugin) == p || l.cand.Cached() && mayBeNamed(l, p)) {
 				l.cand.Kind = u.Kind
 				out = append(out, l)
 			}
@@ -39,26 +39,26 @@ func resolveFound(u Use, found []located) []located {
 		// client loads "evil:skill" by it, so it answers to the whole name.
 		unknown := readNames(u.Kind, found)
 		for i, l := range found {
-			if l.cand.Scope != Plugin && reaches(u.Kind, l.cand.Kind) &&
-				(l.cand.Name != nil && l.cand.answersTo(u.Kind, u.Name, true) || slices.Contains(unknown, i)) {
+			if l.cand.Scope != resolve.Plugin && resolve.Reaches(u.Kind, l.cand.Kind) &&
+				(l.cand.Name != nil && l.cand.AnswersTo(u.Kind, u.Name, true) || slices.Contains(unknown, i)) {
 				out = append(out, l)
 			}
 		}
 		return out
 	}
 	unknown := readNames(u.Kind, found)
-	cands := make([]Candidate, len(found))
+	cands := make([]resolve.Candidate, len(found))
 	for i := range found {
 		cands[i] = found[i].cand
 	}
 	var out []located
-	for _, i := range resolveIndex(u.Kind, u.Name, cands) {
+	for _, i := range resolve.Index(u.Kind, u.Name, cands) {
 		out = append(out, found[i])
 	}
 	for _, i := range unknown {
 		l := found[i]
 		if slices.ContainsFunc(out, func(m located) bool {
-			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || beats(u.Kind, m.cand, l.cand)
+			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || resolve.Beats(u.Kind, m.cand, l.cand)
 		}) {
 			continue
 		}
@@ -82,7 +82,7 @@ const nameChunk = 8
 // kind reaches, reading only its front file through the walker, and
 // returns the indexes of those whose name could not be read, or was not
 // read within nameBudget.
-func readNames(kind Kind, found []located) []int {
+func readNames(kind resolve.Kind, found []located) []int {
 	start := time.Now()
 	var unknown []int
 	for lo := 0; lo < len(found); {
@@ -91,7 +91,7 @@ func readNames(kind Kind, found []located) []int {
 			hi++
 		}
 		group := found[lo:hi]
-		if reaches(kind, group[0].cand.Kind) && group[0].cand.Scope != Plugin {
+		if resolve.Reaches(kind, group[0].cand.Kind) && group[0].cand.Scope != resolve.Plugin {
 			for c := 0; c < len(group); c += nameChunk {
 				chunk := group[c:min(c+nameChunk, len(group))]
 				if time.Since(start) > nameBudget {
@@ -105,7 +105,7 @@ func readNames(kind Kind, found []located) []int {
 					names[i] = l.name
 				}
 				for i, f := range walker.Fronts(chunk[0].root.Spec(), names) {
-					name, ok := frontName(f)
+					name, ok := resolve.FrontName(f)
 					if !ok {
 						unknown = append(unknown, lo+c+i)
 					}
@@ -116,31 +116,6 @@ func readNames(kind Kind, found []located) []int {
 		lo = hi
 	}
 	return unknown
-}
-
-// frontName is the frontmatter name f gives, nil for none; ok is false
-// when the front file could not be read, or names itself other than by a
-// string, so that which name Claude Code reads is unknown.
-func frontName(f walker.Front) (name []byte, ok bool) {
-	if f.Reason != 0 {
-		return nil, false
-	}
-	if f.Canonical == nil {
-		return nil, true
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(f.Canonical, &m) != nil {
-		return nil, false
-	}
-	raw, has := m["name"]
-	if !has {
-		return nil, true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return nil, false
-	}
-	return []byte(s), true
 }
 
 // maxPluginJSON bounds the plugin.json read to learn a plugin's name, as
@@ -197,28 +172,3 @@ func readPluginFile(l located, inside, sub, file string, limit int64) (data []by
 	}
 	return reads[0].Data, false, false, nil
 }
-
-// pluginName is the plugin of a plugin cache candidate
-// <marketplace>/<plugin>/<version>, nil when the name has another shape.
-func pluginName(name []byte) []byte {
-	parts := bytes.Split(name, []byte{'/'})
-	if len(parts) != 3 {
-		return nil
-	}
-	return parts[1]
-}
-
-// gated reports whether the gate resolves names into roots of kind k:
-// those holding what a name loads (skills, agents, commands, plugins).
-func gated(k claude.Kind) bool {
-	switch k {
-	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins:
-		return true
-	}
-	return false
-}
-
-// cached reports whether c is a version directory of the plugin cache
-// (Folder <marketplace>/<plugin>/<version>), judged whole for any of the
-// plugin's skills, agents and commands.
-func (c Candidate) cached() bool { return c.Scope == Plugin && bytes.Count(c.Folder, []byte{'/'}) == 2 }

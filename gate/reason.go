@@ -7,13 +7,14 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
 // Finding is what the gate knows of one candidate when it asks or denies:
 // everything the reason may say, all of it from the store or the walk.
 type Finding struct {
-	Candidate Candidate
+	Candidate resolve.Candidate
 	State     State
 	// Anomaly is the candidate's first anomaly when State is Anomalous.
 	Anomaly anomaly.Reason
@@ -116,9 +117,9 @@ func Reason(f Finding) string {
 
 // subject names a candidate by gated name and id: `skill "docs:pdf"
 // (sw...)`, or by id alone when no name passes the gate.
-func subject(c Candidate) string {
+func subject(c resolve.Candidate) string {
 	s := c.Kind.String()
-	if c.cached() {
+	if c.Cached() {
 		s = "plugin"
 	}
 	name := displayName(c)
@@ -135,8 +136,8 @@ func subject(c Candidate) string {
 	return s + " (" + id + ")"
 }
 
-func displayName(c Candidate) string {
-	if c.cached() {
+func displayName(c resolve.Candidate) string {
+	if c.Cached() {
 		// A cached plugin version is named by its directory: plugin@marketplace/version.
 		name, _ := claude.Display(claude.Plugins, c.Folder)
 		return name

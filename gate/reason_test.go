@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/resolve"
 )
 
 const testID = "swbybm4kq2rx7a3c"
 
 func TestReason(t *testing.T) {
 	day := time.Date(2026, 11, 12, 23, 0, 0, 0, time.UTC)
-	pdf := cand(testID, Skill, User, "pdf", "", "")
+	pdf := cand(testID, resolve.Skill, resolve.User, "pdf", "", "")
 	for _, tc := range []struct {
 		name string
 		f    Finding
@@ -40,15 +41,15 @@ func TestReason(t *testing.T) {
 			`skill "pdf" (swbybm4kq2rx7a3c) was reviewed BLOCK on 2026-11-12; see 'skillwire history swbybm4kq2rx7a3c'`},
 		{"an invalid state reads as anomalous", Finding{Candidate: pdf, State: 0, Change: Change{Modified: 1}},
 			`skill "pdf" (swbybm4kq2rx7a3c) is anomalous, so it cannot be judged; see 'skillwire history swbybm4kq2rx7a3c'`},
-		{"a plugin skill by its namespaced name", Finding{Candidate: cand(testID, Skill, Plugin, "x", "pdf", "docs"), State: New},
+		{"a plugin skill by its namespaced name", Finding{Candidate: cand(testID, resolve.Skill, resolve.Plugin, "x", "pdf", "docs"), State: New},
 			`skill "docs:pdf" (swbybm4kq2rx7a3c) is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
-		{"an agent by frontmatter name", Finding{Candidate: cand(testID, Agent, Project, "rev", "reviewer", ""), State: New},
+		{"an agent by frontmatter name", Finding{Candidate: cand(testID, resolve.Agent, resolve.Project, "rev", "reviewer", ""), State: New},
 			`agent "reviewer" (swbybm4kq2rx7a3c) is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
-		{"an ungated name is shown by id only", Finding{Candidate: cand(testID, Command, Project, "de\x1b[2Jploy", "", ""), State: New},
+		{"an ungated name is shown by id only", Finding{Candidate: cand(testID, resolve.Command, resolve.Project, "de\x1b[2Jploy", "", ""), State: New},
 			`command swbybm4kq2rx7a3c is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
-		{"an ungated plugin hides the name", Finding{Candidate: cand(testID, Skill, Plugin, "pdf", "", "../evil"), State: New},
+		{"an ungated plugin hides the name", Finding{Candidate: cand(testID, resolve.Skill, resolve.Plugin, "pdf", "", "../evil"), State: New},
 			`skill swbybm4kq2rx7a3c is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
-		{"a bad id is never printed", Finding{Candidate: cand("sw$(rm -rf)", Skill, User, "pdf", "", ""), State: New},
+		{"a bad id is never printed", Finding{Candidate: cand("sw$(rm -rf)", resolve.Skill, resolve.User, "pdf", "", ""), State: New},
 			`skill "pdf" (unknown id) is new since the last session and was never reviewed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,9 +61,9 @@ func TestReason(t *testing.T) {
 }
 
 func TestJudgeTakesTheWorstMatch(t *testing.T) {
-	safe := Finding{Candidate: cand(testID, Skill, User, "pdf", "", ""), State: Vetted}
-	bad := Finding{Candidate: cand("swaaaaaaaaaaaaaa", Skill, User, "x", "pdf", ""), State: Suspect}
-	newer := Finding{Candidate: cand("swbbbbbbbbbbbbbb", Skill, User, "y", "pdf", ""), State: New}
+	safe := Finding{Candidate: cand(testID, resolve.Skill, resolve.User, "pdf", "", ""), State: Vetted}
+	bad := Finding{Candidate: cand("swaaaaaaaaaaaaaa", resolve.Skill, resolve.User, "x", "pdf", ""), State: Suspect}
+	newer := Finding{Candidate: cand("swbbbbbbbbbbbbbb", resolve.Skill, resolve.User, "y", "pdf", ""), State: New}
 	for _, tc := range []struct {
 		name     string
 		p        Policy
@@ -91,7 +92,7 @@ func TestJudgeTakesTheWorstMatch(t *testing.T) {
 
 func TestReasonIsPrintableASCII(t *testing.T) {
 	for s := State(0); s <= Blocked+1; s++ {
-		f := Finding{Candidate: cand(testID, Skill, Plugin, "p\u202edf", "\x00", "d\xffocs"), State: s,
+		f := Finding{Candidate: cand(testID, resolve.Skill, resolve.Plugin, "p\u202edf", "\x00", "d\xffocs"), State: s,
 			Anomaly: anomaly.Reason(200), Change: Change{Modified: -1, Added: 1}}
 		for _, c := range []byte(Reason(f)) {
 			if c < 0x20 || c > 0x7e {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -82,7 +83,7 @@ func refsOf(l located, name string) (refs []ref, unknown bool) {
 		return nil, false
 	}
 	var canon []byte
-	if l.cand.Scope == Plugin {
+	if l.cand.Scope == resolve.Plugin {
 		if canon, unknown = pluginFront(l, name); unknown {
 			return nil, true
 		}
@@ -106,17 +107,17 @@ func refsOf(l located, name string) (refs []ref, unknown bool) {
 	}
 	var out []ref
 	switch l.cand.Kind {
-	case Agent:
+	case resolve.Agent:
 		var skills []string
 		if json.Unmarshal(m["skills"], &skills) == nil {
 			for _, s := range skills {
-				out = append(out, ref{Use{Kind: Skill, Name: claude.SkillName(s)}, who + " preloads it (skills:)"})
+				out = append(out, ref{Use{Kind: resolve.Skill, Name: claude.SkillName(s)}, who + " preloads it (skills:)"})
 			}
 		}
-	case Skill, Command:
+	case resolve.Skill, resolve.Command:
 		var agent string
 		if json.Unmarshal(m["agent"], &agent) == nil && agent != "" {
-			out = append(out, ref{Use{Kind: Agent, Name: agent}, who + " runs it as its agent (agent:)"})
+			out = append(out, ref{Use{Kind: resolve.Agent, Name: agent}, who + " runs it as its agent (agent:)"})
 		}
 	}
 	return out, false
@@ -134,7 +135,7 @@ func pluginFront(l located, name string) (canon []byte, unknown bool) {
 	}
 	type try struct{ inside, sub, file string }
 	tries := []try{{"", "agents", local + ".md"}}
-	if l.cand.Kind != Agent {
+	if l.cand.Kind != resolve.Agent {
 		tries = []try{{"skills", local, "SKILL.md"}, {"", "commands", local + ".md"}}
 	}
 	for _, t := range tries {

@@ -51,7 +51,7 @@ func versionPending(tx *baseline.Tx, s *baseline.Standing, f Finding, rep *basel
 	other := candidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)
 	other.ID = rep.ID
 	f.Replaces = subject(other)
-	ref, err := tx.Reference(refID)
+	ref, err := tx.Reviews().Reference(refID)
 	if err != nil || ref == nil || ref.How != baseline.RefReview {
 		return f, err
 	}

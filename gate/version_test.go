@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
 )
 
@@ -41,7 +42,7 @@ func TestANewVersionOfAReviewedPluginIsPendingAtItsFirstUse(t *testing.T) {
 	}{{Audit, None}, {Balanced, Ask}, {Strict, Deny}} {
 		tr, sts := reviewedThenUpdated(t, verdict.Safe)
 		tr.policy(tc.p)
-		res := tr.check(Skill, "plug:pdf")
+		res := tr.check(resolve.Skill, "plug:pdf")
 		if res.Answer != tc.want {
 			t.Errorf("%s: %s %q, want %s", tc.p, res.Answer, res.Reason, tc.want)
 		}
@@ -67,7 +68,7 @@ func TestANewVersionOfAnUnreviewedPluginIsOnlyNew(t *testing.T) {
 	tr.plugin("mkt", "plug", "1.0.1")
 	tr.installed("1.0.1")
 	tr.policy(Strict)
-	if res := tr.check(Skill, "plug:pdf"); res.Answer != Ask || strings.Contains(res.Reason, "new version of") {
+	if res := tr.check(resolve.Skill, "plug:pdf"); res.Answer != Ask || strings.Contains(res.Reason, "new version of") {
 		t.Errorf("%s %q", res.Answer, res.Reason)
 	}
 }
@@ -87,12 +88,12 @@ func TestANewVersionOfABlockedPluginIsHeldAsBlocked(t *testing.T) {
 		if v == verdict.Suspect {
 			want = Ask
 		}
-		res := tr.check(Skill, "plug:pdf")
+		res := tr.check(resolve.Skill, "plug:pdf")
 		if res.Answer != want || !strings.Contains(res.Reason, "plugin \"plug@mkt/1.0.1\"") || !strings.Contains(res.Reason, "another version of that plugin") {
 			t.Errorf("%s: %s %q", v, res.Answer, res.Reason)
 		}
 		tr.policy(Strict)
-		if res := tr.check(Skill, "plug:pdf"); res.Answer != Deny {
+		if res := tr.check(resolve.Skill, "plug:pdf"); res.Answer != Deny {
 			t.Errorf("%s under strict: %s %q", v, res.Answer, res.Reason)
 		}
 	}
@@ -105,18 +106,18 @@ func TestACarriedVersionReviewIsPendingAtUse(t *testing.T) {
 	now := tr.deliver()
 	st := tr.store()
 	must(t, st.Update(func(tx *baseline.Tx) error {
-		return tx.CarryVersionReview(baseline.Rename{From: sts["global/mkt/plug/1.0.0"].ID, To: now["global/mkt/plug/1.0.1"].ID}, time.Now())
+		return tx.Reviews().CarryVersion(baseline.Rename{From: sts["global/mkt/plug/1.0.0"].ID, To: now["global/mkt/plug/1.0.1"].ID}, time.Now())
 	}))
 	st.Close()
 	tr.policy(Strict)
-	res := tr.check(Skill, "plug:pdf")
+	res := tr.check(resolve.Skill, "plug:pdf")
 	if res.Answer != Deny || !strings.Contains(res.Reason, "is a new version of plugin \"plug@mkt/1.0.0\"") || !strings.Contains(res.Reason, "1 file added") {
 		t.Errorf("%s %q", res.Answer, res.Reason)
 	}
 	// Its folder gone, the reviewed version kept in the store still holds it.
 	must(t, os.RemoveAll(filepath.Join(tr.cfg, "plugins", "cache", "mkt", "plug", "1.0.0")))
 	tr.deliver()
-	if res := tr.check(Skill, "plug:pdf"); res.Answer != Deny || !strings.Contains(res.Reason, "1 file added") {
+	if res := tr.check(resolve.Skill, "plug:pdf"); res.Answer != Deny || !strings.Contains(res.Reason, "1 file added") {
 		t.Errorf("old folder gone: %s %q", res.Answer, res.Reason)
 	}
 }

@@ -148,7 +148,7 @@ func keptSkill(b *testing.B) (root string, opts baseline.Options, v *baseline.Ve
 	}
 	p.Close()
 	var vs []baseline.Version
-	st.View(func(tx *baseline.Tx) error { vs, err = tx.Versions(id); return err })
+	st.View(func(tx *baseline.Tx) error { vs, err = tx.Versions().Of(id); return err })
 	st.Close()
 	if len(vs) != 1 || !vs[0].Restorable {
 		b.Fatalf("kept %+v", vs)

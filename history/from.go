@@ -21,7 +21,7 @@ func From(tx *baseline.Tx, root claude.Root, name []byte, id string) (*baseline.
 	if err != nil {
 		return nil, err
 	}
-	vs, err := tx.Versions(id)
+	vs, err := tx.Versions().Of(id)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func From(tx *baseline.Tx, root claude.Root, name []byte, id string) (*baseline.
 	if err != nil || rep == nil || rep.ID == id {
 		return nil, err
 	}
-	rvs, err := tx.Versions(rep.ID)
+	rvs, err := tx.Versions().Of(rep.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -144,7 +144,7 @@ func TestKeptVersionIsRestorableOnlyWhenEveryFileIsKeptAndNoAnomaly(t *testing.T
 	want := map[string]bool{"ok": true, "big": false, "odd": false}
 	must(t, st.View(func(tx *baseline.Tx) error {
 		for n, id := range ids {
-			vs, err := tx.Versions(id)
+			vs, err := tx.Versions().Of(id)
 			if err != nil {
 				return err
 			}
@@ -210,7 +210,7 @@ func TestRetentionKeepsTheLastTenAndNeverDropsVerdictOrFirstUse(t *testing.T) {
 	must(t, err)
 	defer st.Close()
 	must(t, st.View(func(tx *baseline.Tx) error {
-		vs, err := tx.Versions(id)
+		vs, err := tx.Versions().Of(id)
 		if err != nil {
 			return err
 		}
@@ -353,12 +353,12 @@ func TestRowsKeepEveryEventWithItsOwnTimeAndCountAgainstTheRowBefore(t *testing.
 		{&a, baseline.HowRestored, at(3).Add(time.Microsecond), ""},
 	} {
 		must(t, st.Update(func(tx *baseline.Tx) error {
-			return tx.KeepVersion(id, baseline.Version{Digest: k.c.Digest, At: k.at, How: k.how, Verdict: k.v, Reviewer: "ann",
+			return tx.Versions().Keep(id, baseline.Version{Digest: k.c.Digest, At: k.at, How: k.how, Verdict: k.v, Reviewer: "ann",
 				Restorable: true, Manifest: k.c.Manifest})
 		}))
 	}
 	var vs []baseline.Version
-	must(t, st.View(func(tx *baseline.Tx) (err error) { vs, err = tx.Versions(id); return }))
+	must(t, st.View(func(tx *baseline.Tx) (err error) { vs, err = tx.Versions().Of(id); return }))
 	var got []string
 	for _, r := range Rows(vs) {
 		who := ""

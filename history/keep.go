@@ -168,7 +168,7 @@ func (p *Pending) Record(tx *baseline.Tx) error {
 				v.How = baseline.HowAutoAccept
 			}
 		}
-		if err := tx.KeepVersion(p.ids[i], v); err != nil {
+		if err := tx.Versions().Keep(p.ids[i], v); err != nil {
 			return err
 		}
 	}
@@ -202,8 +202,8 @@ func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	opts.LockTimeout, opts.Create = collectWait, false
 	var infos []content.VersionInfo
 	err := baseline.View(opts, func(tx *baseline.Tx) error {
-		for _, id := range tx.VersionIDs() {
-			vs, err := tx.Versions(id)
+		for _, id := range tx.Versions().IDs() {
+			vs, err := tx.Versions().Of(id)
 			if err != nil {
 				return err
 			}
@@ -229,8 +229,8 @@ func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	}
 	for _, ref := range drop {
 		// Dropped only as planned: one given a verdict or kept again since
-		// the plan stays (DropVersion checks, in its own transaction).
-		err := baseline.Update(opts, func(tx *baseline.Tx) error { return tx.DropVersion(ref.Candidate, ref.Digest, seen[ref]) })
+		// the plan stays (Versions.Drop checks, in its own transaction).
+		err := baseline.Update(opts, func(tx *baseline.Tx) error { return tx.Versions().Drop(ref.Candidate, ref.Digest, seen[ref]) })
 		if errors.Is(err, baseline.ErrBusy) {
 			return content.Collected{Busy: true}, nil
 		}
@@ -249,8 +249,8 @@ func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	return cs.Collect(func() (func(snapshot.Hash) bool, error) {
 		live := make(map[snapshot.Hash]bool)
 		err := baseline.View(opts, func(tx *baseline.Tx) error {
-			for _, id := range tx.VersionIDs() {
-				vs, err := tx.Versions(id)
+			for _, id := range tx.Versions().IDs() {
+				vs, err := tx.Versions().Of(id)
 				if err != nil {
 					return err
 				}

@@ -35,7 +35,7 @@ func TestKeeperRecordsTheVersionsEvenWhenContentCannotBeKept(t *testing.T) {
 		t.Fatalf("Err %v, Kept %v: want the content store's failure and the version kept", k.Err(), k.Kept())
 	}
 	must(t, st.View(func(tx *baseline.Tx) error {
-		vs, err := tx.Versions(wants[0].ID)
+		vs, err := tx.Versions().Of(wants[0].ID)
 		if len(vs) != 1 || vs[0].Restorable {
 			t.Errorf("versions %+v: want one, not restorable", vs)
 		}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -56,7 +57,7 @@ func OnVerdict(id string, c *walker.Candidate, v baseline.Verdict) []Want {
 // or appeared, and every complete candidate of a root observed for the
 // first time (fresh, by root path). id names a candidate (the store's
 // baseline.Tx.ID).
-func Observed(roots []*walker.Root, fresh map[string]bool, events []baseline.Event, id func(root string, name []byte) string) []Want {
+func Observed(roots []*walker.Root, fresh map[string]bool, events []cache.Event, id func(root string, name []byte) string) []Want {
 	seen := map[string]bool{}
 	for _, e := range events {
 		if e.After != nil {

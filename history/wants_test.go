@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -102,7 +103,7 @@ func TestObservedKeepsChangedAppearedOrFreshCompleteCandidates(t *testing.T) {
 		root("/old", candidate("changed", false), candidate("gone", false), candidate("quiet", false), candidate("cut", true)),
 		root("/fresh", candidate("any", false), candidate("cut", true)),
 	}
-	events := []baseline.Event{
+	events := []cache.Event{
 		{Root: []byte("/old"), Name: []byte("changed"), After: &d},
 		{Root: []byte("/old"), Name: []byte("gone"), Before: &d},
 		{Root: []byte("/old"), Name: []byte("cut"), After: &d},

@@ -19,6 +19,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/history"
@@ -280,7 +281,7 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	var projects []string
 	err := d.withStore(baseline.View, func(tx *baseline.Tx) error {
 		var err error
-		projects, err = tx.Projects()
+		projects, err = tx.Projects().List()
 		return err
 	})
 	if err != nil {
@@ -308,7 +309,7 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 // rebuilds the watches. carry are change events already found by walks
 // whose results are in d.obs (a flush that fell back to a rescan): they
 // are stored with the rescan's own.
-func (d *daemon) rescan(carry []baseline.Event) error {
+func (d *daemon) rescan(carry []cache.Event) error {
 	roots, err := d.currentRoots()
 	if err != nil {
 		return err
@@ -364,12 +365,12 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for _, p := range dropped {
-			if err := tx.DropCachedRoot(p); err != nil {
+			if err := tx.Cache().DropRoot(p); err != nil {
 				return err
 			}
 		}
 		for i := range walked {
-			if err := tx.PutCachedRoot(&walked[i], now); err != nil {
+			if err := tx.Cache().PutRoot(&walked[i], now); err != nil {
 				return err
 			}
 		}
@@ -379,7 +380,7 @@ func (d *daemon) rescan(carry []baseline.Event) error {
 		if err := d.keep(tx, kp, rootsOf(walked), fresh, events); err != nil {
 			return err
 		}
-		return tx.PutHeartbeat(d.heartbeat(now))
+		return tx.Cache().PutHeartbeat(d.heartbeat(now))
 	})
 }
 
@@ -409,7 +410,7 @@ func (d *daemon) flushDue(now time.Time) error {
 	slices.SortFunc(due, func(a, b candKey) int { return strings.Compare(a.root+"\x00"+a.name, b.root+"\x00"+b.name) })
 	var updated []*walker.Candidate
 	var roots []string
-	var events []baseline.Event
+	var events []cache.Event
 	at := time.Now().UTC()
 	kp := history.NewKeeper(d.cfg.Store, nil)
 	defer d.collect(kp)
@@ -449,7 +450,7 @@ func (d *daemon) flushDue(now time.Time) error {
 	d.noteHooksOff()
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
 		for i, c := range updated {
-			if err := tx.PutCachedCandidate(roots[i], c); err != nil {
+			if err := tx.Cache().PutCandidate(roots[i], c); err != nil {
 				return err
 			}
 		}
@@ -467,7 +468,7 @@ func (d *daemon) flushDue(now time.Time) error {
 		if err := d.keep(tx, kp, rs, nil, events); err != nil {
 			return err
 		}
-		return tx.PutHeartbeat(d.heartbeat(at))
+		return tx.Cache().PutHeartbeat(d.heartbeat(at))
 	})
 }
 
@@ -717,8 +718,8 @@ func (d *daemon) candidatesOf(p string) []candKey {
 	return ks
 }
 
-func (d *daemon) heartbeat(at time.Time) baseline.Heartbeat {
-	h := baseline.Heartbeat{PID: os.Getpid(), At: at, Whole: d.degraded == "", Degraded: d.degraded}
+func (d *daemon) heartbeat(at time.Time) cache.Heartbeat {
+	h := cache.Heartbeat{PID: os.Getpid(), At: at, Whole: d.degraded == "", Degraded: d.degraded}
 	for _, r := range d.roots {
 		h.Roots = append(h.Roots, r.Path)
 	}
@@ -735,7 +736,7 @@ func (d *daemon) beat() error {
 		d.full = true
 	}
 	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
-		clear, err := tx.TakeRescanRequest()
+		clear, err := tx.Cache().TakeRescanRequest()
 		if err != nil {
 			return err
 		}
@@ -749,7 +750,7 @@ func (d *daemon) beat() error {
 			d.lastBeatLog = hb.At
 			d.log.Info().Int("roots", len(hb.Roots)).Bool("whole", hb.Whole).Str("degraded", hb.Degraded).Msg("heartbeat")
 		}
-		return tx.PutHeartbeat(hb)
+		return tx.Cache().PutHeartbeat(hb)
 	})
 }
 
@@ -760,7 +761,7 @@ const beatLogEvery = time.Minute
 // reconcile attaches to events their file changes (reconcile.Events),
 // before they are stored and outside the store's write lock; an event not
 // reconciled is stored and told all the same.
-func (d *daemon) reconcile(events []baseline.Event) {
+func (d *daemon) reconcile(events []cache.Event) {
 	if len(events) == 0 {
 		return
 	}
@@ -787,11 +788,11 @@ func (d *daemon) current(root string, name []byte) *walker.Candidate {
 	return nil
 }
 
-func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
+func (d *daemon) putEvents(tx *baseline.Tx, events []cache.Event) error {
 	for i := range events {
 		events[i].ID = tx.ID(string(events[i].Root), events[i].Name)
 	}
-	if err := tx.AppendEvents(events); err != nil {
+	if err := tx.Events().Append(events); err != nil {
 		return err
 	}
 	for i := range events {
@@ -803,7 +804,7 @@ func (d *daemon) putEvents(tx *baseline.Tx, events []baseline.Event) error {
 
 // appendEvents tells a fleet of each change the daemon observed (an OCSF
 // Detection Finding per candidate); a failure is logged, never fatal.
-func (d *daemon) appendEvents(evs []baseline.Event) {
+func (d *daemon) appendEvents(evs []cache.Event) {
 	out := make([]events.Event, 0, len(evs))
 	for i := range evs {
 		ev := &evs[i]
@@ -863,7 +864,7 @@ func (d *daemon) ship(ctx context.Context) {
 // logEvent logs one change the daemon observed: the candidate by id (its
 // name only when it passes the display gate), what happened to it, and
 // its reconciled file changes (their paths gated already).
-func (d *daemon) logEvent(ev *baseline.Event) {
+func (d *daemon) logEvent(ev *cache.Event) {
 	what := "changed"
 	switch {
 	case ev.Before == nil && ev.After != nil:
@@ -905,11 +906,11 @@ func (d *daemon) rootAt(path string) *claude.Root {
 // diffRoot lists the candidates whose digest differs between two
 // observations of a root (appeared, changed, vanished). The first
 // observation of a root is not a change.
-func diffRoot(old, cur *walker.Root, at time.Time) []baseline.Event {
+func diffRoot(old, cur *walker.Root, at time.Time) []cache.Event {
 	if old == nil {
 		return nil
 	}
-	var out []baseline.Event
+	var out []cache.Event
 	prev := map[string]*walker.Candidate{}
 	for i := range old.Candidates {
 		prev[string(old.Candidates[i].Name)] = &old.Candidates[i]
@@ -919,7 +920,7 @@ func diffRoot(old, cur *walker.Root, at time.Time) []baseline.Event {
 		o := prev[string(c.Name)]
 		delete(prev, string(c.Name))
 		if o == nil {
-			out = append(out, baseline.Event{Root: []byte(cur.Spec.Path), Name: c.Name, After: digestOf(c), At: at})
+			out = append(out, cache.Event{Root: []byte(cur.Spec.Path), Name: c.Name, After: digestOf(c), At: at})
 			continue
 		}
 		if ev, ok := diffCandidate(cur.Spec.Path, o, c, at); ok {
@@ -927,17 +928,17 @@ func diffRoot(old, cur *walker.Root, at time.Time) []baseline.Event {
 		}
 	}
 	for _, o := range prev {
-		out = append(out, baseline.Event{Root: []byte(cur.Spec.Path), Name: o.Name, Before: digestOf(o), At: at})
+		out = append(out, cache.Event{Root: []byte(cur.Spec.Path), Name: o.Name, Before: digestOf(o), At: at})
 	}
 	return out
 }
 
-func diffCandidate(root string, old, cur *walker.Candidate, at time.Time) (baseline.Event, bool) {
+func diffCandidate(root string, old, cur *walker.Candidate, at time.Time) (cache.Event, bool) {
 	b, a := digestOf(old), digestOf(cur)
 	if b != nil && a != nil && *b == *a || b == nil && a == nil && old.Manifest.Equal(&cur.Manifest) {
-		return baseline.Event{}, false
+		return cache.Event{}, false
 	}
-	return baseline.Event{Root: []byte(root), Name: bytes.Clone(cur.Name), Before: b, After: a, At: at}, true
+	return cache.Event{Root: []byte(root), Name: bytes.Clone(cur.Name), Before: b, After: a, At: at}, true
 }
 
 func digestOf(c *walker.Candidate) *snapshot.Hash {

@@ -18,7 +18,7 @@ import (
 // cachedIn is the daemon's cached digest of candidate name of root r, as a
 // fresh walk of r's spec would say it should be; nil when not cached.
 func cachedOf(tx *baseline.Tx, r claude.Root, name string) *snapshot.Hash {
-	c, err := tx.CachedRoot(r.Spec())
+	c, err := tx.Cache().Root(r.Spec())
 	if err != nil || c == nil {
 		return nil
 	}
@@ -84,7 +84,7 @@ func TestDaemonCachesAPluginsHooksForTheSession(t *testing.T) {
 			t.Fatalf("a fresh walk's form %q lacks the hook", want)
 		}
 		h.waitFor("the cached form to hold "+cmd, func(tx *baseline.Tx) bool {
-			c, err := tx.CachedRoot(plugins.Spec())
+			c, err := tx.Cache().Root(plugins.Spec())
 			if err != nil || c == nil {
 				return false
 			}

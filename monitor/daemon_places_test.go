@@ -26,7 +26,7 @@ func TestDaemonWatchesTheAncestorAndNestedPlacesOfAProject(t *testing.T) {
 	write(t, filepath.Join(proj, "src/CLAUDE.md"), "Tests first.\n")
 	st, err := baseline.Open(baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second})
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(proj, time.Now()) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return tx.Projects().Register(proj, time.Now()) }))
 	st.Close()
 
 	ancestor := filepath.Join(repo, ".claude/skills")
@@ -36,7 +36,7 @@ func TestDaemonWatchesTheAncestorAndNestedPlacesOfAProject(t *testing.T) {
 		h.waitFor(r.name+" in "+r.root, func(tx *baseline.Tx) bool { return cachedIn(tx, r.root, r.name, want) })
 	}
 	h.waitFor("the nested CLAUDE.md", func(tx *baseline.Tx) bool {
-		r, err := tx.CachedRoot(walker.RootSpec{Path: filepath.Join(proj, "src")})
+		r, err := tx.Cache().Root(walker.RootSpec{Path: filepath.Join(proj, "src")})
 		return err == nil && r != nil && len(r.Candidates) == 1 && string(r.Candidates[0].Name) == "CLAUDE.md"
 	})
 

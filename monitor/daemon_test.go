@@ -118,7 +118,7 @@ func startDaemonWith(t *testing.T, setup func(cfg string), mod func(*Config)) *h
 	go func() { h.done <- Run(ctx, cfg) }()
 	t.Cleanup(func() { h.stop() })
 	h.waitFor("first heartbeat", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil
 	})
 	return h
@@ -161,7 +161,7 @@ func (h *harness) root() claude.Root {
 
 // cachedDigest is the daemon's cached digest of a skill, or nil.
 func cachedDigest(tx *baseline.Tx, root claude.Root, name string) *snapshot.Hash {
-	r, err := tx.CachedRoot(root.Spec())
+	r, err := tx.Cache().Root(root.Spec())
 	if err != nil || r == nil {
 		return nil
 	}
@@ -222,7 +222,7 @@ func TestDaemonRecordsTransientChangesAsEvents(t *testing.T) {
 	write(t, filepath.Join(h.cfg, "skills/a/SKILL.md"), "original")
 	h.waitCached("a")
 	h.waitFor("two events for a", func(tx *baseline.Tx) bool {
-		evs, _ := tx.Events()
+		evs, _ := tx.Events().List()
 		n := 0
 		for _, e := range evs {
 			if string(e.Name) == "a" {
@@ -239,7 +239,7 @@ func TestDaemonFollowsARootDeletedRecreatedAndReplacedByASymlink(t *testing.T) {
 	skills := filepath.Join(h.cfg, "skills")
 	must(t, os.RemoveAll(skills))
 	h.waitFor("root missing", func(tx *baseline.Tx) bool {
-		r, _ := tx.CachedRoot(h.root().Spec())
+		r, _ := tx.Cache().Root(h.root().Spec())
 		return r != nil && r.Missing
 	})
 	write(t, filepath.Join(skills, "b/f"), "2")
@@ -261,7 +261,7 @@ func TestOverflowForcesAFullRescan(t *testing.T) {
 	h.waitCached("a")
 	h.fw.errs <- fsnotify.ErrEventOverflow
 	h.waitFor("a rescan after the overflow, whole again", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil && hb.Whole
 	})
 	h.waitCached("a")
@@ -273,7 +273,7 @@ func TestWatchLimitDegradesToRescansVisibly(t *testing.T) {
 	h.fw.limit.Store(true)
 	write(t, filepath.Join(h.cfg, "skills/a/newdir/f"), "cannot be watched")
 	h.waitFor("a degraded heartbeat", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil && !hb.Whole && hb.Degraded == degradedLimit
 	})
 	h.waitCached("a")
@@ -282,7 +282,7 @@ func TestWatchLimitDegradesToRescansVisibly(t *testing.T) {
 	h.waitCached("a")
 	h.fw.limit.Store(false)
 	h.waitFor("whole again once watches can be added", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil && hb.Whole
 	})
 }
@@ -305,7 +305,7 @@ func TestClearDropsTheCacheAndForcesARescan(t *testing.T) {
 	h.waitCached("a")
 	st, err := baseline.Open(baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second})
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return tx.ClearCache() }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return tx.Cache().Clear() }))
 	st.Close()
 	h.waitCached("a")
 }
@@ -332,11 +332,11 @@ func TestARootWithDotComponentsIsNeverWhole(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	h := &harness{t: t, state: state}
 	h.waitFor("a heartbeat", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil
 	})
 	h.waitFor("a degraded heartbeat", func(tx *baseline.Tx) bool {
-		hb, _ := tx.Heartbeat()
+		hb, _ := tx.Cache().Heartbeat()
 		return hb != nil && !hb.Whole && hb.Degraded == degradedDotPath
 	})
 }

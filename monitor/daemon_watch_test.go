@@ -24,7 +24,7 @@ import (
 // cachedIn reports whether the cache holds candidate name of root with
 // digest want.
 func cachedIn(tx *baseline.Tx, root, name string, want snapshot.Hash) bool {
-	r, err := tx.CachedRoot(walker.RootSpec{Path: root})
+	r, err := tx.Cache().Root(walker.RootSpec{Path: root})
 	if err != nil || r == nil {
 		return false
 	}
@@ -83,11 +83,11 @@ func TestDaemonSeesARootMadeUnderAProjectWithoutClaudeDir(t *testing.T) {
 	must(t, os.MkdirAll(proj, 0o755))
 	st, err := baseline.Open(baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second})
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(proj, time.Now()) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return tx.Projects().Register(proj, time.Now()) }))
 	st.Close()
 	root := filepath.Join(proj, ".claude/skills")
 	h.waitFor("the project's root cached as missing", func(tx *baseline.Tx) bool {
-		r, _ := tx.CachedRoot(claude.Root{Path: root, Kind: claude.Skills}.Spec())
+		r, _ := tx.Cache().Root(claude.Root{Path: root, Kind: claude.Skills}.Spec())
 		return r != nil && r.Missing
 	})
 	write(t, filepath.Join(root, "evil/SKILL.md"), "x")
@@ -106,7 +106,7 @@ func TestDaemonWalksEveryRootThatHoldsAPath(t *testing.T) {
 	nested := filepath.Join(proj, ".claude/skills")
 	st, err := baseline.Open(baseline.Options{Dir: h.state, LockTimeout: 5 * time.Second})
 	must(t, err)
-	must(t, st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(proj, time.Now()) }))
+	must(t, st.Update(func(tx *baseline.Tx) error { return tx.Projects().Register(proj, time.Now()) }))
 	st.Close()
 	want := observed(nested, "x")
 	h.waitFor("the nested root", func(tx *baseline.Tx) bool { return cachedIn(tx, nested, "x", want) })
@@ -131,7 +131,7 @@ func TestDaemonKeepsEventsWhenAFlushFallsBackToARescan(t *testing.T) {
 	write(t, filepath.Join(h.cfg, "skills/a/SKILL.md"), "evil")
 	h.waitCached("a")
 	h.waitFor("the change of a as an event", func(tx *baseline.Tx) bool {
-		evs, _ := tx.Events()
+		evs, _ := tx.Events().List()
 		for _, e := range evs {
 			if string(e.Name) == "a" {
 				return true

@@ -16,7 +16,7 @@ func TestChangeEventsCarryTheirReconciledChangesWhenStored(t *testing.T) {
 	// Never delivered to a session, a is measured against nothing, and no
 	// audit log announced it.
 	h.waitFor("an event for a with its changes", func(tx *baseline.Tx) bool {
-		evs, _ := tx.Events()
+		evs, _ := tx.Events().List()
 		for _, e := range evs {
 			for _, c := range e.Changes {
 				if string(e.Name) == "a" && c.Path == "SKILL.md" && c.Change == "added" && c.Class == "unexpected" {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/walker"
@@ -24,7 +25,7 @@ func (d *daemon) walkConfig(k *history.Keeper) walker.Config {
 
 // keep keeps, inside tx, the versions history.Observed chooses from the
 // walk of roots.
-func (d *daemon) keep(tx *baseline.Tx, k *history.Keeper, roots []*walker.Root, fresh map[string]bool, events []baseline.Event) error {
+func (d *daemon) keep(tx *baseline.Tx, k *history.Keeper, roots []*walker.Root, fresh map[string]bool, events []cache.Event) error {
 	return k.Keep(tx, history.Observed(roots, fresh, events, tx.ID), time.Now().UTC())
 }
 

@@ -13,7 +13,7 @@ import (
 // kept reports whether the daemon kept a restorable version of name at
 // digest d.
 func kept(tx *baseline.Tx, root string, name string, d snapshot.Hash) bool {
-	vs, err := tx.Versions(tx.ID(root, []byte(name)))
+	vs, err := tx.Versions().Of(tx.ID(root, []byte(name)))
 	if err != nil {
 		return false
 	}

@@ -7,21 +7,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"golang.org/x/sys/unix"
 )
 
 // ErrRunning means another daemon holds the role.
 var ErrRunning = errors.New("another skillwire daemon is running")
 
-// acquire takes the daemon role (baseline.DaemonLock), held for the
+// acquire takes the daemon role (cache.DaemonLock), held for the
 // process's life and released by the kernel even on kill -9.
 // The file names the holder's pid, for the refusal message only.
 func acquire(dir string) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	path := dir + "/" + baseline.DaemonLock
+	path := dir + "/" + cache.DaemonLock
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)

@@ -7,6 +7,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -46,7 +47,7 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 			continue
 		}
 		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
-		ref, err := tx.Reference(st.ID)
+		ref, err := tx.Reviews().Reference(st.ID)
 		if err != nil {
 			return sub, err
 		}
@@ -73,7 +74,7 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 			continue
 		}
 		seen[r.ID] = true
-		ref, err := tx.Reference(r.ID)
+		ref, err := tx.Reviews().Reference(r.ID)
 		if err != nil {
 			return sub, err
 		}
@@ -119,11 +120,11 @@ func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[
 
 // Files is the reconciliation in the JSON contract's shape (DESIGN.md §7):
 // paths through the display gate, sources only when they pass it.
-func (r *Reconciliation) Files() []baseline.FileChange {
-	out := make([]baseline.FileChange, 0, len(r.Changes))
+func (r *Reconciliation) Files() []cache.FileChange {
+	out := make([]cache.FileChange, 0, len(r.Changes))
 	for i := range r.Changes {
 		ch := &r.Changes[i]
-		fc := baseline.FileChange{Path: DisplayPath(ch.Change.Path), Change: ch.Change.Type.String(), Class: string(ch.Worth())}
+		fc := cache.FileChange{Path: DisplayPath(ch.Change.Path), Change: ch.Change.Type.String(), Class: string(ch.Worth())}
 		if s, ok := ch.Source(); ok {
 			fc.Source = &s
 		}
@@ -177,7 +178,7 @@ func ReadAudit(scopes []auditlog.Scope) ([]Source, string) {
 }
 
 // maxEventChanges bounds the file changes one stored event carries (the
-// store keeps up to baseline.MaxEvents events); sessions reconcile anew.
+// store keeps up to cache.MaxEvents events); sessions reconcile anew.
 const maxEventChanges = 100
 
 // Events attaches to each change event of a present candidate its file
@@ -185,7 +186,7 @@ const maxEventChanges = 100
 // as sessions do). It reads the store read-only and the logs outside any
 // write lock; current finds the candidate as just observed. Events it
 // cannot reconcile keep no changes: they are told all the same.
-func Events(opts baseline.Options, scopes []auditlog.Scope, events []baseline.Event,
+func Events(opts baseline.Options, scopes []auditlog.Scope, events []cache.Event,
 	current func(root string, name []byte) *walker.Candidate, lim walker.Limits, now time.Time) error {
 	if len(events) == 0 {
 		return nil
@@ -201,7 +202,7 @@ func Events(opts baseline.Options, scopes []auditlog.Scope, events []baseline.Ev
 				continue
 			}
 			ids[i] = tx.ID(string(ev.Root), ev.Name)
-			ref, err := tx.Reference(ids[i])
+			ref, err := tx.Reviews().Reference(ids[i])
 			if err != nil {
 				return err
 			}

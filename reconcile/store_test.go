@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/auditlog"
-	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -36,7 +36,7 @@ func TestFilesFollowTheJSONContract(t *testing.T) {
 	r := Reconciliation{Changes: []Change{fileChange("SKILL.md", snapshot.Modified, ClassExpected, "skill-creator"),
 		fileChange("x", snapshot.Added, "", ""), fileChange("y", snapshot.Removed, ClassAnnouncedByProject, "p")}}
 	got := r.Files()
-	want := []baseline.FileChange{{Path: "SKILL.md", Change: "modified", Class: "expected"}, {Path: "x", Change: "added", Class: "unexpected"},
+	want := []cache.FileChange{{Path: "SKILL.md", Change: "modified", Class: "expected"}, {Path: "x", Change: "added", Class: "unexpected"},
 		{Path: "y", Change: "removed", Class: "announced-by-project"}}
 	for i := range want {
 		if got[i].Path != want[i].Path || got[i].Change != want[i].Change || got[i].Class != want[i].Class {

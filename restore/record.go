@@ -22,11 +22,11 @@ func recordRestored(tx *baseline.Tx, r *Request) error {
 	// lists the restored one first.
 	target.How, target.At = baseline.HowRestored, r.Now.Add(time.Microsecond)
 	target.Verdict, target.Reviewer = "", ""
-	if err := tx.KeepVersion(r.ID, target); err != nil {
+	if err := tx.Versions().Keep(r.ID, target); err != nil {
 		return err
 	}
 	d := r.Target.Digest
-	if err := tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
+	if err := tx.Notes().Add(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
 		Text: "restored " + d.String() + " in place of " + r.Current.Digest.String()}); err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func recordRestored(tx *baseline.Tx, r *Request) error {
 // observation tells what is in place as a change.
 func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 	d := res.InPlace
-	return tx.AppendNote(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
+	return tx.Notes().Add(baseline.Note{ID: r.ID, Kind: baseline.NoteRestore, At: r.Now, Digest: &d,
 		Text: "exchanged for a restore of " + r.Target.Digest.String() + " in place of " + r.Current.Digest.String() +
 			", but the tree in place is " + d.String() + ": it changed during the restore; not restored"})
 }

@@ -318,14 +318,14 @@ func TestRecordAdvancesTheStoreToTheRestoredDigestAndBringsTheReviewBack(t *test
 		if rec == nil || rec.Digest == nil || *rec.Digest != target.Digest || rec.Status != baseline.StatusVetted {
 			t.Fatalf("record after restore: %+v", rec)
 		}
-		vs, err := tx.Versions(r.ID)
+		vs, err := tx.Versions().Of(r.ID)
 		if err != nil {
 			return err
 		}
 		if len(vs) != 1 || vs[0].How != baseline.HowRestored {
 			t.Fatalf("versions: %+v", vs)
 		}
-		notes, err := tx.Notes(r.ID)
+		notes, err := tx.Notes().Of(r.ID)
 		if err != nil || len(notes) != 1 || notes[0].Kind != baseline.NoteRestore {
 			t.Fatalf("notes: %+v %v", notes, err)
 		}
@@ -614,7 +614,7 @@ func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.HaltChange(&baseline.Standing{ID: r.ID, Root: r.Root, Name: r.Name, Observed: r.Current, Prior: rec}, "drift", now)
+		return tx.Reviews().Halt(&baseline.Standing{ID: r.ID, Root: r.Root, Name: r.Name, Observed: r.Current, Prior: rec}, "drift", now)
 	}))
 	_, err = run(r)
 	must(t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
@@ -33,7 +34,7 @@ type Input struct {
 	// Events are the daemon's change events: a candidate that changed and
 	// came back between two sessions is unchanged to a comparison, and
 	// only its events tell.
-	Events []baseline.Event
+	Events []cache.Event
 	// Bootstrap: the store's first run was never delivered, so this is the
 	// first use and every candidate is accepted as the baseline.
 	Bootstrap bool
@@ -69,7 +70,7 @@ type Advisory struct {
 	// Text is.
 	Notice  string
 	Consume []baseline.Standing
-	Events  []baseline.Event // change events told, dropped once delivered
+	Events  []cache.Event // change events told, dropped once delivered
 	// Told are the pending candidates this advisory repeats: each delivery
 	// counts one more tell ("told N times since DATE").
 	Told []string
@@ -97,25 +98,25 @@ func (a *Advisory) Apply(tx *baseline.Tx, now time.Time) error {
 		return err
 	}
 	for _, rn := range a.Renames {
-		if err := tx.CarryReview(rn, now); err != nil {
+		if err := tx.Reviews().Carry(rn, now); err != nil {
 			return err
 		}
 	}
 	for _, rn := range a.Versions {
-		if err := tx.CarryVersionReview(rn, now); err != nil {
+		if err := tx.Reviews().CarryVersion(rn, now); err != nil {
 			return err
 		}
 	}
-	if _, err := tx.DropEvents(a.Events); err != nil {
+	if _, err := tx.Events().Drop(a.Events); err != nil {
 		return err
 	}
-	if err := tx.MarkTold(a.Told, now); err != nil {
+	if err := tx.Reviews().MarkTold(a.Told, now); err != nil {
 		return err
 	}
-	if err := tx.MarkAutoTold(a.AutoTold); err != nil {
+	if err := tx.Reviews().MarkAutoTold(a.AutoTold); err != nil {
 		return err
 	}
-	if err := tx.DropInstructionChanges(a.Instructions); err != nil {
+	if err := tx.Instructions().Drop(a.Instructions); err != nil {
 		return err
 	}
 	if a.FirstRun {
@@ -160,7 +161,7 @@ type item struct {
 	cat    category
 	st     *baseline.Standing
 	delta  bool // a change of state the delivery consumes
-	events []baseline.Event
+	events []cache.Event
 	text   string // its lines in the advisory
 	auto   string // an untold auto-accept's text
 	// from is the removed candidate a rename replaced, consumed with st.
@@ -273,7 +274,7 @@ func underAdverse(st *baseline.Standing) bool {
 // category and, within one, as scanned. Deltas exist only against a usable,
 // non-empty store: without one there is nothing they are relative to.
 func classify(in Input) []item {
-	byID := map[string][]baseline.Event{}
+	byID := map[string][]cache.Event{}
 	for _, e := range in.Events {
 		byID[e.ID] = append(byID[e.ID], e)
 	}

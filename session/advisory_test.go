@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
@@ -87,7 +88,7 @@ func TestAdvisoryListsAdverseVerdictsFirstAndRealChangesBeforeRecurringFindings(
 		standing("chg", baseline.Changed),
 	}
 	at := time.Date(2026, 11, 12, 10, 0, 0, 0, time.FixedZone("x", 3600))
-	adv := build(Input{Standings: sts, Events: []baseline.Event{{ID: sts[2].ID, At: at}}})
+	adv := build(Input{Standings: sts, Events: []cache.Event{{ID: sts[2].ID, At: at}}})
 	want := []string{
 		`- under an adverse verdict: global skill "bad" id swaaaabad, verdict BLOCK`,
 		`- changed since the last session: global skill "chg" id swaaaachg`,
@@ -125,10 +126,10 @@ func TestAnomaliesNeverCrowdOutAChange(t *testing.T) {
 
 func TestHeldOverEventsAreNotDropped(t *testing.T) {
 	var sts []baseline.Standing
-	var evs []baseline.Event
+	var evs []cache.Event
 	for i := range 9 {
 		sts = append(sts, standing(fmt.Sprintf("r%d", i), baseline.Unchanged))
-		evs = append(evs, baseline.Event{ID: sts[i].ID, At: time.Unix(int64(i), 0)})
+		evs = append(evs, cache.Event{ID: sts[i].ID, At: time.Unix(int64(i), 0)})
 	}
 	adv := build(Input{Standings: sts, Events: evs})
 	if len(adv.Events) != 8 || adv.Events[7].ID != sts[7].ID {

@@ -86,10 +86,10 @@ func ApplyAuto(tx *baseline.Tx, outs []AutoOutcome, now time.Time) ([]AutoOutcom
 		o := &outs[i]
 		var err error
 		if o.Decision.Accept {
-			err = tx.AutoAccept(o.St, baseline.AutoAccepted{Source: o.Decision.Source, HumanWords: o.Decision.HumanWords,
+			err = tx.Reviews().AutoAccept(o.St, baseline.AutoAccepted{Source: o.Decision.Source, HumanWords: o.Decision.HumanWords,
 				Drift: o.Decision.Drift, Text: o.Text(), Replaces: o.Decision.Replaces}, now)
 		} else {
-			err = tx.HaltChange(o.St, o.Decision.Reason, now)
+			err = tx.Reviews().Halt(o.St, o.Decision.Reason, now)
 		}
 		switch {
 		case errors.Is(err, baseline.ErrNotPending):

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -14,13 +15,13 @@ import (
 // now (the flock) and its last heartbeat in the store (nil when none).
 type Daemon struct {
 	Running   bool
-	Heartbeat *baseline.Heartbeat
+	Heartbeat *cache.Heartbeat
 }
 
 // Alive: a daemon holds the role and its heartbeat is fresh. A heartbeat
 // alone is not enough: a daemon killed with -9 leaves a fresh one behind.
 func (d Daemon) Alive(now time.Time) bool {
-	return d.Running && d.Heartbeat.Fresh(now, baseline.FreshFor)
+	return d.Running && d.Heartbeat.Fresh(now, cache.FreshFor)
 }
 
 // Trusts reports whether the daemon's cached observation of root may stand
@@ -35,12 +36,12 @@ func (d Daemon) Trusts(root string, now time.Time) bool {
 // a daemon (one flock tells) the store is not even opened, and any trouble
 // with it only means no cache: the caller advises it after the walk.
 func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
-	if !baseline.DaemonRunning(opts.Dir) {
+	if !cache.DaemonRunning(opts.Dir) {
 		return nil
 	}
 	out := map[string]*walker.Root{}
 	err := baseline.View(opts, func(tx *baseline.Tx) error {
-		hb, err := tx.Heartbeat()
+		hb, err := tx.Cache().Heartbeat()
 		if err != nil {
 			return err
 		}
@@ -52,7 +53,7 @@ func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 			if !d.Trusts(r.Path, now) || r.Kind == claude.Config || r.Kind == claude.ManagedSettings {
 				continue
 			}
-			c, err := tx.CachedRoot(r.Spec())
+			c, err := tx.Cache().Root(r.Spec())
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"os"
 	"path/filepath"
@@ -18,8 +19,8 @@ var must = testtree.Must
 
 func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	fresh := func(mod func(*baseline.Heartbeat)) *baseline.Heartbeat {
-		hb := &baseline.Heartbeat{PID: 1, At: now.Add(-time.Second), Whole: true, Roots: []string{"/r"}}
+	fresh := func(mod func(*cache.Heartbeat)) *cache.Heartbeat {
+		hb := &cache.Heartbeat{PID: 1, At: now.Add(-time.Second), Whole: true, Roots: []string{"/r"}}
 		if mod != nil {
 			mod(hb)
 		}
@@ -34,10 +35,10 @@ func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 		{"a running daemon with a fresh, whole heartbeat naming the root", Daemon{true, fresh(nil)}, true, true},
 		{"no daemon holds the role (killed -9, heartbeat still fresh)", Daemon{false, fresh(nil)}, false, false},
 		{"no heartbeat", Daemon{true, nil}, false, false},
-		{"a stale heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(-baseline.FreshFor - time.Second) })}, false, false},
-		{"a heartbeat from the future", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.At = now.Add(time.Minute) })}, false, false},
-		{"watching degraded to rescans", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Whole, h.Degraded = false, "overflow" })}, true, false},
-		{"the root is not in the heartbeat", Daemon{true, fresh(func(h *baseline.Heartbeat) { h.Roots = []string{"/other", "/r/"} })}, true, false},
+		{"a stale heartbeat", Daemon{true, fresh(func(h *cache.Heartbeat) { h.At = now.Add(-cache.FreshFor - time.Second) })}, false, false},
+		{"a heartbeat from the future", Daemon{true, fresh(func(h *cache.Heartbeat) { h.At = now.Add(time.Minute) })}, false, false},
+		{"watching degraded to rescans", Daemon{true, fresh(func(h *cache.Heartbeat) { h.Whole, h.Degraded = false, "overflow" })}, true, false},
+		{"the root is not in the heartbeat", Daemon{true, fresh(func(h *cache.Heartbeat) { h.Roots = []string{"/other", "/r/"} })}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.d.Alive(now); got != tc.alive {
@@ -59,7 +60,7 @@ type fixture struct {
 	stale walker.Root // what the cache says of a
 }
 
-func newFixture(t *testing.T, hb baseline.Heartbeat) *fixture {
+func newFixture(t *testing.T, hb cache.Heartbeat) *fixture {
 	dir := t.TempDir()
 	f := &fixture{
 		opts: baseline.Options{Dir: filepath.Join(dir, "state"), Create: true, LockTimeout: time.Second},
@@ -74,10 +75,10 @@ func newFixture(t *testing.T, hb baseline.Heartbeat) *fixture {
 	st, err := baseline.Open(f.opts)
 	must(t, err)
 	must(t, st.Update(func(tx *baseline.Tx) error {
-		if err := tx.PutCachedRoot(&f.stale, time.Now()); err != nil {
+		if err := tx.Cache().PutRoot(&f.stale, time.Now()); err != nil {
 			return err
 		}
-		return tx.PutHeartbeat(hb)
+		return tx.Cache().PutHeartbeat(hb)
 	}))
 	st.Close()
 	return f
@@ -104,35 +105,35 @@ func TestSessionWalksWhatTheDaemonCannotVouchFor(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		running bool
-		hb      func(f *fixture) baseline.Heartbeat
+		hb      func(f *fixture) cache.Heartbeat
 		cached  bool
 	}{
 		{"daemon running, fresh, whole, root watched: cache", true,
-			func(f *fixture) baseline.Heartbeat {
-				return baseline.Heartbeat{At: now, Whole: true, Roots: []string{f.a.Path, f.b.Path}}
+			func(f *fixture) cache.Heartbeat {
+				return cache.Heartbeat{At: now, Whole: true, Roots: []string{f.a.Path, f.b.Path}}
 			}, true},
 		{"daemon not running: walk", false,
-			func(f *fixture) baseline.Heartbeat {
-				return baseline.Heartbeat{At: now, Whole: true, Roots: []string{f.a.Path, f.b.Path}}
+			func(f *fixture) cache.Heartbeat {
+				return cache.Heartbeat{At: now, Whole: true, Roots: []string{f.a.Path, f.b.Path}}
 			}, false},
 		{"heartbeat stale: walk", true,
-			func(f *fixture) baseline.Heartbeat {
-				return baseline.Heartbeat{At: now.Add(-time.Hour), Whole: true, Roots: []string{f.a.Path, f.b.Path}}
+			func(f *fixture) cache.Heartbeat {
+				return cache.Heartbeat{At: now.Add(-time.Hour), Whole: true, Roots: []string{f.a.Path, f.b.Path}}
 			}, false},
 		{"not whole: walk", true,
-			func(f *fixture) baseline.Heartbeat {
-				return baseline.Heartbeat{At: now, Degraded: "overflow", Roots: []string{f.a.Path, f.b.Path}}
+			func(f *fixture) cache.Heartbeat {
+				return cache.Heartbeat{At: now, Degraded: "overflow", Roots: []string{f.a.Path, f.b.Path}}
 			}, false},
 		{"root not in heartbeat: walk", true,
-			func(f *fixture) baseline.Heartbeat {
-				return baseline.Heartbeat{At: now, Whole: true, Roots: []string{f.b.Path}}
+			func(f *fixture) cache.Heartbeat {
+				return cache.Heartbeat{At: now, Whole: true, Roots: []string{f.b.Path}}
 			}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, baseline.Heartbeat{})
+			f := newFixture(t, cache.Heartbeat{})
 			st, err := baseline.Open(f.opts)
 			must(t, err)
-			must(t, st.Update(func(tx *baseline.Tx) error { return tx.PutHeartbeat(tc.hb(f)) }))
+			must(t, st.Update(func(tx *baseline.Tx) error { return tx.Cache().PutHeartbeat(tc.hb(f)) }))
 			st.Close()
 			if tc.running {
 				holdRole(t, f.opts.Dir)
@@ -155,7 +156,7 @@ func TestSessionWalksWhatTheDaemonCannotVouchFor(t *testing.T) {
 }
 
 func TestACorruptCacheMeansAWalk(t *testing.T) {
-	f := newFixture(t, baseline.Heartbeat{At: time.Now(), Whole: true})
+	f := newFixture(t, cache.Heartbeat{At: time.Now(), Whole: true})
 	must(t, os.WriteFile(filepath.Join(f.opts.Dir, baseline.FileName), []byte("not a bolt file"), 0o600))
 	holdRole(t, f.opts.Dir)
 	if c := cached([]claude.Root{f.a}, f.opts, time.Now()); c != nil {

@@ -34,7 +34,7 @@ func CheckSubjects(tx *baseline.Tx, roots []claude.Root, obs []baseline.Observat
 			continue
 		}
 		recorded[r.ID] = !r.Removed
-		ref, err := tx.Reference(r.ID)
+		ref, err := tx.Reviews().Reference(r.ID)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -21,7 +21,7 @@ func TestAChangedInstructionFileIsToldAtTheNextSessionStartUntilDelivered(t *tes
 	l := newLife(t)
 	l.session() // first run
 	c := instrChange(1, "CLAUDE.md")
-	must(t, l.update(func(tx *baseline.Tx) error { return tx.PutInstructionChange(c) }))
+	must(t, l.update(func(tx *baseline.Tx) error { return tx.Instructions().Put(c) }))
 	want := `- instruction file "CLAUDE.md" (Project) id ` + c.ID + ": " + instrWords + ", at 2026-11-30T08:01:00Z"
 
 	l.undelivered = true

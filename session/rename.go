@@ -13,7 +13,7 @@ import (
 // reviewed SAFE with a new candidate of the same root that is the same
 // thing under another name: the same frontmatter name (from kept bytes;
 // content may be nil), or most file hashes shared. Told as a rename and
-// carried over on delivery (baseline.CarryReview), the review keeps the
+// carried over on delivery (baseline.Reviews.Carry), the review keeps the
 // candidate pending, so a rename never turns a pending change into a
 // one-time notice. Each candidate is paired at most once.
 func DetectRenames(tx *baseline.Tx, sts []baseline.Standing, content func(snapshot.Hash) ([]byte, bool)) ([]baseline.Rename, error) {

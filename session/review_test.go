@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
@@ -67,7 +68,7 @@ func (l *life) announce(rel, source string, project bool) {
 }
 
 func (l *life) trust(source string) {
-	must(l.t, l.update(func(tx *baseline.Tx) error { return tx.Trust(source) }))
+	must(l.t, l.update(func(tx *baseline.Tx) error { return tx.Trust().Add(source) }))
 }
 
 // keep records the bytes of every file observed, as the content store does.
@@ -88,7 +89,7 @@ func (l *life) keep(obs []baseline.Observation) {
 func (l *life) notes(name string) []baseline.Note {
 	var out []baseline.Note
 	id := l.standing(name).ID
-	must(l.t, l.view(func(tx *baseline.Tx) (err error) { out, err = tx.Notes(id); return }))
+	must(l.t, l.view(func(tx *baseline.Tx) (err error) { out, err = tx.Notes().Of(id); return }))
 	return out
 }
 
@@ -259,7 +260,7 @@ func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
 	obs := l.observe()
 	c := &obs[0].Walk.Candidates[0]
 	d := c.Digest
-	events := []baseline.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
+	events := []cache.Event{{Root: []byte(l.root.Path), Name: c.Name, After: &d, At: l.now}}
 	opts := baseline.Options{Dir: filepath.Join(filepath.Dir(l.root.Path), "state"), LockTimeout: time.Second}
 	err := reconcile.Events(opts, nil, events, func(root string, name []byte) *walker.Candidate {
 		if root == l.root.Path && string(name) == "a" {
@@ -556,7 +557,7 @@ func TestPendingReviewsNeverKeepNewCandidatesUnnamed(t *testing.T) {
 		l.write(fmt.Sprintf("n%d/SKILL.md", i), "---\nname: n\n---\nnew")
 	}
 	c := instrChange(1, "CLAUDE.md")
-	must(t, l.update(func(tx *baseline.Tx) error { return tx.PutInstructionChange(c) }))
+	must(t, l.update(func(tx *baseline.Tx) error { return tx.Instructions().Put(c) }))
 
 	unnamed := map[string]bool{"instruction": true}
 	for i := range 10 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/reconcile"
@@ -119,7 +120,7 @@ func TestRunKeepsTheVersionsItDelivered(t *testing.T) {
 	must(t, err)
 	must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
 		id := tx.ID(s.Roots[0].Path, []byte("a"))
-		vs, err := tx.Versions(id)
+		vs, err := tx.Versions().Of(id)
 		if len(vs) != 1 || vs[0].How != baseline.HowFirstUse || !vs[0].Restorable {
 			t.Errorf("versions of a: %+v, want one restorable first-use version", vs)
 		}
@@ -150,7 +151,7 @@ func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testin
 			return err
 		}
 		d := sts[0].Digest()
-		return tx.AppendEvents([]baseline.Event{{ID: sts[0].ID, Root: []byte(s.Roots[0].Path), Name: []byte("a"), After: d, At: time.Now()}})
+		return tx.Events().Append([]cache.Event{{ID: sts[0].ID, Root: []byte(s.Roots[0].Path), Name: []byte("a"), After: d, At: time.Now()}})
 	}))
 	delivered, err := Deliver(Delivery{Store: s.Store, Advisory: Scanned(sts, true)}, func() bool { return true })
 	if err != nil || !delivered {
@@ -161,7 +162,7 @@ func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testin
 		if err != nil {
 			return err
 		}
-		evs, err := tx.Events()
+		evs, err := tx.Events().List()
 		if !tx.FirstRunDone() || now[0].State != baseline.Unchanged || len(evs) != 1 {
 			t.Errorf("first run %v, a %s, %d events: want the first run, a unchanged, its event kept", tx.FirstRunDone(), now[0].State, len(evs))
 		}

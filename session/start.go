@@ -61,26 +61,26 @@ func (s *comparison) prepare() (Input, error) {
 			if subjects, err = readSubjects(tx, in.Standings, in.Replaces); err != nil {
 				return err
 			}
-			if trusted, err = tx.TrustSources(); err != nil {
+			if trusted, err = tx.Trust().List(); err != nil {
 				return err
 			}
 			if in.Renames, err = DetectRenames(tx, in.Standings, s.Content); err != nil {
 				return err
 			}
 		}
-		if in.Events, err = tx.Events(); err != nil {
+		if in.Events, err = tx.Events().List(); err != nil {
 			return err
 		}
-		if in.Instructions, err = tx.InstructionChanges(); err != nil {
+		if in.Instructions, err = tx.Instructions().List(); err != nil {
 			return err
 		}
-		projects, err := tx.Projects()
+		projects, err := tx.Projects().List()
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
 		in.HooksOff = hooksOffElsewhere(s.Places, s.Project, projects)
 		return err
 	})
 	if err == nil && !registered {
-		err = st.Update(func(tx *baseline.Tx) error { return tx.RegisterProject(s.Project, s.Now) })
+		err = st.Update(func(tx *baseline.Tx) error { return tx.Projects().Register(s.Project, s.Now) })
 	}
 	// The logs are read and files hashed without the store: its lock is
 	// released for the while, and taken again only to record decisions.

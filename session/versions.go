@@ -23,7 +23,7 @@ type Replaced struct {
 	// Pending: the replaced version was reviewed SAFE, so the new one is
 	// pending that review, told in every session until a person decides;
 	// its review is carried over once a session was told
-	// (baseline.CarryVersionReview).
+	// (baseline.Reviews.CarryVersion).
 	Pending bool
 }
 
@@ -52,7 +52,7 @@ func DetectVersions(tx *baseline.Tx, sts []baseline.Standing) (map[string]*Repla
 			continue
 		}
 		r := &Replaced{Record: rec, Pending: baseline.ReviewedSafe(rec) && !underAdverse(st)}
-		if r.Ref, err = tx.Reference(rec.ID); err != nil {
+		if r.Ref, err = tx.Reviews().Reference(rec.ID); err != nil {
 			return nil, err
 		}
 		r.Canonical = tx.Extract(rec.ID)

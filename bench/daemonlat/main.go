@@ -119,7 +119,7 @@ func (p *poller) refresh() error {
 	locked := time.Now()
 	digests := map[string]snapshot.Hash{}
 	err = s.View(func(tx *baseline.Tx) error {
-		r, err := tx.CachedRoot(p.spec)
+		r, err := tx.Cache().Root(p.spec)
 		if err != nil || r == nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 )
 
 func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
@@ -19,7 +20,7 @@ func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {
 			getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 		return code, out.String() + errw.String()
 	}
-	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
+	ev := cache.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
 	appendEvents(t, dir+"/state", ev, ev, ev)
 
 	for _, tc := range []struct {
@@ -57,7 +58,7 @@ type eventOnPrompt struct {
 func (w *eventOnPrompt) Write(p []byte) (int, error) {
 	if !w.done && bytes.Contains(p, []byte("This drops")) {
 		w.done = true
-		appendEvents(w.t, w.dir, baseline.Event{ID: "swbbbbbbbbbbbbbb", Root: []byte("/r"), Name: []byte("late"), At: time.Now()})
+		appendEvents(w.t, w.dir, cache.Event{ID: "swbbbbbbbbbbbbbb", Root: []byte("/r"), Name: []byte("late"), At: time.Now()})
 	}
 	return w.Buffer.Write(p)
 }
@@ -66,7 +67,7 @@ func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state",
 		"CLAUDE_PROJECT_DIR": dir + "/project", "SKILLWIRE_LOCK_TIMEOUT": "1s"}
-	ev := baseline.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
+	ev := cache.Event{ID: "swaaaaaaaaaaaaaa", Root: []byte(dir + "/cfg/skills"), Name: []byte("a"), At: time.Now()}
 	appendEvents(t, dir+"/state", ev, ev)
 	out := &eventOnPrompt{t: t, dir: dir + "/state"}
 	var errw bytes.Buffer
@@ -83,28 +84,28 @@ func TestClearEventsDropsOnlyTheEventsItCounted(t *testing.T) {
 }
 
 // appendEvents adds evs to the store in stateDir, creating it when absent.
-func appendEvents(t *testing.T, stateDir string, evs ...baseline.Event) {
+func appendEvents(t *testing.T, stateDir string, evs ...cache.Event) {
 	t.Helper()
 	st, err := baseline.Open(baseline.Options{Dir: stateDir, Create: true, LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if err := st.Update(func(tx *baseline.Tx) error { return tx.AppendEvents(evs) }); err != nil {
+	if err := st.Update(func(tx *baseline.Tx) error { return tx.Events().Append(evs) }); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // storedEvents reads the undelivered change events of the store in stateDir.
-func storedEvents(t *testing.T, stateDir string) []baseline.Event {
+func storedEvents(t *testing.T, stateDir string) []cache.Event {
 	t.Helper()
 	st, err := baseline.Open(baseline.Options{Dir: stateDir, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var evs []baseline.Event
-	if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events(); return }); err != nil {
+	var evs []cache.Event
+	if err := st.View(func(tx *baseline.Tx) (err error) { evs, err = tx.Events().List(); return }); err != nil {
 		t.Fatal(err)
 	}
 	return evs

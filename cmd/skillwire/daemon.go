@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/spf13/cobra"
@@ -113,8 +114,8 @@ unusable.`,
 			if err != nil {
 				return err
 			}
-			var pending []baseline.Event
-			err = st.View(func(tx *baseline.Tx) (err error) { pending, err = tx.Events(); return })
+			var pending []cache.Event
+			err = st.View(func(tx *baseline.Tx) (err error) { pending, err = tx.Events().List(); return })
 			st.Close() // never held while a person answers
 			if err != nil {
 				return storeErr(err)
@@ -139,18 +140,18 @@ unusable.`,
 			err = st.Update(func(tx *baseline.Tx) error {
 				if drop {
 					var err error
-					var left []baseline.Event
+					var left []cache.Event
 					// Exactly those counted to the person: one the daemon
 					// appended while they answered stays, unseen evidence.
-					if dropped, err = tx.DropEvents(pending); err != nil {
+					if dropped, err = tx.Events().Drop(pending); err != nil {
 						return err
 					}
-					if left, err = tx.Events(); err != nil {
+					if left, err = tx.Events().List(); err != nil {
 						return err
 					}
 					since = len(left)
 				}
-				return tx.ClearCache()
+				return tx.Cache().Clear()
 			})
 			if err != nil {
 				return storeErr(err)

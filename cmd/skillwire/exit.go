@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/legacy"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/restore"
@@ -26,7 +27,7 @@ var exitKinds = []struct {
 	{walker.ErrRefused, exitUsage},
 	{baseline.ErrBadVerdict, exitUsage},
 	{baseline.ErrNoExpectDigest, exitUsage},
-	{baseline.ErrLegacy, exitUsage},
+	{legacy.ErrLegacy, exitUsage},
 	{baseline.ErrImported, exitUsage},
 	{monitor.ErrRunning, exitUsage},
 	{monitor.ErrServiceSpec, exitUsage},

@@ -14,6 +14,7 @@ import (
 	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/managed"
+	"github.com/skillwire/skillwire/steer"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -82,7 +83,7 @@ func gatePolicy(s *streams, args []string, asJSON bool) error {
 		case err != nil:
 			return err
 		default:
-			err = st.View(func(tx *baseline.Tx) (err error) { p, err = tx.GatePolicy(); return })
+			err = st.View(func(tx *baseline.Tx) (err error) { p, err = tx.Policy().Get(); return })
 			st.Close()
 			if err != nil {
 				return storeErr(err)
@@ -190,12 +191,12 @@ func logGate(dir, event string, answer gate.Answer, reason string, ids ...string
 // only could not be read leave a warning line for the advisory instead.
 func steeredSession(s *streams, cwd string, out *hookOut) bool {
 	ps := claude.HookProjects(claudeEnv(s), cwd)
-	n := gate.SessionNotice(ps...)
+	n := steer.SessionNotice(ps...)
 	if n != "" {
 		out.deliver(n, n)
 		return true
 	}
-	out.warnFirst(gate.SessionWarning(ps...))
+	out.warnFirst(steer.SessionWarning(ps...))
 	return false
 }
 

@@ -63,7 +63,7 @@ Exit 0, 2 usage error, 4 store unusable.`,
 				return err
 			}
 			var notes []baseline.Note // oldest first
-			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, ref candidateRef) (err error) { notes, err = tx.Notes(ref.id); return })
+			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, ref candidateRef) (err error) { notes, err = tx.Notes().Of(ref.id); return })
 			if err != nil {
 				return err
 			}
@@ -136,7 +136,7 @@ func (w *world) versions(prefix string, also func(tx *baseline.Tx, ref candidate
 		if rec, err = tx.Record(ref.id); err != nil {
 			return err
 		}
-		if vs, err = tx.Versions(ref.id); err != nil || also == nil {
+		if vs, err = tx.Versions().Of(ref.id); err != nil || also == nil {
 			return err
 		}
 		return also(tx, ref)

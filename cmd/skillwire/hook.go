@@ -11,11 +11,11 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/steer"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -77,7 +77,7 @@ type hookOut struct {
 	mu   sync.Mutex
 	done bool
 	w    io.Writer
-	warn string // said before whatever is delivered (gate.SessionWarning)
+	warn string // said before whatever is delivered (steer.SessionWarning)
 }
 
 // deliver writes text for the model and notice for the person; a warning
@@ -94,7 +94,7 @@ func (o *hookOut) deliver(text, notice string) bool {
 		// "succeeds" but delivers nothing, so nothing may be consumed.
 		return false
 	}
-	b, err := hookio.SessionStartOutput(gate.WithWarning(o.warn, text), gate.WithWarning(o.warn, notice))
+	b, err := hookio.SessionStartOutput(steer.WithWarning(o.warn, text), steer.WithWarning(o.warn, notice))
 	if err != nil {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -100,7 +101,7 @@ func BenchmarkHookUnchanged(b *testing.B) {
 
 // BenchmarkHookUnchangedFastPath is the same with a live daemon's cache
 // (its lock held and a fresh heartbeat): nothing is walked. The heartbeat is
-// fresh for baseline.FreshFor: keep -benchtime well under that.
+// fresh for cache.FreshFor: keep -benchtime well under that.
 func BenchmarkHookUnchangedFastPath(b *testing.B) {
 	s, env := hookBench(b)
 	fastPath(b, env)
@@ -146,15 +147,15 @@ func fastPath(b *testing.B, env map[string]string) {
 				roots = append(roots, r.Path)
 				if r.Path != root.Path {
 					m := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())
-					if err := tx.PutCachedRoot(&m[0], time.Now()); err != nil {
+					if err := tx.Cache().PutRoot(&m[0], time.Now()); err != nil {
 						return err
 					}
 				}
 			}
-			if err := tx.PutCachedRoot(&walked[0], time.Now()); err != nil {
+			if err := tx.Cache().PutRoot(&walked[0], time.Now()); err != nil {
 				return err
 			}
-			return tx.PutHeartbeat(baseline.Heartbeat{PID: os.Getpid(), At: time.Now().UTC(), Whole: true, Roots: roots})
+			return tx.Cache().PutHeartbeat(cache.Heartbeat{PID: os.Getpid(), At: time.Now().UTC(), Whole: true, Roots: roots})
 		})
 	}
 	if err := beat(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/legacy"
 	"github.com/skillwire/skillwire/safefile"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
@@ -42,11 +43,11 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 			if from == "" {
 				return fail(exitUsage, "--from PATH is required")
 			}
-			data, _, err := safefile.Read(from, baseline.MaxLegacySize, safefile.Trust{})
+			data, _, err := safefile.Read(from, legacy.MaxSize, safefile.Trust{})
 			if err != nil {
 				return fail(exitUsage, "cannot read the baseline: %s", defang(err.Error()))
 			}
-			entries, skipped, err := baseline.ParseLegacy(data)
+			entries, skipped, err := legacy.Parse(data)
 			if err != nil {
 				return fail(exitUsage, "%s", defang(err.Error()))
 			}
@@ -63,7 +64,7 @@ Exit 0 imported, 2 bad input or already imported, 4 store unusable.`,
 			for i, r := range walker.Discover(w.specs(), walker.DefaultConfig()) {
 				root := w.roots[i]
 				for _, c := range r.Candidates {
-					k := baseline.LegacyKeyOf(root.Scope, c.Name)
+					k := legacy.KeyOf(root.Scope, c.Name)
 					matches[k] = append(matches[k], baseline.Target{ID: st.ID(root.Path, c.Name), Root: root, Name: c.Name})
 				}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/reconcile"
@@ -38,7 +39,7 @@ type candidateJSON struct {
 	ViaSymlink bool `json:"via_symlink"`
 	// Changes: its file changes since the version a person reviewed (else
 	// its first-use version), reconciled with the audit logs.
-	Changes []baseline.FileChange `json:"changes,omitempty"`
+	Changes []cache.FileChange `json:"changes,omitempty"`
 	// hiddenTag tells hidden names apart in text output, without a store.
 	hiddenTag string
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
@@ -31,7 +32,7 @@ type statusEntryJSON struct {
 	ToldSince *time.Time `json:"told_since,omitempty"`
 	// Changes since the version a person reviewed (else the first-use
 	// version; a candidate with neither: all of it), reconciled.
-	Changes []baseline.FileChange `json:"changes,omitempty"`
+	Changes []cache.FileChange `json:"changes,omitempty"`
 	// Anomalies of the last observation delivered.
 	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
 }
@@ -131,13 +132,13 @@ been recorded yet (which says nothing about what is installed).`,
 					if subjects, err = reconcile.StoredSubjects(tx, all); err != nil {
 						return err
 					}
-					if gate, err := tx.RecentNotes(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
+					if gate, err := tx.Notes().Recent(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
 						return err
 					} else if gate != nil {
 						out.Gate = gate
 					}
-					hb, err := tx.Heartbeat()
-					out.Daemon = daemonState(session.Daemon{Running: baseline.DaemonRunning(w.stateDir), Heartbeat: hb}, time.Now())
+					hb, err := tx.Cache().Heartbeat()
+					out.Daemon = daemonState(session.Daemon{Running: cache.DaemonRunning(w.stateDir), Heartbeat: hb}, time.Now())
 					return err
 				})
 				st.Close()

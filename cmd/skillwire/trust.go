@@ -49,7 +49,7 @@ edits; it proves nothing about who made them.`,
 				return err
 			}
 			return trustUpdate(s, true, func(tx *baseline.Tx) error {
-				if err := tx.Trust(args[0]); err != nil {
+				if err := tx.Trust().Add(args[0]); err != nil {
 					return err
 				}
 				fmt.Fprintf(s.out, "trusted %s for bounded auto-accept\n", args[0])
@@ -65,7 +65,7 @@ edits; it proves nothing about who made them.`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return trustUpdate(s, false, func(tx *baseline.Tx) error {
-				was, err := tx.Untrust(args[0])
+				was, err := tx.Trust().Remove(args[0])
 				switch {
 				case err != nil:
 					return err
@@ -97,7 +97,7 @@ func newTrustListCmd(s *streams) *cobra.Command {
 			switch {
 			case err == nil:
 				err = st.View(func(tx *baseline.Tx) error {
-					srcs, err := tx.TrustSources()
+					srcs, err := tx.Trust().List()
 					out.Sources = nonNil(srcs)
 					return err
 				})

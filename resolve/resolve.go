@@ -1,11 +1,18 @@
-package gate
+// Package resolve is how Claude Code resolves a name it is given (the
+// Skill or Agent tool's, a typed /name) among the installed candidates:
+// which skills, commands and agents a name answers to, by folder and by
+// frontmatter name, and which of them outrank the others. It reads no
+// file; the gate feeds it the names it read.
+package resolve
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // Kind is what a candidate is to Claude Code.
@@ -69,13 +76,13 @@ type Candidate struct {
 	Plugin []byte
 	// Via, for a candidate the use reaches through another's reference,
 	// says how (`agent "courier" (sw…) preloads it (skills:)`): built from
-	// gated names and ids only.
+	// Gated names and ids only.
 	Via string
 }
 
-// kindOfTool is the kind of candidate a PreToolUse tool names, false for a
+// KindOfTool is the kind of candidate a PreToolUse tool names, false for a
 // tool that names no candidate.
-func kindOfTool(tool string) (Kind, bool) {
+func KindOfTool(tool string) (Kind, bool) {
 	switch tool {
 	case hookio.ToolSkill:
 		return Skill, true
@@ -83,6 +90,16 @@ func kindOfTool(tool string) (Kind, bool) {
 		return Agent, true
 	}
 	return 0, false
+}
+
+// Spelled is the name the client looks a use of kind up by: a skill's
+// name trimmed and one leading "/" dropped (claude.SkillName); an agent's
+// is compared by claude.AgentKey when resolved.
+func Spelled(kind Kind, name string) string {
+	if kind == Agent {
+		return name
+	}
+	return claude.SkillName(name)
 }
 
 // Resolve is every candidate that Claude Code may load for name used as
@@ -114,14 +131,14 @@ func kindOfTool(tool string) (Kind, bool) {
 // frontmatter name, the winners of both readings being returned.
 func Resolve(kind Kind, name string, cands []Candidate) []Candidate {
 	var out []Candidate
-	for _, i := range resolveIndex(kind, name, cands) {
+	for _, i := range Index(kind, name, cands) {
 		out = append(out, cands[i])
 	}
 	return out
 }
 
-// resolveIndex is Resolve by index into cands, in cands' order.
-func resolveIndex(kind Kind, name string, cands []Candidate) []int {
+// Index is Resolve by index into cands, in cands' order.
+func Index(kind Kind, name string, cands []Candidate) []int {
 	plugin, local, namespaced := strings.Cut(name, ":")
 	if !namespaced {
 		plugin, local = "", name
@@ -133,8 +150,8 @@ func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 	for _, byName := range []bool{false, true} {
 		var match []int
 		for i, c := range cands {
-			if reaches(kind, c.Kind) && bytes.Equal(c.Plugin, []byte(plugin)) &&
-				namespaced == (len(c.Plugin) > 0) && c.answersTo(kind, local, byName) {
+			if Reaches(kind, c.Kind) && bytes.Equal(c.Plugin, []byte(plugin)) &&
+				namespaced == (len(c.Plugin) > 0) && c.AnswersTo(kind, local, byName) {
 				match = append(match, i)
 			}
 		}
@@ -153,18 +170,19 @@ func resolveIndex(kind Kind, name string, cands []Candidate) []int {
 	return out
 }
 
-func reaches(kind, of Kind) bool {
+// Reaches reports whether a use of kind can load a candidate of kind of.
+func Reaches(kind, of Kind) bool {
 	if kind == Agent {
 		return of == Agent
 	}
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
 
-// answersTo reports whether c is named local when Claude Code names
+// AnswersTo reports whether c is named local when Claude Code names
 // candidates by folder (byName false) or by frontmatter name, falling back
 // to the folder (byName true): byte for byte for a skill or command, by
 // claude.AgentKey for an agent (the client folds case, dashes and spaces).
-func (c Candidate) answersTo(kind Kind, local string, byName bool) bool {
+func (c Candidate) AnswersTo(kind Kind, local string, byName bool) bool {
 	id := c.ident(byName)
 	if kind == Agent {
 		return claude.AgentKey(string(id)) == claude.AgentKey(local)
@@ -189,15 +207,15 @@ func outranked(kind Kind, cands []Candidate, i int, match []int, byName bool) bo
 		if kind == Agent && !bytes.Equal(cands[j].ident(byName), cands[i].ident(byName)) {
 			continue
 		}
-		if beats(kind, cands[j], cands[i]) {
+		if Beats(kind, cands[j], cands[i]) {
 			return true
 		}
 	}
 	return false
 }
 
-// beats reports whether d outranks c both in scope and in kind.
-func beats(kind Kind, d, c Candidate) bool {
+// Beats reports whether d outranks c both in scope and in kind.
+func Beats(kind Kind, d, c Candidate) bool {
 	sd, sc := scopeRank(kind, d.Scope), scopeRank(kind, c.Scope)
 	kd, kc := kindRank(d.Kind), kindRank(c.Kind)
 	return sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc)
@@ -224,3 +242,53 @@ func kindRank(k Kind) int {
 	}
 	return 0
 }
+
+// FrontName is the frontmatter name f gives, nil for none; ok is false
+// when the front file could not be read, or names itself other than by a
+// string, so that which name Claude Code reads is unknown.
+func FrontName(f walker.Front) (name []byte, ok bool) {
+	if f.Reason != 0 {
+		return nil, false
+	}
+	if f.Canonical == nil {
+		return nil, true
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(f.Canonical, &m) != nil {
+		return nil, false
+	}
+	raw, has := m["name"]
+	if !has {
+		return nil, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// PluginName is the plugin of a plugin cache candidate
+// <marketplace>/<plugin>/<version>, nil when the name has another shape.
+func PluginName(name []byte) []byte {
+	parts := bytes.Split(name, []byte{'/'})
+	if len(parts) != 3 {
+		return nil
+	}
+	return parts[1]
+}
+
+// Gated reports whether the gate resolves names into roots of kind k:
+// those holding what a name loads (skills, agents, commands, plugins).
+func Gated(k claude.Kind) bool {
+	switch k {
+	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins:
+		return true
+	}
+	return false
+}
+
+// Cached reports whether c is a version directory of the plugin cache
+// (Folder <marketplace>/<plugin>/<version>), judged whole for any of the
+// plugin's skills, agents and commands.
+func (c Candidate) Cached() bool { return c.Scope == Plugin && bytes.Count(c.Folder, []byte{'/'}) == 2 }

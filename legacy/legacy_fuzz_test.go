@@ -1,4 +1,4 @@
-package baseline
+package legacy
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 // placeholder safeKey makes, never the file's own text.
 var shownKey = regexp.MustCompile(`^((global|project)\|[0-9a-f]{64}|\(malformed key [0-9a-f]{12}\))$`)
 
-func FuzzParseLegacy(f *testing.F) {
-	good := LegacyKeyOf(claude.Global, []byte("pdf"))
+func FuzzParse(f *testing.F) {
+	good := KeyOf(claude.Global, []byte("pdf"))
 	f.Add([]byte(`{"schema": 3, "policy": "p", "entries": {"`+good+`": {"digest": "sha256:00", "status": "vetted", "verdict": "BLOCK"}}}`), []byte("pdf"))
 	f.Add([]byte(`{"schema": 1, "entries": {"world|$(rm -rf ~)": {"status": "seen"}, "`+good+`": {"verdict": "MAYBE"}}}`), []byte("\x1b]0;x\a"))
 	f.Add([]byte(`{"schema": null, "entries": {"project|`+strings.Repeat("A", 64)+`": {"verdict": null}}}`), []byte{})
@@ -25,7 +25,7 @@ func FuzzParseLegacy(f *testing.F) {
 	f.Add([]byte(`{"schema": 1, "entries": {"`+good+`": {}, "`+good+`": {"verdict": "SUSPECT"}}}`), []byte("pdf"))
 	f.Add([]byte(`[]`), []byte(".."))
 	f.Fuzz(func(t *testing.T, b, name []byte) {
-		entries, skipped, err := ParseLegacy(b)
+		entries, skipped, err := Parse(b)
 		if err != nil {
 			if !errors.Is(err, ErrLegacy) || entries != nil || skipped != nil {
 				t.Fatalf("refusal %v returned entries %v, skipped %v", err, entries, skipped)
@@ -43,15 +43,15 @@ func FuzzParseLegacy(f *testing.F) {
 				t.Fatalf("%d keys, %d kept, %d skipped", len(f.Entries), len(entries), len(skipped))
 			}
 			// What was kept survives a second reading unchanged.
-			again, skipped2, err := ParseLegacy(encodeLegacy(t, entries))
+			again, skipped2, err := Parse(encodeLegacy(t, entries))
 			if err != nil || len(skipped2) != 0 || !slices.Equal(again, entries) {
 				t.Fatalf("round trip: %v, skipped %v, %+v != %+v", err, skipped2, again, entries)
 			}
 		}
 		// The key of any name, however hostile, is accepted as it is.
 		for _, scope := range []claude.Scope{claude.Global, claude.Project} {
-			k := LegacyKeyOf(scope, name)
-			got, skip, err := ParseLegacy(encodeLegacy(t, []LegacyEntry{{Key: k, Status: "seen", Verdict: verdict.Block}}))
+			k := KeyOf(scope, name)
+			got, skip, err := Parse(encodeLegacy(t, []Entry{{Key: k, Status: "seen", Verdict: verdict.Block}}))
 			if err != nil || len(skip) != 0 || len(got) != 1 || got[0].Key != k || got[0].Verdict != verdict.Block {
 				t.Fatalf("key of %q: %v, skipped %v, %+v", name, err, skip, got)
 			}
@@ -59,7 +59,7 @@ func FuzzParseLegacy(f *testing.F) {
 	})
 }
 
-func checkLegacy(t *testing.T, entries []LegacyEntry, skipped map[string]string) {
+func checkLegacy(t *testing.T, entries []Entry, skipped map[string]string) {
 	t.Helper()
 	for i, e := range entries {
 		if !shownKey.MatchString(e.Key) || strings.HasPrefix(e.Key, "(") {
@@ -79,7 +79,7 @@ func checkLegacy(t *testing.T, entries []LegacyEntry, skipped map[string]string)
 	}
 }
 
-func encodeLegacy(t *testing.T, entries []LegacyEntry) []byte {
+func encodeLegacy(t *testing.T, entries []Entry) []byte {
 	t.Helper()
 	type rec struct {
 		Digest  string  `json:"digest"`

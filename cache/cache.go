@@ -1,4 +1,11 @@
-package baseline
+// Package cache is what the daemon keeps in the store between its scans
+// and the session hook reads on its fast path: one cached observation per
+// candidate, one summary per root, change events, a heartbeat, and the
+// projects hooks have registered. None of it is a baseline: `clear` drops
+// it all, and nothing here is trusted without a fresh heartbeat from a
+// daemon that watches everything (DaemonRunning). Its views are reached
+// from a store transaction (baseline.Tx's Cache, Events and Projects).
+package cache
 
 import (
 	"bytes"
@@ -9,15 +16,12 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/storefile"
 	"github.com/skillwire/skillwire/walker"
 	bolt "go.etcd.io/bbolt"
 )
 
-// What the daemon keeps between its scans and the hook reads on its fast
-// path: one cached observation per candidate, one summary per root, change
-// events, a heartbeat, and the projects hooks have registered. None of it is
-// a baseline: `clear` drops it all, and nothing here is ever trusted
-// without a fresh heartbeat from a daemon that watches everything.
+// The cache's buckets, and its keys in the store's meta bucket.
 var (
 	bucketCache    = []byte("cache")      // root \x00 name -> cached candidate
 	bucketRoots    = []byte("cacheroots") // root -> cached root summary
@@ -81,19 +85,36 @@ func cacheKey(root string, name []byte) []byte {
 	return append(k, name...)
 }
 
-func (t *Tx) bucket(name []byte) (*bolt.Bucket, error) {
-	if b := t.tx.Bucket(name); b != nil || !t.tx.Writable() {
-		return b, nil
-	}
-	return t.tx.CreateBucket(name)
-}
+// MaxCanonical bounds a cached canonical form: the store's bound on a kept
+// one (baseline's extracts), the largest configuration read being
+// ~/.claude.json, of which only its servers are kept.
+const MaxCanonical = 1 << 20
 
-// PutCachedRoot replaces everything cached for r.
-func (t *Tx) PutCachedRoot(r *walker.Root, at time.Time) error {
-	if err := t.DropCachedRoot(r.Spec.Path); err != nil {
+// Cache is the cached observations, heartbeat and rescan request of one
+// store transaction.
+type Cache struct{ tx *bolt.Tx }
+
+// Of is the cache of tx.
+func Of(tx *bolt.Tx) Cache { return Cache{tx} }
+
+// Events is the change events of one store transaction.
+type Events struct{ tx *bolt.Tx }
+
+// EventsOf is the events of tx.
+func EventsOf(tx *bolt.Tx) Events { return Events{tx} }
+
+// Projects is the registered projects of one store transaction.
+type Projects struct{ tx *bolt.Tx }
+
+// ProjectsOf is the projects of tx.
+func ProjectsOf(tx *bolt.Tx) Projects { return Projects{tx} }
+
+// PutRoot replaces everything cached for r.
+func (t Cache) PutRoot(r *walker.Root, at time.Time) error {
+	if err := t.DropRoot(r.Spec.Path); err != nil {
 		return err
 	}
-	roots, err := t.bucket(bucketRoots)
+	roots, err := storefile.Bucket(t.tx, bucketRoots)
 	if err != nil {
 		return err
 	}
@@ -102,27 +123,27 @@ func (t *Tx) PutCachedRoot(r *walker.Root, at time.Time) error {
 		return err
 	}
 	for i := range r.Candidates {
-		if len(r.Candidates[i].Canonical) > maxExtract {
-			return nil // uncacheable (PutCachedCandidate): the session walks the root
+		if len(r.Candidates[i].Canonical) > MaxCanonical {
+			return nil // uncacheable (PutCandidate): the session walks the root
 		}
 	}
 	for i := range r.Candidates {
-		if err := t.PutCachedCandidate(r.Spec.Path, &r.Candidates[i]); err != nil {
+		if err := t.PutCandidate(r.Spec.Path, &r.Candidates[i]); err != nil {
 			return err
 		}
 	}
 	return roots.Put([]byte(r.Spec.Path), b)
 }
 
-// PutCachedCandidate replaces one candidate's cached observation. One
-// whose canonical form is over maxExtract uncaches its whole root, which
+// PutCandidate replaces one candidate's cached observation. One
+// whose canonical form is over MaxCanonical uncaches its whole root, which
 // the session then walks: a cached root missing a candidate would tell it
 // removed, and one without its form would tell no facts.
-func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
-	if len(c.Canonical) > maxExtract {
-		return t.DropCachedRoot(root)
+func (t Cache) PutCandidate(root string, c *walker.Candidate) error {
+	if len(c.Canonical) > MaxCanonical {
+		return t.DropRoot(root)
 	}
-	cache, err := t.bucket(bucketCache)
+	cands, err := storefile.Bucket(t.tx, bucketCache)
 	if err != nil {
 		return err
 	}
@@ -130,7 +151,7 @@ func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
 	if err != nil {
 		return err
 	}
-	return cache.Put(cacheKey(root, c.Name), b)
+	return cands.Put(cacheKey(root, c.Name), b)
 }
 
 // encodeCached is a cached candidate, read on the hook's fast path, so
@@ -142,8 +163,8 @@ func (t *Tx) PutCachedCandidate(root string, c *walker.Candidate) error {
 // The canonical form and the frontmatter's reasons travel with the
 // manifest: without them a cached candidate has no facts to tell.
 func encodeCached(c *walker.Candidate) ([]byte, error) {
-	if len(c.Canonical) > maxExtract {
-		return nil, fmt.Errorf("%w: canonical form of %d bytes", ErrCorrupt, len(c.Canonical))
+	if len(c.Canonical) > MaxCanonical {
+		return nil, fmt.Errorf("%w: canonical form of %d bytes", storefile.ErrCorrupt, len(c.Canonical))
 	}
 	b := []byte{byte(c.Kind)}
 	if c.Canonical == nil {
@@ -155,7 +176,7 @@ func encodeCached(c *walker.Candidate) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(c.Front)))
 	for _, f := range c.Front {
 		if !f.Reason.Valid() {
-			return nil, fmt.Errorf("%w: frontmatter reason %d", ErrCorrupt, f.Reason)
+			return nil, fmt.Errorf("%w: frontmatter reason %d", storefile.ErrCorrupt, f.Reason)
 		}
 		b = append(b, byte(f.Reason))
 		b = binary.AppendUvarint(b, uint64(len(f.Path)))
@@ -168,7 +189,7 @@ func encodeCached(c *walker.Candidate) ([]byte, error) {
 // string encodeCached cannot produce.
 func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error) {
 	bad := func(what string) (walker.Candidate, error) {
-		return walker.Candidate{}, fmt.Errorf("%w: cached candidate: %s", ErrCorrupt, what)
+		return walker.Candidate{}, fmt.Errorf("%w: cached candidate: %s", storefile.ErrCorrupt, what)
 	}
 	if len(v) == 0 || walker.Kind(v[0]) > walker.KindFile {
 		return bad("kind")
@@ -189,7 +210,7 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 		b, rest = rest[k:k+int(n-bias)], rest[k+int(n-bias):]
 		return n, b, true
 	}
-	n, canon, ok := field(1, maxExtract)
+	n, canon, ok := field(1, MaxCanonical)
 	if !ok {
 		return bad("canonical form")
 	}
@@ -215,10 +236,10 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 	}
 	m, err := snapshot.Decode(rest)
 	if err != nil {
-		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", ErrCorrupt, err)
+		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", storefile.ErrCorrupt, err)
 	}
 	if c.Digest, err = m.Digest(); err != nil {
-		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", ErrCorrupt, err)
+		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", storefile.ErrCorrupt, err)
 	}
 	c.Manifest = m
 	// Uvarints have more than one spelling: only encodeCached's is kept.
@@ -228,31 +249,31 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 	return c, nil
 }
 
-// DropCachedRoot forgets a root and its candidates.
-func (t *Tx) DropCachedRoot(root string) error {
-	if roots, err := t.bucket(bucketRoots); err != nil {
+// DropRoot forgets a root and its candidates.
+func (t Cache) DropRoot(root string) error {
+	if roots, err := storefile.Bucket(t.tx, bucketRoots); err != nil {
 		return err
 	} else if roots != nil {
 		if err := roots.Delete([]byte(root)); err != nil {
 			return err
 		}
 	}
-	cache, err := t.bucket(bucketCache)
-	if err != nil || cache == nil {
+	cands, err := storefile.Bucket(t.tx, bucketCache)
+	if err != nil || cands == nil {
 		return err
 	}
 	prefix := cacheKey(root, nil)
-	c := cache.Cursor()
+	c := cands.Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
-		if err := cache.Delete(k); err != nil {
+		if err := cands.Delete(k); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// CachedRoot returns the cached observation of root, or nil.
-func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
+// Root returns the cached observation of root, or nil.
+func (t Cache) Root(spec walker.RootSpec) (*walker.Root, error) {
 	roots := t.tx.Bucket(bucketRoots)
 	if roots == nil {
 		return nil, nil
@@ -262,16 +283,16 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 		return nil, nil
 	}
 	var cr cachedRoot
-	if err := decodeStrict(b, &cr); err != nil {
-		return nil, fmt.Errorf("%w: cached root: %v", ErrCorrupt, err)
+	if err := storefile.DecodeStrict(b, &cr); err != nil {
+		return nil, fmt.Errorf("%w: cached root: %v", storefile.ErrCorrupt, err)
 	}
 	r := &walker.Root{Spec: spec, Missing: cr.Missing, Anomalies: cr.Anomalies}
-	cache := t.tx.Bucket(bucketCache)
-	if cache == nil {
+	cands := t.tx.Bucket(bucketCache)
+	if cands == nil {
 		return r, nil
 	}
 	prefix := cacheKey(spec.Path, nil)
-	c := cache.Cursor()
+	c := cands.Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		cand, err := decodeCached(k[len(prefix):], v, spec)
 		if err != nil {
@@ -282,13 +303,13 @@ func (t *Tx) CachedRoot(spec walker.RootSpec) (*walker.Root, error) {
 	return r, nil
 }
 
-// AppendEvents records change events, then drops the oldest beyond
+// Append records change events, then drops the oldest beyond
 // MaxEvents.
-func (t *Tx) AppendEvents(es []Event) error {
+func (t Events) Append(es []Event) error {
 	if len(es) == 0 {
 		return nil
 	}
-	b, err := t.bucket(bucketEvents)
+	b, err := storefile.Bucket(t.tx, bucketEvents)
 	if err != nil {
 		return err
 	}
@@ -322,8 +343,8 @@ func (t *Tx) AppendEvents(es []Event) error {
 	return nil
 }
 
-// Events returns the recorded events, oldest first.
-func (t *Tx) Events() ([]Event, error) {
+// List returns the recorded events, oldest first.
+func (t Events) List() ([]Event, error) {
 	b := t.tx.Bucket(bucketEvents)
 	if b == nil {
 		return nil, nil
@@ -331,8 +352,8 @@ func (t *Tx) Events() ([]Event, error) {
 	var out []Event
 	err := b.ForEach(func(k, v []byte) error {
 		var e Event
-		if err := decodeStrict(v, &e); err != nil {
-			return fmt.Errorf("%w: event: %v", ErrCorrupt, err)
+		if err := storefile.DecodeStrict(v, &e); err != nil {
+			return fmt.Errorf("%w: event: %v", storefile.ErrCorrupt, err)
 		}
 		e.key = bytes.Clone(k)
 		out = append(out, e)
@@ -341,11 +362,11 @@ func (t *Tx) Events() ([]Event, error) {
 	return out, err
 }
 
-// DropEvents deletes exactly the given events, as listed by Events (once
+// Drop deletes exactly the given events, as listed by List (once
 // delivered, or once a person confirmed dropping those), and says how many
 // were still there: one appended since the listing is never dropped.
-func (t *Tx) DropEvents(es []Event) (int, error) {
-	b, err := t.bucket(bucketEvents)
+func (t Events) Drop(es []Event) (int, error) {
+	b, err := storefile.Bucket(t.tx, bucketEvents)
 	if err != nil || b == nil {
 		return 0, err
 	}
@@ -363,39 +384,39 @@ func (t *Tx) DropEvents(es []Event) (int, error) {
 }
 
 // PutHeartbeat records the daemon's heartbeat.
-func (t *Tx) PutHeartbeat(h Heartbeat) error {
+func (t Cache) PutHeartbeat(h Heartbeat) error {
 	b, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	return t.tx.Bucket(bucketMeta).Put(keyHeartbeat, b)
+	return t.tx.Bucket(storefile.Meta).Put(keyHeartbeat, b)
 }
 
 // Heartbeat returns the last heartbeat, or nil.
-func (t *Tx) Heartbeat() (*Heartbeat, error) {
-	b := t.tx.Bucket(bucketMeta).Get(keyHeartbeat)
+func (t Cache) Heartbeat() (*Heartbeat, error) {
+	b := t.tx.Bucket(storefile.Meta).Get(keyHeartbeat)
 	if b == nil {
 		return nil, nil
 	}
 	var h Heartbeat
-	if err := decodeStrict(b, &h); err != nil {
-		return nil, fmt.Errorf("%w: heartbeat: %v", ErrCorrupt, err)
+	if err := storefile.DecodeStrict(b, &h); err != nil {
+		return nil, fmt.Errorf("%w: heartbeat: %v", storefile.ErrCorrupt, err)
 	}
 	return &h, nil
 }
 
-// RegisterProject remembers a project directory a hook ran in, so the
+// Register remembers a project directory a hook ran in, so the
 // daemon watches its roots too. It writes only when the project is new.
-func (t *Tx) RegisterProject(dir string, at time.Time) error {
-	b, err := t.bucket(bucketProjects)
+func (t Projects) Register(dir string, at time.Time) error {
+	b, err := storefile.Bucket(t.tx, bucketProjects)
 	if err != nil || b.Get([]byte(dir)) != nil {
 		return err
 	}
 	return b.Put([]byte(dir), []byte(at.UTC().Format(time.RFC3339)))
 }
 
-// Projects lists the registered project directories.
-func (t *Tx) Projects() ([]string, error) {
+// List lists the registered project directories.
+func (t Projects) List() ([]string, error) {
 	b := t.tx.Bucket(bucketProjects)
 	if b == nil {
 		return nil, nil
@@ -405,11 +426,11 @@ func (t *Tx) Projects() ([]string, error) {
 	return out, err
 }
 
-// ClearCache drops every cached observation and asks the daemon for a full
+// Clear drops every cached observation and asks the daemon for a full
 // rescan. Change events not yet delivered to a session stay: they are
-// evidence of changes nobody was told of (only `clear --events` drops them, through DropEvents).
+// evidence of changes nobody was told of (only `clear --events` drops them, through Events.Drop).
 // Baselines, verdicts and projects are untouched.
-func (t *Tx) ClearCache() error {
+func (t Cache) Clear() error {
 	for _, name := range [][]byte{bucketCache, bucketRoots} {
 		if t.tx.Bucket(name) == nil {
 			continue
@@ -418,12 +439,12 @@ func (t *Tx) ClearCache() error {
 			return err
 		}
 	}
-	return t.tx.Bucket(bucketMeta).Put(keyRescan, []byte("1"))
+	return t.tx.Bucket(storefile.Meta).Put(keyRescan, []byte("1"))
 }
 
 // TakeRescanRequest reports and clears a pending `clear`.
-func (t *Tx) TakeRescanRequest() (bool, error) {
-	m := t.tx.Bucket(bucketMeta)
+func (t Cache) TakeRescanRequest() (bool, error) {
+	m := t.tx.Bucket(storefile.Meta)
 	if m.Get(keyRescan) == nil {
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package baseline
+package storefile
 
 import (
 	"encoding/binary"
