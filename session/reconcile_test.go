@@ -62,12 +62,12 @@ func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 	}
 }
 
-func anomalyLabel(p string) string { return reconcile.DisplayPath([]byte(p)) }
+func anomalyLabel(p string) string { return anomaly.ShowPath([]byte(p)) }
 
 func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 	var sts []baseline.Standing
 	rec := map[string]*reconcile.Reconciliation{}
-	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", reconcile.MaxPathShown-124)
+	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", anomaly.MaxPathShown-124)
 	for i := range 8 {
 		st := standing(fmt.Sprintf("c%02d", i)+strings.Repeat("n", anomaly.MaxNameLen-3), baseline.Changed)
 		sts = append(sts, st)
