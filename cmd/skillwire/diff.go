@@ -40,15 +40,15 @@ type fileDiffJSON struct {
 	Change  string          `json:"change"`
 	Class   reconcile.Class `json:"class"`
 	Source  *string         `json:"source"`
-	OldHash *string `json:"old_hash"`
-	NewHash *string `json:"new_hash"`
-	OldMode *string `json:"old_mode"`
-	NewMode *string `json:"new_mode"`
-	OldSize *int64  `json:"old_size,omitempty"`
-	NewSize *int64  `json:"new_size,omitempty"`
-	Binary  bool    `json:"binary"`
-	Unkept  bool    `json:"unkept,omitempty"`
-	Diff    string  `json:"diff"`
+	OldHash *string         `json:"old_hash"`
+	NewHash *string         `json:"new_hash"`
+	OldMode *string         `json:"old_mode"`
+	NewMode *string         `json:"new_mode"`
+	OldSize *int64          `json:"old_size,omitempty"`
+	NewSize *int64          `json:"new_size,omitempty"`
+	Binary  bool            `json:"binary"`
+	Unkept  bool            `json:"unkept,omitempty"`
+	Diff    string          `json:"diff"`
 }
 
 func newDiffCmd(s *streams) *cobra.Command {
