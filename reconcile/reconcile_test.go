@@ -397,16 +397,20 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
-		announce string // the content the entry's sha256 names
+		announce string // the content the entry's sha256 names; "" for no sha256
 		keep     bool   // the observed bytes are kept
 		lie      bool   // the store answers other bytes for the observed hash
 		want     string
+		// class: unknown (never unexpected, never expected) when the
+		// observed bytes could not be read to compare (issue #23).
+		class Class
 	}{
-		{"announces what was written after the observation, re-read", "Y", false, false, "modified SKILL.md: sha256"},
-		{"announces what was written after the observation, kept bytes", "Y", true, false, "modified SKILL.md: sha256"},
-		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256"},
-		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected"},
-		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256"},
+		{"announces what was written after the observation, re-read", "Y", false, false, "modified SKILL.md: sha256", ClassUnknown},
+		{"announces what was written after the observation, kept bytes", "Y", true, false, "modified SKILL.md: sha256", ClassUnexpected},
+		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256", ClassUnknown},
+		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected", ClassExpected},
+		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256", ClassUnknown},
+		{"no sha256 needs no bytes", "", false, false, "modified SKILL.md: expected", ClassExpected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcileFixture(t)
@@ -427,7 +431,7 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 			}
 			r := Run(Input{
 				Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
-				Sources: []Source{{Entries: []auditlog.Entry{withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), tc.announce)},
+				Sources: []Source{{Entries: []auditlog.Entry{announce(entry(5, auditlog.Update, rel+"SKILL.md"), tc.announce)},
 					Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
 				Now:     f.now,
 				Content: kept(store),
@@ -435,62 +439,17 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 			if got := verdicts(r); !slices.Equal(got, []string{tc.want}) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
+			if got := r.Changes[0].Worth(); got != tc.class || got == ClassUnknown && r.Unexpected != 1 {
+				t.Fatalf("class %s (%d unexpected), want %s", got, r.Unexpected, tc.class)
+			}
 		})
 	}
 }
 
-// Unknown is a finding, never silence (issue #23): an entry's sha256 that
-// cannot be compared, because the content observed is neither kept nor on
-// disk any more, makes the change unknown, not unexpected and never
-// expected; one that is compared and differs is unexpected; an entry
-// without a sha256 needs no content at all.
-func TestReconcileAnUnreadableHashIsUnknown(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		keep bool // the observed bytes are kept
-		sha  bool // the entry carries a sha256 (of what was observed)
-		want Class
-	}{
-		{"sha256, observed bytes gone and not kept", false, true, ClassUnknown},
-		{"sha256, observed bytes kept", true, true, ClassExpected},
-		{"no sha256, observed bytes gone", false, false, ClassExpected},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newReconcileFixture(t)
-			stored := f.observe("s")
-			f.write("s/SKILL.md", "X")
-			current := f.observe("s")
-			f.write("s/SKILL.md", "Y")
-			store := map[snapshot.Hash][]byte{}
-			for _, e := range current.Entries {
-				if tc.keep && string(e.Path) == "SKILL.md" {
-					store[e.Hash] = []byte("X")
-				}
-			}
-			e := entry(5, auditlog.Update, rel+"SKILL.md")
-			if tc.sha {
-				e = withSHA(e, "X")
-			}
-			r := Run(Input{
-				Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
-				Sources:    []Source{{Entries: []auditlog.Entry{e}, Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
-				Now:        f.now,
-				Content:    func(h snapshot.Hash) ([]byte, bool) { b, ok := store[h]; return b, ok },
-			})
-			if len(r.Changes) != 1 || r.Changes[0].Worth() != tc.want {
-				t.Fatalf("got %+v, want class %s", r.Changes, tc.want)
-			}
-			if c := r.Changes[0]; c.Worth() == ClassUnknown && (c.Expected || r.Unexpected != 1) {
-				t.Fatalf("an unknown change counts as explained: %+v", c)
-			}
-		})
+// announce is e with the sha256 of content, none for "".
+func announce(e auditlog.Entry, content string) auditlog.Entry {
+	if content == "" {
+		return e
 	}
-	// Control: bytes that are read and differ are unexpected, not unknown.
-	f := newReconcileFixture(t)
-	stored := f.observe("s")
-	f.write("s/SKILL.md", "X")
-	r := f.reconcile(stored, f.observe("s"), withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), "Z"))
-	if len(r.Changes) != 1 || r.Changes[0].Worth() != ClassUnexpected {
-		t.Fatalf("a sha256 that differs from bytes read: %+v", r.Changes)
-	}
+	return withSHA(e, content)
 }
