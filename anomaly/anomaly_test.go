@@ -229,3 +229,57 @@ func TestReadablePathsOneWayEverywhere(t *testing.T) {
 		t.Errorf("a path past MaxPathShown is %q, want its label", got)
 	}
 }
+
+// A file outside the candidate is shown under skillwire's anchor, as its
+// configuration spells it (issue #23): "." and ".." as written, every
+// other component that fails the display rules (a control byte, bytes
+// that are not UTF-8, a bidi override, shell syntax, one past MaxNameLen)
+// by its hash; past MaxPathShown it is not shown at all (ok false).
+func TestShowOutsideHidesEveryFailingComponent(t *testing.T) {
+	for _, tc := range []struct{ anchor, rel, want string }{
+		{"~/", ".claude/hooks/format.sh", "~/.claude/hooks/format.sh"},
+		{"$CLAUDE_PROJECT_DIR/", "./hooks/../x.sh", "$CLAUDE_PROJECT_DIR/./hooks/../x.sh"},
+		{"/", "opt/x\x1b[31m.sh", "/opt/#" + NameHash([]byte("x\x1b[31m.sh"))},
+		{"/", "opt/\xff\xfe.sh", "/opt/#" + NameHash([]byte("\xff\xfe.sh"))},
+		{"~/", "\u202eevil.sh", "~/#" + NameHash([]byte("\u202eevil.sh"))},
+		{"~/", "$(curl x)/y.sh", "~/#" + NameHash([]byte("$(curl x)")) + "/y.sh"},
+		{"~/", "a//b", "~/a/#" + NameHash(nil) + "/b"},
+		{"~/", strings.Repeat("y", MaxNameLen+1), "~/#" + NameHash([]byte(strings.Repeat("y", MaxNameLen+1)))},
+	} {
+		got, ok := ShowOutside(tc.anchor, []byte(tc.rel))
+		if !ok || got != tc.want {
+			t.Errorf("ShowOutside(%q, %q) = %q %v, want %q", tc.anchor, tc.rel, got, ok, tc.want)
+		}
+	}
+	if _, ok := ShowOutside("~/", []byte(strings.Repeat("d/", 80)+"x.sh")); ok {
+		t.Error("a path past MaxPathShown is shown")
+	}
+	// Control: inside a candidate, "." and ".." are still hidden.
+	if got := ShowPath([]byte("a/../b")); strings.Contains(got, "..") {
+		t.Errorf("ShowPath shows %q", got)
+	}
+	// A Names shows what it holds, and everything else by ShowPath.
+	n := Names{"scripts/00": "~/x.sh"}
+	if n.Show([]byte("scripts/00")) != "~/x.sh" || n.Show([]byte("scripts/01")) != "scripts/01" || Names(nil).Show(nil) != "<root>" {
+		t.Error("Names.Show")
+	}
+}
+
+// No shown path holds a byte outside [A-Za-z0-9._@+/#-] past its anchor
+// (but the candidate's own label, "<root>"), whatever the input.
+func FuzzShowPaths(f *testing.F) {
+	for _, s := range []string{"a/b", "a/../b", "x\x1b[31m", "\xff/\u202e", strings.Repeat("z/", 90)} {
+		f.Add([]byte(s))
+	}
+	shown := regexp.MustCompile(`^[A-Za-z0-9._@+/#-]*$`)
+	f.Fuzz(func(t *testing.T, path []byte) {
+		for _, s := range []string{ShowPath(path), func() string { s, _ := ShowOutside("~/", path); return s[2:] }()} {
+			if !shown.MatchString(s) && s != "<root>" {
+				t.Fatalf("%q is shown as %q", path, s)
+			}
+		}
+		if s, ok := ShowOutside("~/", path); ok && len(s) > MaxPathShown {
+			t.Fatalf("%q is shown past MaxPathShown: %d bytes", path, len(s))
+		}
+	})
+}

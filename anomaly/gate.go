@@ -89,19 +89,40 @@ func ShowPath(path []byte) string {
 	if len(path) == 0 {
 		return PathLabel(path)
 	}
+	s := showComponents("", path, false)
+	if len(s) > MaxPathShown {
+		return PathLabel(path)
+	}
+	return s
+}
+
+// ShowOutside shows a file outside the candidate that the candidate binds
+// (a script its settings run, a file its instructions import): anchor,
+// skillwire's own words for where it lies ("~/", "$CLAUDE_PROJECT_DIR/",
+// "/"), then rel component by component as ShowPath shows them, except "."
+// and "..", shown as written: rel is the configuration's own spelling of
+// where Claude Code reads, never cleaned, and a ".." is part of what it
+// says. ok is false past MaxPathShown: the caller shows the entry instead.
+func ShowOutside(anchor string, rel []byte) (string, bool) {
+	s := showComponents(anchor, rel, true)
+	return s, len(s) <= MaxPathShown
+}
+
+// showComponents is prefix, then path's components joined by '/', each
+// shown when it passes showComponent (or is "." or ".." and dots is set),
+// else as '#' and its NameHash.
+func showComponents(prefix string, path []byte, dots bool) string {
 	var b strings.Builder
+	b.WriteString(prefix)
 	for i, c := range bytes.Split(path, []byte{'/'}) {
 		if i > 0 {
 			b.WriteByte('/')
 		}
-		if showComponent(c) {
+		if showComponent(c) || dots && (string(c) == "." || string(c) == "..") {
 			b.Write(c)
 		} else {
 			b.WriteString("#" + NameHash(c))
 		}
-	}
-	if b.Len() > MaxPathShown {
-		return PathLabel(path)
 	}
 	return b.String()
 }
@@ -117,4 +138,19 @@ func showComponent(c []byte) bool {
 		}
 	}
 	return true
+}
+
+// Names shows the entries a candidate binds by a hash of where they lie
+// (a script its settings run is the entry scripts/<hash>): entry path to
+// the name ShowOutside gave it. A path it does not hold, and every path
+// of a nil Names, is shown by ShowPath.
+type Names map[string]string
+
+// Show is the one way a path of a candidate is shown: a bound entry by
+// its name, every other path by ShowPath.
+func (n Names) Show(path []byte) string {
+	if s, ok := n[string(path)]; ok {
+		return s
+	}
+	return ShowPath(path)
 }

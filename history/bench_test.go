@@ -189,7 +189,7 @@ func BenchmarkDiff2000Files(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ds, err := Diff(&v.Manifest, &c.Manifest, fromStore(cs, nil), fromStore(cs, stage))
+		ds, err := Diff(&v.Manifest, &c.Manifest, fromStore(cs, nil), fromStore(cs, stage), nil)
 		cs.Close()
 		if err != nil || len(ds) != 1 || ds[0].Added != 2 {
 			b.Fatalf("diff: %v %+v", err, ds)

@@ -36,9 +36,9 @@ const CutMarker = " [line cut at 4 KiB]"
 type Content func(h snapshot.Hash, size int64) (data []byte, ok bool, err error)
 
 // FileDiff is how one path differs. Every string in it is escaped: paths
-// as anomaly.ShowPath shows them, diff text with anomaly.EscapeText.
+// as anomaly.Names.Show shows them, diff text with anomaly.EscapeText.
 type FileDiff struct {
-	Path    string // anomaly.ShowPath
+	Path    string // anomaly.Names.Show
 	RawPath []byte
 	Change  snapshot.ChangeType
 	Old     *snapshot.Entry // nil when added
@@ -54,16 +54,17 @@ type FileDiff struct {
 }
 
 // Diff compares two manifests file by file, with the content of each side
-// from old and new. A nil from is nothing (a candidate never reviewed):
-// every entry is added, and the candidate's root itself is not listed. A
-// corrupt object is an error (never shown).
-func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
+// from old and new, each path shown by names (a script a settings file
+// runs by where it lies; nil: anomaly.ShowPath). A nil from is nothing (a
+// candidate never reviewed): every entry is added, and the candidate's
+// root itself is not listed. A corrupt object is an error (never shown).
+func Diff(from, to *snapshot.Manifest, old, new Content, names anomaly.Names) ([]FileDiff, error) {
 	var out []FileDiff
 	for _, c := range snapshot.Diff(from, to) {
 		if from == nil && len(c.Path) == 0 {
 			continue
 		}
-		fd := FileDiff{Path: showPath(c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
+		fd := FileDiff{Path: showPath(names, c.Path), RawPath: c.Path, Change: c.Type, Old: c.Old, New: c.New}
 		if c.Type == snapshot.ModeChanged {
 			out = append(out, fd)
 			continue
@@ -98,13 +99,13 @@ func Diff(from, to *snapshot.Manifest, old, new Content) ([]FileDiff, error) {
 	return out, nil
 }
 
-// showPath is anomaly.ShowPath, but the candidate itself is "" (a file
+// showPath is names.Show, but the candidate itself is "" (a file
 // candidate's diff labels are a/ and b/).
-func showPath(p []byte) string {
+func showPath(names anomaly.Names, p []byte) string {
 	if len(p) == 0 {
 		return ""
 	}
-	return anomaly.ShowPath(p)
+	return names.Show(p)
 }
 
 // isBinary: not valid UTF-8, or holding a NUL byte.

@@ -20,6 +20,8 @@ type Row struct {
 	How                      baseline.How
 	Verdict, Reviewer        string
 	Added, Removed, Modified int
+	// Files are the changes counted, in manifest order.
+	Files []snapshot.Change
 }
 
 // Rows lists every event of the kept versions vs, newest first. Each
@@ -47,6 +49,7 @@ func Rows(vs []baseline.Version) []Row {
 			if c.Old != nil && c.Old.Kind == snapshot.Dir || c.New != nil && c.New.Kind == snapshot.Dir {
 				continue
 			}
+			r.Files = append(r.Files, c)
 			switch c.Type {
 			case snapshot.Added:
 				r.Added++

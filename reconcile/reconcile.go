@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
@@ -42,6 +43,9 @@ type Candidate struct {
 	// Stored and Current are nil for a candidate that is absent. A partial
 	// manifest is never diffed: the candidate is reported incomplete.
 	Stored, Current *snapshot.Manifest
+	// Names show the files it binds by the hash of where they lie
+	// (claude.Root.BoundNames); nil shows every path by anomaly.ShowPath.
+	Names anomaly.Names
 }
 
 // Input is everything Run looks at.
@@ -81,6 +85,11 @@ const (
 	ClassAnnouncedByProject Class = "announced-by-project"
 	// ClassUnexpected: explained by no log.
 	ClassUnexpected Class = "unexpected"
+	// ClassUnknown: it could not be told: the last entry naming the file
+	// carries a sha256 and the content observed could not be read to
+	// compare (not kept, no longer on disk), or the logs could not be
+	// read. It counts as unexpected; it is never read as clean.
+	ClassUnknown Class = "unknown"
 )
 
 // Change is one file change and its verdict.
@@ -102,6 +111,9 @@ type Change struct {
 	// Hashed: the entry that explains the change carries a sha256 and it
 	// is the file's content now (never for a removal or an implied one).
 	Hashed bool
+	// Unread: unexpected for a sha256 that could not be compared, since the
+	// file's content observed could not be read (ClassUnknown).
+	Unread bool
 	// Entry is the entry that explains the change (for ClassExpected, one
 	// from a log other than the project's own, so its source is the one
 	// that counts) or, for an unexpected one, the last entry naming the
@@ -265,7 +277,7 @@ func (r *reconciler) candidate(c *Candidate) []Change {
 }
 
 func (rc *Change) imply(class Class) {
-	rc.Expected, rc.Implied, rc.Class, rc.Why, rc.Entry, rc.Hashed = true, true, class, "", nil, false
+	rc.Expected, rc.Implied, rc.Class, rc.Why, rc.Entry, rc.Hashed, rc.Unread = true, true, class, "", nil, false, false
 }
 
 func isDir(ch *snapshot.Change) bool {
@@ -309,6 +321,8 @@ func (r *reconciler) classify(c *Candidate, rc *Change, all, win []indexed) {
 	v := judge(rc.Change.Type, all, win, content)
 	rc.Expected, rc.Why, rc.Entry, rc.Hashed = v.expected, v.why, v.entry, v.hashed
 	if !v.expected {
+		// Only a regular file has content: "" for one is content unread.
+		rc.Unread = v.why == MismatchSHA256 && rc.Change.New.Kind == snapshot.File && content() == ""
 		return
 	}
 	rc.Class = ClassAnnouncedByProject

@@ -397,16 +397,20 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
-		announce string // the content the entry's sha256 names
+		announce string // the content the entry's sha256 names; "" for no sha256
 		keep     bool   // the observed bytes are kept
 		lie      bool   // the store answers other bytes for the observed hash
 		want     string
+		// class: unknown (never unexpected, never expected) when the
+		// observed bytes could not be read to compare (issue #23).
+		class Class
 	}{
-		{"announces what was written after the observation, re-read", "Y", false, false, "modified SKILL.md: sha256"},
-		{"announces what was written after the observation, kept bytes", "Y", true, false, "modified SKILL.md: sha256"},
-		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256"},
-		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected"},
-		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256"},
+		{"announces what was written after the observation, re-read", "Y", false, false, "modified SKILL.md: sha256", ClassUnknown},
+		{"announces what was written after the observation, kept bytes", "Y", true, false, "modified SKILL.md: sha256", ClassUnexpected},
+		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256", ClassUnknown},
+		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected", ClassExpected},
+		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256", ClassUnknown},
+		{"no sha256 needs no bytes", "", false, false, "modified SKILL.md: expected", ClassExpected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcileFixture(t)
@@ -427,7 +431,7 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 			}
 			r := Run(Input{
 				Candidates: []Candidate{{ID: "swtest", Root: f.root, Name: []byte("s"), Since: f.since, Stored: stored, Current: current}},
-				Sources: []Source{{Entries: []auditlog.Entry{withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), tc.announce)},
+				Sources: []Source{{Entries: []auditlog.Entry{announce(entry(5, auditlog.Update, rel+"SKILL.md"), tc.announce)},
 					Scopes: []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}}},
 				Now:     f.now,
 				Content: kept(store),
@@ -435,6 +439,17 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 			if got := verdicts(r); !slices.Equal(got, []string{tc.want}) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
+			if got := r.Changes[0].Worth(); got != tc.class || got == ClassUnknown && r.Unexpected != 1 {
+				t.Fatalf("class %s (%d unexpected), want %s", got, r.Unexpected, tc.class)
+			}
 		})
 	}
+}
+
+// announce is e with the sha256 of content, none for "".
+func announce(e auditlog.Entry, content string) auditlog.Entry {
+	if content == "" {
+		return e
+	}
+	return withSHA(e, content)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -24,6 +25,8 @@ type Reconciliation struct {
 	Against string
 	// Reference is the manifest they are measured against, nil for none.
 	Reference *snapshot.Manifest
+	// Names show its paths (Candidate.Names).
+	Names anomaly.Names
 }
 
 // Subjects is what reconciliation compares: per candidate, its reference
@@ -46,7 +49,8 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 		if !which(st) {
 			continue
 		}
-		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
+		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest,
+			Names: st.Root.BoundNames(st.Name, st.Observed.Canonical, st.PriorCanonical, st.ReviewedCanonical)}
 		ref, err := tx.Reviews().Reference(st.ID)
 		if err != nil {
 			return sub, err
@@ -65,8 +69,10 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 // StoredSubjects are the subjects of what the store holds: each record's
 // last delivered version against its reference, when they differ (for
 // `status`, which observes no tree). A record never reviewed and not
-// accepted on first use differs from nothing: all of it is added.
-func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) {
+// accepted on first use differs from nothing: all of it is added. roots
+// name the files a record binds (claude.Root.BoundNames, from the forms
+// the store keeps); a record of no root among them shows them by hash.
+func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record, roots []claude.Root) (Subjects, error) {
 	sub := Subjects{Against: map[string]string{}}
 	seen := map[string]bool{}
 	for _, r := range recs {
@@ -85,9 +91,24 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record) (Subjects, error) 
 		if m == nil || ref != nil && ref.Digest == *r.Digest {
 			continue
 		}
-		sub.Add(Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}, ref)
+		c := Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m,
+			Names: RecordNames(roots, r, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))}
+		sub.Add(c, ref)
 	}
 	return sub, nil
+}
+
+// RecordNames names the files record r binds (claude.Root.BoundNames) by
+// the root among roots it is of; nil when it is of none (then each is
+// shown by its hash).
+func RecordNames(roots []claude.Root, r *baseline.Record, canons ...[]byte) anomaly.Names {
+	of := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
+	for _, root := range roots {
+		if root.Same(of) {
+			return root.BoundNames(r.Name, canons...)
+		}
+	}
+	return nil
 }
 
 // Add lists c as a subject measured against ref (nil: against nothing).
@@ -107,7 +128,7 @@ func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[
 	}
 	res := Run(Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim, Content: s.Content})
 	for _, c := range s.Candidates {
-		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored}
+		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored, Names: c.Names}
 	}
 	for _, id := range res.Incomplete {
 		out[id].Incomplete = true
@@ -124,7 +145,7 @@ func (r *Reconciliation) Files() []cache.FileChange {
 	out := make([]cache.FileChange, 0, len(r.Changes))
 	for i := range r.Changes {
 		ch := &r.Changes[i]
-		fc := cache.FileChange{Path: DisplayPath(ch.Change.Path), Change: ch.Change.Type.String(), Class: string(ch.Worth())}
+		fc := cache.FileChange{Path: r.Names.Show(ch.Change.Path), Change: ch.Change.Type.String(), Class: string(ch.Worth())}
 		if s, ok := ch.Source(); ok {
 			fc.Source = &s
 		}
@@ -134,9 +155,13 @@ func (r *Reconciliation) Files() []cache.FileChange {
 }
 
 // Worth is the change's class as a person counts it: unexpected unless
-// some log explains it.
+// some log explains it, unknown when the content a log's sha256 names
+// could not be read.
 func (c *Change) Worth() Class {
-	if !c.Expected {
+	switch {
+	case c.Unread:
+		return ClassUnknown
+	case !c.Expected:
 		return ClassUnexpected
 	}
 	return c.Class
@@ -151,13 +176,6 @@ func (c *Change) Source() (string, bool) {
 	}
 	return c.Entry.Source, true
 }
-
-// MaxPathShown bounds one path shown of a candidate; a longer one is shown
-// by its label.
-const MaxPathShown = 160
-
-// DisplayPath shows a path inside a candidate the one way (anomaly.ShowPath).
-func DisplayPath(p []byte) string { return anomaly.ShowPath(p) }
 
 // ReadAudit reads the audit logs of scopes for reconciliation. When they
 // cannot be read, it returns no source and says why in fixed words: every

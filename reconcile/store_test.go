@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/snapshot"
@@ -20,15 +21,31 @@ func fileChange(path string, t snapshot.ChangeType, class Class, source string) 
 	return c
 }
 
-func TestDisplayPathNeverShowsHostileBytes(t *testing.T) {
-	for _, p := range []string{"a/\x1b[31m", "\u202eevil", "a/../b", strings.Repeat("a/", 200) + "b", "a b"} {
-		got := DisplayPath([]byte(p))
-		if strings.Contains(got, p) || !strings.Contains(got, "#") && !strings.HasPrefix(got, "depth") {
-			t.Errorf("DisplayPath(%q) = %q, want its failing components by hash", p, got)
+func TestFilesNeverShowHostileBytes(t *testing.T) {
+	hostile := []string{"a/\x1b[31m", "\u202eevil", "a/../b", strings.Repeat("a/", 200) + "b", "a b"}
+	var r Reconciliation
+	for _, p := range hostile {
+		r.Changes = append(r.Changes, fileChange(p, snapshot.Modified, "", ""))
+	}
+	r.Changes = append(r.Changes, fileChange("scripts/run.sh", snapshot.Modified, "", ""))
+	fs := r.Files()
+	for i, p := range hostile {
+		if got := fs[i].Path; strings.Contains(got, p) || !strings.Contains(got, "#") && !strings.HasPrefix(got, "depth") {
+			t.Errorf("%q is shown as %q, want its failing components by hash", p, got)
 		}
 	}
-	if got := DisplayPath([]byte("scripts/run.sh")); got != "scripts/run.sh" {
+	if got := fs[len(hostile)].Path; got != "scripts/run.sh" {
 		t.Errorf("a plain path is shown as %q", got)
+	}
+}
+
+// A bound script is shown by its name (issue #23), in the JSON contract's
+// shape: the name its candidate's Names give it.
+func TestFilesShowABoundScriptByItsName(t *testing.T) {
+	r := Reconciliation{Changes: []Change{fileChange("scripts/0123", snapshot.Modified, "", "")},
+		Names: anomaly.Names{"scripts/0123": "~/.claude/hooks/format.sh"}}
+	if got := r.Files()[0].Path; got != "~/.claude/hooks/format.sh" {
+		t.Errorf("a bound script is shown as %q", got)
 	}
 }
 

@@ -61,7 +61,7 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	if cur.Digest == r.Target.Digest {
 		return Outcome{Already: true}, nil
 	}
-	ds, err := history.Diff(&cur.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content)
+	ds, err := history.Diff(&cur.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content, nil)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
 	}

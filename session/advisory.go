@@ -186,8 +186,9 @@ func build(in Input) Advisory {
 	var instr []string
 	var instrHeld int
 	adv.Instructions, instr, instrHeld = limitInstructions(in.Instructions, told)
-	adv.Text = render(in, len(adv.Consume), told, held, instr, instrHeld)
-	adv.Notice = notice(in, len(adv.Consume), items, len(in.Instructions))
+	acc := acceptedByKind(adv.Consume) // told before the deltas join Consume
+	adv.Text = render(in, acc, told, held, instr, instrHeld)
+	adv.Notice = notice(in, acc, items, len(in.Instructions))
 	for _, it := range told {
 		if it.delta {
 			adv.Consume = append(adv.Consume, *it.st)
@@ -263,6 +264,42 @@ func accepted(sts []baseline.Standing) []baseline.Standing {
 		}
 	}
 	return out
+}
+
+// kindWords are how a first run counts what it accepted, kind by kind, in
+// this order; a kind not listed is counted as "other candidate".
+var kindWords = []struct{ kind, one, many string }{
+	{claude.KindSkill, "skill", "skills"}, {claude.KindAgent, "agent", "agents"}, {claude.KindCommand, "command", "commands"},
+	{claude.KindPlugin, "plugin", "plugins"}, {claude.KindSettings, "settings file", "settings files"},
+	{claude.KindMCP, "MCP configuration", "MCP configurations"}, {claude.KindInstructions, "instruction file", "instruction files"},
+	{claude.KindOutputStyle, "output style", "output styles"}, {claude.KindWorkflow, "workflow", "workflows"},
+}
+
+// acceptedByKind says what a first run accepted, counted by kind:
+// "12 skills, 3 agents, 1 MCP configuration"; "nothing" for none.
+func acceptedByKind(sts []baseline.Standing) string {
+	n := map[string]int{}
+	for i := range sts {
+		n[KindOf(&sts[i])]++
+	}
+	var parts []string
+	for _, k := range kindWords {
+		if n[k.kind] > 0 {
+			parts = append(parts, count(n[k.kind], k.one, k.many))
+			delete(n, k.kind)
+		}
+	}
+	other := 0
+	for _, c := range n {
+		other += c
+	}
+	if other > 0 {
+		parts = append(parts, count(other, "other candidate", "other candidates"))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // underAdverse reports whether st is under a person's adverse verdict and still there.
@@ -440,13 +477,13 @@ func itemText(in Input, it *item) string {
 }
 
 // render writes the advisory's lines, or "" when there is nothing to say.
-func render(in Input, accepted int, told []item, held [numCategories]int, instr []string, instrHeld int) string {
+func render(in Input, accepted string, told []item, held [numCategories]int, instr []string, instrHeld int) string {
 	var lines []string
 	if in.StoreProblem != "" {
 		lines = append(lines, "skillwire could not compare with its store ("+in.StoreProblem+"): what changed since the last session is unknown.")
 	}
 	if in.Bootstrap {
-		lines = append(lines, fmt.Sprintf("skillwire first run: %d skill(s), agent(s) and command(s) accepted as the baseline on first use, without review.", accepted))
+		lines = append(lines, "skillwire first run: accepted "+accepted+" as the baseline on first use, without review.")
 	}
 	for _, o := range in.Obs {
 		if len(o.Walk.Anomalies) > 0 {

@@ -145,7 +145,7 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 	}
 	adv := build(Input{Standings: sts, Bootstrap: true})
 	got := lines(adv)
-	if got[0] != "skillwire first run: 3 skill(s), agent(s) and command(s) accepted as the baseline on first use, without review." {
+	if got[0] != "skillwire first run: accepted 3 skills as the baseline on first use, without review." {
 		t.Fatalf("first line %q", got[0])
 	}
 	if c := names(adv.Consume); strings.Join(c, " ") != "a b x" {
@@ -158,6 +158,46 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(adv.Text, `- not fully observable (budget): global skill "p"`) || !strings.Contains(adv.Text, `- not fully observable (symlink): global skill "x"`) {
 		t.Fatalf("what is not fully observable is still told on a first run:\n%s", adv.Text)
+	}
+}
+
+// A first run says what it accepted kind by kind (issue #23), in the
+// advisory and the person's line alike: a settings file or an MCP
+// configuration accepted unseen is not "a skill".
+func TestFirstRunCountsWhatItAcceptedByKind(t *testing.T) {
+	agents := claude.Root{Path: "/cfg/agents", Scope: claude.Global, Kind: claude.Agents}
+	var sts []baseline.Standing
+	add := func(n int, root claude.Root, names ...string) {
+		for i := range n {
+			name := fmt.Sprintf("c%d", len(sts))
+			if i < len(names) {
+				name = names[i]
+			}
+			st := standing(name, baseline.New)
+			st.Root = root
+			sts = append(sts, st)
+		}
+	}
+	add(12, skills)
+	add(3, agents)
+	add(2, userConfig, "settings.json", "settings.local.json")
+	add(1, userConfig, ".mcp.json")
+	add(1, userConfig, "CLAUDE.md")
+	add(1, claude.Root{Path: "/cfg", Scope: claude.Global, Kind: claude.Config}, "unheard-of.json")
+	partialSkill := standing("p", baseline.New, partial)
+	sts = append(sts, partialSkill)
+	adv := build(Input{Standings: sts, Bootstrap: true})
+	kinds := "accepted 12 skills, 3 agents, 2 settings files, 1 MCP configuration, 1 instruction file, 1 other candidate as the baseline"
+	if got := lines(adv)[0]; got != "skillwire first run: "+kinds+" on first use, without review." {
+		t.Errorf("advisory %q", got)
+	}
+	if want := "skillwire: first run, " + kinds + " without review"; !strings.HasPrefix(adv.Notice, want) {
+		t.Errorf("notice %q, want %q", adv.Notice, want)
+	}
+	// Control: a first run that accepted nothing says so, not "0 skills".
+	adv = build(Input{Standings: []baseline.Standing{partialSkill}, Bootstrap: true})
+	if got := lines(adv)[0]; got != "skillwire first run: accepted nothing as the baseline on first use, without review." {
+		t.Errorf("empty first run %q", got)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
-	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // CheckSubjects is what `check` reconciles: every candidate of roots
@@ -50,14 +50,19 @@ func CheckSubjects(tx *baseline.Tx, roots []claude.Root, obs []baseline.Observat
 			incomplete = append(incomplete, c.ID)
 			continue
 		}
-		c.Current = found
+		var canon []byte
+		if found != nil {
+			c.Current, canon = &found.Manifest, found.Canonical
+		}
+		c.Names = reconcile.RecordNames(roots, r, canon, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))
 		cands = append(cands, c)
 	}
 	for _, o := range obs {
 		for i := range o.Walk.Candidates {
 			oc := &o.Walk.Candidates[i]
 			if id := tx.ID(o.Root.Path, oc.Name); !recorded[id] && known[o.Root.Path] != 0 {
-				cands = append(cands, reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest})
+				cands = append(cands, reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest,
+					Names: o.Root.BoundNames(oc.Name, oc.Canonical)})
 			}
 		}
 	}
@@ -72,14 +77,14 @@ func CheckSubjects(tx *baseline.Tx, roots []claude.Root, obs []baseline.Observat
 
 // currentOf finds root/name in the observation. listed is false when the
 // root could not be listed.
-func currentOf(obs []baseline.Observation, root string, name []byte) (m *snapshot.Manifest, listed bool) {
+func currentOf(obs []baseline.Observation, root string, name []byte) (c *walker.Candidate, listed bool) {
 	for _, o := range obs {
 		if o.Root.Path != root {
 			continue
 		}
 		for i := range o.Walk.Candidates {
 			if bytes.Equal(o.Walk.Candidates[i].Name, name) {
-				return &o.Walk.Candidates[i].Manifest, true
+				return &o.Walk.Candidates[i], true
 			}
 		}
 		return nil, len(o.Walk.Anomalies) == 0

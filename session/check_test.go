@@ -99,7 +99,7 @@ func TestADeliveredChangeKeepsItsChangesSinceTheFirstUseVersion(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sub, err = reconcile.StoredSubjects(tx, append(recs, recs...))
+		sub, err = reconcile.StoredSubjects(tx, append(recs, recs...), nil)
 		stored = ids(sub)
 		return err
 	}))

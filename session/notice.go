@@ -18,13 +18,13 @@ const noticeRun = " — run `skillwire status`"
 
 // notice is the person's one line for an advisory of items, "" when there
 // is nothing to say.
-func notice(in Input, accepted int, items []item, instructions int) string {
+func notice(in Input, accepted string, items []item, instructions int) string {
 	var parts []string
 	if in.StoreProblem != "" {
 		parts = append(parts, "could not compare with its store")
 	}
 	if in.Bootstrap {
-		parts = append(parts, fmt.Sprintf("first run, %s accepted as the baseline without review", count(accepted, "candidate", "candidates")))
+		parts = append(parts, "first run, accepted "+accepted+" as the baseline without review")
 	}
 	for _, o := range in.Obs {
 		if len(o.Walk.Anomalies) > 0 {

@@ -92,7 +92,7 @@ func Summary(r *reconcile.Reconciliation, id string) string {
 	}
 	var paths []string
 	for i := range files[:min(len(files), maxFilesNamed)] {
-		paths = append(paths, reconcile.DisplayPath(files[i].Change.Path))
+		paths = append(paths, r.Names.Show(files[i].Change.Path))
 	}
 	list := strings.Join(paths, ", ")
 	if n := len(files) - len(paths); n > 0 {
@@ -125,7 +125,7 @@ func countedFiles(r *reconcile.Reconciliation) []reconcile.Change {
 // classes says who announced the changes: by class, naming at most three
 // gated sources of the expected ones.
 func classes(changes []reconcile.Change) string {
-	var n [3]int
+	var n [4]int
 	var sources []string
 	for i := range changes {
 		ch := &changes[i]
@@ -137,6 +137,8 @@ func classes(changes []reconcile.Change) string {
 			}
 		case reconcile.ClassAnnouncedByProject:
 			n[1]++
+		case reconcile.ClassUnknown:
+			n[3]++
 		default:
 			n[2]++
 		}
@@ -148,7 +150,8 @@ func classes(changes []reconcile.Change) string {
 			by += fmt.Sprintf(" and %d more", len(sources)-3)
 		}
 	}
-	words := [3]string{"announced by " + by, "announced only in the project's own audit log (which proves nothing)", "not announced in any audit log"}
+	words := [4]string{"announced by " + by, "announced only in the project's own audit log (which proves nothing)", "not announced in any audit log",
+		"not checked against its audit entry (the content it names could not be read)"}
 	total := len(changes)
 	var parts []string
 	for i, k := range n {

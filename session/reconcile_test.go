@@ -24,6 +24,11 @@ func change(path string, t snapshot.ChangeType, class reconcile.Class, source st
 	return c
 }
 
+func unread(c reconcile.Change) reconcile.Change {
+	c.Unread, c.Why = true, reconcile.MismatchSHA256
+	return c
+}
+
 func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 	const exp, proj = reconcile.ClassExpected, reconcile.ClassAnnouncedByProject
 	many := func(n int) []reconcile.Change {
@@ -52,6 +57,8 @@ func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 			"1 file added, not announced in any audit log: " + anomalyLabel("a/\x1b[2J\u202e.md") + "; see skillwire diff swid"},
 		{"a hostile source is never named", []reconcile.Change{change("a", snapshot.Modified, exp, "evil\x1b]0;x\a")},
 			"1 file modified, announced by a source whose name is hidden: a; see skillwire diff swid"},
+		{"a hash that could not be compared is said, not read as unannounced", []reconcile.Change{unread(change("a", snapshot.Modified, "", "")), change("b", snapshot.Modified, "", "")},
+			"2 files modified, 1 not announced in any audit log, 1 not checked against its audit entry (the content it names could not be read): a, b; see skillwire diff swid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Summary(&reconcile.Reconciliation{Changes: tc.changes}, "swid")
@@ -62,12 +69,12 @@ func TestSummarySaysWhoAnnouncedTheChanges(t *testing.T) {
 	}
 }
 
-func anomalyLabel(p string) string { return reconcile.DisplayPath([]byte(p)) }
+func anomalyLabel(p string) string { return anomaly.ShowPath([]byte(p)) }
 
 func TestAdvisoryStaysUnderTheCapAndHoldsTheRestOver(t *testing.T) {
 	var sts []baseline.Standing
 	rec := map[string]*reconcile.Reconciliation{}
-	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", reconcile.MaxPathShown-124)
+	long := strings.Repeat("d", 60) + "/" + strings.Repeat("e", 60) + "/" + strings.Repeat("f", anomaly.MaxPathShown-124)
 	for i := range 8 {
 		st := standing(fmt.Sprintf("c%02d", i)+strings.Repeat("n", anomaly.MaxNameLen-3), baseline.Changed)
 		sts = append(sts, st)

@@ -221,7 +221,7 @@ func TestUnreviewedChangeIsToldOnce(t *testing.T) {
 func TestEmptyFirstRunIsTheFirstRun(t *testing.T) {
 	l := newLife(t)
 	adv := l.session()
-	if !strings.Contains(adv.Text, "first run: 0 skill(s)") {
+	if !strings.Contains(adv.Text, "first run: accepted nothing") {
 		t.Fatalf("first run not told:\n%s", adv.Text)
 	}
 	l.write("dropped-in/SKILL.md", "appeared after the first run")

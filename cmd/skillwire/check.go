@@ -17,8 +17,9 @@ import (
 
 // checkChangeJSON is one change as `check --json` prints it (DESIGN.md §7).
 type checkChangeJSON struct {
-	// Path is inside the candidate, as anomaly.ShowPath shows it: "<root>"
-	// for the candidate itself, each component that fails the display
+	// Path is inside the candidate, as anomaly.Names.Show shows it:
+	// "<root>" for the candidate itself, a file it binds by where it lies
+	// ("~/.claude/hooks/x.sh"), each component that fails the display
 	// rules as #<hash>.
 	Path      string              `json:"path"`
 	Candidate string              `json:"candidate"`
@@ -138,14 +139,16 @@ func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int
 	out := checkJSON{Changes: []checkChangeJSON{}, Unexpected: rec.Unexpected, AuditSkippedLines: skipped,
 		AuditSuspicious: rec.Suspicious, Incomplete: nonNil(incomplete)}
 	names := map[string]*string{}
+	paths := map[string]anomaly.Names{}
 	for _, c := range cands {
+		paths[c.ID] = c.Names
 		if anomaly.Gate(c.Name) {
 			n := string(c.Name)
 			names[c.ID] = &n
 		}
 	}
 	for _, rc := range rec.Changes {
-		cj := checkChangeJSON{Path: checkPath(rc.Change.Path), Candidate: rc.Candidate, Name: names[rc.Candidate],
+		cj := checkChangeJSON{Path: paths[rc.Candidate].Show(rc.Change.Path), Candidate: rc.Candidate, Name: names[rc.Candidate],
 			Type: rc.Change.Type, Change: rc.Change.Type, Class: rc.Worth(), Expected: rc.Expected, Implied: rc.Implied, Audit: rc.Entry}
 		if src, ok := rc.Source(); ok {
 			cj.Source = &src
@@ -162,9 +165,6 @@ func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int
 	}
 	return out
 }
-
-// checkPath shows a path inside a candidate the one way (anomaly.ShowPath).
-func checkPath(p []byte) string { return anomaly.ShowPath(p) }
 
 var mismatchText = map[reconcile.Mismatch]string{
 	reconcile.MismatchNoEntry:   "no audit entry names it",

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -18,6 +20,9 @@ type diffJSON struct {
 	From  diffSideJSON   `json:"from"`
 	To    diffSideJSON   `json:"to"`
 	Files []fileDiffJSON `json:"files"`
+	// AuditProblem says why the audit logs could not be read (every
+	// file's class is then "unknown"); null when they were.
+	AuditProblem *string `json:"audit_problem"`
 }
 
 type diffSideJSON struct {
@@ -28,17 +33,22 @@ type diffSideJSON struct {
 }
 
 type fileDiffJSON struct {
-	Path    string  `json:"path"`
-	Change  string  `json:"change"`
-	OldHash *string `json:"old_hash"`
-	NewHash *string `json:"new_hash"`
-	OldMode *string `json:"old_mode"`
-	NewMode *string `json:"new_mode"`
-	OldSize *int64  `json:"old_size,omitempty"`
-	NewSize *int64  `json:"new_size,omitempty"`
-	Binary  bool    `json:"binary"`
-	Unkept  bool    `json:"unkept,omitempty"`
-	Diff    string  `json:"diff"`
+	// Path, Change, Class and Source are the one vocabulary of a changed
+	// file in check, status and diff: Class is the TO side's bytes
+	// reconciled with the audit logs (reconcile.Run), as check does it.
+	Path    string          `json:"path"`
+	Change  string          `json:"change"`
+	Class   reconcile.Class `json:"class"`
+	Source  *string         `json:"source"`
+	OldHash *string         `json:"old_hash"`
+	NewHash *string         `json:"new_hash"`
+	OldMode *string         `json:"old_mode"`
+	NewMode *string         `json:"new_mode"`
+	OldSize *int64          `json:"old_size,omitempty"`
+	NewSize *int64          `json:"new_size,omitempty"`
+	Binary  bool            `json:"binary"`
+	Unkept  bool            `json:"unkept,omitempty"`
+	Diff    string          `json:"diff"`
 }
 
 func newDiffCmd(s *streams) *cobra.Command {
@@ -87,12 +97,17 @@ store unusable (a corrupt object is never shown).`,
 				return err
 			}
 			// The canonical forms the store keeps: the one last delivered and
-			// the one reviewed SAFE (nil when none).
+			// the one reviewed SAFE (nil when none); and the reference check
+			// measures changes against, for the time they are measured since.
 			var forms [][]byte
 			var start *baseline.Version // FROM when none is named (history.From)
+			var reference *baseline.Reference
 			ref, vs, from, err := w.version(args[0], func(tx *baseline.Tx, ref candidateRef) error {
 				forms = [][]byte{tx.Extract(ref.id), tx.ReviewedExtract(ref.id)}
 				var err error
+				if reference, err = tx.Reviews().Reference(ref.id); err != nil {
+					return err
+				}
 				if len(args) == 1 {
 					start, err = history.From(tx, ref.root, ref.name, ref.id)
 				}
@@ -132,13 +147,30 @@ store unusable (a corrupt object is never shown).`,
 			if cs != nil {
 				defer cs.Close()
 			}
-			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), forms...), history.Canonical(kept(cs, stage), forms...))
+			names := ref.root.BoundNames(ref.name, forms...)
+			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), forms...), history.Canonical(kept(cs, stage), forms...), names)
 			if err != nil {
 				return failure(err, exitNoAudit)
 			}
+			rec := reconcile.Candidate{ID: ref.id, Root: ref.root.Path, Name: ref.name, Stored: fromM, Current: to, Names: names}
+			if from != nil {
+				rec.Since = diffSince(from, reference)
+			}
+			classes, problem := w.diffClasses(s, rec, cfg.Limits, kept(cs, stage))
+			if problem != "" {
+				out.AuditProblem = &problem
+			}
 			out.Files = []fileDiffJSON{}
 			for _, d := range ds {
-				out.Files = append(out.Files, fileJSON(&d, stat))
+				j := fileJSON(&d, stat)
+				j.Class = reconcile.ClassUnknown
+				if rc, ok := classes[string(d.RawPath)]; ok && problem == "" {
+					j.Class = rc.Worth()
+					if src, ok := rc.Source(); ok {
+						j.Source = &src
+					}
+				}
+				out.Files = append(out.Files, j)
 			}
 			if asJSON {
 				err = writeJSON(s.out, out)
@@ -155,6 +187,43 @@ store unusable (a corrupt object is never shown).`,
 	cmd.Flags().BoolVar(&stat, "stat", false, "list the files and their line counts only")
 	bf.add(cmd)
 	return cmd
+}
+
+// diffSince is when the changes from version from are measured since: the
+// time of check's reference when from is it (reviewed, or first used),
+// else when from was last kept. Only an audit entry after it explains one.
+func diffSince(from *baseline.Version, ref *baseline.Reference) time.Time {
+	if ref != nil && ref.Digest == from.Digest {
+		return ref.At
+	}
+	return from.At
+}
+
+// diffClasses reconciles c's changes with the audit logs as check does
+// (reconcile.Run), the TO side's bytes from content: each change by its
+// raw path. problem says why the logs could not be read ("" when they
+// were): then no class is known.
+func (w *world) diffClasses(s *streams, c reconcile.Candidate, lim walker.Limits, content history.Content) (map[string]reconcile.Change, string) {
+	src, problem := w.readAudit(s)
+	if problem != "" {
+		return nil, problem
+	}
+	sizes := map[snapshot.Hash]int64{}
+	for _, e := range c.Current.Entries {
+		if e.Kind == snapshot.File {
+			sizes[e.Hash] = e.Size
+		}
+	}
+	res := reconcile.Run(reconcile.Input{Candidates: []reconcile.Candidate{c}, Sources: src, Now: time.Now(), Limits: lim,
+		Content: func(h snapshot.Hash) ([]byte, bool) {
+			b, ok, err := content(h, sizes[h])
+			return b, ok && err == nil
+		}})
+	out := make(map[string]reconcile.Change, len(res.Changes))
+	for _, rc := range res.Changes {
+		out[string(rc.Change.Path)] = rc
+	}
+	return out, ""
 }
 
 func fileJSON(d *history.FileDiff, stat bool) fileDiffJSON {

@@ -30,7 +30,19 @@ type versionJSON struct {
 	Added      int       `json:"added"`
 	Removed    int       `json:"removed"`
 	Modified   int       `json:"modified"`
+	// Files are the files counted, each {path, change}, its path shown the
+	// one way (anomaly.Names.Show: a script a settings file runs by where
+	// it lies).
+	Files []historyFileJSON `json:"files"`
 }
+
+type historyFileJSON struct {
+	Path   string `json:"path"`
+	Change string `json:"change"`
+}
+
+// historyFilesShown is how many files a row of the terminal view names.
+const historyFilesShown = 5
 
 type noteJSON struct {
 	Kind   string    `json:"kind"`
@@ -63,15 +75,24 @@ Exit 0, 2 usage error, 4 store unusable.`,
 				return err
 			}
 			var notes []baseline.Note // oldest first
-			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, ref candidateRef) (err error) { notes, err = tx.Notes().Of(ref.id); return })
+			var forms [][]byte        // the forms kept, to name the files a settings file runs
+			ref, _, vs, err := w.versions(args[0], func(tx *baseline.Tx, ref candidateRef) (err error) {
+				forms = [][]byte{tx.Extract(ref.id), tx.ReviewedExtract(ref.id)}
+				notes, err = tx.Notes().Of(ref.id)
+				return
+			})
 			if err != nil {
 				return err
 			}
+			names := ref.root.BoundNames(ref.name, forms...)
 			out := historyJSON{ID: ref.id, Versions: []versionJSON{}, Notes: []noteJSON{}}
 			for _, r := range history.Rows(vs) {
 				j := versionJSON{Digest: r.Version.Digest.String(), Time: r.At, How: string(r.How),
 					Reviewer: defang(r.Reviewer), Restorable: r.Version.Restorable,
-					Added: r.Added, Removed: r.Removed, Modified: r.Modified}
+					Added: r.Added, Removed: r.Removed, Modified: r.Modified, Files: []historyFileJSON{}}
+				for _, c := range r.Files {
+					j.Files = append(j.Files, historyFileJSON{Path: names.Show(c.Path), Change: c.Type.String()})
+				}
 				if r.Verdict != "" {
 					j.Verdict = &r.Verdict
 				}
@@ -103,6 +124,13 @@ Exit 0, 2 usage error, 4 store unusable.`,
 				}
 				fmt.Fprintf(s.out, "%s  %s  %-28s +%d -%d ~%d  %s\n", v.Digest, v.Time.UTC().Format(time.RFC3339), how,
 					v.Added, v.Removed, v.Modified, restorable)
+				for i, f := range v.Files {
+					if i == historyFilesShown {
+						fmt.Fprintf(s.out, "    and %d more\n", len(v.Files)-i)
+						break
+					}
+					fmt.Fprintf(s.out, "    %-8s %s\n", f.Change, f.Path)
+				}
 			}
 			if len(out.Notes) > 0 {
 				fmt.Fprintf(s.out, "Notes, newest first:\n")

@@ -129,7 +129,7 @@ been recorded yet (which says nothing about what is installed).`,
 						return err
 					}
 					all := slices.Concat(rep.Pending, rep.Unvetted, rep.Adverse, rep.Safe)
-					if subjects, err = reconcile.StoredSubjects(tx, all); err != nil {
+					if subjects, err = reconcile.StoredSubjects(tx, all, w.roots); err != nil {
 						return err
 					}
 					if gate, err := tx.Notes().Recent(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
@@ -234,6 +234,40 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	return e
 }
 
+// statusFilesShown is how many changed files of one entry status names;
+// --json has them all.
+const statusFilesShown = 5
+
+// printStatusChanges lists each entry's changed files, one a line, each
+// path shown the one way (reconcile's Files), with its class.
+func printStatusChanges(w io.Writer, out *statusJSON) {
+	var rows []string
+	for _, l := range [][]statusEntryJSON{out.Pending, out.Adverse, out.Unvetted, out.Safe} {
+		for _, e := range l {
+			for i, c := range e.Changes {
+				if i == statusFilesShown {
+					rows = append(rows, fmt.Sprintf("  %s\tand %d more (skillwire diff %s)\n", e.ID, len(e.Changes)-i, e.ID))
+					break
+				}
+				class := c.Class
+				if c.Source != nil {
+					class += " by " + *c.Source
+				}
+				rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\n", e.ID, c.Change, c.Path, class))
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "changed files since the reviewed (else first-use) version (%d):\n", len(rows))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		io.WriteString(tw, r)
+	}
+	tw.Flush()
+}
+
 func printStatus(s *streams, out *statusJSON) {
 	printHooksOff(s.out, out.HooksOff)
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
@@ -269,6 +303,7 @@ func printStatus(s *streams, out *statusJSON) {
 		}
 		tw.Flush()
 	}
+	printStatusChanges(s.out, out)
 	if len(out.Gate) > 0 {
 		fmt.Fprintf(s.out, "gate, recent asks and denies (%d):\n", len(out.Gate))
 		for _, n := range out.Gate {

@@ -1,0 +1,79 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// BoundNames names the files candidate name of r binds by a hash of where
+// they lie (walker.ScriptEntry: the scripts its settings run, the files its
+// instructions import, a plugin's files outside the cache) as the paths a
+// person knows, for every command and JSON alike: "~/.claude/hooks/x.sh",
+// "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh", "/opt/x.sh". canons are the
+// candidate's canonical forms at hand (on disk, delivered, reviewed; nil
+// ones are skipped): a file that only a form no longer kept ran keeps its
+// hash. A name is given only where the entry's hash is the hash of the
+// very path the walker binds, so no name is ever a guess. nil when the
+// candidate binds nothing.
+func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
+	bound := r.boundFiles(name)
+	if bound == nil {
+		return nil
+	}
+	var names anomaly.Names
+	for _, c := range canons {
+		if c == nil {
+			continue
+		}
+		for _, p := range bound(c) {
+			s, ok := r.showOutside(p)
+			if !ok {
+				continue
+			}
+			if names == nil {
+				names = anomaly.Names{}
+			}
+			e := string(walker.ScriptEntry(p))
+			names[e] = s
+			names[e+walker.ScriptTargetSuffix] = s + " (link target)"
+		}
+	}
+	return names
+}
+
+// boundFiles is what the walker calls to list the files candidate name of
+// r binds (NameSpec.Scripts), taken from r's own Spec: one rule for what
+// is bound and what is named.
+func (r Root) boundFiles(name []byte) func([]byte) []string {
+	spec := r.Spec()
+	if spec.Each != nil {
+		return spec.Each.Scripts
+	}
+	for _, n := range spec.Names {
+		if n.Name == string(name) {
+			return n.Scripts
+		}
+	}
+	return nil
+}
+
+// showOutside shows the absolute path p under the deepest of r's anchors
+// that holds it (home when the project is home), else as absolute.
+func (r Root) showOutside(p string) (string, bool) {
+	if !strings.HasPrefix(p, "/") {
+		return "", false // the walker binds absolute paths only
+	}
+	anchor, rel := "/", p[1:]
+	best := -1
+	for _, a := range []struct{ dir, word string }{{r.Home, "~/"}, {r.Project, "$CLAUDE_PROJECT_DIR/"}} {
+		if a.dir == "" || a.dir == "/" || len(a.dir) <= best {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(p, strings.TrimSuffix(a.dir, "/")+"/"); ok {
+			anchor, rel, best = a.word, rest, len(a.dir)
+		}
+	}
+	return anomaly.ShowOutside(anchor, []byte(rel))
+}
