@@ -33,6 +33,10 @@ type Places struct {
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
+
+	// Added are the folders the session added (Client.Added), whose
+	// .claude/{skills,agents,commands} are roots of scope Added.
+	Added []string
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
@@ -334,6 +338,11 @@ func (p Places) Roots() []Root {
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
+	}
+	// The added folders come last: a session without them lists the
+	// same roots in the same order.
+	for _, d := range p.Added {
+		dirs(pathname.Join(d, ".claude"), Added)
 	}
 	for i := range roots {
 		slices.Sort(roots[i].Names)
