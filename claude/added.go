@@ -68,9 +68,10 @@ const (
 // its command line adds. The client is the nearest ancestor that is Claude
 // Code by its process name or executable (claude, claude.exe); when
 // $CLAUDE_PID is set (the client sets it for its hooks) it must be that
-// one, so a settings env cannot point the reading elsewhere. A hook no
-// client runs (neither $CLAUDECODE nor $CLAUDE_PID set, and no client
-// found: a person running it by hand) has nothing added and no problem.
+// one, so a settings env cannot point the reading elsewhere. A process no
+// client runs (neither $CLAUDECODE nor $CLAUDE_PID set, which the client
+// sets for its hooks: a person running the hook by hand, a test) has
+// nothing added and no problem, and reads no other process.
 func (c Client) Added(env Env) AddedDirs {
 	want, pidSet := 0, false
 	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
@@ -80,23 +81,18 @@ func (c Client) Added(env Env) AddedDirs {
 			return AddedDirs{Problem: problemNotFound}
 		}
 	}
-	cc, _ := env.Getenv("CLAUDECODE")
-	underClient := pidSet || cc != ""
+	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
+		return AddedDirs{} // no client runs this process: nothing to read
+	}
 	if c.Proc == "" {
-		if underClient {
-			return AddedDirs{Problem: problemNoProc}
-		}
-		return AddedDirs{}
+		return AddedDirs{Problem: problemNoProc}
 	}
 	pid, err := c.find(want)
 	switch {
-	case err == nil:
 	case errors.Is(err, errRefused):
 		return AddedDirs{Problem: problemProcRefuse}
-	case underClient:
+	case err != nil:
 		return AddedDirs{Problem: problemNotFound}
-	default:
-		return AddedDirs{}
 	}
 	dir := pathJoinPid(c.Proc, pid)
 	cmdline, err := readBounded(dir+"/cmdline", maxCmdline)
@@ -307,4 +303,14 @@ func resolveAdded(p string) (string, bool) {
 		return "", false
 	}
 	return lex, true
+}
+
+// Told is the line a session is told when the folders it added cannot all
+// be observed, from fixed words only; "" when they can.
+func (a AddedDirs) Told() string {
+	if a.Problem == "" {
+		return ""
+	}
+	return "skillwire cannot observe every folder this session added with --add-dir (" + a.Problem +
+		"): the skills, agents and commands of a folder it cannot observe are not watched, and the gate cannot judge them."
 }

@@ -99,13 +99,13 @@ func TestTheClientIsKnownByWhatItIsNeverByTheEnvironmentAlone(t *testing.T) {
 		wantReason string
 	}{
 		{"by its name", "claude", "/x/versions/2.1.328", []string{"CLAUDECODE", "1"}, true, ""},
-		{"by its executable", "2.1.328", "/x/bin/claude.exe", nil, true, ""},
+		{"by its executable", "2.1.328", "/x/bin/claude.exe", []string{"CLAUDECODE", "1"}, true, ""},
+		{"no client runs the process", "claude", "/x/claude", nil, false, ""},
 		{"CLAUDE_PID names it", "claude", "/x/claude", []string{"CLAUDE_PID", "100"}, true, ""},
 		{"CLAUDE_PID names the shell", "claude", "/x/claude", []string{"CLAUDE_PID", "200"}, false, problemNotFound},
 		{"CLAUDE_PID names init", "claude", "/x/claude", []string{"CLAUDE_PID", "1"}, false, problemNotFound},
 		{"CLAUDE_PID is not a pid", "claude", "/x/claude", []string{"CLAUDE_PID", "1e3"}, false, problemNotFound},
 		{"a wrapper is not the client", "node", "/usr/bin/node", []string{"CLAUDECODE", "1"}, false, problemNotFound},
-		{"no client runs the hook", "node", "/usr/bin/node", nil, false, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -523,6 +523,8 @@ func placeOf(r claude.Root) Candidate {
 		c.Scope = Project
 	case claude.Managed:
 		c.Scope = Managed
+	case claude.Added:
+		c.Scope = Added
 	}
 	return c
 }
