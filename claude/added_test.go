@@ -12,7 +12,7 @@ import (
 // fakeProc is a proc filesystem of processes: pid → (comm, ppid, exe,
 // cwd, argv).
 type fakeProc struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 
