@@ -1,13 +1,9 @@
 package claude
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/skillwire/skillwire/pathname"
 )
@@ -87,6 +83,13 @@ func (p *Places) nested(lim Limits) {
 	}
 	queue := []dir{{p.Project, 0}}
 	listed := 0
+	// One git process answers both questions below, started before the
+	// listing so that its start overlaps it.
+	var ig *ignorer
+	if p.top != "" {
+		ig = startIgnorer(p.top)
+		defer ig.close()
+	}
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
@@ -126,12 +129,12 @@ func (p *Places) nested(lim Limits) {
 			for i, q := range queue {
 				sub[i] = q.path
 			}
-			ignored := checkIgnore(p.top, sub)
+			ignored := ig.ask(sub)
 			queue = slices.DeleteFunc(queue, func(q dir) bool { return ignored[q.path] })
 		}
 	}
 	if p.top != "" && len(p.Nested)+len(p.NestedInstructions) > 0 {
-		ignored := checkIgnore(p.top, append(append([]string(nil), p.Nested...), p.NestedInstructions...))
+		ignored := ig.ask(append(append([]string(nil), p.Nested...), p.NestedInstructions...))
 		p.Nested = keep(p.Nested, ignored)
 		p.NestedInstructions = keep(p.NestedInstructions, ignored)
 	}
@@ -151,30 +154,6 @@ func keep(dirs []string, drop map[string]bool) []string {
 		}
 	}
 	return out
-}
-
-// checkIgnore is the set of dirs git ignores in the work tree at top,
-// asked once, as Claude Code asks it (`git check-ignore`: a tracked file
-// is never ignored). No answer (no git, a broken repository) ignores
-// nothing: the client then loads them all. The repository's fsmonitor is
-// never started: skillwire runs no command of the repository's.
-var checkIgnore = func(top string, dirs []string) map[string]bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", top, "-c", "core.fsmonitor=false", "check-ignore", "-z", "--stdin")
-	var in bytes.Buffer
-	for _, d := range dirs {
-		in.WriteString(d + "/\x00")
-	}
-	cmd.Stdin = &in
-	out, _ := cmd.Output()
-	ignored := map[string]bool{}
-	for _, f := range strings.Split(string(out), "\x00") {
-		if f != "" {
-			ignored[strings.TrimSuffix(f, "/")] = true
-		}
-	}
-	return ignored
 }
 
 // plainPath: absolute, and every component a name (no "", ".", "..").

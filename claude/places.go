@@ -33,6 +33,10 @@ type Places struct {
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
+
+	// Added are the folders the session added (Client.Added), whose
+	// .claude/{skills,agents,commands} are roots of scope Added.
+	Added []string
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
@@ -93,6 +97,7 @@ func (f configFile) spec(name string, r Root) walker.NameSpec {
 	switch {
 	case f.imports:
 		s.Extract, s.Scripts = instructionsExtract, r.imports
+		s.Imports, s.ImportDepth = r.importsOf, importDepth
 	case f.runs:
 		s.Scripts = r.scripts
 	case name == "installed_plugins.json":
@@ -104,6 +109,17 @@ func (f configFile) spec(name string, r Root) walker.NameSpec {
 // imports lists the files an instruction file of r imports (importPaths):
 // its whole text is its canonical form.
 func (r Root) imports(text []byte) []string { return importPaths(r.Path, r.Home, text) }
+
+// importDepth is how deep Claude Code 2.1.328 follows @path imports: the
+// file itself is level 0 and a file of level 5 is not loaded, so four
+// levels of imports are read (each file once: a cycle ends).
+const importDepth = 4
+
+// importsOf lists the files an imported file at p imports in turn:
+// relative to it, as the client resolves them.
+func (r Root) importsOf(p string, data []byte) []string {
+	return importPaths(pathname.Parent(p), r.Home, data)
+}
 
 // instructionsExtract keeps an instruction file whole: its digest is its
 // bytes', and its imports are read from it.
@@ -334,6 +350,11 @@ func (p Places) Roots() []Root {
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
+	}
+	// The added folders come last: a session without them lists the
+	// same roots in the same order.
+	for _, d := range p.Added {
+		dirs(pathname.Join(d, ".claude"), Added)
 	}
 	for i := range roots {
 		slices.Sort(roots[i].Names)

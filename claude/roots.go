@@ -24,10 +24,13 @@ const (
 	Global  Scope = "global"
 	Project Scope = "project"
 	Managed Scope = "managed" // set by the administrator (managed settings)
+	// Added: a folder the session added (--add-dir), whose .claude the
+	// client loads skills, agents and commands from.
+	Added Scope = "added"
 )
 
 // Valid reports whether s is one of the scopes.
-func (s Scope) Valid() bool { return s == Global || s == Project || s == Managed }
+func (s Scope) Valid() bool { return s == Global || s == Project || s == Managed || s == Added }
 
 // Kind is what a root holds.
 type Kind string

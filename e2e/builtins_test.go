@@ -81,10 +81,10 @@ func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 	}
 }
 
-// Unknown is not clean: a skill the client loads from a folder skillwire
-// does not watch (--add-dir) resolves to no candidate skillwire observed,
-// and is asked (in -p, the client then denies it). Control: with the hooks
-// uninstalled it loads.
+// Unknown is not clean: a skill the client loads from an --add-dir folder
+// that arrived after the first run is new and never reviewed, and is asked
+// (in -p, the client then denies it). Control: with the hooks uninstalled
+// it loads.
 func TestANameOfNoObservedCandidateIsAsked(t *testing.T) {
 	t.Parallel()
 	for _, uninstall := range []bool{false, true} {

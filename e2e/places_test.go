@@ -202,8 +202,9 @@ func TestAnImportOfCLAUDEMDIsBoundIntoItsDigest(t *testing.T) {
 }
 
 // The client loads the skills of a --add-dir folder, and (2.1.328) not
-// those of permissions.additionalDirectories: skillwire watches neither
-// yet (a hook is not told --add-dir); this pins what the client does.
+// those of permissions.additionalDirectories: this pins what the client
+// does (skillwire reads --add-dir from the client's command line:
+// adddir_test.go).
 func TestAddedDirectorySkillsLoadOnlyFromTheFlag(t *testing.T) {
 	t.Parallel()
 	for _, flag := range []bool{true, false} {

@@ -524,6 +524,8 @@ func placeOf(r claude.Root) resolve.Candidate {
 		c.Scope = resolve.Project
 	case claude.Managed:
 		c.Scope = resolve.Managed
+	case claude.Added:
+		c.Scope = resolve.Added
 	}
 	return c
 }

@@ -44,6 +44,9 @@ const (
 	User
 	Project
 	Plugin
+	// Added: a folder the session added (--add-dir); its rank against
+	// the others is not known, so it neither shadows nor is shadowed.
+	Added
 )
 
 func (s Scope) String() string {
@@ -56,6 +59,8 @@ func (s Scope) String() string {
 		return "project"
 	case Plugin:
 		return "plugin"
+	case Added:
+		return "added"
 	}
 	return "unknown"
 }

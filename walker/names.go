@@ -48,6 +48,11 @@ type NameSpec struct {
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs; their content is bound into the candidate.
 	Scripts func(canon []byte) []string
+	// Imports, when set, lists the files a bound file at path names in
+	// turn (an instruction file's imports' own imports), bound too, to
+	// ImportDepth levels of Scripts' files (1: Scripts' alone).
+	Imports     func(path string, data []byte) []string
+	ImportDepth int
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose

@@ -129,11 +129,11 @@ func (b *batch) read(r *reader, k int) {
 		return
 	}
 	if id.mnt == 0 {
-		r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil)
+		r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil, nil)
 		return
 	}
 	want := id.stat()
-	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id)
+	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id, nil)
 }
 
 // submit puts b in flight; the traversal holds a reference on b's

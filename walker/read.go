@@ -3,6 +3,7 @@ package walker
 import (
 	"crypto/sha256"
 	"hash"
+	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
@@ -74,7 +75,7 @@ func openRegular(dirfd int, name zname, follow bool, want *unix.Stat_t) (int, un
 // and follow are openRegular's. On a byte budget cut e.Kind is left 0.
 // id, when set, is the file as a walk with Config.Reuse identified it: the
 // hash is recorded there.
-func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, id *hashRec) {
+func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, id *hashRec, sink *[]byte) {
 	path := e.Path
 	fd, st, reason := openRegular(dirfd, name, follow, want)
 	if reason != 0 {
@@ -91,10 +92,16 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 		return
 	}
 	var sum [32]byte
-	if keep := w.s.cfg.Keep; keep != nil && st.Size <= w.s.keepMax {
+	keep := w.s.cfg.Keep
+	if keep != nil && st.Size <= w.s.keepMax || sink != nil {
 		var data []byte
 		if data, sum, reason = r.wholeKept(fd, &st, path); reason == 0 {
-			keep.Keep(sum, data)
+			if keep != nil && st.Size <= w.s.keepMax {
+				keep.Keep(sum, data)
+			}
+			if sink != nil {
+				*sink = slices.Clone(data) // the bytes hashed, never a second read
+			}
 		}
 	} else {
 		sum, reason = r.whole(fd, &st, path)

@@ -335,7 +335,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			w.readFront(dirfd, name, nofollow == 0, &want, root)
 		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e, nil)
+		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e, nil, nil)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

@@ -30,19 +30,41 @@ func ScriptEntry(path string) []byte {
 // reached as a root is (its directory through links: it comes from the
 // configuration), then opened without following a link, with the arrival
 // proof, read and hashed whole. A missing one is no entry: when it
-// appears, the digest changes.
+// appears, the digest changes. With NameSpec.Imports, the files each bound
+// file names are bound in turn, to ImportDepth levels, each file once (a
+// cycle ends), all within maxScripts.
 func (w *cwalk) scripts(canon []byte) {
-	paths := slices.Compact(slices.Sorted(slices.Values(w.spec.Scripts(canon))))
+	level := w.spec.Scripts(canon)
+	seen := map[string]bool{}
 	var ents []snapshot.Entry
-	if len(paths) > maxScripts {
-		paths = paths[:maxScripts]
-		ents = append(ents, anomalyEntry([]byte(ScriptsPath), anomaly.Fanout))
-	}
-	for _, p := range paths {
-		if !w.take() {
-			break
+	bound := 0
+walk:
+	for depth := 0; len(level) > 0; depth++ {
+		var next []string
+		for _, p := range slices.Compact(slices.Sorted(slices.Values(level))) {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if bound == maxScripts {
+				ents = append(ents, anomalyEntry([]byte(ScriptsPath), anomaly.Fanout))
+				break walk
+			}
+			bound++
+			if !w.take() {
+				break walk
+			}
+			var data []byte
+			var sink *[]byte
+			if w.spec.Imports != nil && depth+1 < w.spec.ImportDepth {
+				sink = &data
+			}
+			ents = append(ents, w.script(p, sink)...)
+			if data != nil {
+				next = append(next, w.spec.Imports(p, data)...)
+			}
 		}
-		ents = append(ents, w.script(p)...)
+		level = next
 	}
 	slices.SortFunc(ents, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
 	w.out = append(w.out, ents...)
@@ -55,8 +77,9 @@ const ScriptTargetSuffix = "-target"
 
 // script observes the file at the absolute path p. A link is followed
 // once, as a top-level candidate is: its text is bound, and the file it
-// reaches is opened with the arrival proof and hashed.
-func (w *cwalk) script(p string) []snapshot.Entry {
+// reaches is opened with the arrival proof and hashed. sink, when set,
+// receives the bytes hashed.
+func (w *cwalk) script(p string, sink *[]byte) []snapshot.Entry {
 	path := ScriptEntry(p)
 	i := strings.LastIndexByte(p, '/')
 	dir, base := p[:i+1], p[i+1:]
@@ -82,7 +105,7 @@ func (w *cwalk) script(p string) []snapshot.Entry {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: path, Kind: snapshot.File}
-		w.st.rd.file(w, fd, name, false, &want, &e, nil)
+		w.st.rd.file(w, fd, name, false, &want, &e, nil, sink)
 		if e.Kind == 0 {
 			return nil
 		}
@@ -93,7 +116,7 @@ func (w *cwalk) script(p string) []snapshot.Entry {
 			return []snapshot.Entry{anomalyEntry(path, openReason(err))}
 		}
 		out := []snapshot.Entry{{Path: path, Kind: snapshot.Symlink, Target: target}}
-		if e, ok := w.scriptTarget(fd, name, append(slices.Clip(path), ScriptTargetSuffix...)); ok {
+		if e, ok := w.scriptTarget(fd, name, append(slices.Clip(path), ScriptTargetSuffix...), sink); ok {
 			out = append(out, e)
 		}
 		return out
@@ -104,7 +127,7 @@ func (w *cwalk) script(p string) []snapshot.Entry {
 // scriptTarget hashes what the link name of fd reaches: looked at through
 // the link, then opened through it and proved the same file. A dangling
 // link is no entry: when its target appears, the digest changes.
-func (w *cwalk) scriptTarget(fd int, name zname, path []byte) (snapshot.Entry, bool) {
+func (w *cwalk) scriptTarget(fd int, name zname, path []byte, sink *[]byte) (snapshot.Entry, bool) {
 	if !w.take() {
 		return snapshot.Entry{}, false
 	}
@@ -119,6 +142,6 @@ func (w *cwalk) scriptTarget(fd int, name zname, path []byte) (snapshot.Entry, b
 		return anomalyEntry(path, anomaly.Special), true
 	}
 	e := snapshot.Entry{Path: path, Kind: snapshot.File}
-	w.st.rd.file(w, fd, name, true, &want, &e, nil)
+	w.st.rd.file(w, fd, name, true, &want, &e, nil, sink)
 	return e, e.Kind != 0
 }

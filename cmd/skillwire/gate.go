@@ -200,17 +200,30 @@ func steeredSession(s *streams, cwd string, out *hookOut) bool {
 	return false
 }
 
-// warnFirst sets the line said before whatever o delivers; the deadline's
+// warnFirst adds a line said before whatever o delivers; the deadline's
 // delivery may read it from another goroutine.
 func (o *hookOut) warnFirst(line string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.warn = line
+	switch {
+	case line == "":
+	case o.warn == "":
+		o.warn = line
+	default:
+		o.warn += "\n" + line
+	}
+}
+
+// warned reports whether a line is to be said first.
+func (o *hookOut) warned() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.warn != ""
 }
 
 // gateEnv is the gate's view of the world for the hook's cwd.
 func gateEnv(s *streams, cwd string) (gate.Env, error) {
-	w, err := loadWorldFor(s, cwd)
+	w, err := loadHookWorld(s, cwd)
 	if err != nil {
 		return gate.Env{}, err
 	}

@@ -144,11 +144,12 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	if steeredSession(s, in.Cwd, out) {
 		return
 	}
-	w, err := loadWorldFor(s, in.Cwd)
+	w, err := loadHookWorld(s, in.Cwd)
 	if err != nil {
 		out.deliver(textIncomplete, noticeIncomplete)
 		return
 	}
+	out.warnFirst(w.added.Told())
 	cfg, err := envConfig(s)
 	if err != nil {
 		cfg = walker.DefaultConfig()
@@ -167,7 +168,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		Audit:       func() ([]reconcile.Source, string) { return w.readAudit(s) },
 		Project:     w.places.Project,
 		Log:         zerolog.New(hl).With().Timestamp().Logger(),
-		Warned:      out.warn != "",
+		Warned:      out.warned(),
 		Session:     in.Session,
 		Places:      w.places,
 		Stderr:      s.err,

@@ -39,6 +39,7 @@ Exit 0, or 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
+			w.withAdded(s)
 			obs := w.scan(cmd.Context(), s, cfg)
 			st, err := w.open(true, false)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skillwire/skillwire/claude"
 	"io"
 	"strings"
 	"unicode/utf16"
@@ -47,10 +48,13 @@ type streams struct {
 	in       io.Reader
 	out, err io.Writer
 	getenv   func(string) (string, bool)
+	// client is where a hook looks for the Claude Code process running
+	// it (the folders it added); the zero value finds none.
+	client claude.Client
 }
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	return runWith(args, streams{in: in, out: out, err: errw, getenv: lookupEnv})
+	return runWith(args, streams{in: in, out: out, err: errw, getenv: lookupEnv, client: claude.ThisClient()})
 }
 
 func runWith(args []string, s streams) int {

@@ -93,6 +93,7 @@ when the store is unusable.`,
 			if err != nil {
 				return err
 			}
+			w.withAdded(s)
 			var keep *history.Keeper
 			if update {
 				keep = w.keeper(&cfg, nil)

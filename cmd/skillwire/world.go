@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/managed"
+	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -26,6 +27,9 @@ type world struct {
 	// strict: managed.Policy).
 	managed    managed.Config
 	managedErr error
+	// added is what the client running a hook added (--add-dir), and why
+	// it could not all be observed.
+	added claude.AddedDirs
 }
 
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
@@ -57,6 +61,33 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 		fmt.Fprintf(s.err, "skillwire: %s; the gate answers as strict until it can be read\n", defang(w.managedErr.Error()))
 	}
 	return w, nil
+}
+
+// loadHookWorld is a hook's world: the project of its cwd, and the
+// folders the client running it added (read again by every hook, so a
+// gate hook judges what the session loads).
+func loadHookWorld(s *streams, cwd string) (*world, error) {
+	w, err := loadWorldFor(s, cwd)
+	if err != nil {
+		return nil, err
+	}
+	w.added = s.client.Added(claudeEnv(s))
+	if len(w.added.Dirs) > 0 {
+		w.places.Added = w.added.Dirs
+		w.roots = w.places.Roots()
+	}
+	return w, nil
+}
+
+// withAdded adds to w's roots the added folders' roots the store knows
+// (session.AddedRoots), for a command run outside a session; one that
+// cannot be read is said on stderr.
+func (w *world) withAdded(s *streams) {
+	roots, err := session.AddedRoots(w.opts(false, true), w.roots)
+	if err != nil {
+		fmt.Fprintf(s.err, "skillwire: the folders sessions added (--add-dir) could not be read from the store: %s\n", defang(err.Error()))
+	}
+	w.roots = append(w.roots, roots...)
 }
 
 // opts are the store's options in w: its directory, lock timeout and the

@@ -1,0 +1,316 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// The folders a session added with --add-dir load skills, agents and
+// commands as the project's own do (pinned by e2e/adddir_test.go), and no
+// hook input names them: the client's own command line does. A hook runs
+// under `/bin/sh -c` the client starts, so the client is a near ancestor.
+
+// Limits of reading the client's process.
+const (
+	// maxHops bounds the walk up the hook's parent processes.
+	maxHops = 16
+	// maxCmdline bounds the client's command line read (Linux's ARG_MAX
+	// is 2 MiB by default): a longer one is not parsed in part.
+	maxCmdline = 2 << 20
+	// MaxAdded bounds the added folders watched; the rest are told.
+	MaxAdded = 32
+)
+
+// Client is where a hook looks for the Claude Code process that runs it.
+type Client struct {
+	// Proc is the proc filesystem; "" where the system has none.
+	Proc string
+	// Parent is the hook's parent process: the walk starts there.
+	Parent int
+}
+
+// ThisClient is the client of this process, on this system.
+func ThisClient() Client { return Client{Proc: procDir, Parent: os.Getppid()} }
+
+// AddedDirs is what the client's command line says of the folders it added.
+type AddedDirs struct {
+	// Dirs are the added folders, absolute, as the client reads them.
+	Dirs []string
+	// Problem, in fixed words, is why the added folders cannot all be
+	// observed: the client was not found, its command line or working
+	// directory could not be read, a path is not read as the client reads
+	// it. "" when they are all observed, or no client runs this hook.
+	Problem string
+}
+
+// Problems reading the client, in fixed words.
+const (
+	problemNoProc     = "this system has no /proc to read the client's command line from"
+	problemNotFound   = "the client is not among the hook's parent processes"
+	problemCmdline    = "the client's command line could not be read"
+	problemCwd        = "the client's working directory could not be read"
+	problemDotted     = "a folder's path has . or .. components that do not name the folder the kernel reaches"
+	problemTilde      = "a folder's path starts with ~, which skillwire does not expand"
+	problemTooMany    = "more folders were added than skillwire watches"
+	problemProcRefuse = "the client's process cannot be read (another user's, or /proc mounted with hidepid)"
+)
+
+// Added finds the client among the hook's ancestors and reads the folders
+// its command line adds. The client is the nearest ancestor that is Claude
+// Code by its process name or executable (claude, claude.exe); when
+// $CLAUDE_PID is set (the client sets it for its hooks) it must be that
+// one, so a settings env cannot point the reading elsewhere. A process no
+// client runs (neither $CLAUDECODE nor $CLAUDE_PID set, which the client
+// sets for its hooks: a person running the hook by hand, a test) has
+// nothing added and no problem, and reads no other process.
+func (c Client) Added(env Env) AddedDirs {
+	want, pidSet := 0, false
+	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		want, pidSet = n, err == nil && n > 0
+		if !pidSet {
+			return AddedDirs{Problem: problemNotFound}
+		}
+	}
+	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
+		return AddedDirs{} // no client runs this process: nothing to read
+	}
+	if c.Proc == "" {
+		return AddedDirs{Problem: problemNoProc}
+	}
+	pid, err := c.find(want)
+	switch {
+	case errors.Is(err, errRefused):
+		return AddedDirs{Problem: problemProcRefuse}
+	case err != nil:
+		return AddedDirs{Problem: problemNotFound}
+	}
+	dir := pathJoinPid(c.Proc, pid)
+	cmdline, err := readBounded(dir+"/cmdline", maxCmdline)
+	if err != nil {
+		return AddedDirs{Problem: problemCmdline}
+	}
+	vals := AddDirArgs(splitArgs(cmdline))
+	var cwd string
+	var out AddedDirs
+	for _, v := range vals {
+		if len(out.Dirs) == MaxAdded {
+			out.Problem = problemTooMany
+			break
+		}
+		if len(v) > 1 {
+			v = strings.TrimRight(v, "/")
+			if v == "" {
+				v = "/"
+			}
+		}
+		if strings.HasPrefix(v, "~") {
+			out.Problem = problemTilde
+			continue
+		}
+		if !strings.HasPrefix(v, "/") {
+			if cwd == "" {
+				if cwd, err = os.Readlink(dir + "/cwd"); err != nil || !plainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
+					return AddedDirs{Dirs: out.Dirs, Problem: problemCwd}
+				}
+			}
+			v = strings.TrimSuffix(cwd+"/"+v, "/") // "" is the working directory
+		}
+		p, ok := resolveAdded(v)
+		if !ok {
+			out.Problem = problemDotted
+			continue
+		}
+		if !slices.Contains(out.Dirs, p) {
+			out.Dirs = append(out.Dirs, p)
+		}
+	}
+	return out
+}
+
+var errRefused = errors.New("refused")
+
+// find walks up from c.Parent to the client: the pid wanted, when set, else
+// the nearest that is Claude Code. A process that is not the client is
+// never read beyond its stat and name.
+func (c Client) find(want int) (int, error) {
+	pid := c.Parent
+	for range maxHops {
+		if pid <= 1 {
+			break
+		}
+		dir := pathJoinPid(c.Proc, pid)
+		stat, err := readBounded(dir+"/stat", 4096)
+		if err != nil {
+			if errors.Is(err, os.ErrPermission) {
+				return 0, errRefused
+			}
+			return 0, err
+		}
+		isClient := c.isClient(dir, stat)
+		if want == 0 && isClient || want == pid {
+			if !isClient {
+				return 0, errors.New("the process named by CLAUDE_PID is not Claude Code")
+			}
+			return pid, nil
+		}
+		ppid, ok := statPPID(stat)
+		if !ok {
+			return 0, errors.New("unreadable stat")
+		}
+		pid = ppid
+	}
+	return 0, errors.New("not found")
+}
+
+// isClient: the process's name (comm, in stat) or its executable's base
+// name is the client's. A wrapper (node, a shell script) is not: its child
+// is.
+func (Client) isClient(dir string, stat []byte) bool {
+	if comm, ok := statComm(stat); ok && comm == "claude" {
+		return true
+	}
+	exe, err := os.Readlink(dir + "/exe")
+	if err != nil {
+		return false
+	}
+	b := path.Base(exe)
+	return b == "claude" || b == "claude.exe"
+}
+
+func pathJoinPid(proc string, pid int) string { return proc + "/" + strconv.Itoa(pid) }
+
+// statComm is the process name of a /proc/<pid>/stat line: between the
+// first "(" and the last ")", since the name may hold either.
+func statComm(stat []byte) (string, bool) {
+	i, j := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+	if i < 0 || j < i {
+		return "", false
+	}
+	return string(stat[i+1 : j]), true
+}
+
+// statPPID is the parent pid of a /proc/<pid>/stat line: the second field
+// after the name.
+func statPPID(stat []byte) (int, bool) {
+	j := bytes.LastIndexByte(stat, ')')
+	if j < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[j+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[1])
+	return n, err == nil && n >= 0
+}
+
+// readBounded reads a small proc file whole, refusing one larger than
+// limit.
+func readBounded(p string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, errors.New("too long")
+	}
+	return b, nil
+}
+
+// splitArgs splits a NUL-separated command line.
+func splitArgs(cmdline []byte) []string {
+	cmdline = bytes.TrimSuffix(cmdline, []byte{0})
+	if len(cmdline) == 0 {
+		return nil
+	}
+	return strings.Split(string(cmdline), "\x00")
+}
+
+// AddDirArgs are the values of --add-dir in argv (argv[0] first) as
+// Claude Code 2.1.328's option parser (Commander) reads them:
+// `--add-dir <directories...>` takes the next argument whatever it is,
+// then every following one that does not look like an option (longer
+// than "-" and starting with it, unless a negative number); the flag may
+// repeat; `--add-dir=x` is one value; "--" ends the options. An
+// argument that is another option's value and reads "--add-dir" is taken
+// as the flag: a folder too many is watched, never one too few.
+func AddDirArgs(argv []string) []string {
+	var out []string
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--add-dir="); ok {
+			out = append(out, v)
+			continue
+		}
+		if a != "--add-dir" || i+1 == len(argv) {
+			continue
+		}
+		i++
+		out = append(out, argv[i])
+		for i+1 < len(argv) && !looksLikeOption(argv[i+1]) {
+			i++
+			out = append(out, argv[i])
+		}
+	}
+	return out
+}
+
+// negativeNumber is Commander's: such an argument is a value, not an
+// option (the client has no short option of a digit).
+var negativeNumber = regexp.MustCompile(`^-\d*\.?\d+(e[+-]?\d+)?$`)
+
+// looksLikeOption is Commander's test of an argument that ends a variadic
+// option's values.
+func looksLikeOption(a string) bool {
+	return len(a) > 1 && a[0] == '-' && !negativeNumber.MatchString(a)
+}
+
+// resolveAdded is an added folder's path as the client reads it (Node's
+// path.resolve: by its text), and whether skillwire may read it so. A
+// plain path is taken as it is. One with ".", ".." or empty components is
+// read by its text only on arrival evidence: the folder its text names and
+// the folder the kernel reaches through the path as written are one
+// directory; else the two readings may differ (a link before a "..") and
+// the folder is not observed.
+func resolveAdded(p string) (string, bool) {
+	if plainPath(p) {
+		return p, true
+	}
+	lex := path.Clean(p)
+	var a, b unix.Stat_t
+	if !plainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
+		return "", false
+	}
+	if a.Dev != b.Dev || a.Ino != b.Ino || a.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return "", false
+	}
+	return lex, true
+}
+
+// Told is the line a session is told when the folders it added cannot all
+// be observed, from fixed words only; "" when they can.
+func (a AddedDirs) Told() string {
+	if a.Problem == "" {
+		return ""
+	}
+	return "skillwire cannot observe every folder this session added with --add-dir (" + a.Problem +
+		"): the skills, agents and commands of a folder it cannot observe are not watched, and the gate cannot judge them."
+}

@@ -1,0 +1,261 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fakeProc is a proc filesystem of processes: pid → (comm, ppid, exe,
+// cwd, argv).
+type fakeProc struct {
+	t   testing.TB
+	dir string
+}
+
+type fakeProcess struct {
+	pid, ppid int
+	comm, exe string
+	cwd       string
+	argv      []string
+}
+
+func newFakeProc(t *testing.T, ps ...fakeProcess) fakeProc {
+	t.Helper()
+	fp := fakeProc{t: t, dir: t.TempDir()}
+	for _, p := range ps {
+		fp.add(p)
+	}
+	return fp
+}
+
+func (fp fakeProc) add(p fakeProcess) {
+	d := filepath.Join(fp.dir, strconv.Itoa(p.pid))
+	must := func(err error) {
+		if err != nil {
+			fp.t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(d, 0o755))
+	must(os.WriteFile(filepath.Join(d, "stat"), []byte(strconv.Itoa(p.pid)+" ("+p.comm+") S "+strconv.Itoa(p.ppid)+" 1 1 0 -1\n"), 0o644))
+	must(os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Join(p.argv, "\x00")+"\x00"), 0o644))
+	if p.exe != "" {
+		must(os.Symlink(p.exe, filepath.Join(d, "exe")))
+	}
+	if p.cwd != "" {
+		must(os.Symlink(p.cwd, filepath.Join(d, "cwd")))
+	}
+}
+
+func envOf(kv ...string) Env {
+	return Env{Getenv: func(k string) (string, bool) {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1], true
+			}
+		}
+		return "", false
+	}}
+}
+
+// hookChain is the client (pid 100) starting `sh -c` (pid 200), the hook's
+// parent.
+func hookChain(clientComm, clientExe, cwd string, argv ...string) []fakeProcess {
+	return []fakeProcess{
+		{pid: 100, ppid: 50, comm: clientComm, exe: clientExe, cwd: cwd, argv: append([]string{"claude"}, argv...)},
+		{pid: 200, ppid: 100, comm: "sh", exe: "/usr/bin/dash", cwd: cwd, argv: []string{"/bin/sh", "-c", "skillwire hook session-start"}},
+		{pid: 50, ppid: 1, comm: "bash", exe: "/usr/bin/bash", argv: []string{"bash"}},
+	}
+}
+
+func TestTheClientsAddedFoldersAreReadFromItsCommandLine(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"proj", "rel", "eq", "abs"} {
+		if err := os.Mkdir(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proj := filepath.Join(base, "proj")
+	fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj,
+		"-p", "hello", "--add-dir", base+"/abs", "../rel", "--model", "x", "--add-dir="+base+"/eq", "--", "--add-dir", "/nope")...)
+	got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDE_PID", "100", "CLAUDECODE", "1"))
+	want := []string{base + "/abs", base + "/rel", base + "/eq"}
+	if !slices.Equal(got.Dirs, want) || got.Problem != "" {
+		t.Errorf("got %q (problem %q), want %q", got.Dirs, got.Problem, want)
+	}
+}
+
+func TestTheClientIsKnownByWhatItIsNeverByTheEnvironmentAlone(t *testing.T) {
+	dir := t.TempDir()
+	argv := []string{"--add-dir", dir}
+	cases := []struct {
+		name       string
+		comm, exe  string
+		env        []string
+		wantDirs   bool
+		wantReason string
+	}{
+		{"by its name", "claude", "/x/versions/2.1.328", []string{"CLAUDECODE", "1"}, true, ""},
+		{"by its executable", "2.1.328", "/x/bin/claude.exe", []string{"CLAUDECODE", "1"}, true, ""},
+		{"no client runs the process", "claude", "/x/claude", nil, false, ""},
+		{"CLAUDE_PID names it", "claude", "/x/claude", []string{"CLAUDE_PID", "100"}, true, ""},
+		{"CLAUDE_PID names the shell", "claude", "/x/claude", []string{"CLAUDE_PID", "200"}, false, problemNotFound},
+		{"CLAUDE_PID names init", "claude", "/x/claude", []string{"CLAUDE_PID", "1"}, false, problemNotFound},
+		{"CLAUDE_PID is not a pid", "claude", "/x/claude", []string{"CLAUDE_PID", "1e3"}, false, problemNotFound},
+		{"a wrapper is not the client", "node", "/usr/bin/node", []string{"CLAUDECODE", "1"}, false, problemNotFound},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fp := newFakeProc(t, hookChain(c.comm, c.exe, dir, argv...)...)
+			got := Client{Proc: fp.dir, Parent: 200}.Added(envOf(c.env...))
+			if (len(got.Dirs) > 0) != c.wantDirs || got.Problem != c.wantReason {
+				t.Errorf("got %q, problem %q; want dirs %v, problem %q", got.Dirs, got.Problem, c.wantDirs, c.wantReason)
+			}
+		})
+	}
+}
+
+func TestAddedFoldersThatCannotBeObservedAreToldNeverSilent(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real", "deep")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(base, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(base, "link")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, cwd string
+		argv      []string
+		want      string
+	}{
+		// The kernel reaches real/x through link/..; the text reads base/x.
+		{"a .. after a link", base, []string{"--add-dir", "link/../x"}, problemDotted},
+		{"~ is not expanded", base, []string{"--add-dir", "~/x"}, problemTilde},
+		{"a relative folder without a working directory", "", []string{"--add-dir", "x"}, problemCwd},
+		{"a working directory deleted", base + "/gone (deleted)", []string{"--add-dir", "x"}, problemCwd},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fp := newFakeProc(t, hookChain("claude", "/x/claude", c.cwd, c.argv...)...)
+			got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDECODE", "1"))
+			if got.Problem != c.want || len(got.Dirs) != 0 {
+				t.Errorf("got %q, problem %q; want problem %q", got.Dirs, got.Problem, c.want)
+			}
+		})
+	}
+	t.Run("a .. the kernel reads alike is read", func(t *testing.T) {
+		fp := newFakeProc(t, hookChain("claude", "/x/claude", real, "--add-dir", "../../x/")...)
+		got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDECODE", "1"))
+		if !slices.Equal(got.Dirs, []string{filepath.Join(base, "x")}) || got.Problem != "" {
+			t.Errorf("got %q, problem %q", got.Dirs, got.Problem)
+		}
+	})
+	t.Run("no proc filesystem", func(t *testing.T) {
+		if got := (Client{}).Added(envOf("CLAUDECODE", "1")); got.Problem != problemNoProc {
+			t.Errorf("problem %q", got.Problem)
+		}
+		if got := (Client{}).Added(envOf()); got.Problem != "" {
+			t.Errorf("without a client, problem %q", got.Problem)
+		}
+	})
+	t.Run("a command line longer than read", func(t *testing.T) {
+		fp := newFakeProc(t, hookChain("claude", "/x/claude", base, "--add-dir", base, strings.Repeat("a", maxCmdline))...)
+		if got := (Client{Proc: fp.dir, Parent: 200}).Added(envOf("CLAUDECODE", "1")); got.Problem != problemCmdline || len(got.Dirs) > 0 {
+			t.Errorf("got %q, problem %q", got.Dirs, got.Problem)
+		}
+	})
+	t.Run("more folders than watched", func(t *testing.T) {
+		argv := []string{"--add-dir"}
+		for i := range MaxAdded + 5 {
+			argv = append(argv, "/d"+strconv.Itoa(i))
+		}
+		fp := newFakeProc(t, hookChain("claude", "/x/claude", base, argv...)...)
+		got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDECODE", "1"))
+		if got.Problem != problemTooMany || len(got.Dirs) != MaxAdded {
+			t.Errorf("%d dirs, problem %q", len(got.Dirs), got.Problem)
+		}
+	})
+}
+
+// A cycle of parent links, or a chain longer than the bound, ends the
+// walk: no client found, told.
+func TestTheWalkUpTheParentsIsBounded(t *testing.T) {
+	var ps []fakeProcess
+	for i := range 3 * maxHops {
+		ps = append(ps, fakeProcess{pid: 10 + i, ppid: 11 + i, comm: "sh", argv: []string{"sh"}})
+	}
+	ps = append(ps, fakeProcess{pid: 10 + 3*maxHops, ppid: 1, comm: "claude", argv: []string{"claude", "--add-dir", "/x"}})
+	ps = append(ps, fakeProcess{pid: 5, ppid: 6, comm: "sh (x) )", argv: []string{"sh"}}, fakeProcess{pid: 6, ppid: 5, comm: "sh", argv: []string{"sh"}})
+	fp := newFakeProc(t, ps...)
+	for _, start := range []int{10, 5} {
+		if got := (Client{Proc: fp.dir, Parent: start}).Added(envOf("CLAUDECODE", "1")); got.Problem != problemNotFound || len(got.Dirs) > 0 {
+			t.Errorf("from %d: got %q, problem %q", start, got.Dirs, got.Problem)
+		}
+	}
+}
+
+func TestAddDirArgsReadsTheFlagAsTheClientsParserDoes(t *testing.T) {
+	cases := []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"claude", "--add-dir", "a", "b", "-p", "c"}, []string{"a", "b"}},
+		{[]string{"claude", "--add-dir", "-x", "b"}, []string{"-x", "b"}}, // the first value is taken whatever it is
+		{[]string{"claude", "--add-dir", "a", "-1", "-", "--model"}, []string{"a", "-1", "-"}},
+		{[]string{"claude", "--add-dir=a", "b"}, []string{"a"}},
+		{[]string{"claude", "--add-dir"}, nil},
+		{[]string{"claude", "--", "--add-dir", "a"}, nil},
+		{[]string{"--add-dir", "a"}, nil}, // argv[0] is the program
+		{[]string{"claude", "--add-dir", "a\nb\x1b[2J", "--add-dir", "c"}, []string{"a\nb\x1b[2J", "c"}},
+	}
+	for _, c := range cases {
+		if got := AddDirArgs(c.argv); !slices.Equal(got, c.want) {
+			t.Errorf("AddDirArgs(%q) = %q, want %q", c.argv, got, c.want)
+		}
+	}
+}
+
+func FuzzAddDirArgs(f *testing.F) {
+	f.Add("claude\x00--add-dir\x00a\x00b\x00--add-dir=c\x00--\x00d")
+	f.Add("\x00\x00--add-dir")
+	f.Fuzz(func(t *testing.T, cmdline string) {
+		argv := splitArgs([]byte(cmdline))
+		for _, v := range AddDirArgs(argv) {
+			if !slices.Contains(argv, v) && !slices.Contains(argv, "--add-dir="+v) {
+				t.Fatalf("%q is no argument of %q", v, argv)
+			}
+		}
+	})
+}
+
+// An added folder's .claude/skills, agents and commands are roots of scope
+// Added, listed after every other root, so a session without them lists
+// the same roots in the same order.
+func TestAddedFoldersAreRootsListedLast(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p", Home: "/h"}
+	before := p.Roots()
+	p.Added = []string{"/x", "/p"}
+	after := p.Roots()
+	if !slices.EqualFunc(before, after[:len(before)], Root.Same) {
+		t.Fatalf("the roots before the added ones moved")
+	}
+	var got []string
+	for _, r := range after[len(before):] {
+		if r.Scope != Added {
+			t.Errorf("root %s is %s", r.Path, r.Scope)
+		}
+		got = append(got, r.Path)
+	}
+	// /p is the project: its roots are the project's already.
+	want := []string{"/x/.claude/skills", "/x/.claude/agents", "/x/.claude/commands"}
+	if !slices.Equal(got, want) {
+		t.Errorf("added roots %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,5 @@
+package claude
+
+// procDir is the proc filesystem, where a hook reads the client's command
+// line.
+const procDir = "/proc"

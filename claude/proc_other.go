@@ -1,0 +1,7 @@
+//go:build !linux
+
+package claude
+
+// procDir: this system has no /proc (macOS), so the folders a session
+// added cannot be read from the client's command line; the session is told.
+const procDir = ""
