@@ -96,7 +96,8 @@ type Request struct {
 	AuditLog string
 	Now      time.Time
 
-	data map[snapshot.Hash][]byte // the target's content, once read
+	data  map[snapshot.Hash][]byte // the target's content, once read
+	canon []byte                   // a configuration target's form, once read
 }
 
 // Result is a restore that made the exchange: the tree in place changed,
@@ -118,6 +119,10 @@ type Result struct {
 	Stranded      string
 	QuarantineErr error
 	Changes       []snapshot.Change // from the displaced tree to the target
+	// Backup is the settings editor's copy of a configuration file as it
+	// was before the restore wrote it.
+	Backup  string
+	written []byte // a configuration file's bytes, as written
 }
 
 // check refuses a request before anything is written: a changed, partial

@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/restore"
@@ -23,6 +25,8 @@ type restoreJSON struct {
 	// Stranded: the displaced tree could not be quarantined and is here.
 	Stranded      string `json:"stranded,omitempty"`
 	QuarantineErr string `json:"quarantine_error,omitempty"`
+	// Backup: a settings or MCP file's copy as it was before the restore.
+	Backup string `json:"backup,omitempty"`
 }
 
 func newRestoreCmd(s *streams) *cobra.Command {
@@ -74,7 +78,14 @@ or an object is corrupt; 2 usage.`,
 			if to != "" {
 				pick = []string{to}
 			}
-			ref, _, target, err := w.version(args[0], nil, pick...)
+			// The forms the store keeps beside the versions (delivered,
+			// reviewed): a version kept before its form was is restored
+			// from them.
+			var forms [][]byte
+			ref, _, target, err := w.version(args[0], func(tx *baseline.Tx, id string) error {
+				forms = [][]byte{tx.Extract(id), tx.ReviewedExtract(id)}
+				return nil
+			}, pick...)
 			if err != nil {
 				return err
 			}
@@ -92,7 +103,7 @@ or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return err
 			}
-			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: kept(cs, nil),
+			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: history.Forms(kept(cs, nil), forms...),
 				StateDir: w.stateDir, LockTimeout: w.timeout, Walk: cfg, Now: time.Now().UTC(),
 				AuditLog: auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)).Log}
 			o, err := restore.Do(cmd.Context(), r, func(p restore.Preview) (bool, error) {
@@ -100,8 +111,12 @@ or an object is corrupt; 2 usage.`,
 				if asJSON {
 					preview = s.err
 				}
-				printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(p.Current.Digest.String()), OnDisk: true},
-					To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(p.Files)}, p.Files, true)
+				if c := p.Config; c != nil {
+					printConfigChange(preview, c)
+				} else {
+					printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(p.Current.Digest.String()), OnDisk: true},
+						To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(p.Files)}, p.Files, true)
+				}
 				return cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored")
 			})
 			var refused *exitError
@@ -144,7 +159,7 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 		fmt.Fprintf(s.err, "skillwire: the fleet event of the restore was not written: %s\n", defang(o.EventErr.Error()))
 	}
 	out := restoreJSON{Restored: r.ID, Digest: r.Target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
-		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
+		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded, Backup: res.Backup}
 	if res.QuarantineErr != nil {
 		out.QuarantineErr = res.QuarantineErr.Error()
 	}
@@ -156,6 +171,9 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 		printRestore(s, &out)
 	}
 	switch {
+	case !res.Verified && res.Backup != "":
+		return fail(exitFinding, "the file was written, but the candidate is now %s, not %s: it changed during the restore; not recorded as restored (what was there before is in %s)",
+			res.InPlace, r.Target.Digest, anomaly.QuoteBytes([]byte(res.Backup)))
 	case !res.Verified:
 		return fail(exitFinding, "the tree in place is %s, not %s: it changed during the restore; not recorded as restored", res.InPlace, r.Target.Digest)
 	case res.Stranded != "":
@@ -169,6 +187,15 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 
 // printRestore says what was done, and where the displaced tree is.
 func printRestore(s *streams, out *restoreJSON) {
+	if out.Backup != "" {
+		if out.Verified {
+			fmt.Fprintf(s.out, "restored %s to %s\n", out.Restored, out.Digest)
+		} else {
+			fmt.Fprintf(s.out, "wrote %s for %s, but it is now %s\n", out.Restored, out.Digest, out.InPlace)
+		}
+		fmt.Fprintf(s.out, "backup of the previous file: %s\n", anomaly.QuoteBytes([]byte(out.Backup)))
+		return
+	}
 	if out.Verified {
 		fmt.Fprintf(s.out, "restored %s to %s\n", out.Restored, out.Digest)
 	} else {
@@ -190,4 +217,17 @@ func filesJSON(ds []history.FileDiff) []fileDiffJSON {
 		out[i] = fileJSON(&ds[i], true)
 	}
 	return out
+}
+
+// printConfigChange shows the edit a settings or MCP restore writes, as
+// hook install shows its own.
+func printConfigChange(w io.Writer, c *restore.ConfigChange) {
+	fmt.Fprintf(w, "restore rewrites %s: its reviewed keys back, every other key as it is now\n", anomaly.QuoteBytes([]byte(c.Path)))
+	if c.Reformatted {
+		fmt.Fprintln(w, "note: the file is rewritten with two-space indentation; elsewhere only its whitespace changes")
+	}
+	if c.Mode != nil {
+		fmt.Fprintf(w, "its mode becomes %04o, the reviewed file's\n", uint32(*c.Mode))
+	}
+	writeDiff(w, c.Before, c.After)
 }
