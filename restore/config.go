@@ -340,7 +340,11 @@ func (r *Request) scriptsAsTarget(ctx context.Context, spec walker.RootSpec, ns 
 		return fmt.Errorf("%w: the scripts it runs could not be fully observed", ErrIncomplete)
 	}
 	paths := map[string]string{}
-	for _, s := range ns.Scripts(canon) {
+	var runs []string
+	if ns.Scripts != nil {
+		runs = ns.Scripts(canon)
+	}
+	for _, s := range runs {
 		paths[string(walker.ScriptEntry(s))] = s
 		paths[string(walker.ScriptEntry(s))+walker.ScriptTargetSuffix] = s
 	}
@@ -403,6 +407,7 @@ func (r *Request) writeConfig(ctx context.Context, e *configEdit) (*Result, erro
 	case err != nil:
 		return nil, err
 	}
+	step(StepWritten)
 	in := walker.ObserveIn(ctx, e.spec, r.Name, r.Walk)
 	return &Result{InPlace: in.Digest, Verified: !in.Partial() && in.Digest == r.Target.Digest,
 		Backup: backup, written: e.change.After}, nil

@@ -57,6 +57,7 @@ const (
 	StepStaged      = "staged"      // the target is built and synced beside the candidate
 	StepExchanged   = "exchanged"   // the target is in place, the old tree at the staging name
 	StepQuarantined = "quarantined" // the old tree is in quarantine
+	StepWritten     = "written"     // a configuration file is written, not yet observed again
 )
 
 // testHookStep, set by tests, runs after each step: a test kills the
