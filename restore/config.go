@@ -14,8 +14,6 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/safefile"
 	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/snapshot"
@@ -250,10 +248,8 @@ func unfit(reason anomaly.Reason) string {
 // targetForm is the target's canonical form, read and verified.
 func targetForm(r *Request) ([]byte, error) {
 	e := &r.Target.Manifest.Entries[0]
-	canon, ok, err := r.Content(e.Hash, e.Size)
+	canon, ok, err := r.object(e)
 	switch {
-	case errors.Is(err, content.ErrCorrupt):
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	case err != nil:
 		return nil, err
 	case !ok:
@@ -421,21 +417,15 @@ func doConfig(ctx context.Context, r *Request, confirm func(Preview) (bool, erro
 	if err != nil {
 		return Outcome{}, err
 	}
-	cfg := r.Walk
-	stage := history.Attach(&cfg)
-	cur := walker.ObserveIn(ctx, r.Root.Spec(), r.Name, cfg)
-	r.Current = &cur
-	if err := checkConfig(r); err != nil {
-		return Outcome{}, err
-	}
-	if cur.Digest == r.Target.Digest {
-		return Outcome{Already: true}, nil
+	stage, err := r.observe(ctx, checkConfig)
+	if err != nil || r.Current.Digest == r.Target.Digest {
+		return Outcome{Already: err == nil}, err
 	}
 	e, err := r.editConfig(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if ok, err := confirm(Preview{Current: &cur, Config: &e.change}); !ok {
+	if ok, err := confirm(Preview{Current: r.Current, Config: &e.change}); !ok {
 		return Outcome{}, err
 	}
 	return r.finish(ctx, stage, func() (*Result, error) { return r.writeConfig(ctx, e) })

@@ -56,24 +56,28 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	if claude.IsForm(r.Root.Kind, r.Name) {
 		return doConfig(ctx, r, confirm)
 	}
+	stage, err := r.observe(ctx, check)
+	if err != nil || r.Current.Digest == r.Target.Digest {
+		return Outcome{Already: err == nil}, err
+	}
+	ds, err := history.Diff(&r.Current.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
+	}
+	if ok, err := confirm(Preview{Current: r.Current, Files: ds}); !ok {
+		return Outcome{}, err
+	}
+	return r.finish(ctx, stage, func() (*Result, error) { return run(r) })
+}
+
+// observe walks the candidate now into r.Current, its content staged (it
+// is kept as the displaced version), and checks the request with check.
+func (r *Request) observe(ctx context.Context, check func(*Request) error) (*history.Stage, error) {
 	cfg := r.Walk
 	stage := history.Attach(&cfg)
 	cur := walker.ObserveIn(ctx, r.Root.Spec(), r.Name, cfg)
 	r.Current = &cur
-	if err := check(r); err != nil {
-		return Outcome{}, err
-	}
-	if cur.Digest == r.Target.Digest {
-		return Outcome{Already: true}, nil
-	}
-	ds, err := history.Diff(&cur.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
-	}
-	if ok, err := confirm(Preview{Current: &cur, Files: ds}); !ok {
-		return Outcome{}, err
-	}
-	return r.finish(ctx, stage, func() (*Result, error) { return run(r) })
+	return stage, check(r)
 }
 
 // finish keeps the displaced version (its content staged), then makes the

@@ -169,10 +169,8 @@ func run(r *Request) (*Result, error) {
 		if _, ok := data[e.Hash]; ok {
 			continue
 		}
-		b, ok, err := r.Content(e.Hash, e.Size)
+		b, ok, err := r.object(&e)
 		switch {
-		case errors.Is(err, content.ErrCorrupt):
-			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 		case err != nil:
 			return nil, err
 		case !ok:
@@ -247,6 +245,16 @@ func run(r *Request) (*Result, error) {
 	}
 	step(StepQuarantined)
 	return res, nil
+}
+
+// object is the kept content of the target's file entry e; a corrupt
+// object is ErrCorrupt.
+func (r *Request) object(e *snapshot.Entry) ([]byte, bool, error) {
+	b, ok, err := r.Content(e.Hash, e.Size)
+	if errors.Is(err, content.ErrCorrupt) {
+		return nil, false, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return b, ok, err
 }
 
 // refuse moves the unexchanged staging name of dirfd (the directory at

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -78,13 +77,9 @@ func parse(data []byte, max int64) (*Doc, error) {
 		return nil, ErrTooLarge
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is written back without it: Claude Code reads both
-	p := newParser(data)
-	root, err := p.value()
+	root, err := parseValue(data)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: more than one value", ErrNotJSON)
 	}
 	if root.kind != object {
 		return nil, ErrNotObject

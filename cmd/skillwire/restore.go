@@ -59,7 +59,21 @@ target (a writer changed the staged tree), that is said, the store notes
 it and does not record a restore (exit 3). When the displaced tree could
 not be quarantined, the restore is recorded and where the displaced tree
 is said (exit 1). Exit 4 when the store or the content store is untrusted
-or an object is corrupt; 2 usage.`,
+or an object is corrupt; 2 usage.
+
+A settings or MCP candidate (settings.json, settings.local.json, managed
+settings, .mcp.json, .claude.json) is one file: restore puts back the
+keys its digest covers (every settings key but the noise ones, theme,
+model, ...; .mcp.json's mcpServers; .claude.json's servers of the user and
+of every project) and keeps every other key as it is now, through the
+editor 'hook install' uses: it shows the change as a diff, asks, backs
+the file up as <file>.skillwire-backup (or .N), writes it atomically
+(never through a link), and observes it again: only the target's digest
+is a restore. It writes no script: when a hook or helper script the
+reviewed version runs differs now, restore refuses and names it (put it
+back by hand; see 'skillwire diff ID'). Also refused (exit 3): the file is
+now not one JSON object, repeats a key, is a link or oversize; managed
+settings without root; a plugin registry.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := bf.config(cmd, s)
