@@ -108,6 +108,14 @@ func CandidateKind(k Kind, name []byte) string {
 	return ""
 }
 
+// IsForm reports whether the candidate name of a root of kind k is kept
+// as a canonical form of one file (a settings or MCP candidate): its
+// manifest's file entry is the form's hash, not the file's.
+func IsForm(k Kind, name []byte) bool {
+	ck := CandidateKind(k, name)
+	return ck == KindSettings || ck == KindMCP
+}
+
 // ToldOnce reports whether a change of the candidate name of a root of
 // kind k is told once and never held pending a review: instruction files
 // and output styles are read, never run, and Claude Code cannot be stopped

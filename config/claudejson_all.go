@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"strings"
 )
 
@@ -93,4 +94,23 @@ func emptyObject(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// LocalServer reads a key of localMcpServers back into the server's name
+// and its project, as localServerKey wrote it; whole: the key is
+// [null, project], whose value is that project's whole mcpServers (not an
+// object). ok is false for a key localServerKey never writes.
+func LocalServer(key string) (name, project string, whole, ok bool) {
+	if !strings.HasPrefix(key, "[") {
+		name, project, ok = strings.Cut(key, "@")
+		return name, project, false, ok
+	}
+	var pair []*string
+	if json.Unmarshal([]byte(key), &pair) != nil || len(pair) != 2 || pair[1] == nil {
+		return "", "", false, false
+	}
+	if pair[0] == nil {
+		return "", *pair[1], true, true
+	}
+	return *pair[0], *pair[1], false, true
 }

@@ -64,6 +64,13 @@ var noiseKeys = []string{
 	"spinnerTipsEnabled", "theme", "tipsHistory", "verbose",
 }
 
+// Noise reports whether key is left out of a settings file's canonical
+// form (noiseKeys): a restore keeps it as the file has it now.
+func Noise(key string) bool {
+	_, noise := slices.BinarySearch(noiseKeys, key)
+	return noise
+}
+
 // settingKeys are the subset keys told as "KEY is now VALUE" (FactSettingSet).
 var settingKeys = []string{
 	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
@@ -249,7 +256,7 @@ func SettingsSubset(data []byte, size int64) Extract {
 	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
 		kept := map[string]any{}
 		err := r.object(func(k string) error {
-			if _, noise := slices.BinarySearch(noiseKeys, k); noise {
+			if Noise(k) {
 				return r.skip()
 			}
 			v, err := r.value(1)

@@ -338,3 +338,31 @@ func TestLocalServerNamesOfTwoProjectsNeverCollide(t *testing.T) {
 		}
 	}
 }
+
+// A restore puts .claude.json's servers back by their project: every key
+// localServerKey writes reads back to the name and project it was made of.
+func TestLocalServerReadsBackEveryKeyLocalServerKeyWrites(t *testing.T) {
+	for _, c := range [][2]string{{"db", "/p"}, {"a@b", "/p"}, {"[x", "/p"}, {"db", "/p@q"}, {"", "/p"}, {"d\x1bb", "/\u202ep"}} {
+		name, project, whole, ok := LocalServer(localServerKey(c[0], c[1]))
+		if !ok || whole || name != c[0] || project != c[1] {
+			t.Errorf("%q: read back as %q %q whole %v ok %v", c, name, project, whole, ok)
+		}
+	}
+	if _, project, whole, ok := LocalServer(string(canonicalJSON([]any{nil, "/p"}))); !ok || !whole || project != "/p" {
+		t.Errorf("[null, project]: %q whole %v ok %v", project, whole, ok)
+	}
+	for _, bad := range []string{"nothing", "[", `["a"]`, `["a",null]`, `[1,"p"]`, `["a","b","c"]`} {
+		if _, _, _, ok := LocalServer(bad); ok {
+			t.Errorf("%q read as a key", bad)
+		}
+	}
+}
+
+func TestNoiseIsExactlyWhatTheSettingsSubsetLeavesOut(t *testing.T) {
+	for _, k := range []string{"theme", "model", "$schema", "hooks", "Theme", "theme ", "", "fooHelper"} {
+		ex := SettingsSubset([]byte(`{`+string(canonicalJSON(k))+`:1}`), 0)
+		if kept := string(ex.Canonical) != "{}"; kept == Noise(k) {
+			t.Errorf("%q: kept %v, Noise %v", k, kept, Noise(k))
+		}
+	}
+}

@@ -254,12 +254,11 @@ func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
 	return nil
 }
 
-// Canonical serves, before next, the canonical forms of a configuration
-// candidate (settings, MCP servers): its manifest's one file is a form's
-// BLAKE3, and the form is what the store keeps of it, not the file. Each
-// is served pretty-printed, keys sorted, one per line, so a diff shows the
-// key that changed; Diff escapes it like any text.
-func Canonical(next Content, forms ...[]byte) Content {
+// Forms serves, before next, the canonical forms of a configuration
+// candidate (settings, MCP servers) as they are: its manifest's one file is
+// a form's BLAKE3, and the form is what the store keeps of it, not the
+// file. A restore writes one back.
+func Forms(next Content, forms ...[]byte) Content {
 	byHash := map[snapshot.Hash][]byte{}
 	for _, f := range forms {
 		if f != nil {
@@ -268,9 +267,34 @@ func Canonical(next Content, forms ...[]byte) Content {
 	}
 	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
 		if f, ok := byHash[h]; ok {
-			return Pretty(f), true, nil
+			return f, true, nil
 		}
 		return next(h, size)
+	}
+}
+
+// Canonical serves the forms of a configuration candidate for showing:
+// those given (Forms) and what next holds of the file entries roots (the
+// content store keeps a form too), each pretty-printed, keys sorted, one
+// per line, so a diff shows the key that changed; Diff escapes it like
+// any text.
+func Canonical(next Content, roots []snapshot.Hash, forms ...[]byte) Content {
+	raw := Forms(next, forms...)
+	isForm := map[snapshot.Hash]bool{}
+	for _, f := range forms {
+		if f != nil {
+			isForm[blake3.Sum256(f)] = true
+		}
+	}
+	for _, h := range roots {
+		isForm[h] = true
+	}
+	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
+		b, ok, err := raw(h, size)
+		if ok && isForm[h] {
+			b = Pretty(b)
+		}
+		return b, ok, err
 	}
 }
 

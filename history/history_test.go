@@ -389,7 +389,7 @@ func TestCanonicalFormsDiffByTheKeyThatChanged(t *testing.T) {
 			Size: int64(len(canon)), Hash: blake3.Sum256(canon)}}}
 	}
 	none := func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, nil }
-	content := Canonical(none, before, nil, after)
+	content := Canonical(none, nil, before, nil, after)
 	ds, err := Diff(entry(before), entry(after), content, content, nil)
 	must(t, err)
 	if len(ds) != 1 || ds[0].Unkept || ds[0].Binary {

@@ -1,6 +1,7 @@
 package restore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,7 +22,8 @@ var ErrPreview = errors.New("the preview of the restore could not be made")
 // is written.
 type Preview struct {
 	Current *walker.Candidate  // the candidate on disk now
-	Files   []history.FileDiff // from it to the target, file by file
+	Files   []history.FileDiff // from it to the target, file by file (a tree)
+	Config  *ConfigChange      // the file's edit (a settings or MCP candidate)
 }
 
 // Outcome is what Do did. Result is nil when no exchange was made: the
@@ -51,26 +53,40 @@ type Outcome struct {
 // noted when the tree in place is not the target); and only then is a
 // verified restore appended to the audit log at r.AuditLog.
 func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (Outcome, error) {
+	if claude.IsForm(r.Root.Kind, r.Name) {
+		return doConfig(ctx, r, confirm)
+	}
+	stage, err := r.observe(ctx, check)
+	if err != nil || r.Current.Digest == r.Target.Digest {
+		return Outcome{Already: err == nil}, err
+	}
+	ds, err := history.Diff(&r.Current.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content, nil)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
+	}
+	if ok, err := confirm(Preview{Current: r.Current, Files: ds}); !ok {
+		return Outcome{}, err
+	}
+	return r.finish(ctx, stage, func() (*Result, error) { return run(r) })
+}
+
+// observe walks the candidate now into r.Current, its content staged (it
+// is kept as the displaced version), and checks the request with check.
+func (r *Request) observe(ctx context.Context, check func(*Request) error) (*history.Stage, error) {
 	cfg := r.Walk
 	stage := history.Attach(&cfg)
 	cur := walker.ObserveIn(ctx, r.Root.Spec(), r.Name, cfg)
 	r.Current = &cur
-	if err := check(r); err != nil {
-		return Outcome{}, err
-	}
-	if cur.Digest == r.Target.Digest {
-		return Outcome{Already: true}, nil
-	}
-	ds, err := history.Diff(&cur.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content, nil)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
-	}
-	if ok, err := confirm(Preview{Current: &cur, Files: ds}); !ok {
-		return Outcome{}, err
-	}
-	p, _ := history.Prepare(r.StateDir, stage, []history.Want{{ID: r.ID, Manifest: &cur.Manifest, How: baseline.HowDisplaced}}, r.Now)
+	return stage, check(r)
+}
+
+// finish keeps the displaced version (its content staged), then makes the
+// change with put, and records what it made: the store, then the audit
+// log for a verified restore, then the fleet event.
+func (r *Request) finish(ctx context.Context, stage *history.Stage, put func() (*Result, error)) (Outcome, error) {
+	p, _ := history.Prepare(r.StateDir, stage, []history.Want{{ID: r.ID, Manifest: &r.Current.Manifest, How: baseline.HowDisplaced}}, r.Now)
 	defer p.Close()
-	res, err := run(r)
+	res, err := put()
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -78,7 +94,7 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	if out.StoreErr = r.recordExchange(p, res); out.StoreErr == nil && res.Verified {
 		_, out.Skipped, out.AuditErr = audit(r.AuditLog, r, res)
 	}
-	out.EventErr = r.event(ctx, &cur, res)
+	out.EventErr = r.event(ctx, r.Current, res)
 	return out, nil
 }
 
@@ -88,12 +104,12 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 func (r *Request) event(ctx context.Context, cur *walker.Candidate, res *Result) error {
 	var failed error
 	if !res.Verified {
-		failed = errors.New("the tree in place is not the target: a writer changed it during the restore")
+		failed = errors.New("what is in place is not the target: a writer changed it during the restore")
 	}
 	kind := claude.CandidateKind(r.Root.Kind, r.Name)
 	name, _ := claude.Display(r.Root.Kind, r.Name)
 	c := events.Candidate{ID: r.ID, Kind: kind, Scope: string(r.Root.Scope), Name: name, Path: r.Root.Path + "/" + string(r.Name)}
-	ev := events.Restore(events.Origin{Time: r.Now, Via: "restore"}, c, cur.Digest.String(), res.InPlace.String(), res.Quarantine, failed)
+	ev := events.Restore(events.Origin{Time: r.Now, Via: "restore"}, c, cur.Digest.String(), res.InPlace.String(), cmp.Or(res.Quarantine, res.Backup), failed)
 	return events.Append(ctx, r.StateDir, ev)
 }
 

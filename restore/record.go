@@ -34,7 +34,7 @@ func recordRestored(tx *baseline.Tx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	restored := walker.Candidate{Name: r.Name, Kind: r.Current.Kind, Manifest: r.Target.Manifest, Digest: r.Target.Digest}
+	restored := walker.Candidate{Name: r.Name, Kind: r.Current.Kind, Manifest: r.Target.Manifest, Digest: r.Target.Digest, Canonical: r.canon}
 	if _, err = tx.Advance([]baseline.Standing{{ID: r.ID, Root: r.Root, Name: r.Name, State: baseline.Changed,
 		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != verdict.Safe {
 		return err
@@ -68,6 +68,17 @@ func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 func audit(path string, r *Request, res *Result) (written, skipped int, err error) {
 	details, _ := json.Marshal(map[string]string{"restored": r.Target.Digest.String(), "displaced": r.Current.Digest.String()})
 	base := r.Root.Path + "/" + string(r.Name)
+	if res.written != nil {
+		// A configuration file: one entry, the bytes written.
+		if !utf8.ValidString(base) {
+			return 0, 1, nil
+		}
+		_, err := auditlog.Append(path, auditlog.Entry{Operation: auditlog.Rollback, FilePath: base, SHA256: SHA256(res.written), Source: "skillwire", Details: details}, auditlog.Options{})
+		if err != nil {
+			return 0, 0, err
+		}
+		return 1, 0, nil
+	}
 	for _, c := range res.Changes {
 		if c.New != nil && c.New.Kind != snapshot.File && (c.Old == nil || c.Old.Kind != snapshot.File) {
 			continue // a directory: its files have their own entries

@@ -57,6 +57,7 @@ const (
 	StepStaged      = "staged"      // the target is built and synced beside the candidate
 	StepExchanged   = "exchanged"   // the target is in place, the old tree at the staging name
 	StepQuarantined = "quarantined" // the old tree is in quarantine
+	StepWritten     = "written"     // a configuration file is written, not yet observed again
 )
 
 // testHookStep, set by tests, runs after each step: a test kills the
@@ -96,7 +97,8 @@ type Request struct {
 	AuditLog string
 	Now      time.Time
 
-	data map[snapshot.Hash][]byte // the target's content, once read
+	data  map[snapshot.Hash][]byte // the target's content, once read
+	canon []byte                   // a configuration target's form, once read
 }
 
 // Result is a restore that made the exchange: the tree in place changed,
@@ -118,6 +120,10 @@ type Result struct {
 	Stranded      string
 	QuarantineErr error
 	Changes       []snapshot.Change // from the displaced tree to the target
+	// Backup is the settings editor's copy of a configuration file as it
+	// was before the restore wrote it.
+	Backup  string
+	written []byte // a configuration file's bytes, as written
 }
 
 // check refuses a request before anything is written: a changed, partial
@@ -163,10 +169,8 @@ func run(r *Request) (*Result, error) {
 		if _, ok := data[e.Hash]; ok {
 			continue
 		}
-		b, ok, err := r.Content(e.Hash, e.Size)
+		b, ok, err := r.object(&e)
 		switch {
-		case errors.Is(err, content.ErrCorrupt):
-			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 		case err != nil:
 			return nil, err
 		case !ok:
@@ -241,6 +245,16 @@ func run(r *Request) (*Result, error) {
 	}
 	step(StepQuarantined)
 	return res, nil
+}
+
+// object is the kept content of the target's file entry e; a corrupt
+// object is ErrCorrupt.
+func (r *Request) object(e *snapshot.Entry) ([]byte, bool, error) {
+	b, ok, err := r.Content(e.Hash, e.Size)
+	if errors.Is(err, content.ErrCorrupt) {
+		return nil, false, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return b, ok, err
 }
 
 // refuse moves the unexchanged staging name of dirfd (the directory at

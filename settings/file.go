@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,6 +42,7 @@ type File struct {
 	// drop-in, which every user's Claude Code must read.
 	dirMode fs.FileMode
 	parents bool
+	max     int64 // the file's size bound: MaxSize unless OpenFile names one
 
 	orig  []byte // the bytes read
 	canon []byte // the document as read, in Encode's layout
@@ -170,7 +172,7 @@ func (f *File) Write() (backup string, err error) {
 		return "", err
 	}
 	err = safefile.Write(f.Path, data, f.Mode, func() error {
-		now, _, err := safefile.Read(f.Path, MaxSize, safefile.Trust{})
+		now, _, err := safefile.Read(f.Path, cmp.Or(f.max, MaxSize), safefile.Trust{})
 		if err != nil || !bytes.Equal(now, f.orig) {
 			return ErrChanged
 		}

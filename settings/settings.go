@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -70,19 +69,17 @@ func New() *Doc { return &Doc{root: &value{kind: object}} }
 
 // Parse reads a settings.json. It accepts exactly one JSON object,
 // nothing before or after it but whitespace.
-func Parse(data []byte) (*Doc, error) {
-	if len(data) > MaxSize {
+func Parse(data []byte) (*Doc, error) { return parse(data, MaxSize) }
+
+// parse is Parse of a file bounded by max bytes.
+func parse(data []byte, max int64) (*Doc, error) {
+	if int64(len(data)) > max {
 		return nil, ErrTooLarge
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM is written back without it: Claude Code reads both
-	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	root, err := p.value()
+	root, err := parseValue(data)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: more than one value", ErrNotJSON)
 	}
 	if root.kind != object {
 		return nil, ErrNotObject
@@ -94,6 +91,12 @@ type parser struct {
 	data  []byte
 	dec   *json.Decoder
 	depth int
+}
+
+func newParser(data []byte) *parser {
+	p := &parser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	p.dec.UseNumber()
+	return p
 }
 
 // maxDepth bounds nesting: the parser recurses once per level, and

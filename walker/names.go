@@ -141,7 +141,12 @@ func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *
 	mode := uint32(st.Mode) & 07777
 	c.Canonical = canon
 	if len(rs) == 0 && canon != nil {
-		w.out = append(w.out, snapshot.Entry{Path: root, Kind: snapshot.File, Size: int64(len(canon)), Mode: mode, Hash: blake3.Sum256(canon)})
+		sum := blake3.Sum256(canon)
+		// The form is the entry's content: kept, a restore can write it back.
+		if keep := w.s.cfg.Keep; keep != nil && int64(len(canon)) <= w.s.keepMax {
+			keep.Keep(sum, canon)
+		}
+		w.out = append(w.out, snapshot.Entry{Path: root, Kind: snapshot.File, Size: int64(len(canon)), Mode: mode, Hash: sum})
 	} else {
 		r := anomaly.Unparsable
 		if len(rs) > 0 && rs[0].Valid() {

@@ -173,3 +173,20 @@ func TestScriptsPastTheLimitAreAFanoutAnomaly(t *testing.T) {
 		t.Errorf("manifest: %v", err)
 	}
 }
+
+// A configuration candidate's one file entry is its canonical form: that
+// form is what is kept, so a restore can write it back (issue #23).
+func TestAnExtractsCanonicalFormIsKeptAsItsEntrysContent(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "s.json=keep\nnoise", "t.json=dup\nx")
+	cfg, k := keeping(DefaultConfig())
+	r := Scan(context.Background(), []RootSpec{{Path: dir, Names: []NameSpec{{Name: "s.json", Extract: firstLine}, {Name: "t.json", Extract: firstLine}}}}, cfg)[0]
+	c := candidateNamed(r, "s.json")
+	e := c.Manifest.Entries[0]
+	if got, ok := k.byKey[e.Hash]; !ok || string(got) != "keep" {
+		t.Fatalf("the entry's content was not kept as the canonical form: %q %v", got, ok)
+	}
+	if d := candidateNamed(r, "t.json"); k.calls != 1 || d == nil {
+		t.Errorf("%d Keep calls: a form with an anomaly (its raw bytes are the digest's) is not kept as a form", k.calls)
+	}
+}

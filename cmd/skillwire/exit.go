@@ -43,6 +43,9 @@ var exitKinds = []struct {
 	{restore.ErrNotRestorable, exitFinding},
 	{restore.ErrIncomplete, exitFinding},
 	{restore.ErrSymlink, exitFinding},
+	{restore.ErrUnfit, exitFinding},
+	{restore.ErrScript, exitFinding},
+	{restore.ErrManaged, exitFinding},
 	// The audit could not be performed: what it reads is absent or unusable.
 	{baseline.ErrAbsent, exitNoAudit},
 	{baseline.ErrCorrupt, exitNoAudit},

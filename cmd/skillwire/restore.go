@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/restore"
@@ -23,6 +25,8 @@ type restoreJSON struct {
 	// Stranded: the displaced tree could not be quarantined and is here.
 	Stranded      string `json:"stranded,omitempty"`
 	QuarantineErr string `json:"quarantine_error,omitempty"`
+	// Backup: a settings or MCP file's copy as it was before the restore.
+	Backup string `json:"backup,omitempty"`
 }
 
 func newRestoreCmd(s *streams) *cobra.Command {
@@ -55,7 +59,21 @@ target (a writer changed the staged tree), that is said, the store notes
 it and does not record a restore (exit 3). When the displaced tree could
 not be quarantined, the restore is recorded and where the displaced tree
 is said (exit 1). Exit 4 when the store or the content store is untrusted
-or an object is corrupt; 2 usage.`,
+or an object is corrupt; 2 usage.
+
+A settings or MCP candidate (settings.json, settings.local.json, managed
+settings, .mcp.json, .claude.json) is one file: restore puts back the
+keys its digest covers (every settings key but the noise ones, theme,
+model, ...; .mcp.json's mcpServers; .claude.json's servers of the user and
+of every project) and keeps every other key as it is now, through the
+editor 'hook install' uses: it shows the change as a diff, asks, backs
+the file up as <file>.skillwire-backup (or .N), writes it atomically
+(never through a link), and observes it again: only the target's digest
+is a restore. It writes no script: when a hook or helper script the
+reviewed version runs differs now, restore refuses and names it (put it
+back by hand; see 'skillwire diff ID'). Also refused (exit 3): the file is
+now not one JSON object, repeats a key, is a link or oversize; managed
+settings without root; a plugin registry.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := bf.config(cmd, s)
@@ -74,7 +92,14 @@ or an object is corrupt; 2 usage.`,
 			if to != "" {
 				pick = []string{to}
 			}
-			ref, _, target, err := w.version(args[0], nil, pick...)
+			// The forms the store keeps beside the versions (delivered,
+			// reviewed): a version kept before its form was is restored
+			// from them.
+			var forms [][]byte
+			ref, _, target, err := w.version(args[0], func(tx *baseline.Tx, ref candidateRef) error {
+				forms = [][]byte{tx.Extract(ref.id), tx.ReviewedExtract(ref.id)}
+				return nil
+			}, pick...)
 			if err != nil {
 				return err
 			}
@@ -92,7 +117,7 @@ or an object is corrupt; 2 usage.`,
 			if err != nil {
 				return err
 			}
-			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: kept(cs, nil),
+			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: history.Forms(kept(cs, nil), forms...),
 				StateDir: w.stateDir, LockTimeout: w.timeout, Walk: cfg, Now: time.Now().UTC(),
 				AuditLog: auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)).Log}
 			o, err := restore.Do(cmd.Context(), r, func(p restore.Preview) (bool, error) {
@@ -100,8 +125,12 @@ or an object is corrupt; 2 usage.`,
 				if asJSON {
 					preview = s.err
 				}
-				printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(p.Current.Digest.String()), OnDisk: true},
-					To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(p.Files)}, p.Files, true)
+				if c := p.Config; c != nil {
+					printConfigChange(preview, c)
+				} else {
+					printDiff(preview, &diffJSON{ID: ref.id, From: diffSideJSON{Digest: new(p.Current.Digest.String()), OnDisk: true},
+						To: diffSideJSON{Digest: new(target.Digest.String())}, Files: filesJSON(p.Files)}, p.Files, true)
+				}
 				return cf.proceed(s, fmt.Sprintf("Restore %s to %s?", ref.id, target.Digest), "nothing was restored")
 			})
 			var refused *exitError
@@ -144,7 +173,7 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 		fmt.Fprintf(s.err, "skillwire: the fleet event of the restore was not written: %s\n", defang(o.EventErr.Error()))
 	}
 	out := restoreJSON{Restored: r.ID, Digest: r.Target.Digest.String(), Verified: res.Verified, InPlace: res.InPlace.String(),
-		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded}
+		Quarantine: res.Quarantine, Beside: res.Beside, Stranded: res.Stranded, Backup: res.Backup}
 	if res.QuarantineErr != nil {
 		out.QuarantineErr = res.QuarantineErr.Error()
 	}
@@ -156,6 +185,9 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 		printRestore(s, &out)
 	}
 	switch {
+	case !res.Verified && res.Backup != "":
+		return fail(exitFinding, "the file was written, but the candidate is now %s, not %s: it changed during the restore; not recorded as restored (what was there before is in %s)",
+			res.InPlace, r.Target.Digest, anomaly.QuoteBytes([]byte(res.Backup)))
 	case !res.Verified:
 		return fail(exitFinding, "the tree in place is %s, not %s: it changed during the restore; not recorded as restored", res.InPlace, r.Target.Digest)
 	case res.Stranded != "":
@@ -169,6 +201,15 @@ func reportRestore(s *streams, r *restore.Request, o *restore.Outcome, asJSON bo
 
 // printRestore says what was done, and where the displaced tree is.
 func printRestore(s *streams, out *restoreJSON) {
+	if out.Backup != "" {
+		if out.Verified {
+			fmt.Fprintf(s.out, "restored %s to %s\n", out.Restored, out.Digest)
+		} else {
+			fmt.Fprintf(s.out, "wrote %s for %s, but it is now %s\n", out.Restored, out.Digest, out.InPlace)
+		}
+		fmt.Fprintf(s.out, "backup of the previous file: %s\n", anomaly.QuoteBytes([]byte(out.Backup)))
+		return
+	}
 	if out.Verified {
 		fmt.Fprintf(s.out, "restored %s to %s\n", out.Restored, out.Digest)
 	} else {
@@ -190,4 +231,17 @@ func filesJSON(ds []history.FileDiff) []fileDiffJSON {
 		out[i] = fileJSON(&ds[i], true)
 	}
 	return out
+}
+
+// printConfigChange shows the edit a settings or MCP restore writes, as
+// hook install shows its own.
+func printConfigChange(w io.Writer, c *restore.ConfigChange) {
+	fmt.Fprintf(w, "restore rewrites %s: its reviewed keys back, every other key as it is now\n", anomaly.QuoteBytes([]byte(c.Path)))
+	if c.Reformatted {
+		fmt.Fprintln(w, "note: the file is rewritten with two-space indentation; elsewhere only its whitespace changes")
+	}
+	if c.Mode != nil {
+		fmt.Fprintf(w, "its mode becomes %04o, the reviewed file's\n", uint32(*c.Mode))
+	}
+	writeDiff(w, c.Before, c.After)
 }
