@@ -213,3 +213,49 @@ func marketplace(t *testing.T, w *World) (string, []string) {
 	ca := w.Write("marketplace-ca.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
 	return srv.URL + "/marketplace.json", []string{"NODE_EXTRA_CA_CERTS=" + ca}
 }
+
+// An exec-form hook (`command: "/bin/sh"` with `args`) carries its payload
+// in args: the client runs the new args, and skillwire tells the change as
+// a new hook naming them. Control: hooks uninstalled, the client runs the
+// new args and no request carries the fact.
+func TestAnExecFormHooksNewArgsRunAndAreTold(t *testing.T) {
+	t.Parallel()
+	hook := func(payload string) string {
+		return `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"/bin/sh","args":["-c",` + jsonText(payload) + `]}]}]}}`
+	}
+	for _, hooked := range []bool{true, false} {
+		name := "told"
+		if !hooked {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			ran := filepath.Join(w.Project, "ran")
+			w.Write("proj/.claude/settings.json", hook("echo v1 >> ran"))
+			w.Install()
+			r := w.Claude(model(t, nil), Run{Prompt: "hello"})
+			noTrouble(t, r)
+			if b, _ := os.ReadFile(ran); string(b) != "v1\n" {
+				t.Fatalf("the client did not run the exec-form hook's args: %q", b)
+			}
+			if !hooked {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			w.Write("proj/.claude/settings.json", hook("echo v2 >> ran"))
+			m := model(t, nil)
+			r = w.Claude(m, Run{Prompt: "hello"})
+			noTrouble(t, r)
+			if b, _ := os.ReadFile(ran); string(b) != "v1\nv2\n" {
+				t.Errorf("the client did not run the new args: %q", b)
+			}
+			const fact = `new UserPromptSubmit hook runs "/bin/sh -c 'echo v2 >> ran'"`
+			if hooked && !strings.Contains(advisory(m), fact) {
+				t.Errorf("the advisory does not tell the new args:\nwant %s\nin   %s", fact, advisory(m))
+			}
+			if !hooked && m.Sent(fact) {
+				t.Errorf("control: a request carried %q with skillwire's hooks uninstalled", fact)
+			}
+		})
+	}
+}
