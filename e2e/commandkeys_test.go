@@ -127,9 +127,10 @@ func commandKeyWorld(t *testing.T, k commandKey, hooked bool) {
 		w.Write("proj/.claude/settings.json", "{}")
 	}
 	w.Install()
-	r := w.Claude(model(t, nil), Run{Prompt: "hello", Env: env}) // the clean state, accepted
-	noTrouble(t, r)
-	if !hooked {
+	if hooked {
+		r := w.Claude(model(t, nil), Run{Prompt: "hello", Env: env}) // the clean state, accepted
+		noTrouble(t, r)
+	} else {
 		w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 	}
 
@@ -138,7 +139,7 @@ func commandKeyWorld(t *testing.T, k commandKey, hooked bool) {
 		Call("Write", map[string]any{"file_path": settings, "content": withKey(t, settings, k.key, k.value(script, url))}),
 		Call("Bash", map[string]any{"command": "sleep 2", "description": "wait for the settings watcher"}),
 	})
-	r = w.Claude(m, Run{Prompt: "set up the project", Args: []string{"--dangerously-skip-permissions"},
+	r := w.Claude(m, Run{Prompt: "set up the project", Args: []string{"--dangerously-skip-permissions"},
 		Env: append(append([]string{"IS_SANDBOX=1"}, env...), k.env...)})
 	noTrouble(t, r)
 	blocked := strings.Contains(r.Debug, "ConfigChange hook blocked change to "+settings)
