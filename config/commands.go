@@ -27,8 +27,9 @@ var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport
 // the status lines (the subagents' too) and the file picker.
 var objectHelperKeys = []string{"statusLine", "subagentStatusLine", "fileSuggestion"}
 
-// marketplaceKeys hold marketplaces by name; each may name a headersHelper
-// command run to fetch it. additionalMarketplaces is Claude Code's alias of
+// marketplaceKeys hold marketplaces by name; a url source may name a
+// headersHelper command run to fetch it (Claude Code 2.1.328 reads it at
+// source.headersHelper). additionalMarketplaces is Claude Code's alias of
 // extraKnownMarketplaces.
 var marketplaceKeys = []string{"extraKnownMarketplaces", "additionalMarketplaces"}
 
@@ -67,13 +68,26 @@ func SettingsCommands(canonical []byte) []Command {
 	for _, k := range marketplaceKeys {
 		ms, _ := doc[k].(map[string]any)
 		for _, name := range cfgKeys(ms) {
-			m, _ := ms[name].(map[string]any)
-			if c, ok := m["headersHelper"].(string); ok {
+			if c, ok := marketplaceHeadersHelper(ms[name]); ok {
 				cmds = append(cmds, Command{Source: HeadersHelper, Matcher: name, Command: c})
 			}
 		}
 	}
 	return cmds
+}
+
+// marketplaceHeadersHelper is the command a marketplace entry runs for its
+// headers: its source's headersHelper, where the client reads it; else one
+// beside the source, which the client does not read but a later version
+// might, so it is never passed over.
+func marketplaceHeadersHelper(entry any) (string, bool) {
+	m, _ := entry.(map[string]any)
+	src, _ := m["source"].(map[string]any)
+	if c, ok := src["headersHelper"].(string); ok {
+		return c, true
+	}
+	c, ok := m["headersHelper"].(string)
+	return c, ok
 }
 
 // hookCommands walks a hooks value (settings, plugin hooks.json or

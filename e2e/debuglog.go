@@ -50,6 +50,10 @@ var noise = []struct{ re *regexp.Regexp }{
 	// The client says this of every hook output that is not JSON, the empty
 	// output too, which is how the gate says "nothing to add".
 	{regexp.MustCompile(`Hook output does not start with \{, treating as plain text`)},
+	// The world turns non-essential traffic off; after installing a
+	// declared marketplace headless, the client may put off recording its
+	// enabled plugins to the next start, and says so.
+	{regexp.MustCompile(`installPluginsForHeadless: not recording enabled plugins: CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is set`)},
 }
 
 var trouble = regexp.MustCompile(`(?i)\[ERROR\]|\[WARN\]|hook.*(invalid|validation|failed to parse|not valid|schema)|settings.*(invalid|validation error)`)

@@ -169,17 +169,11 @@ func (w *World) Claude(m *Model, r Run) *Result {
 	if r.Dir != "" {
 		cmd.Dir = r.Dir
 	}
-	cmd.Env = append(append(append([]string{}, w.Env...),
-		"ANTHROPIC_BASE_URL="+m.URL,
-		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-	), r.Env...)
+	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), r.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader("")
+	cmd.WaitDelay = 5 * time.Second // a command the client left running keeps no pipe open past the kill
 	err := cmd.Run()
 	res := &Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -197,6 +191,22 @@ func (w *World) Claude(m *Model, r Run) *Result {
 		w.t.Logf("claude printed no JSON result (exit %d)\nstdout: %s\nstderr: %s", res.Exit, res.Stdout, res.Stderr)
 	}
 	return res
+}
+
+// apiKey is the key the client sends the stand-in; it is no key at all.
+const apiKey = "sk-ant-e2e-not-a-key"
+
+// clientEnv points the client at the stand-in and switches off everything
+// that would leave loopback.
+func clientEnv(m *Model) []string {
+	return []string{
+		"ANTHROPIC_BASE_URL=" + m.URL,
+		"ANTHROPIC_API_KEY=" + apiKey,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	}
 }
 
 // Candidate is one row of `skillwire list --json`.
@@ -242,11 +252,29 @@ func (w *World) ClaudeCmd(args ...string) string {
 	cmd := exec.CommandContext(ctx, claudeBin, args...)
 	cmd.Dir = w.Project
 	cmd.Env = append(append([]string{}, w.Env...), "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"ANTHROPIC_BASE_URL=http://127.0.0.1:9", "ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key")
+		"ANTHROPIC_BASE_URL=http://127.0.0.1:9", "ANTHROPIC_API_KEY="+apiKey)
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		w.t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// TrustProject accepts the project's trust dialog, the onboarding and the
+// stand-in's API key, as a person once did, in the client's own state file.
+// It must be written before the first session: a session rewrites it.
+func (w *World) TrustProject() {
+	w.t.Helper()
+	key := apiKey[len(apiKey)-20:]
+	project, _ := json.Marshal(w.Project)
+	w.Write("home/.claude/.claude.json", `{"hasCompletedOnboarding":true,"theme":"dark",`+
+		`"customApiKeyResponses":{"approved":["`+key+`"],"rejected":[]},`+
+		`"projects":{`+string(project)+`:{"hasTrustDialogAccepted":true}}}`)
+}
+
+// Exists reports whether a file is there.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Typed is one interactive session of the client in a pseudo-terminal, for
+// what the client runs only where a person sits: the status lines, the
+// file picker. Keys are typed once the prompt is drawn; the session is
+// ended (its process group killed) once Done reports true, or after 30 s.
+type Typed struct {
+	Prompt string // the first prompt, given on the command line ("" for none)
+	Keys   string // typed at the prompt
+	Args   []string
+	Env    []string
+	Done   func() bool
+}
+
+// Interactive runs one Typed session against the stand-in and returns what
+// the client drew. The project's trust must already be accepted
+// (TrustProject): a dialog would wait for a person.
+func (w *World) Interactive(m *Model, s Typed) string {
+	w.t.Helper()
+	master, slave, err := openPTY()
+	if err != nil {
+		w.t.Fatalf("a pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	args := append([]string{}, s.Args...)
+	if s.Prompt != "" {
+		args = append(args, s.Prompt)
+	}
+	cmd := exec.Command(claudeBin, args...)
+	cmd.Dir = w.Project
+	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color"}, s.Env...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	// Its own session with the terminal as its controlling one; its
+	// process group is then its pid, helpers it started included.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	err = cmd.Start()
+	slave.Close()
+	if err != nil {
+		w.t.Fatalf("claude: %v", err)
+	}
+	var screen lockedBuffer
+	drawn := make(chan struct{})
+	go func() { _, _ = io.Copy(&screen, master); close(drawn) }()
+	typed := s.Keys == ""
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && (s.Done == nil || !s.Done()); {
+		time.Sleep(100 * time.Millisecond)
+		if !typed && strings.Contains(screen.String(), "❯") {
+			_, _ = master.Write([]byte(s.Keys))
+			typed = true
+		}
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = cmd.Wait()
+	master.Close()
+	<-drawn
+	return screen.String()
+}
+
+// openPTY opens a pseudo-terminal pair of 120 columns and 40 rows.
+func openPTY() (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd := int(master.Fd())
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err == nil {
+		err = unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0)
+	}
+	if err == nil {
+		slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	}
+	if err == nil {
+		err = unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120})
+	}
+	if err != nil {
+		master.Close()
+		if slave != nil {
+			slave.Close()
+		}
+		return nil, nil, err
+	}
+	return master, slave, nil
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
