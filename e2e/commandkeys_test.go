@@ -81,9 +81,9 @@ var commandKeys = []commandKey{
 		},
 		runs: true, fact: `marketplace "mkt" headersHelper now runs `, gated: true},
 	// A key no client version has: the client runs nothing, skillwire
-	// tells it as a setting, and the gate (whose table names what runs)
-	// lets the model's write through.
-	{key: "fooHelper", value: command, prints: "never", fact: `setting "fooHelper" is now `},
+	// tells it as a setting, and the gate blocks the model's write of it
+	// as it blocks any key it has never heard of (unknown is never clean).
+	{key: "fooHelper", value: command, prints: "never", fact: `setting "fooHelper" is now `, gated: true},
 }
 
 // An e2e case per command-running key (issue 22): the client runs it, and

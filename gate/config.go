@@ -194,6 +194,9 @@ func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byt
 // be allowed that was not: removals only take away, except a permission
 // rule's (a removed deny rule allows).
 func blocks(f config.Fact) bool {
+	if f.Dangerous() { // what config says runs, reroutes or asks less: a key never heard of included
+		return true
+	}
 	switch f.Kind {
 	case config.FactNewHook, config.FactHelperSet, config.FactEnvSet,
 		config.FactNewMCPServer, config.FactMCPServerChanged, config.FactMcpjsonServerEnabled,
