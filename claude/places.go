@@ -33,11 +33,15 @@ type Places struct {
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
+	// Sources are the folders installed plugins of local marketplaces
+	// load from in place, read from the plugin registries by Discover.
+	Sources []PluginSource
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
+	p.Sources = pluginSources(p.Config)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -334,6 +338,9 @@ func (p Places) Roots() []Root {
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
+	}
+	for _, r := range sourceRoots(p.Sources) {
+		add(r)
 	}
 	for i := range roots {
 		slices.Sort(roots[i].Names)

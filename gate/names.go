@@ -212,13 +212,16 @@ func pluginName(name []byte) []byte {
 // those holding what a name loads (skills, agents, commands, plugins).
 func gated(k claude.Kind) bool {
 	switch k {
-	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins:
+	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins, claude.PluginSources:
 		return true
 	}
 	return false
 }
 
-// cached reports whether c is a version directory of the plugin cache
-// (Folder <marketplace>/<plugin>/<version>), judged whole for any of the
-// plugin's skills, agents and commands.
-func (c Candidate) cached() bool { return c.Scope == Plugin && bytes.Count(c.Folder, []byte{'/'}) == 2 }
+// cached reports whether c is a plugin's folder judged whole for any of
+// its skills, agents and commands: a version directory of the plugin cache
+// (Folder <marketplace>/<plugin>/<version>), or the folder a local
+// marketplace's plugin loads from (Source).
+func (c Candidate) cached() bool {
+	return c.Scope == Plugin && (c.Source != "" || bytes.Count(c.Folder, []byte{'/'}) == 2)
+}

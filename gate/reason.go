@@ -136,7 +136,12 @@ func subject(c Candidate) string {
 }
 
 func displayName(c Candidate) string {
-	if c.cached() {
+	switch {
+	case c.Source == "-":
+		return ""
+	case c.Source != "":
+		return c.Source // a local marketplace's plugin folder: plugin@marketplace
+	case c.cached():
 		// A cached plugin version is named by its directory: plugin@marketplace/version.
 		name, _ := claude.Display(claude.Plugins, c.Folder)
 		return name

@@ -67,6 +67,10 @@ type Candidate struct {
 	// one installed on its own. A plugin's candidates answer only to
 	// "plugin:name".
 	Plugin []byte
+	// Source, for the folder a local marketplace's plugin loads from, is
+	// its gated display name (plugin@marketplace), or "-" when that fails
+	// the gate.
+	Source string
 	// Via, for a candidate the use reaches through another's reference,
 	// says how (`agent "courier" (sw…) preloads it (skills:)`): built from
 	// gated names and ids only.

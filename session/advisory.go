@@ -9,7 +9,6 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/settings"
@@ -518,7 +517,7 @@ func describe(st *baseline.Standing, reasons bool) string {
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
 	b.WriteString(KindOf(st))
-	if name, ok := claude.Display(st.Root.Kind, st.Name); ok {
+	if name, ok := st.Root.Display(st.Name); ok {
 		fmt.Fprintf(&b, " %q", name)
 	} else {
 		b.WriteString(" (name hidden)")
