@@ -68,12 +68,17 @@ func pluginSources(cfg string) []PluginSource {
 }
 
 // wholeForm is the canonical form of a registry file read whole, nil when
-// it is missing or could not be read or parsed.
+// it is missing or could not be read or parsed without an anomaly (a key
+// given twice is read one way here and may be read another by the client).
 func wholeForm(f walker.FileRead) []byte {
 	if f.Missing || f.Reason != 0 {
 		return nil
 	}
-	return config.WholeJSON(f.Data, int64(len(f.Data))).Canonical
+	ex := config.WholeJSON(f.Data, int64(len(f.Data)))
+	if len(ex.Anomalies) > 0 {
+		return nil
+	}
+	return ex.Canonical
 }
 
 // sourceOf is the folder plugin (installed as key) of the local marketplace
