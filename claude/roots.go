@@ -246,7 +246,7 @@ func (r Root) Spec() walker.RootSpec {
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
-		spec.Each = &walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
+		spec.Each = &walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms, Noise: cacheNoise}
 	case PluginSources:
 		// The names come from a marketplace.json: the tree's author chose
 		// them, so they pass the display gate; a link there is told, never

@@ -48,6 +48,10 @@ type NameSpec struct {
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs; their content is bound into the candidate.
 	Scripts func(canon []byte) []string
+	// Noise are names at the top of a directory candidate that are left
+	// out of its manifest: bookkeeping the client writes there and never
+	// loads (a named, justified list; anything else there is content).
+	Noise []string
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose
