@@ -162,6 +162,9 @@ func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
 	}
+	if r.Kind == Config && string(name) == "known_marketplaces.json" {
+		return unwatchedSources(canon)
+	}
 	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
 	}

@@ -57,7 +57,7 @@ func pluginSources(cfg string) []PluginSource {
 			continue
 		}
 		j := slices.IndexFunc(markets, func(m config.LocalMarketplace) bool { return m.Name == key[i+1:] })
-		if j < 0 || !plainPath(markets[j].Location) || markets[j].Location == "/" {
+		if j < 0 || !openable(markets[j].Location) {
 			continue
 		}
 		if s, ok := sourceOf(markets[j], key, key[:i]); ok {
@@ -65,6 +65,25 @@ func pluginSources(cfg string) []PluginSource {
 		}
 	}
 	return out
+}
+
+// openable reports whether a marketplace location can be watched as
+// written: plainly absolute (a "." or ".." component, a doubled or
+// trailing slash would be resolved by the client, never by skillwire),
+// and not "/" (its folder needs a parent to be a candidate of).
+func openable(loc string) bool { return plainPath(loc) && loc != "/" }
+
+// unwatchedSources are the standing facts of known_marketplaces.json (its
+// canonical form canon): each local marketplace whose location cannot be
+// opened as written, so that what its plugins load is not watched.
+func unwatchedSources(canon []byte) []config.Fact {
+	var fs []config.Fact
+	for _, m := range config.KnownLocalMarketplaces(canon) {
+		if !openable(m.Location) {
+			fs = append(fs, config.Fact{Kind: config.FactPluginSourceUnwatched, Name: m.Name, Command: m.Location})
+		}
+	}
+	return fs
 }
 
 // wholeForm is the canonical form of a registry file read whole, nil when

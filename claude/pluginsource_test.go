@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -195,5 +196,40 @@ func TestASourceRootHoldsOnlyItsPluginsFoldersNamedForTheirPlugins(t *testing.T)
 	}
 	if !slices.Equal(names, []string{"a", "b\x1b[31m", "l"}) {
 		t.Errorf("candidates %q", names)
+	}
+}
+
+// A local marketplace whose location cannot be opened as written (relative,
+// "." or "..", a doubled slash, "/", empty) is told whenever its registry
+// is: its plugins load from a folder skillwire does not watch. The
+// location is attacker text, escaped and fenced.
+func TestAnUnopenableMarketplaceLocationIsAStandingFact(t *testing.T) {
+	known := `{
+		"ok":    {"source": {"source": "directory", "path": "/m"}, "installLocation": "/m"},
+		"rel":   {"source": {"source": "directory", "path": "m"}, "installLocation": "m"},
+		"dots":  {"source": {"source": "file", "path": "/a/../m/.claude-plugin/marketplace.json"}, "installLocation": "/a/../m"},
+		"slash": {"source": {"source": "directory", "path": "/"}, "installLocation": "/"},
+		"dbl":   {"source": {"source": "directory", "path": "/a//m"}, "installLocation": "/a//m"},
+		"none":  {"source": {"source": "directory", "path": "/m"}},
+		"esc":   {"source": {"source": "directory", "path": "x"}, "installLocation": "x\u001b]0;pwned\u0007"},
+		"git":   {"source": {"source": "git", "url": "file:///r"}, "installLocation": "rel"}
+	}`
+	ex := config.KnownMarketplaces([]byte(known), int64(len(known)))
+	r := Root{Path: "/h/.claude/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}}
+	var got []string
+	for _, f := range r.StandingFacts([]byte("known_marketplaces.json"), ex.Canonical) {
+		if f.Kind != config.FactPluginSourceUnwatched {
+			t.Errorf("fact of kind %v", f.Kind)
+		}
+		if !f.Dangerous() {
+			t.Errorf("%s is not always told", f)
+		}
+		got = append(got, f.Name)
+		if s := f.String(); strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("fact text holds a control byte: %q", s)
+		}
+	}
+	if want := []string{"dbl", "dots", "esc", "none", "rel", "slash"}; !slices.Equal(got, want) {
+		t.Errorf("facts of %q, want %q", got, want)
 	}
 }

@@ -17,7 +17,16 @@ type LocalMarketplace struct {
 // LocalMarketplaces lists the local marketplaces of a canonical
 // known_marketplaces.json (WholeJSON's form), by name.
 func LocalMarketplaces(canon []byte) []LocalMarketplace {
-	doc := decodeCanonical(canon)
+	return localMarketplaces(decodeCanonical(canon))
+}
+
+// KnownLocalMarketplaces is LocalMarketplaces of KnownMarketplaces' form.
+func KnownLocalMarketplaces(canon []byte) []LocalMarketplace {
+	doc, _ := decodeCanonical(canon)[knownMarketplacesKey].(map[string]any)
+	return localMarketplaces(doc)
+}
+
+func localMarketplaces(doc map[string]any) []LocalMarketplace {
 	var out []LocalMarketplace
 	for _, name := range cfgKeys(doc) {
 		m, _ := doc[name].(map[string]any)
