@@ -14,7 +14,8 @@ const pluginSourceEdit = "PLUGIN-SKILL-EDITED-3f8e: the marketplace folder, edit
 // skillwire watches that folder as the plugin "plug@mkt" (issue 22): after
 // it was recorded SAFE-TO-PROPOSE, an edit of its skill there is told at
 // the next session as pending that review, and the skill's use is asked,
-// which -p refuses; recorded BLOCK, its use is denied. Control: without
+// which -p refuses; recorded BLOCK, its use is denied; diff and history
+// show the edit against the recorded bytes. Control: without
 // skillwire's hooks the edited body reaches the model.
 func TestAnEditedMarketplaceFolderIsToldAndHeld(t *testing.T) {
 	t.Parallel()
@@ -32,7 +33,7 @@ func TestAnEditedMarketplaceFolderIsToldAndHeld(t *testing.T) {
 			installPlugin(w)
 			w.Install()
 			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Record("plugin", "plug@mkt", tc.verdict)
+			c := w.Record("plugin", "plug@mkt", tc.verdict)
 			w.Write("market/plug/skills/ps/SKILL.md",
 				"---\nname: ps\ndescription: The ps skill. Use it when asked to run ps.\n---\n\n"+pluginSourceEdit+"\n")
 			if !tc.hooks {
@@ -58,6 +59,12 @@ func TestAnEditedMarketplaceFolderIsToldAndHeld(t *testing.T) {
 			}
 			if !m.Sent(want) {
 				t.Errorf("the session was not told %s", want)
+			}
+			if out := w.MustSkillwire([]int{0, 3}, "diff", c.ID); !strings.Contains(out, "+"+pluginSourceEdit) || !strings.Contains(out, "-"+pluginSkillBody) {
+				t.Errorf("skillwire diff does not show the edit of the marketplace folder:\n%s", out)
+			}
+			if out := w.MustSkillwire([]int{0, 3}, "history", c.ID); !strings.Contains(out, "session") || !strings.Contains(out, "+0 -0 ~1") {
+				t.Errorf("skillwire history does not keep the edited version:\n%s", out)
 			}
 			noTrouble(t, r)
 		})
