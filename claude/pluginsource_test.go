@@ -19,7 +19,7 @@ import (
 // from the marketplace mkt recorded as known (its source kind, path and
 // installLocation relative to dir unless absolute), holding manifest as
 // its .claude-plugin/marketplace.json ("" writes none).
-func sourceWorld(t *testing.T, dir, kind, location, manifest string) string {
+func sourceWorld(t testing.TB, dir, kind, location, manifest string) string {
 	t.Helper()
 	abs := func(p string) string {
 		if strings.HasPrefix(p, "/") || p == "" {
@@ -231,5 +231,18 @@ func TestAnUnopenableMarketplaceLocationIsAStandingFact(t *testing.T) {
 	}
 	if want := []string{"dbl", "dots", "esc", "none", "rel", "slash"}; !slices.Equal(got, want) {
 		t.Errorf("facts of %q, want %q", got, want)
+	}
+}
+
+// BenchmarkPluginSources is the cost discovery adds to every session start
+// and gate hook for one local marketplace plugin: three small files read
+// through the walker.
+func BenchmarkPluginSources(b *testing.B) {
+	dir := b.TempDir()
+	cfg := sourceWorld(b, dir, "directory", "m", entry(`"./plug"`))
+	for b.Loop() {
+		if len(pluginSources(cfg)) != 1 {
+			b.Fatal("no source")
+		}
 	}
 }

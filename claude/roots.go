@@ -246,17 +246,27 @@ func (r Root) Spec() walker.RootSpec {
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
-		spec.Each = &walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms, Noise: cacheNoise}
+		each := pluginSpec()
+		each.Noise = cacheNoise
+		spec.Each = &each
 	case PluginSources:
 		// The names come from a marketplace.json: the tree's author chose
 		// them, so they pass the display gate; a link there is told, never
 		// followed out of the marketplace.
 		spec.InnerLinks, spec.NamesFromTree = true, true
 		for _, n := range r.Names {
-			spec.Names = append(spec.Names, walker.NameSpec{Name: n, NoFollow: true, Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms})
+			ns := pluginSpec()
+			ns.Name, ns.NoFollow = n, true
+			spec.Names = append(spec.Names, ns)
 		}
 	}
 	return spec
+}
+
+// pluginSpec is how a plugin's folder is observed: all content, with what
+// its hooks and servers run told as facts.
+func pluginSpec() walker.NameSpec {
+	return walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
 }
 
 // Env is the part of the environment these conventions read.
