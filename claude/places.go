@@ -33,6 +33,9 @@ type Places struct {
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
+	// Sources are the folders installed plugins of local marketplaces
+	// load from in place, read from the plugin registries by Discover.
+	Sources []PluginSource
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
@@ -42,6 +45,7 @@ type Places struct {
 // Discover finds the folders around p.Project that Claude Code loads from.
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
+	p.Sources = pluginSources(p.Config)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -173,6 +177,9 @@ func (r Root) bind(c config.Command) (string, Bind) {
 func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
+	}
+	if r.Kind == Config && string(name) == "known_marketplaces.json" {
+		return unwatchedSources(canon)
 	}
 	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
@@ -350,6 +357,9 @@ func (p Places) Roots() []Root {
 			add(Root{Path: c, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.md"}})
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
+	}
+	for _, r := range sourceRoots(p.Sources) {
+		add(r)
 	}
 	// The added folders come last: a session without them lists the
 	// same roots in the same order.

@@ -12,6 +12,21 @@ import (
 // client loads the folder named there, not whatever version folder sorts
 // last (pinned by TestTheClientLoadsTheVersionItsRecordNames).
 
+// cacheNoise are the files Claude Code 2.1.328 writes into a cached
+// version folder for its own bookkeeping and never loads (the bundle names
+// them together, as the names its copy and collection pass over), left out
+// of the version's digest so that a reviewed version stays reviewed:
+//   - .orphaned_at: the time an update or uninstall left the version
+//     behind, written into the old folder (pinned by
+//     TestAnUpdatedReviewedPluginIsPendingAndAsked: the old version is no
+//     longer told changed);
+//   - .in_use: a folder of one marker per running session (named by its
+//     process id), so collection spares a version in use.
+//
+// Any other name there, .claude-plugin-link included (the client reads it
+// to find a link farm), is content.
+var cacheNoise = []string{".in_use", ".orphaned_at"}
+
 // PluginVersion splits a plugin cache candidate's name into its
 // marketplace, plugin and version folders; ok is false for any other name.
 func PluginVersion(name []byte) (market, plugin, version []byte, ok bool) {

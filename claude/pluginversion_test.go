@@ -1,8 +1,12 @@
 package claude
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/walker"
 )
 
 func TestAnInstallPathNamesAVersionFolderOnlyByItsExactText(t *testing.T) {
@@ -58,5 +62,39 @@ func TestTwoFoldersAreOnePluginOnlyWithTheSameMarketplaceAndPlugin(t *testing.T)
 	}
 	if r, ok := (Root{Path: "/cfg/plugins/cache", Kind: Plugins}).Registry(); !ok || r != "/cfg/plugins" {
 		t.Errorf("Registry = %q, %v", r, ok)
+	}
+}
+
+// The client's bookkeeping in a cached version folder (.orphaned_at at an
+// update, .in_use markers while a session runs it) moves no digest, so a
+// reviewed version stays reviewed; any other file there, one of a like
+// name, or those names deeper in the folder, is content and moves it.
+func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing.T) {
+	digest := func(t *testing.T, extra ...string) string {
+		t.Helper()
+		dir := t.TempDir()
+		testtree.Make(t, dir, append([]string{"mkt/plug/1.0.0/.claude-plugin/plugin.json={\"name\":\"plug\"}", "mkt/plug/1.0.0/skills/ps/SKILL.md=x"}, extra...)...)
+		r := Root{Path: dir, Scope: Global, Kind: Plugins}
+		w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+		if len(w.Candidates) != 1 || w.Candidates[0].Partial() {
+			t.Fatalf("candidates %+v", w.Candidates)
+		}
+		return w.Candidates[0].Digest.String()
+	}
+	base := digest(t)
+	if got := digest(t, "mkt/plug/1.0.0/.orphaned_at=1764590000000", "mkt/plug/1.0.0/.in_use/4242=", "mkt/plug/1.0.0/.in_use/77="); got != base {
+		t.Error("the client's bookkeeping moved the version's digest")
+	}
+	for _, extra := range []string{
+		"mkt/plug/1.0.0/.orphaned_at2=x",
+		"mkt/plug/1.0.0/.claude-plugin-link={}",
+		"mkt/plug/1.0.0/skills/.orphaned_at=x",
+		"mkt/plug/1.0.0/skills/ps/.in_use/1=",
+		"mkt/plug/1.0.0/.ORPHANED_AT=x",
+		"mkt/plug/1.0.0/.orphaned_at\n=x",
+	} {
+		if digest(t, extra) == base {
+			t.Errorf("%q is not content", extra)
+		}
 	}
 }

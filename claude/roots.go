@@ -48,6 +48,10 @@ const (
 	// Plugins is the plugin cache: its candidates are the installed
 	// version directories <marketplace>/<plugin>/<version>.
 	Plugins Kind = "plugins"
+	// PluginSources holds the folders installed plugins of local
+	// marketplaces load from in place (PluginSource): only its Names are
+	// candidates, each named for its plugin by Sources.
+	PluginSources Kind = "plugin-sources"
 	// ManagedSettings is managed-settings.d: every entry is a settings file.
 	ManagedSettings Kind = "managed-settings"
 	// Workflows is .claude/workflows: scripts that call agents.
@@ -61,7 +65,7 @@ var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, Workflows:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows:
 		return true
 	}
 	return false
@@ -90,7 +94,7 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindAgent
 	case Commands:
 		return KindCommand
-	case Plugins:
+	case Plugins, PluginSources:
 		return KindPlugin
 	case Rules:
 		return KindInstructions
@@ -139,6 +143,9 @@ type Root struct {
 	// Home and Project anchor the scripts a settings file runs (~/…,
 	// $CLAUDE_PROJECT_DIR/…); "" leaves those unbound.
 	Home, Project string
+	// Sources, of a PluginSources root, is the plugin (plugin@marketplace)
+	// each of Names is the folder of.
+	Sources map[string]string
 }
 
 // Same reports whether r and o are one root: Roots never lists two roots
@@ -203,10 +210,11 @@ func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 }
 
 // Holds reports whether name can be a candidate of r: any name, except in
-// a Config root, which holds only its Names. A record of another root that
-// shares r's directory is never judged removed by r's observation.
+// a Config or PluginSources root, which holds only its Names. A record of
+// another root that shares r's directory is never judged removed by r's
+// observation.
 func (r Root) Holds(name []byte) bool {
-	return r.Kind != Config || slices.Contains(r.Names, string(name))
+	return r.Kind != Config && r.Kind != PluginSources || slices.Contains(r.Names, string(name))
 }
 
 // Split names the candidate a path under r lies in (rest is relative to
@@ -249,9 +257,27 @@ func (r Root) Spec() walker.RootSpec {
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
-		spec.Each = &walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
+		each := pluginSpec()
+		each.Noise = cacheNoise
+		spec.Each = &each
+	case PluginSources:
+		// The names come from a marketplace.json: the tree's author chose
+		// them, so they pass the display gate; a link there is told, never
+		// followed out of the marketplace.
+		spec.InnerLinks, spec.NamesFromTree = true, true
+		for _, n := range r.Names {
+			ns := pluginSpec()
+			ns.Name, ns.NoFollow = n, true
+			spec.Names = append(spec.Names, ns)
+		}
 	}
 	return spec
+}
+
+// pluginSpec is how a plugin's folder is observed: all content, with what
+// its hooks and servers run told as facts.
+func pluginSpec() walker.NameSpec {
+	return walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
 }
 
 // Env is the part of the environment these conventions read.

@@ -57,6 +57,7 @@ const (
 	FactPluginUninstalled                 // Name
 	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
 	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
+	FactPluginSourceUnwatched             // Name (a local marketplace), Command (its installLocation): a standing fact (Root.StandingFacts)
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -166,7 +167,7 @@ func (f Fact) Dangerous() bool {
 	switch f.Kind {
 	case FactSettingSet:
 		return dangerousSetting(f.Name, f.Value)
-	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:
@@ -262,6 +263,7 @@ var factNouns = map[FactKind]string{
 	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
 	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
 	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
+	FactPluginSourceUnwatched: "marketplace folders not watched",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -705,6 +707,8 @@ func (f Fact) String() string {
 		return "plugin " + q(f.Name) + " is no longer installed"
 	case FactPluginOutsideCache:
 		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
+	case FactPluginSourceUnwatched:
+		return "marketplace " + q(f.Name) + " loads its plugins in place from a folder skillwire cannot open as written, not watched: " + q(f.Command)
 	case FactFrontmatterUnreadable:
 		return "frontmatter not readable: its tools and hooks are unknown"
 	case FactFrontmatterMode:

@@ -30,7 +30,8 @@ func updatePlugin(w *World) {
 // The client's own update of a plugin recorded SAFE-TO-PROPOSE (issue
 // 22): the next session is told the new version is pending and which
 // files differ from the reviewed one, and its use is asked, which -p
-// refuses, so its body never reaches the model. Control: without
+// refuses, so its body never reaches the model; the .orphaned_at the
+// client writes into the old version leaves that one reviewed, untold. Control: without
 // skillwire's hooks the new version's body runs.
 func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 	t.Parallel()
@@ -69,6 +70,14 @@ func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 			}
 			if d := r.Denials(); len(d) != 1 || d[0] != "Skill" {
 				t.Errorf("permission denials %q, want the asked Skill call", d)
+			}
+			// The client marks the old version orphaned in its folder; that
+			// bookkeeping is no change of the reviewed version.
+			if _, err := os.Stat(filepath.Join(w.Config, "plugins/cache/mkt/plug/1.0.0/.orphaned_at")); err != nil {
+				t.Errorf("the client wrote no .orphaned_at into the old version: %v", err)
+			}
+			if m.Sent(`global plugin \"plug@mkt/1.0.0\"`) {
+				t.Error("the session was told of the old, reviewed version")
 			}
 			neu := w.Candidate("plugin", "plug@mkt/1.0.1")
 			if out := w.MustSkillwire([]int{0, 3}, "history", neu.ID); !strings.Contains(out, `is a new version of plugin "plug@mkt/1.0.0"`) {

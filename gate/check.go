@@ -236,7 +236,7 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 	}
 	for _, b := range blind {
 		c := placeOf(b.root)
-		if namespaced || b.root.Kind == claude.Plugins || !resolve.Reaches(u.Kind, c.Kind) {
+		if namespaced || b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
 			continue
 		}
 		names := []string{local}
@@ -402,8 +402,15 @@ func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 // candidateOf is what the gate knows of the candidate name of r, observed
 // as kind, before reading it: where it is and what its folder is called.
 func candidateOf(r claude.Root, name []byte, kind walker.Kind) resolve.Candidate {
-	if r.Kind == claude.Plugins {
+	switch r.Kind {
+	case claude.Plugins:
 		return resolve.Candidate{Scope: resolve.Plugin, Folder: name, Plugin: resolve.PluginName(name)}
+	case claude.PluginSources:
+		shown, ok := r.Display(name)
+		if !ok {
+			shown = "-"
+		}
+		return resolve.Candidate{Scope: resolve.Plugin, Folder: name, Plugin: r.SourcePlugin(name), Source: shown}
 	}
 	folder := name
 	if kind == walker.KindFile {
@@ -479,7 +486,7 @@ func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
 				continue
 			}
-		case b.root.Kind == claude.Plugins:
+		case b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources:
 			if !namespaced {
 				continue
 			}

@@ -137,7 +137,12 @@ func subject(c resolve.Candidate) string {
 }
 
 func displayName(c resolve.Candidate) string {
-	if c.Cached() {
+	switch {
+	case c.Source == "-":
+		return ""
+	case c.Source != "":
+		return c.Source // a local marketplace's plugin folder: plugin@marketplace
+	case c.Cached():
 		// A cached plugin version is named by its directory: plugin@marketplace/version.
 		name, _ := claude.Display(claude.Plugins, c.Folder)
 		return name

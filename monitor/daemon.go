@@ -831,7 +831,7 @@ func (d *daemon) appendEvents(evs []cache.Event) {
 		c := events.Candidate{ID: ev.ID, Path: string(ev.Root) + "/" + string(ev.Name)}
 		if r := d.rootAt(string(ev.Root)); r != nil {
 			c.Kind, c.Scope = claude.CandidateKind(r.Kind, ev.Name), string(r.Scope)
-			c.Name, _ = claude.Display(r.Kind, ev.Name)
+			c.Name, _ = r.Display(ev.Name)
 		}
 		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
 	}
@@ -876,7 +876,7 @@ func (d *daemon) logEvent(ev *cache.Event) {
 	}
 	l := d.log.Info().Str("candidate", ev.ID).Str("root", anomaly.QuoteBytes(ev.Root))
 	if r := d.rootAt(string(ev.Root)); r != nil {
-		if n, ok := claude.Display(r.Kind, ev.Name); ok {
+		if n, ok := r.Display(ev.Name); ok {
 			l = l.Str("name", n)
 		}
 	}

@@ -79,6 +79,10 @@ type Candidate struct {
 	// one installed on its own. A plugin's candidates answer only to
 	// "plugin:name".
 	Plugin []byte
+	// Source, for the folder a local marketplace's plugin loads from, is
+	// its gated display name (plugin@marketplace), or "-" when that fails
+	// the gate.
+	Source string
 	// Via, for a candidate the use reaches through another's reference,
 	// says how (`agent "courier" (sw…) preloads it (skills:)`): built from
 	// Gated names and ids only.
@@ -287,13 +291,16 @@ func PluginName(name []byte) []byte {
 // those holding what a name loads (skills, agents, commands, plugins).
 func Gated(k claude.Kind) bool {
 	switch k {
-	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins:
+	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins, claude.PluginSources:
 		return true
 	}
 	return false
 }
 
-// Cached reports whether c is a version directory of the plugin cache
-// (Folder <marketplace>/<plugin>/<version>), judged whole for any of the
-// plugin's skills, agents and commands.
-func (c Candidate) Cached() bool { return c.Scope == Plugin && bytes.Count(c.Folder, []byte{'/'}) == 2 }
+// Cached reports whether c is a plugin's folder judged whole for any of
+// its skills, agents and commands: a version directory of the plugin cache
+// (Folder <marketplace>/<plugin>/<version>), or the folder a local
+// marketplace's plugin loads from (Source).
+func (c Candidate) Cached() bool {
+	return c.Scope == Plugin && (c.Source != "" || bytes.Count(c.Folder, []byte{'/'}) == 2)
+}

@@ -107,7 +107,7 @@ func (r *Request) event(ctx context.Context, cur *walker.Candidate, res *Result)
 		failed = errors.New("what is in place is not the target: a writer changed it during the restore")
 	}
 	kind := claude.CandidateKind(r.Root.Kind, r.Name)
-	name, _ := claude.Display(r.Root.Kind, r.Name)
+	name, _ := r.Root.Display(r.Name)
 	c := events.Candidate{ID: r.ID, Kind: kind, Scope: string(r.Root.Scope), Name: name, Path: r.Root.Path + "/" + string(r.Name)}
 	ev := events.Restore(events.Origin{Time: r.Now, Via: "restore"}, c, cur.Digest.String(), res.InPlace.String(), cmp.Or(res.Quarantine, res.Backup), failed)
 	return events.Append(ctx, r.StateDir, ev)

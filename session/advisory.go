@@ -556,7 +556,7 @@ func describe(st *baseline.Standing, reasons bool) string {
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
 	b.WriteString(KindOf(st))
-	if name, ok := claude.Display(st.Root.Kind, st.Name); ok {
+	if name, ok := st.Root.Display(st.Name); ok {
 		fmt.Fprintf(&b, " %q", name)
 	} else {
 		b.WriteString(" (name hidden)")

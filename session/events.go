@@ -88,7 +88,7 @@ func fileEvents(origin events.Origin, st *baseline.Standing, r *reconcile.Reconc
 }
 
 func fleetCandidate(st *baseline.Standing) events.Candidate {
-	name, _ := claude.Display(st.Root.Kind, st.Name)
+	name, _ := st.Root.Display(st.Name)
 	kind := claude.CandidateKind(st.Root.Kind, st.Name)
 	if st.Observed != nil {
 		kind = claude.KindOf(st.Root.Kind, st.Name, &st.Observed.Manifest)

@@ -53,6 +53,10 @@ type NameSpec struct {
 	// ImportDepth levels of Scripts' files (1: Scripts' alone).
 	Imports     func(path string, data []byte) []string
 	ImportDepth int
+	// Noise are names at the top of a directory candidate that are left
+	// out of its manifest: bookkeeping the client writes there and never
+	// loads (a named, justified list; anything else there is content).
+	Noise []string
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose

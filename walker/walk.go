@@ -1,6 +1,8 @@
 package walker
 
 import (
+	"slices"
+
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
@@ -73,6 +75,9 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	}
 	if testHookListed != nil {
 		testHookListed(path)
+	}
+	if depth == 0 && w.spec != nil && len(w.spec.Noise) > 0 {
+		ents = slices.DeleteFunc(ents, func(e dirent) bool { return slices.Contains(w.spec.Noise, string(e.name.bytes())) })
 	}
 
 	// Classify every name before anything is opened; the entry budget is

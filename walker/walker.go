@@ -197,7 +197,14 @@ type RootSpec struct {
 	// InnerLinks: a relative link that cannot leave the candidate is
 	// content, bound into the digest, and not an anomaly (plugins).
 	InnerLinks bool
+	// NamesFromTree: Names were read from a watched tree (a marketplace's
+	// entries), not chosen by skillwire, so they pass the display gate as
+	// a listed name does.
+	NamesFromTree bool
 }
+
+// fixed reports whether the candidates of r are named by skillwire.
+func (r *RootSpec) fixed() bool { return r.Names != nil && !r.NamesFromTree }
 
 // Root is the observation of one root.
 type Root struct {
@@ -266,7 +273,7 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 		}
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.Names != nil})
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.fixed()})
 				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1, spec: spec.nameSpec(d.name.bytes())})
 			}
 		}
@@ -412,7 +419,7 @@ func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Cand
 	}
 	fd, err := openDirPath(spec.Path)
 	if err != nil {
-		c := Candidate{Name: bytes.Clone(name), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
+		c := Candidate{Name: bytes.Clone(name), Fixed: spec.fixed(), InnerLinks: spec.InnerLinks}
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
 		finish(&c)
 		return c
@@ -439,7 +446,7 @@ func ObserveAt(ctx context.Context, dirfd int, name []byte, cfg Config) Candidat
 func observeFrom(ctx context.Context, fd int, spec *RootSpec, name []byte, cfg Config) Candidate {
 	s := newScanner(ctx, cfg)
 	defer s.close()
-	c := Candidate{Name: bytes.Clone(name), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
+	c := Candidate{Name: bytes.Clone(name), Fixed: spec.fixed(), InnerLinks: spec.InnerLinks}
 	fail := func(r anomaly.Reason) Candidate {
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, r)}
 		finish(&c)

@@ -111,7 +111,7 @@ tree), 4 store unusable.`,
 			}
 
 			out := recordJSON{Recorded: ref.id, Verdict: verdict, Digest: hashString(v.Digest), Reasons: nonNil(walker.Reasons(found))}
-			name, _ := claude.Display(ref.root.Kind, ref.name)
+			name, _ := ref.root.Display(ref.name)
 			ev := events.Verdict(events.Origin{Time: v.At, Via: "record"},
 				events.Candidate{ID: ref.id, Kind: claude.KindOf(ref.root.Kind, ref.name, &c.Manifest), Scope: string(ref.root.Scope), Name: name,
 					Path: ref.root.Path + "/" + string(ref.name)},

@@ -195,7 +195,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		id := st.ID
 		cj.ID = &id
 	}
-	if n, ok := claude.Display(st.Root.Kind, st.Name); ok {
+	if n, ok := st.Root.Display(st.Name); ok {
 		cj.Name = &n
 	} else {
 		cj.hiddenTag = anomaly.NameHash(st.Name)

@@ -1,0 +1,248 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// sourceWorld writes a config directory whose registries install plug@mkt
+// from the marketplace mkt recorded as known (its source kind, path and
+// installLocation relative to dir unless absolute), holding manifest as
+// its .claude-plugin/marketplace.json ("" writes none).
+func sourceWorld(t testing.TB, dir, kind, location, manifest string) string {
+	t.Helper()
+	abs := func(p string) string {
+		if strings.HasPrefix(p, "/") || p == "" {
+			return p
+		}
+		return dir + "/" + p // as written: a ".." stays
+	}
+	path := abs(location)
+	if kind == "file" {
+		path = abs(location) + "/.claude-plugin/marketplace.json"
+	}
+	known, _ := json.Marshal(map[string]any{"mkt": map[string]any{
+		"source": map[string]any{"source": kind, "path": path}, "installLocation": abs(location)}})
+	testtree.Make(t, dir,
+		"cfg/plugins/installed_plugins.json="+`{"version":2,"plugins":{"plug@mkt":[{"scope":"user","installPath":"/x"}],"other@elsewhere":[{}]}}`,
+		"cfg/plugins/known_marketplaces.json="+string(known),
+		"m/plug/skills/ps/SKILL.md=x")
+	if manifest != "" {
+		testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+manifest)
+	}
+	return filepath.Join(dir, "cfg")
+}
+
+func entry(source string) string {
+	return `{"name":"mkt","plugins":[{"name":"other","source":"./other"},{"name":"plug","source":` + source + `}]}`
+}
+
+// What the client loads a local marketplace's plugin from is watched: the
+// entry's folder when it is one plain component of the marketplace, else
+// the whole marketplace folder (nothing it loads lies outside it); a
+// fetched entry, or none, is the cache's; a location that cannot be
+// opened as written is nothing to walk.
+func TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, kind, location, manifest string
+		want                           string // "dir name", relative to the test's directory; "" none
+	}{
+		{"dot-slash entry", "directory", "m", entry(`"./plug"`), "m plug"},
+		{"bare entry", "directory", "m", entry(`"plug"`), "m plug"},
+		{"doubled slash after the dot", "directory", "m", entry(`".//plug"`), "m plug"},
+		{"file source", "file", "m", entry(`"./plug"`), "m plug"},
+		{"the marketplace is the plugin", "directory", "m", entry(`"./"`), ". m"},
+		{"a dot", "directory", "m", entry(`"."`), ". m"},
+		{"two folders deep", "directory", "m", entry(`"./plugins/plug"`), ". m"},
+		{"a dot-dot entry", "directory", "m", entry(`"../x"`), ". m"},
+		{"an absolute entry", "directory", "m", entry(`"/etc"`), ". m"},
+		{"a backslash", "directory", "m", entry(`"a\\b"`), ". m"},
+		{"no marketplace.json", "directory", "m", "", ". m"},
+		{"marketplace.json not JSON", "directory", "m", "\x1b[2J{not json", ". m"},
+		{"marketplace.json repeats a key", "directory", "m", `{"plugins":[],"plugins":[{"name":"plug","source":"./evil"}]}`, ". m"},
+		{"marketplace.json over the limit", "directory", "m", `{"pad":"` + strings.Repeat("a", 1<<20) + `"}`, ". m"},
+		{"a fetched entry is the cache's", "directory", "m", entry(`{"source":"github","repo":"o/r"}`), ""},
+		{"no entry: nothing loads", "directory", "m", `{"plugins":[{"name":"nope","source":"./plug"}]}`, ""},
+		{"a git marketplace is the cache's", "git", "m", entry(`"./plug"`), ""},
+		{"a relative location", "directory", "rel", entry(`"./plug"`), ""},
+		{"a dot-dot location", "directory", "m/../m", entry(`"./plug"`), ""},
+		{"the root as location", "directory", "/", entry(`"./plug"`), ""},
+		{"an empty location", "directory", "", entry(`"./plug"`), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			loc := tc.location
+			if loc == "rel" {
+				loc = "/" + "m" // replaced below by a relative spelling
+			}
+			cfg := sourceWorld(t, dir, tc.kind, loc, tc.manifest)
+			if tc.location == "rel" {
+				testtree.Make(t, dir, `cfg/plugins/known_marketplaces.json={"mkt":{"source":{"source":"directory","path":"m"},"installLocation":"m"}}`)
+			}
+			var got []string
+			for _, s := range pluginSources(cfg) {
+				if s.Plugin != "plug@mkt" {
+					t.Errorf("plugin %q, want only plug@mkt (other@elsewhere has no known marketplace)", s.Plugin)
+				}
+				d, _ := filepath.Rel(dir, s.Dir)
+				got = append(got, d+" "+s.Name)
+			}
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("sources %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// A marketplace.json reached through a link is never read (the walker
+// refuses it): the plugin's folder is then unknown, and the whole
+// marketplace folder is watched.
+func TestALinkedMarketplaceManifestWatchesTheWholeMarketplace(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sourceWorld(t, dir, "directory", "m", "")
+	testtree.Make(t, dir, "elsewhere.json="+entry(`"./plug"`), "m/.claude-plugin/marketplace.json -> ../../elsewhere.json")
+	got := pluginSources(cfg)
+	if len(got) != 1 || got[0].Dir != dir || got[0].Name != "m" {
+		t.Errorf("sources %+v, want the whole marketplace folder", got)
+	}
+}
+
+// Registries that cannot be read name no folder: their own candidates
+// carry the anomaly.
+func TestUnreadableRegistriesNameNoSource(t *testing.T) {
+	for name, specs := range map[string][]string{
+		"installed_plugins.json not JSON": {"cfg/plugins/installed_plugins.json=\x00\xff"},
+		"known_marketplaces.json a link":  {"x.json={}", "cfg/plugins/known_marketplaces.json -> ../../x.json"},
+		"plugins a link":                  {"p/", "cfg/plugins -> ../p"},
+		"installed_plugins.json a FIFO":   {"cfg/plugins/installed_plugins.json|"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := sourceWorld(t, dir, "directory", "m", entry(`"./plug"`))
+			for _, s := range specs {
+				p := filepath.Join(dir, strings.Fields(strings.NewReplacer("=", " ", "|", " ", " -> ", " ").Replace(s))[0])
+				testtree.Must(t, os.RemoveAll(p))
+			}
+			testtree.Make(t, dir, specs...)
+			if got := pluginSources(cfg); len(got) != 0 {
+				t.Errorf("sources %+v, want none", got)
+			}
+		})
+	}
+}
+
+// Each folder is a root listing only its plugins' folders (a sibling is
+// no candidate), each shown as its plugin; a name from the marketplace
+// that fails the display gate is shown by id alone, and its candidate is
+// badname, as a listed name would be.
+func TestASourceRootHoldsOnlyItsPluginsFoldersNamedForTheirPlugins(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "m/a/x=1", "m/b\x1b[31m/x=2", "m/sibling/x=3", "m/l -> a")
+	roots := sourceRoots([]PluginSource{
+		{Plugin: "a@mkt", Dir: dir + "/m", Name: "a"},
+		{Plugin: "bad@mkt", Dir: dir + "/m", Name: "b\x1b[31m"},
+		{Plugin: "again@mkt", Dir: dir + "/m", Name: "a"},
+		{Plugin: "link@mkt", Dir: dir + "/m", Name: "l"},
+	})
+	if len(roots) != 1 || !slices.Equal(roots[0].Names, []string{"a", "b\x1b[31m", "l"}) {
+		t.Fatalf("roots %+v, want one root of a, b, l", roots)
+	}
+	r := roots[0]
+	if n, ok := r.Display([]byte("a")); !ok || n != "a@mkt" {
+		t.Errorf("a shows as %q %v, want a@mkt (the first plugin to name it)", n, ok)
+	}
+	if n, ok := r.Display([]byte("b\x1b[31m")); ok {
+		t.Errorf("a name failing the gate shows as %q", n)
+	}
+	if _, ok := r.Display([]byte("sibling")); ok {
+		t.Error("a folder of no plugin has a display name")
+	}
+	if !r.Holds([]byte("a")) || r.Holds([]byte("sibling")) {
+		t.Error("the root holds another name than its plugins' folders")
+	}
+	w := walker.Scan(context.Background(), []walker.RootSpec{r.Spec()}, walker.DefaultConfig())[0]
+	var names []string
+	for _, c := range w.Candidates {
+		names = append(names, string(c.Name))
+		reasons := walker.Reasons(c.Anomalies())
+		switch string(c.Name) {
+		case "a":
+			if len(reasons) != 0 {
+				t.Errorf("a: anomalies %v", reasons)
+			}
+		case "b\x1b[31m":
+			if !slices.Contains(reasons, anomaly.Badname) {
+				t.Errorf("a marketplace's bad name is not badname: %v", reasons)
+			}
+		case "l":
+			if !slices.Contains(reasons, anomaly.Symlink) || len(c.Manifest.Entries) != 1 {
+				t.Errorf("a linked plugin folder was followed: %v %d entries", reasons, len(c.Manifest.Entries))
+			}
+		}
+	}
+	if !slices.Equal(names, []string{"a", "b\x1b[31m", "l"}) {
+		t.Errorf("candidates %q", names)
+	}
+}
+
+// A local marketplace whose location cannot be opened as written (relative,
+// "." or "..", a doubled slash, "/", empty) is told whenever its registry
+// is: its plugins load from a folder skillwire does not watch. The
+// location is attacker text, escaped and fenced.
+func TestAnUnopenableMarketplaceLocationIsAStandingFact(t *testing.T) {
+	known := `{
+		"ok":    {"source": {"source": "directory", "path": "/m"}, "installLocation": "/m"},
+		"rel":   {"source": {"source": "directory", "path": "m"}, "installLocation": "m"},
+		"dots":  {"source": {"source": "file", "path": "/a/../m/.claude-plugin/marketplace.json"}, "installLocation": "/a/../m"},
+		"slash": {"source": {"source": "directory", "path": "/"}, "installLocation": "/"},
+		"dbl":   {"source": {"source": "directory", "path": "/a//m"}, "installLocation": "/a//m"},
+		"none":  {"source": {"source": "directory", "path": "/m"}},
+		"esc":   {"source": {"source": "directory", "path": "x"}, "installLocation": "x\u001b]0;pwned\u0007"},
+		"git":   {"source": {"source": "git", "url": "file:///r"}, "installLocation": "rel"}
+	}`
+	ex := config.KnownMarketplaces([]byte(known), int64(len(known)))
+	r := Root{Path: "/h/.claude/plugins", Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}}
+	var got []string
+	for _, f := range r.StandingFacts([]byte("known_marketplaces.json"), ex.Canonical) {
+		if f.Kind != config.FactPluginSourceUnwatched {
+			t.Errorf("fact of kind %v", f.Kind)
+		}
+		if !f.Dangerous() {
+			t.Errorf("%s is not always told", f)
+		}
+		got = append(got, f.Name)
+		if s := f.String(); strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("fact text holds a control byte: %q", s)
+		}
+	}
+	if want := []string{"dbl", "dots", "esc", "none", "rel", "slash"}; !slices.Equal(got, want) {
+		t.Errorf("facts of %q, want %q", got, want)
+	}
+}
+
+// BenchmarkPluginSources is the cost discovery adds to every session start
+// and gate hook for one local marketplace plugin: three small files read
+// through the walker.
+func BenchmarkPluginSources(b *testing.B) {
+	dir := b.TempDir()
+	cfg := sourceWorld(b, dir, "directory", "m", entry(`"./plug"`))
+	for b.Loop() {
+		if len(pluginSources(cfg)) != 1 {
+			b.Fatal("no source")
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package config
+
+// LocalMarketplace is a marketplace known_marketplaces.json records from a
+// folder of this machine ("directory") or a marketplace.json in one
+// ("file"): Claude Code 2.1.328 loads each of its plugins whose entry names
+// a relative path in place, from Location, never from the cache copy its
+// install wrote (pinned by the e2e case
+// TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache).
+type LocalMarketplace struct {
+	Name string
+	// Source is "directory" or "file"; Path is the source's path, as written.
+	Source, Path string
+	// Location is the installLocation as written ("" when it is not a string).
+	Location string
+}
+
+// LocalMarketplaces lists the local marketplaces of a canonical
+// known_marketplaces.json (WholeJSON's form), by name.
+func LocalMarketplaces(canon []byte) []LocalMarketplace {
+	return localMarketplaces(decodeCanonical(canon))
+}
+
+// KnownLocalMarketplaces is LocalMarketplaces of KnownMarketplaces' form.
+func KnownLocalMarketplaces(canon []byte) []LocalMarketplace {
+	doc, _ := decodeCanonical(canon)[knownMarketplacesKey].(map[string]any)
+	return localMarketplaces(doc)
+}
+
+func localMarketplaces(doc map[string]any) []LocalMarketplace {
+	var out []LocalMarketplace
+	for _, name := range cfgKeys(doc) {
+		m, _ := doc[name].(map[string]any)
+		src, _ := m["source"].(map[string]any)
+		kind, _ := src["source"].(string)
+		if kind != "directory" && kind != "file" {
+			continue
+		}
+		path, _ := src["path"].(string)
+		loc, _ := m["installLocation"].(string)
+		out = append(out, LocalMarketplace{Name: name, Source: kind, Path: path, Location: loc})
+	}
+	return out
+}
+
+// InstalledPlugins lists the plugins (plugin@marketplace) a canonical
+// installed_plugins.json holds installs of.
+func InstalledPlugins(canon []byte) []string {
+	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
+	return cfgKeys(plugins)
+}
+
+// MarketplaceEntry is what a canonical marketplace.json says of the plugin
+// named plugin: the client takes its first entry of that name. found is
+// false when there is none; relative is true when its source is a path
+// (then source is it, as written), false when it is fetched (an object:
+// github, url, npm, …), which the client installs into the cache.
+func MarketplaceEntry(canon []byte, plugin string) (source string, found, relative bool) {
+	for _, e := range cfgList(decodeCanonical(canon)["plugins"]) {
+		m, ok := e.(map[string]any)
+		if !ok || m["name"] != plugin {
+			continue
+		}
+		s, ok := m["source"].(string)
+		return s, true, ok
+	}
+	return "", false, false
+}
