@@ -91,7 +91,9 @@ func TestABoundScriptIsNamedByWhereItLies(t *testing.T) {
 			func(f *boundFixture) auditlog.Entry { return withSHA(entry(5, auditlog.Update, f.script), f.seen) }, false,
 			"expected"},
 		{"real path, relative spelling", "/p/.claude/hooks/format.sh",
-			func(f *boundFixture) auditlog.Entry { return withSHA(entry(5, auditlog.Update, ".claude/hooks/format.sh"), f.seen) }, false,
+			func(f *boundFixture) auditlog.Entry {
+				return withSHA(entry(5, auditlog.Update, ".claude/hooks/format.sh"), f.seen)
+			}, false,
 			"expected"},
 		{"real path outside every root", "/opt/tools/format.sh",
 			func(f *boundFixture) auditlog.Entry { return withSHA(entry(5, auditlog.Update, f.script), f.seen) }, false,
