@@ -289,9 +289,9 @@ func (r *Request) editConfig(ctx context.Context, f *form) (*configEdit, error) 
 	if err != nil {
 		return nil, err
 	}
-	unix.Close(fd)
+	defer unix.Close(fd)
 	path := r.Root.Path + "/" + string(r.Name)
-	file, err := settings.OpenFile(path, f.limit)
+	file, err := settings.OpenFileAt(fd, path, f.limit)
 	if err != nil {
 		return nil, openRefusal(err)
 	}
@@ -384,18 +384,22 @@ func openRefusal(err error) error {
 	return err
 }
 
-// writeConfig writes the edit (the editor backs the file up first and
-// refuses a file changed since it was read, a link swapped in included),
-// then observes the candidate again: only a digest equal to the target's
-// is a restore.
+// writeConfig writes the edit in the folder proved again to have no link
+// on its way and to be the one the file was read in, through that held
+// descriptor only (the editor backs the file up first and refuses a file
+// changed since it was read, a link swapped in included), then observes
+// the candidate again: only a digest equal to the target's is a restore.
 func (r *Request) writeConfig(ctx context.Context, e *configEdit) (*Result, error) {
 	fd, err := openNoLinks(r.Root.Path)
 	if err != nil {
 		return nil, err
 	}
-	unix.Close(fd)
-	backup, err := e.file.Write()
+	defer unix.Close(fd)
+	step(StepProved)
+	backup, err := e.file.WriteAt(fd)
 	switch {
+	case errors.Is(err, settings.ErrMoved):
+		return nil, fmt.Errorf("%w: the folder %s was replaced before the file was written; nothing was written", ErrChanged, anomaly.QuoteBytes([]byte(r.Root.Path)))
 	case errors.Is(err, settings.ErrChanged) && backup != "":
 		return nil, fmt.Errorf("%w: the file changed before it was written; nothing was replaced (%s holds what was read)", ErrChanged, anomaly.QuoteBytes([]byte(backup)))
 	case errors.Is(err, settings.ErrChanged):

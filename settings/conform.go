@@ -2,13 +2,13 @@ package settings
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // A restore puts a reviewed form back into a file a person (or Claude
@@ -22,18 +22,22 @@ import (
 // missing file is an error wrapping fs.ErrNotExist: a restore puts keys
 // back into a file, it never makes one up.
 func OpenFile(path string, max int64) (*File, error) {
+	d, err := safefile.OpenDir(pathname.Parent(path))
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(d)
+	return OpenFileAt(d, path, max)
+}
+
+// OpenFileAt is OpenFile of the file named by path's last component in
+// the folder dirfd, which the caller opened (and proved) at path's parent:
+// the file is read there, and WriteAt writes only there.
+func OpenFileAt(dirfd int, path string, max int64) (*File, error) {
 	f := &File{Dir: pathname.Parent(path), Path: path, Mode: 0o600, dirMode: 0o700, max: max}
-	b, fi, err := safefile.Read(path, max, safefile.Trust{})
-	switch {
-	case errors.Is(err, safefile.ErrTooLarge):
-		return nil, ErrTooLarge
-	case err != nil:
+	if err := f.readIn(dirfd, max, func(b []byte) (*Doc, error) { return parse(b, max) }); err != nil {
 		return nil, err
 	}
-	if f.Doc, err = parse(b, max); err != nil {
-		return nil, err
-	}
-	f.Exists, f.Mode, f.orig, f.canon = true, fi.Mode().Perm(), b, f.Doc.Encode()
 	return f, nil
 }
 
