@@ -144,11 +144,24 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 			servers[project][name] = v
 		}
 	}
-	projects, err := doc.Keys("projects")
+	// One index of the projects, built once: ~/.claude.json holds a member
+	// per project ever opened, and a lookup per project must not scan them all.
+	projects, err := doc.Object("projects")
 	if err != nil {
 		return err
 	}
-	for _, p := range projects {
+	if projects == nil {
+		if len(servers) == 0 && len(whole) == 0 {
+			return nil
+		}
+		if err := doc.Conform([]string{"projects"}, []byte("{}")); err != nil {
+			return err
+		}
+		if projects, err = doc.Object("projects"); err != nil {
+			return err
+		}
+	}
+	for _, p := range projects.Names() {
 		if _, ok := servers[p]; ok {
 			continue
 		}
@@ -157,21 +170,22 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 		}
 		// Only an object's mcpServers is a form's: a project that is not an
 		// object (which the form skips) is left as it is.
-		keys, err := doc.Keys("projects", p)
+		pd := projects.Get(p)
+		keys, err := pd.Keys()
 		if err != nil || !slices.Contains(keys, "mcpServers") {
 			continue
 		}
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, []byte("{}")); err != nil {
+		if err := pd.Conform([]string{"mcpServers"}, []byte("{}")); err != nil {
 			return err
 		}
 	}
 	for _, p := range sortedKeys(servers) {
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, canonOf(servers[p])); err != nil {
+		if err := projects.Put(p).Conform([]string{"mcpServers"}, canonOf(servers[p])); err != nil {
 			return err
 		}
 	}
 	for _, p := range sortedKeys(whole) {
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, whole[p]); err != nil {
+		if err := projects.Put(p).Conform([]string{"mcpServers"}, whole[p]); err != nil {
 			return err
 		}
 	}
