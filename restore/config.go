@@ -113,14 +113,16 @@ func putTop(kept func(string) bool) func(*settings.Doc, []byte) error {
 	}
 }
 
-// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers) and
-// each project's projects[p].mcpServers, from the form's localMcpServers;
-// every other byte of meaning stays. A project whose servers the form
+// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers),
+// each project's projects[p].mcpServers, from the form's localMcpServers,
+// and each project's approvals of .mcp.json servers (config.McpjsonKeys),
+// from its localMcpjson; every other byte of meaning stays. A project whose servers the form
 // lacks keeps an empty mcpServers, as Claude Code writes one.
 func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 	var want struct {
-		MCPServers json.RawMessage            `json:"mcpServers"`
-		Local      map[string]json.RawMessage `json:"localMcpServers"`
+		MCPServers json.RawMessage                       `json:"mcpServers"`
+		Local      map[string]json.RawMessage            `json:"localMcpServers"`
+		Mcpjson    map[string]map[string]json.RawMessage `json:"localMcpjson"`
 	}
 	if err := json.Unmarshal(canon, &want); err != nil {
 		return fmt.Errorf("%w: the kept form is not an object", ErrCorrupt)
@@ -151,7 +153,7 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 		return err
 	}
 	if projects == nil {
-		if len(servers) == 0 && len(whole) == 0 {
+		if len(servers) == 0 && len(whole) == 0 && len(want.Mcpjson) == 0 {
 			return nil
 		}
 		if err := doc.Conform([]string{"projects"}, []byte("{}")); err != nil {
@@ -187,6 +189,28 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 	for _, p := range sortedKeys(whole) {
 		if err := projects.Put(p).Conform([]string{"mcpServers"}, whole[p]); err != nil {
 			return err
+		}
+	}
+	for _, p := range sortedKeys(want.Mcpjson) {
+		projects.Put(p)
+	}
+	// Each project's approvals of .mcp.json servers: the form's, or none.
+	for _, p := range projects.Names() {
+		pd := projects.Get(p)
+		if _, err := pd.Keys(); err != nil {
+			continue // not an object: the form skips it, and so does the put
+		}
+		for _, k := range config.McpjsonKeys {
+			v, ok := want.Mcpjson[p][k]
+			if !ok {
+				if err := pd.Delete(k); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := pd.Conform([]string{k}, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -462,3 +462,28 @@ func TestAFolderReplacedBetweenReadAndWriteIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A project's approvals of .mcp.json servers in ~/.claude.json are part
+// of its form: a restore puts the reviewed ones back (an approval added
+// since is removed) and leaves every other key of the project as it is.
+func TestAClaudeJSONRestorePutsBackEachProjectsMcpjsonApprovals(t *testing.T) {
+	reviewed := `{"projects":{"/p":{"history":["a"],"enabledMcpjsonServers":["db"]},"/q":{"history":[]}}}`
+	current := `{"projects":{"/p":{"history":["a","b"],"enabledMcpjsonServers":["db","evil"],"enableAllProjectMcpServers":true},"/q":{"history":[],"disabledMcpjsonServers":[]},"/r":{"enableAllProjectMcpServers":true}}}`
+	fx := newCfgFixture(t, claude.Global, ".claude.json", reviewed, current)
+	o, err := Do(context.Background(), fx.r, yes)
+	must(t, err)
+	if !o.Result.Verified || fx.digest(t) != fx.r.Target.Digest {
+		t.Fatalf("not restored: %s", func() []byte { b, _ := os.ReadFile(fx.path); return b }())
+	}
+	projects := fx.read(t)["projects"].(map[string]any)
+	p := projects["/p"].(map[string]any)
+	if len(p["history"].([]any)) != 2 || len(p["enabledMcpjsonServers"].([]any)) != 1 || p["enableAllProjectMcpServers"] != nil {
+		t.Errorf("project /p: %v", p)
+	}
+	if q := projects["/q"].(map[string]any); q["disabledMcpjsonServers"] != nil || q["history"] == nil {
+		t.Errorf("project /q: %v", q)
+	}
+	if r := projects["/r"].(map[string]any); len(r) != 0 {
+		t.Errorf("project /r: %v", r)
+	}
+}
