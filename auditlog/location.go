@@ -3,6 +3,7 @@ package auditlog
 import (
 	"cmp"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
@@ -25,7 +26,8 @@ var ErrRelativeLog = errors.New("SKILLWIRE_AUDIT_LOG must be an absolute path")
 type Scope struct {
 	Scope claude.Scope
 	// Log is the log's path: $SKILLWIRE_AUDIT_LOG when set, else
-	// FileName in the directory holding the roots (<cfg>, <project>/.claude).
+	// FileName in the roots' configuration directory (claude.Root.ConfigDir:
+	// <cfg>, <project>/.claude).
 	Log string
 	// ProjectLog: Log is the project's own <project>/.claude log, which
 	// arrives with the repository and so proves nothing about who edited.
@@ -35,29 +37,47 @@ type Scope struct {
 	Base string
 	// Roots are root paths; an entry naming anything else never matches.
 	Roots []string
+	// Named lists, for a root holding only named files (a configuration
+	// directory, which may be the home), the names it holds: nothing else
+	// in it is inside it.
+	Named map[string][]string
 }
 
-// Scopes groups the roots (global first, as claude.Places.Roots lists them) by
-// scope, each with its log; env is $SKILLWIRE_AUDIT_LOG ("" when unset),
-// one log then serving every scope. Paths are cut as text, never cleaned.
+// Scopes groups the roots by the configuration directory they belong to
+// (claude.Root.ConfigDir), in the order claude.Places.Roots lists them
+// (global first), each group with its log; env is $SKILLWIRE_AUDIT_LOG
+// ("" when unset), one log then serving every group. A root of no
+// configuration directory (the administrator's, an added folder's) is in
+// no scope: no log speaks for it. Paths are cut as text, never cleaned.
 func Scopes(env string, roots []claude.Root) ([]Scope, error) {
 	if env != "" && !strings.HasPrefix(env, "/") {
 		return nil, ErrRelativeLog
 	}
 	var out []Scope
+	at := map[[2]string]int{}
 	for _, r := range roots {
-		i := len(out) - 1
-		if i < 0 || out[i].Scope != r.Scope {
-			dir := parent(r.Path)
-			sc := Scope{Scope: r.Scope, Log: env, Base: parent(dir)}
+		if r.ConfigDir == "" {
+			continue
+		}
+		k := [2]string{string(r.Scope), r.ConfigDir}
+		i, ok := at[k]
+		if !ok {
+			sc := Scope{Scope: r.Scope, Log: env, Base: parent(r.ConfigDir)}
 			if env == "" {
-				sc.Log = strings.TrimRight(dir, "/") + "/" + FileName
-				sc.ProjectLog = r.Scope == claude.Project
+				sc.Log = strings.TrimRight(r.ConfigDir, "/") + "/" + FileName
+				sc.ProjectLog = r.Scope != claude.Global
 			}
+			i = len(out)
+			at[k] = i
 			out = append(out, sc)
-			i++
 		}
 		out[i].Roots = append(out[i].Roots, r.Path)
+		if r.Kind == claude.Config {
+			if out[i].Named == nil {
+				out[i].Named = map[string][]string{}
+			}
+			out[i].Named[r.Path] = r.Names
+		}
 	}
 	return out, nil
 }
@@ -80,12 +100,30 @@ func Pick(scopes []Scope, global bool) Scope {
 }
 
 // PickFor is the scope an entry for filePath goes to: Pick, except that an
-// absolute path inside a global root goes to the global log.
+// absolute path goes to the global log when a global root holds it more
+// closely than any root of the project's (the global roots include the
+// home, which may hold the project).
 func PickFor(scopes []Scope, global bool, filePath string) Scope {
-	if _, _, inGlobal := scopes[0].Locate(filePath); !global && strings.HasPrefix(filePath, "/") && inGlobal {
+	pick := Pick(scopes, global)
+	if global || !strings.HasPrefix(filePath, "/") || pick.Scope == scopes[0].Scope {
+		return pick
+	}
+	if g := scopes[0].holder(filePath); g >= 0 && g > pick.holder(filePath) {
 		return scopes[0]
 	}
-	return Pick(scopes, global)
+	return pick
+}
+
+// holder is the length of the longest root of sc that holds the absolute
+// path p, -1 when none does.
+func (sc Scope) holder(p string) int {
+	best := -1
+	for _, r := range sc.Roots {
+		if _, ok := sc.Within(p, r); ok && len(strings.TrimRight(r, "/")) > best {
+			best = len(strings.TrimRight(r, "/"))
+		}
+	}
+	return best
 }
 
 // Dotted reports a filePath spelled with a ".", ".." or empty component:
@@ -100,23 +138,46 @@ func Dotted(p string) bool {
 	return false
 }
 
+// Abs is the path filePath names in this scope, as text: a relative one
+// joined to Base, nothing cleaned; false for an empty or dotted spelling.
+func (sc Scope) Abs(filePath string) (string, bool) {
+	if filePath == "" || Dotted(filePath) {
+		return "", false
+	}
+	if strings.HasPrefix(filePath, "/") {
+		return filePath, true
+	}
+	return strings.TrimRight(sc.Base, "/") + "/" + filePath, true
+}
+
 // Locate finds the file an entry's filePath names in this scope: the root
 // it lies strictly inside, and its path below that root (the candidate's
-// name first). A relative filePath is joined to Base as text; nothing is
-// cleaned. ok is false for a dotted spelling and for a file outside the
-// roots.
+// name first). ok is false for a dotted spelling and for a file outside
+// the roots.
 func (sc Scope) Locate(filePath string) (root, rel string, ok bool) {
-	if filePath == "" || Dotted(filePath) {
+	p, ok := sc.Abs(filePath)
+	if !ok {
 		return "", "", false
 	}
-	p := filePath
-	if !strings.HasPrefix(p, "/") {
-		p = strings.TrimRight(sc.Base, "/") + "/" + p
-	}
 	for _, r := range sc.Roots {
-		if rest, found := strings.CutPrefix(p, strings.TrimRight(r, "/")+"/"); found && rest != "" {
+		if rest, found := sc.Within(p, r); found {
 			return r, rest, true
 		}
 	}
 	return "", "", false
+}
+
+// Within is the path of the absolute path p below root, one of sc's
+// roots, when p lies strictly inside it (in a root of named files, inside
+// one of them), as text.
+func (sc Scope) Within(p, root string) (rel string, ok bool) {
+	rest, ok := strings.CutPrefix(p, strings.TrimRight(root, "/")+"/")
+	if !ok || rest == "" {
+		return "", false
+	}
+	if names, named := sc.Named[root]; named {
+		name, _, _ := strings.Cut(rest, "/")
+		return rest, slices.Contains(names, name)
+	}
+	return rest, true
 }

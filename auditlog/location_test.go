@@ -9,9 +9,9 @@ import (
 )
 
 var testRoots = []claude.Root{
-	{Path: "/home/u/.claude/skills", Scope: claude.Global, Kind: claude.Skills},
-	{Path: "/home/u/.claude/agents", Scope: claude.Global, Kind: claude.Agents},
-	{Path: "/work/p/.claude/skills", Scope: claude.Project, Kind: claude.Skills},
+	{Path: "/home/u/.claude/skills", Scope: claude.Global, Kind: claude.Skills, ConfigDir: "/home/u/.claude"},
+	{Path: "/home/u/.claude/agents", Scope: claude.Global, Kind: claude.Agents, ConfigDir: "/home/u/.claude"},
+	{Path: "/work/p/.claude/skills", Scope: claude.Project, Kind: claude.Skills, ConfigDir: "/work/p/.claude"},
 }
 
 func TestScopesPutEachLogBesideItsRoots(t *testing.T) {
@@ -37,12 +37,13 @@ func TestScopesPutEachLogBesideItsRoots(t *testing.T) {
 			{Scope: claude.Global, Log: "/home/u/.claude/.audit-log.jsonl", Base: "/home/u",
 				Roots: []string{"/home/u/.claude/skills", "/home/u/.claude/agents"}},
 		}},
-		{"paths are cut as text, trailing slashes and all", "", []claude.Root{{Path: "/c/cfg//skills/", Scope: claude.Global}}, []Scope{
+		{"paths are cut as text, trailing slashes and all", "", []claude.Root{{Path: "/c/cfg//skills/", Scope: claude.Global, ConfigDir: "/c/cfg/"}}, []Scope{
 			{Scope: claude.Global, Log: "/c/cfg/.audit-log.jsonl", Base: "/c", Roots: []string{"/c/cfg//skills/"}},
 		}},
-		{"a configuration directory at the top", "", []claude.Root{{Path: "/cfg/skills", Scope: claude.Global}}, []Scope{
+		{"a configuration directory at the top", "", []claude.Root{{Path: "/cfg/skills", Scope: claude.Global, ConfigDir: "/cfg"}}, []Scope{
 			{Scope: claude.Global, Log: "/cfg/.audit-log.jsonl", Base: "/", Roots: []string{"/cfg/skills"}},
 		}},
+		{"a root of no configuration directory is in no scope", "", []claude.Root{{Path: "/etc/claude-code", Scope: claude.Managed, Kind: claude.Config}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Scopes(tc.env, tc.roots)
@@ -60,6 +61,50 @@ func TestScopesPutEachLogBesideItsRoots(t *testing.T) {
 
 // The log's directory and Base are cut as text: trailing slashes dropped
 // first, repeated slashes kept, and nothing left is "/".
+// Every root Claude Code loads from speaks in the documented log of its
+// configuration directory: the user's in <cfg>/.audit-log.jsonl, the
+// project's (its folder, .claude, the folders around it) in
+// <project>/.claude/.audit-log.jsonl, never a log beside the home or
+// beside the project (issue: the global configuration roots read
+// ~/.audit-log.jsonl and the project's <parent of project>/.audit-log.jsonl).
+// The administrator's roots and an added folder's are in no scope: no log
+// a person or a repository writes explains them.
+func TestEveryRootSpeaksInItsConfigurationDirectorysLog(t *testing.T) {
+	p := claude.Places{Config: "/home/u/.claude", Project: "/tmp/w/p", ClaudeJSON: "/home/u", Managed: "/etc/claude-code",
+		Home: "/home/u", Above: []string{"/tmp/w"}, Added: []string{"/srv/other"}}
+	roots := p.Roots()
+	scopes, err := Scopes("", roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string]string{}
+	for _, sc := range scopes {
+		for _, r := range sc.Roots {
+			if logs[r] != "" {
+				t.Fatalf("root %s in two scopes", r)
+			}
+			logs[r] = sc.Log
+			if sc.ProjectLog != (sc.Scope == claude.Project) {
+				t.Fatalf("scope %s: ProjectLog %v", sc.Scope, sc.ProjectLog)
+			}
+		}
+	}
+	for _, r := range roots {
+		want := map[claude.Scope]string{claude.Global: "/home/u/.claude/.audit-log.jsonl", claude.Project: "/tmp/w/p/.claude/.audit-log.jsonl"}[r.Scope]
+		if logs[r.Path] != want {
+			t.Errorf("%s root %s (%s): log %q, want %q", r.Scope, r.Path, r.Kind, logs[r.Path], want)
+		}
+	}
+	for _, must := range []string{"/home/u/.claude", "/home/u", "/tmp/w/p", "/tmp/w/p/.claude", "/tmp/w"} {
+		if logs[must] == "" {
+			t.Errorf("configuration root %s has no log", must)
+		}
+	}
+	if len(scopes) != 2 {
+		t.Fatalf("%d scopes, want the user's and the project's: %+v", len(scopes), scopes)
+	}
+}
+
 func TestParentCutsTheLastComponentAsText(t *testing.T) {
 	for _, tc := range []struct{ p, want string }{
 		{"/a/b", "/a"},
@@ -98,6 +143,10 @@ func TestPickTakesTheProjectUnlessGlobalOrAnAbsoluteGlobalPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	globalOnly := scopes[:1]
+	homeScopes, err := Scopes("", (claude.Places{Config: "/home/u/.claude", ClaudeJSON: "/home/u", Project: "/home/u/p", Home: "/home/u"}).Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		scopes []Scope
@@ -111,6 +160,9 @@ func TestPickTakesTheProjectUnlessGlobalOrAnAbsoluteGlobalPath(t *testing.T) {
 		{"an absolute path in a global root goes to the global log", scopes, false, "/home/u/.claude/skills/s/f", claude.Global},
 		{"an absolute path in the project stays in the project", scopes, false, "/work/p/.claude/skills/s/f", claude.Project},
 		{"a relative path that would be global from the home stays in the project", scopes, false, "../../home/u/.claude/skills/s/f", claude.Project},
+		{"an absolute path in the project under a home that is a global root stays in the project", homeScopes, false, "/home/u/p/.claude/skills/s/f", claude.Project},
+		{"an absolute path in a global root under that home goes to the global log", homeScopes, false, "/home/u/.claude/skills/s/f", claude.Global},
+		{"the home is a root of named files: another file there is in no root", homeScopes, false, "/home/u/notes.md", claude.Project},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := PickFor(tc.scopes, tc.global, tc.path); got.Scope != tc.want {

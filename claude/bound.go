@@ -18,29 +18,53 @@ import (
 // very path the walker binds, so no name is ever a guess. nil when the
 // candidate binds nothing.
 func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
+	var names anomaly.Names
+	r.eachBound(name, canons, func(e, p string) {
+		s, ok := r.showOutside(p)
+		if !ok {
+			return
+		}
+		if names == nil {
+			names = anomaly.Names{}
+		}
+		names[e] = s
+		names[e+walker.ScriptTargetSuffix] = s + " (link target)"
+	})
+	return names
+}
+
+// BoundPaths maps the manifest path of each file candidate name of r binds
+// (as BoundNames finds them) to the absolute path it was bound from: where
+// an audit entry must say the file is. What a link reaches has no path of
+// its own here. nil when the candidate binds nothing.
+func (r Root) BoundPaths(name []byte, canons ...[]byte) map[string]string {
+	var paths map[string]string
+	r.eachBound(name, canons, func(e, p string) {
+		if paths == nil {
+			paths = map[string]string{}
+		}
+		paths[e] = p
+	})
+	return paths
+}
+
+// eachBound calls f with the manifest path and the absolute path of every
+// file candidate name of r binds in canons (nil ones skipped).
+func (r Root) eachBound(name []byte, canons [][]byte, f func(entry, path string)) {
 	bound := r.boundFiles(name)
 	if bound == nil {
-		return nil
+		return
 	}
-	var names anomaly.Names
 	for _, c := range canons {
 		if c == nil {
 			continue
 		}
 		for _, p := range bound(c) {
-			s, ok := r.showOutside(p)
-			if !ok {
-				continue
+			if strings.HasPrefix(p, "/") { // the walker binds absolute paths only
+				f(string(walker.ScriptEntry(p)), p)
 			}
-			if names == nil {
-				names = anomaly.Names{}
-			}
-			e := string(walker.ScriptEntry(p))
-			names[e] = s
-			names[e+walker.ScriptTargetSuffix] = s + " (link target)"
 		}
 	}
-	return names
 }
 
 // boundFiles is what the walker calls to list the files candidate name of
@@ -63,7 +87,7 @@ func (r Root) boundFiles(name []byte) func([]byte) []string {
 // that holds it (home when the project is home), else as absolute.
 func (r Root) showOutside(p string) (string, bool) {
 	if !strings.HasPrefix(p, "/") {
-		return "", false // the walker binds absolute paths only
+		return "", false
 	}
 	anchor, rel := "/", p[1:]
 	best := -1

@@ -367,6 +367,12 @@ func (p Places) Roots() []Root {
 		dirs(pathname.Join(d, ".claude"), Added)
 	}
 	for i := range roots {
+		switch roots[i].Scope {
+		case Global:
+			roots[i].ConfigDir = p.Config
+		case Project:
+			roots[i].ConfigDir = pcfg
+		}
 		slices.Sort(roots[i].Names)
 		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings {
 			// A user's or administrator's settings are the same file in

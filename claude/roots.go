@@ -146,6 +146,12 @@ type Root struct {
 	// Sources, of a PluginSources root, is the plugin (plugin@marketplace)
 	// each of Names is the folder of.
 	Sources map[string]string
+	// ConfigDir is the configuration directory the root belongs to, whose
+	// audit log speaks for it: <cfg> for every root of the user's,
+	// <project>/.claude for every root of the project's (the folders
+	// around it included); "" for the administrator's and an added
+	// folder's, for which no log speaks.
+	ConfigDir string
 }
 
 // Same reports whether r and o are one root: Roots never lists two roots

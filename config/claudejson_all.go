@@ -2,22 +2,37 @@ package config
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
+
+// McpjsonKeys are a project's approvals of its .mcp.json servers, in
+// ~/.claude.json's projects[p] as in a settings file.
+var McpjsonKeys = []string{"disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers"}
+
+// LocalMcpjsonKey holds, in the ~/.claude.json form, each project's
+// McpjsonKeys: {project: {key: value}}.
+const LocalMcpjsonKey = "localMcpjson"
 
 // ClaudeJSONServers extracts from ~/.claude.json the user's `mcpServers`
 // and every project's `projects[p].mcpServers`, the latter kept as
 // `localMcpServers` named "server@project". One form whatever project a
 // session starts in (a form of one project's servers would change with the
 // project, and the daemon watches many); a server added to any project is
-// told with the project it is for.
+// told with the project it is for. Each project's approvals of .mcp.json
+// servers (McpjsonKeys), which Claude Code 2.1.328 moves into the
+// project's settings.local.json at start and acts on, are kept as
+// `localMcpjson` by project, so a change there is told before the client
+// moves it. Every other key of a project (its history, its trust dialog)
+// is noise.
 func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
 	}
 	s := &claudeScan{data: trimBOM(data)}
 	kept := map[string]any{}
-	var projects map[string]any // project -> its mcpServers value
+	var projects map[string]any           // project -> its mcpServers value
+	var mcpjson map[string]map[string]any // project -> its McpjsonKeys
 	if failed := s.top(func(k string) error {
 		switch k {
 		case "mcpServers":
@@ -25,13 +40,21 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 		case "projects":
 			// Only the last `projects` counts; a repeated project or key
 			// replaces the earlier one.
-			projects = map[string]any{}
+			projects, mcpjson = map[string]any{}, map[string]map[string]any{}
 			return s.object(func(p string) error {
+				delete(projects, p)
+				delete(mcpjson, p)
 				s.space()
 				if s.i == len(s.data) || s.data[s.i] != '{' {
 					return s.skip()
 				}
 				return s.object(func(pk string) error {
+					if slices.Contains(McpjsonKeys, pk) {
+						if mcpjson[p] == nil {
+							mcpjson[p] = map[string]any{}
+						}
+						return s.keep(mcpjson[p], pk, 3)
+					}
 					if pk != "mcpServers" {
 						return s.skip()
 					}
@@ -64,6 +87,9 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	}
 	if len(local) > 0 {
 		kept["localMcpServers"] = local
+	}
+	if len(mcpjson) > 0 {
+		kept[LocalMcpjsonKey] = mcpjson
 	}
 	ex := Extract{Canonical: canonicalJSON(kept)}
 	if s.dup {

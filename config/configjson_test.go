@@ -267,6 +267,53 @@ func TestClaudeJSONServersKeepsEveryProjectsServersByName(t *testing.T) {
 	}
 }
 
+// Claude Code 2.1.328 moves a project's approvals of .mcp.json servers
+// from ~/.claude.json into its settings.local.json at start, and acts on
+// them (migrateEnableAllProjectMcpServersToSettings): they are kept in the
+// form by project, told as the settings' own are, before the client moves
+// them; every other key of a project stays noise.
+func TestClaudeJSONKeepsEachProjectsMcpjsonApprovals(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, want string
+	}{
+		{"the three keys, noise left out", `{"projects":{"/p":{"history":["x"],"hasTrustDialogAccepted":true,"enableAllProjectMcpServers":true,"enabledMcpjsonServers":["db"],"disabledMcpjsonServers":[]}}}`,
+			`{"localMcpjson":{"/p":{"disabledMcpjsonServers":[],"enableAllProjectMcpServers":true,"enabledMcpjsonServers":["db"]}}}`},
+		{"noise only", `{"projects":{"/p":{"history":["x"],"lastCost":3}}}`, `{}`},
+		{"a value of any shape is kept as it is", `{"projects":{"/p":{"enabledMcpjsonServers":{"a":[1]}}}}`,
+			`{"localMcpjson":{"/p":{"enabledMcpjsonServers":{"a":[1]}}}}`},
+		{"a repeated project replaces the earlier one whole", `{"projects":{"/p":{"enableAllProjectMcpServers":true},"/p":{"history":[]}}}`, `{}`},
+		{"a hostile project name is data", "{\"projects\":{\"/p\\u001b[2J\":{\"enabledMcpjsonServers\":[\"x\"]}}}",
+			"{\"localMcpjson\":{\"/p\\u001b[2J\":{\"enabledMcpjsonServers\":[\"x\"]}}}"},
+		{"a broken value", `{"projects":{"/p":{"enabledMcpjsonServers":[1,]}}}`, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := ClaudeJSONServers([]byte(tc.doc), int64(len(tc.doc)))
+			if string(ex.Canonical) != tc.want {
+				t.Errorf("canonical %s, want %s (%v)", ex.Canonical, tc.want, ex.Anomalies)
+			}
+		})
+	}
+	deep := `{"projects":{"/p":{"enabledMcpjsonServers":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}}}`
+	if ex := ClaudeJSONServers([]byte(deep), 0); ex.Canonical != nil || len(ex.Anomalies) != 1 || ex.Anomalies[0] != AnomalyDepth {
+		t.Errorf("deep value: %s %v", ex.Canonical, ex.Anomalies)
+	}
+	old := ClaudeJSONServers([]byte(`{"projects":{"/p":{"enabledMcpjsonServers":["a"]},"/gone":{"enableAllProjectMcpServers":false}}}`), 0).Canonical
+	cur := ClaudeJSONServers([]byte("{\"projects\":{\"/p\":{\"enableAllProjectMcpServers\":true,\"enabledMcpjsonServers\":[\"a\",\"evil\\u001b\"],\"disabledMcpjsonServers\":[\"safe\"]},\"/q\":{\"history\":[1]}}}"), 0).Canonical
+	var got []string
+	for _, f := range Facts(old, cur) {
+		got = append(got, f.String())
+	}
+	want := []string{
+		`enableAllProjectMcpServers of project "/p" in .claude.json is now true`,
+		`enabledMcpjsonServers of project "/p" in .claude.json now includes "evil\x1b"`,
+		`enableAllProjectMcpServers of project "/gone" in .claude.json is no longer set`,
+		`disabledMcpjsonServers of project "/p" in .claude.json now includes "safe"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("facts\n%q\nwant\n%q", got, want)
+	}
+}
+
 // BenchmarkClaudeJSONServers200KB is the worst case: every one of about
 // 200 projects has a server of its own.
 func BenchmarkClaudeJSONServers200KB(b *testing.B) {

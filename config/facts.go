@@ -71,6 +71,9 @@ type Fact struct {
 	Type    string
 	Command string
 	Value   string
+	// Project is the project of ~/.claude.json an approval of .mcp.json
+	// servers is for ("" for a settings file's own).
+	Project string
 }
 
 // Facts lists what changed between two Canonical forms of the same
@@ -93,6 +96,7 @@ func Facts(old, new []byte) []Fact {
 	}
 	fs = append(fs, listFacts(o["enabledMcpjsonServers"], n["enabledMcpjsonServers"], FactMcpjsonServerEnabled, 0, "")...)
 	fs = append(fs, listFacts(o["disabledMcpjsonServers"], n["disabledMcpjsonServers"], FactMcpjsonServerDisabled, 0, "")...)
+	fs = append(fs, localMcpjsonFacts(o[LocalMcpjsonKey], n[LocalMcpjsonKey])...)
 	fs = append(fs, permissionFacts(o["permissions"], n["permissions"])...)
 	fs = append(fs, pluginFacts(o["enabledPlugins"], n["enabledPlugins"])...)
 	for _, k := range append(marketplaceKeys, knownMarketplacesKey) {
@@ -140,8 +144,31 @@ func Facts(old, new []byte) []Fact {
 // any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-	"enabledPlugins", "env", "localMcpServers", "permissions", "plugins", "sandbox", "version",
+	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version",
 })
+
+// localMcpjsonFacts tells, project by project, the approvals of .mcp.json
+// servers ~/.claude.json holds, as a settings file's are told.
+func localMcpjsonFacts(old, new any) []Fact {
+	om, _ := old.(map[string]any)
+	nm, _ := new.(map[string]any)
+	var fs []Fact
+	for _, p := range slices.Compact(slices.Sorted(slices.Values(append(cfgKeys(om), cfgKeys(nm)...)))) {
+		o, _ := om[p].(map[string]any)
+		n, _ := nm[p].(map[string]any)
+		var pf []Fact
+		if !cfgEqual(o["enableAllProjectMcpServers"], n["enableAllProjectMcpServers"]) {
+			pf = append(pf, Fact{Kind: FactEnableAllProjectMCP, Value: cfgJSON(n["enableAllProjectMcpServers"])})
+		}
+		pf = append(pf, listFacts(o["enabledMcpjsonServers"], n["enabledMcpjsonServers"], FactMcpjsonServerEnabled, 0, "")...)
+		pf = append(pf, listFacts(o["disabledMcpjsonServers"], n["disabledMcpjsonServers"], FactMcpjsonServerDisabled, 0, "")...)
+		for i := range pf {
+			pf[i].Scope, pf[i].Project = "local", p
+		}
+		fs = append(fs, pf...)
+	}
+	return fs
+}
 
 // otherFacts tells each other key whose value changed, so a key skillwire
 // has never heard of ("fooHelper") is a told change, never silence.
@@ -614,6 +641,14 @@ var (
 	permissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"}
 )
 
+// factProject names the project of ~/.claude.json a fact is for.
+func factProject(f Fact) string {
+	if f.Project == "" {
+		return ""
+	}
+	return " of project " + factQuote(f.Project) + " in .claude.json"
+}
+
 func factWord(words []string, s string) string {
 	if slices.Contains(words, s) {
 		return s
@@ -668,11 +703,11 @@ func (f Fact) String() string {
 	case FactMCPServerRemoved:
 		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
 	case FactEnableAllProjectMCP:
-		return "enableAllProjectMcpServers is " + factSetting(f.Value, []string{"true", "false"})
+		return "enableAllProjectMcpServers" + factProject(f) + " is " + factSetting(f.Value, []string{"true", "false"})
 	case FactMcpjsonServerEnabled:
-		return "enabledMcpjsonServers now includes " + q(f.Name)
+		return "enabledMcpjsonServers" + factProject(f) + " now includes " + q(f.Name)
 	case FactMcpjsonServerDisabled:
-		return "disabledMcpjsonServers now includes " + q(f.Name)
+		return "disabledMcpjsonServers" + factProject(f) + " now includes " + q(f.Name)
 	case FactPermissionsDefaultMode:
 		return "permissions.defaultMode is " + factSetting(f.Value, permissionModes)
 	case FactPermissionRuleAdded:

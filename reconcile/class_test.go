@@ -51,8 +51,8 @@ func TestReconcileClassTellsTheProjectsOwnLogApart(t *testing.T) {
 	}{
 		{"announced in the person's log with the content's hash", edit, []auditlog.Entry{upd("v2")}, nil,
 			[]string{"modified SKILL.md: expected hashed"}},
-		{"announced in the person's log without a hash", edit, []auditlog.Entry{entry(5, auditlog.Update, rel+"SKILL.md")}, nil,
-			[]string{"modified SKILL.md: expected"}},
+		{"announced in the person's log without a hash is not verified", edit, []auditlog.Entry{entry(5, auditlog.Update, rel+"SKILL.md")}, nil,
+			[]string{"modified SKILL.md: unexpected"}},
 		{"announced only by the project's own log", edit, nil, []auditlog.Entry{upd("v2")},
 			[]string{"modified SKILL.md: announced-by-project hashed"}},
 		{"announced by both", edit, []auditlog.Entry{upd("v2")}, []auditlog.Entry{upd("v2")},
@@ -67,8 +67,8 @@ func TestReconcileClassTellsTheProjectsOwnLogApart(t *testing.T) {
 		{"a new directory is only as expected as the least of its files", func(f *reconcileFixture) {
 			f.write("s/a/f.md", "f")
 			f.write("s/a/g.md", "g")
-		}, []auditlog.Entry{entry(1, auditlog.Create, rel+"a/f.md")}, []auditlog.Entry{entry(1, auditlog.Create, rel+"a/g.md")},
-			[]string{"added a: announced-by-project implied", "added a/f.md: expected", "added a/g.md: announced-by-project"}},
+		}, []auditlog.Entry{withSHA(entry(1, auditlog.Create, rel+"a/f.md"), "f")}, []auditlog.Entry{withSHA(entry(1, auditlog.Create, rel+"a/g.md"), "g")},
+			[]string{"added a: announced-by-project implied", "added a/f.md: expected hashed", "added a/g.md: announced-by-project hashed"}},
 		{"a new directory all announced in the person's log", func(f *reconcileFixture) { f.write("s/a/f.md", "f") },
 			[]auditlog.Entry{withSHA(entry(1, auditlog.Create, rel+"a/f.md"), "f")}, nil,
 			[]string{"added a: expected implied", "added a/f.md: expected hashed"}},
@@ -93,8 +93,8 @@ func TestReconcileClassTellsTheProjectsOwnLogApart(t *testing.T) {
 func TestReadSourcesReadsEachLogOnce(t *testing.T) {
 	home := t.TempDir()
 	roots := []claude.Root{
-		{Path: filepath.Join(home, ".claude", "skills"), Scope: claude.Global, Kind: claude.Skills},
-		{Path: filepath.Join(home, "p", ".claude", "skills"), Scope: claude.Project, Kind: claude.Skills},
+		{Path: filepath.Join(home, ".claude", "skills"), Scope: claude.Global, Kind: claude.Skills, ConfigDir: filepath.Join(home, ".claude")},
+		{Path: filepath.Join(home, "p", ".claude", "skills"), Scope: claude.Project, Kind: claude.Skills, ConfigDir: filepath.Join(home, "p", ".claude")},
 	}
 	for _, r := range roots {
 		if err := os.MkdirAll(r.Path, 0o700); err != nil {

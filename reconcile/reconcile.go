@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -46,6 +47,10 @@ type Candidate struct {
 	// Names show the files it binds by the hash of where they lie
 	// (claude.Root.BoundNames); nil shows every path by anomaly.ShowPath.
 	Names anomaly.Names
+	// Bound maps the manifest path of each file it binds to the absolute
+	// path where that file lies (claude.Root.BoundPaths): an entry names a
+	// bound file by that path, never by the manifest's internal name.
+	Bound map[string]string
 }
 
 // Input is everything Run looks at.
@@ -72,6 +77,9 @@ const (
 	MismatchOperation Mismatch = "operation" // no entry's operation fits the change
 	MismatchSHA256    Mismatch = "sha256"    // the last entry's sha256 is not the content observed
 	MismatchState     Mismatch = "state"     // the last entry says deleted and the file is there, or the reverse
+	// MismatchUnverified: the last entry fits but carries no sha256, so
+	// nothing ties it to the bytes observed: announced, never verified.
+	MismatchUnverified Mismatch = "unverified"
 )
 
 // Class is what a change's reconciliation is worth to the person.
@@ -137,9 +145,13 @@ type Result struct {
 // Run diffs every candidate and reconciles each change with the audit
 // logs. A change is expected only when:
 //
-//   - an entry names the same file: its filePath, taken relative to the
-//     scope's Base when relative, equals the file's path byte for byte
-//     (nothing is cleaned; "." and ".." never match);
+//   - an entry names the same file by the path where it lies: its
+//     filePath, taken relative to the scope's Base when relative, equals
+//     byte for byte the file's path (root, name and path below the
+//     candidate; for a file a candidate binds, the absolute path it was
+//     bound from: Candidate.Bound). Nothing is cleaned; "." and ".." never
+//     match, and a manifest's internal name for a bound file (a path below
+//     a candidate that is itself a file) names nothing;
 //   - its timestamp lies after the candidate's observation and not beyond
 //     Now plus auditlog.ClockSkew;
 //   - one such entry's operation fits the change: create for added;
@@ -148,12 +160,14 @@ type Result struct {
 //   - and the last such entry (in log order) agrees with the disk: a
 //     delete only for a file that is gone (its sha256, if any, describes
 //     no content and is not compared), any other operation only for a
-//     file that is there and, when the entry has sha256, whose SHA-256
-//     equals it: the SHA-256 of the content observed (Current's BLAKE3),
-//     from its kept bytes, else read again by the walker and counted only
-//     when the walker's BLAKE3 of that read is the observed one, so content
-//     written after the observation never vouches for it; a file the
-//     walker cannot hash matches no hash.
+//     file that is there and whose SHA-256 equals the entry's sha256: the
+//     SHA-256 of the content observed (Current's BLAKE3), from its kept
+//     bytes, else read again by the walker and counted only when the
+//     walker's BLAKE3 of that read is the observed one, so content written
+//     after the observation never vouches for it; a file the walker cannot
+//     hash matches no hash, and an entry without a sha256 vouches for no
+//     bytes at all (MismatchUnverified: DESIGN.md §11 asks for the content
+//     hash equal).
 //
 // Two kinds of change are implied rather than announced, when no entry in
 // the window names them at all: anything under a directory (or candidate)
@@ -189,8 +203,8 @@ func Run(in Input) Result {
 
 type reconciler struct {
 	in Input
-	// index maps root + "\x00" + resolved path to the entries naming it,
-	// in log order.
+	// index maps root + "\x00" + the absolute path an entry names (as
+	// text) to the entries naming it, in log order.
 	index map[string][]indexed
 }
 
@@ -200,22 +214,41 @@ type indexed struct {
 	project    bool
 }
 
-// buildIndex files every entry under the path it names within each scope,
-// and counts the suspicious ones.
+// buildIndex files every entry under the path it names within each scope:
+// inside a root of the scope, or a file bound by a candidate of one. It
+// counts the suspicious ones, which name neither.
 func (r *reconciler) buildIndex() (suspicious int) {
+	bound := map[string][]string{} // absolute path -> roots binding it
+	for i := range r.in.Candidates {
+		c := &r.in.Candidates[i]
+		for _, p := range c.Bound {
+			if !slices.Contains(bound[p], c.Root) {
+				bound[p] = append(bound[p], c.Root)
+			}
+		}
+	}
 	for s := range r.in.Sources {
 		src := &r.in.Sources[s]
 		for i := range src.Entries {
 			e := &src.Entries[i]
-			named := false
+			var keys []string
 			for _, sc := range src.Scopes {
-				if root, rel, ok := sc.Locate(e.FilePath); ok {
-					k := root + "\x00" + rel
-					r.index[k] = append(r.index[k], indexed{e: e, src: s, order: i, project: src.ProjectLog})
-					named = true
+				p, ok := sc.Abs(e.FilePath)
+				if !ok {
+					continue
+				}
+				for _, root := range sc.Roots {
+					if _, in := sc.Within(p, root); in || slices.Contains(bound[p], root) {
+						if k := root + "\x00" + p; !slices.Contains(keys, k) {
+							keys = append(keys, k)
+						}
+					}
 				}
 			}
-			if !named {
+			for _, k := range keys {
+				r.index[k] = append(r.index[k], indexed{e: e, src: s, order: i, project: src.ProjectLog})
+			}
+			if len(keys) == 0 {
 				suspicious++
 			}
 		}
@@ -229,6 +262,26 @@ func (r *reconciler) buildIndex() (suspicious int) {
 		})
 	}
 	return suspicious
+}
+
+// realPath is where the file at path of c lies, as text; false for a path
+// below a candidate that is a file (nothing lies below a file on disk: it
+// is a file the candidate binds), unless c.Bound says where that one is.
+func realPath(c *Candidate, path []byte) (string, bool) {
+	at := strings.TrimRight(c.Root, "/") + "/" + string(c.Name)
+	if len(path) == 0 {
+		return at, true
+	}
+	if isFile(c.Stored) || isFile(c.Current) {
+		p, ok := c.Bound[string(path)]
+		return p, ok
+	}
+	return at + "/" + string(path), true
+}
+
+// isFile reports whether the candidate m describes is itself a file.
+func isFile(m *snapshot.Manifest) bool {
+	return m != nil && len(m.Entries) > 0 && len(m.Entries[0].Path) == 0 && m.Entries[0].Kind == snapshot.File
 }
 
 // candidate reconciles the changes of one candidate.
@@ -300,12 +353,12 @@ func isBelow(q, p []byte) bool {
 // entries returns the entries naming the file at path of c, all of them
 // and those inside the window, in log order.
 func (r *reconciler) entries(c *Candidate, path []byte) (all, win []indexed) {
-	k := c.Root + "\x00" + string(c.Name)
-	if len(path) > 0 {
-		k += "/" + string(path)
+	p, ok := realPath(c, path)
+	if !ok {
+		return nil, nil
 	}
 	limit := r.in.Now.Add(auditlog.ClockSkew)
-	for _, ix := range r.index[k] {
+	for _, ix := range r.index[c.Root+"\x00"+p] {
 		all = append(all, ix)
 		if ix.e.Timestamp.After(c.Since) && !ix.e.Timestamp.After(limit) {
 			win = append(win, ix)
@@ -364,10 +417,12 @@ func judge(t snapshot.ChangeType, all, win []indexed, content func() string) ver
 	switch {
 	case (last.Operation == auditlog.Delete) != gone:
 		return verdict{why: MismatchState, entry: last}
-	case !gone && last.SHA256 != "" && content() != last.SHA256:
+	case !gone && last.SHA256 == "":
+		return verdict{why: MismatchUnverified, entry: last}
+	case !gone && content() != last.SHA256:
 		return verdict{why: MismatchSHA256, entry: last}
 	}
-	v := verdict{expected: true, entry: last, hashed: !gone && last.SHA256 != ""}
+	v := verdict{expected: true, entry: last, hashed: !gone}
 	if !fits(last.Operation, t) {
 		v.entry = fit
 	}
@@ -410,7 +465,12 @@ func (r *reconciler) content(c *Candidate, ch *snapshot.Change) func() string {
 				return sum
 			}
 		}
-		s, b3, reason, err := walker.SHA256Observed(c.Root, c.Name, ch.Path, r.in.Limits)
+		dir, name, path := c.Root, c.Name, ch.Path
+		if p, ok := c.Bound[string(ch.Path)]; ok && (isFile(c.Stored) || isFile(c.Current)) {
+			i := strings.LastIndexByte(p, '/')
+			dir, name, path = p[:i+1], []byte(p[i+1:]), nil
+		}
+		s, b3, reason, err := walker.SHA256Observed(dir, name, path, r.in.Limits)
 		if err == nil && reason == 0 && b3 == ch.New.Hash {
 			sum = hex.EncodeToString(s[:])
 		}

@@ -104,14 +104,19 @@ func TestReconcileRules(t *testing.T) {
 		{"unannounced edit", edit, nil, []string{"modified SKILL.md: no-entry"}, 0},
 		{"announced edit, relative spelling", edit,
 			func(f *reconcileFixture) []auditlog.Entry {
-				return []auditlog.Entry{entry(5, auditlog.Update, rel+"SKILL.md")}
+				return []auditlog.Entry{withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), "v2")}
 			},
 			[]string{"modified SKILL.md: expected"}, 0},
 		{"announced edit, absolute spelling", edit,
 			func(f *reconcileFixture) []auditlog.Entry {
-				return []auditlog.Entry{entry(5, auditlog.Refine, f.path("s/SKILL.md"))}
+				return []auditlog.Entry{withSHA(entry(5, auditlog.Refine, f.path("s/SKILL.md")), "v2")}
 			},
 			[]string{"modified SKILL.md: expected"}, 0},
+		{"announced edit without a sha256 is not verified", edit,
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{entry(5, auditlog.Update, rel+"SKILL.md")}
+			},
+			[]string{"modified SKILL.md: unverified"}, 0},
 		{"audited update with the right sha256", edit,
 			func(f *reconcileFixture) []auditlog.Entry {
 				return []auditlog.Entry{withSHA(entry(5, auditlog.Update, rel+"SKILL.md"), "v2")}
@@ -176,7 +181,7 @@ func TestReconcileRules(t *testing.T) {
 			[]string{"modified SKILL.md: no-entry"}, 3},
 		{"mode change announced", func(f *reconcileFixture) { os.Chmod(f.path("s/lib/x.py"), 0o755) },
 			func(f *reconcileFixture) []auditlog.Entry {
-				return []auditlog.Entry{entry(5, auditlog.Migrate, rel+"lib/x.py")}
+				return []auditlog.Entry{withSHA(entry(5, auditlog.Migrate, rel+"lib/x.py"), "x")}
 			},
 			[]string{"mode lib/x.py: expected"}, 0},
 		{"add, modify and remove at once", func(f *reconcileFixture) {
@@ -186,7 +191,7 @@ func TestReconcileRules(t *testing.T) {
 		}, func(f *reconcileFixture) []auditlog.Entry {
 			return []auditlog.Entry{
 				withSHA(entry(1, auditlog.Create, rel+"NEW.md"), "new"),
-				entry(2, auditlog.Rollback, rel+"SKILL.md"),
+				withSHA(entry(2, auditlog.Rollback, rel+"SKILL.md"), "v2"),
 				entry(3, auditlog.Delete, rel+"lib/x.py"),
 			}
 		}, []string{"added NEW.md: expected", "modified SKILL.md: expected", "removed lib/x.py: expected"}, 0},
@@ -224,7 +229,7 @@ func TestReconcileRules(t *testing.T) {
 		}, []string{"modified SKILL.md: sha256"}, 0},
 		{"new directory implied by the file announced in it", func(f *reconcileFixture) { f.write("s/a/b/f.md", "f") },
 			func(f *reconcileFixture) []auditlog.Entry {
-				return []auditlog.Entry{entry(1, auditlog.Create, rel+"a/b/f.md")}
+				return []auditlog.Entry{withSHA(entry(1, auditlog.Create, rel+"a/b/f.md"), "f")}
 			},
 			[]string{"added a: expected implied", "added a/b: expected implied", "added a/b/f.md: expected"}, 0},
 		{"an empty new directory needs its own entry", func(f *reconcileFixture) { os.Mkdir(f.path("s/empty"), 0o755) },
@@ -233,7 +238,7 @@ func TestReconcileRules(t *testing.T) {
 			f.write("s/a/f.md", "f")
 			f.write("s/a/g.md", "g")
 		}, func(f *reconcileFixture) []auditlog.Entry {
-			return []auditlog.Entry{entry(1, auditlog.Create, rel+"a/f.md")}
+			return []auditlog.Entry{withSHA(entry(1, auditlog.Create, rel+"a/f.md"), "f")}
 		},
 			[]string{"added a: no-entry", "added a/f.md: expected", "added a/g.md: no-entry"}, 0},
 		{"a deleted directory takes its contents", func(f *reconcileFixture) { os.RemoveAll(f.path("s/lib")) },
@@ -278,7 +283,7 @@ func TestReconcileReportsTheEntryThatExplainsOrComesClosest(t *testing.T) {
 	f.write("s/NEW.md", "x")
 	f.write("s/SKILL.md", "v2")
 	create := entry(1, auditlog.Create, rel+"NEW.md")
-	refine := entry(2, auditlog.Refine, rel+"NEW.md")
+	refine := withSHA(entry(2, auditlog.Refine, rel+"NEW.md"), "x")
 	old := entry(0, auditlog.Update, rel+"SKILL.md")
 	old.Timestamp = f.since.Add(-time.Hour)
 	r := f.reconcile(stored, f.observe("s"), create, refine, old)
@@ -301,7 +306,7 @@ func TestReconcileWholeCandidateRemovedAndReappeared(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 	f.write("s/SKILL.md", "back")
-	r = f.reconcile(nil, f.observe("s"), entry(1, auditlog.Create, rel+"SKILL.md"))
+	r = f.reconcile(nil, f.observe("s"), withSHA(entry(1, auditlog.Create, rel+"SKILL.md"), "back"))
 	if got, want := verdicts(r), []string{"added : expected implied", "added SKILL.md: expected"}; !slices.Equal(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
@@ -356,10 +361,10 @@ func TestReconcileScopesOfOneSharedLog(t *testing.T) {
 		},
 		Sources: []Source{{
 			Entries: []auditlog.Entry{
-				entry(1, auditlog.Update, ".claude/skills/s/f"),
+				withSHA(entry(1, auditlog.Update, ".claude/skills/s/f"), "2"),
 				// From the home, this spelling reaches into the project's
 				// roots, which the global scope does not speak for.
-				entry(1, auditlog.Update, "proj/.claude/skills/s/f"),
+				withSHA(entry(1, auditlog.Update, "proj/.claude/skills/s/f"), "2"),
 			},
 			Scopes: []auditlog.Scope{{Base: home, Roots: []string{groot}}, {Base: project, Roots: []string{proot}}},
 		}},
@@ -410,7 +415,7 @@ func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 		{"announces what was observed, re-read after a rewrite", "X", false, false, "modified SKILL.md: sha256", ClassUnknown},
 		{"announces what was observed, kept bytes", "X", true, false, "modified SKILL.md: expected", ClassExpected},
 		{"kept bytes that are not the observed hash are not used", "Y", true, true, "modified SKILL.md: sha256", ClassUnknown},
-		{"no sha256 needs no bytes", "", false, false, "modified SKILL.md: expected", ClassExpected},
+		{"no sha256 vouches for no bytes", "", false, false, "modified SKILL.md: unverified", ClassUnexpected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcileFixture(t)

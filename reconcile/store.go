@@ -49,8 +49,8 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 		if !which(st) {
 			continue
 		}
-		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest,
-			Names: st.Root.BoundNames(st.Name, st.Observed.Canonical, st.PriorCanonical, st.ReviewedCanonical)}
+		c := Candidate{ID: st.ID, Root: st.Root.Path, Name: st.Name, Current: &st.Observed.Manifest}
+		c.Binds(st.Root, st.Observed.Canonical, st.PriorCanonical, st.ReviewedCanonical)
 		ref, err := tx.Reviews().Reference(st.ID)
 		if err != nil {
 			return sub, err
@@ -91,24 +91,30 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record, roots []claude.Roo
 		if m == nil || ref != nil && ref.Digest == *r.Digest {
 			continue
 		}
-		c := Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m,
-			Names: RecordNames(roots, r, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))}
+		c := Candidate{ID: r.ID, Root: string(r.Root), Name: r.Name, Current: m}
+		c.RecordBinds(roots, r, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))
 		sub.Add(c, ref)
 	}
 	return sub, nil
 }
 
-// RecordNames names the files record r binds (claude.Root.BoundNames) by
-// the root among roots it is of; nil when it is of none (then each is
-// shown by its hash).
-func RecordNames(roots []claude.Root, r *baseline.Record, canons ...[]byte) anomaly.Names {
+// Binds names the files c, a candidate of root, binds in canons (its
+// canonical forms at hand): Names shows them, Bound says where they lie.
+func (c *Candidate) Binds(root claude.Root, canons ...[]byte) {
+	c.Names, c.Bound = root.BoundNames(c.Name, canons...), root.BoundPaths(c.Name, canons...)
+}
+
+// RecordBinds is Binds for the candidate of record r, by the root among
+// roots it is of; nothing when it is of none (then each file it binds is
+// shown by its hash, and no audit entry names one).
+func (c *Candidate) RecordBinds(roots []claude.Root, r *baseline.Record, canons ...[]byte) {
 	of := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
 	for _, root := range roots {
 		if root.Same(of) {
-			return root.BoundNames(r.Name, canons...)
+			c.Binds(root, canons...)
+			return
 		}
 	}
-	return nil
 }
 
 // Add lists c as a subject measured against ref (nil: against nothing).

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -110,3 +111,37 @@ func BenchmarkFsyncFloor2000Files(b *testing.B) {
 }
 
 func syscallDup(f *os.File) (int, error) { return unix.Dup(int(f.Fd())) }
+
+// BenchmarkPutClaudeJSON20000Projects puts the reviewed servers back into
+// a ~/.claude.json of 20,000 projects, half of them with servers: the
+// projects are indexed once, so the cost grows with the file, not with
+// its square (review of s13: 1.5 s to reach the preview).
+func BenchmarkPutClaudeJSON20000Projects(b *testing.B) {
+	var doc, form strings.Builder
+	doc.WriteString(`{"numStartups": 3, "projects": {`)
+	form.WriteString(`{"localMcpServers": {`)
+	for i := range 20000 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		fmt.Fprintf(&doc, `"/home/u/p%d": {"history": [{"display": "x"}], "mcpServers": {"s": {"command": "evil%d"}}}`, i, i)
+		if i%2 == 0 {
+			if i > 0 {
+				form.WriteString(",")
+			}
+			fmt.Fprintf(&form, `"s@/home/u/p%d": {"command": "ok"}`, i)
+		}
+	}
+	doc.WriteString("}}")
+	form.WriteString("}}")
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := settings.Parse([]byte(doc.String()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := putClaudeJSON(d, []byte(form.String())); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

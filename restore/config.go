@@ -113,14 +113,16 @@ func putTop(kept func(string) bool) func(*settings.Doc, []byte) error {
 	}
 }
 
-// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers) and
-// each project's projects[p].mcpServers, from the form's localMcpServers;
-// every other byte of meaning stays. A project whose servers the form
+// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers),
+// each project's projects[p].mcpServers, from the form's localMcpServers,
+// and each project's approvals of .mcp.json servers (config.McpjsonKeys),
+// from its localMcpjson; every other byte of meaning stays. A project whose servers the form
 // lacks keeps an empty mcpServers, as Claude Code writes one.
 func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 	var want struct {
-		MCPServers json.RawMessage            `json:"mcpServers"`
-		Local      map[string]json.RawMessage `json:"localMcpServers"`
+		MCPServers json.RawMessage                       `json:"mcpServers"`
+		Local      map[string]json.RawMessage            `json:"localMcpServers"`
+		Mcpjson    map[string]map[string]json.RawMessage `json:"localMcpjson"`
 	}
 	if err := json.Unmarshal(canon, &want); err != nil {
 		return fmt.Errorf("%w: the kept form is not an object", ErrCorrupt)
@@ -144,11 +146,24 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 			servers[project][name] = v
 		}
 	}
-	projects, err := doc.Keys("projects")
+	// One index of the projects, built once: ~/.claude.json holds a member
+	// per project ever opened, and a lookup per project must not scan them all.
+	projects, err := doc.Object("projects")
 	if err != nil {
 		return err
 	}
-	for _, p := range projects {
+	if projects == nil {
+		if len(servers) == 0 && len(whole) == 0 && len(want.Mcpjson) == 0 {
+			return nil
+		}
+		if err := doc.Conform([]string{"projects"}, []byte("{}")); err != nil {
+			return err
+		}
+		if projects, err = doc.Object("projects"); err != nil {
+			return err
+		}
+	}
+	for _, p := range projects.Names() {
 		if _, ok := servers[p]; ok {
 			continue
 		}
@@ -157,22 +172,45 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 		}
 		// Only an object's mcpServers is a form's: a project that is not an
 		// object (which the form skips) is left as it is.
-		keys, err := doc.Keys("projects", p)
+		pd := projects.Get(p)
+		keys, err := pd.Keys()
 		if err != nil || !slices.Contains(keys, "mcpServers") {
 			continue
 		}
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, []byte("{}")); err != nil {
+		if err := pd.Conform([]string{"mcpServers"}, []byte("{}")); err != nil {
 			return err
 		}
 	}
 	for _, p := range sortedKeys(servers) {
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, canonOf(servers[p])); err != nil {
+		if err := projects.Put(p).Conform([]string{"mcpServers"}, canonOf(servers[p])); err != nil {
 			return err
 		}
 	}
 	for _, p := range sortedKeys(whole) {
-		if err := doc.Conform([]string{"projects", p, "mcpServers"}, whole[p]); err != nil {
+		if err := projects.Put(p).Conform([]string{"mcpServers"}, whole[p]); err != nil {
 			return err
+		}
+	}
+	for _, p := range sortedKeys(want.Mcpjson) {
+		projects.Put(p)
+	}
+	// Each project's approvals of .mcp.json servers: the form's, or none.
+	for _, p := range projects.Names() {
+		pd := projects.Get(p)
+		if _, err := pd.Keys(); err != nil {
+			continue // not an object: the form skips it, and so does the put
+		}
+		for _, k := range config.McpjsonKeys {
+			v, ok := want.Mcpjson[p][k]
+			if !ok {
+				if err := pd.Delete(k); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := pd.Conform([]string{k}, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -289,9 +327,9 @@ func (r *Request) editConfig(ctx context.Context, f *form) (*configEdit, error) 
 	if err != nil {
 		return nil, err
 	}
-	unix.Close(fd)
+	defer unix.Close(fd)
 	path := r.Root.Path + "/" + string(r.Name)
-	file, err := settings.OpenFile(path, f.limit)
+	file, err := settings.OpenFileAt(fd, path, f.limit)
 	if err != nil {
 		return nil, openRefusal(err)
 	}
@@ -384,18 +422,22 @@ func openRefusal(err error) error {
 	return err
 }
 
-// writeConfig writes the edit (the editor backs the file up first and
-// refuses a file changed since it was read, a link swapped in included),
-// then observes the candidate again: only a digest equal to the target's
-// is a restore.
+// writeConfig writes the edit in the folder proved again to have no link
+// on its way and to be the one the file was read in, through that held
+// descriptor only (the editor backs the file up first and refuses a file
+// changed since it was read, a link swapped in included), then observes
+// the candidate again: only a digest equal to the target's is a restore.
 func (r *Request) writeConfig(ctx context.Context, e *configEdit) (*Result, error) {
 	fd, err := openNoLinks(r.Root.Path)
 	if err != nil {
 		return nil, err
 	}
-	unix.Close(fd)
-	backup, err := e.file.Write()
+	defer unix.Close(fd)
+	step(StepProved)
+	backup, err := e.file.WriteAt(fd)
 	switch {
+	case errors.Is(err, settings.ErrMoved):
+		return nil, fmt.Errorf("%w: the folder %s was replaced before the file was written; nothing was written", ErrChanged, anomaly.QuoteBytes([]byte(r.Root.Path)))
 	case errors.Is(err, settings.ErrChanged) && backup != "":
 		return nil, fmt.Errorf("%w: the file changed before it was written; nothing was replaced (%s holds what was read)", ErrChanged, anomaly.QuoteBytes([]byte(backup)))
 	case errors.Is(err, settings.ErrChanged):

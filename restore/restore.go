@@ -57,6 +57,7 @@ const (
 	StepStaged      = "staged"      // the target is built and synced beside the candidate
 	StepExchanged   = "exchanged"   // the target is in place, the old tree at the staging name
 	StepQuarantined = "quarantined" // the old tree is in quarantine
+	StepProved      = "proved"      // a configuration file's folder is proved and held, not yet written
 	StepWritten     = "written"     // a configuration file is written, not yet observed again
 )
 

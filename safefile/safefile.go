@@ -30,6 +30,10 @@ var (
 	ErrNotOwner = errors.New("not owned by this user")
 	// ErrPermissive: the file has a permission bit Trust.DenyPerm forbids.
 	ErrPermissive = errors.New("writable by others")
+	// ErrName: an *At function was given a name that is not one entry of
+	// its directory (empty, ".", "..", or holding a slash): it would
+	// reach past the directory the caller proved.
+	ErrName = errors.New("not a name in the directory")
 )
 
 // KindError is a path that is not a regular file; Mode is what it is.
@@ -77,6 +81,12 @@ func Read(path string, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	return readHeld(f, func(fi fs.FileInfo) bool { return os.SameFile(fi, lfi) }, max, trust)
+}
+
+// readHeld reads the opened f, which must be a regular file and the one
+// examined (same), under trust and max.
+func readHeld(f *os.File, same func(fs.FileInfo) bool, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
@@ -84,7 +94,7 @@ func Read(path string, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, &KindError{Mode: fi.Mode().Type()}
 	}
-	if !os.SameFile(fi, lfi) {
+	if !same(fi) {
 		return nil, nil, fmt.Errorf("%w: replaced while it was opened", ErrNotRegular)
 	}
 	if err := trust.check(fi); err != nil {
@@ -127,44 +137,87 @@ func (t Trust) check(fi fs.FileInfo) error {
 // it takes the path's place: its error aborts the write, leaving the path
 // as it was (for a caller that must not overwrite a concurrent change).
 func Write(path string, data []byte, perm fs.FileMode, check func() error) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return &KindError{Mode: fi.Mode().Type()}
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return place(path, data, perm, check, os.Rename)
+	return inDirOf(path, func(dirfd int, name string) error { return WriteAt(dirfd, name, data, perm, check) })
 }
 
 // Create writes data at path, mode perm, only when nothing is there:
 // otherwise it fails with an error wrapping fs.ErrExist and writes
 // nothing. The file appears whole (written, synced, then linked in).
 func Create(path string, data []byte, perm fs.FileMode) error {
-	return place(path, data, perm, nil, linkNew)
+	return inDirOf(path, func(dirfd int, name string) error { return CreateAt(dirfd, name, data, perm, nil) })
 }
 
-// linkNew puts tmp at path only if path is free: link(2) never replaces.
-// Where hard links are not supported, a rename after a fresh lstat is the
-// best there is.
-func linkNew(tmp, path string) error {
-	err := os.Link(tmp, path)
-	if err == nil {
-		return os.Remove(tmp)
+// inDirOf opens the directory holding path once and runs f with it and
+// the file's name: every step after is relative to that descriptor.
+func inDirOf(path string, f func(dirfd int, name string) error) error {
+	d, err := OpenDir(dirOf(path))
+	if err != nil {
+		return err
 	}
-	// No fallback to a rename where link(2) fails (a filesystem without hard
-	// links): a check then a rename could replace a file made in between.
-	return err
+	defer unix.Close(d)
+	return f(d, path[strings.LastIndexByte(path, '/')+1:])
 }
 
-func place(path string, data []byte, perm fs.FileMode, check func() error, put func(tmp, path string) error) (err error) {
-	dir := dirOf(path)
-	f, tmp, err := createTemp(dir, path[strings.LastIndexByte(path, '/')+1:])
+// OpenDir opens the directory at path for the *At functions (a link on
+// the way is followed, as the path names it).
+func OpenDir(path string) (int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// Owner is who a file Create makes should belong to.
+type Owner struct{ UID, GID int }
+
+// WriteAt is Write of the file name in the directory dirfd: the check,
+// the temporary file, the rename and the sync all go through dirfd, so a
+// directory swapped on the way after the caller proved dirfd is never
+// written in.
+func WriteAt(dirfd int, name string, data []byte, perm fs.FileMode, check func() error) error {
+	if !entryName(name) {
+		return ErrName
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return &KindError{Mode: modeType(uint32(st.Mode))}
+	} else if err != nil && !errors.Is(err, unix.ENOENT) {
+		return &fs.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	return place(dirfd, name, data, perm, nil, check, func(tmp string) error {
+		return unix.Renameat(dirfd, tmp, dirfd, name)
+	})
+}
+
+// CreateAt is Create of the file name in the directory dirfd. own, when
+// not nil, is the owner the file is given before it appears, where the
+// process may give it (a backup of someone else's file, made as root);
+// where it may not, the file stays the process's.
+func CreateAt(dirfd int, name string, data []byte, perm fs.FileMode, own *Owner) error {
+	if !entryName(name) {
+		return ErrName
+	}
+	return place(dirfd, name, data, perm, own, nil, func(tmp string) error {
+		// link(2) never replaces: no fallback to a rename where it fails (a
+		// filesystem without hard links), which could replace a file made
+		// in between.
+		if err := unix.Linkat(dirfd, tmp, dirfd, name, 0); err != nil {
+			return &fs.PathError{Op: "link", Path: name, Err: err}
+		}
+		return unix.Unlinkat(dirfd, tmp, 0)
+	})
+}
+
+func place(dirfd int, name string, data []byte, perm fs.FileMode, own *Owner, check func() error, put func(tmp string) error) (err error) {
+	f, tmp, err := createTemp(dirfd, name)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			unix.Unlinkat(dirfd, tmp, 0)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -173,6 +226,13 @@ func place(path string, data []byte, perm fs.FileMode, check func() error, put f
 	// Created 0600 (under any umask), then given the mode asked for.
 	if err = f.Chmod(perm); err != nil {
 		return err
+	}
+	if own != nil {
+		if err = f.Chown(own.UID, own.GID); errors.Is(err, fs.ErrPermission) {
+			err = nil // not ours to give: the file stays the process's
+		} else if err != nil {
+			return err
+		}
 	}
 	if err = f.Sync(); err != nil {
 		return err
@@ -185,10 +245,61 @@ func place(path string, data []byte, perm fs.FileMode, check func() error, put f
 			return err
 		}
 	}
-	if err = put(tmp, path); err != nil {
+	if err = put(tmp); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return unix.Fsync(dirfd)
+}
+
+// ReadAt is Read of the file name in the directory dirfd.
+func ReadAt(dirfd int, name string, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
+	if !entryName(name) {
+		return nil, nil, ErrName
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return nil, nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, nil, &KindError{Mode: modeType(uint32(st.Mode))}
+	}
+	fd, err := unix.Openat(dirfd, name, openFlags, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, nil, &KindError{Mode: fs.ModeSymlink}
+	}
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	return readHeld(f, func(fi fs.FileInfo) bool {
+		held, ok := fi.Sys().(*syscall.Stat_t)
+		return ok && uint64(held.Dev) == uint64(st.Dev) && uint64(held.Ino) == uint64(st.Ino)
+	}, max, trust)
+}
+
+// entryName reports whether name is one entry of a directory.
+func entryName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
+}
+
+// modeType is the fs type bits of a stat mode.
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }
 
 // dirOf is the directory holding path, as text: "." for a bare name.
@@ -199,28 +310,21 @@ func dirOf(path string) string {
 	return "."
 }
 
-// createTemp makes a new file beside the target, named after it with a
+// createTemp makes a new file in dirfd, named after the target with a
 // random suffix; O_EXCL|O_NOFOLLOW refuse anything already at the name.
-func createTemp(dir, base string) (*os.File, string, error) {
+func createTemp(dirfd int, base string) (*os.File, string, error) {
 	for range 100 {
 		var r [8]byte
 		rand.Read(r[:])
-		name := dir + "/." + base + ".tmp-" + hex.EncodeToString(r[:])
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-		if errors.Is(err, fs.ErrExist) {
+		name := "." + base + ".tmp-" + hex.EncodeToString(r[:])
+		fd, err := unix.Openat(dirfd, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if errors.Is(err, unix.EEXIST) {
 			continue
 		}
-		return f, name, err
+		if err != nil {
+			return nil, "", &fs.PathError{Op: "create", Path: name, Err: err}
+		}
+		return os.NewFile(uintptr(fd), name), name, nil
 	}
-	return nil, "", fmt.Errorf("no free temporary name in %s", dir)
-}
-
-// syncDir makes a rename or link in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return nil, "", errors.New("no free temporary name in the directory")
 }

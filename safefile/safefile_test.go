@@ -302,3 +302,69 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// The *At functions take one entry name of the directory the caller
+// proved: anything that would reach past it is refused before any call.
+func TestAtFunctionsRefuseWhatIsNotOneName(t *testing.T) {
+	dir := tree(t)
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(d)
+	for _, name := range []string{"", ".", "..", "sub/x", "../real", "/etc/passwd", "a\x00b", strings.Repeat("x/", 300)} {
+		if _, _, err := ReadAt(d, name, 10, Trust{}); !errors.Is(err, ErrName) {
+			t.Errorf("ReadAt(%q) = %v", name, err)
+		}
+		if err := WriteAt(d, name, []byte("x"), 0o600, nil); !errors.Is(err, ErrName) {
+			t.Errorf("WriteAt(%q) = %v", name, err)
+		}
+		if err := CreateAt(d, name, []byte("x"), 0o600, nil); !errors.Is(err, ErrName) {
+			t.Errorf("CreateAt(%q) = %v", name, err)
+		}
+	}
+	if got := names(t, dir); len(got) != 5 {
+		t.Errorf("written: %v", got)
+	}
+}
+
+// Once the directory is held, renaming it away and putting a link in its
+// place changes nothing: the file is written in the held directory.
+func TestAtFunctionsWriteInTheHeldDirectoryAfterASwap(t *testing.T) {
+	base := t.TempDir()
+	dir, other := base+"/d", base+"/other"
+	for _, p := range []string{dir, other} {
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(d)
+	if err := os.Rename(dir, base+"/moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAt(d, "f", []byte("w"), 0o600, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateAt(d, "g", []byte("c"), 0o640, &Owner{UID: os.Getuid(), GID: os.Getgid()}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := ReadAt(d, "f", 10, Trust{}); err != nil || string(b) != "w" {
+		t.Fatalf("ReadAt = %q, %v", b, err)
+	}
+	if got := names(t, other); len(got) != 0 {
+		t.Fatalf("written through the link: %v", got)
+	}
+	if got := names(t, base+"/moved"); len(got) != 2 {
+		t.Fatalf("held directory holds %v", got)
+	}
+	if fi, err := os.Stat(base + "/moved/g"); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("g: %v, %v", fi, err)
+	}
+}

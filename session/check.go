@@ -54,15 +54,16 @@ func CheckSubjects(tx *baseline.Tx, roots []claude.Root, obs []baseline.Observat
 		if found != nil {
 			c.Current, canon = &found.Manifest, found.Canonical
 		}
-		c.Names = reconcile.RecordNames(roots, r, canon, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))
+		c.RecordBinds(roots, r, canon, tx.Extract(r.ID), tx.ReviewedExtract(r.ID))
 		cands = append(cands, c)
 	}
 	for _, o := range obs {
 		for i := range o.Walk.Candidates {
 			oc := &o.Walk.Candidates[i]
 			if id := tx.ID(o.Root.Path, oc.Name); !recorded[id] && known[o.Root.Path] != 0 {
-				cands = append(cands, reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest,
-					Names: o.Root.BoundNames(oc.Name, oc.Canonical)})
+				c := reconcile.Candidate{ID: id, Root: o.Root.Path, Name: oc.Name, Current: &oc.Manifest}
+				c.Binds(o.Root, oc.Canonical)
+				cands = append(cands, c)
 			}
 		}
 	}

@@ -2,13 +2,13 @@ package settings
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // A restore puts a reviewed form back into a file a person (or Claude
@@ -22,18 +22,22 @@ import (
 // missing file is an error wrapping fs.ErrNotExist: a restore puts keys
 // back into a file, it never makes one up.
 func OpenFile(path string, max int64) (*File, error) {
+	d, err := safefile.OpenDir(pathname.Parent(path))
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(d)
+	return OpenFileAt(d, path, max)
+}
+
+// OpenFileAt is OpenFile of the file named by path's last component in
+// the folder dirfd, which the caller opened (and proved) at path's parent:
+// the file is read there, and WriteAt writes only there.
+func OpenFileAt(dirfd int, path string, max int64) (*File, error) {
 	f := &File{Dir: pathname.Parent(path), Path: path, Mode: 0o600, dirMode: 0o700, max: max}
-	b, fi, err := safefile.Read(path, max, safefile.Trust{})
-	switch {
-	case errors.Is(err, safefile.ErrTooLarge):
-		return nil, ErrTooLarge
-	case err != nil:
+	if err := f.readIn(dirfd, max, func(b []byte) (*Doc, error) { return parse(b, max) }); err != nil {
 		return nil, err
 	}
-	if f.Doc, err = parse(b, max); err != nil {
-		return nil, err
-	}
-	f.Exists, f.Mode, f.orig, f.canon = true, fi.Mode().Perm(), b, f.Doc.Encode()
 	return f, nil
 }
 
@@ -295,4 +299,62 @@ func parseValue(data []byte) (*value, error) {
 		return nil, fmt.Errorf("%w: more than one value", ErrNotJSON)
 	}
 	return v, nil
+}
+
+// Object is the object at a path of a Doc, indexed once by member name,
+// so that editing each of its members costs a lookup, not a scan of all
+// of them (~/.claude.json holds one member per project ever opened).
+type Object struct {
+	v  *value
+	at map[string]*value
+}
+
+// Object indexes the object at path; nil when there is none there. A
+// duplicate name in it, or on the way, or a value that is not an object,
+// is ErrShape.
+func (s *Doc) Object(path ...string) (*Object, error) {
+	v, err := s.at(path, false)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v.kind != object {
+		return nil, fmt.Errorf("%w: %s is not an object", ErrShape, where(path))
+	}
+	o := &Object{v: v, at: make(map[string]*value, len(v.members))}
+	for _, m := range v.members {
+		if _, dup := o.at[m.name]; dup {
+			return nil, fmt.Errorf("%w: %s holds a duplicate key", ErrShape, where(path))
+		}
+		o.at[m.name] = m.val
+	}
+	return o, nil
+}
+
+// Names are the members' names, in order.
+func (o *Object) Names() []string {
+	names := make([]string, len(o.v.members))
+	for i, m := range o.v.members {
+		names[i] = m.name
+	}
+	return names
+}
+
+// Get is the member name as a Doc of its own (edits to it are edits in
+// place); nil when there is none.
+func (o *Object) Get(name string) *Doc {
+	if v := o.at[name]; v != nil {
+		return &Doc{root: v}
+	}
+	return nil
+}
+
+// Put is Get, adding an empty object member when there is none.
+func (o *Object) Put(name string) *Doc {
+	if d := o.Get(name); d != nil {
+		return d
+	}
+	v := &value{kind: object}
+	o.v.members = append(o.v.members, newMember(name, v))
+	o.at[name] = v
+	return &Doc{root: v}
 }

@@ -1,8 +1,10 @@
 package settings
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -147,5 +149,52 @@ func TestOpenFileReadsUpToItsOwnBoundAndNeverThroughALink(t *testing.T) {
 	}
 	if _, err := OpenFile(dir+"/absent.json", MaxSize); !os.IsNotExist(err) {
 		t.Fatalf("a missing file: %v", err)
+	}
+}
+
+// An Object is the object at its path, indexed once: edits through it are
+// edits of the document, in place, and a duplicate name or a value that is
+// not an object is refused as Conform refuses it.
+func TestAnObjectEditsTheDocumentInPlace(t *testing.T) {
+	d, err := Parse([]byte(`{"projects": {"/a": {"mcpServers": {"x": 1}, "history": []}, "/b": 2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := d.Object("projects")
+	if err != nil || o == nil {
+		t.Fatalf("Object = %v, %v", o, err)
+	}
+	if got := o.Names(); len(got) != 2 || got[0] != "/a" || got[1] != "/b" {
+		t.Fatalf("Names = %q", got)
+	}
+	if err := o.Get("/a").Conform([]string{"mcpServers"}, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Put("/c\x1b").Conform([]string{"mcpServers"}, []byte(`{"y": 2}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Get("/b").Conform([]string{"mcpServers"}, []byte(`{}`)); !errors.Is(err, ErrShape) {
+		t.Fatalf("conform inside a number: %v", err)
+	}
+	if o.Get("/missing") != nil {
+		t.Fatal("Get of a missing member")
+	}
+	want := `{"projects": {"/a": {"mcpServers": {}, "history": []}, "/b": 2, "/c\u001b": {"mcpServers": {"y": 2}}}}`
+	got := d.Encode()
+	var a, b any
+	if json.Unmarshal(got, &a) != nil || json.Unmarshal([]byte(want), &b) != nil || !reflect.DeepEqual(a, b) {
+		t.Fatalf("got %s\nwant %s", got, want)
+	}
+	for _, doc := range []string{`{"projects": {"/a": {}, "/a": {}}}`, `{"projects": 1}`, `{"projects": {}, "projects": {}}`} {
+		d, err := Parse([]byte(doc))
+		if err != nil {
+			continue // refused as a whole already
+		}
+		if _, err := d.Object("projects"); !errors.Is(err, ErrShape) {
+			t.Errorf("%s: Object = %v, want ErrShape", doc, err)
+		}
+	}
+	if o, err := New().Object("projects"); o != nil || err != nil {
+		t.Fatalf("absent: %v, %v", o, err)
 	}
 }

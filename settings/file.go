@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
+	"syscall"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // Errors of editing a settings file. Reading one also refuses with
@@ -26,6 +29,9 @@ var (
 	ErrChanged = errors.New("changed while skillwire was editing it")
 	// ErrTooManyBackups: MaxBackups backups exist already.
 	ErrTooManyBackups = errors.New("too many backups")
+	// ErrMoved: the folder holding the file is not the one it was read in
+	// (swapped meanwhile); nothing was written.
+	ErrMoved = errors.New("its folder was replaced while skillwire was editing it")
 )
 
 // MaxBackups bounds the search for a free backup name.
@@ -46,6 +52,14 @@ type File struct {
 
 	orig  []byte // the bytes read
 	canon []byte // the document as read, in Encode's layout
+	// read is the file as read: its mode and owner (its backup keeps
+	// them) and the folder it was read in (the write goes there or nowhere).
+	read struct {
+		mode     fs.FileMode
+		owner    safefile.Owner
+		dev, ino uint64
+		dirKnown bool
+	}
 }
 
 // Open reads the settings.json of the configuration directory dir.
@@ -70,22 +84,50 @@ func OpenManaged(managed string) (*File, error) {
 }
 
 func open(f *File) (*File, error) {
-	b, fi, err := safefile.Read(f.Path, MaxSize, safefile.Trust{})
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	d, err := safefile.OpenDir(f.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
 		f.Doc = New()
 		return f, nil
-	case errors.Is(err, safefile.ErrTooLarge):
-		return nil, ErrTooLarge
-	case err != nil:
+	}
+	if err != nil {
 		return nil, err
 	}
-	if f.Doc, err = Parse(b); err != nil {
-		return nil, err
+	defer unix.Close(d)
+	err = f.readIn(d, MaxSize, Parse)
+	if errors.Is(err, fs.ErrNotExist) {
+		f.Doc = New()
+		return f, nil
+	}
+	return f, err
+}
+
+// readIn reads the file (named by f.Path's last component) in the folder
+// dirfd, parses it, and records what it was read as.
+func (f *File) readIn(dirfd int, max int64, parse func([]byte) (*Doc, error)) error {
+	var dir unix.Stat_t
+	if err := unix.Fstat(dirfd, &dir); err != nil {
+		return err
+	}
+	b, fi, err := safefile.ReadAt(dirfd, f.name(), max, safefile.Trust{})
+	switch {
+	case errors.Is(err, safefile.ErrTooLarge):
+		return ErrTooLarge
+	case err != nil:
+		return err
+	}
+	if f.Doc, err = parse(b); err != nil {
+		return err
 	}
 	f.Exists, f.Mode, f.orig, f.canon = true, fi.Mode().Perm(), b, f.Doc.Encode()
-	return f, nil
+	f.read.mode, f.read.dev, f.read.ino, f.read.dirKnown = fi.Mode().Perm(), uint64(dir.Dev), uint64(dir.Ino), true
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		f.read.owner = safefile.Owner{UID: int(st.Uid), GID: int(st.Gid)}
+	}
+	return nil
 }
+
+// name is the file's name in its folder.
+func (f *File) name() string { return f.Path[strings.LastIndexByte(f.Path, '/')+1:] }
 
 // OpenProject reads the settings.json of the project's .claude,
 // refusing a .claude that is a link (ErrLinkedProject).
@@ -144,12 +186,18 @@ type WriteError struct {
 func (e *WriteError) Error() string { return e.Op + " " + e.Path + ": " + e.Err.Error() }
 func (e *WriteError) Unwrap() error { return e.Err }
 
+// Is matches ErrWrite: a step of the write failed on the system's side.
+func (e *WriteError) Is(target error) bool { return target == ErrWrite }
+
+// ErrWrite is what every *WriteError matches.
+var ErrWrite = errors.New("the settings file could not be written")
+
 // Write backs the original up under a name no file has, then replaces the
 // file with the edited document atomically, with the original's mode
 // (DESIGN.md §8). It refuses (ErrChanged) when the file is no longer what
 // was read, or was created meanwhile. backup is the backup's path, if any.
+// The folder is opened once (WriteAt): nothing after goes by path.
 func (f *File) Write() (backup string, err error) {
-	data := f.Doc.Encode()
 	if !f.Exists {
 		if f.parents {
 			if err := os.Mkdir(pathname.Parent(f.Dir), f.dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -159,7 +207,24 @@ func (f *File) Write() (backup string, err error) {
 		if err := os.Mkdir(f.Dir, f.dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", &WriteError{"creating", f.Dir, err}
 		}
-		err := safefile.Create(f.Path, data, f.Mode)
+	}
+	d, err := safefile.OpenDir(f.Dir)
+	if err != nil {
+		return "", &WriteError{"writing in", f.Dir, err}
+	}
+	defer unix.Close(d)
+	return f.WriteAt(d)
+}
+
+// WriteAt is Write in the folder dirfd, which the caller opened (and
+// proved): it must be the folder the file was read in (else ErrMoved), and
+// the backup, the temporary file, the check and the rename all go through
+// it. The backup keeps the mode and, where the process may give it, the
+// owner the file had when read, whatever mode the edit gives the file.
+func (f *File) WriteAt(dirfd int) (backup string, err error) {
+	data := f.Doc.Encode()
+	if !f.Exists {
+		err := safefile.CreateAt(dirfd, f.name(), data, f.Mode, nil)
 		switch {
 		case errors.Is(err, fs.ErrExist):
 			return "", ErrChanged
@@ -168,11 +233,18 @@ func (f *File) Write() (backup string, err error) {
 		}
 		return "", nil
 	}
-	if backup, err = f.writeBackup(); err != nil {
+	var dir unix.Stat_t
+	if err := unix.Fstat(dirfd, &dir); err != nil {
+		return "", &WriteError{"writing in", f.Dir, err}
+	}
+	if !f.read.dirKnown || uint64(dir.Dev) != f.read.dev || uint64(dir.Ino) != f.read.ino {
+		return "", ErrMoved
+	}
+	if backup, err = f.writeBackup(dirfd); err != nil {
 		return "", err
 	}
-	err = safefile.Write(f.Path, data, f.Mode, func() error {
-		now, _, err := safefile.Read(f.Path, cmp.Or(f.max, MaxSize), safefile.Trust{})
+	err = safefile.WriteAt(dirfd, f.name(), data, f.Mode, func() error {
+		now, _, err := safefile.ReadAt(dirfd, f.name(), cmp.Or(f.max, MaxSize), safefile.Trust{})
 		if err != nil || !bytes.Equal(now, f.orig) {
 			return ErrChanged
 		}
@@ -188,24 +260,26 @@ func (f *File) Write() (backup string, err error) {
 }
 
 // writeBackup writes the original bytes to settings.json.skillwire-backup,
-// or the first free .N after it: an existing backup is never overwritten.
-func (f *File) writeBackup() (string, error) {
-	base := f.Path + ".skillwire-backup"
+// or the first free .N after it, in dirfd: an existing backup is never
+// overwritten.
+func (f *File) writeBackup(dirfd int) (string, error) {
+	base := f.name() + ".skillwire-backup"
 	for i := range MaxBackups {
 		name := base
 		if i > 0 {
 			name = fmt.Sprintf("%s.%d", base, i)
 		}
-		err := safefile.Create(name, f.orig, f.Mode)
+		err := safefile.CreateAt(dirfd, name, f.orig, f.read.mode, &f.read.owner)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", &WriteError{"writing the backup", name, err}
+			return "", &WriteError{"writing the backup", f.Dir + "/" + name, err}
 		}
-		return name, nil
+		return f.Dir + "/" + name, nil
 	}
-	return "", fmt.Errorf("%w: %d of %s exist already", ErrTooManyBackups, MaxBackups, f.Path)
+	return "", fmt.Errorf("%w: %s holds %d backups of %s already (%s.N); move them out of the folder and try again",
+		ErrTooManyBackups, f.Dir, MaxBackups, f.name(), base)
 }
 
 // QuoteJSON spells s as a JSON string the way a settings file shows it:

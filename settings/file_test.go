@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -265,5 +266,59 @@ func TestQuoteJSON(t *testing.T) {
 		if got := QuoteJSON(in); got != want {
 			t.Errorf("QuoteJSON(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// The backup keeps the mode the file had when read, whatever mode the
+// edit gives the file (a restore gives the reviewed one): what it
+// displaced must not become readable by more people than it was.
+func TestABackupKeepsTheModeTheFileHadWhenRead(t *testing.T) {
+	old := unix.Umask(0)
+	defer unix.Umask(old)
+	dir := t.TempDir()
+	writeSettings(t, dir, `{"model": "opus"}`, 0o600)
+	f, err := OpenFile(claude.SettingsPath(dir), MaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Mode = 0o644
+	backup, err := f.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{backup: 0o600, claude.SettingsPath(dir): 0o644} {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, %v; want %04o", p, fi, err, want)
+		}
+	}
+}
+
+// A folder holding MaxBackups backups already (an attacker's repository
+// can ship them) makes the write impossible, and the error says where and
+// what to do; nothing is written.
+func TestTooManyBackupsNameTheFolderAndWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	writeSettings(t, dir, `{"model": "opus"}`, 0o644)
+	base := claude.SettingsPath(dir) + ".skillwire-backup"
+	for i := range MaxBackups {
+		name := base
+		if i > 0 {
+			name += "." + strconv.Itoa(i)
+		}
+		if err := os.WriteFile(name, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Doc.Delete("model")
+	_, err = f.Write()
+	if !errors.Is(err, ErrTooManyBackups) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "move them out") {
+		t.Fatalf("Write = %v", err)
+	}
+	if b, _ := os.ReadFile(claude.SettingsPath(dir)); string(b) != `{"model": "opus"}` {
+		t.Fatalf("written: %s", b)
 	}
 }

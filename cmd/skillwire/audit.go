@@ -113,10 +113,14 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 }
 
 // auditSHA256 hashes, through the walker, the file an entry names, when it
-// is a regular file inside a watched root; otherwise it says on stderr why
-// the entry goes without a hash.
+// is a regular file inside a watched root or at an absolute path (a script
+// a settings file runs is named where it lies); otherwise it says on stderr
+// why the entry goes without a hash.
 func auditSHA256(s *streams, sc auditlog.Scope, path string) string {
 	root, rel, ok := sc.Locate(path)
+	if i := strings.LastIndexByte(path, '/'); !ok && strings.HasPrefix(path, "/") {
+		root, rel, ok = path[:i+1], path[i+1:], true
+	}
 	if !ok {
 		fmt.Fprintln(s.err, "skillwire: the path is not inside a watched root: recorded without sha256, and 'skillwire check' will not match it")
 		return ""

@@ -167,11 +167,12 @@ func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int
 }
 
 var mismatchText = map[reconcile.Mismatch]string{
-	reconcile.MismatchNoEntry:   "no audit entry names it",
-	reconcile.MismatchStale:     "its audit entries are from before the last observation (or from the future)",
-	reconcile.MismatchOperation: "no audit entry's operation fits the change",
-	reconcile.MismatchSHA256:    "the last audit entry's sha256 is not its content",
-	reconcile.MismatchState:     "the last audit entry contradicts it (deleted, yet there; or the reverse)",
+	reconcile.MismatchNoEntry:    "no audit entry names it",
+	reconcile.MismatchStale:      "its audit entries are from before the last observation (or from the future)",
+	reconcile.MismatchOperation:  "no audit entry's operation fits the change",
+	reconcile.MismatchSHA256:     "the last audit entry's sha256 is not its content",
+	reconcile.MismatchState:      "the last audit entry contradicts it (deleted, yet there; or the reverse)",
+	reconcile.MismatchUnverified: "announced, unverified: the last audit entry carries no sha256 to compare with its content",
 }
 
 func printCheck(s *streams, out *checkJSON) {

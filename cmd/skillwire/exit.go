@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/restore"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -22,6 +23,10 @@ var exitKinds = []struct {
 	err  error
 	code int
 }{
+	// Internal or I/O error: writing failed on the system's side, or a
+	// folder's backups use every name (README: exit 1).
+	{settings.ErrTooManyBackups, exitInternal},
+	{settings.ErrWrite, exitInternal},
 	// Usage error or refused input.
 	{claude.ErrNoConfigDir, exitUsage},
 	{walker.ErrRefused, exitUsage},

@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/restore"
+	"github.com/skillwire/skillwire/settings"
 )
 
 func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {
@@ -38,6 +39,9 @@ func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {
 		{restore.ErrPreview, exitNoAudit},
 		{fs.ErrNotExist, exitNoAudit},
 		{baseline.ErrUnobserved, exitInternal},
+		{settings.ErrTooManyBackups, exitInternal},
+		{&settings.WriteError{Op: "writing the backup", Path: "/p/.claude/settings.json.skillwire-backup", Err: fs.ErrPermission}, exitInternal},
+		{&settings.WriteError{Op: "creating", Path: "/p/.claude", Err: fs.ErrNotExist}, exitInternal},
 		{errors.New("no kind"), exitInternal},
 	} {
 		t.Run(tc.err.Error(), func(t *testing.T) {

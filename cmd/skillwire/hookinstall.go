@@ -285,10 +285,10 @@ func applySettings(s *streams, f hookEditFlags, sf *settings.File) error {
 	backup, err := sf.Write()
 	var we *settings.WriteError
 	switch {
-	case errors.Is(err, settings.ErrChanged):
+	case errors.Is(err, settings.ErrChanged), errors.Is(err, settings.ErrMoved):
 		return fail(exitInternal, "%s changed while skillwire was editing it; nothing was changed, run the command again", defang(sf.Path))
 	case errors.Is(err, settings.ErrTooManyBackups):
-		return fail(exitInternal, "%d backups of %s exist already; remove old ones", settings.MaxBackups, defang(sf.Path))
+		return failure(err, exitInternal)
 	case errors.As(err, &we):
 		return fail(exitInternal, "%s %s: %s", we.Op, defang(we.Path), sysErr(we.Err))
 	case err != nil:

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,14 +73,15 @@ func TestScript(t *testing.T) {
 			return err == nil, nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exits":     nb.cmdExits,
-			"mkfifo":    cmdMkfifo,
-			"envhex":    cmdEnvhex,
-			"hasbytes":  cmdHasbytes,
-			"nodeep":    cmdNodeep,
-			"nfiles":    cmdNfiles,
-			"json":      cmdJSON,
-			"lockstore": cmdLockstore,
+			"exits":       nb.cmdExits,
+			"mkfifo":      cmdMkfifo,
+			"envhex":      cmdEnvhex,
+			"scriptentry": cmdScriptentry,
+			"hasbytes":    cmdHasbytes,
+			"nodeep":      cmdNodeep,
+			"nfiles":      cmdNfiles,
+			"json":        cmdJSON,
+			"lockstore":   cmdLockstore,
 		},
 	})
 }
@@ -180,6 +182,17 @@ func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
 	for _, p := range args {
 		ts.Check(unix.Mkfifo(ts.MkAbs(p), 0o644))
 	}
+}
+
+// scriptentry VAR PATH
+//
+// sets VAR to the manifest name skillwire binds the script at PATH under
+// (walker.ScriptEntry): what a forged audit entry would spell.
+func cmdScriptentry(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: scriptentry VAR PATH")
+	}
+	ts.Setenv(args[0], string(walker.ScriptEntry(args[1])))
 }
 
 // envhex VAR HEX
