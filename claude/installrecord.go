@@ -72,7 +72,7 @@ func (c *recordCheck) install(key string, in map[string]any) {
 	}
 	if sha, ok := in["gitCommitSha"]; ok {
 		if s, _ := sha.(string); !commitForm.MatchString(s) {
-			c.tell(key, path, config.RecordGitCommitSha, jsonText(sha), "")
+			c.tell(key, path, config.RecordGitCommitSha, recordedText(sha), "")
 		}
 	}
 	rest, under := strings.CutPrefix(path, c.cache)
@@ -207,6 +207,15 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// recordedText is a recorded value for a fact: a string as itself, any
+// other value as its JSON.
+func recordedText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return jsonText(v)
 }
 
 // jsonText is a value as JSON, for a fact: "" when absent.
