@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/skillwire/skillwire/config"
@@ -39,14 +38,9 @@ func (p Places) InstallRecordFacts() []config.Fact {
 	if err != nil || reads == nil {
 		return nil
 	}
-	installed := decodeObject(wholeForm(reads[0]))
-	known := decodeObject(wholeForm(reads[1]))
-	plugins, _ := installed["plugins"].(map[string]any)
-	c := &recordCheck{cache: pathname.Join(pathname.Join(p.Config, "plugins"), "cache") + "/", known: known, userID: p.userID}
-	for _, key := range sortedKeys(plugins) {
-		for _, in := range installList(plugins[key]) {
-			c.install(key, in)
-		}
+	c := &recordCheck{cache: pathname.Join(pathname.Join(p.Config, "plugins"), "cache") + "/", known: decodeObject(wholeForm(reads[1])), userID: p.userID}
+	for _, in := range config.PluginInstallRecords(wholeForm(reads[0])) {
+		c.install(in.Plugin, in.Fields)
 	}
 	return c.facts
 }
@@ -59,20 +53,20 @@ type recordCheck struct {
 	facts  []config.Fact
 }
 
-func (c *recordCheck) tell(key, path, typ, value, found string) {
-	c.facts = append(c.facts, config.Fact{Kind: config.FactPluginRecordDiffers, Name: key, Command: path, Type: typ, Value: value, Event: found})
+func (c *recordCheck) tell(key, path, check string, recorded, found any) {
+	c.facts = append(c.facts, config.RecordFact(key, path, check, recorded, found))
 }
 
 // install checks one install of plugin key.
 func (c *recordCheck) install(key string, in map[string]any) {
 	path, ok := in["installPath"].(string)
 	if !ok || path == "" {
-		c.tell(key, "", config.RecordPathUnrecorded, jsonText(in["installPath"]), "")
+		c.tell(key, "", config.RecordPathUnrecorded, in["installPath"], nil)
 		return
 	}
 	if sha, ok := in["gitCommitSha"]; ok {
 		if s, _ := sha.(string); !commitForm.MatchString(s) {
-			c.tell(key, path, config.RecordGitCommitSha, recordedText(sha), "")
+			c.tell(key, path, config.RecordGitCommitSha, sha, nil)
 		}
 	}
 	rest, under := strings.CutPrefix(path, c.cache)
@@ -81,12 +75,12 @@ func (c *recordCheck) install(key string, in map[string]any) {
 		return // outside the cache: told as FactPluginOutsideCache
 	}
 	if at := strings.LastIndexByte(key, '@'); at <= 0 || parts[0] != key[at+1:] || parts[1] != key[:at] {
-		c.tell(key, path, config.RecordPathOther, "", "")
+		c.tell(key, path, config.RecordPathOther, nil, nil)
 	}
 	dir, name := pathname.Parent(path), parts[2]
 	reads, err := walker.ReadFiles(dir, name, []string{".claude-plugin"}, 0)
 	if err != nil || reads == nil {
-		c.tell(key, path, config.RecordPathMissing, "", "")
+		c.tell(key, path, config.RecordPathMissing, nil, nil)
 		return
 	}
 	if v, ok := in["version"].(string); ok {
@@ -107,32 +101,35 @@ func (c *recordCheck) install(key string, in map[string]any) {
 func (c *recordCheck) copyHash(key, path, market string, h any) {
 	want, ok := h.(string)
 	if !ok {
-		c.tell(key, path, config.RecordCopyHashType, jsonText(h), "")
+		c.tell(key, path, config.RecordCopyHashType, h, nil)
 		return
 	}
 	if c.copies++; c.copies > maxCopyChecks {
-		c.tell(key, path, config.RecordCopyHashUnchecked, "more installs record one than skillwire reads in one check", "")
+		c.tell(key, path, config.RecordCopyHashUnchecked, "more installs record one than skillwire reads in one check", nil)
 		return
 	}
 	uid, why := c.userID()
 	if uid == "" {
-		c.tell(key, path, config.RecordCopyHashUnchecked, why, "")
+		c.tell(key, path, config.RecordCopyHashUnchecked, why, nil)
 		return
 	}
 	m, _ := c.known[market].(map[string]any)
 	src, ok := m["source"].(map[string]any)
 	if !ok {
-		c.tell(key, path, config.RecordCopyHashUnchecked, "known_marketplaces.json holds no source of its marketplace", "")
+		c.tell(key, path, config.RecordCopyHashUnchecked, "known_marketplaces.json holds no source of its marketplace", nil)
 		return
 	}
 	digest, err := CopyDigest(path)
 	var got string
 	if err == nil {
-		got, err = CopyHash(uid, key, []byte(jsonText(src)), digest)
+		var b []byte
+		if b, err = json.Marshal(src); err == nil {
+			got, err = CopyHash(uid, key, b, digest)
+		}
 	}
 	switch {
 	case err != nil:
-		c.tell(key, path, config.RecordCopyHashUnchecked, copyReason(err), "")
+		c.tell(key, path, config.RecordCopyHashUnchecked, copyReason(err), nil)
 	case got != want:
 		c.tell(key, path, config.RecordCopyHash, want, got)
 	}
@@ -182,50 +179,4 @@ func decodeObject(canon []byte) map[string]any {
 		return nil
 	}
 	return m
-}
-
-// installList is one installed_plugins.json entry: a list of installs
-// (version 2) or one install (version 1).
-func installList(v any) []map[string]any {
-	if m, ok := v.(map[string]any); ok {
-		return []map[string]any{m}
-	}
-	l, _ := v.([]any)
-	var out []map[string]any
-	for _, e := range l {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// recordedText is a recorded value for a fact: a string as itself, any
-// other value as its JSON.
-func recordedText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return jsonText(v)
-}
-
-// jsonText is a value as JSON, for a fact: "" when absent.
-func jsonText(v any) string {
-	if v == nil {
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }

@@ -794,6 +794,14 @@ func factSetting(v string, words []string) string {
 	return "now " + factWord(words, v)
 }
 
+// RecordFact is the fact that the install of plugin at path fails check
+// (a Record… word): recorded is the value the record holds, found the one
+// on disk (nil when none), each told as itself when a string, else as its
+// JSON.
+func RecordFact(plugin, path, check string, recorded, found any) Fact {
+	return Fact{Kind: FactPluginRecordDiffers, Name: plugin, Command: path, Type: check, Value: cfgText(recorded), Event: cfgText(found)}
+}
+
 // recordText says how an install differs from installed_plugins.json.
 func recordText(f Fact) string {
 	q := factQuote

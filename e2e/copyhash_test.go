@@ -5,8 +5,6 @@ package e2e
 import (
 	"encoding/json"
 	"encoding/pem"
-	"errors"
-	"io/fs"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -35,17 +33,11 @@ const copyRefusal = "is not treated as the organization's, and does not load: it
 // copy loads and skillwire tells nothing. Not parallel: the managed
 // drop-in is the machine's.
 func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Fatal("this case writes Claude Code's managed settings in /etc/claude-code and must run as root (CI does)")
-	}
+	dropIn := managedDropIn(t, "skillwire-e2e-copyhash.json")
 	w := NewWorld(t)
 	w.TrustProject()
 	w.Install()
 	url, env := gitMarketplace(t, w)
-	dropIn := filepath.Join(clientManagedDir, "managed-settings.d", "skillwire-e2e-copyhash.json")
-	if _, err := os.Lstat(dropIn); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("%s exists already (%v): the case will not touch it", dropIn, err)
-	}
 	if err := os.MkdirAll(filepath.Dir(dropIn), 0o755); err != nil {
 		t.Fatal(err)
 	}
