@@ -16,7 +16,7 @@ import (
 // installs (each a JSON object, "$CACHE" standing for the cache folder),
 // with the client's copy of clientCopy at cache/mkt/plug/1.0.0, the
 // marketplace's source and the client's .claude.json.
-func recordWorld(t *testing.T, installs map[string]string, more ...string) Places {
+func recordWorld(t testing.TB, installs map[string]string, more ...string) Places {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "cfg")
@@ -180,5 +180,16 @@ func TestAGarbageRegistryIsNoFact(t *testing.T) {
 	}
 	if fs := (Places{Config: filepath.Join(t.TempDir(), "none")}).InstallRecordFacts(); fs != nil {
 		t.Errorf("no config directory: facts %q", recordLines(fs))
+	}
+}
+
+// BenchmarkInstallRecordFacts checks one install whose copyHash is
+// recomputed: the cost a scan or status adds per managed plugin.
+func BenchmarkInstallRecordFacts(b *testing.B) {
+	p := recordWorld(b, map[string]string{"plug@mkt": good})
+	for b.Loop() {
+		if fs := p.InstallRecordFacts(); len(fs) != 0 {
+			b.Fatal(recordLines(fs))
+		}
 	}
 }
