@@ -58,6 +58,21 @@ const (
 	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
 	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
 	FactPluginSourceUnwatched             // Name (a local marketplace), Command (its installLocation): a standing fact (Root.StandingFacts)
+	FactPluginRecordDiffers               // Name, Command (installPath), Type (a RecordCheck), Value (recorded), Event (found): claude.InstallRecordFacts
+)
+
+// The checks of a plugin install against installed_plugins.json, each the
+// Type of a FactPluginRecordDiffers.
+const (
+	RecordCopyHash          = "copyHash"           // its folder does not hash to its copyHash
+	RecordCopyHashUnchecked = "copyHash unchecked" // Value: why it could not be computed (skillwire's words)
+	RecordCopyHashType      = "copyHash type"      // a copyHash that is not a string: the client holds none
+	RecordPathMissing       = "installPath missing"
+	RecordPathUnrecorded    = "installPath unrecorded"
+	RecordPathOther         = "installPath other" // the cache folder of another plugin
+	RecordVersionFolder     = "version folder"    // Value recorded, Event the folder's name
+	RecordVersionManifest   = "version manifest"  // Value recorded, Event plugin.json's version
+	RecordGitCommitSha      = "gitCommitSha"      // Value: not a full commit id
 )
 
 // Fact is one security-relevant difference between two extracted forms.
@@ -194,7 +209,7 @@ func (f Fact) Dangerous() bool {
 	switch f.Kind {
 	case FactSettingSet:
 		return dangerousSetting(f.Name, f.Value)
-	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactPluginRecordDiffers, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:
@@ -290,7 +305,7 @@ var factNouns = map[FactKind]string{
 	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
 	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
 	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
-	FactPluginSourceUnwatched: "marketplace folders not watched",
+	FactPluginSourceUnwatched: "marketplace folders not watched", FactPluginRecordDiffers: "plugins that differ from their install record",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -744,6 +759,8 @@ func (f Fact) String() string {
 		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
 	case FactPluginSourceUnwatched:
 		return "marketplace " + q(f.Name) + " loads its plugins in place from a folder skillwire cannot open as written, not watched: " + q(f.Command)
+	case FactPluginRecordDiffers:
+		return "plugin " + q(f.Name) + " at " + q(f.Command) + ": " + recordText(f)
 	case FactFrontmatterUnreadable:
 		return "frontmatter not readable: its tools and hooks are unknown"
 	case FactFrontmatterMode:
@@ -810,6 +827,40 @@ func factSetting(v string, words []string) string {
 		return "no longer set"
 	}
 	return "now " + factWord(words, v)
+}
+
+// RecordFact is the fact that the install of plugin at path fails check
+// (a Record… word): recorded is the value the record holds, found the one
+// on disk (nil when none), each told as itself when a string, else as its
+// JSON.
+func RecordFact(plugin, path, check string, recorded, found any) Fact {
+	return Fact{Kind: FactPluginRecordDiffers, Name: plugin, Command: path, Type: check, Value: cfgText(recorded), Event: cfgText(found)}
+}
+
+// recordText says how an install differs from installed_plugins.json.
+func recordText(f Fact) string {
+	q := factQuote
+	switch f.Type {
+	case RecordCopyHash:
+		return "its files differ from what Claude Code installed (copyHash)"
+	case RecordCopyHashUnchecked:
+		return "its copyHash could not be checked: " + q(f.Value)
+	case RecordCopyHashType:
+		return "its copyHash is not a string, so Claude Code holds none: " + q(f.Value)
+	case RecordPathMissing:
+		return "its installPath does not exist"
+	case RecordPathUnrecorded:
+		return "no installPath is recorded: " + q(f.Value)
+	case RecordPathOther:
+		return "its installPath is the cache folder of another plugin"
+	case RecordVersionFolder:
+		return "version " + q(f.Value) + " is recorded for a folder named " + q(f.Event)
+	case RecordVersionManifest:
+		return "version " + q(f.Value) + " is recorded where its plugin.json says " + q(f.Event)
+	case RecordGitCommitSha:
+		return "its gitCommitSha is not a full commit id: " + q(f.Value)
+	}
+	return "its install record is not understood: " + q(f.Type)
 }
 
 // maxFactText bounds one quoted attacker string, in characters of its escaped form.

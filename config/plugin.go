@@ -85,11 +85,29 @@ type PluginInstall struct{ Plugin, Path string }
 // PluginInstalls lists the installs of a canonical installed_plugins.json
 // by plugin name, each with its installPath as written ("" when none).
 func PluginInstalls(canon []byte) []PluginInstall {
-	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
 	var out []PluginInstall
+	for _, in := range PluginInstallRecords(canon) {
+		out = append(out, PluginInstall{Plugin: in.Plugin, Path: cfgText(in.Fields["installPath"])})
+	}
+	return out
+}
+
+// PluginInstallRecord is one install installed_plugins.json lists, every
+// field as the record holds it (attacker values, of any JSON type).
+type PluginInstallRecord struct {
+	Plugin string
+	Fields map[string]any
+}
+
+// PluginInstallRecords lists the installs of a canonical
+// installed_plugins.json by plugin name; an entry that is not an object
+// is none.
+func PluginInstallRecords(canon []byte) []PluginInstallRecord {
+	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
+	var out []PluginInstallRecord
 	for _, name := range cfgKeys(plugins) {
 		for _, in := range installs(plugins[name]) {
-			out = append(out, PluginInstall{Plugin: name, Path: cfgText(in["installPath"])})
+			out = append(out, PluginInstallRecord{Plugin: name, Fields: in})
 		}
 	}
 	return out

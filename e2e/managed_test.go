@@ -22,13 +22,7 @@ const clientManagedDir = "/etc/claude-code"
 // the managed drop-in is the machine's, and every parallel case waits
 // until this one has removed it.
 func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Fatal("this case writes Claude Code's managed settings in /etc/claude-code and must run as root (CI does)")
-	}
-	dropIn := filepath.Join(clientManagedDir, "managed-settings.d", "skillwire.json")
-	if _, err := os.Lstat(dropIn); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("%s exists already (%v): this machine has skillwire's managed hooks; the case will not touch them", dropIn, err)
-	}
+	dropIn := managedDropIn(t, "skillwire.json")
 	for _, managed := range []bool{true, false} {
 		name := "managed hooks"
 		if !managed {
@@ -63,6 +57,21 @@ func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// managedDropIn is the path of the managed settings drop-in name, which a
+// case may write: it runs as root, and the machine has no such drop-in of
+// its own (the case never touches one).
+func managedDropIn(t *testing.T, name string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Fatal("this case writes Claude Code's managed settings in /etc/claude-code and must run as root (CI does)")
+	}
+	dropIn := filepath.Join(clientManagedDir, "managed-settings.d", name)
+	if _, err := os.Lstat(dropIn); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s exists already (%v): the case will not touch it", dropIn, err)
+	}
+	return dropIn
 }
 
 // removeOurs removes the drop-in and the backups skillwire made of it, and

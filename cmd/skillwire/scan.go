@@ -57,6 +57,9 @@ type scanJSON struct {
 	Roots []rootJSON `json:"roots"`
 	// HooksOff are the settings files that stop skillwire's hooks.
 	HooksOff []hooksOffJSON `json:"hooks_off"`
+	// InstallRecord: where a plugin's folder disagrees with Claude Code's
+	// own record of what it installed (installed_plugins.json).
+	InstallRecord []string `json:"install_record"`
 }
 
 func newScanCmd(s *streams) *cobra.Command {
@@ -81,7 +84,8 @@ in one line (--json "hooks_off"): Claude Code then runs none of skillwire's
 hooks there.
 
 Exit 0 clean, 3 when anything is new, changed, removed, anomalous, partial
-or under an adverse verdict, or a settings file stops skillwire's hooks, 4
+or under an adverse verdict, a settings file stops skillwire's hooks, or a
+plugin's folder disagrees with installed_plugins.json ("install_record"), 4
 when the store is unusable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -127,13 +131,15 @@ when the store is unusable.`,
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
 			out.HooksOff = hooksOff(w.places)
-			finding = finding || len(out.HooksOff) > 0
+			out.InstallRecord = installRecord(w.places)
+			finding = finding || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0
 			show := func() error {
 				if asJSON {
 					return writeJSON(s.out, out)
 				}
 				printScan(s.out, out, w.places.Config)
 				printHooksOff(s.out, out.HooksOff)
+				printInstallRecord(s.out, out.InstallRecord)
 				return nil
 			}
 			if update {

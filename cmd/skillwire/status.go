@@ -60,6 +60,9 @@ type statusJSON struct {
 	Gate []baseline.Note `json:"gate"`
 	// HooksOff are the settings files that stop skillwire's hooks.
 	HooksOff []hooksOffJSON `json:"hooks_off"`
+	// InstallRecord: where a plugin's folder disagrees with Claude Code's
+	// own record of what it installed (installed_plugins.json), one line each.
+	InstallRecord []string `json:"install_record"`
 }
 
 // hooksOffJSON is a settings file under which skillwire's hooks do not run
@@ -76,6 +79,23 @@ func hooksOff(p claude.Places) []hooksOffJSON {
 		out = append(out, hooksOffJSON{Scope: h.Scope, Path: anomaly.QuoteBytes([]byte(h.Path)), Advice: h.Advice()})
 	}
 	return out
+}
+
+// installRecord are the facts of claude.InstallRecordFacts as lines.
+func installRecord(p claude.Places) []string {
+	out := []string{}
+	for _, f := range p.InstallRecordFacts() {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+// printInstallRecord says, one line a disagreement, where a plugin's folder
+// is not what Claude Code recorded installing.
+func printInstallRecord(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(w, "install record: %s\n", l)
+	}
 }
 
 // printHooksOff says, one line a file, that skillwire's hooks do not run.
@@ -108,7 +128,8 @@ hooks (no advisory, no gate), and status says so first (--json
 "hooks_off"), with what to do.
 
 Exit 0, 3 when any adverse verdict is in the store, any candidate is
-pending or halted, or a settings file stops skillwire's hooks, 4 when the store is
+pending or halted, a settings file stops skillwire's hooks, or a plugin's
+folder disagrees with installed_plugins.json (--json "install_record"), 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
 		Args: cobra.NoArgs,
@@ -118,7 +139,7 @@ been recorded yet (which says nothing about what is installed).`,
 				return err
 			}
 			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
-				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places)}
+				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places), InstallRecord: installRecord(w.places)}
 			st, oerr := baseline.Open(w.opts(false, true))
 			var rep baseline.Report
 			var subjects reconcile.Subjects
@@ -184,7 +205,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0:
 				return errFinding
 			}
 			return nil
@@ -270,6 +291,7 @@ func printStatusChanges(w io.Writer, out *statusJSON) {
 
 func printStatus(s *streams, out *statusJSON) {
 	printHooksOff(s.out, out.HooksOff)
+	printInstallRecord(s.out, out.InstallRecord)
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
 	switch d := out.Daemon; {
 	case d.HeartbeatAge == nil:

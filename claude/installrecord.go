@@ -1,0 +1,182 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// installed_plugins.json is the client's record of what it installed:
+// each install's installPath, version, and for some a copyHash (copyhash.go)
+// and gitCommitSha. Where the folder on disk disagrees with it, that is a
+// finding: the record is the client's, the folder may be an attacker's.
+
+// maxCopyChecks bounds the folders one check reads whole for a copyHash;
+// each install past it is told unchecked.
+const maxCopyChecks = 64
+
+var (
+	// userIDForm is the only user id the client keeps (else it makes one).
+	userIDForm = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	commitForm = regexp.MustCompile(`^[0-9a-f]{40}$`)
+)
+
+// InstallRecordFacts checks every install installed_plugins.json lists
+// against its folder on disk: an installPath missing, or the cache folder of
+// another plugin; a version other than its folder's name or its
+// plugin.json's; a gitCommitSha that is no commit id; a copyHash its folder
+// does not hash to, or that cannot be checked. Every file is read through
+// the walker, bounded; a registry that cannot be read is its own
+// candidate's anomaly, not a fact here.
+func (p Places) InstallRecordFacts() []config.Fact {
+	reads, err := walker.ReadFiles(p.Config, "plugins", []string{"installed_plugins.json", "known_marketplaces.json"}, config.MaxJSON)
+	if err != nil || reads == nil {
+		return nil
+	}
+	c := &recordCheck{cache: pathname.Join(pathname.Join(p.Config, "plugins"), "cache") + "/", known: decodeObject(wholeForm(reads[1])), userID: p.userID}
+	for _, in := range config.PluginInstallRecords(wholeForm(reads[0])) {
+		c.install(in.Plugin, in.Fields)
+	}
+	return c.facts
+}
+
+type recordCheck struct {
+	cache  string
+	known  map[string]any
+	userID func() (string, string)
+	copies int
+	facts  []config.Fact
+}
+
+func (c *recordCheck) tell(key, path, check string, recorded, found any) {
+	c.facts = append(c.facts, config.RecordFact(key, path, check, recorded, found))
+}
+
+// install checks one install of plugin key.
+func (c *recordCheck) install(key string, in map[string]any) {
+	path, ok := in["installPath"].(string)
+	if !ok || path == "" {
+		c.tell(key, "", config.RecordPathUnrecorded, in["installPath"], nil)
+		return
+	}
+	if sha, ok := in["gitCommitSha"]; ok {
+		if s, _ := sha.(string); !commitForm.MatchString(s) {
+			c.tell(key, path, config.RecordGitCommitSha, sha, nil)
+		}
+	}
+	rest, under := strings.CutPrefix(path, c.cache)
+	parts := strings.Split(rest, "/")
+	if !under || len(parts) != 3 || !plainPath(path) {
+		return // outside the cache: told as FactPluginOutsideCache
+	}
+	if at := strings.LastIndexByte(key, '@'); at <= 0 || parts[0] != key[at+1:] || parts[1] != key[:at] {
+		c.tell(key, path, config.RecordPathOther, nil, nil)
+	}
+	dir, name := pathname.Parent(path), parts[2]
+	reads, err := walker.ReadFiles(dir, name, []string{".claude-plugin"}, 0)
+	if err != nil || reads == nil {
+		c.tell(key, path, config.RecordPathMissing, nil, nil)
+		return
+	}
+	if v, ok := in["version"].(string); ok {
+		if v != name {
+			c.tell(key, path, config.RecordVersionFolder, v, name)
+		}
+		if mv, ok := manifestVersion(path); ok && mv != v {
+			c.tell(key, path, config.RecordVersionManifest, v, mv)
+		}
+	}
+	if h, ok := in["copyHash"]; ok {
+		c.copyHash(key, path, parts[0], h)
+	}
+}
+
+// copyHash checks the recorded copyHash h of the install of key at path,
+// from a marketplace market.
+func (c *recordCheck) copyHash(key, path, market string, h any) {
+	want, ok := h.(string)
+	if !ok {
+		c.tell(key, path, config.RecordCopyHashType, h, nil)
+		return
+	}
+	if c.copies++; c.copies > maxCopyChecks {
+		c.tell(key, path, config.RecordCopyHashUnchecked, "more installs record one than skillwire reads in one check", nil)
+		return
+	}
+	uid, why := c.userID()
+	if uid == "" {
+		c.tell(key, path, config.RecordCopyHashUnchecked, why, nil)
+		return
+	}
+	m, _ := c.known[market].(map[string]any)
+	src, ok := m["source"].(map[string]any)
+	if !ok {
+		c.tell(key, path, config.RecordCopyHashUnchecked, "known_marketplaces.json holds no source of its marketplace", nil)
+		return
+	}
+	digest, err := CopyDigest(path)
+	var got string
+	if err == nil {
+		var b []byte
+		if b, err = json.Marshal(src); err == nil {
+			got, err = CopyHash(uid, key, b, digest)
+		}
+	}
+	switch {
+	case err != nil:
+		c.tell(key, path, config.RecordCopyHashUnchecked, copyReason(err), nil)
+	case got != want:
+		c.tell(key, path, config.RecordCopyHash, want, got)
+	}
+}
+
+// manifestVersion is the version plugin.json of the folder at path
+// declares, when it declares one as a string.
+func manifestVersion(path string) (string, bool) {
+	reads, err := walker.ReadFiles(path, ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
+	if err != nil || len(reads) != 1 {
+		return "", false
+	}
+	v, ok := decodeObject(wholeForm(reads[0]))["version"].(string)
+	return v, ok
+}
+
+// userID is the client's own user id, from .claude.json, read as the
+// client reads it (a 64-digit lowercase hex string, else none), or why
+// there is none.
+func (p Places) userID() (string, string) {
+	if p.ClaudeJSON == "" {
+		return "", "the client's .claude.json is not known"
+	}
+	reads, err := walker.ReadFiles(p.ClaudeJSON, ".", []string{".claude.json"}, config.MaxClaudeJSON)
+	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 {
+		return "", "the client's .claude.json cannot be read"
+	}
+	var doc struct {
+		UserID any `json:"userID"`
+	}
+	if json.Unmarshal(reads[0].Data, &doc) != nil {
+		return "", "the client's .claude.json is not JSON"
+	}
+	if s, _ := doc.UserID.(string); userIDForm.MatchString(s) {
+		return s, ""
+	}
+	return "", "the client's .claude.json holds no user id"
+}
+
+// decodeObject is a canonical JSON object, numbers kept as written; nil
+// when it is not one.
+func decodeObject(canon []byte) map[string]any {
+	dec := json.NewDecoder(bytes.NewReader(canon))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
