@@ -139,7 +139,7 @@ func importPaths(dir, home string, data []byte) []string {
 		default:
 			p = pathname.Join(dir, strings.TrimPrefix(p, "./"))
 		}
-		if lex := path.Clean(p); lex != p {
+		if lex := lexical(p); lex != p {
 			out = append(out, lex)
 		}
 		if out = append(out, p); len(out) >= maxImportPaths {
@@ -147,4 +147,15 @@ func importPaths(dir, home string, data []byte) []string {
 		}
 	}
 	return out
+}
+
+// lexical is p read by its text, as path.resolve reads it; a relative p
+// (a lock's root is the repository's "./") keeps its "./", so the same
+// file is spelled the same wherever both readings agree.
+func lexical(p string) string {
+	c := path.Clean(p)
+	if strings.HasPrefix(p, "./") && c != "." {
+		return "./" + c
+	}
+	return c
 }

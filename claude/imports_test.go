@@ -74,6 +74,11 @@ func TestImportsAreBoundedAndResolvedAgainstTheImportingFile(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A lock's root is "./": a plain import keeps one spelling.
+	got = importPaths(".", "", []byte("@docs/x.md @a/../y.md"))
+	if want := []string{"./docs/x.md", "./y.md", "./a/../y.md"}; !slices.Equal(got, want) {
+		t.Errorf("relative: got %q, want %q", got, want)
+	}
 	if got := importPaths("/p", "", []byte("@~/y.md")); got != nil {
 		t.Errorf("~/ without a home: %q", got)
 	}
