@@ -176,6 +176,7 @@ func (w *World) Claude(m *Model, r Run) *Result {
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
+		"PWD="+cmd.Dir, // as a shell starts it
 	), r.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
