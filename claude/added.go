@@ -205,7 +205,7 @@ func (l *launchDir) get() (string, string) {
 	}
 	l.read = true
 	cwd, err := os.Readlink(l.dir + "/cwd")
-	if err != nil || !plainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
+	if err != nil || !PlainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
 		l.problem = problemCwd
 		return "", l.problem
 	}
@@ -464,12 +464,12 @@ func looksLikeOption(a string) bool {
 // directory; else the two readings may differ (a link before a "..") and
 // the folder is not observed.
 func resolveAdded(p string) (string, bool) {
-	if plainPath(p) {
+	if PlainPath(p) {
 		return p, true
 	}
 	lex := path.Clean(p)
 	var a, b unix.Stat_t
-	if !plainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
+	if !PlainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
 		return "", false
 	}
 	if a.Dev != b.Dev || a.Ino != b.Ino || a.Mode&unix.S_IFMT != unix.S_IFDIR {
