@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -10,14 +11,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
 
-// The folders a session added with --add-dir load skills, agents and
-// commands as the project's own do (pinned by e2e/adddir_test.go), and no
-// hook input names them: the client's own command line does. A hook runs
-// under `/bin/sh -c` the client starts, so the client is a near ancestor.
+// The folders a session added load skills, agents and commands as the
+// project's own do (pinned by e2e/adddir_test.go), and no hook input names
+// them: the client's own process does. Claude Code 2.1.328 adds, at its
+// start, each --add-dir of its command line, the folders a relaunch of a
+// session passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS (a JSON array of
+// paths) and those a background session passes as addDirs of
+// CLAUDE_BG_SESSION_PERMISSION_RULES (a JSON object), all read from the
+// environment it started with, which /proc/<pid>/environ keeps whatever
+// the client unsets later. A hook runs under `/bin/sh -c` the client
+// starts, so the client is a near ancestor.
 
 // Limits of reading the client's process.
 const (
@@ -26,6 +34,8 @@ const (
 	// maxCmdline bounds the client's command line read (Linux's ARG_MAX
 	// is 2 MiB by default): a longer one is not parsed in part.
 	maxCmdline = 2 << 20
+	// maxEnviron bounds the client's environment read, likewise.
+	maxEnviron = 2 << 20
 	// MaxAdded bounds the added folders watched; the rest are told.
 	MaxAdded = 32
 )
@@ -62,6 +72,18 @@ const (
 	problemTilde      = "a folder's path starts with ~, which skillwire does not expand"
 	problemTooMany    = "more folders were added than skillwire watches"
 	problemProcRefuse = "the client's process cannot be read (another user's, or /proc mounted with hidepid)"
+	problemEnviron    = "the client's environment could not be read"
+	problemRelaunch   = "the folders the client was relaunched with (CLAUDE_RELAUNCH_SESSION_ADD_DIRS) cannot be read as the client reads them"
+	problemBackground = "the folders of the client's background session (CLAUDE_BG_SESSION_PERMISSION_RULES) cannot be read as the client reads them"
+	problemLaunchDir  = "a relative path is read against the folder the client started in, which skillwire cannot prove is its working directory now (it moves for --worktree, or was started without $PWD)"
+)
+
+// The client's environment variables that add folders, and what proves the
+// folder it started in.
+const (
+	envRelaunchDirs = "CLAUDE_RELAUNCH_SESSION_ADD_DIRS"
+	envBgRules      = "CLAUDE_BG_SESSION_PERMISSION_RULES"
+	envPWD          = "PWD"
 )
 
 // Added finds the client among the hook's ancestors and reads the folders
@@ -99,12 +121,33 @@ func (c Client) Added(env Env) AddedDirs {
 	if err != nil {
 		return AddedDirs{Problem: problemCmdline}
 	}
-	vals := AddDirArgs(splitArgs(cmdline))
-	var cwd string
 	var out AddedDirs
+	environ, err := readBounded(dir+"/environ", maxEnviron)
+	if err != nil {
+		out.problem(problemEnviron)
+	}
+	cenv := environVars(environ, envRelaunchDirs, envBgRules, envPWD)
+	var vals []string
+	for _, v := range []struct{ name, problem string }{{envBgRules, problemBackground}, {envRelaunchDirs, problemRelaunch}} {
+		raw, ok := cenv[v.name]
+		if !ok {
+			continue
+		}
+		read := relaunchDirs
+		if v.name == envBgRules {
+			read = backgroundDirs
+		}
+		ds, ok := read(raw)
+		if !ok {
+			out.problem(v.problem)
+		}
+		vals = append(vals, ds...)
+	}
+	vals = append(vals, AddDirArgs(splitArgs(cmdline))...)
+	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
 	for _, v := range vals {
 		if len(out.Dirs) == MaxAdded {
-			out.Problem = problemTooMany
+			out.problem(problemTooMany)
 			break
 		}
 		if len(v) > 1 {
@@ -114,20 +157,20 @@ func (c Client) Added(env Env) AddedDirs {
 			}
 		}
 		if strings.HasPrefix(v, "~") {
-			out.Problem = problemTilde
+			out.problem(problemTilde)
 			continue
 		}
 		if !strings.HasPrefix(v, "/") {
-			if cwd == "" {
-				if cwd, err = os.Readlink(dir + "/cwd"); err != nil || !plainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
-					return AddedDirs{Dirs: out.Dirs, Problem: problemCwd}
-				}
+			base, problem := launch.get()
+			if problem != "" {
+				out.problem(problem)
+				continue
 			}
-			v = strings.TrimSuffix(cwd+"/"+v, "/") // "" is the working directory
+			v = strings.TrimSuffix(base+"/"+v, "/") // "" is the working directory
 		}
 		p, ok := resolveAdded(v)
 		if !ok {
-			out.Problem = problemDotted
+			out.problem(problemDotted)
 			continue
 		}
 		if !slices.Contains(out.Dirs, p) {
@@ -135,6 +178,136 @@ func (c Client) Added(env Env) AddedDirs {
 		}
 	}
 	return out
+}
+
+// problem keeps the first reason the folders cannot all be observed.
+func (a *AddedDirs) problem(p string) {
+	if a.Problem == "" {
+		a.Problem = p
+	}
+}
+
+// launchDir is the folder the client read its relative paths against: the
+// one it started in. Its working directory now is that folder only on
+// proof: the $PWD it started with (a shell's, naming where it was started)
+// is absolute and the same directory as its working directory now. A
+// client that moved since (--worktree, a resumed worktree session) or was
+// started without $PWD proves nothing.
+type launchDir struct {
+	dir, pwd      string
+	base, problem string
+	read          bool
+}
+
+func (l *launchDir) get() (string, string) {
+	if l.read {
+		return l.base, l.problem
+	}
+	l.read = true
+	cwd, err := os.Readlink(l.dir + "/cwd")
+	if err != nil || !PlainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
+		l.problem = problemCwd
+		return "", l.problem
+	}
+	var now, pwd unix.Stat_t
+	if !strings.HasPrefix(l.pwd, "/") || unix.Stat(l.dir+"/cwd", &now) != nil || unix.Stat(l.pwd, &pwd) != nil ||
+		now.Dev != pwd.Dev || now.Ino != pwd.Ino {
+		l.problem = problemLaunchDir
+		return "", l.problem
+	}
+	l.base = cwd
+	return l.base, ""
+}
+
+// environVars are the values of names in a NUL-separated environment (the
+// first of a name, as getenv reads it).
+func environVars(environ []byte, names ...string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range bytes.Split(environ, []byte{0}) {
+		k, v, ok := bytes.Cut(kv, []byte("="))
+		if !ok {
+			continue
+		}
+		if n := string(k); slices.Contains(names, n) {
+			if _, seen := out[n]; !seen {
+				out[n] = string(v)
+			}
+		}
+	}
+	return out
+}
+
+// relaunchDirs reads CLAUDE_RELAUNCH_SESSION_ADD_DIRS as the client does
+// (JSON.parse; an array's strings, anything else adds nothing); ok is false
+// when skillwire cannot be sure it reads what the client read.
+func relaunchDirs(v string) ([]string, bool) {
+	x, ok := strictJSON(v)
+	if !ok {
+		return nil, false
+	}
+	return jsonStrings(x)
+}
+
+// backgroundDirs reads the addDirs of CLAUDE_BG_SESSION_PERMISSION_RULES:
+// the client adds them only when allow and deny are arrays too. Keys are
+// compared exactly, the last of a repeated one winning, as JSON.parse does.
+func backgroundDirs(v string) ([]string, bool) {
+	x, ok := strictJSON(v)
+	if !ok {
+		return nil, false
+	}
+	o, isObj := x.(map[string]any)
+	if !isObj {
+		return nil, true
+	}
+	_, allow := o["allow"].([]any)
+	_, deny := o["deny"].([]any)
+	if !allow || !deny {
+		return nil, true
+	}
+	return jsonStrings(o["addDirs"])
+}
+
+// strictJSON is one JSON value and nothing after it, from valid UTF-8 (the
+// client decodes its environment as UTF-8, replacing what is not).
+func strictJSON(v string) (any, bool) {
+	if !utf8.ValidString(v) {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(v))
+	dec.UseNumber()
+	var x any
+	if dec.Decode(&x) != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return x, true
+}
+
+// jsonStrings are the strings of a JSON array, the rest skipped as the
+// client skips them; a string Go and JavaScript decode differently (a lone
+// surrogate becomes U+FFFD here) or holding a NUL is not read.
+func jsonStrings(x any) ([]string, bool) {
+	a, isArr := x.([]any)
+	if !isArr {
+		return nil, true
+	}
+	var out []string
+	ok := true
+	for _, e := range a {
+		s, isStr := e.(string)
+		switch {
+		case !isStr:
+		case s == "": // the client adds no empty path
+		case strings.ContainsRune(s, utf8.RuneError) || strings.IndexByte(s, 0) >= 0:
+			ok = false
+		default:
+			out = append(out, s)
+		}
+	}
+	return out, ok
 }
 
 var errRefused = errors.New("refused")
@@ -291,12 +464,12 @@ func looksLikeOption(a string) bool {
 // directory; else the two readings may differ (a link before a "..") and
 // the folder is not observed.
 func resolveAdded(p string) (string, bool) {
-	if plainPath(p) {
+	if PlainPath(p) {
 		return p, true
 	}
 	lex := path.Clean(p)
 	var a, b unix.Stat_t
-	if !plainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
+	if !PlainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
 		return "", false
 	}
 	if a.Dev != b.Dev || a.Ino != b.Ino || a.Mode&unix.S_IFMT != unix.S_IFDIR {
@@ -311,6 +484,6 @@ func (a AddedDirs) Told() string {
 	if a.Problem == "" {
 		return ""
 	}
-	return "skillwire cannot observe every folder this session added with --add-dir (" + a.Problem +
+	return "skillwire cannot observe every folder this session added (" + a.Problem +
 		"): the skills, agents and commands of a folder it cannot observe are not watched, and the gate cannot judge them."
 }

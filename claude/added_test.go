@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // fakeProc is a proc filesystem of processes: pid → (comm, ppid, exe,
@@ -21,6 +22,8 @@ type fakeProcess struct {
 	comm, exe string
 	cwd       string
 	argv      []string
+	env       []string // KEY=VALUE; written as environ
+	noEnviron bool
 }
 
 func newFakeProc(t *testing.T, ps ...fakeProcess) fakeProc {
@@ -42,6 +45,13 @@ func (fp fakeProc) add(p fakeProcess) {
 	must(os.MkdirAll(d, 0o755))
 	must(os.WriteFile(filepath.Join(d, "stat"), []byte(strconv.Itoa(p.pid)+" ("+p.comm+") S "+strconv.Itoa(p.ppid)+" 1 1 0 -1\n"), 0o644))
 	must(os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Join(p.argv, "\x00")+"\x00"), 0o644))
+	if !p.noEnviron {
+		environ := ""
+		for _, kv := range p.env {
+			environ += kv + "\x00"
+		}
+		must(os.WriteFile(filepath.Join(d, "environ"), []byte(environ), 0o644))
+	}
 	if p.exe != "" {
 		must(os.Symlink(p.exe, filepath.Join(d, "exe")))
 	}
@@ -61,11 +71,11 @@ func envOf(kv ...string) Env {
 	}}
 }
 
-// hookChain is the client (pid 100) starting `sh -c` (pid 200), the hook's
-// parent.
+// hookChain is the client (pid 100), started by a shell in cwd (its $PWD),
+// starting `sh -c` (pid 200), the hook's parent.
 func hookChain(clientComm, clientExe, cwd string, argv ...string) []fakeProcess {
 	return []fakeProcess{
-		{pid: 100, ppid: 50, comm: clientComm, exe: clientExe, cwd: cwd, argv: append([]string{"claude"}, argv...)},
+		{pid: 100, ppid: 50, comm: clientComm, exe: clientExe, cwd: cwd, argv: append([]string{"claude"}, argv...), env: []string{"PWD=" + cwd}},
 		{pid: 200, ppid: 100, comm: "sh", exe: "/usr/bin/dash", cwd: cwd, argv: []string{"/bin/sh", "-c", "skillwire hook session-start"}},
 		{pid: 50, ppid: 1, comm: "bash", exe: "/usr/bin/bash", argv: []string{"bash"}},
 	}
@@ -257,5 +267,131 @@ func TestAddedFoldersAreRootsListedLast(t *testing.T) {
 	want := []string{"/x/.claude/skills", "/x/.claude/agents", "/x/.claude/commands"}
 	if !slices.Equal(got, want) {
 		t.Errorf("added roots %q, want %q", got, want)
+	}
+}
+
+// clientWith is hookChain's client with its environment env (PWD=cwd
+// first, as a shell starts it) and argv.
+func clientWith(t *testing.T, cwd string, env []string, argv ...string) Client {
+	ps := hookChain("claude", "/x/claude", cwd, argv...)
+	ps[0].env = append(ps[0].env, env...)
+	return Client{Proc: newFakeProc(t, ps...).dir, Parent: 200}
+}
+
+// The client adds, besides its command line's, the folders a relaunch
+// passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS and a background session's
+// addDirs, from the environment it started with.
+func TestTheClientsAddedFoldersAreReadFromItsEnvironment(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"proj", "re", "bg", "cli"} {
+		must(t, os.Mkdir(filepath.Join(base, d), 0o755))
+	}
+	proj := filepath.Join(base, "proj")
+	rules := `{"allow":[],"deny":[],"addDirs":["` + base + `/bg",7]}`
+	c := clientWith(t, proj, []string{envRelaunchDirs + `=["` + base + `/re", null, "../cli"]`, envBgRules + "=" + rules, "CLAUDE_CODE_SESSION_KIND=bg"},
+		"--add-dir", base+"/cli")
+	got := c.Added(envOf("CLAUDECODE", "1"))
+	want := []string{base + "/bg", base + "/re", base + "/cli"}
+	if !slices.Equal(got.Dirs, want) || got.Problem != "" {
+		t.Errorf("got %q (problem %q), want %q", got.Dirs, got.Problem, want)
+	}
+}
+
+// A value the client reads and skillwire cannot read as it does is told,
+// never taken as nothing; one the client ignores adds nothing.
+func TestAnEnvironmentThatCannotBeReadAsTheClientReadsItIsTold(t *testing.T) {
+	base := t.TempDir()
+	for _, tc := range []struct {
+		name, kv, want string
+		dirs           int
+	}{
+		{"not JSON", envRelaunchDirs + "=[/x", problemRelaunch, 0},
+		{"trailing bytes", envRelaunchDirs + `=["/x"] []`, problemRelaunch, 0},
+		{"not UTF-8", envRelaunchDirs + "=[\"/x\xff\"]", problemRelaunch, 0},
+		{"a lone surrogate", envRelaunchDirs + `=["/x\ud800"]`, problemRelaunch, 0},
+		{"a NUL", envRelaunchDirs + `=["/x\u0000y", "/y"]`, problemRelaunch, 1},
+		{"control bytes are a path's", envRelaunchDirs + `=["/x\u001b[2J"]`, "", 1},
+		{"huge", envRelaunchDirs + "=" + strings.Repeat("[", maxEnviron), problemEnviron, 0},
+		{"an object is no list", envRelaunchDirs + `={"a":"/x"}`, "", 0},
+		{"an empty path adds nothing", envRelaunchDirs + `=[""]`, "", 0},
+		{"background rules without deny", envBgRules + `={"allow":[],"addDirs":["/x"]}`, "", 0},
+		{"background rules not JSON", envBgRules + `={`, problemBackground, 0},
+		{"background keys are exact", envBgRules + `={"allow":[],"deny":[],"AddDirs":["/x"]}`, "", 0},
+		{"background addDirs repeated, the last wins", envBgRules + `={"allow":[],"deny":[],"addDirs":["/x"],"addDirs":[]}`, "", 0},
+		{"the first of a repeated name is read", envRelaunchDirs + `=["/y"]` + "\x00" + envRelaunchDirs + `=[`, "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kvs := strings.Split(tc.kv, "\x00")
+			got := clientWith(t, base, kvs).Added(envOf("CLAUDECODE", "1"))
+			if got.Problem != tc.want || len(got.Dirs) != tc.dirs {
+				t.Errorf("got %q, problem %q; want %d dirs, problem %q", got.Dirs, got.Problem, tc.dirs, tc.want)
+			}
+		})
+	}
+	t.Run("no environ", func(t *testing.T) {
+		ps := hookChain("claude", "/x/claude", base, "--add-dir", "/abs", "rel")
+		ps[0].noEnviron = true
+		got := Client{Proc: newFakeProc(t, ps...).dir, Parent: 200}.Added(envOf("CLAUDECODE", "1"))
+		if got.Problem != problemEnviron || !slices.Equal(got.Dirs, []string{"/abs"}) {
+			t.Errorf("got %q, problem %q", got.Dirs, got.Problem)
+		}
+	})
+}
+
+// The client reads a relative path against the folder it started in, and
+// moves for --worktree (into .claude/worktrees/NAME) before any hook runs:
+// a relative path is read against the working directory now only when the
+// $PWD it started with is that directory.
+func TestARelativeFolderIsReadOnlyAgainstTheFolderTheClientStartedIn(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	wt := filepath.Join(proj, ".claude", "worktrees", "wt1")
+	must(t, os.MkdirAll(wt, 0o755))
+	must(t, os.MkdirAll(filepath.Join(base, "extra"), 0o755))
+	must(t, os.Symlink(proj, filepath.Join(base, "link")))
+	for _, tc := range []struct {
+		name, cwd string
+		env       []string
+		want      string
+	}{
+		{"started where it is", proj, nil, ""},
+		{"started through a link to where it is", proj, []string{"PWD=" + base + "/link"}, ""},
+		{"moved into a worktree", wt, []string{"PWD=" + proj}, problemLaunchDir},
+		{"started without $PWD", proj, []string{"PWD="}, problemLaunchDir},
+		{"a relative $PWD", proj, []string{"PWD=proj"}, problemLaunchDir},
+		{"a $PWD that is gone", proj, []string{"PWD=" + base + "/gone"}, problemLaunchDir},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := hookChain("claude", "/x/claude", tc.cwd, "--add-dir", "../extra", base+"/extra")
+			ps[0].env = append(tc.env, ps[0].env...) // the first PWD is read
+			got := Client{Proc: newFakeProc(t, ps...).dir, Parent: 200}.Added(envOf("CLAUDECODE", "1"))
+			if got.Problem != tc.want || !slices.Equal(got.Dirs, []string{base + "/extra"}) {
+				t.Errorf("got %q, problem %q; want problem %q", got.Dirs, got.Problem, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzAddedEnvironment(f *testing.F) {
+	f.Add(`["/a","b",1,null]`, `{"allow":[],"deny":[],"addDirs":["/c"]}`)
+	f.Add(`[`, `{"allow":[],"deny":[],"addDirs":["\ud800"]}`)
+	f.Fuzz(func(t *testing.T, relaunch, bg string) {
+		for _, read := range []func(string) ([]string, bool){relaunchDirs, backgroundDirs} {
+			for _, v := range []string{relaunch, bg} {
+				ds, _ := read(v)
+				for _, d := range ds {
+					if d == "" || !utf8.ValidString(d) || strings.ContainsRune(d, utf8.RuneError) || strings.IndexByte(d, 0) >= 0 {
+						t.Fatalf("%q read from %q", d, v)
+					}
+				}
+			}
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

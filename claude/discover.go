@@ -36,7 +36,7 @@ var instructionNames = []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}
 // ("." or ".." components, doubled slashes) has none: its parents by text
 // would not be its parents.
 func (p *Places) ancestors(lim Limits) {
-	if !plainPath(p.Project) {
+	if !PlainPath(p.Project) {
 		return
 	}
 	top := ""
@@ -74,7 +74,7 @@ func (p *Places) ancestors(lim Limits) {
 // .claude; then those git ignores are dropped, as the client drops them.
 // NestedPartial says a limit cut the search.
 func (p *Places) nested(lim Limits) {
-	if !plainPath(p.Project) {
+	if !PlainPath(p.Project) {
 		return
 	}
 	type dir struct {
@@ -156,8 +156,8 @@ func keep(dirs []string, drop map[string]bool) []string {
 	return out
 }
 
-// plainPath: absolute, and every component a name (no "", ".", "..").
-func plainPath(p string) bool {
+// PlainPath: absolute, and every component a name (no "", ".", "..").
+func PlainPath(p string) bool {
 	if p == "/" {
 		return true
 	}

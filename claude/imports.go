@@ -1,38 +1,53 @@
 package claude
 
 import (
-	"bytes"
-	"regexp"
-	"slices"
+	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/walker"
 )
 
-// maxImports bounds the @path imports read from one instruction file; the
-// walker bounds what it binds of them again (its script cap).
-const maxImports = 32
-
-// importRE is Claude Code 2.1.328's own: an @ at the start of a line or
-// after white space, then a path in which "\ " is a space.
-var importRE = regexp.MustCompile(`(?:^|\s)@((?:[^\s\\]|\\ )+)`)
+// maxImportPaths bounds the paths read from one instruction file. The
+// client has no such bound, so a cut list must always end in the walker's
+// Fanout: more than the walker binds plus every path it can have seen
+// before (walker.MaxScripts each), so at least MaxScripts+1 of them are new.
+const maxImportPaths = 2*walker.MaxScripts + 1
 
 // Imports lists the @path imports of an instruction file as written, in
-// order, without duplicates: outside fenced code blocks, code spans and
-// HTML comments (the client reads none there), with "\ " unescaped and a
-// #fragment cut. A path must start as a file name, "./", "~/" or "/" does.
+// order, without duplicates, with "\ " unescaped and a #fragment cut; at
+// most maxImportPaths of them.
+//
+// Claude Code 2.1.328 lexes the file with marked and matches
+// `(?:^|\s)@((?:[^\s\\]|\\ )+)` (JavaScript's \s) in each text token,
+// skipping code, code spans and closed HTML comments. skillwire reads a
+// superset and never skips text the client might read: code and comments
+// are read too (a path bound that the client never imports costs nothing),
+// and an @ counts after white space, at the start, or after any ASCII
+// punctuation, where one of marked's tokens may end and a text token start
+// (`|@x.md|` in a table, `\*@x.md` after an escape, `<b>@x.md`), and a
+// path is read both whole and cut where a token may end inside it
+// (tokenCuts). An @ after a letter or digit (mail@example.com) is none:
+// marked never ends a token there.
 func Imports(data []byte) []string {
 	var out []string
-	for _, text := range prose(data) {
-		for _, m := range importRE.FindAllSubmatch(text, -1) {
-			p := strings.ReplaceAll(string(m[1]), `\ `, " ")
-			if i := strings.IndexByte(p, '#'); i >= 0 {
-				p = p[:i]
-			}
-			if !importable(p) || slices.Contains(out, p) {
+	seen := map[string]bool{}
+	for i := 0; i < len(data); i++ {
+		if data[i] != '@' || !importStart(data[:i]) {
+			continue
+		}
+		p := importPath(data[i+1:])
+		if j := strings.IndexByte(p, '#'); j >= 0 {
+			p = p[:j]
+		}
+		for _, p := range tokenCuts(p) {
+			p = strings.ReplaceAll(p, `\ `, " ")
+			if !importable(p) || seen[p] {
 				continue
 			}
-			if out = append(out, p); len(out) == maxImports {
+			seen[p] = true
+			if out = append(out, p); len(out) == maxImportPaths {
 				return out
 			}
 		}
@@ -40,8 +55,63 @@ func Imports(data []byte) []string {
 	return out
 }
 
+// tokenCutChars are where marked may end the text token an import is read
+// from, mid-path: before emphasis, strikethrough, a code span, inline
+// HTML, a link or image, a table cell's end.
+const tokenCutChars = "<![]`*~_|"
+
+// tokenCuts are p and each prefix of it that ends before a tokenCutChars
+// character run (`|@x.md|` is x.md to the client), longest last.
+func tokenCuts(p string) []string {
+	var out []string
+	for i := 1; i < len(p); i++ {
+		if strings.IndexByte(tokenCutChars, p[i]) >= 0 && strings.IndexByte(tokenCutChars, p[i-1]) < 0 {
+			out = append(out, p[:i])
+		}
+	}
+	return append(out, p)
+}
+
+// importStart reports whether an @ after before may begin an import.
+func importStart(before []byte) bool {
+	if len(before) == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRune(before)
+	return jsSpace(r) || r < utf8.RuneSelf && isASCIIPunct(byte(r))
+}
+
+// importPath is the path an @ is followed by: runes that are neither
+// JavaScript white space (jsSpace: \s is the set trim removes; a no-break
+// space ends a path for the client as a blank does) nor a backslash, or a
+// backslash and a space.
+func importPath(b []byte) string {
+	n := 0
+	for n < len(b) {
+		if b[n] == '\\' {
+			if n+1 < len(b) && b[n+1] == ' ' {
+				n += 2
+				continue
+			}
+			break
+		}
+		r, size := utf8.DecodeRune(b[n:])
+		if jsSpace(r) {
+			break
+		}
+		n += size
+	}
+	return string(b[:n])
+}
+
+func isASCIIPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// importable is the client's test of a path: "./", "~/", "/" followed by
+// more, or a first character of [A-Za-z0-9._-].
 func importable(p string) bool {
-	if p == "" || strings.IndexByte(p, 0) >= 0 {
+	if p == "" || p == "/" || strings.IndexByte(p, 0) >= 0 {
 		return false
 	}
 	c := p[0]
@@ -49,75 +119,43 @@ func importable(p string) bool {
 		'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
-// prose is data without its fenced code blocks, code spans and HTML
-// comments, as the runs of text between them.
-func prose(data []byte) [][]byte {
-	var out [][]byte
-	fence := ""
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		t := strings.TrimLeft(string(line), " ")
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
-			continue
-		}
-		out = append(out, line)
-	}
-	text := bytes.Join(out, nil)
-	out = out[:0]
-	for len(text) > 0 {
-		i := bytes.IndexAny(text, "`<")
-		if i < 0 {
-			out = append(out, text)
-			break
-		}
-		out = append(out, text[:i])
-		text = text[i:]
-		switch {
-		case text[0] == '`':
-			n := len(text) - len(bytes.TrimLeft(text, "`"))
-			end := bytes.Index(text[n:], text[:n])
-			if end < 0 {
-				text = text[n:]
-				continue
-			}
-			text = text[n+end+n:]
-		case bytes.HasPrefix(text, []byte("<!--")):
-			end := bytes.Index(text, []byte("-->"))
-			if end < 0 {
-				return out
-			}
-			text = text[end+3:]
-		default:
-			out = append(out, text[:1])
-			text = text[1:]
-		}
-	}
-	return out
-}
-
 // importPaths resolves the imports of an instruction file of directory
 // dir: relative to the importing file, ~/ under home (unbound without
-// one), absolute as written; never cleaned, so "docs/../x.md" is reached
-// as written.
+// one), absolute as written. The client reads a path by its text (Node's
+// path.resolve: "nowhere/../x.md" is dir/x.md whether or not nowhere
+// exists); the kernel may reach another file through the same spelling (a
+// link before the ".."). Both are bound where they differ, each opened
+// by the walker with its proofs: what the client reads is never left out.
 func importPaths(dir, home string, data []byte) []string {
 	var out []string
 	for _, p := range Imports(data) {
 		switch {
 		case strings.HasPrefix(p, "/"):
-			out = append(out, p)
 		case strings.HasPrefix(p, "~/"):
-			if home != "" {
-				out = append(out, pathname.Join(home, p[2:]))
+			if home == "" {
+				continue
 			}
+			p = pathname.Join(home, p[2:])
 		default:
-			out = append(out, pathname.Join(dir, strings.TrimPrefix(p, "./")))
+			p = pathname.Join(dir, strings.TrimPrefix(p, "./"))
+		}
+		if lex := lexical(p); lex != p {
+			out = append(out, lex)
+		}
+		if out = append(out, p); len(out) >= maxImportPaths {
+			break
 		}
 	}
 	return out
+}
+
+// lexical is p read by its text, as path.resolve reads it; a relative p
+// (a lock's root is the repository's "./") keeps its "./", so the same
+// file is spelled the same wherever both readings agree.
+func lexical(p string) string {
+	c := path.Clean(p)
+	if strings.HasPrefix(p, "./") && c != "." {
+		return "./" + c
+	}
+	return c
 }

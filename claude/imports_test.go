@@ -13,7 +13,12 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-func TestImportsAreReadOutsideCodeAndComments(t *testing.T) {
+// skillwire reads a superset of the imports the client reads: code,
+// code spans and comments are read too (the reviewer's spellings: an
+// indented fence, a code span across a paragraph, an unclosed comment, a
+// backtick info string), and an @ after punctuation, where one of marked's
+// tokens may end, starts an import. An @ after a letter never does.
+func TestImportsAreASupersetOfWhatTheClientReads(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
 		want       []string
@@ -22,14 +27,27 @@ func TestImportsAreReadOutsideCodeAndComments(t *testing.T) {
 		{"after a word", "see @a.md and @./b.md\n", []string{"a.md", "./b.md"}},
 		{"home and absolute", "@~/x.md @/etc/y.md\n", []string{"~/x.md", "/etc/y.md"}},
 		{"escaped space", `@my\ notes.md`, []string{"my notes.md"}},
+		{"a lone backslash ends the path", `@a\b.md`, []string{"a"}},
 		{"fragment cut", "@a.md#part\n", []string{"a.md"}},
 		{"an address is no import", "mail me@example.com\n", nil},
-		{"fenced code", "```\n@no.md\n```\n@yes.md\n", []string{"yes.md"}},
-		{"tilde fence", "~~~sh\n@no.md\n~~~\n", nil},
-		{"code span", "run `@no.md` then @yes.md", []string{"yes.md"}},
-		{"comment", "<!-- @no.md -->@x @yes.md", []string{"x", "yes.md"}},
+		{"fenced code is read", "```\n@in.md\n```\n@yes.md\n", []string{"in.md", "yes.md"}},
+		{"an indented fence is read", "# p\n\n    ```\n\n@evil.md\n\n    ```\n", []string{"evil.md"}},
+		{"a code span across a paragraph is read", "a `b\n\n@evil.md\n\nc` d\n", []string{"evil.md"}},
+		{"an unclosed comment is read", "hello <!-- note\n\n@evil.md\n", []string{"evil.md"}},
+		{"a backtick info string is read", "```x`\n@evil.md\n", []string{"evil.md"}},
+		{"a comment is read", "<!-- @in.md -->@x @yes.md", []string{"in.md", "x", "yes.md"}},
+		{"in a table cell", "|@cell.md|", []string{"cell.md", "cell.md|"}},
+		{"after an escape", `\*@esc.md`, []string{"esc.md"}},
+		{"after inline html", "<b>@tag.md</b>", []string{"tag.md", "tag.md</b>"}},
+		{"emphasis", "_@em_a.md_ **@st.md**", []string{"em", "em_a.md", "em_a.md_", "st.md", "st.md**"}},
+		{"after an escaped @", `\@@twice.md`, []string{"twice.md"}},
+		{"a no-break space ends and starts a path", "x\u00a0@nb.md\u00a0tail", []string{"nb.md"}},
+		{"a byte-order mark starts a path", "\ufeff@bom.md", []string{"bom.md"}},
 		{"punctuation is no path", "@#x @%y @(z)", nil},
+		{"an @ after an @ may be an escape's", "@@w", []string{"w"}},
+		{"/ alone is no path", "@/ @/a", []string{"/a"}},
 		{"duplicates once", "@a.md @a.md", []string{"a.md"}},
+		{"control bytes are path bytes", "@a\x1b[2J.md", []string{"a\x1b", "a\x1b[2J.md"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Imports([]byte(tc.text)); !slices.Equal(got, tc.want) {
@@ -40,17 +58,26 @@ func TestImportsAreReadOutsideCodeAndComments(t *testing.T) {
 }
 
 func TestImportsAreBoundedAndResolvedAgainstTheImportingFile(t *testing.T) {
-	many := ""
-	for i := range 100 {
-		many += " @f" + string(rune('a'+i%26)) + strings.Repeat("z", i/26) + ".md"
+	var many strings.Builder
+	for i := range 4 * maxImportPaths {
+		fmt.Fprintf(&many, "@f%d.md\n", i)
 	}
-	if n := len(Imports([]byte(many))); n != maxImports {
-		t.Errorf("%d imports read, want at most %d", n, maxImports)
+	if n := len(Imports([]byte(many.String()))); n != maxImportPaths {
+		t.Errorf("%d imports read, want %d", n, maxImportPaths)
 	}
-	got := importPaths("/p/docs", "/h", []byte("@../x.md @~/y.md @/abs.md @./z.md @~/"))
-	want := []string{"/p/docs/../x.md", "/h/y.md", "/abs.md", "/p/docs/z.md", "/h/"}
+	if maxImportPaths <= 2*walker.MaxScripts {
+		t.Errorf("a cut list of %d paths might not reach the walker's bound of %d beyond those it has seen", maxImportPaths, walker.MaxScripts)
+	}
+	got := importPaths("/p/docs", "/h", []byte("@../x.md @~/y.md @/abs.md @./z.md @nowhere/../evil.md @~/"))
+	want := []string{"/p/x.md", "/p/docs/../x.md", "/h/y.md", "/abs.md", "/p/docs/z.md",
+		"/p/docs/evil.md", "/p/docs/nowhere/../evil.md", "/h", "/h/"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	// A lock's root is "./": a plain import keeps one spelling.
+	got = importPaths(".", "", []byte("@docs/x.md @a/../y.md"))
+	if want := []string{"./docs/x.md", "./y.md", "./a/../y.md"}; !slices.Equal(got, want) {
+		t.Errorf("relative: got %q, want %q", got, want)
 	}
 	if got := importPaths("/p", "", []byte("@~/y.md")); got != nil {
 		t.Errorf("~/ without a home: %q", got)
@@ -59,14 +86,20 @@ func TestImportsAreBoundedAndResolvedAgainstTheImportingFile(t *testing.T) {
 
 func FuzzImports(f *testing.F) {
 	f.Add([]byte("@a.md ```\n@b\n``` `@c` <!-- @d --> @e\\ f"))
+	f.Add([]byte("|@a|\u00a0@b\ufeff@c \\@@d \xff@e"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := Imports(data)
-		if len(got) > maxImports {
+		if len(got) > maxImportPaths {
 			t.Fatalf("%d imports", len(got))
 		}
 		for _, p := range got {
-			if p == "" || strings.IndexByte(p, 0) >= 0 || strings.ContainsAny(p, "\n\t") {
+			if !importable(p) || strings.ContainsAny(p, "\n\t\r\v\f ") && !strings.Contains(string(data), `\ `) {
 				t.Fatalf("bad import %q", p)
+			}
+		}
+		for _, p := range importPaths("/d", "/h", data) {
+			if !strings.HasPrefix(p, "/") {
+				t.Fatalf("a relative path %q", p)
 			}
 		}
 	})
@@ -127,10 +160,10 @@ func TestImportCyclesEndAndTooManyImportsAreAnAnomaly(t *testing.T) {
 	}
 	// 32 imports per file, each importing 32 more: over the 64 bound.
 	var top strings.Builder
-	for i := range maxImports {
+	for i := range 32 {
 		fmt.Fprintf(&top, "@f%d.md\n", i)
 		var sub strings.Builder
-		for j := range maxImports {
+		for j := range 32 {
 			fmt.Fprintf(&sub, "@g%d-%d.md\n", i, j)
 			write(t, fmt.Sprintf("%s/g%d-%d.md", dir, i, j), "x\x1b[2J\n")
 		}
@@ -140,5 +173,46 @@ func TestImportCyclesEndAndTooManyImportsAreAnAnomaly(t *testing.T) {
 	c = claudeMDDigest(t, dir)
 	if !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.Fanout) {
 		t.Errorf("too many imports: anomalies %v", walker.Reasons(c.Anomalies()))
+	}
+}
+
+// The client has no bound on the imports of one file: the 65th is past the
+// walker's bound and the candidate is fanout, never a silent drop; the
+// 33rd (the old per-file bound) is bound like the first.
+func TestTheImportsOfOneFileAreBoundOrAnAnomaly(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 32 {
+		fmt.Fprintf(&b, "@f%d.md\n", i)
+		write(t, fmt.Sprintf("%s/f%d.md", dir, i), "filler\n")
+	}
+	b.WriteString("@evil.md\n")
+	write(t, dir+"/CLAUDE.md", b.String())
+	write(t, dir+"/evil.md", "one\n")
+	before := claudeMDDigest(t, dir)
+	write(t, dir+"/evil.md", "two\n")
+	after := claudeMDDigest(t, dir)
+	if len(after.Anomalies()) > 0 || after.Digest == before.Digest {
+		t.Errorf("the 33rd import's change: anomalies %v, digest moved %v", walker.Reasons(after.Anomalies()), after.Digest != before.Digest)
+	}
+	for i := 32; i <= walker.MaxScripts; i++ {
+		fmt.Fprintf(&b, "@f%d.md\n", i)
+	}
+	write(t, dir+"/CLAUDE.md", b.String())
+	if c := claudeMDDigest(t, dir); !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.Fanout) {
+		t.Errorf("past the bound: anomalies %v", walker.Reasons(c.Anomalies()))
+	}
+}
+
+// The client reads nowhere/../evil.md as evil.md beside CLAUDE.md, though
+// nowhere does not exist: a change of evil.md moves CLAUDE.md's digest.
+func TestADotDotImportIsBoundAsTheClientReadsIt(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir+"/CLAUDE.md", "@nowhere/../evil.md\n")
+	write(t, dir+"/evil.md", "one\n")
+	before := claudeMDDigest(t, dir)
+	write(t, dir+"/evil.md", "two\n")
+	if after := claudeMDDigest(t, dir); after.Digest == before.Digest || len(after.Anomalies()) > 0 {
+		t.Errorf("digest moved %v, anomalies %v", after.Digest != before.Digest, walker.Reasons(after.Anomalies()))
 	}
 }

@@ -71,7 +71,7 @@ func (c *recordCheck) install(key string, in map[string]any) {
 	}
 	rest, under := strings.CutPrefix(path, c.cache)
 	parts := strings.Split(rest, "/")
-	if !under || len(parts) != 3 || !plainPath(path) {
+	if !under || len(parts) != 3 || !PlainPath(path) {
 		return // outside the cache: told as FactPluginOutsideCache
 	}
 	if at := strings.LastIndexByte(key, '@'); at <= 0 || parts[0] != key[at+1:] || parts[1] != key[:at] {

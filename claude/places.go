@@ -386,3 +386,15 @@ func (p Places) Roots() []Root {
 	}
 	return roots
 }
+
+// AddedRoots are the roots of scope Added of the folders dirs, as Roots
+// lists them for Places.Added.
+func AddedRoots(dirs []string) []Root {
+	var out []Root
+	for _, r := range (Places{Added: dirs}).Roots() {
+		if r.Scope == Added {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -71,7 +71,7 @@ func pluginSources(cfg string) []PluginSource {
 // written: plainly absolute (a "." or ".." component, a doubled or
 // trailing slash would be resolved by the client, never by skillwire),
 // and not "/" (its folder needs a parent to be a candidate of).
-func openable(loc string) bool { return plainPath(loc) && loc != "/" }
+func openable(loc string) bool { return PlainPath(loc) && loc != "/" }
 
 // unwatchedSources are the standing facts of known_marketplaces.json (its
 // canonical form canon): each local marketplace whose location cannot be

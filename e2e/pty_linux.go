@@ -42,7 +42,7 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	}
 	cmd := exec.Command(claudeBin, args...)
 	cmd.Dir = w.Project
-	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color"}, s.Env...)...)
+	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color", "PWD=" + cmd.Dir}, s.Env...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	// Its own session with the terminal as its controlling one; its
 	// process group is then its pid, helpers it started included.

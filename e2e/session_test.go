@@ -110,6 +110,9 @@ func TestEveryInstalledHookRunsAndItsOutputValidates(t *testing.T) {
 			r := w.Claude(m, Run{Prompt: "/hello", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
 			noTrouble(t, r)
 			for event, sub := range events {
+				if event == "DirectoryAdded" {
+					continue // fires for /add-dir alone, which -p cannot drive ("isn't available in this environment")
+				}
 				if got := Ran(r.Debug, event, sub); got != installed {
 					t.Errorf("%s (skillwire hook %s) ran: %v, want %v", event, sub, got, installed)
 				}

@@ -169,7 +169,9 @@ func (w *World) Claude(m *Model, r Run) *Result {
 	if r.Dir != "" {
 		cmd.Dir = r.Dir
 	}
-	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), r.Env...)
+	cmd.Env = append(append(append(append([]string{}, w.Env...), clientEnv(m)...),
+		"PWD="+cmd.Dir, // as a shell starts it
+	), r.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader("")

@@ -48,6 +48,10 @@ type Env struct {
 	Store  baseline.Options
 	Walker walker.Config
 	Now    time.Time
+	// AddedUnknown: the folders the session added could not all be
+	// observed (claude.AddedDirs.Problem), so a name of no observed
+	// candidate may be served from one of them, a built-in's included.
+	AddedUnknown bool
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
@@ -161,21 +165,31 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 }
 
 // unknown answers a use whose name resolves to no candidate skillwire
-// observed: one of the client's own skills or agents is nothing to judge;
-// any other name may load what skillwire cannot see (a folder it does not
-// watch), so it is judged as new and never reviewed. Unknown is a finding,
-// never silence.
+// observed: one of the client's own skills or agents is nothing to judge
+// while every folder the session loads from is observed; any other name
+// may load what skillwire cannot see (a folder it does not watch), so it is
+// judged as new and never reviewed. Unknown is a finding, never silence.
+// A name that is the name of a candidate recorded BLOCK or SUSPECT is held
+// as that verdict: the file it loads may be that candidate, moved where
+// skillwire cannot see it.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Path != "" || u.Kind == resolve.Agent && (u.Name == "" || claude.Builtin(u.Name, true)) {
+	if u.Path != "" || u.Kind == resolve.Agent && u.Name == "" {
 		return Result{}, nil
 	}
-	// A built-in skill's name may still be served by a file in a folder
-	// skillwire does not watch (an --add-dir folder: the client prefers
-	// the file): familiar, so strict asks and balanced lets the client's
-	// own run.
-	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true}
-	if claude.Builtin(u.Name, false) {
-		f.State, f.Builtin = Familiar, true
+	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: env.AddedUnknown}
+	if claude.Builtin(u.Name, u.Kind == resolve.Agent) {
+		// A built-in's name may be served by a file of a folder skillwire
+		// does not watch (the client prefers the file). While the session's
+		// added folders are all observed, that file would have matched:
+		// familiar, so strict asks and balanced lets the client's own run.
+		// While they are not, the name is new, and asked.
+		f.Builtin = true
+		if !env.AddedUnknown {
+			f.State = Familiar
+			if u.Kind == resolve.Agent {
+				f.State = Vetted // the client's own agents: nothing to judge
+			}
+		}
 	}
 	res := Result{Policy: DefaultPolicy, Findings: []Finding{f}}
 	o := storeOptions(ctx, env.Store)
@@ -185,7 +199,13 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 		if err != nil {
 			return err
 		}
-		res.Policy, err = ParsePolicy(p)
+		if res.Policy, err = ParsePolicy(p); err != nil {
+			return err
+		}
+		l, ok, err := adverseNamed(tx, u)
+		if ok {
+			res.Findings[0].State, res.Findings[0].Like = l.state, l.text
+		}
 		return err
 	})
 	switch {
@@ -196,6 +216,9 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 		return Result{}, fmt.Errorf("%w: judging: %w", ErrStore, err)
 	}
 	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
+	if res.Answer == None {
+		return Result{Policy: res.Policy}, nil
+	}
 	return res, nil
 }
 

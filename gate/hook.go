@@ -83,7 +83,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if in.Type != "slash_command" || in.Source == "builtin" || in.Source == "mcp" {
 			return Response{} // an MCP prompt or a built-in command is no candidate
 		}
-		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: resolve.Skill, Name: resolve.Spelled(resolve.Skill, in.Name), Event: event}, hookio.UserPromptExpansionOutput))
+		return h.guarded(ctx, in.Cwd, h.use(Use{Kind: resolve.Skill, Name: resolve.Spelled(resolve.Skill, in.Name), Event: event, Session: in.Session}, hookio.UserPromptExpansionOutput))
 	case hookio.EventConfigChange:
 		in, err := hookio.ParseConfigChange(input)
 		if err != nil {
@@ -96,6 +96,12 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			return noted("skillwire gate: InstructionsLoaded input could not be read; nothing was recorded")
 		}
 		return h.guarded(ctx, in.Cwd, instructionsLoaded(in))
+	case hookio.EventDirectoryAdded:
+		in, err := hookio.ParseDirectoryAdded(input)
+		if err != nil {
+			return told(noticeUnreadable)
+		}
+		return h.guarded(ctx, in.Cwd, directoryAdded(in))
 	}
 	return noted(fmt.Sprintf("skillwire gate: no hook answers %q; nothing was answered", event))
 }
@@ -169,6 +175,7 @@ func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)
 		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
 		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
+			env = withSessionFolders(ctx, env, u.Session)
 			o := run(ctx, u, env, untilDeadline(ctx))
 			r := answer(o, env.Store.Dir)
 			if r.Out != nil {

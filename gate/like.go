@@ -120,3 +120,42 @@ func (s State) verdictWord() string {
 	}
 	return "SUSPECT"
 }
+
+// adverseNamed is the candidate under an adverse verdict whose name u's
+// name is, as the client compares names (a skill's or command's folder or
+// file byte for byte, an agent's folded), among the records of the kinds
+// u reaches; plugins and configuration are named otherwise.
+func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
+	recs, err := tx.Records()
+	if err != nil {
+		return like{}, false, err
+	}
+	c := resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}
+	compared := 0
+	for _, r := range recs {
+		if r.Verdict == nil || !verdict.Adverse(r.Verdict.Verdict) || r.Kind == claude.Plugins || !r.Kind.Valid() || r.Kind == claude.Config {
+			continue
+		}
+		kind := walker.KindDir
+		if r.Kind != claude.Skills {
+			kind = walker.KindFile
+		}
+		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		if !resolve.Reaches(u.Kind, other.Kind) {
+			continue
+		}
+		if compared++; compared > maxLikeRecords {
+			break
+		}
+		if !answersLike(r.Kind, c, other.Folder) {
+			continue
+		}
+		st := Suspect
+		if r.Verdict.Verdict == verdict.Block {
+			st = Blocked
+		}
+		other.ID = r.ID
+		return like{st, "like " + st.verdictWord() + " " + subject(other) + ": it answers to that name"}, true, nil
+	}
+	return like{}, false, nil
+}

@@ -41,8 +41,9 @@ type Finding struct {
 	// replaces, names that version (subject).
 	Replaces string
 	// Unknown: the name resolves to no candidate skillwire observed;
-	// Builtin, it is one of the client's own skills' names.
-	Unknown, Builtin bool
+	// Builtin, it is one of the client's own skills' or agents' names;
+	// AddedUnknown, the session added folders skillwire cannot observe.
+	Unknown, Builtin, AddedUnknown bool
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -85,8 +86,17 @@ func Reason(f Finding) string {
 		if anomaly.Gate(f.Candidate.Folder) {
 			name = `"` + string(f.Candidate.Folder) + `"`
 		}
+		if f.Like != "" {
+			return "the " + k + " " + name + " is none that skillwire has observed, and is held as " + f.State.verdictWord() + " until a person decides: " + f.Like
+		}
+		if f.Builtin && f.AddedUnknown {
+			return "the " + k + " " + name + " is one of Claude Code's own, but this session added folders skillwire cannot observe, and a file of that name there, which the client prefers, cannot be judged"
+		}
 		if f.Builtin {
 			return "the " + k + " " + name + " is one of Claude Code's own, but a folder skillwire does not watch (--add-dir) can serve a file of that name, which the client prefers: it cannot be judged"
+		}
+		if f.AddedUnknown {
+			return "the " + k + " " + name + " is none that skillwire has observed nor one of Claude Code's own, and this session added folders skillwire cannot observe, so what it loads cannot be judged: it is new and never reviewed"
 		}
 		return "the " + k + " " + name + " is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed"
 	}

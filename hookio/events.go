@@ -43,6 +43,7 @@ const (
 	EventUserPromptExpansion = "UserPromptExpansion"
 	EventConfigChange        = "ConfigChange"
 	EventInstructionsLoaded  = "InstructionsLoaded"
+	EventDirectoryAdded      = "DirectoryAdded"
 	// EventSessionStart is the session's own hook event.
 	EventSessionStart = "SessionStart"
 )
@@ -169,7 +170,9 @@ type Expansion struct {
 	Name string
 	// Source is command_source: "skill", "plugin", "builtin" or "mcp".
 	Source string
-	Cwd    string
+	// Session is session_id: the session whose added folders apply.
+	Session string
+	Cwd     string
 }
 
 // ParseUserPromptExpansion reads a UserPromptExpansion input.
@@ -187,6 +190,9 @@ func ParseUserPromptExpansion(b []byte) (Expansion, error) {
 	}
 	e.Name = strings.TrimPrefix(e.Name, "/")
 	if e.Source, err = f.str("command_source"); err != nil {
+		return Expansion{}, err
+	}
+	if e.Session, err = f.str("session_id"); err != nil {
 		return Expansion{}, err
 	}
 	return e, nil
@@ -262,6 +268,35 @@ func ParseInstructionsLoaded(b []byte) (InstructionsLoad, error) {
 		return InstructionsLoad{}, err
 	}
 	return l, nil
+}
+
+// DirectoryAdd is a DirectoryAdded input: Claude Code 2.1.328 fires it
+// when /add-dir (source "slash_command") or an SDK's register_repo_root
+// adds a folder mid-session, with the folder's absolute path.
+type DirectoryAdd struct {
+	// Directory is directory as sent: never cleaned; "" when missing.
+	Directory       string
+	Source, Session string
+	Cwd             string
+}
+
+// ParseDirectoryAdded reads a DirectoryAdded input. The event cannot block:
+// the client reads only systemMessage of its output.
+func ParseDirectoryAdded(b []byte) (DirectoryAdd, error) {
+	f, cwd, err := parseEvent(b, EventDirectoryAdded)
+	if err != nil {
+		return DirectoryAdd{}, err
+	}
+	d := DirectoryAdd{Cwd: cwd}
+	for _, v := range []struct {
+		key string
+		to  *string
+	}{{"directory", &d.Directory}, {"source", &d.Source}, {"session_id", &d.Session}} {
+		if *v.to, err = f.str(v.key); err != nil {
+			return DirectoryAdd{}, err
+		}
+	}
+	return d, nil
 }
 
 // fields is one JSON object by exact key. encoding/json matches struct tags

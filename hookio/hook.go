@@ -66,3 +66,22 @@ func SessionStartOutput(context, notice string) ([]byte, error) {
 // MaxContext is Claude Code's cap on a hook's output strings; skillwire
 // stays well under it.
 const MaxContext = 10_000
+
+// NoticeOutput is the output of an event that only tells the person:
+// {"systemMessage": notice}, the one field DirectoryAdded's output is read
+// for; nil for no notice. A notice past MaxContext is refused.
+func NoticeOutput(notice string) ([]byte, error) {
+	if notice == "" {
+		return nil, nil
+	}
+	if len(notice) > MaxContext {
+		return nil, ErrReason
+	}
+	b, err := json.Marshal(struct {
+		SystemMessage string `json:"systemMessage"`
+	}{notice})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

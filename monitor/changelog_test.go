@@ -4,7 +4,6 @@ package monitor
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,10 +51,9 @@ func TestDaemonChangesAreFleetEventsAndShippingRuns(t *testing.T) {
 	waitLog(t, &log, `"message":"heartbeat"`)
 	write(t, filepath.Join(h.cfg, "skills/a/SKILL.md"), "2")
 	waitLog(t, &log, `"message":"candidate changed"`)
-	b, err := os.ReadFile(filepath.Join(h.state, "events.ndjson"))
-	if err != nil || !strings.Contains(string(b), `"class_uid":2004`) || !strings.Contains(string(b), `"via":"daemon"`) {
-		t.Fatalf("%v: %s", err, b)
-	}
+	// The change is logged before its fleet event is appended: wait for
+	// the event itself, never for a time.
+	waitFile(t, filepath.Join(h.state, "events.ndjson"), `"class_uid":2004`, `"via":"daemon"`)
 	select {
 	case <-shipped:
 	case <-time.After(5 * time.Second):

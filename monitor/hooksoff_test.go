@@ -3,6 +3,7 @@
 package monitor
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -79,4 +80,29 @@ func waitLog(t *testing.T, l *lockedLog, s string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// waitFile waits, bounded, until the file at p holds every one of want.
+func waitFile(t *testing.T, p string, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(p)
+		if err == nil && containsAll(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %q (%v):\n%s", p, want, err, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }

@@ -503,7 +503,7 @@ type HookSpec struct {
 	Event, Matcher, Sub string
 }
 
-// HookSpecs are the six hooks `hook install` installs, in order. The
+// HookSpecs are the seven hooks `hook install` installs, in order. The
 // PreToolUse matcher is an anchored regex (a value with "|" is a regex,
 // unanchored otherwise) for the tools that name a candidate, and Bash, for
 // skillwire's own decision commands; "Task" is the Agent tool's name
@@ -516,6 +516,9 @@ var HookSpecs = []HookSpec{
 	{hookio.EventConfigChange, "", "config-change"},
 	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
 	{hookio.EventPostToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + ")$", "post-tool-use"},
+	// DirectoryAdded, for /add-dir mid-session: the folder is kept for the
+	// session's gate, and the person told what it holds.
+	{hookio.EventDirectoryAdded, "", "directory-added"},
 }
 
 // HookCommand is the SessionStart command install writes for the binary at

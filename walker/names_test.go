@@ -155,7 +155,7 @@ func TestScriptsPastTheLimitAreAFanoutAnomaly(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "s.json=x")
 	var paths []string
-	for i := range maxScripts + 1 {
+	for i := range MaxScripts + 1 {
 		paths = append(paths, filepath.Join(dir, "bin", string(rune('a'+i%26))+strings.Repeat("x", i/26)))
 	}
 	testtree.Make(t, dir, "bin/"+filepath.Base(paths[0])+"=run")

@@ -16,9 +16,9 @@ import (
 // runs (NameSpec.Scripts): each is bound as ScriptsPath/<hash of its path>.
 const ScriptsPath = "scripts"
 
-// maxScripts bounds the scripts bound into one candidate; past it the
+// MaxScripts bounds the scripts bound into one candidate; past it the
 // candidate has a Fanout anomaly at ScriptsPath.
-const maxScripts = 64
+const MaxScripts = 64
 
 // ScriptEntry is the manifest path of the script at path.
 func ScriptEntry(path string) []byte {
@@ -32,7 +32,7 @@ func ScriptEntry(path string) []byte {
 // proof, read and hashed whole. A missing one is no entry: when it
 // appears, the digest changes. With NameSpec.Imports, the files each bound
 // file names are bound in turn, to ImportDepth levels, each file once (a
-// cycle ends), all within maxScripts.
+// cycle ends), all within MaxScripts.
 func (w *cwalk) scripts(canon []byte) {
 	level := w.spec.Scripts(canon)
 	seen := map[string]bool{}
@@ -46,7 +46,7 @@ walk:
 				continue
 			}
 			seen[p] = true
-			if bound == maxScripts {
+			if bound == MaxScripts {
 				ents = append(ents, anomalyEntry([]byte(ScriptsPath), anomaly.Fanout))
 				break walk
 			}

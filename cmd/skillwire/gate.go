@@ -136,6 +136,12 @@ plugin or permission, or cannot be read safely, is blocked.`),
 			`instructions-loaded records which CLAUDE.md or rules file was loaded, with
 the digest of its bytes now; a file whose digest differs from its last load
 is marked so a session start can report it. The event cannot block.`),
+		mk("directory-added", hookio.EventDirectoryAdded, "The DirectoryAdded hook: watch a folder /add-dir adds mid-session",
+			`directory-added keeps the folder a person added with /add-dir for the
+session, so the session's later gate hooks judge the skills, agents and
+commands it serves, and tells the person (systemMessage) what it holds; a
+folder it cannot keep marks the session as having folders skillwire cannot
+observe (built-in names are then asked too). The event cannot block.`),
 		mk("post-tool-use", hookio.EventPostToolUse, "The PostToolUse hook: record that the person allowed an asked use",
 			`post-tool-use runs after a Skill or Agent call ran. When the gate asked the
 person about that very call (by its tool_use_id) and the person allowed it,
@@ -232,5 +238,5 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 		cfg = walker.DefaultConfig()
 	}
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
-		Walker: cfg, Now: time.Now()}, nil
+		Walker: cfg, Now: time.Now(), AddedUnknown: w.added.Problem != ""}, nil
 }

@@ -29,11 +29,11 @@ func (f *hookEditFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.managed, "managed", false,
 		"edit skillwire's drop-in in Claude Code's managed settings (<managed>/managed-settings.d/"+settings.ManagedDropIn+"; needs root): hooks there run even where a project sets disableAllHooks")
 	cmd.Flags().StringSliceVar(&f.events, "events", nil,
-		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use); default all six")
+		"the hooks to edit, by event or subcommand (session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use, directory-added); default all seven")
 	f.confirmFlags.register(cmd, "confirm the change", "show the change, write nothing")
 }
 
-// specs are the hooks --events names, all five by default.
+// specs are the hooks --events names, all of them by default.
 func (f *hookEditFlags) specs() ([]settings.HookSpec, error) {
 	if len(f.events) == 0 {
 		return settings.HookSpecs, nil
@@ -53,7 +53,7 @@ func (f *hookEditFlags) specs() ([]settings.HookSpec, error) {
 			known = known || e == h.Event || e == h.Sub
 		}
 		if !known {
-			return nil, fail(exitUsage, "--events takes session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded and post-tool-use")
+			return nil, fail(exitUsage, "--events takes session-start, pre-tool-use, prompt-expansion, config-change, instructions-loaded, post-tool-use and directory-added")
 		}
 	}
 	return out, nil
@@ -68,8 +68,9 @@ func newHookInstallCmd(s *streams) *cobra.Command {
 and the gate's 'hook pre-tool-use' (PreToolUse, matcher Skill, Agent,
 Task and Bash), 'hook prompt-expansion' (UserPromptExpansion), 'hook
 config-change' (ConfigChange), 'hook instructions-loaded'
-(InstructionsLoaded) and 'hook post-tool-use' (PostToolUse, matcher Skill,
-Agent and Task: the person's allow of an asked use) to the
+(InstructionsLoaded), 'hook post-tool-use' (PostToolUse, matcher Skill,
+Agent and Task: the person's allow of an asked use) and 'hook
+directory-added' (DirectoryAdded: a folder /add-dir adds mid-session) to the
 global settings.json (or, with --project, the project's
 .claude/settings.json); --events chooses among them. A hook already there
 is left as it is. Every other setting is kept. It shows the exact

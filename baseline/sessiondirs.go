@@ -1,0 +1,158 @@
+package baseline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A folder a person adds mid-session (/add-dir) is on no command line and
+// in no environment a later hook can read: its DirectoryAdded hook keeps it
+// here, by session, so the session's next gate hook judges the names
+// served from it, and a folder that could not be kept leaves the session
+// marked as having folders skillwire cannot observe.
+
+// SessionFolders are the folders one session added mid-session.
+type SessionFolders struct {
+	Dirs []string `json:"dirs,omitempty"`
+	// Unknown, in fixed words, is why a folder the session added is not
+	// among Dirs; "" when every one is.
+	Unknown string    `json:"unknown,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// Bounds of the folders kept: per session (past it the session is
+// Unknown), sessions kept (the oldest dropped), their age.
+const (
+	MaxSessionDirs = 32
+	maxSessions    = 256
+	sessionTTL     = 30 * 24 * time.Hour
+	maxDirLen      = 4096
+	maxUnknownLen  = 256
+)
+
+// UnknownTooMany is a session's Unknown past MaxSessionDirs.
+const UnknownTooMany = "more folders were added than skillwire keeps"
+
+// ErrSessionDir: a folder or reason skillwire does not keep (not an
+// absolute UTF-8 path without NUL of at most 4096 bytes; not printable).
+var ErrSessionDir = errors.New("baseline: session folder not kept")
+
+var bucketSessionDirs = []byte("session-dirs")
+
+// SessionDirs is the folders sessions added mid-session (session-dirs).
+type SessionDirs struct{ t *Tx }
+
+// SessionDirs is the sessions' added folders.
+func (t *Tx) SessionDirs() SessionDirs { return SessionDirs{t} }
+
+// Of is what session added; the zero value when nothing.
+func (sd SessionDirs) Of(session string) (SessionFolders, error) {
+	b := sd.t.tx.Bucket(bucketSessionDirs)
+	if b == nil || !validToken(session, maxSessionLen) {
+		return SessionFolders{}, nil
+	}
+	v := b.Get([]byte(session))
+	if v == nil {
+		return SessionFolders{}, nil
+	}
+	var f SessionFolders
+	if err := decodeStrict(v, &f); err != nil || len(f.Dirs) > MaxSessionDirs {
+		return SessionFolders{}, fmt.Errorf("%w: session folders", ErrCorrupt)
+	}
+	return f, nil
+}
+
+// Add keeps dir for session: once, and past MaxSessionDirs the session is
+// Unknown instead.
+func (sd SessionDirs) Add(session, dir string, now time.Time) (SessionFolders, error) {
+	if !strings.HasPrefix(dir, "/") || len(dir) > maxDirLen || !utf8.ValidString(dir) || strings.IndexByte(dir, 0) >= 0 {
+		return SessionFolders{}, ErrSessionDir
+	}
+	return sd.update(session, now, func(f *SessionFolders) {
+		switch {
+		case slices.Contains(f.Dirs, dir):
+		case len(f.Dirs) == MaxSessionDirs:
+			if f.Unknown == "" {
+				f.Unknown = UnknownTooMany
+			}
+		default:
+			f.Dirs = append(f.Dirs, dir)
+		}
+	})
+}
+
+// MarkUnknown marks session as having added a folder skillwire could not
+// keep, why in fixed words.
+func (sd SessionDirs) MarkUnknown(session, why string, now time.Time) (SessionFolders, error) {
+	if why == "" || len(why) > maxUnknownLen || printable(why, maxUnknownLen) != why {
+		return SessionFolders{}, ErrSessionDir
+	}
+	return sd.update(session, now, func(f *SessionFolders) {
+		if f.Unknown == "" {
+			f.Unknown = why
+		}
+	})
+}
+
+func (sd SessionDirs) update(session string, now time.Time, change func(*SessionFolders)) (SessionFolders, error) {
+	if !validToken(session, maxSessionLen) {
+		return SessionFolders{}, ErrToolUseID
+	}
+	f, err := sd.Of(session)
+	if err != nil {
+		return SessionFolders{}, err
+	}
+	b, err := sd.t.bucket(bucketSessionDirs)
+	if err != nil {
+		return SessionFolders{}, err
+	}
+	if err := pruneSessions(b, session, now); err != nil {
+		return SessionFolders{}, err
+	}
+	change(&f)
+	f.At = now
+	v, err := json.Marshal(f)
+	if err != nil {
+		return SessionFolders{}, err
+	}
+	return f, b.Put([]byte(session), v)
+}
+
+// pruneSessions drops the sessions older than sessionTTL, and the oldest
+// while maxSessions others than keep are kept (one that cannot be read
+// first: it is no less kept than the others until then).
+func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
+	type kept struct {
+		key string
+		at  time.Time
+	}
+	var ks []kept
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		var f SessionFolders
+		if decodeStrict(v, &f) == nil && now.Sub(f.At) > sessionTTL {
+			if err := c.Delete(); err != nil {
+				return err
+			}
+			continue
+		}
+		if string(k) != keep {
+			ks = append(ks, kept{string(k), f.At})
+		}
+	}
+	slices.SortFunc(ks, func(a, b kept) int { return a.at.Compare(b.at) })
+	for len(ks) >= maxSessions {
+		if err := b.Delete([]byte(ks[0].key)); err != nil {
+			return err
+		}
+		ks = ks[1:]
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A session's folders are kept once each, bounded (past the bound the
+// session is marked as having folders skillwire cannot observe, never
+// silently dropped), and only what is an absolute UTF-8 path is kept.
+func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
+	st, _ := openNew(t)
+	defer st.Close()
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *Tx) error {
+		sd := tx.SessionDirs()
+		for i := range MaxSessionDirs + 3 {
+			if _, err := sd.Add("s1", fmt.Sprintf("/d%d", i%(MaxSessionDirs+2)), now); err != nil {
+				return err
+			}
+		}
+		f, err := sd.Of("s1")
+		if err != nil {
+			return err
+		}
+		if len(f.Dirs) != MaxSessionDirs || f.Unknown != UnknownTooMany || !slices.Contains(f.Dirs, "/d0") {
+			t.Errorf("%d dirs, unknown %q", len(f.Dirs), f.Unknown)
+		}
+		for _, bad := range []string{"", "rel", "/a\x00b", "/\xff", "/" + strings.Repeat("a", maxDirLen)} {
+			if _, err := sd.Add("s2", bad, now); !errors.Is(err, ErrSessionDir) {
+				t.Errorf("%q: %v", bad, err)
+			}
+		}
+		for _, bad := range []string{"", "x\n", strings.Repeat("s", maxSessionLen+1)} {
+			if _, err := sd.Add(bad, "/d", now); !errors.Is(err, ErrToolUseID) {
+				t.Errorf("session %q: %v", bad, err)
+			}
+			if f, err := sd.Of(bad); err != nil || len(f.Dirs) > 0 {
+				t.Errorf("session %q read %v %v", bad, f, err)
+			}
+		}
+		if _, err := sd.MarkUnknown("s2", "why\x1b[2J", now); !errors.Is(err, ErrSessionDir) {
+			t.Errorf("an unprintable reason: %v", err)
+		}
+		f, err = sd.MarkUnknown("s2", "the folder is not a plain path", now)
+		if err != nil || f.Unknown == "" || len(f.Dirs) != 0 {
+			t.Errorf("%+v %v", f, err)
+		}
+		if f, _ := sd.Of("s3"); len(f.Dirs) != 0 || f.Unknown != "" {
+			t.Errorf("another session: %+v", f)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Old sessions go, and no more than maxSessions are kept: the oldest go
+// first, the one being kept never.
+func TestSessionFoldersArePruned(t *testing.T) {
+	st, _ := openNew(t)
+	defer st.Close()
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *Tx) error {
+		sd := tx.SessionDirs()
+		for i := range maxSessions + 10 {
+			if _, err := sd.Add(fmt.Sprintf("s%d", i), "/d", t0.Add(time.Duration(i)*time.Second)); err != nil {
+				return err
+			}
+		}
+		if f, _ := sd.Of("s0"); len(f.Dirs) != 0 {
+			t.Error("the oldest session was kept past the bound")
+		}
+		if f, _ := sd.Of(fmt.Sprintf("s%d", maxSessions+9)); len(f.Dirs) != 1 {
+			t.Error("the newest session was dropped")
+		}
+		if _, err := sd.Add("late", "/d", t0.Add(sessionTTL+time.Hour)); err != nil {
+			return err
+		}
+		n := 0
+		c := tx.tx.Bucket(bucketSessionDirs).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			n++
+		}
+		if n > maxSessions {
+			t.Errorf("%d sessions kept", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

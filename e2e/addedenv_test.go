@@ -1,0 +1,118 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A relaunched client adds the session's folders from
+// CLAUDE_RELAUNCH_SESSION_ADD_DIRS, not its command line (debug log:
+// "Adding 1 directory with destination 'session'"), and loads their
+// skills: skillwire reads them from the client's environment, tells the
+// added folder's skill at the session start and judges the built-in name
+// it serves as new (asked; -p denies it). Control: with the hooks
+// uninstalled the folder's simplify runs.
+func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "observed"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Skill("extra/.claude/skills", "simplify", builtinBody)
+			dirs, _ := json.Marshal([]string{filepath.Join(w.Root, "extra")})
+			env := []string{"CLAUDE_RELAUNCH_SESSION_ADD_DIRS=" + string(dirs)}
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill("simplify")})
+			r := w.Claude(m, Run{Prompt: "simplify", Env: env})
+			noTrouble(t, r)
+			if !strings.Contains(r.Debug, "destination 'session'") {
+				t.Fatal("the client did not add the folder from its environment: the case pins nothing")
+			}
+			if told := strings.Contains(advisory(m), `added skill "simplify"`); told == uninstall {
+				t.Errorf("the relaunch folder's skill told: %v\n%s", told, advisory(m))
+			}
+			if got := m.Sent(builtinBody); got != uninstall {
+				t.Errorf("the folder's simplify ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+		})
+	}
+}
+
+// --worktree moves the client into proj/.claude/worktrees/wt1 after it
+// read a relative --add-dir against proj: skillwire cannot prove which
+// folder ../extra named, tells it, and then holds what the name may load:
+// a skill of the added folder recorded BLOCK is denied as BLOCKed by its
+// name (never merely asked, which a person could allow over the BLOCK),
+// and a built-in name is asked. Control: with the hooks uninstalled the
+// BLOCKed body and the folder's simplify run.
+func TestAWorktreeSessionsRelativeAddedFolderIsHeld(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, skill, body string }{{"blocked", "added", addedBody}, {"builtin", "simplify", builtinBody}} {
+		for _, uninstall := range []bool{false, true} {
+			name := tc.name
+			if uninstall {
+				name += ", control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := NewWorld(t)
+				gitInit(t, w.Project)
+				w.Write("proj/README", "x")
+				gitIn(t, w.Project, "add", ".")
+				gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
+				w.Install()
+				w.Claude(model(t, nil), Run{Prompt: "hello"})
+				w.Skill("extra/.claude/skills", tc.skill, tc.body)
+				if tc.skill == "added" {
+					m := model(t, nil)
+					w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
+					if !strings.Contains(advisory(m), `added skill "added"`) {
+						t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
+					}
+					w.Record("skill", "added", "BLOCK")
+				}
+				if uninstall {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m := model(t, []Reply{Skill(tc.skill)})
+				r := w.Claude(m, Run{Prompt: "use it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra"}})
+				if !strings.Contains(r.Debug, "Created worktree at:") {
+					t.Fatal("the client made no worktree: the case pins nothing")
+				}
+				if got := m.Sent(tc.body); got != uninstall {
+					t.Fatalf("the added folder's body ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+				}
+				if uninstall {
+					return
+				}
+				if !strings.Contains(advisory(m), "cannot observe every folder this session added") {
+					t.Errorf("not told:\n%s", advisory(m))
+				}
+				res := strings.Join(m.ToolResults()["Skill"], "\n")
+				if tc.skill == "added" && (!strings.Contains(res, "hook error") || !strings.Contains(res, "held as BLOCKed")) {
+					t.Errorf("not denied as BLOCKed: %q", res)
+				}
+			})
+		}
+	}
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}

@@ -1,0 +1,141 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/hookio"
+)
+
+// directoryInput is a DirectoryAdded input as Claude Code 2.1.328 builds it
+// for /add-dir: the common fields, then directory and source.
+func directoryInput(session, cwd, dir string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": "/t/" + session + ".jsonl", "cwd": cwd,
+		"hook_event_name": "DirectoryAdded", "directory": dir, "source": "slash_command"})
+	return b
+}
+
+func useIn(session, skill string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Skill",
+		"tool_input": map[string]string{"skill": skill}, "tool_use_id": "toolu_1"})
+	return b
+}
+
+// systemMessage is the one field the client reads of a DirectoryAdded
+// output; nothing else is printed.
+func systemMessage(t *testing.T, r Response) string {
+	t.Helper()
+	var out map[string]any
+	if err := json.Unmarshal(r.Out, &out); err != nil || len(out) != 1 {
+		t.Fatalf("output %s: %v", r.Out, err)
+	}
+	s, _ := out["systemMessage"].(string)
+	return s
+}
+
+// A folder /add-dir adds mid-session is kept for that session: the person
+// is told what it holds, and the session's next gate hook judges the name
+// the folder serves (simplify, a built-in's name, is new there: asked),
+// while another session, which never added it, runs the client's own.
+func TestAFolderAddedMidSessionIsJudgedForThatSession(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	extra := filepath.Join(filepath.Dir(tr.project), "extra")
+	tr.write(filepath.Join(extra, ".claude", "skills", "simplify", "SKILL.md"), "---\nname: simplify\n---\nbody\n")
+	tr.write(filepath.Join(extra, ".claude", "agents", "helper.md"), "---\nname: helper\n---\n")
+	n := 0
+	h := tr.hook(&n)
+	ctx := context.Background()
+	r := Handle(ctx, hookio.EventDirectoryAdded, directoryInput("s1", tr.project, extra), h)
+	msg := systemMessage(t, r)
+	if !strings.Contains(msg, `1 skill, 1 agent: "simplify", "helper"`) {
+		t.Errorf("notice %q", msg)
+	}
+	if r := Handle(ctx, hookio.EventPreToolUse, useIn("s1", "simplify"), h); r.Answer != Ask || !strings.Contains(r.Reason, `skill "simplify"`) {
+		t.Errorf("the session that added it: %s %q", r.Answer, r.Reason)
+	}
+	if r := Handle(ctx, hookio.EventPreToolUse, useIn("s2", "simplify"), h); r.Answer != None {
+		t.Errorf("another session: %s %q", r.Answer, r.Reason)
+	}
+}
+
+// A folder that cannot be kept as the client reads it (a path with "..",
+// no session to keep it for, a store that cannot keep it) is told, and the
+// session's built-in names are asked from then on.
+func TestAFolderAddedMidSessionThatCannotBeKeptIsToldAndHeld(t *testing.T) {
+	for _, tc := range []struct {
+		name, session, dir, want string
+	}{
+		{"a dot-dot path", "s1", "/tmp/x/../y", unknownNotPlain},
+		{"a relative path", "s1", "extra", unknownNotPlain},
+		{"control bytes", "s1", "/tmp/\x1b[2J\n", ""},
+		{"huge", "s1", "/" + strings.Repeat("a", 5000), unknownNotPlain},
+		{"no session", "", "/tmp/x", unknownNoSession},
+		{"an unprintable session", "s\n1", "/tmp/x", unknownNoSession},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			n := 0
+			h := tr.hook(&n)
+			ctx := context.Background()
+			msg := systemMessage(t, Handle(ctx, hookio.EventDirectoryAdded, directoryInput(tc.session, tr.project, tc.dir), h))
+			if tc.want == "" {
+				// Kept: a path with control bytes is a path; the notice names none of it.
+				if !strings.Contains(msg, "no skills, agents or commands") || strings.ContainsAny(msg, "\x1b\n") {
+					t.Errorf("notice %q", msg)
+				}
+				return
+			}
+			if !strings.Contains(msg, tc.want) || strings.Contains(msg, "\x1b") {
+				t.Errorf("notice %q, want %q", msg, tc.want)
+			}
+			want := Ask
+			if tc.session == "" || strings.ContainsAny(tc.session, "\n") {
+				want = None // nothing names the session: nothing to hold it by
+			}
+			if r := Handle(ctx, hookio.EventPreToolUse, useIn(tc.session, "simplify"), h); r.Answer != want {
+				t.Errorf("simplify after: %s %q, want %s", r.Answer, r.Reason, want)
+			}
+		})
+	}
+	t.Run("the store cannot keep it", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		must(t, os.Chmod(tr.env.Store.Dir, 0o777)) // untrusted: refused
+		n := 0
+		msg := systemMessage(t, Handle(context.Background(), hookio.EventDirectoryAdded, directoryInput("s1", tr.project, "/tmp/x"), tr.hook(&n)))
+		if !strings.Contains(msg, unknownStore) {
+			t.Errorf("notice %q", msg)
+		}
+	})
+	t.Run("an input that cannot be read", func(t *testing.T) {
+		tr := newTree(t)
+		n := 0
+		for _, in := range []string{"", "[]", `{"hook_event_name":"DirectoryAdded","directory":7}`, `{"hook_event_name":"PreToolUse"}`} {
+			if msg := systemMessage(t, Handle(context.Background(), hookio.EventDirectoryAdded, []byte(in), tr.hook(&n))); msg != noticeUnreadable {
+				t.Errorf("%q: notice %q", in, msg)
+			}
+		}
+	})
+}
+
+// The notice of a folder holding more names than it lists counts the rest,
+// and never shows a name that fails the display gate.
+func TestTheNoticeOfAnAddedFolderIsBounded(t *testing.T) {
+	tr := newTree(t)
+	extra := t.TempDir()
+	for i := range 12 {
+		tr.write(filepath.Join(extra, ".claude", "skills", "s"+string(rune('a'+i)), "SKILL.md"), "x")
+	}
+	tr.write(filepath.Join(extra, ".claude", "skills", "bad\x1bname", "SKILL.md"), "x")
+	n := 0
+	msg := systemMessage(t, Handle(context.Background(), hookio.EventDirectoryAdded, directoryInput("s1", tr.project, extra), tr.hook(&n)))
+	if !strings.Contains(msg, "13 skills") || !strings.Contains(msg, "and 5 more") || strings.Contains(msg, "\x1b") || len(msg) > hookio.MaxContext {
+		t.Errorf("notice %q", msg)
+	}
+}
