@@ -33,6 +33,9 @@ import (
 // copyTag names the client's hash and its version.
 const copyTag = "listed-mod-copy-1"
 
+// pycache is the directory name the client deletes from a copy before digesting it.
+const pycache = "__pycache__"
+
 // copyNoise are the names at a folder's root the client's digest passes
 // over: its bookkeeping (.in_use, .orphaned_at, .links_materialized,
 // .claude-plugin-link, .claude-directory-proof.json) and a clone's .git and
@@ -64,7 +67,11 @@ func CopyDigest(dir string) (string, error) {
 	files, r, err := walker.ReadTree(dir, walker.TreeConfig{
 		Limits: walker.TreeLimits{MaxFiles: copyMaxFiles + copyMaxModules, MaxBytes: copyMaxBytes + copyMaxModuleBytes, MaxDepth: copyMaxDepth},
 		Skip:   func(path string) bool { return slices.Contains(copyNoise, path) },
-		Link:   inModules,
+		// The client removes every __pycache__ directory of a cached copy
+		// before it digests it (the bundle's P8n), at install and at load:
+		// Python's byte-code caches are never part of the copy it checks.
+		SkipDir: func(path string) bool { return path == pycache || strings.HasSuffix(path, "/"+pycache) },
+		Link:    inModules,
 	})
 	if err != nil {
 		return "", err

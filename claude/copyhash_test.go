@@ -178,3 +178,33 @@ func FuzzJSString(f *testing.F) {
 		}
 	})
 }
+
+// The client deletes every __pycache__ directory of a cached copy before
+// it digests it, so a plugin whose Python hook was run (its byte-code
+// cache written) still matches its install; a file of that name, or a
+// look-alike directory, is content.
+func TestPythonByteCodeCachesAreNotPartOfTheCopy(t *testing.T) {
+	base := t.TempDir()
+	testtree.Make(t, base, clientCopy.files...)
+	want, _ := CopyDigest(base)
+	for name, c := range map[string]struct {
+		extra []string
+		same  bool
+	}{
+		"a hook's __pycache__":            {[]string{"hooks/__pycache__/lib.cpython-312.pyc=\x00\x01"}, true},
+		"a __pycache__ at the root":       {[]string{"__pycache__/x.pyc=b"}, true},
+		"deep in node_modules":            {[]string{"node_modules/a/__pycache__/y.pyc=c"}, true},
+		"a file named __pycache__":        {[]string{"hooks/__pycache__=not a directory"}, false},
+		"a look-alike directory":          {[]string{"hooks/__pycache__x/lib.pyc=d"}, false},
+		"a file beside the cache, edited": {[]string{"hooks/__pycache__/a.pyc=e", "hooks/lib.py=print(1)"}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, append(append([]string{}, clientCopy.files...), c.extra...)...)
+			got, err := CopyDigest(dir)
+			if err != nil || (got == want) != c.same {
+				t.Errorf("CopyDigest = %q, %v; the same as the install's: %v, want %v", got, err, got == want, c.same)
+			}
+		})
+	}
+}

@@ -29,6 +29,9 @@ type TreeConfig struct {
 	Limits TreeLimits
 	// Skip drops a name (a file's or a directory's, by its path) unread.
 	Skip func(path string) bool
+	// SkipDir drops a directory (by its path) unread; a file of that
+	// path is read.
+	SkipDir func(path string) bool
 	// Link says whether a symbolic link at path is read as its target;
 	// any other link is a Symlink reason.
 	Link func(path string) bool
@@ -87,6 +90,9 @@ func (t *tree) dir(fd int, prefix string, depth int) anomaly.Reason {
 		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFDIR:
+			if t.cfg.SkipDir != nil && t.cfg.SkipDir(path) {
+				continue
+			}
 			if depth >= t.cfg.Limits.MaxDepth {
 				return anomaly.Depth
 			}
