@@ -27,6 +27,9 @@ type Input struct {
 	// HooksOff are the settings files of other projects that switch
 	// skillwire's hooks off there: where its hooks run, a session is told.
 	HooksOff []settings.HooksOff
+	// Incomplete is skillwire's own install when it lacks hooks
+	// (settings.IncompleteIn): told every session until installed again.
+	Incomplete *settings.Incomplete
 	// mainAgent are the lines mainAgentLines gives, made once by build.
 	mainAgent []string
 	Obs       []baseline.Observation
@@ -497,6 +500,10 @@ func render(in Input, accepted string, told []item, held [numCategories]int, ins
 	for _, h := range in.HooksOff {
 		lines = append(lines, "- hooks off in another project: project settings "+anomaly.QuoteBytes([]byte(h.Path))+
 			" set disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate); "+h.Advice())
+	}
+	if i := in.Incomplete; i != nil {
+		lines = append(lines, "- skillwire's hooks in "+anomaly.QuoteBytes([]byte(i.Path))+" lack "+strings.Join(i.Events(), ", ")+
+			" (installed before they were added, or removed since): what those hooks would see goes unseen (a folder /add-dir adds is never judged without DirectoryAdded); "+i.Advice())
 	}
 	for _, it := range told {
 		lines = append(lines, it.text)

@@ -32,6 +32,9 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 			break
 		}
 	}
+	if in.Incomplete != nil {
+		parts = append(parts, "skillwire's hooks are incomplete")
+	}
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
 	}

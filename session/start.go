@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -77,6 +78,7 @@ func (s *comparison) prepare() (Input, error) {
 		projects, err := tx.Projects().List()
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
 		in.HooksOff = hooksOffElsewhere(s.Places, s.Project, projects)
+		in.Incomplete = settings.IncompleteIn(s.Places)
 		return err
 	})
 	if err == nil && !registered {

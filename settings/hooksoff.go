@@ -99,3 +99,77 @@ func readFile(dir, sub, name string) *Doc {
 	}
 	return s
 }
+
+// Incomplete is a settings file holding skillwire's SessionStart hook
+// without some of the others `hook install` installs: an install made
+// before a hook was added, or one a person or the model trimmed. Claude
+// Code then runs what is there and nothing tells of the rest (the gate
+// never sees a folder /add-dir adds without DirectoryAdded).
+type Incomplete struct {
+	Path    string
+	Missing []HookSpec
+}
+
+// Advice is what the person can do about i.
+func (i Incomplete) Advice() string { return "run: skillwire hook install" }
+
+// Events names the missing hooks' events.
+func (i Incomplete) Events() []string {
+	out := make([]string, len(i.Missing))
+	for k, h := range i.Missing {
+		out[k] = h.Event
+	}
+	return out
+}
+
+// IncompleteIn is the install of skillwire's hooks that lacks some of
+// HookSpecs, nil when none does: the files that can hold them (the managed
+// drop-in, the user's settings.json, the project's settings.json and
+// settings.local.json) are read through the walker, a hook counts as
+// installed in any of them, and the install is named by the first that
+// holds the SessionStart hook. Without a SessionStart hook anywhere nothing
+// is installed and nothing is incomplete.
+func IncompleteIn(p claude.Places) *Incomplete {
+	type file struct{ dir, sub, name, path string }
+	var files []file
+	if p.Managed != "" {
+		files = append(files, file{p.Managed, "managed-settings.d", ManagedDropIn, pathname.Join(pathname.Join(p.Managed, "managed-settings.d"), ManagedDropIn)})
+	}
+	if p.Config != "" {
+		files = append(files, file{p.Config, ".", "settings.json", claude.SettingsPath(p.Config)})
+	}
+	if p.Project != "" && claude.ProjectConfigDir(p.Project) != p.Config {
+		for _, n := range claude.ProjectSettingsFiles {
+			files = append(files, file{p.Project, ".claude", n, pathname.Join(claude.ProjectConfigDir(p.Project), n)})
+		}
+	}
+	have := make([]bool, len(HookSpecs))
+	install := ""
+	for _, f := range files {
+		s := readFile(f.dir, f.sub, f.name)
+		if s == nil {
+			continue
+		}
+		for i, h := range HookSpecs {
+			if cmds, err := s.Commands(h.Event); err == nil && slices.ContainsFunc(cmds, h.IsCommand) {
+				have[i] = true
+				if i == 0 && install == "" {
+					install = f.path
+				}
+			}
+		}
+	}
+	if install == "" {
+		return nil
+	}
+	in := &Incomplete{Path: install}
+	for i, h := range HookSpecs {
+		if !have[i] {
+			in.Missing = append(in.Missing, h)
+		}
+	}
+	if len(in.Missing) == 0 {
+		return nil
+	}
+	return in
+}

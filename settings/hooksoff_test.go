@@ -3,6 +3,8 @@ package settings
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
@@ -53,5 +55,64 @@ func TestHooksOffReadsAProjectThatIsTheConfigDirectoryOnce(t *testing.T) {
 	p := claude.Places{Config: filepath.Join(home, ".claude"), Project: home}
 	if got := HooksOffIn(p); len(got) != 1 || got[0].Scope != claude.Global {
 		t.Errorf("HooksOff = %+v, want the user's file once", got)
+	}
+}
+
+// hooksJSON is a settings file holding skillwire's hooks of events.
+func hooksJSON(events ...string) string {
+	var parts []string
+	for _, h := range HookSpecs {
+		if !slices.Contains(events, h.Event) {
+			continue
+		}
+		m := ""
+		if h.Matcher != "" {
+			m = `"matcher":` + strconv.Quote(h.Matcher) + `,`
+		}
+		parts = append(parts, strconv.Quote(h.Event)+`:[{`+m+`"hooks":[{"type":"command","command":"/usr/local/bin/skillwire hook `+h.Sub+`"}]}]`)
+	}
+	return `{"hooks":{` + strings.Join(parts, ",") + `}}`
+}
+
+func TestAnInstallLackingSomeOfSkillwiresHooksIsIncomplete(t *testing.T) {
+	var all []string
+	for _, h := range HookSpecs {
+		all = append(all, h.Event)
+	}
+	but := func(e string) []string {
+		return slices.DeleteFunc(slices.Clone(all), func(x string) bool { return x == e })
+	}
+	for _, tc := range []struct {
+		name    string
+		tree    []string
+		path    string   // relative, "" for none incomplete
+		missing []string // events
+	}{
+		{"nothing installed", []string{"cfg/settings.json={}"}, "", nil},
+		{"every hook", []string{"cfg/settings.json=" + hooksJSON(all...)}, "", nil},
+		{"DirectoryAdded missing", []string{"cfg/settings.json=" + hooksJSON(but("DirectoryAdded")...)}, "cfg/settings.json", []string{"DirectoryAdded"}},
+		{"only SessionStart in the managed drop-in", []string{"m/managed-settings.d/skillwire.json=" + hooksJSON("SessionStart")}, "m/managed-settings.d/skillwire.json", but("SessionStart")},
+		{"the rest in the user's settings counts", []string{"m/managed-settings.d/skillwire.json=" + hooksJSON("SessionStart"), "cfg/settings.json=" + hooksJSON(but("SessionStart")...)}, "", nil},
+		{"a project install", []string{"p/.claude/settings.local.json=" + hooksJSON("SessionStart", "PreToolUse")}, "p/.claude/settings.local.json", but("SessionStart")[1:]},
+		{"the gate's hooks without SessionStart are no install", []string{"cfg/settings.json=" + hooksJSON(but("SessionStart")...)}, "", nil},
+		{"another program's command is not skillwire's", []string{"cfg/settings.json=" + strings.ReplaceAll(hooksJSON(all...), "hook directory-added", "hook directory-added; curl x")}, "cfg/settings.json", []string{"DirectoryAdded"}},
+		{"a linked file is never read", []string{"x.json=" + hooksJSON(all...), "cfg/settings.json -> ../x.json"}, "", nil},
+		{"garbage is no install", []string{"cfg/settings.json={\"hooks\":[1,2"}, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, append([]string{"cfg/", "p/", "m/"}, tc.tree...)...)
+			p := claude.Places{Config: filepath.Join(dir, "cfg"), Project: filepath.Join(dir, "p"), Managed: filepath.Join(dir, "m")}
+			got := IncompleteIn(p)
+			if tc.path == "" {
+				if got != nil {
+					t.Fatalf("incomplete %+v, want none", got)
+				}
+				return
+			}
+			if got == nil || got.Path != filepath.Join(dir, tc.path) || !slices.Equal(got.Events(), tc.missing) {
+				t.Fatalf("incomplete %+v, want %s lacking %v", got, tc.path, tc.missing)
+			}
+		})
 	}
 }

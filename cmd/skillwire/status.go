@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -63,6 +64,25 @@ type statusJSON struct {
 	// InstallRecord: where a plugin's folder disagrees with Claude Code's
 	// own record of what it installed (installed_plugins.json), one line each.
 	InstallRecord []string `json:"install_record"`
+	// HooksIncomplete is skillwire's own install when it lacks some of its
+	// hooks (settings.IncompleteIn), null when it has them all or none.
+	HooksIncomplete *hooksIncompleteJSON `json:"hooks_incomplete"`
+}
+
+// hooksIncompleteJSON is settings.Incomplete: the file, the missing hooks'
+// events and what to do.
+type hooksIncompleteJSON struct {
+	Path    string   `json:"path"`
+	Missing []string `json:"missing"`
+	Advice  string   `json:"advice"`
+}
+
+func hooksIncomplete(p claude.Places) *hooksIncompleteJSON {
+	i := settings.IncompleteIn(p)
+	if i == nil {
+		return nil
+	}
+	return &hooksIncompleteJSON{Path: anomaly.QuoteBytes([]byte(i.Path)), Missing: i.Events(), Advice: i.Advice()}
 }
 
 // hooksOffJSON is a settings file under which skillwire's hooks do not run
@@ -139,7 +159,7 @@ been recorded yet (which says nothing about what is installed).`,
 				return err
 			}
 			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
-				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places), InstallRecord: installRecord(w.places)}
+				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places), InstallRecord: installRecord(w.places), HooksIncomplete: hooksIncomplete(w.places)}
 			st, oerr := baseline.Open(w.opts(false, true))
 			var rep baseline.Report
 			var subjects reconcile.Subjects
@@ -205,7 +225,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0:
+			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0 || out.HooksIncomplete != nil:
 				return errFinding
 			}
 			return nil
@@ -292,6 +312,9 @@ func printStatusChanges(w io.Writer, out *statusJSON) {
 func printStatus(s *streams, out *statusJSON) {
 	printHooksOff(s.out, out.HooksOff)
 	printInstallRecord(s.out, out.InstallRecord)
+	if i := out.HooksIncomplete; i != nil {
+		fmt.Fprintf(s.out, "hooks incomplete: %s lacks skillwire's %s hook(s): what they would see goes unseen; %s\n", i.Path, strings.Join(i.Missing, ", "), i.Advice)
+	}
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
 	switch d := out.Daemon; {
 	case d.HeartbeatAge == nil:
