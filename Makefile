@@ -39,6 +39,8 @@ FUZZ += claude:FuzzCommandScript
 FUZZ += claude:FuzzAgentKeyIsIdempotent
 FUZZ += shellcmd:FuzzDecision
 FUZZ += anomaly:FuzzQuote
+FUZZ += clientproc:FuzzAddDirArgs
+FUZZ += clientproc:FuzzAddedEnvironment
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

@@ -49,7 +49,7 @@ type Env struct {
 	Walker walker.Config
 	Now    time.Time
 	// AddedUnknown: the folders the session added could not all be
-	// observed (claude.AddedDirs.Problem), so a name of no observed
+	// observed (clientproc.AddedDirs.Problem), so a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
 }
