@@ -41,6 +41,7 @@ FUZZ += shellcmd:FuzzDecision
 FUZZ += anomaly:FuzzQuote
 FUZZ += clientproc:FuzzAddDirArgs
 FUZZ += clientproc:FuzzAddedEnvironment
+FUZZ += pluginrecord:FuzzJSString
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke
