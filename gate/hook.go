@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/instructions"
 	"github.com/skillwire/skillwire/resolve"
 )
 
@@ -346,6 +347,12 @@ func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 			return Response{}
 		},
 	}
+}
+
+// recordInstructionsLoaded journals the load l in env (instructions.Record),
+// the store's lock wait bounded by ctx.
+func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
+	return instructions.Record(ctx, l, instructions.Config{Roots: env.Roots, Walker: env.Walker, Store: storeOptions(ctx, env.Store), Now: env.Now})
 }
 
 // untilDeadline is the time left before ctx's deadline, else Deadline.
