@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -103,7 +104,7 @@ func folderNotice(roots []claude.Root, cfg walker.Config) string {
 	var parts, blind, names []string
 	hidden := 0
 	for i, w := range walker.Discover(specs, cfg) {
-		k := placeOf(roots[i]).Kind.String()
+		k := resolve.PlaceOf(roots[i]).Kind.String()
 		if len(w.Anomalies) > 0 {
 			blind = append(blind, k+"s ("+w.Anomalies[0].String()+")")
 		}
@@ -111,7 +112,7 @@ func folderNotice(roots []claude.Root, cfg walker.Config) string {
 			parts = append(parts, fmt.Sprintf("%d %s%s", n, k, plural(n)))
 		}
 		for _, c := range w.Candidates {
-			n := displayName(candidateOf(roots[i], c.Name, c.Kind))
+			n := resolve.CandidateOf(roots[i], c.Name, c.Kind).Display()
 			if n != "" && len(names) < maxNoticeNames {
 				names = append(names, `"`+n+`"`) // gated: no byte needs escaping
 			} else {

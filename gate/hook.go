@@ -204,7 +204,7 @@ func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 		if a == None || f.Root {
 			continue
 		}
-		c := events.Candidate{ID: f.Candidate.ID, Kind: f.Candidate.Kind.String(), Scope: f.Candidate.Scope.String(), Name: displayName(f.Candidate)}
+		c := events.Candidate{ID: f.Candidate.ID, Kind: f.Candidate.Kind.String(), Scope: f.Candidate.Scope.String(), Name: f.Candidate.Display()}
 		ans := events.Answer{Hook: hook, Decision: a.String(), Policy: o.Result.Policy.String(), Tool: toolOf(u), Reason: Reason(f)}
 		if f.Digest != nil {
 			ans.Digest = f.Digest.String()

@@ -55,7 +55,7 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 		if r.Kind != claude.Skills {
 			kind = walker.KindFile
 		}
-		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
 		other.ID = r.ID
 		who := st.verdictWord() + " " + subject(other)
 		name := r.Name
@@ -140,7 +140,7 @@ func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 		if r.Kind != claude.Skills {
 			kind = walker.KindFile
 		}
-		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
 		if !resolve.Reaches(u.Kind, other.Kind) {
 			continue
 		}

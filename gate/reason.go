@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -132,7 +131,7 @@ func subject(c resolve.Candidate) string {
 	if c.Cached() {
 		s = "plugin"
 	}
-	name := displayName(c)
+	name := c.Display()
 	if name != "" {
 		s += ` "` + name + `"`
 	}
@@ -144,35 +143,6 @@ func subject(c resolve.Candidate) string {
 		return s + " " + id
 	}
 	return s + " (" + id + ")"
-}
-
-func displayName(c resolve.Candidate) string {
-	switch {
-	case c.Source == "-":
-		return ""
-	case c.Source != "":
-		return c.Source // a local marketplace's plugin folder: plugin@marketplace
-	case c.Cached():
-		// A cached plugin version is named by its directory: plugin@marketplace/version.
-		name, _ := claude.Display(claude.Plugins, c.Folder)
-		return name
-	}
-	var name []byte
-	switch {
-	case c.Name != nil && anomaly.Gate(c.Name):
-		name = c.Name
-	case anomaly.Gate(c.Folder):
-		name = c.Folder
-	default:
-		return ""
-	}
-	if len(c.Plugin) == 0 {
-		return string(name)
-	}
-	if !anomaly.Gate(c.Plugin) {
-		return ""
-	}
-	return string(c.Plugin) + ":" + string(name)
 }
 
 // clause says what is wrong, by the worst of what the finding holds.
