@@ -1,7 +1,8 @@
 // Package addeddir is what skillwire does with a folder /add-dir adds
 // mid-session (the client's DirectoryAdded hook): it keeps the folder in the
 // store for the session (Keep), or says in fixed words why it cannot, and
-// tells the person what the folder holds (Notice).
+// tells the person what the folder holds (Notice); the session's later
+// hooks read the folders kept for it (Roots).
 //
 // A folder /add-dir adds mid-session is on no command line and in no
 // environment a later hook can read: the DirectoryAdded hook keeps it in
@@ -31,6 +32,22 @@ const (
 	unknownNoSession = "the hook input names no session to keep the folder for"
 	unknownStore     = "skillwire's store could not keep the folder"
 )
+
+// Roots are the roots of the folders the session added mid-session, as the
+// store of o keeps them (read only); unknown is true when one could not be
+// kept or the store could not be read. A store not made yet keeps none.
+func Roots(o baseline.Options, session string) (roots []claude.Root, unknown bool) {
+	o.Create, o.ReadOnly = false, true
+	var f baseline.SessionFolders
+	err := baseline.View(o, func(tx *baseline.Tx) (err error) { f, err = tx.SessionDirs().Of(session); return })
+	switch {
+	case errors.Is(err, baseline.ErrAbsent):
+		return nil, false
+	case err != nil:
+		return nil, true
+	}
+	return claude.AddedRoots(f.Dirs), f.Unknown != ""
+}
 
 // maxNoticeNames bounds the names a notice of an added folder lists.
 const maxNoticeNames = 8

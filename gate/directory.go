@@ -2,11 +2,9 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/skillwire/skillwire/addeddir"
-	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 )
@@ -45,25 +43,13 @@ func withSessionFolders(ctx context.Context, env Env, session string) Env {
 	if session == "" {
 		return env
 	}
-	o := storeOptions(ctx, env.Store)
-	o.Create, o.ReadOnly = false, true
-	var f baseline.SessionFolders
-	err := baseline.View(o, func(tx *baseline.Tx) (err error) { f, err = tx.SessionDirs().Of(session); return })
-	switch {
-	case errors.Is(err, baseline.ErrAbsent):
-		return env
-	case err != nil:
-		env.AddedUnknown = true
-		return env
-	}
-	if f.Unknown != "" {
-		env.AddedUnknown = true
-	}
-	if len(f.Dirs) == 0 {
+	roots, unknown := addeddir.Roots(storeOptions(ctx, env.Store), session)
+	env.AddedUnknown = env.AddedUnknown || unknown
+	if len(roots) == 0 {
 		return env
 	}
 	env.Roots = slices.Clone(env.Roots)
-	for _, r := range claude.AddedRoots(f.Dirs) {
+	for _, r := range roots {
 		if !slices.ContainsFunc(env.Roots, func(o claude.Root) bool { return o.Path == r.Path && o.Kind == r.Kind }) {
 			env.Roots = append(env.Roots, r)
 		}

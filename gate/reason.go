@@ -108,7 +108,7 @@ func Reason(f Finding) string {
 			"), so a " + k + " of this name may be there and cannot be judged"
 	}
 	var b strings.Builder
-	b.WriteString(subject(f.Candidate))
+	b.WriteString(f.Candidate.Subject())
 	b.WriteByte(' ')
 	b.WriteString(clause(f))
 	verb := "history"
@@ -122,27 +122,6 @@ func Reason(f Finding) string {
 		b.WriteString("; see 'skillwire " + verb + " " + f.Candidate.ID + "'")
 	}
 	return b.String()
-}
-
-// subject names a candidate by gated name and id: `skill "docs:pdf"
-// (sw...)`, or by id alone when no name passes the gate.
-func subject(c resolve.Candidate) string {
-	s := c.Kind.String()
-	if c.Cached() {
-		s = "plugin"
-	}
-	name := c.Display()
-	if name != "" {
-		s += ` "` + name + `"`
-	}
-	id := "unknown id"
-	if anomaly.IsID(c.ID) {
-		id = c.ID
-	}
-	if name == "" {
-		return s + " " + id
-	}
-	return s + " (" + id + ")"
 }
 
 // clause says what is wrong, by the worst of what the finding holds.

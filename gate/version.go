@@ -51,7 +51,7 @@ func versionPending(tx *baseline.Tx, s *baseline.Standing, f Finding, rep *basel
 	f.State, f.Reviewed = Pending, rep.Review.At
 	other := resolve.CandidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)
 	other.ID = rep.ID
-	f.Replaces = subject(other)
+	f.Replaces = other.Subject()
 	ref, err := tx.Reviews().Reference(refID)
 	if err != nil || ref == nil || ref.How != baseline.RefReview {
 		return f, err

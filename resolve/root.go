@@ -83,3 +83,24 @@ func (c Candidate) Display() string {
 	}
 	return string(c.Plugin) + ":" + string(name)
 }
+
+// Subject names c by gated name and id: `skill "docs:pdf"
+// (sw...)`, or by id alone when no name passes the gate.
+func (c Candidate) Subject() string {
+	s := c.Kind.String()
+	if c.Cached() {
+		s = "plugin"
+	}
+	name := c.Display()
+	if name != "" {
+		s += ` "` + name + `"`
+	}
+	id := "unknown id"
+	if anomaly.IsID(c.ID) {
+		id = c.ID
+	}
+	if name == "" {
+		return s + " " + id
+	}
+	return s + " (" + id + ")"
+}
