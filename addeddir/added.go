@@ -6,7 +6,7 @@
 //
 // A folder /add-dir adds mid-session is on no command line and in no
 // environment a later hook can read: the DirectoryAdded hook keeps it in
-// the store for the session (baseline.SessionDirs), every later gate hook
+// the store for the session (hookstate.SessionDirs), every later gate hook
 // of the session judges the names served from it, and the person is told
 // what the folder holds. The client reads only systemMessage of the hook's
 // output; the event cannot block.
@@ -22,6 +22,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -38,7 +39,7 @@ const (
 // kept or the store could not be read. A store not made yet keeps none.
 func Roots(o baseline.Options, session string) (roots []claude.Root, unknown bool) {
 	o.Create, o.ReadOnly = false, true
-	var f baseline.SessionFolders
+	var f hookstate.SessionFolders
 	err := baseline.View(o, func(tx *baseline.Tx) (err error) { f, err = tx.SessionDirs().Of(session); return })
 	switch {
 	case errors.Is(err, baseline.ErrAbsent):
@@ -62,13 +63,13 @@ func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string
 	if !claude.PlainPath(in.Directory) {
 		why = unknownNotPlain
 	}
-	var f baseline.SessionFolders
+	var f hookstate.SessionFolders
 	err := baseline.Update(o, func(tx *baseline.Tx) error {
 		sd := tx.SessionDirs()
 		var err error
 		if why == "" {
 			f, err = sd.Add(in.Session, in.Directory, now)
-			if errors.Is(err, baseline.ErrSessionDir) {
+			if errors.Is(err, hookstate.ErrSessionDir) {
 				why = unknownNotPlain
 			}
 		}
@@ -78,7 +79,7 @@ func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string
 		return err
 	})
 	switch {
-	case errors.Is(err, baseline.ErrToolUseID):
+	case errors.Is(err, hookstate.ErrToolUseID):
 		return unknownNoSession
 	case err != nil:
 		return unknownStore

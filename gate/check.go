@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
@@ -680,7 +681,7 @@ func (r Result) Asked() []string {
 
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
-	var asked []baseline.Asked
+	var asked []hookstate.Asked
 	for _, f := range res.Findings {
 		if f.Root || !anomaly.IsID(f.Candidate.ID) {
 			continue // a root that could not be listed, a name of no candidate: nothing to note on
@@ -703,7 +704,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 			return err
 		}
 		if a == Ask && f.Digest != nil && u.ToolUseID != "" {
-			asked = append(asked, baseline.Asked{ID: f.Candidate.ID, Digest: *f.Digest})
+			asked = append(asked, hookstate.Asked{ID: f.Candidate.ID, Digest: *f.Digest})
 		}
 	}
 	if len(asked) == 0 || res.Answer != Ask {
@@ -711,8 +712,8 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	}
 	// The person's answer to this ask comes back as the call's PostToolUse
 	// when they allow it; an ask that is never answered is dropped later.
-	err := tx.Asks().Keep(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
-	if errors.Is(err, baseline.ErrToolUseID) {
+	err := tx.Asks().Keep(u.ToolUseID, hookstate.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
+	if errors.Is(err, hookstate.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
 	}
 	return err
