@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/trust"
 	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
@@ -159,11 +160,8 @@ type Instructions struct{ t *Tx }
 // Instructions is the untold instruction changes.
 func (t *Tx) Instructions() Instructions { return Instructions{t} }
 
-// Trust is the trusted sources of changes (trust).
-type Trust struct{ t *Tx }
-
-// Trust is the trusted sources.
-func (t *Tx) Trust() Trust { return Trust{t} }
+// Trust is the trusted sources of changes (trust.Sources).
+func (t *Tx) Trust() trust.Sources { return trust.Of(t.tx) }
 
 // Asks is the gate's pending asks (hookstate.Asks).
 func (t *Tx) Asks() hookstate.Asks { return hookstate.AsksOf(t.tx) }
