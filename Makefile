@@ -39,6 +39,9 @@ FUZZ += claude:FuzzCommandScript
 FUZZ += claude:FuzzAgentKeyIsIdempotent
 FUZZ += shellcmd:FuzzDecision
 FUZZ += anomaly:FuzzQuote
+FUZZ += clientproc:FuzzAddDirArgs
+FUZZ += clientproc:FuzzAddedEnvironment
+FUZZ += pluginrecord:FuzzJSString
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/storefile"
 )
 
 // Note kinds: the decisions the journal keeps per candidate.
@@ -135,13 +136,5 @@ func (ns Notes) Recent(n int, kinds ...string) ([]Note, error) {
 
 func notePrefix(id string) []byte { return append([]byte(id), 0) }
 
-// printable keeps printable ASCII only, at most n bytes.
-func printable(s string, n int) string {
-	b := make([]byte, 0, min(len(s), n))
-	for i := 0; i < len(s) && len(b) < n; i++ {
-		if c := s[i]; c >= 0x20 && c < 0x7f {
-			b = append(b, c)
-		}
-	}
-	return string(b)
-}
+// printable keeps printable ASCII only, at most n bytes (storefile.Printable).
+func printable(s string, n int) string { return storefile.Printable(s, n) }

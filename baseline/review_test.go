@@ -237,39 +237,6 @@ func TestNotesAreJournaledPerCandidateAndBounded(t *testing.T) {
 	})
 }
 
-func TestTrustSourcesAreKeptAndValidated(t *testing.T) {
-	st, _ := openNew(t)
-	must(t, st.Update(func(tx *Tx) error {
-		for _, s := range []string{"skill-creator", "refiner"} {
-			if err := tx.Trust().Add(s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	for _, bad := range []string{"", "two words", "tab\tx", "\x1b[31m", strings.Repeat("s", 129), "caf\xc3\xa9"} {
-		err := st.Update(func(tx *Tx) error { return tx.Trust().Add(bad) })
-		if !errors.Is(err, ErrSourceName) {
-			t.Errorf("Trust(%q) = %v, want ErrSourceName", bad, err)
-		}
-	}
-	var got []string
-	must(t, st.Update(func(tx *Tx) error {
-		if ok, err := tx.Trust().Remove("refiner"); !ok || err != nil {
-			t.Errorf("untrust refiner: %v %v", ok, err)
-		}
-		if ok, _ := tx.Trust().Remove("nobody"); ok {
-			t.Error("untrusted a source never trusted")
-		}
-		var err error
-		got, err = tx.Trust().List()
-		return err
-	}))
-	if strings.Join(got, ",") != "skill-creator" {
-		t.Fatalf("sources %v", got)
-	}
-}
-
 func TestReferenceIsTheReviewedVersionThenTheFirstUse(t *testing.T) {
 	st, _ := openNew(t)
 	w := newWorld(t)

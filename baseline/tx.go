@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/trust"
 	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
@@ -158,17 +160,15 @@ type Instructions struct{ t *Tx }
 // Instructions is the untold instruction changes.
 func (t *Tx) Instructions() Instructions { return Instructions{t} }
 
-// Trust is the trusted sources of changes (trust).
-type Trust struct{ t *Tx }
+// Trust is the trusted sources of changes (trust.Sources).
+func (t *Tx) Trust() trust.Sources { return trust.Of(t.tx) }
 
-// Trust is the trusted sources.
-func (t *Tx) Trust() Trust { return Trust{t} }
+// Asks is the gate's pending asks (hookstate.Asks).
+func (t *Tx) Asks() hookstate.Asks { return hookstate.AsksOf(t.tx) }
 
-// Asks is the gate's asks kept until the person's answer (asks).
-type Asks struct{ t *Tx }
-
-// Asks is the gate's pending asks.
-func (t *Tx) Asks() Asks { return Asks{t} }
+// SessionDirs is the folders sessions added mid-session
+// (hookstate.SessionDirs).
+func (t *Tx) SessionDirs() hookstate.SessionDirs { return hookstate.SessionDirsOf(t.tx) }
 
 // Policy is the person's gate policy (a key of meta).
 type Policy struct{ t *Tx }

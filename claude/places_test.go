@@ -611,3 +611,28 @@ func factLines(fs []config.Fact) []string {
 	}
 	return out
 }
+
+// An added folder's .claude/skills, agents and commands are roots of scope
+// Added, listed after every other root, so a session without them lists
+// the same roots in the same order.
+func TestAddedFoldersAreRootsListedLast(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p", Home: "/h"}
+	before := p.Roots()
+	p.Added = []string{"/x", "/p"}
+	after := p.Roots()
+	if !slices.EqualFunc(before, after[:len(before)], Root.Same) {
+		t.Fatalf("the roots before the added ones moved")
+	}
+	var got []string
+	for _, r := range after[len(before):] {
+		if r.Scope != Added {
+			t.Errorf("root %s is %s", r.Path, r.Scope)
+		}
+		got = append(got, r.Path)
+	}
+	// /p is the project: its roots are the project's already.
+	want := []string{"/x/.claude/skills", "/x/.claude/agents", "/x/.claude/commands"}
+	if !slices.Equal(got, want) {
+		t.Errorf("added roots %q, want %q", got, want)
+	}
+}

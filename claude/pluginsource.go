@@ -45,7 +45,7 @@ func pluginSources(cfg string) []PluginSource {
 	if err != nil || reads == nil {
 		return nil
 	}
-	installed, known := wholeForm(reads[0]), wholeForm(reads[1])
+	installed, known := WholeForm(reads[0]), WholeForm(reads[1])
 	if installed == nil || known == nil {
 		return nil
 	}
@@ -86,10 +86,10 @@ func unwatchedSources(canon []byte) []config.Fact {
 	return fs
 }
 
-// wholeForm is the canonical form of a registry file read whole, nil when
+// WholeForm is the canonical form of a registry file read whole, nil when
 // it is missing or could not be read or parsed without an anomaly (a key
 // given twice is read one way here and may be read another by the client).
-func wholeForm(f walker.FileRead) []byte {
+func WholeForm(f walker.FileRead) []byte {
 	if f.Missing || f.Reason != 0 {
 		return nil
 	}
@@ -117,7 +117,7 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	if err != nil || reads == nil {
 		return whole, true
 	}
-	form := wholeForm(reads[0])
+	form := WholeForm(reads[0])
 	if form == nil {
 		return whole, true
 	}

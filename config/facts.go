@@ -58,7 +58,7 @@ const (
 	FactPluginOutsideCache                // Name, Command (installPath): a standing fact (Root.StandingFacts)
 	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
 	FactPluginSourceUnwatched             // Name (a local marketplace), Command (its installLocation): a standing fact (Root.StandingFacts)
-	FactPluginRecordDiffers               // Name, Command (installPath), Type (a RecordCheck), Value (recorded), Event (found): claude.InstallRecordFacts
+	FactPluginRecordDiffers               // Name, Command (installPath), Type (a RecordCheck), Value (recorded), Event (found): pluginrecord.Facts
 )
 
 // The checks of a plugin install against installed_plugins.json, each the

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/pluginrecord"
 )
 
 // copyRefusal is what the bundle logs when a managed plugin's folder no
@@ -67,11 +67,11 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 	if rec.CopyHash == "" || rec.Version != "1.0.0" {
 		t.Fatalf("the client recorded no copyHash for a managed plugin of a remote marketplace: %+v", rec)
 	}
-	digest, err := claude.CopyDigest(rec.InstallPath)
+	digest, err := pluginrecord.CopyDigest(rec.InstallPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := claude.CopyHash(userID(t, w), "plug@mkt", []byte(`{"source":"url","url":"`+url+`/marketplace.json"}`), digest)
+	got, err := pluginrecord.CopyHash(userID(t, w), "plug@mkt", []byte(`{"source":"url","url":"`+url+`/marketplace.json"}`), digest)
 	if err != nil || got != rec.CopyHash {
 		t.Fatalf("recomputed copyHash %s (%v), the client wrote %s", got, err, rec.CopyHash)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
@@ -49,7 +50,7 @@ type Env struct {
 	Walker walker.Config
 	Now    time.Time
 	// AddedUnknown: the folders the session added could not all be
-	// observed (claude.AddedDirs.Problem), so a name of no observed
+	// observed (clientproc.AddedDirs.Problem), so a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
 }
@@ -258,7 +259,7 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 		}
 	}
 	for _, b := range blind {
-		c := placeOf(b.root)
+		c := resolve.PlaceOf(b.root)
 		if namespaced || b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
 			continue
 		}
@@ -416,32 +417,10 @@ func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
 		}
 		for _, c := range w.Candidates {
 			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg,
-				cand: candidateOf(r, c.Name, c.Kind)})
+				cand: resolve.CandidateOf(r, c.Name, c.Kind)})
 		}
 	}
 	return out, blind
-}
-
-// candidateOf is what the gate knows of the candidate name of r, observed
-// as kind, before reading it: where it is and what its folder is called.
-func candidateOf(r claude.Root, name []byte, kind walker.Kind) resolve.Candidate {
-	switch r.Kind {
-	case claude.Plugins:
-		return resolve.Candidate{Scope: resolve.Plugin, Folder: name, Plugin: resolve.PluginName(name)}
-	case claude.PluginSources:
-		shown, ok := r.Display(name)
-		if !ok {
-			shown = "-"
-		}
-		return resolve.Candidate{Scope: resolve.Plugin, Folder: name, Plugin: r.SourcePlugin(name), Source: shown}
-	}
-	folder := name
-	if kind == walker.KindFile {
-		folder = bytes.TrimSuffix(folder, []byte(".md"))
-	}
-	c := placeOf(r)
-	c.Folder = folder
-	return c
 }
 
 // nested are the command folders u may reach that hold a command file
@@ -502,7 +481,7 @@ func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
 func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 	var out []Finding
 	for _, b := range blind {
-		c := placeOf(b.root)
+		c := resolve.PlaceOf(b.root)
 		_, _, namespaced := strings.Cut(u.Name, ":")
 		switch {
 		case u.Path != "":
@@ -537,27 +516,6 @@ func byPath(found []located, path string) []located {
 		}
 	}
 	return nil
-}
-
-// placeOf is the kind and scope of the candidates of r: a skill and the
-// user's unless r says otherwise.
-func placeOf(r claude.Root) resolve.Candidate {
-	c := resolve.Candidate{Kind: resolve.Skill, Scope: resolve.User}
-	switch r.Kind {
-	case claude.Agents:
-		c.Kind = resolve.Agent
-	case claude.Commands:
-		c.Kind = resolve.Command
-	}
-	switch r.Scope {
-	case claude.Project:
-		c.Scope = resolve.Project
-	case claude.Managed:
-		c.Scope = resolve.Managed
-	case claude.Added:
-		c.Scope = resolve.Added
-	}
-	return c
 }
 
 // observe reads each matched candidate as it is now, walking that one
@@ -602,7 +560,7 @@ func hasRoot(roots []claude.Root, path string) bool {
 // (with its frontmatter name, when read), its id the store's, its folder
 // as observed now; a plugin's is of the kind u asked for.
 func candidateFor(u Use, s *baseline.Standing, matched []located) resolve.Candidate {
-	c := candidateOf(s.Root, s.Name, s.Observed.Kind)
+	c := resolve.CandidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
 		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
 			c.Name, c.Via = m.cand.Name, m.cand.Via
@@ -723,7 +681,7 @@ func (r Result) Asked() []string {
 
 // journal notes every candidate that asked or denied, with its own reason.
 func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
-	var asked []baseline.Asked
+	var asked []hookstate.Asked
 	for _, f := range res.Findings {
 		if f.Root || !anomaly.IsID(f.Candidate.ID) {
 			continue // a root that could not be listed, a name of no candidate: nothing to note on
@@ -746,7 +704,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 			return err
 		}
 		if a == Ask && f.Digest != nil && u.ToolUseID != "" {
-			asked = append(asked, baseline.Asked{ID: f.Candidate.ID, Digest: *f.Digest})
+			asked = append(asked, hookstate.Asked{ID: f.Candidate.ID, Digest: *f.Digest})
 		}
 	}
 	if len(asked) == 0 || res.Answer != Ask {
@@ -754,8 +712,8 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	}
 	// The person's answer to this ask comes back as the call's PostToolUse
 	// when they allow it; an ask that is never answered is dropped later.
-	err := tx.Asks().Keep(u.ToolUseID, baseline.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
-	if errors.Is(err, baseline.ErrToolUseID) {
+	err := tx.Asks().Keep(u.ToolUseID, hookstate.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
+	if errors.Is(err, hookstate.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
 	}
 	return err

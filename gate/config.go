@@ -3,15 +3,12 @@ package gate
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strconv"
 	"time"
 
-	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/settingschange"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -57,19 +54,6 @@ func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline
 	return out
 }
 
-// settingsFiles are the file each settings source names, the label a
-// reason gives it, and the scopes of the roots holding it, in the order
-// looked in (a project in $HOME shares the user's root).
-var settingsFiles = map[string]struct {
-	name, label string
-	scopes      []claude.Scope
-}{
-	hookio.SourceUserSettings:    {"settings.json", "user settings", []claude.Scope{claude.Global}},
-	hookio.SourceProjectSettings: {"settings.json", "project settings", []claude.Scope{claude.Project, claude.Global}},
-	hookio.SourceLocalSettings:   {"settings.local.json", "local settings", []claude.Scope{claude.Project, claude.Global}},
-	hookio.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
-}
-
 // SettingsChanged judges a settings file Claude Code is about to reload:
 // its security subset now, read through the walker, against the form the
 // store last delivered to a session (else the one a person reviewed; else
@@ -86,14 +70,14 @@ var settingsFiles = map[string]struct {
 func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	sf := settingsFiles[c.Source]
-	root, ok := settingsRoot(env.Roots, sf.name, sf.scopes)
+	sf := settingschange.Of(c.Source)
+	root, ok := sf.Root(env.Roots)
 	if !ok {
-		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + sf.label + ", which this session does not watch; nothing judged"}}
+		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of " + sf.Label + ", which this session does not watch; nothing judged"}}
 	}
-	cand := walker.ObserveIn(ctx, root.Spec(), []byte(sf.name), env.Walker)
+	cand := walker.ObserveIn(ctx, root.Spec(), []byte(sf.Name), env.Walker)
 	var p Policy
-	why, id, err := settingsJudge(ctx, root, &cand, sf.label, c.Blockable(), env, &p)
+	why, id, err := settingsJudge(ctx, root, &cand, sf.Label, c.Blockable(), env, &p)
 	if err != nil {
 		if !p.Valid() {
 			p = fallbackPolicy(env.Store)
@@ -139,7 +123,7 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 			return err
 		}
 		id = tx.ID(root.Path, cand.Name)
-		why = settingsWhy(label, cand, tx.Extract(id), tx.ReviewedExtract(id))
+		why = settingschange.Why(label, cand, tx.Extract(id), tx.ReviewedExtract(id))
 		if why == "" || *p == Audit || !blockable {
 			return nil
 		}
@@ -155,70 +139,4 @@ func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate
 		return "", "", fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	return why, id, nil
-}
-
-// settingsWhy is the reason to block the settings file cand now, against
-// the form last delivered (else reviewed): "" when nothing it adds or
-// changes lets something run or be allowed without asking.
-func settingsWhy(label string, cand *walker.Candidate, delivered, reviewed []byte) string {
-	if an := cand.Anomalies(); len(an) > 0 {
-		if an[0].Reason == anomaly.Root {
-			return "" // removed: nothing of it runs any more
-		}
-		return label + " could not be read safely (" + an[0].Reason.String() + "), so what the change allows is unknown"
-	}
-	if cand.Canonical == nil {
-		return ""
-	}
-	old := delivered
-	if old == nil {
-		old = reviewed
-	}
-	var fs []config.Fact
-	for _, f := range config.Facts(old, cand.Canonical) {
-		if blocks(f) {
-			fs = append(fs, f)
-		}
-	}
-	if len(fs) == 0 {
-		return ""
-	}
-	why := label + ": " + fs[0].String()
-	if len(fs) > 1 {
-		why += " (and " + strconv.Itoa(len(fs)-1) + " more)"
-	}
-	return why
-}
-
-// blocks reports whether a settings fact lets something run, connect or
-// be allowed that was not: removals only take away, except a permission
-// rule's (a removed deny rule allows).
-func blocks(f config.Fact) bool {
-	if f.Dangerous() { // what config says runs, reroutes or asks less: a key never heard of included
-		return true
-	}
-	switch f.Kind {
-	case config.FactNewHook, config.FactHelperSet, config.FactEnvSet,
-		config.FactNewMCPServer, config.FactMCPServerChanged, config.FactMcpjsonServerEnabled,
-		config.FactPermissionsDefaultMode, config.FactPermissionRuleAdded, config.FactPermissionRuleRemoved,
-		config.FactAdditionalDirectoryAdded, config.FactPermissionsChanged,
-		config.FactPluginEnabled, config.FactMarketplaceAdded, config.FactMarketplaceChanged:
-		return true
-	case config.FactEnableAllProjectMCP:
-		return f.Value != "" && f.Value != "false"
-	}
-	return false
-}
-
-// settingsRoot is the configuration root holding name, looked for in
-// scopes in order.
-func settingsRoot(roots []claude.Root, name string, scopes []claude.Scope) (claude.Root, bool) {
-	for _, sc := range scopes {
-		for _, r := range roots {
-			if r.Kind == claude.Config && r.Scope == sc && slices.Contains(r.Names, name) {
-				return r, true
-			}
-		}
-	}
-	return claude.Root{}, false
 }

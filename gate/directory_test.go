@@ -67,15 +67,19 @@ func TestAFolderAddedMidSessionIsJudgedForThatSession(t *testing.T) {
 // no session to keep it for, a store that cannot keep it) is told, and the
 // session's built-in names are asked from then on.
 func TestAFolderAddedMidSessionThatCannotBeKeptIsToldAndHeld(t *testing.T) {
+	const (
+		notPlain  = "a folder's path is not one skillwire reads as the client does"
+		noSession = "the hook input names no session to keep the folder for"
+	)
 	for _, tc := range []struct {
 		name, session, dir, want string
 	}{
-		{"a dot-dot path", "s1", "/tmp/x/../y", unknownNotPlain},
-		{"a relative path", "s1", "extra", unknownNotPlain},
+		{"a dot-dot path", "s1", "/tmp/x/../y", notPlain},
+		{"a relative path", "s1", "extra", notPlain},
 		{"control bytes", "s1", "/tmp/\x1b[2J\n", ""},
-		{"huge", "s1", "/" + strings.Repeat("a", 5000), unknownNotPlain},
-		{"no session", "", "/tmp/x", unknownNoSession},
-		{"an unprintable session", "s\n1", "/tmp/x", unknownNoSession},
+		{"huge", "s1", "/" + strings.Repeat("a", 5000), notPlain},
+		{"no session", "", "/tmp/x", noSession},
+		{"an unprintable session", "s\n1", "/tmp/x", noSession},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newTree(t)
@@ -109,7 +113,7 @@ func TestAFolderAddedMidSessionThatCannotBeKeptIsToldAndHeld(t *testing.T) {
 		must(t, os.Chmod(tr.env.Store.Dir, 0o777)) // untrusted: refused
 		n := 0
 		msg := systemMessage(t, Handle(context.Background(), hookio.EventDirectoryAdded, directoryInput("s1", tr.project, "/tmp/x"), tr.hook(&n)))
-		if !strings.Contains(msg, unknownStore) {
+		if !strings.Contains(msg, "skillwire's store could not keep the folder") {
 			t.Errorf("notice %q", msg)
 		}
 	})

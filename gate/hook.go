@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/instructions"
 	"github.com/skillwire/skillwire/resolve"
 )
 
@@ -203,7 +204,7 @@ func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 		if a == None || f.Root {
 			continue
 		}
-		c := events.Candidate{ID: f.Candidate.ID, Kind: f.Candidate.Kind.String(), Scope: f.Candidate.Scope.String(), Name: displayName(f.Candidate)}
+		c := events.Candidate{ID: f.Candidate.ID, Kind: f.Candidate.Kind.String(), Scope: f.Candidate.Scope.String(), Name: f.Candidate.Display()}
 		ans := events.Answer{Hook: hook, Decision: a.String(), Policy: o.Result.Policy.String(), Tool: toolOf(u), Reason: Reason(f)}
 		if f.Digest != nil {
 			ans.Digest = f.Digest.String()
@@ -346,6 +347,12 @@ func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 			return Response{}
 		},
 	}
+}
+
+// recordInstructionsLoaded journals the load l in env (instructions.Record),
+// the store's lock wait bounded by ctx.
+func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
+	return instructions.Record(ctx, l, instructions.Config{Roots: env.Roots, Walker: env.Walker, Store: storeOptions(ctx, env.Store), Now: env.Now})
 }
 
 // untilDeadline is the time left before ctx's deadline, else Deadline.

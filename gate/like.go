@@ -55,9 +55,9 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 		if r.Kind != claude.Skills {
 			kind = walker.KindFile
 		}
-		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
 		other.ID = r.ID
-		who := st.verdictWord() + " " + subject(other)
+		who := st.verdictWord() + " " + other.Subject()
 		name := r.Name
 		if r.Kind != claude.Skills {
 			name = bytes.TrimSuffix(name, []byte(".md"))
@@ -140,7 +140,7 @@ func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 		if r.Kind != claude.Skills {
 			kind = walker.KindFile
 		}
-		other := candidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
+		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
 		if !resolve.Reaches(u.Kind, other.Kind) {
 			continue
 		}
@@ -155,7 +155,7 @@ func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 			st = Blocked
 		}
 		other.ID = r.ID
-		return like{st, "like " + st.verdictWord() + " " + subject(other) + ": it answers to that name"}, true, nil
+		return like{st, "like " + st.verdictWord() + " " + other.Subject() + ": it answers to that name"}, true, nil
 	}
 	return like{}, false, nil
 }

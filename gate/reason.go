@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -109,7 +108,7 @@ func Reason(f Finding) string {
 			"), so a " + k + " of this name may be there and cannot be judged"
 	}
 	var b strings.Builder
-	b.WriteString(subject(f.Candidate))
+	b.WriteString(f.Candidate.Subject())
 	b.WriteByte(' ')
 	b.WriteString(clause(f))
 	verb := "history"
@@ -123,56 +122,6 @@ func Reason(f Finding) string {
 		b.WriteString("; see 'skillwire " + verb + " " + f.Candidate.ID + "'")
 	}
 	return b.String()
-}
-
-// subject names a candidate by gated name and id: `skill "docs:pdf"
-// (sw...)`, or by id alone when no name passes the gate.
-func subject(c resolve.Candidate) string {
-	s := c.Kind.String()
-	if c.Cached() {
-		s = "plugin"
-	}
-	name := displayName(c)
-	if name != "" {
-		s += ` "` + name + `"`
-	}
-	id := "unknown id"
-	if anomaly.IsID(c.ID) {
-		id = c.ID
-	}
-	if name == "" {
-		return s + " " + id
-	}
-	return s + " (" + id + ")"
-}
-
-func displayName(c resolve.Candidate) string {
-	switch {
-	case c.Source == "-":
-		return ""
-	case c.Source != "":
-		return c.Source // a local marketplace's plugin folder: plugin@marketplace
-	case c.Cached():
-		// A cached plugin version is named by its directory: plugin@marketplace/version.
-		name, _ := claude.Display(claude.Plugins, c.Folder)
-		return name
-	}
-	var name []byte
-	switch {
-	case c.Name != nil && anomaly.Gate(c.Name):
-		name = c.Name
-	case anomaly.Gate(c.Folder):
-		name = c.Folder
-	default:
-		return ""
-	}
-	if len(c.Plugin) == 0 {
-		return string(name)
-	}
-	if !anomaly.Gate(c.Plugin) {
-		return ""
-	}
-	return string(c.Plugin) + ":" + string(name)
 }
 
 // clause says what is wrong, by the worst of what the finding holds.

@@ -102,7 +102,7 @@ func refsOf(l located, name string) (refs []ref, unknown bool) {
 		return nil, false
 	}
 	who := l.cand.Kind.String()
-	if n := displayName(l.cand); n != "" {
+	if n := l.cand.Display(); n != "" {
 		who += ` "` + n + `"`
 	}
 	var out []ref

@@ -4,6 +4,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -48,9 +49,9 @@ func carriedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, 
 // its change counted from the reviewed version kept as refID's reference.
 func versionPending(tx *baseline.Tx, s *baseline.Standing, f Finding, rep *baseline.Record, refID string) (Finding, error) {
 	f.State, f.Reviewed = Pending, rep.Review.At
-	other := candidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)
+	other := resolve.CandidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)
 	other.ID = rep.ID
-	f.Replaces = subject(other)
+	f.Replaces = other.Subject()
 	ref, err := tx.Reviews().Reference(refID)
 	if err != nil || ref == nil || ref.How != baseline.RefReview {
 		return f, err

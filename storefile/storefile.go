@@ -305,3 +305,15 @@ func Bucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	}
 	return tx.CreateBucket(name)
 }
+
+// Printable keeps printable ASCII only, at most n bytes: the store's text is
+// read back to people and to the model.
+func Printable(s string, n int) string {
+	b := make([]byte, 0, min(len(s), n))
+	for i := 0; i < len(s) && len(b) < n; i++ {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

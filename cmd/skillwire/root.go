@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/skillwire/skillwire/claude"
 	"io"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/clientproc"
 	"github.com/spf13/cobra"
 )
 
@@ -50,11 +50,11 @@ type streams struct {
 	getenv   func(string) (string, bool)
 	// client is where a hook looks for the Claude Code process running
 	// it (the folders it added); the zero value finds none.
-	client claude.Client
+	client clientproc.Client
 }
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	return runWith(args, streams{in: in, out: out, err: errw, getenv: lookupEnv, client: claude.ThisClient()})
+	return runWith(args, streams{in: in, out: out, err: errw, getenv: lookupEnv, client: clientproc.ThisClient()})
 }
 
 func runWith(args []string, s streams) int {

@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/pluginrecord"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/settings"
@@ -101,10 +102,10 @@ func hooksOff(p claude.Places) []hooksOffJSON {
 	return out
 }
 
-// installRecord are the facts of claude.InstallRecordFacts as lines.
+// installRecord are the facts of pluginrecord.Facts as lines.
 func installRecord(p claude.Places) []string {
 	out := []string{}
-	for _, f := range p.InstallRecordFacts() {
+	for _, f := range pluginrecord.Facts(p) {
 		out = append(out, f.String())
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/trust"
 	"github.com/spf13/cobra"
 )
 
@@ -156,7 +157,7 @@ func trustUpdate(s *streams, create bool, fn func(*baseline.Tx) error) error {
 	}
 	defer st.Close()
 	err = st.Update(fn)
-	if errors.Is(err, baseline.ErrSourceName) {
+	if errors.Is(err, trust.ErrSourceName) {
 		return fail(exitUsage, "a source is 1-128 printable ASCII characters without spaces, as the audit log's \"source\" field spells it")
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/clientproc"
 	"github.com/skillwire/skillwire/managed"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
@@ -29,7 +30,7 @@ type world struct {
 	managedErr error
 	// added is what the client running a hook added (--add-dir), and why
 	// it could not all be observed.
-	added claude.AddedDirs
+	added clientproc.AddedDirs
 }
 
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }

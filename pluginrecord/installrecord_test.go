@@ -1,4 +1,4 @@
-package claude
+package pluginrecord
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 )
@@ -16,7 +17,7 @@ import (
 // installs (each a JSON object, "$CACHE" standing for the cache folder),
 // with the client's copy of clientCopy at cache/mkt/plug/1.0.0, the
 // marketplace's source and the client's .claude.json.
-func recordWorld(t testing.TB, installs map[string]string, more ...string) Places {
+func recordWorld(t testing.TB, installs map[string]string, more ...string) claude.Places {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "cfg")
@@ -35,7 +36,7 @@ func recordWorld(t testing.TB, installs map[string]string, more ...string) Place
 		specs = append(specs, "cfg/plugins/cache/mkt/plug/1.0.0/"+f)
 	}
 	testtree.Make(t, dir, append(specs, more...)...)
-	return Places{Config: cfg, ClaudeJSON: cfg}
+	return claude.Places{Config: cfg, ClaudeJSON: cfg}
 }
 
 func recordLines(fs []config.Fact) []string {
@@ -50,7 +51,7 @@ const good = `{"scope":"managed","installPath":"$CACHE/mkt/plug/1.0.0","version"
 
 func TestAnInstallAsTheClientRecordedItIsNotTold(t *testing.T) {
 	p := recordWorld(t, map[string]string{"plug@mkt": good})
-	if fs := p.InstallRecordFacts(); len(fs) != 0 {
+	if fs := Facts(p); len(fs) != 0 {
 		t.Errorf("the client's own install is told: %q", recordLines(fs))
 	}
 }
@@ -93,7 +94,7 @@ func TestEachDisagreementWithTheInstallRecordIsTold(t *testing.T) {
 				tc.want = "its installPath is the cache folder of another plugin"
 			}
 			p := recordWorld(t, map[string]string{key: tc.install}, tc.more...)
-			fs := p.InstallRecordFacts()
+			fs := Facts(p)
 			lines := recordLines(fs)
 			n := 1
 			if tc.name == "a version not its folder's" {
@@ -135,7 +136,7 @@ func TestACopyHashThatCannotBeCheckedIsTold(t *testing.T) {
 				}
 				testtree.Make(t, filepath.Dir(p.Config), more...)
 			}
-			lines := recordLines(p.InstallRecordFacts())
+			lines := recordLines(Facts(p))
 			if len(lines) != 1 || !strings.Contains(lines[0], "its copyHash could not be checked") {
 				t.Errorf("facts %q, want the copyHash told unchecked", lines)
 			}
@@ -150,7 +151,7 @@ func TestThousandsOfInstallsAreBounded(t *testing.T) {
 	for i := range 2000 {
 		installs[fmt.Sprintf("plug%04d@mkt", i)] = good
 	}
-	fs := recordWorld(t, installs).InstallRecordFacts()
+	fs := Facts(recordWorld(t, installs))
 	unchecked := 0
 	for _, f := range fs {
 		if f.Type == config.RecordCopyHashUnchecked {
@@ -173,12 +174,12 @@ func TestAGarbageRegistryIsNoFact(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := recordWorld(t, nil, "cfg/plugins/installed_plugins.json="+reg)
-			if fs := p.InstallRecordFacts(); len(fs) != 0 {
+			if fs := Facts(p); len(fs) != 0 {
 				t.Errorf("facts %q", recordLines(fs))
 			}
 		})
 	}
-	if fs := (Places{Config: filepath.Join(t.TempDir(), "none")}).InstallRecordFacts(); fs != nil {
+	if fs := Facts(claude.Places{Config: filepath.Join(t.TempDir(), "none")}); fs != nil {
 		t.Errorf("no config directory: facts %q", recordLines(fs))
 	}
 }
@@ -188,7 +189,7 @@ func TestAGarbageRegistryIsNoFact(t *testing.T) {
 func BenchmarkInstallRecordFacts(b *testing.B) {
 	p := recordWorld(b, map[string]string{"plug@mkt": good})
 	for b.Loop() {
-		if fs := p.InstallRecordFacts(); len(fs) != 0 {
+		if fs := Facts(p); len(fs) != 0 {
 			b.Fatal(recordLines(fs))
 		}
 	}

@@ -1,4 +1,19 @@
-package claude
+// Package clientproc reads the Claude Code process that runs a hook: it
+// finds the client among the hook's parent processes and reads, from its
+// command line and the environment it started with, the folders the
+// session added (Client.Added), telling in fixed words what it cannot read.
+//
+// The folders a session added load skills, agents and commands as the
+// project's own do (pinned by e2e/adddir_test.go), and no hook input names
+// them: the client's own process does. Claude Code 2.1.328 adds, at its
+// start, each --add-dir of its command line, the folders a relaunch of a
+// session passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS (a JSON array of
+// paths) and those a background session passes as addDirs of
+// CLAUDE_BG_SESSION_PERMISSION_RULES (a JSON object), all read from the
+// environment it started with, which /proc/<pid>/environ keeps whatever
+// the client unsets later. A hook runs under `/bin/sh -c` the client
+// starts, so the client is a near ancestor.
+package clientproc
 
 import (
 	"bytes"
@@ -13,19 +28,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/claude"
 	"golang.org/x/sys/unix"
 )
-
-// The folders a session added load skills, agents and commands as the
-// project's own do (pinned by e2e/adddir_test.go), and no hook input names
-// them: the client's own process does. Claude Code 2.1.328 adds, at its
-// start, each --add-dir of its command line, the folders a relaunch of a
-// session passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS (a JSON array of
-// paths) and those a background session passes as addDirs of
-// CLAUDE_BG_SESSION_PERMISSION_RULES (a JSON object), all read from the
-// environment it started with, which /proc/<pid>/environ keeps whatever
-// the client unsets later. A hook runs under `/bin/sh -c` the client
-// starts, so the client is a near ancestor.
 
 // Limits of reading the client's process.
 const (
@@ -94,7 +99,7 @@ const (
 // client runs (neither $CLAUDECODE nor $CLAUDE_PID set, which the client
 // sets for its hooks: a person running the hook by hand, a test) has
 // nothing added and no problem, and reads no other process.
-func (c Client) Added(env Env) AddedDirs {
+func (c Client) Added(env claude.Env) AddedDirs {
 	want, pidSet := 0, false
 	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
 		n, err := strconv.Atoi(v)
@@ -205,7 +210,7 @@ func (l *launchDir) get() (string, string) {
 	}
 	l.read = true
 	cwd, err := os.Readlink(l.dir + "/cwd")
-	if err != nil || !PlainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
+	if err != nil || !claude.PlainPath(cwd) || strings.HasSuffix(cwd, " (deleted)") {
 		l.problem = problemCwd
 		return "", l.problem
 	}
@@ -464,12 +469,12 @@ func looksLikeOption(a string) bool {
 // directory; else the two readings may differ (a link before a "..") and
 // the folder is not observed.
 func resolveAdded(p string) (string, bool) {
-	if PlainPath(p) {
+	if claude.PlainPath(p) {
 		return p, true
 	}
 	lex := path.Clean(p)
 	var a, b unix.Stat_t
-	if !PlainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
+	if !claude.PlainPath(lex) || unix.Stat(p, &a) != nil || unix.Stat(lex, &b) != nil {
 		return "", false
 	}
 	if a.Dev != b.Dev || a.Ino != b.Ino || a.Mode&unix.S_IFMT != unix.S_IFDIR {

@@ -1,4 +1,4 @@
-package claude
+package clientproc
 
 import (
 	"os"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillwire/skillwire/claude"
 )
 
 // fakeProc is a proc filesystem of processes: pid → (comm, ppid, exe,
@@ -60,8 +62,8 @@ func (fp fakeProc) add(p fakeProcess) {
 	}
 }
 
-func envOf(kv ...string) Env {
-	return Env{Getenv: func(k string) (string, bool) {
+func envOf(kv ...string) claude.Env {
+	return claude.Env{Getenv: func(k string) (string, bool) {
 		for i := 0; i+1 < len(kv); i += 2 {
 			if kv[i] == k {
 				return kv[i+1], true
@@ -243,31 +245,6 @@ func FuzzAddDirArgs(f *testing.F) {
 			}
 		}
 	})
-}
-
-// An added folder's .claude/skills, agents and commands are roots of scope
-// Added, listed after every other root, so a session without them lists
-// the same roots in the same order.
-func TestAddedFoldersAreRootsListedLast(t *testing.T) {
-	p := Places{Config: "/h/.claude", Project: "/p", Home: "/h"}
-	before := p.Roots()
-	p.Added = []string{"/x", "/p"}
-	after := p.Roots()
-	if !slices.EqualFunc(before, after[:len(before)], Root.Same) {
-		t.Fatalf("the roots before the added ones moved")
-	}
-	var got []string
-	for _, r := range after[len(before):] {
-		if r.Scope != Added {
-			t.Errorf("root %s is %s", r.Path, r.Scope)
-		}
-		got = append(got, r.Path)
-	}
-	// /p is the project: its roots are the project's already.
-	want := []string{"/x/.claude/skills", "/x/.claude/agents", "/x/.claude/commands"}
-	if !slices.Equal(got, want) {
-		t.Errorf("added roots %q, want %q", got, want)
-	}
 }
 
 // clientWith is hookChain's client with its environment env (PWD=cwd

@@ -1,23 +1,26 @@
-package baseline
+package hookstate
 
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillwire/skillwire/storefile"
+	bolt "go.etcd.io/bbolt"
 )
 
 // A session's folders are kept once each, bounded (past the bound the
 // session is marked as having folders skillwire cannot observe, never
 // silently dropped), and only what is an absolute UTF-8 path is kept.
 func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
-	st, _ := openNew(t)
-	defer st.Close()
+	st := openNew(t)
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	err := st.Update(func(tx *Tx) error {
-		sd := tx.SessionDirs()
+	err := st.Update(func(tx *bolt.Tx) error {
+		sd := SessionDirsOf(tx)
 		for i := range MaxSessionDirs + 3 {
 			if _, err := sd.Add("s1", fmt.Sprintf("/d%d", i%(MaxSessionDirs+2)), now); err != nil {
 				return err
@@ -35,7 +38,7 @@ func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
 				t.Errorf("%q: %v", bad, err)
 			}
 		}
-		for _, bad := range []string{"", "x\n", strings.Repeat("s", maxSessionLen+1)} {
+		for _, bad := range []string{"", "x\n", strings.Repeat("s", MaxSessionLen+1)} {
 			if _, err := sd.Add(bad, "/d", now); !errors.Is(err, ErrToolUseID) {
 				t.Errorf("session %q: %v", bad, err)
 			}
@@ -63,11 +66,10 @@ func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
 // Old sessions go, and no more than maxSessions are kept: the oldest go
 // first, the one being kept never.
 func TestSessionFoldersArePruned(t *testing.T) {
-	st, _ := openNew(t)
-	defer st.Close()
+	st := openNew(t)
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	err := st.Update(func(tx *Tx) error {
-		sd := tx.SessionDirs()
+	err := st.Update(func(tx *bolt.Tx) error {
+		sd := SessionDirsOf(tx)
 		for i := range maxSessions + 10 {
 			if _, err := sd.Add(fmt.Sprintf("s%d", i), "/d", t0.Add(time.Duration(i)*time.Second)); err != nil {
 				return err
@@ -83,7 +85,7 @@ func TestSessionFoldersArePruned(t *testing.T) {
 			return err
 		}
 		n := 0
-		c := tx.tx.Bucket(bucketSessionDirs).Cursor()
+		c := tx.Bucket(bucketSessionDirs).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			n++
 		}
@@ -95,4 +97,14 @@ func TestSessionFoldersArePruned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+func openNew(t *testing.T) *storefile.DB {
+	t.Helper()
+	db, err := storefile.Open(storefile.Options{Dir: filepath.Join(t.TempDir(), "state"), Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

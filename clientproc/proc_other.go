@@ -1,6 +1,6 @@
 //go:build !linux
 
-package claude
+package clientproc
 
 // procDir: this system has no /proc (macOS), so the folders a session
 // added cannot be read from the client's command line; the session is told.

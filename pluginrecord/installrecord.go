@@ -1,4 +1,12 @@
-package claude
+// Package pluginrecord checks installed_plugins.json, Claude Code's record of
+// the plugins it installed, against each plugin's folder on disk (Facts),
+// recomputing a copyHash as the client does (CopyDigest, CopyHash).
+//
+// installed_plugins.json is the client's record of what it installed:
+// each install's installPath, version, and for some a copyHash (copyhash.go)
+// and gitCommitSha. Where the folder on disk disagrees with it, that is a
+// finding: the record is the client's, the folder may be an attacker's.
+package pluginrecord
 
 import (
 	"bytes"
@@ -6,15 +14,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
-
-// installed_plugins.json is the client's record of what it installed:
-// each install's installPath, version, and for some a copyHash (copyhash.go)
-// and gitCommitSha. Where the folder on disk disagrees with it, that is a
-// finding: the record is the client's, the folder may be an attacker's.
 
 // maxCopyChecks bounds the folders one check reads whole for a copyHash;
 // each install past it is told unchecked.
@@ -26,20 +30,20 @@ var (
 	commitForm = regexp.MustCompile(`^[0-9a-f]{40}$`)
 )
 
-// InstallRecordFacts checks every install installed_plugins.json lists
+// Facts checks every install installed_plugins.json lists
 // against its folder on disk: an installPath missing, or the cache folder of
 // another plugin; a version other than its folder's name or its
 // plugin.json's; a gitCommitSha that is no commit id; a copyHash its folder
 // does not hash to, or that cannot be checked. Every file is read through
 // the walker, bounded; a registry that cannot be read is its own
 // candidate's anomaly, not a fact here.
-func (p Places) InstallRecordFacts() []config.Fact {
+func Facts(p claude.Places) []config.Fact {
 	reads, err := walker.ReadFiles(p.Config, "plugins", []string{"installed_plugins.json", "known_marketplaces.json"}, config.MaxJSON)
 	if err != nil || reads == nil {
 		return nil
 	}
-	c := &recordCheck{cache: pathname.Join(pathname.Join(p.Config, "plugins"), "cache") + "/", known: decodeObject(wholeForm(reads[1])), userID: p.userID}
-	for _, in := range config.PluginInstallRecords(wholeForm(reads[0])) {
+	c := &recordCheck{cache: pathname.Join(pathname.Join(p.Config, "plugins"), "cache") + "/", known: decodeObject(claude.WholeForm(reads[1])), userID: func() (string, string) { return userID(p) }}
+	for _, in := range config.PluginInstallRecords(claude.WholeForm(reads[0])) {
 		c.install(in.Plugin, in.Fields)
 	}
 	return c.facts
@@ -71,7 +75,7 @@ func (c *recordCheck) install(key string, in map[string]any) {
 	}
 	rest, under := strings.CutPrefix(path, c.cache)
 	parts := strings.Split(rest, "/")
-	if !under || len(parts) != 3 || !PlainPath(path) {
+	if !under || len(parts) != 3 || !claude.PlainPath(path) {
 		return // outside the cache: told as FactPluginOutsideCache
 	}
 	if at := strings.LastIndexByte(key, '@'); at <= 0 || parts[0] != key[at+1:] || parts[1] != key[:at] {
@@ -142,14 +146,14 @@ func manifestVersion(path string) (string, bool) {
 	if err != nil || len(reads) != 1 {
 		return "", false
 	}
-	v, ok := decodeObject(wholeForm(reads[0]))["version"].(string)
+	v, ok := decodeObject(claude.WholeForm(reads[0]))["version"].(string)
 	return v, ok
 }
 
 // userID is the client's own user id, from .claude.json, read as the
 // client reads it (a 64-digit lowercase hex string, else none), or why
 // there is none.
-func (p Places) userID() (string, string) {
+func userID(p claude.Places) (string, string) {
 	if p.ClaudeJSON == "" {
 		return "", "the client's .claude.json is not known"
 	}

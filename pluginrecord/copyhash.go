@@ -1,4 +1,4 @@
-package claude
+package pluginrecord
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ const (
 
 // ErrNotHashable is why a copyHash could not be computed: the folder is
 // one the client would not hash either, or one skillwire will not read.
-var ErrNotHashable = errors.New("claude: not hashable as Claude Code hashes a plugin copy")
+var ErrNotHashable = errors.New("pluginrecord: not hashable as Claude Code hashes a plugin copy")
 
 // inModules is the client's test for a path inside node_modules.
 func inModules(path string) bool { return strings.HasPrefix(path, "node_modules/") }

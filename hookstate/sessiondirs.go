@@ -1,4 +1,4 @@
-package baseline
+package hookstate
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -42,20 +43,21 @@ const UnknownTooMany = "more folders were added than skillwire keeps"
 
 // ErrSessionDir: a folder or reason skillwire does not keep (not an
 // absolute UTF-8 path without NUL of at most 4096 bytes; not printable).
-var ErrSessionDir = errors.New("baseline: session folder not kept")
+var ErrSessionDir = errors.New("hookstate: session folder not kept")
 
 var bucketSessionDirs = []byte("session-dirs")
 
-// SessionDirs is the folders sessions added mid-session (session-dirs).
-type SessionDirs struct{ t *Tx }
+// SessionDirs is the folders sessions added mid-session (bucket
+// session-dirs).
+type SessionDirs struct{ tx *bolt.Tx }
 
-// SessionDirs is the sessions' added folders.
-func (t *Tx) SessionDirs() SessionDirs { return SessionDirs{t} }
+// SessionDirsOf is the sessions' added folders of tx.
+func SessionDirsOf(tx *bolt.Tx) SessionDirs { return SessionDirs{tx} }
 
 // Of is what session added; the zero value when nothing.
 func (sd SessionDirs) Of(session string) (SessionFolders, error) {
-	b := sd.t.tx.Bucket(bucketSessionDirs)
-	if b == nil || !validToken(session, maxSessionLen) {
+	b := sd.tx.Bucket(bucketSessionDirs)
+	if b == nil || !validToken(session, MaxSessionLen) {
 		return SessionFolders{}, nil
 	}
 	v := b.Get([]byte(session))
@@ -63,8 +65,8 @@ func (sd SessionDirs) Of(session string) (SessionFolders, error) {
 		return SessionFolders{}, nil
 	}
 	var f SessionFolders
-	if err := decodeStrict(v, &f); err != nil || len(f.Dirs) > MaxSessionDirs {
-		return SessionFolders{}, fmt.Errorf("%w: session folders", ErrCorrupt)
+	if err := storefile.DecodeStrict(v, &f); err != nil || len(f.Dirs) > MaxSessionDirs {
+		return SessionFolders{}, fmt.Errorf("%w: session folders", storefile.ErrCorrupt)
 	}
 	return f, nil
 }
@@ -91,7 +93,7 @@ func (sd SessionDirs) Add(session, dir string, now time.Time) (SessionFolders, e
 // MarkUnknown marks session as having added a folder skillwire could not
 // keep, why in fixed words.
 func (sd SessionDirs) MarkUnknown(session, why string, now time.Time) (SessionFolders, error) {
-	if why == "" || len(why) > maxUnknownLen || printable(why, maxUnknownLen) != why {
+	if why == "" || len(why) > maxUnknownLen || storefile.Printable(why, maxUnknownLen) != why {
 		return SessionFolders{}, ErrSessionDir
 	}
 	return sd.update(session, now, func(f *SessionFolders) {
@@ -102,14 +104,14 @@ func (sd SessionDirs) MarkUnknown(session, why string, now time.Time) (SessionFo
 }
 
 func (sd SessionDirs) update(session string, now time.Time, change func(*SessionFolders)) (SessionFolders, error) {
-	if !validToken(session, maxSessionLen) {
+	if !validToken(session, MaxSessionLen) {
 		return SessionFolders{}, ErrToolUseID
 	}
 	f, err := sd.Of(session)
 	if err != nil {
 		return SessionFolders{}, err
 	}
-	b, err := sd.t.bucket(bucketSessionDirs)
+	b, err := storefile.Bucket(sd.tx, bucketSessionDirs)
 	if err != nil {
 		return SessionFolders{}, err
 	}
@@ -137,7 +139,7 @@ func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		var f SessionFolders
-		if decodeStrict(v, &f) == nil && now.Sub(f.At) > sessionTTL {
+		if storefile.DecodeStrict(v, &f) == nil && now.Sub(f.At) > sessionTTL {
 			if err := c.Delete(); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package claude
+package clientproc
 
 // procDir is the proc filesystem, where a hook reads the client's command
 // line.

@@ -1,18 +1,30 @@
-package baseline
+// Package trust keeps the audit-log sources a person trusts for bounded
+// auto-accept. It lives only in the store: a project cannot set it. Its
+// view is reached from a store transaction (baseline.Tx's Trust).
+package trust
 
 import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/skillwire/skillwire/storefile"
+	bolt "go.etcd.io/bbolt"
 )
 
 // ErrSourceName: a trust source must be 1-128 printable ASCII bytes with
 // no space, as audit logs spell a source.
-var ErrSourceName = errors.New("baseline: invalid source name")
+var ErrSourceName = errors.New("trust: invalid source name")
 
 // bucketTrust holds the audit-log sources a person trusts for bounded
 // auto-accept. It lives only in the store: a project cannot set it.
 var bucketTrust = []byte("trust")
+
+// Sources is the trusted sources of a transaction (bucket trust).
+type Sources struct{ tx *bolt.Tx }
+
+// Of is the trusted sources of tx.
+func Of(tx *bolt.Tx) Sources { return Sources{tx} }
 
 func checkSource(name string) error {
 	if len(name) == 0 || len(name) > 128 {
@@ -27,11 +39,11 @@ func checkSource(name string) error {
 }
 
 // Add adds name to the trusted sources.
-func (tr Trust) Add(name string) error {
+func (tr Sources) Add(name string) error {
 	if err := checkSource(name); err != nil {
 		return err
 	}
-	b, err := tr.t.bucket(bucketTrust)
+	b, err := storefile.Bucket(tr.tx, bucketTrust)
 	if err != nil {
 		return err
 	}
@@ -39,8 +51,8 @@ func (tr Trust) Add(name string) error {
 }
 
 // Remove removes name; it reports whether name was trusted.
-func (tr Trust) Remove(name string) (bool, error) {
-	b := tr.t.tx.Bucket(bucketTrust)
+func (tr Sources) Remove(name string) (bool, error) {
+	b := tr.tx.Bucket(bucketTrust)
 	if b == nil || b.Get([]byte(name)) == nil {
 		return false, nil
 	}
@@ -48,15 +60,15 @@ func (tr Trust) Remove(name string) (bool, error) {
 }
 
 // List lists the trusted sources, sorted.
-func (tr Trust) List() ([]string, error) {
-	b := tr.t.tx.Bucket(bucketTrust)
+func (tr Sources) List() ([]string, error) {
+	b := tr.tx.Bucket(bucketTrust)
 	if b == nil {
 		return nil, nil
 	}
 	var out []string
 	err := b.ForEach(func(k, _ []byte) error {
 		if checkSource(string(k)) != nil {
-			return fmt.Errorf("%w: trust source", ErrCorrupt)
+			return fmt.Errorf("%w: trust source", storefile.ErrCorrupt)
 		}
 		out = append(out, string(k))
 		return nil

@@ -1,4 +1,8 @@
-package gate
+// Package instructions journals the instruction files Claude Code loads
+// (CLAUDE.md, rules; its InstructionsLoaded hook): each load noted under its
+// candidate's id by the digest the walker reads, only when that digest is
+// new, and a changed load kept for the next session start to tell (Record).
+package instructions
 
 import (
 	"context"
@@ -18,31 +22,41 @@ import (
 // noted load.
 const changedMark = "changed since the last load: "
 
-// recordInstructionsLoaded journals that Claude Code loaded the instruction
-// file l.Path, with the digest of its bytes now (read by the walker, under
-// its proofs): a note on the file's id for its first load and for each load
-// whose digest differs from the last noted one, marked changed. A changed
+// Config is where a load is read and recorded: the roots of the session,
+// the walker's limits, the store (its lock wait already bounded by the
+// caller's deadline) and the time of the load.
+type Config struct {
+	Roots  []claude.Root
+	Walker walker.Config
+	Store  baseline.Options
+	Now    time.Time
+}
+
+// Record journals that Claude Code loaded the instruction file l.Path,
+// with the digest of its bytes now (read by the walker, under its proofs):
+// a note on the file's id for its first load and for each load whose
+// digest differs from the last noted one, marked changed. A changed
 // load is also kept as an untold instruction change, which the next
 // delivered session start tells and consumes. A load of the same bytes
 // again notes nothing, so the journal grows with changes, not with
 // sessions (and Notes.Add bounds it per file all the same). The event
 // cannot block, so nothing is answered.
-func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
+func Record(ctx context.Context, l hookio.InstructionsLoad, cfg Config) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
 		return fmt.Errorf("%w: instruction file path", hookio.ErrEventMalformed)
 	}
 	spec := walker.RootSpec{Path: dir}
-	if r, cand, ok := watchedCandidate(env.Roots, l.Path); ok {
+	if r, cand, ok := watchedCandidate(cfg.Roots, l.Path); ok {
 		spec, dir, name = r.Spec(), r.Path, cand
 	}
-	c := walker.ObserveIn(ctx, spec, []byte(name), env.Walker)
-	st, err := baseline.Open(storeOptions(ctx, env.Store))
+	c := walker.ObserveIn(ctx, spec, []byte(name), cfg.Walker)
+	st, err := baseline.Open(cfg.Store)
 	if err != nil {
-		return fmt.Errorf("gate: opening the store: %w", err)
+		return fmt.Errorf("instructions: opening the store: %w", err)
 	}
 	defer st.Close()
-	n := baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: env.Now.UTC()}
+	n := baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: cfg.Now.UTC()}
 	memory := known(l.MemoryType, "User", "Project", "Local", "Managed")
 	text := "instruction file loaded (" + memory + ", " +
 		known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"

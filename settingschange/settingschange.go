@@ -1,0 +1,103 @@
+// Package settingschange judges a settings file Claude Code is about to
+// reload mid-session (its ConfigChange hook): which file a source names and
+// where it is among the roots (Of, File.Root), and why its change must
+// be blocked, against the form last delivered (Why): what it adds or
+// changes that lets something run, connect or be allowed without asking
+// (Blocks), or a file that cannot be read safely.
+package settingschange
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// File is the settings file a ConfigChange source names: its name, the
+// label a reason gives it, and the scopes of the roots holding it, in the
+// order looked in (a project in $HOME shares the user's root).
+type File struct {
+	Name, Label string
+	Scopes      []claude.Scope
+}
+
+// Of is the file the settings source names; the zero File, which no root
+// holds, for a source that is none.
+func Of(source string) File { return files[source] }
+
+var files = map[string]File{
+	hookio.SourceUserSettings:    {"settings.json", "user settings", []claude.Scope{claude.Global}},
+	hookio.SourceProjectSettings: {"settings.json", "project settings", []claude.Scope{claude.Project, claude.Global}},
+	hookio.SourceLocalSettings:   {"settings.local.json", "local settings", []claude.Scope{claude.Project, claude.Global}},
+	hookio.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
+}
+
+// Why is the reason to block the settings file cand now, against
+// the form last delivered (else reviewed): "" when nothing it adds or
+// changes lets something run or be allowed without asking.
+func Why(label string, cand *walker.Candidate, delivered, reviewed []byte) string {
+	if an := cand.Anomalies(); len(an) > 0 {
+		if an[0].Reason == anomaly.Root {
+			return "" // removed: nothing of it runs any more
+		}
+		return label + " could not be read safely (" + an[0].Reason.String() + "), so what the change allows is unknown"
+	}
+	if cand.Canonical == nil {
+		return ""
+	}
+	old := delivered
+	if old == nil {
+		old = reviewed
+	}
+	var fs []config.Fact
+	for _, f := range config.Facts(old, cand.Canonical) {
+		if Blocks(f) {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return ""
+	}
+	why := label + ": " + fs[0].String()
+	if len(fs) > 1 {
+		why += " (and " + strconv.Itoa(len(fs)-1) + " more)"
+	}
+	return why
+}
+
+// Blocks reports whether a settings fact lets something run, connect or
+// be allowed that was not: removals only take away, except a permission
+// rule's (a removed deny rule allows).
+func Blocks(f config.Fact) bool {
+	if f.Dangerous() { // what config says runs, reroutes or asks less: a key never heard of included
+		return true
+	}
+	switch f.Kind {
+	case config.FactNewHook, config.FactHelperSet, config.FactEnvSet,
+		config.FactNewMCPServer, config.FactMCPServerChanged, config.FactMcpjsonServerEnabled,
+		config.FactPermissionsDefaultMode, config.FactPermissionRuleAdded, config.FactPermissionRuleRemoved,
+		config.FactAdditionalDirectoryAdded, config.FactPermissionsChanged,
+		config.FactPluginEnabled, config.FactMarketplaceAdded, config.FactMarketplaceChanged:
+		return true
+	case config.FactEnableAllProjectMCP:
+		return f.Value != "" && f.Value != "false"
+	}
+	return false
+}
+
+// Root is the configuration root of roots holding f, looked for in its
+// scopes in order.
+func (f File) Root(roots []claude.Root) (claude.Root, bool) {
+	for _, sc := range f.Scopes {
+		for _, r := range roots {
+			if r.Kind == claude.Config && r.Scope == sc && slices.Contains(r.Names, f.Name) {
+				return r, true
+			}
+		}
+	}
+	return claude.Root{}, false
+}
