@@ -16,7 +16,7 @@ import (
 // ones are skipped): a file that only a form no longer kept ran keeps its
 // hash. A name is given only where the entry's hash is the hash of the
 // very path the walker binds, so no name is ever a guess. nil when the
-// candidate binds nothing.
+// candidate binds nothing. A plugin's marketplace.json is named too.
 func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
 	var names anomaly.Names
 	r.eachBound(name, canons, func(e, p string) {
@@ -51,6 +51,9 @@ func (r Root) BoundPaths(name []byte, canons ...[]byte) map[string]string {
 // eachBound calls f with the manifest path and the absolute path of every
 // file candidate name of r binds in canons (nil ones skipped).
 func (r Root) eachBound(name []byte, canons [][]byte, f func(entry, path string)) {
+	for _, p := range r.outsideFiles(name) {
+		f(string(walker.ScriptEntry(p)), p)
+	}
 	bound := r.boundFiles(name)
 	if bound == nil {
 		return

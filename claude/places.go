@@ -36,6 +36,9 @@ type Places struct {
 	// Sources are the folders installed plugins of local marketplaces
 	// load from in place, read from the plugin registries by Discover.
 	Sources []PluginSource
+	// Markets maps each known marketplace to the marketplace.json its
+	// plugins' entries are read from (marketFiles).
+	Markets map[string]string
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
@@ -45,7 +48,7 @@ type Places struct {
 // Discover finds the folders around p.Project that Claude Code loads from.
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
-	p.Sources = pluginSources(p.Config)
+	p.Sources, p.Markets = pluginSources(p.Config), marketFiles(p.Config)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -319,7 +322,7 @@ func (p Places) Roots() []Root {
 	}
 	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
 	add(Root{Path: pathname.Join(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
-	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins})
+	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins, Markets: p.Markets})
 	add(Root{Path: pathname.Join(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
 	add(Root{Path: pathname.Join(p.Config, "rules"), Scope: Global, Kind: Rules})
 	if p.ClaudeJSON != "" {

@@ -32,6 +32,10 @@ type PluginSource struct {
 	// marketplace folder (Dir its parent): the client only loads what
 	// stays inside it, so nothing it loads is left out.
 	Dir, Name string
+	// Market is the marketplace.json the client reads the plugin's entry
+	// from (its hooks, servers and component paths apply to the plugin):
+	// bound into the candidate, "" when it lies inside the folder.
+	Market string
 }
 
 // pluginSources reads, through the walker, the client's plugin registries
@@ -109,7 +113,8 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	if m.Source == "file" {
 		rest, ok := strings.CutPrefix(m.Path, m.Location+"/.claude-plugin/")
 		if !ok || rest == "" || strings.Contains(rest, "/") {
-			return whole, true // the client reads a file skillwire cannot prove is this one
+			whole.Market = m.Path // the client reads a file skillwire cannot prove is this one
+			return whole, true
 		}
 		manifest = rest
 	}
@@ -134,7 +139,7 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	if rest == "" || !ValidName(Skills, []byte(rest)) || strings.Contains(rest, `\`) {
 		return whole, true
 	}
-	return PluginSource{Plugin: key, Dir: m.Location, Name: rest}, true
+	return PluginSource{Plugin: key, Dir: m.Location, Name: rest, Market: m.Location + "/.claude-plugin/" + manifest}, true
 }
 
 // sourceRoots are the PluginSources roots of ss: one per folder, its Names
@@ -152,6 +157,7 @@ func sourceRoots(ss []PluginSource) []Root {
 			r.Names = append(r.Names, s.Name)
 			r.Sources[s.Name] = s.Plugin // the first plugin (by key) names a folder two entries share
 		}
+		r.bindMarket(s.Name, s.Market)
 	}
 	return roots
 }

@@ -146,6 +146,9 @@ type Root struct {
 	// Sources, of a PluginSources root, is the plugin (plugin@marketplace)
 	// each of Names is the folder of.
 	Sources map[string]string
+	// Markets, of a PluginSources root, is the marketplace.json bound into
+	// each of Names; of the plugin cache, each marketplace's (outsideFiles).
+	Markets map[string]string
 	// ConfigDir is the configuration directory the root belongs to, whose
 	// audit log speaks for it: <cfg> for every root of the user's,
 	// <project>/.claude for every root of the project's (the folders
@@ -264,7 +267,7 @@ func (r Root) Spec() walker.RootSpec {
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
 		each := pluginSpec()
-		each.Noise = cacheNoise
+		each.Noise, each.Outside = cacheNoise, r.outsideFiles
 		spec.Each = &each
 	case PluginSources:
 		// The names come from a marketplace.json: the tree's author chose
@@ -273,7 +276,7 @@ func (r Root) Spec() walker.RootSpec {
 		spec.InnerLinks, spec.NamesFromTree = true, true
 		for _, n := range r.Names {
 			ns := pluginSpec()
-			ns.Name, ns.NoFollow = n, true
+			ns.Name, ns.NoFollow, ns.Outside = n, true, r.outsideFiles
 			spec.Names = append(spec.Names, ns)
 		}
 	}

@@ -1,5 +1,7 @@
 package config
 
+import "strings"
+
 // LocalMarketplace is a marketplace known_marketplaces.json records from a
 // folder of this machine ("directory") or a marketplace.json in one
 // ("file"): Claude Code 2.1.328 loads each of its plugins whose entry names
@@ -64,4 +66,32 @@ func MarketplaceEntry(canon []byte, plugin string) (source string, found, relati
 		return s, true, ok
 	}
 	return "", false, false
+}
+
+// MarketplaceFiles maps each marketplace of a canonical
+// known_marketplaces.json (WholeJSON's form) to the marketplace.json the
+// client reads its plugins' entries from, as written: a "file" source's
+// path; an installLocation naming a .json file (a "url" source's download);
+// else <installLocation>/.claude-plugin/marketplace.json (a folder, or a
+// clone of a git or github source). A marketplace without a string
+// location is left out.
+func MarketplaceFiles(canon []byte) map[string]string {
+	doc := decodeCanonical(canon)
+	out := map[string]string{}
+	for _, name := range cfgKeys(doc) {
+		m, _ := doc[name].(map[string]any)
+		src, _ := m["source"].(map[string]any)
+		loc, _ := m["installLocation"].(string)
+		path, _ := src["path"].(string)
+		switch {
+		case src["source"] == "file" && path != "":
+			out[name] = path
+		case loc == "":
+		case strings.HasSuffix(strings.ToLower(loc), ".json"):
+			out[name] = loc
+		default:
+			out[name] = loc + "/.claude-plugin/marketplace.json"
+		}
+	}
+	return out
 }

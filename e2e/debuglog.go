@@ -16,8 +16,9 @@ type HookRun struct {
 
 // Most events log "Hooks: Event:matcher [cmd] finished with status N";
 // InstructionsLoaded and ConfigChange log "Event:matcher [cmd] completed
-// with status N".
-var hookRunLine = regexp.MustCompile(`(?m)\[DEBUG\] (?:Hooks: )?([A-Za-z]+)(?::(\S*))? \[(.*)\] (?:finished|completed) with status (-?\d+)`)
+// with status N"; a plugin's hook adds "(plugin name@marketplace)" after
+// the command.
+var hookRunLine = regexp.MustCompile(`(?m)\[DEBUG\] (?:Hooks: )?([A-Za-z]+)(?::(\S*))? \[(.*?)\](?: \(plugin \S+\))? (?:finished|completed) with status (-?\d+)`)
 
 // HookRuns are the command hooks the debug log says ran.
 func HookRuns(debug string) []HookRun {

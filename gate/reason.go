@@ -82,7 +82,7 @@ func Reason(f Finding) string {
 	if f.Unknown {
 		k := f.Candidate.Kind.String()
 		name := "a name that cannot be shown"
-		if anomaly.Gate(f.Candidate.Folder) {
+		if shownUse(f.Candidate.Folder) {
 			name = `"` + string(f.Candidate.Folder) + `"`
 		}
 		if f.Like != "" {

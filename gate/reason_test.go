@@ -49,6 +49,12 @@ func TestReason(t *testing.T) {
 			`command swbybm4kq2rx7a3c is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
 		{"an ungated plugin hides the name", Finding{Candidate: cand(testID, resolve.Skill, resolve.Plugin, "pdf", "", "../evil"), State: New},
 			`skill swbybm4kq2rx7a3c is new since the last session and was never reviewed; see 'skillwire history swbybm4kq2rx7a3c'`},
+		{"an unknown plugin skill by its namespaced name", Finding{Candidate: resolve.Candidate{Kind: resolve.Skill, Folder: []byte("pd:ps")}, State: New, Unknown: true},
+			`the skill "pd:ps" is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed`},
+		{"an unknown namespaced name with an ungated part", Finding{Candidate: resolve.Candidate{Kind: resolve.Skill, Folder: []byte("pd:p\x1b[2Js")}, State: New, Unknown: true},
+			`the skill a name that cannot be shown is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed`},
+		{"an unknown name of two colons", Finding{Candidate: resolve.Candidate{Kind: resolve.Skill, Folder: []byte("a:b:c")}, State: New, Unknown: true},
+			`the skill a name that cannot be shown is none that skillwire has observed nor one of Claude Code's own, so what it loads cannot be judged: it is new and never reviewed`},
 		{"a bad id is never printed", Finding{Candidate: cand("sw$(rm -rf)", resolve.Skill, resolve.User, "pdf", "", ""), State: New},
 			`skill "pdf" (unknown id) is new since the last session and was never reviewed`},
 	} {

@@ -160,6 +160,10 @@ func run(r *Request) (*Result, error) {
 	if err := check(r); err != nil {
 		return nil, err
 	}
+	target, current, targetDigest, err := r.outside()
+	if err != nil {
+		return nil, err
+	}
 	// Every object is read and verified before anything is written.
 	data := make(map[snapshot.Hash][]byte)
 	r.data = data
@@ -197,7 +201,7 @@ func run(r *Request) (*Result, error) {
 	qname := r.ID + "-" + r.Now.UTC().Format("20060102T150405Z") + "-" + random()[:8]
 	// The stage's descriptor is held until after the exchange, so its
 	// inode cannot be reused by a replacement with the same number.
-	stagefd, err := build(dirfd, stage, &r.Target.Manifest, data)
+	stagefd, err := build(dirfd, stage, target, data)
 	if err != nil {
 		return nil, r.refuse(dirfd, where, stage, qname, err)
 	}
@@ -207,7 +211,7 @@ func run(r *Request) (*Result, error) {
 	// be what was previewed, the parent still at its name in the root, and
 	// the staging name still the tree built.
 	now := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
-	if now.Partial() || now.Digest != r.Current.Digest {
+	if now.Partial() || now.Digest != current {
 		return nil, r.refuse(dirfd, where, stage, qname, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest))
 	}
 	if err := stillParent(rootfd, string(r.Name), dirfd); err != nil {
@@ -229,7 +233,7 @@ func run(r *Request) (*Result, error) {
 	// The stage could have been edited or swapped up to the exchange: only
 	// a walk of what is now in place says whether the target is.
 	in := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
-	res.InPlace, res.Verified = in.Digest, !in.Partial() && in.Digest == r.Target.Digest
+	res.InPlace, res.Verified = in.Digest, !in.Partial() && in.Digest == targetDigest
 	var qerr error
 	res.Quarantine, res.Beside, qerr = quarantine(dirfd, r.Root.Path, stage, r.StateDir, qname)
 	if qerr != nil {

@@ -48,6 +48,11 @@ type NameSpec struct {
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs; their content is bound into the candidate.
 	Scripts func(canon []byte) []string
+	// Outside, when set, lists the absolute paths of files outside a
+	// directory candidate (by its name in the root) that the client reads
+	// as part of it: a plugin's marketplace.json entry. Their content is
+	// bound into the candidate as Scripts' files are.
+	Outside func(name []byte) []string
 	// Imports, when set, lists the files a bound file at path names in
 	// turn (an instruction file's imports' own imports), bound too, to
 	// ImportDepth levels of Scripts' files (1: Scripts' alone).

@@ -34,7 +34,13 @@ func ScriptEntry(path string) []byte {
 // file names are bound in turn, to ImportDepth levels, each file once (a
 // cycle ends), all within MaxScripts.
 func (w *cwalk) scripts(canon []byte) {
-	level := w.spec.Scripts(canon)
+	w.out = append(w.out, w.bind(w.spec.Scripts(canon))...)
+}
+
+// bind observes the files level names (absolute paths), and with
+// NameSpec.Imports the files they name in turn, as scripts describes, and
+// returns their entries sorted.
+func (w *cwalk) bind(level []string) []snapshot.Entry {
 	seen := map[string]bool{}
 	var ents []snapshot.Entry
 	bound := 0
@@ -67,7 +73,39 @@ walk:
 		level = next
 	}
 	slices.SortFunc(ents, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
-	w.out = append(w.out, ents...)
+	return ents
+}
+
+// outside binds the files NameSpec.Outside names into the entries ents
+// (sorted) of a directory candidate, at their ScriptEntry paths. An entry
+// of the tree at one of those paths poses as the bound file: both give way
+// to a Badname anomaly there, so neither silently stands for the other.
+func (w *cwalk) outside(ents []snapshot.Entry, paths []string) []snapshot.Entry {
+	bound := w.bind(paths)
+	if len(bound) == 0 {
+		return ents
+	}
+	out := make([]snapshot.Entry, 0, len(ents)+len(bound))
+	i, j := 0, 0
+	for i < len(ents) || j < len(bound) {
+		switch {
+		case j == len(bound):
+			out, i = append(out, ents[i]), i+1
+		case i == len(ents):
+			out, j = append(out, bound[j]), j+1
+		default:
+			switch c := snapshot.ComparePaths(ents[i].Path, bound[j].Path); {
+			case c < 0:
+				out, i = append(out, ents[i]), i+1
+			case c > 0:
+				out, j = append(out, bound[j]), j+1
+			default:
+				out = append(out, anomalyEntry(bound[j].Path, anomaly.Badname))
+				i, j = i+1, j+1
+			}
+		}
+	}
+	return out
 }
 
 // ScriptTargetSuffix marks the entry of what a script that is a link
