@@ -55,7 +55,7 @@ func marketFiles(cfg string) map[string]string {
 	if err != nil || reads == nil {
 		return nil
 	}
-	known := wholeForm(reads[0])
+	known := WholeForm(reads[0])
 	if known == nil {
 		return nil
 	}

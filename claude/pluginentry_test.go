@@ -73,7 +73,7 @@ func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 		"bad":  "\x1b[2J",
 	})
 	ex := walker.FileRead{Data: known}
-	got := config.MarketplaceFiles(wholeForm(ex))
+	got := config.MarketplaceFiles(WholeForm(ex))
 	want := map[string]string{"dir": "/m/.claude-plugin/marketplace.json", "file": "/f/x.json",
 		"url": "/c/marketplaces/url.JSON", "git": "/c/marketplaces/git/.claude-plugin/marketplace.json"}
 	if len(got) != len(want) {
