@@ -21,11 +21,19 @@ import (
 //     TestAnUpdatedReviewedPluginIsPendingAndAsked: the old version is no
 //     longer told changed);
 //   - .in_use: a folder of one marker per running session (named by its
-//     process id), so collection spares a version in use.
+//     process id), so collection spares a version in use;
+//   - .links_materialized: the stamp (JSON: the time, the client's build)
+//     the client writes once it has turned a version's links into files,
+//     read back only to skip that pass; its copy never takes one from a
+//     plugin's source (pinned by TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold:
+//     the stamp written after skillwire observed the folder is no change).
 //
-// Any other name there, .claude-plugin-link included (the client reads it
-// to find a link farm), is content.
-var cacheNoise = []string{".in_use", ".orphaned_at"}
+// Any other name there is content: .claude-plugin-link (read to find a
+// link farm), .claude-directory-proof.json (copied from the source and
+// read as proof of the commit a folder is), .mcpb-cache (the MCP bundles
+// it runs), .git, and a look-alike of a noise name (the client's own
+// scratch .links_materialized.tmp.<hex> included).
+var cacheNoise = []string{".in_use", ".links_materialized", ".orphaned_at"}
 
 // PluginVersion splits a plugin cache candidate's name into its
 // marketplace, plugin and version folders; ok is false for any other name.

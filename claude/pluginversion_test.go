@@ -66,9 +66,10 @@ func TestTwoFoldersAreOnePluginOnlyWithTheSameMarketplaceAndPlugin(t *testing.T)
 }
 
 // The client's bookkeeping in a cached version folder (.orphaned_at at an
-// update, .in_use markers while a session runs it) moves no digest, so a
-// reviewed version stays reviewed; any other file there, one of a like
-// name, or those names deeper in the folder, is content and moves it.
+// update, .in_use markers while a session runs it, the .links_materialized
+// stamp of its install) moves no digest, so a reviewed version stays
+// reviewed; any other file there, one of a like name, or those names
+// deeper in the folder, is content and moves it.
 func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing.T) {
 	digest := func(t *testing.T, extra ...string) string {
 		t.Helper()
@@ -82,14 +83,25 @@ func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing
 		return w.Candidates[0].Digest.String()
 	}
 	base := digest(t)
-	if got := digest(t, "mkt/plug/1.0.0/.orphaned_at=1764590000000", "mkt/plug/1.0.0/.in_use/4242=", "mkt/plug/1.0.0/.in_use/77="); got != base {
+	stamp := `mkt/plug/1.0.0/.links_materialized={"at":"2026-11-30T08:47:00.000Z","cli":{"VERSION":"2.1.328"}}`
+	if got := digest(t, "mkt/plug/1.0.0/.orphaned_at=1764590000000", "mkt/plug/1.0.0/.in_use/4242=", "mkt/plug/1.0.0/.in_use/77=", stamp); got != base {
 		t.Error("the client's bookkeeping moved the version's digest")
 	}
 	for _, extra := range []string{
 		"mkt/plug/1.0.0/.orphaned_at2=x",
 		"mkt/plug/1.0.0/.claude-plugin-link={}",
+		"mkt/plug/1.0.0/.claude-directory-proof.json={}",
+		"mkt/plug/1.0.0/.mcpb-cache/s/index.js=x",
 		"mkt/plug/1.0.0/skills/.orphaned_at=x",
 		"mkt/plug/1.0.0/skills/ps/.in_use/1=",
+		"mkt/plug/1.0.0/skills/.links_materialized={}",
+		"mkt/plug/1.0.0/skills/ps/.links_materialized=",
+		"mkt/plug/1.0.0/.links_materialized.tmp.0a1b2c3d/0=x",
+		"mkt/plug/1.0.0/.links_materialized2=x",
+		"mkt/plug/1.0.0/.Links_Materialized={}",
+		"mkt/plug/1.0.0/.links_materialized.={}",
+		"mkt/plug/1.0.0/.links_materialized\x1b={}",
+		"mkt/plug/1.0.0/links_materialized={}",
 		"mkt/plug/1.0.0/.ORPHANED_AT=x",
 		"mkt/plug/1.0.0/.orphaned_at\n=x",
 	} {

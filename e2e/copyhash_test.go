@@ -29,9 +29,12 @@ const copyRefusal = "is not treated as the organization's, and does not load: it
 // After a byte of the cached copy changes, the client still loads the
 // plugin (it compares a copy with its copyHash only where it loads a hooks
 // module), and skillwire tells "its files differ from what Claude Code
-// installed (copyHash)", scan and status exiting 3. Control: the unedited
-// copy loads and skillwire tells nothing. Not parallel: the managed
-// drop-in is the machine's.
+// installed (copyHash)", scan and status exiting 3, and every session
+// start tells it to the model and counts it for the person while it
+// stands. Control: the unedited copy loads and skillwire tells nothing,
+// neither of its record nor, at the session after the install, of the
+// .links_materialized stamp the client wrote into it. Not parallel: the
+// managed drop-in is the machine's.
 func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 	dropIn := managedDropIn(t, "skillwire-e2e-copyhash.json")
 	w := NewWorld(t)
@@ -86,6 +89,32 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 		if lines := scanRecord(t, w); len(lines) != 0 {
 			t.Errorf("skillwire tells the client's own copy: %q", lines)
 		}
+		if m.Sent(recordWords) || strings.Contains(r.Debug, recordNotice) {
+			t.Errorf("the session start tells the client's own copy as differing from its record")
+		}
+		// The client stamps the version folder it installed
+		// (.links_materialized, its time in it), possibly after skillwire
+		// observed it: the stamp is its bookkeeping. Here skillwire is
+		// made to observe the folder without it, and the client's own
+		// stamp is then put back: the next session tells no change.
+		stamp := filepath.Join(rec.InstallPath, ".links_materialized")
+		b, err := os.ReadFile(stamp)
+		if err != nil {
+			t.Fatalf("the client wrote no .links_materialized into %s: the premise changed (%v)", rec.InstallPath, err)
+		}
+		if err := os.Remove(stamp); err != nil {
+			t.Fatal(err)
+		}
+		w.MustSkillwire([]int{0, 3}, "scan", "--update")
+		if err := os.WriteFile(stamp, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m = model(t, nil)
+		r = w.Claude(m, Run{Prompt: "hello", Env: env})
+		noTrouble(t, r)
+		if a := advisory(m); strings.Contains(a, "plug@mkt") || strings.Contains(r.Debug, "systemMessage") {
+			t.Errorf("the session after the client's stamp tells the plugin (the stamp is not content): %q", a)
+		}
 	})
 
 	t.Run("a byte changed in the cache still loads and is told", func(t *testing.T) {
@@ -107,8 +136,29 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 		if out, code := w.Skillwire("status", "--json"); code != 3 || !strings.Contains(out, want) {
 			t.Errorf("status: exit %d, want 3 telling the copyHash:\n%s", code, out)
 		}
+		// The session start tells it to the model and counts it for the
+		// person, in this session and the next: it stands while the copy
+		// differs.
+		for i := range 2 {
+			m := model(t, nil)
+			r := w.Claude(m, Run{Prompt: "hello", Env: env})
+			noTrouble(t, r)
+			if !m.Sent(recordWords+`, told every session while it stands: plugin "plug@mkt"`) || !m.Sent(want) {
+				t.Errorf("session %d after the edit: the model was not told the copy differs from its record: %q", i+1, advisory(m))
+			}
+			if !strings.Contains(r.Debug, recordNotice) {
+				t.Errorf("session %d after the edit: the person's line does not count it", i+1)
+			}
+		}
 	})
 }
+
+// recordWords open the advisory's line of a plugin that differs from its
+// install record; recordNotice is the person's count of one.
+const (
+	recordWords  = "- differs from Claude Code's install record"
+	recordNotice = "1 plugin that differs from Claude Code's install record"
+)
 
 // install is the one install of plug@mkt installed_plugins.json records.
 type install struct {

@@ -62,8 +62,10 @@ func goldenCases() map[string]Event {
 		"auto_accept":       AutoAccept(daemon, skill, "blake3:"+strings.Repeat("cd", 32), "blake3:"+strings.Repeat("ab", 32), "/home/ana/.claude/.audit-log.jsonl"),
 		"halt":              Halt(when, skill, "blake3:"+strings.Repeat("ab", 32), "changed while under review"),
 		"hooks_disabled":    HooksDisabled(when, sett, "disableAllHooks"),
-		"restore":           Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "/home/ana/.claude/skillwire/quarantine/swabcdefgh234567-1", nil),
-		"restore_failed":    Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "", errors.New("the reviewed version is not kept")),
+		"install_record": InstallRecord(when, Candidate{ID: "swplug234567abcd", Kind: "plugin", Scope: "global", Name: "plug@mkt", Path: "/home/ana/.claude/plugins/cache/mkt/plug/1.0.0"},
+			"copyHash", `plugin "plug@mkt" at "/home/ana/.claude/plugins/cache/mkt/plug/1.0.0": its files differ from what Claude Code installed (copyHash)`),
+		"restore":        Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "/home/ana/.claude/skillwire/quarantine/swabcdefgh234567-1", nil),
+		"restore_failed": Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "", errors.New("the reviewed version is not kept")),
 	}
 }
 

@@ -186,6 +186,23 @@ func HooksDisabled(o Origin, c Candidate, setting string) Event {
 	return e
 }
 
+// InstallRecord is a Detection Finding (2004): plugin c's folder is not
+// what Claude Code recorded installing (installed_plugins.json). check
+// names the check that failed (config's Record… words), told is the
+// finding as the session was told it (escaped). A copyHash its folder no
+// longer hashes to is High: the bytes changed after the client installed
+// them; any other disagreement Medium.
+func InstallRecord(o Origin, c Candidate, check, told string) Event {
+	sev := SeverityMedium
+	if check == "copyHash" {
+		sev = SeverityHigh
+	}
+	e := finding(o, c, sev, "install-record", check+":"+c.Name+":"+c.Path, c.Kind+" differs from its install record ("+check+")")
+	e.Message = told
+	e.Unmapped.Skillwire = Fields{Event: "install_record", Via: o.Via, Candidate: ref(c), Check: check, Reason: told}
+	return e
+}
+
 // Restore is File Remediation Activity (7002), activity Restore: the
 // candidate's tree put back at digest to; the displaced tree (from) kept
 // in quarantine. A failed restore has status Failure and err's text.

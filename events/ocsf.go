@@ -221,7 +221,7 @@ type Unmapped struct {
 // Fields are skillwire's own facts about an event.
 type Fields struct {
 	// Event names the kind: file_change, candidate, gate_answer, verdict,
-	// auto_accept, halt, restore, hooks_disabled.
+	// auto_accept, halt, restore, hooks_disabled, install_record.
 	Event     string     `json:"event"`
 	Via       string     `json:"via,omitempty"`
 	Candidate *Candidate `json:"candidate,omitempty"`
@@ -245,6 +245,8 @@ type Fields struct {
 	Source         string   `json:"source,omitempty"`
 	Quarantine     string   `json:"quarantine,omitempty"`
 	Setting        string   `json:"setting,omitempty"`
+	// Check is the install-record check a plugin's folder failed.
+	Check string `json:"check,omitempty"`
 	// PathHex is the exact bytes of a path that is not valid UTF-8 (JSON
 	// cannot hold them; file.path then carries U+FFFD in their place).
 	PathHex string `json:"path_hex,omitempty"`

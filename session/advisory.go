@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/settings"
@@ -62,6 +63,13 @@ type Input struct {
 	// Instructions are the instruction files loaded with changed bytes
 	// since they were last told (the InstructionsLoaded hook), oldest first.
 	Instructions []baseline.InstructionChange
+	// InstallRecord are where a plugin's folder disagrees with Claude
+	// Code's installed_plugins.json (pluginrecord.Facts),
+	// dangerous first: told in every session while they stand, never
+	// consumed. InstallRecordLate: the check did not finish in time, so
+	// what it would say is unknown, and told.
+	InstallRecord     []config.Fact
+	InstallRecordLate bool
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -185,12 +193,13 @@ func build(in Input) Advisory {
 	for i := range items {
 		items[i].text = itemText(in, &items[i])
 	}
-	told, held := limit(items)
+	records := recordLines(in)
+	told, held := limit(items, textBudget-textSize(records))
 	var instr []string
 	var instrHeld int
 	adv.Instructions, instr, instrHeld = limitInstructions(in.Instructions, told)
 	acc := acceptedByKind(adv.Consume) // told before the deltas join Consume
-	adv.Text = render(in, acc, told, held, instr, instrHeld)
+	adv.Text = render(in, acc, records, told, held, instr, instrHeld)
 	adv.Notice = notice(in, acc, items, len(in.Instructions))
 	for _, it := range told {
 		if it.delta {
@@ -409,11 +418,11 @@ func deltaOf(st *baseline.Standing) (category, bool) {
 // rest is for the fixed lines around them.
 const textBudget = hookio.MaxContext - 2000
 
-// limit tells the first items, at most maxListed and within textBudget,
+// limit tells the first items, at most maxListed and within budget bytes,
 // and holds the rest over, counted per category. A pending review told
 // before yields lines to the one-time tells waiting behind it, up to half:
 // pending reviews alone never keep a new or changed candidate unnamed.
-func limit(items []item) (told []item, held [numCategories]int) {
+func limit(items []item, budget int) (told []item, held [numCategories]int) {
 	fresh := 0
 	for _, it := range items {
 		if it.delta || it.cat == catAutoAccepted || it.cat == catRestored {
@@ -424,7 +433,7 @@ func limit(items []item) (told []item, held [numCategories]int) {
 	size, full := 0, false
 	for _, it := range items {
 		switch {
-		case full || len(told) == maxListed || size+len(it.text)+1 > textBudget:
+		case full || len(told) == maxListed || size+len(it.text)+1 > budget:
 			full = true
 		case toldBefore(it) && retold == retoldCap:
 		default:
@@ -438,6 +447,15 @@ func limit(items []item) (told []item, held [numCategories]int) {
 		held[it.cat]++
 	}
 	return told, held
+}
+
+// textSize is what lines take of the advisory, each with its newline.
+func textSize(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	return n
 }
 
 // toldBefore reports whether it is a pending review already told, with no
@@ -480,7 +498,7 @@ func itemText(in Input, it *item) string {
 }
 
 // render writes the advisory's lines, or "" when there is nothing to say.
-func render(in Input, accepted string, told []item, held [numCategories]int, instr []string, instrHeld int) string {
+func render(in Input, accepted string, records []string, told []item, held [numCategories]int, instr []string, instrHeld int) string {
 	var lines []string
 	if in.StoreProblem != "" {
 		lines = append(lines, "skillwire could not compare with its store ("+in.StoreProblem+"): what changed since the last session is unknown.")
@@ -505,6 +523,7 @@ func render(in Input, accepted string, told []item, held [numCategories]int, ins
 		lines = append(lines, "- skillwire's hooks in "+anomaly.QuoteBytes([]byte(i.Path))+" lack "+strings.Join(i.Events(), ", ")+
 			" (installed before they were added, or removed since): what those hooks would see goes unseen (a folder /add-dir adds is never judged without DirectoryAdded); "+i.Advice())
 	}
+	lines = append(lines, records...)
 	for _, it := range told {
 		lines = append(lines, it.text)
 	}

@@ -14,11 +14,14 @@ import (
 )
 
 // fleetEvents are what a delivered session start tells a fleet: each
-// candidate it consumed as new, changed, removed or partial, and each
-// auto-accept and halt applied. The session's id comes from the hook.
-func fleetEvents(session string, adv *Advisory, auto []AutoOutcome, rec map[string]*reconcile.Reconciliation, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
-	origin := events.Origin{SessionID: session, Via: "session-start"}
-	var out []events.Event
+// candidate it consumed as new, changed, removed or partial, each
+// auto-accept and halt applied, and each disagreement with Claude Code's
+// install record it told (every session while it stands). The session's
+// id comes from the hook.
+func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
+	origin := events.Origin{SessionID: s.Session, Via: "session-start"}
+	auto, rec := in.Auto, in.Reconciled
+	out := recordEvents(origin, in, s.Places.Config)
 	for i := range adv.Consume {
 		st := &adv.Consume[i]
 		out = append(out, fileEvents(origin, st, rec[st.ID], content)...)
@@ -99,7 +102,7 @@ func fleetCandidate(st *baseline.Standing) events.Candidate {
 // appendFleetEvents writes them beside the store; a failure is logged,
 // never fatal to the session start.
 func appendFleetEvents(ctx context.Context, s Start, adv *Advisory, in *Input, content func(snapshot.Hash) ([]byte, bool)) {
-	evs := fleetEvents(s.Session, adv, in.Auto, in.Reconciled, content)
+	evs := fleetEvents(s, adv, in, content)
 	if err := events.Append(ctx, s.Store.Dir, evs...); err != nil {
 		s.Log.Warn().Err(err).Msg("session-start: the fleet events were not written")
 		if s.Stderr != nil {

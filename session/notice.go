@@ -70,6 +70,10 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	}
 	add(blocked, "BLOCKed", "BLOCKed")
 	add(suspect, "SUSPECT", "SUSPECT")
+	add(recordPlugins(in.InstallRecord), "plugin that differs from Claude Code's install record", "plugins that differ from Claude Code's install record")
+	if in.InstallRecordLate {
+		parts = append(parts, "plugins not checked against Claude Code's install record in time")
+	}
 	add(n[catPending], "changed since review", "changed since review")
 	add(hooks, "new hook in settings", "new hooks in settings")
 	add(servers, "new MCP server", "new MCP servers")

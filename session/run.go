@@ -61,6 +61,12 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	cfg := s.Walk
 	keep.Attach(&cfg)
 
+	// The install record is checked beside the walk, within the same
+	// time: past it, it is told unchecked.
+	recordCtx, cancelRecord := context.WithTimeout(ctx, s.WalkTimeout)
+	defer cancelRecord()
+	records := startRecordCheck(recordChecker(s.Places))
+
 	// The store is never held during the walk.
 	walkCtx, cancel := context.WithTimeout(ctx, s.WalkTimeout)
 	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
@@ -69,9 +75,11 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Places: s.Places, Log: s.Log,
 		Audit: s.Audit, Content: keep.Content(kept.Get)}
 	in, err := c.prepare()
+	in.InstallRecord, in.InstallRecordLate = records.wait(recordCtx)
 	if err != nil {
 		// Nothing to compare with: say so, and what could not be observed.
-		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err)})
+		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err),
+			InstallRecord: in.InstallRecord, InstallRecordLate: in.InstallRecordLate})
 		deliver(adv.Text, adv.Notice)
 		return adv, err
 	}

@@ -70,7 +70,7 @@ func forget(s *streams, f confirmFlags, args []string) error {
 	}
 	fmt.Fprintf(s.out, "would forget %d record(s):\n", len(targets))
 	for _, id := range targets {
-		e := statusEntry(byID[id])
+		e := statusEntry(w, byID[id])
 		fmt.Fprintf(s.out, "  %s  %s  %s  %s\n", e.ID, displayName(e.Name), e.Status, orDash(e.Verdict))
 	}
 	if f.dryRun {

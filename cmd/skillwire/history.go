@@ -109,7 +109,7 @@ Exit 0, 2 usage error, 4 store unusable.`,
 			if asJSON {
 				return writeJSON(s.out, out)
 			}
-			fmt.Fprintf(s.out, "%s (%s): %d kept version(s), %d event(s), newest first\n", ref.id, gatedName(ref.name), len(vs), len(out.Versions))
+			fmt.Fprintf(s.out, "%s (%s): %d kept version(s), %d event(s), newest first\n", ref.id, w.refName(ref), len(vs), len(out.Versions))
 			for _, v := range out.Versions {
 				restorable := "restorable"
 				if !v.Restorable {

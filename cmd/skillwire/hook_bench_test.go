@@ -45,7 +45,6 @@ func hookBenchWith(b *testing.B, plugins bool) (*streams, map[string]string) {
 	for i := range 100 {
 		writeFiles(b, filepath.Join(dir, "cfg/skills", fmt.Sprintf("skill-%03d", i)), 20, data)
 	}
-	candidates := 100
 	if plugins {
 		for i := range 20 {
 			writeFiles(b, filepath.Join(dir, "cfg/plugins/cache/acme", fmt.Sprintf("p%02d", i), "1.0.0"), 20, data)
@@ -67,7 +66,6 @@ func hookBenchWith(b *testing.B, plugins bool) (*streams, map[string]string) {
 				b.Fatal(err)
 			}
 		}
-		candidates += 20 + len(files)
 	}
 	env := map[string]string{"CLAUDE_CONFIG_DIR": dir + "/cfg", "SKILLWIRE_STATE_DIR": dir + "/state", "CLAUDE_PROJECT_DIR": dir + "/noproject",
 		"SKILLWIRE_MANAGED_DIR": ""}
@@ -75,7 +73,8 @@ func hookBenchWith(b *testing.B, plugins bool) (*streams, map[string]string) {
 	var out bytes.Buffer
 	s.in, s.out = bytes.NewReader(nil), &out
 	runSessionStart(context.Background(), s, hookDeadline)
-	if !bytes.Contains(out.Bytes(), fmt.Appendf(nil, "first run: %d ", candidates)) {
+	// The first run counts by kind (session.acceptedByKind).
+	if want := "first run, accepted 100 skills"; !bytes.Contains(out.Bytes(), []byte(want)) || plugins && !bytes.Contains(out.Bytes(), []byte("20 plugins")) {
 		b.Fatalf("bootstrap: %s", out.Bytes())
 	}
 	return s, env
@@ -189,3 +188,49 @@ func BenchmarkHookOneChanged(b *testing.B) {
 		}
 	}
 }
+
+// managedPlugin adds to hookBench's tree the copy of one plugin a managed
+// install recorded, with the copyHash the pinned client wrote for it (the
+// vector of plugin_install_record.txtar); withHash false records the
+// same install without it, so the two benchmarks differ only by the
+// check of one copy.
+func managedPlugin(b *testing.B, withHash bool) *streams {
+	s, env := hookBench(b)
+	cfg := env["CLAUDE_CONFIG_DIR"]
+	hash := ""
+	if withHash {
+		hash = `,"copyHash":"Jp44ERCzHKHaSsUAtctBEgfGyXWW9Dz6DUus8SeBlWA="`
+	}
+	files := map[string]string{
+		"plugins/cache/mkt/plug/1.0.0/.claude-plugin/plugin.json": `{"name":"plug","version":"1.0.0"}`,
+		"plugins/cache/mkt/plug/1.0.0/skills/ps/SKILL.md":         "---\nname: ps\ndescription: a plugin skill\n---\nthe plugin body\n",
+		"plugins/known_marketplaces.json":                         `{"mkt":{"source":{"source":"url","url":"https://127.0.0.1:43887/marketplace.json"},"installLocation":"/nowhere"}}`,
+		"plugins/installed_plugins.json":                          `{"version":2,"plugins":{"plug@mkt":[{"scope":"managed","installPath":"` + cfg + `/plugins/cache/mkt/plug/1.0.0","version":"1.0.0"` + hash + `}]}}`,
+		".claude.json":                                            `{"userID":"48e494fa47a041ecda2bb6b4e052763045ea8c25785c43d389d27b2a2486c3bc"}`,
+	}
+	for name, text := range files {
+		p := filepath.Join(cfg, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	s.in, s.out = bytes.NewReader(nil), &out
+	runSessionStart(context.Background(), s, hookDeadline) // the new plugin told once
+	if !bytes.Contains(out.Bytes(), []byte("new since the last session")) {
+		b.Fatalf("the plugin was not told new: %s", out.Bytes())
+	}
+	return s
+}
+
+// BenchmarkHookManagedPluginUnchanged is the hook with nothing changed
+// where one managed plugin's install recorded a copyHash: the copy is read
+// and hashed as the client hashes it, and agrees (nothing told).
+func BenchmarkHookManagedPluginUnchanged(b *testing.B) { runUnchanged(b, managedPlugin(b, true)) }
+
+// BenchmarkHookManagedPluginNoCopyHash is the same install recording no
+// copyHash: only its installPath and version are checked.
+func BenchmarkHookManagedPluginNoCopyHash(b *testing.B) { runUnchanged(b, managedPlugin(b, false)) }

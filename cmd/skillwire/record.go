@@ -125,7 +125,7 @@ tree), 4 store unusable.`,
 			if asJSON {
 				return writeJSON(s.out, out)
 			}
-			fmt.Fprintf(s.out, "recorded %s for %s (%s) at %s\n", verdict, ref.id, gatedName(ref.name), orDash(out.Digest))
+			fmt.Fprintf(s.out, "recorded %s for %s (%s) at %s\n", verdict, ref.id, w.refName(ref), orDash(out.Digest))
 			if r := out.Replaced; r != nil {
 				fmt.Fprintf(s.out, "replaces %s recorded %s", r.Verdict, r.At.Format(time.RFC3339))
 				if r.Reviewer != "" {
@@ -170,15 +170,6 @@ func hashString(h *snapshot.Hash) *string {
 	}
 	s := h.String()
 	return &s
-}
-
-// gatedName is a name for a sentence: itself when it passes the display
-// gate, else a fixed phrase.
-func gatedName(name []byte) string {
-	if anomaly.Gate(name) {
-		return string(name)
-	}
-	return "name hidden"
 }
 
 // expectDigest is the digest --expect-digest gives, nil when not given; a

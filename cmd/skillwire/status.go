@@ -191,7 +191,7 @@ been recorded yet (which says nothing about what is installed).`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, walker.DefaultLimits)
 			for _, r := range rep.Pending {
-				e := statusEntry(r)
+				e := statusEntry(w, r)
 				if rc := rec[r.ID]; rc != nil {
 					e.Changes = rc.Files()
 				}
@@ -202,7 +202,7 @@ been recorded yet (which says nothing about what is installed).`,
 				recs []*baseline.Record
 			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
 				for _, r := range l.recs {
-					e := statusEntry(r)
+					e := statusEntry(w, r)
 					if rc := rec[r.ID]; rc != nil {
 						e.Changes = rc.Files()
 					}
@@ -252,7 +252,7 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 	return daemonJSON{Alive: d.Alive(now), HeartbeatAge: &age, Watching: &watching}
 }
 
-func statusEntry(r *baseline.Record) statusEntryJSON {
+func statusEntry(w *world, r *baseline.Record) statusEntryJSON {
 	e := statusEntryJSON{ID: r.ID, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
 	if r.Halt != nil {
 		e.Halt = r.Halt.Reason
@@ -266,7 +266,7 @@ func statusEntry(r *baseline.Record) statusEntryJSON {
 	if r.Removed {
 		e.Status = "removed"
 	}
-	if n, ok := claude.Display(r.Kind, r.Name); ok {
+	if n, ok := w.display(string(r.Root), r.Kind, r.Name); ok {
 		e.Name = &n
 	}
 	if r.Verdict != nil {

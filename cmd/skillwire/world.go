@@ -147,6 +147,31 @@ type candidateRef struct {
 	name []byte
 }
 
+// display is how the candidate name of a root of path and kind is shown:
+// by the root the world watches there now, which knows a plugin's source
+// folder by its plugin@marketplace (claude.Root.Display), else as its kind
+// shows it (a record of a folder no longer installed keeps its folder's
+// name).
+func (w *world) display(path string, kind claude.Kind, name []byte) (string, bool) {
+	for _, r := range w.roots {
+		// A folder the root names for its plugin is shown only as that
+		// plugin (hidden when its names fail the gate), never by itself.
+		if r.Path == path && r.Kind == kind && (kind != claude.PluginSources || r.SourcePlugin(name) != nil) {
+			return r.Display(name)
+		}
+	}
+	return claude.Display(kind, name)
+}
+
+// refName is ref's name for a sentence: shown as display shows it, else
+// "name hidden".
+func (w *world) refName(ref candidateRef) string {
+	if n, ok := w.display(ref.root.Path, ref.root.Kind, ref.name); ok {
+		return n
+	}
+	return "name hidden"
+}
+
 // resolve finds the one candidate whose id starts with prefix, among the
 // store's records and the candidates on disk now. The prefix is checked
 // for the id shape first, so a name can never be passed where an id goes,
