@@ -31,9 +31,13 @@ func HookRuns(debug string) []HookRun {
 }
 
 // Ran reports whether a hook running skillwire's subcommand sub ran for event.
-func Ran(debug, event, sub string) bool {
+func Ran(debug, event, sub string) bool { return RanFor(debug, event, "", sub) }
+
+// RanFor is Ran for one matcher (InstructionsLoaded's is the load reason);
+// "" is any.
+func RanFor(debug, event, matcher, sub string) bool {
 	for _, r := range HookRuns(debug) {
-		if r.Event == event && strings.Contains(r.Command, "skillwire hook "+sub) {
+		if r.Event == event && (matcher == "" || r.Matcher == matcher) && strings.Contains(r.Command, "skillwire hook "+sub) {
 			return true
 		}
 	}
