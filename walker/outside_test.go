@@ -74,3 +74,23 @@ func TestAnOutsideFileThatIsNotRegularIsAnAnomaly(t *testing.T) {
 		t.Errorf("anomalies %v", reasonsOf(c.Anomalies()))
 	}
 }
+
+// A bound file whose folder is a file (a url marketplace's install
+// location is its downloaded marketplace file, not a folder holding
+// .claude-plugin/marketplace.json) is nothing there, as for the client: no
+// entry and no anomaly; when the folder appears, the digest changes.
+func TestAnOutsideFileUnderAFileIsNothingThere(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "mkt=a downloaded marketplace", "root/plug/a=x")
+	bound := filepath.Join(dir, "mkt", ".claude-plugin", "marketplace.json")
+	spec := NameSpec{Name: "plug", Outside: func([]byte) []string { return []string{bound} }}
+	c := candidateNamed(scanNamed(t, filepath.Join(dir, "root"), spec), "plug")
+	if len(c.Anomalies()) > 0 || c.Partial() {
+		t.Fatalf("anomalies %v, partial %v: a file where a folder would be is nothing there", reasonsOf(c.Anomalies()), c.Partial())
+	}
+	testtree.Must(t, os.Remove(filepath.Join(dir, "mkt")))
+	testtree.Make(t, dir, "mkt/.claude-plugin/marketplace.json={}")
+	if d := candidateNamed(scanNamed(t, filepath.Join(dir, "root"), spec), "plug"); d.Digest == c.Digest {
+		t.Error("the bound file appeared and the digest did not move")
+	}
+}

@@ -125,7 +125,10 @@ func (w *cwalk) script(p string, sink *[]byte) []snapshot.Entry {
 		return nil
 	}
 	fd, err := openDirPath(dir)
-	if errors.Is(err, unix.ENOENT) {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		// Nothing is there to run or read: a missing folder, or a file
+		// where a folder of the path would be (the client, reaching for
+		// it, finds nothing either). When it appears, the digest changes.
 		return nil
 	}
 	if err != nil {
