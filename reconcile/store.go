@@ -25,8 +25,10 @@ type Reconciliation struct {
 	Against string
 	// Reference is the manifest they are measured against, nil for none.
 	Reference *snapshot.Manifest
-	// Names show its paths (Candidate.Names).
+	// Names show its paths (Candidate.Names); Bound says where the files
+	// it binds lie (Candidate.Bound).
 	Names anomaly.Names
+	Bound map[string]string
 }
 
 // Subjects is what reconciliation compares: per candidate, its reference
@@ -134,7 +136,7 @@ func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[
 	}
 	res := Run(Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim, Content: s.Content})
 	for _, c := range s.Candidates {
-		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored, Names: c.Names}
+		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored, Names: c.Names, Bound: c.Bound}
 	}
 	for _, id := range res.Incomplete {
 		out[id].Incomplete = true
