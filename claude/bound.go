@@ -27,10 +27,16 @@ func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
 		if names == nil {
 			names = anomaly.Names{}
 		}
-		names[e] = s
-		names[e+walker.ScriptTargetSuffix] = s + " (link target)"
+		NameBound(names, e, s)
 	})
 	return names
+}
+
+// NameBound names in names the bound entry (walker.ScriptEntry) shown as
+// s, and what a link there reaches (walker.ScriptTargetSuffix).
+func NameBound(names anomaly.Names, entry, s string) {
+	names[entry] = s
+	names[entry+walker.ScriptTargetSuffix] = s + " (link target)"
 }
 
 // BoundPaths maps the manifest path of each file candidate name of r binds

@@ -17,11 +17,17 @@ type Reconciliation struct {
 	// SHA256 is of the file's new content; zero when not known. SIEMs index
 	// SHA-256, so a changed file should carry it.
 	SHA256 [32]byte
+	// At is where a file the candidate binds from outside its path lies
+	// (a script its settings run: claude.Root.BoundPaths), absolute:
+	// file.path is At, and skillwire.entry the change's path in the
+	// candidate (scripts/<hash>). "" for every other file.
+	At string
 }
 
 // FileChange is File System Activity (1001) for one path of a candidate:
 // Added is Create, Modified Update, Removed Delete, ModeChanged Set
-// Attributes. file.path is the candidate's path joined with the change's.
+// Attributes. file.path is the candidate's path joined with the change's,
+// or where a bound file lies (Reconciliation.At).
 // An unexpected change is Medium, one only the project's own log explains
 // Low, the rest Informational.
 func FileChange(o Origin, c Candidate, ch snapshot.Change, r Reconciliation) Event {
@@ -36,7 +42,10 @@ func FileChange(o Origin, c Candidate, ch snapshot.Change, r Reconciliation) Eve
 	if entry == nil {
 		entry = ch.Old
 	}
-	full := joinPath(c.Path, ch.Path)
+	full, bound := joinPath(c.Path, ch.Path), ""
+	if r.At != "" {
+		full, bound = r.At, string(ch.Path)
+	}
 	f := fileOf(full, entry)
 	if ch.Type != snapshot.Removed && entry != nil && entry.Kind == snapshot.File {
 		if r.SHA256 != ([32]byte{}) {
@@ -48,7 +57,7 @@ func FileChange(o Origin, c Candidate, ch snapshot.Change, r Reconciliation) Eve
 	if activity == ActivitySetAttributes {
 		e.Message = "file mode changed in " + c.Kind + " " + describe(c)
 	}
-	e.Unmapped.Skillwire = Fields{Event: "file_change", Via: o.Via, Candidate: ref(c), Change: ch.Type.String(), Class: r.Class, Why: r.Why, PathHex: pathHex(full)}
+	e.Unmapped.Skillwire = Fields{Event: "file_change", Via: o.Via, Candidate: ref(c), Change: ch.Type.String(), Class: r.Class, Why: r.Why, PathHex: pathHex(full), Entry: bound}
 	if ch.Old != nil && ch.Old.Kind == snapshot.File && ch.Type != snapshot.Removed {
 		e.Unmapped.Skillwire.PreviousDigest = ch.Old.Hash.String()
 	}

@@ -250,6 +250,9 @@ type Fields struct {
 	// PathHex is the exact bytes of a path that is not valid UTF-8 (JSON
 	// cannot hold them; file.path then carries U+FFFD in their place).
 	PathHex string `json:"path_hex,omitempty"`
+	// Entry is a bound file's path in its candidate (scripts/<hash>) when
+	// file.path is where the file lies (Reconciliation.At).
+	Entry string `json:"entry,omitempty"`
 	// ClaudeCode is what a hook knew of the Claude Code session.
 	ClaudeCode *ClaudeCode `json:"claude_code,omitempty"`
 }

@@ -88,12 +88,19 @@ func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*L
 		specs[i] = r.Spec(repo)
 	}
 	observed := walker.Scan(ctx, specs, cfg)
+	names := map[string]anomaly.Names{}
 	for i, r := range roots {
 		for j := range observed[i].Candidates {
-			relScripts(r.claude(repo), topOf(repo), &observed[i].Candidates[j])
+			c := &observed[i].Candidates[j]
+			if n := relScripts(r.claude(repo), topOf(repo), c); n != nil {
+				names[key(r.Path, c.Name)] = n
+			}
 		}
 	}
 	l, problems := Build(roots, observed)
+	for i := range l.Candidates {
+		l.Candidates[i].names = names[key(l.Candidates[i].Root, l.Candidates[i].Name)]
+	}
 	problems = append(problems, clash...)
 	slices.SortFunc(problems, compareProblems)
 	return l, problems
@@ -102,28 +109,37 @@ func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*L
 // relScripts names the scripts and imports bound into a configuration
 // candidate by their path below the repository top, not as the scan
 // reached them (walker.ScriptEntry hashes that path): the same commit then
-// locks the same from any checkout and any -C.
-func relScripts(r claude.Root, top string, c *walker.Candidate) {
+// locks the same from any checkout and any -C. It returns their names
+// (claude.Root.BoundNames) by the entries it gave them, nil for none.
+func relScripts(r claude.Root, top string, c *walker.Candidate) (names anomaly.Names) {
 	if r.Kind != claude.Config || c.Canonical == nil {
-		return
+		return nil
 	}
 	spec := r.Spec()
 	i := slices.IndexFunc(spec.Names, func(n walker.NameSpec) bool { return n.Name == string(c.Name) })
 	if i < 0 || spec.Names[i].Scripts == nil {
-		return
+		return nil
 	}
 	rename := map[string][]byte{}
+	names = anomaly.Names{}
 	for _, p := range spec.Names[i].Scripts(c.Canonical) {
 		rel, ok := strings.CutPrefix(p, top+"/")
 		if !ok {
-			continue // absolute, as the file wrote it
+			// absolute, as the file wrote it
+			if s, ok := anomaly.ShowOutside("/", []byte(strings.TrimPrefix(p, "/"))); ok && strings.HasPrefix(p, "/") {
+				claude.NameBound(names, string(walker.ScriptEntry(p)), s)
+			}
+			continue
 		}
 		from, to := walker.ScriptEntry(p), walker.ScriptEntry(rel)
 		rename[string(from)] = to
 		rename[string(from)+walker.ScriptTargetSuffix] = append(slices.Clone(to), walker.ScriptTargetSuffix...)
+		if s, ok := anomaly.ShowOutside("$CLAUDE_PROJECT_DIR/", []byte(rel)); ok {
+			claude.NameBound(names, string(to), s)
+		}
 	}
 	if len(rename) == 0 {
-		return
+		return names
 	}
 	es := c.Manifest.Entries
 	for k := range es {
@@ -132,6 +148,7 @@ func relScripts(r claude.Root, top string, c *walker.Candidate) {
 		}
 	}
 	slices.SortFunc(es, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
+	return names
 }
 
 // Verify observes the repository at repo and compares it with lock. It

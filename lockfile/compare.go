@@ -60,6 +60,19 @@ type FileChange struct {
 	Path   []byte
 	Kind   snapshot.Kind // as observed; as locked when removed
 	Change Change
+	// Shown is where a script or import a configuration candidate binds
+	// lies, as every command shows it ("$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"),
+	// when the observed candidate names it (Path is then its entry,
+	// scripts/<hash>); "" for every other path.
+	Shown string
+}
+
+// Label shows the path: Shown when set, else FileLabel(Path).
+func (f FileChange) Label() string {
+	if f.Shown != "" {
+		return f.Shown
+	}
+	return FileLabel(f.Path)
 }
 
 // Changed is a candidate whose digest differs from its locked digest.
@@ -154,7 +167,11 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 			} else if o.Canonical != nil {
 				ref = tell(ref, nil, o)
 			}
-			r.Changed = append(r.Changed, Changed{Ref: ref, Locked: l.Digest, Files: DiffFiles(&l.Manifest, &o.Manifest)})
+			files := DiffFiles(&l.Manifest, &o.Manifest)
+			for k := range files {
+				files[k].Shown = o.names[string(files[k].Path)]
+			}
+			r.Changed = append(r.Changed, Changed{Ref: ref, Locked: l.Digest, Files: files})
 		}
 	}
 	for i := range observed.Candidates {

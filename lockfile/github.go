@@ -59,8 +59,12 @@ func (r *Report) findings(lockName string) []finding {
 	for _, c := range r.Changed {
 		facts(c.Ref)
 		for _, f := range c.Files {
-			out = append(out, finding{ruleChanged, location(c.Root, c.Name, f.Path),
-				fmt.Sprintf("%s %s %s in %s (now %s, locked %s)", f.Kind, FileLabel(f.Path), f.Change, c.Label(), c.Digest, c.Locked)})
+			at := f.Path
+			if f.Shown != "" {
+				at = nil // the entry is no file of the repository: the candidate is
+			}
+			out = append(out, finding{ruleChanged, location(c.Root, c.Name, at),
+				fmt.Sprintf("%s %s %s in %s (now %s, locked %s)", f.Kind, f.Label(), f.Change, c.Label(), c.Digest, c.Locked)})
 		}
 		if len(c.Files) == 0 {
 			out = append(out, finding{ruleChanged, location(c.Root, c.Name, nil),

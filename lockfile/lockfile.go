@@ -237,6 +237,10 @@ type Candidate struct {
 	// front is an observed skill's, agent's or command's frontmatter form:
 	// never locked, it tells what a new one allows.
 	front []byte
+	// names show an observed configuration candidate's bound scripts and
+	// imports by where they lie (claude.Root.BoundNames, keyed by the
+	// entries relScripts gives them); never locked.
+	names anomaly.Names
 }
 
 func compareCandidates(a, b *Candidate) int {

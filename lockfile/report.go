@@ -50,10 +50,13 @@ type ChangedJSON struct {
 }
 
 // FileJSON is one differing path: path ("" is the candidate itself), or
-// null and path_hex when a component fails the display gate.
+// null and path_hex when a component fails the display gate. A script or
+// import a configuration candidate binds is path where it lies
+// (FileChange.Shown) and entry, its path in the lock (scripts/<hash>).
 type FileJSON struct {
 	Path    *string `json:"path"`
 	PathHex string  `json:"path_hex,omitempty"`
+	Entry   string  `json:"entry,omitempty"`
 	Kind    string  `json:"kind"`
 	Change  string  `json:"change"`
 }
@@ -79,6 +82,9 @@ func (r *Report) JSON() ReportJSON {
 			fj.Path = plain
 			if hexed != nil {
 				fj.PathHex = *hexed
+			}
+			if f.Shown != "" {
+				fj.Path, fj.PathHex, fj.Entry = &f.Shown, "", string(f.Path)
 			}
 			cj.Files = append(cj.Files, fj)
 		}
@@ -189,7 +195,7 @@ func (r *Report) WriteText(w io.Writer, lockName string) error {
 		fmt.Fprintf(tw, "  changed\t%s\t%s %s (locked %s)\n", c.Label(), c.Kind, c.Digest, c.Locked)
 		facts(c.Ref)
 		for _, f := range c.Files {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Change, FileLabel(f.Path), f.Kind)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Change, f.Label(), f.Kind)
 		}
 	}
 	for _, p := range r.Anomalous {

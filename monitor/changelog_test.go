@@ -5,6 +5,7 @@ package monitor
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,42 @@ func TestDaemonChangesAreFleetEventsAndShippingRuns(t *testing.T) {
 	case <-shipped:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the daemon never shipped")
+	}
+}
+
+// A script a settings hook runs is logged by where it lies, never by the
+// hash it is bound under (issue 23); a component that fails the display
+// rules stays hashed.
+func TestDaemonLogsABoundScriptByWhereItLies(t *testing.T) {
+	var log lockedLog
+	settings := func(cfg string, scripts ...string) string {
+		var hooks []string
+		for _, s := range scripts {
+			hooks = append(hooks, `{"type":"command","command":"bash \"`+filepath.Join(cfg, "hooks", s)+`\""}`)
+		}
+		return `{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[` + strings.Join(hooks, ",") + `]}]}}`
+	}
+	h := startDaemonWith(t, func(cfg string) {
+		write(t, filepath.Join(cfg, "hooks/format.sh"), "#!/bin/sh\n")
+		write(t, filepath.Join(cfg, "hooks/my hook.sh"), "#!/bin/sh\n")
+		write(t, filepath.Join(cfg, "settings.json"), settings(cfg, "format.sh"))
+	}, func(c *Config) { c.Log = zerolog.New(&log) })
+	waitLog(t, &log, `"message":"heartbeat"`)
+	write(t, filepath.Join(h.cfg, "settings.json"), settings(h.cfg, "format.sh", "my hook.sh"))
+	waitLog(t, &log, `"message":"candidate changed"`)
+	var line string
+	for _, l := range strings.Split(log.String(), "\n") {
+		if strings.Contains(l, "candidate changed") && strings.Contains(l, `"name":"settings.json"`) {
+			line = l
+		}
+	}
+	if want := `"added ` + filepath.Join(h.cfg, "hooks/format.sh") + ` (unexpected)"`; !strings.Contains(line, want) {
+		t.Errorf("the change does not name the script %s: %s", want, line)
+	}
+	if !regexp.MustCompile(`"added [^"]*/hooks/#[0-9a-f]{8} \(unexpected\)"`).MatchString(line) || strings.Contains(line, "my hook") {
+		t.Errorf("a script whose name fails the display rules is not shown by its hash: %s", line)
+	}
+	if regexp.MustCompile(`scripts/[0-9a-f]{32}`).MatchString(line) {
+		t.Errorf("a bound script is shown by its entry: %s", line)
 	}
 }

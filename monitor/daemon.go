@@ -767,7 +767,7 @@ func (d *daemon) reconcile(events []cache.Event) {
 	}
 	scopes, err := auditlog.Scopes(d.cfg.AuditLog, d.roots)
 	if err == nil {
-		err = reconcile.Events(d.cfg.Store, scopes, events, d.current, d.cfg.Walk.Limits, time.Now())
+		err = reconcile.Events(d.cfg.Store, scopes, events, d.current, d.rootAt, d.cfg.Walk.Limits, time.Now())
 	}
 	if err != nil {
 		d.log.Warn().Err(err).Msg("change events not reconciled")

@@ -25,8 +25,10 @@ type Reconciliation struct {
 	Against string
 	// Reference is the manifest they are measured against, nil for none.
 	Reference *snapshot.Manifest
-	// Names show its paths (Candidate.Names).
+	// Names show its paths (Candidate.Names); Bound says where the files
+	// it binds lie (Candidate.Bound).
 	Names anomaly.Names
+	Bound map[string]string
 }
 
 // Subjects is what reconciliation compares: per candidate, its reference
@@ -134,7 +136,7 @@ func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[
 	}
 	res := Run(Input{Candidates: s.Candidates, Sources: src, Now: now, Limits: lim, Content: s.Content})
 	for _, c := range s.Candidates {
-		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored, Names: c.Names}
+		out[c.ID] = &Reconciliation{Against: s.Against[c.ID], Reference: c.Stored, Names: c.Names, Bound: c.Bound}
 	}
 	for _, id := range res.Incomplete {
 		out[id].Incomplete = true
@@ -208,10 +210,12 @@ const maxEventChanges = 100
 // Events attaches to each change event of a present candidate its file
 // changes since the candidate's reference (the daemon's events carry them,
 // as sessions do). It reads the store read-only and the logs outside any
-// write lock; current finds the candidate as just observed. Events it
-// cannot reconcile keep no changes: they are told all the same.
+// write lock; current finds the candidate as just observed, rootAt the
+// root at a path (nil: none), whose bound files are shown by where they
+// lie (Candidate.Binds). Events it cannot reconcile keep no changes: they
+// are told all the same.
 func Events(opts baseline.Options, scopes []auditlog.Scope, events []cache.Event,
-	current func(root string, name []byte) *walker.Candidate, lim walker.Limits, now time.Time) error {
+	current func(root string, name []byte) *walker.Candidate, rootAt func(path string) *claude.Root, lim walker.Limits, now time.Time) error {
 	if len(events) == 0 {
 		return nil
 	}
@@ -230,7 +234,11 @@ func Events(opts baseline.Options, scopes []auditlog.Scope, events []cache.Event
 			if err != nil {
 				return err
 			}
-			sub.Add(Candidate{ID: ids[i], Root: string(ev.Root), Name: ev.Name, Current: &c.Manifest}, ref)
+			cand := Candidate{ID: ids[i], Root: string(ev.Root), Name: ev.Name, Current: &c.Manifest}
+			if root := rootAt(string(ev.Root)); root != nil {
+				cand.Binds(*root, c.Canonical, tx.Extract(ids[i]), tx.ReviewedExtract(ids[i]))
+			}
+			sub.Add(cand, ref)
 		}
 		return nil
 	})

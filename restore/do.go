@@ -60,7 +60,8 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	if err != nil || r.Current.Digest == r.Target.Digest {
 		return Outcome{Already: err == nil}, err
 	}
-	ds, err := history.Diff(&r.Current.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content, nil)
+	ds, err := history.Diff(&r.Current.Manifest, &r.Target.Manifest, withStage(stage, r.Content), r.Content,
+		r.Root.BoundNames(r.Name, append([][]byte{r.Current.Canonical}, r.Forms...)...))
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%w: %w", ErrPreview, err)
 	}

@@ -87,6 +87,11 @@ type Request struct {
 	Expect  *snapshot.Hash
 	Target  *baseline.Version
 	Content history.Content // the target's file contents
+	// Forms are the candidate's canonical forms the store keeps
+	// (delivered, reviewed; nil ones skipped): with the one on disk, they
+	// name in the preview the files it binds by a hash of where they lie
+	// (claude.Root.BoundNames).
+	Forms [][]byte
 	// StateDir holds the store, waited for up to LockTimeout, and the
 	// quarantine; Walk observes the candidate, again just before the
 	// exchange.

@@ -79,7 +79,7 @@ func fileEvents(origin events.Origin, st *baseline.Standing, r *reconcile.Reconc
 		if i == maxFileEvents {
 			break
 		}
-		rc := events.Reconciliation{Class: string(ch.Class), Why: string(ch.Why)}
+		rc := events.Reconciliation{Class: string(ch.Class), Why: string(ch.Why), At: r.Bound[string(ch.Change.Path)]}
 		if n := ch.Change.New; n != nil && n.Kind == snapshot.File && content != nil {
 			if b, ok := content(n.Hash); ok {
 				rc.SHA256 = sha256.Sum256(b)

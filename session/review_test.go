@@ -267,7 +267,7 @@ func TestDaemonEventsCarryTheirReconciliation(t *testing.T) {
 			return c
 		}
 		return nil
-	}, walker.DefaultLimits, l.now)
+	}, func(string) *claude.Root { return nil }, walker.DefaultLimits, l.now)
 	must(t, err)
 	got := events[0].Changes
 	if len(got) != 2 || got[0].Path != "SKILL.md" || got[0].Change != "modified" || got[1].Path != "run.sh" ||

@@ -117,7 +117,7 @@ settings without root; a plugin registry.`,
 			if err != nil {
 				return err
 			}
-			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: history.Forms(kept(cs, nil), forms...),
+			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: history.Forms(kept(cs, nil), forms...), Forms: forms,
 				StateDir: w.stateDir, LockTimeout: w.timeout, Walk: cfg, Now: time.Now().UTC(),
 				AuditLog: auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)).Log}
 			o, err := restore.Do(cmd.Context(), r, func(p restore.Preview) (bool, error) {
