@@ -49,14 +49,9 @@ func HooksOffIn(p claude.Places) []HooksOff {
 		out = append(out, HooksOff{Scope: claude.Managed, Path: pathname.Join(p.Managed, ManagedSettingsFile)})
 	}
 	var user []HooksOff
-	if p.Config != "" && disablesHooks(p.Config, ".", "settings.json") {
-		user = append(user, HooksOff{Scope: claude.Global, Path: claude.SettingsPath(p.Config)})
-	}
-	if p.Project != "" {
-		for _, n := range claude.ProjectSettingsFiles {
-			if claude.ProjectConfigDir(p.Project) != p.Config && disablesHooks(p.Project, ".claude", n) {
-				user = append(user, HooksOff{Scope: claude.Project, Path: pathname.Join(claude.ProjectConfigDir(p.Project), n)})
-			}
+	for _, f := range userFiles(p) {
+		if s := readFile(f.dir, f.sub, f.name); s != nil && s.HooksDisabled() {
+			user = append(user, HooksOff{Scope: f.scope, Path: f.path})
 		}
 	}
 	if len(user) > 0 && !managedHooks(p) {
@@ -70,6 +65,28 @@ func HooksOffIn(p claude.Places) []HooksOff {
 func disablesHooks(dir, sub, name string) bool {
 	s := readFile(dir, sub, name)
 	return s != nil && s.HooksDisabled()
+}
+
+// settingsFile is one settings file of p: sub/name of dir, at path.
+type settingsFile struct {
+	scope                claude.Scope
+	dir, sub, name, path string
+}
+
+// userFiles are the non-managed settings files that can hold hooks: the
+// user's settings.json, the project's settings.json and settings.local.json
+// (unless the project's .claude is the configuration directory itself).
+func userFiles(p claude.Places) []settingsFile {
+	var out []settingsFile
+	if p.Config != "" {
+		out = append(out, settingsFile{claude.Global, p.Config, ".", "settings.json", claude.SettingsPath(p.Config)})
+	}
+	if p.Project != "" && claude.ProjectConfigDir(p.Project) != p.Config {
+		for _, n := range claude.ProjectSettingsFiles {
+			out = append(out, settingsFile{claude.Project, p.Project, ".claude", n, pathname.Join(claude.ProjectConfigDir(p.Project), n)})
+		}
+	}
+	return out
 }
 
 // managedHooks reports whether skillwire's SessionStart hook is in its
@@ -130,19 +147,11 @@ func (i Incomplete) Events() []string {
 // holds the SessionStart hook. Without a SessionStart hook anywhere nothing
 // is installed and nothing is incomplete.
 func IncompleteIn(p claude.Places) *Incomplete {
-	type file struct{ dir, sub, name, path string }
-	var files []file
+	var files []settingsFile
 	if p.Managed != "" {
-		files = append(files, file{p.Managed, "managed-settings.d", ManagedDropIn, pathname.Join(pathname.Join(p.Managed, "managed-settings.d"), ManagedDropIn)})
+		files = append(files, settingsFile{claude.Managed, p.Managed, "managed-settings.d", ManagedDropIn, pathname.Join(pathname.Join(p.Managed, "managed-settings.d"), ManagedDropIn)})
 	}
-	if p.Config != "" {
-		files = append(files, file{p.Config, ".", "settings.json", claude.SettingsPath(p.Config)})
-	}
-	if p.Project != "" && claude.ProjectConfigDir(p.Project) != p.Config {
-		for _, n := range claude.ProjectSettingsFiles {
-			files = append(files, file{p.Project, ".claude", n, pathname.Join(claude.ProjectConfigDir(p.Project), n)})
-		}
-	}
+	files = append(files, userFiles(p)...)
 	have := make([]bool, len(HookSpecs))
 	install := ""
 	for _, f := range files {
