@@ -43,6 +43,9 @@ type Places struct {
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
 	Added []string
+	// Inline are the plugins the session loads with --plugin-dir
+	// (InlinePlugins): PluginSources roots of scope Added.
+	Inline []PluginSource
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
@@ -302,6 +305,9 @@ func (p Places) Roots() []Root {
 				for _, n := range r.Names {
 					if !slices.Contains(o.Names, n) {
 						o.Names = append(o.Names, n)
+						if s, ok := r.Sources[n]; ok {
+							o.Sources[n] = s // a --plugin-dir folder inside a local marketplace's
+						}
 					}
 				}
 				return
@@ -361,13 +367,16 @@ func (p Places) Roots() []Root {
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Project, Kind: Rules})
 		}
 	}
-	for _, r := range sourceRoots(p.Sources) {
+	for _, r := range sourceRoots(p.Sources, Global) {
 		add(r)
 	}
 	// The added folders come last: a session without them lists the
 	// same roots in the same order.
 	for _, d := range p.Added {
 		dirs(pathname.Join(d, ".claude"), Added)
+	}
+	for _, r := range sourceRoots(p.Inline, Added) {
+		add(r)
 	}
 	for i := range roots {
 		switch roots[i].Scope {
@@ -392,9 +401,22 @@ func (p Places) Roots() []Root {
 
 // AddedRoots are the roots of scope Added of the folders dirs, as Roots
 // lists them for Places.Added.
-func AddedRoots(dirs []string) []Root {
+func AddedRoots(dirs []string) []Root { return Places{Added: dirs}.addedRoots() }
+
+// InlineRoots are the roots of the --plugin-dir plugins named of the
+// folders dir holds (a store's records of them, outside the session), each
+// named for its plugin as InlinePlugins names it.
+func InlineRoots(dir string, names []string) []Root {
+	var p Places
+	for _, n := range names {
+		p.Inline = append(p.Inline, inlineSource(dir, n))
+	}
+	return p.addedRoots()
+}
+
+func (p Places) addedRoots() []Root {
 	var out []Root
-	for _, r := range (Places{Added: dirs}).Roots() {
+	for _, r := range p.Roots() {
 		if r.Scope == Added {
 			out = append(out, r)
 		}

@@ -142,14 +142,15 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	return PluginSource{Plugin: key, Dir: m.Location, Name: rest, Market: m.Location + "/.claude-plugin/" + manifest}, true
 }
 
-// sourceRoots are the PluginSources roots of ss: one per folder, its Names
-// the plugins' folders in it, each named for its plugin in Sources.
-func sourceRoots(ss []PluginSource) []Root {
+// sourceRoots are the PluginSources roots of ss, of scope: one per folder,
+// its Names the plugins' folders in it, each named for its plugin in
+// Sources.
+func sourceRoots(ss []PluginSource, scope Scope) []Root {
 	var roots []Root
 	for _, s := range ss {
 		i := slices.IndexFunc(roots, func(r Root) bool { return r.Path == s.Dir })
 		if i < 0 {
-			roots = append(roots, Root{Path: s.Dir, Scope: Global, Kind: PluginSources, Sources: map[string]string{}})
+			roots = append(roots, Root{Path: s.Dir, Scope: scope, Kind: PluginSources, Sources: map[string]string{}})
 			i = len(roots) - 1
 		}
 		r := &roots[i]

@@ -157,7 +157,7 @@ func TestASourceRootHoldsOnlyItsPluginsFoldersNamedForTheirPlugins(t *testing.T)
 		{Plugin: "bad@mkt", Dir: dir + "/m", Name: "b\x1b[31m"},
 		{Plugin: "again@mkt", Dir: dir + "/m", Name: "a"},
 		{Plugin: "link@mkt", Dir: dir + "/m", Name: "l"},
-	})
+	}, Global)
 	if len(roots) != 1 || !slices.Equal(roots[0].Names, []string{"a", "b\x1b[31m", "l"}) {
 		t.Fatalf("roots %+v, want one root of a, b, l", roots)
 	}

@@ -65,6 +65,8 @@ type AddedDirs struct {
 	// directory could not be read, a path is not read as the client reads
 	// it. "" when they are all observed, or no client runs this hook.
 	Problem string
+	// Plugins are the plugin folders the client loads (--plugin-dir).
+	Plugins PluginDirs
 }
 
 // Problems reading the client, in fixed words.
@@ -105,26 +107,26 @@ func (c Client) Added(env claude.Env) AddedDirs {
 		n, err := strconv.Atoi(v)
 		want, pidSet = n, err == nil && n > 0
 		if !pidSet {
-			return AddedDirs{Problem: problemNotFound}
+			return failed(problemNotFound)
 		}
 	}
 	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
 		return AddedDirs{} // no client runs this process: nothing to read
 	}
 	if c.Proc == "" {
-		return AddedDirs{Problem: problemNoProc}
+		return failed(problemNoProc)
 	}
 	pid, err := c.find(want)
 	switch {
 	case errors.Is(err, errRefused):
-		return AddedDirs{Problem: problemProcRefuse}
+		return failed(problemProcRefuse)
 	case err != nil:
-		return AddedDirs{Problem: problemNotFound}
+		return failed(problemNotFound)
 	}
 	dir := pathJoinPid(c.Proc, pid)
 	cmdline, err := readBounded(dir+"/cmdline", maxCmdline)
 	if err != nil {
-		return AddedDirs{Problem: problemCmdline}
+		return failed(problemCmdline)
 	}
 	var out AddedDirs
 	environ, err := readBounded(dir+"/environ", maxEnviron)
@@ -148,41 +150,58 @@ func (c Client) Added(env claude.Env) AddedDirs {
 		}
 		vals = append(vals, ds...)
 	}
-	vals = append(vals, AddDirArgs(splitArgs(cmdline))...)
+	argv := splitArgs(cmdline)
+	vals = append(vals, AddDirArgs(argv)...)
 	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
 	for _, v := range vals {
 		if len(out.Dirs) == MaxAdded {
 			out.problem(problemTooMany)
 			break
 		}
-		if len(v) > 1 {
-			v = strings.TrimRight(v, "/")
-			if v == "" {
-				v = "/"
-			}
-		}
-		if strings.HasPrefix(v, "~") {
-			out.problem(problemTilde)
-			continue
-		}
-		if !strings.HasPrefix(v, "/") {
-			base, problem := launch.get()
-			if problem != "" {
-				out.problem(problem)
-				continue
-			}
-			v = strings.TrimSuffix(base+"/"+v, "/") // "" is the working directory
-		}
-		p, ok := resolveAdded(v)
-		if !ok {
-			out.problem(problemDotted)
+		p, problem := launch.resolve(v)
+		if problem != "" {
+			out.problem(problem)
 			continue
 		}
 		if !slices.Contains(out.Dirs, p) {
 			out.Dirs = append(out.Dirs, p)
 		}
 	}
+	out.Plugins = pluginDirs(argv, env, &launch)
 	return out
+}
+
+// resolve is the folder an added value v names as the client reads it
+// (trailing slashes dropped, a relative path against the folder it
+// started in, proven), or why skillwire cannot read it so.
+func (l *launchDir) resolve(v string) (string, string) {
+	if len(v) > 1 {
+		v = strings.TrimRight(v, "/")
+		if v == "" {
+			v = "/"
+		}
+	}
+	if strings.HasPrefix(v, "~") {
+		return "", problemTilde
+	}
+	if !strings.HasPrefix(v, "/") {
+		base, problem := l.get()
+		if problem != "" {
+			return "", problem
+		}
+		v = strings.TrimSuffix(base+"/"+v, "/") // "" is the working directory
+	}
+	p, ok := resolveAdded(v)
+	if !ok {
+		return "", problemDotted
+	}
+	return p, ""
+}
+
+// failed is what is known when the client's command line cannot be read:
+// neither its added folders nor its plugin folders.
+func failed(problem string) AddedDirs {
+	return AddedDirs{Problem: problem, Plugins: PluginDirs{Problem: problem}}
 }
 
 // problem keeps the first reason the folders cannot all be observed.
@@ -483,12 +502,20 @@ func resolveAdded(p string) (string, bool) {
 	return lex, true
 }
 
-// Told is the line a session is told when the folders it added cannot all
-// be observed, from fixed words only; "" when they can.
+// Told is what a session is told when the folders it added or the plugin
+// folders it loads cannot all be observed, from fixed words only: one line
+// when one reason (the client's command line could not be read) covers
+// both; "" when they can.
 func (a AddedDirs) Told() string {
-	if a.Problem == "" {
-		return ""
+	var lines []string
+	if a.Problem != "" {
+		lines = append(lines, "skillwire cannot observe every folder this session added ("+a.Problem+
+			"): the skills, agents and commands of a folder it cannot observe are not watched, and the gate cannot judge them.")
 	}
-	return "skillwire cannot observe every folder this session added (" + a.Problem +
-		"): the skills, agents and commands of a folder it cannot observe are not watched, and the gate cannot judge them."
+	if a.Plugins.Problem != a.Problem {
+		if l := a.Plugins.Told(); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -150,6 +150,7 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 		return
 	}
 	out.warnFirst(w.added.Told())
+	out.warnFirst(w.inline.Told())
 	cfg, err := envConfig(s)
 	if err != nil {
 		cfg = walker.DefaultConfig()

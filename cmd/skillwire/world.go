@@ -28,10 +28,16 @@ type world struct {
 	// strict: managed.Policy).
 	managed    managed.Config
 	managedErr error
-	// added is what the client running a hook added (--add-dir), and why
-	// it could not all be observed.
-	added clientproc.AddedDirs
+	// added is what the client running a hook added (--add-dir,
+	// --plugin-dir), and why it could not all be observed; inline the
+	// plugins its --plugin-dir folders hold.
+	added  clientproc.AddedDirs
+	inline claude.Inline
 }
+
+// addedUnknown reports whether the session loads from folders skillwire
+// cannot all observe: a name of no observed candidate may be served there.
+func (w *world) addedUnknown() bool { return w.added.Problem != "" || w.added.Plugins.Problem != "" }
 
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
 
@@ -73,8 +79,9 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 		return nil, err
 	}
 	w.added = s.client.Added(claudeEnv(s))
-	if len(w.added.Dirs) > 0 {
-		w.places.Added = w.added.Dirs
+	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs)
+	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 {
+		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
 		w.roots = w.places.Roots()
 	}
 	return w, nil
