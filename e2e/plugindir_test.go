@@ -185,3 +185,96 @@ func TestAPluginDirsBlockedPluginIsDeniedAndAChangedOneAsked(t *testing.T) {
 		})
 	}
 }
+
+// Hostile --plugin-dir folders: one whose name holds control bytes (the
+// client loads it as pd by its plugin.json) and one given through a link
+// (a swap's shape: the folder the path reaches can change under it). The
+// client loads both and runs their hooks; skillwire tells each by id with
+// what it could not observe, never the raw bytes, and the skill's use is
+// asked. Control: hooks uninstalled, the body runs.
+func TestHostilePluginDirsAreToldByIDAndAsked(t *testing.T) {
+	t.Parallel()
+	for _, hostile := range []struct{ name, folder, reason string }{
+		{"control bytes in the folder's name", "p\x1b[2J\nd", "badname"},
+		{"a link to the plugin", "link", "symlink"},
+	} {
+		for _, hooks := range []bool{true, false} {
+			name := hostile.name
+			if !hooks {
+				name += "/control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := NewWorld(t)
+				w.Install()
+				w.Claude(model(t, nil), Run{Prompt: "hello"})
+				marker := filepath.Join(w.Root, "marker")
+				dir := filepath.Join(w.Root, hostile.folder)
+				if hostile.folder == "link" {
+					inlinePlugin(w, "real", "pd", marker)
+					if err := os.Symlink(filepath.Join(w.Root, "real"), dir); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					inlinePlugin(w, hostile.folder, "pd", marker)
+				}
+				if !hooks {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
+				r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", dir}})
+				if _, err := os.Stat(marker); err != nil {
+					t.Fatalf("the plugin's hook did not run (%v): the finding is not reproduced", err)
+				}
+				if got := m.Sent(inlineBody); got == hooks {
+					t.Errorf("the skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+				}
+				adv := advisory(m)
+				if told := strings.Contains(adv, "added plugin") && strings.Contains(adv, hostile.reason); told != hooks {
+					t.Errorf("told with %s: %v, want %v\n%s", hostile.reason, told, hooks, adv)
+				}
+				if strings.Contains(adv, "\x1b") {
+					t.Errorf("the folder's raw bytes are in skillwire's advisory:\n%q", adv)
+				}
+				if hooks && !slicesContains(r.Denials(), "Skill") {
+					t.Errorf("not asked: denials %v", r.Denials())
+				}
+				noTrouble(t, r)
+			})
+		}
+	}
+}
+
+// A project's (or local) settings env cannot give the client plugin
+// folders: the client loads nothing of CLAUDE_CODE_PLUGIN_DIRS set there
+// (its hooks never see it), and skillwire tells no plugin of it. Control:
+// the user's settings env does both.
+func TestAProjectsSettingsEnvGivesNoPluginFolder(t *testing.T) {
+	t.Parallel()
+	for _, rel := range []string{"proj/.claude/settings.json", "proj/.claude/settings.local.json", "home/.claude/settings.json"} {
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			user := strings.HasPrefix(rel, "home/")
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker := filepath.Join(w.Root, "marker")
+			inlinePlugin(w, "pd", "pd", marker)
+			settingsEnv(w, rel, filepath.Join(w.Root, "pd"))
+			m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "run the ps skill"})
+			if ran := Exists(marker); ran != user {
+				t.Fatalf("the plugin's hook ran: %v, want %v", ran, user)
+			}
+			if told := strings.Contains(advisory(m), `added plugin "pd@inline"`); told != user {
+				t.Errorf("pd@inline told: %v, want %v", told, user)
+			}
+			for _, l := range Trouble(r.Debug) {
+				// The client's own word that it ignored the project's key.
+				if user || !strings.Contains(l, "CLAUDE_CODE_PLUGIN_DIRS in .claude/settings") || !strings.Contains(l, "project-scoped settings can't set this key") {
+					t.Errorf("the client's debug log reports trouble: %s", l)
+				}
+			}
+		})
+	}
+}
