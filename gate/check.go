@@ -42,7 +42,7 @@ type Use struct {
 	// judged beside the call.
 	DenyOnly bool
 	// Script is a Workflow call's own script (attacker text, shown only
-	// quoted): it runs whatever file the name or Path names.
+	// quoted), which runs when no name or Path names a file.
 	Script string
 }
 
@@ -85,7 +85,7 @@ type located struct {
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Script != "" {
+	if u.Script != "" && u.Name == "" && u.Path == "" {
 		return unknown(ctx, u, env) // no file is what runs
 	}
 	found, blind := discover(env.Roots, env.Walker)
@@ -108,6 +108,11 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	unseen := unobservable(u, blind, matched)
 	if capped {
 		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
+	if u.Script != "" {
+		// The client runs the file named over the call's own script, unless
+		// the call is allowed without its permission check: both are judged.
+		unseen = append(unseen, scriptFinding(u))
 	}
 	if len(matched) == 0 && len(unseen) == 0 {
 		return unknown(ctx, u, env)

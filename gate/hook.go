@@ -69,8 +69,8 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			return Response{} // a tool that names no candidate
 		}
 		u := Use{Kind: kind, Name: resolve.Spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
-		if u.Script = in.Script; kind == resolve.Workflow && u.Script == "" {
-			u.Path = in.ScriptPath // the file it runs, over the name, as the client picks it
+		if kind == resolve.Workflow {
+			u.Script, u.Path = in.Script, in.ScriptPath // the file it runs, over the name
 		}
 		return h.guarded(ctx, in.Cwd, h.use(u, hookio.PreToolUseOutput))
 	case hookio.EventPostToolUse:

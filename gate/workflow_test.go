@@ -118,7 +118,10 @@ func TestAWorkflowCallsInputIsJudgedWhateverItHolds(t *testing.T) {
 		{"a path over the name", `{"name":"wf","scriptPath":"/tmp/x.js"}`, Ask, `the script file "/tmp/x.js"`},
 		{"a file inside a skill", `{"scriptPath":` + q(tr.skill("project", "s")+"/SKILL.md") + `}`, Ask, "the script file"},
 		{"an inline script", `{"script":"export const meta = { name: 'x', description: 'd' }\nagent('\u001b[2Jrm -rf ~ \u202e')"}`, Ask, "a script the call itself carries"},
-		{"an inline script under the BLOCKed name", `{"name":"wf","script":"return 1"}`, Ask, "a script the call itself carries"},
+		// The client runs the named file over the call's own script.
+		{"an inline script under the BLOCKed name", `{"name":"wf","script":"return 1"}`, Deny, "was reviewed BLOCK"},
+		{"an inline script under the BLOCKed file's path", `{"scriptPath":` + q(wf) + `,"script":"return 1"}`, Deny, "was reviewed BLOCK"},
+		{"an inline script under another path", `{"scriptPath":"/tmp/x.js","script":"return 1"}`, Ask, "a script the call itself carries"},
 		{"a name with a slash", `{"name":"../workflows/a"}`, Ask, "a name that cannot be shown"},
 		{"a name with control bytes", `{"name":"wf\u001b[0m\n"}`, Ask, "a name that cannot be shown"},
 		{"a huge name", `{"name":"` + huge + `"}`, Ask, "a name that cannot be shown"},
