@@ -158,3 +158,32 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// A workflow's agent({agentType}) starts that agent (its body reaches the
+// model) without any PreToolUse call: the gate never sees it, and judges
+// only the workflow (a BLOCKed agent started this way is not denied; see
+// docs/claude-code.md). Control: the same agent through the Agent tool is
+// a PreToolUse call the gate answers.
+func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
+	t.Parallel()
+	w := NewWorld(t)
+	gitInit(t, w.Project)
+	w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-71c: you are the agent.\n")
+	w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
+		"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2eagent' })\nreturn r\n")
+	w.Install()
+	run := Run{Prompt: "run it", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}}
+	m := model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, Say("hi"), Say("hi"))
+	r := w.Claude(m, run)
+	noTrouble(t, r)
+	if !m.Sent("AGENT-BODY-71c") || !m.Sent("AGENT-PROMPT-1f2") {
+		t.Fatalf("the workflow's agent did not run (results %q)", m.ToolResults())
+	}
+	if !RanFor(r.Debug, "PreToolUse", "Workflow", "pre-tool-use") || RanFor(r.Debug, "PreToolUse", "Agent", "pre-tool-use") {
+		t.Errorf("PreToolUse ran for Workflow %v, for Agent %v; want only Workflow", RanFor(r.Debug, "PreToolUse", "Workflow", "pre-tool-use"), RanFor(r.Debug, "PreToolUse", "Agent", "pre-tool-use"))
+	}
+	m = model(t, []Reply{Agent("e2eagent", "say hi"), Say("done")}, Say("hi"))
+	if r := w.Claude(m, run); !RanFor(r.Debug, "PreToolUse", "Agent", "pre-tool-use") {
+		t.Errorf("control: the Agent tool's call of the same agent ran no PreToolUse hook")
+	}
+}
