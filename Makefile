@@ -42,6 +42,7 @@ FUZZ += anomaly:FuzzQuote
 FUZZ += clientproc:FuzzAddDirArgs
 FUZZ += clientproc:FuzzAddedEnvironment
 FUZZ += pluginrecord:FuzzJSString
+FUZZ += workflow:FuzzName
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e shellcheck bench fuzz-smoke

@@ -125,9 +125,10 @@ func ranScript(t *testing.T, m *Model) string {
 // Workflow({name}) runs the file (the client persists its text under the
 // session and names it in the tool result). skillwire watches the file;
 // edited between sessions, the next session start tells it. Control: with
-// the hooks uninstalled the edited script runs and nothing is told.
-// (skillwire's gate does not judge a Workflow call: a workflow is not a
-// skill, agent or command.)
+// the hooks uninstalled the edited script runs and nothing is told. The
+// first run's workflow is the first-use baseline, so the gate lets it run;
+// the edited one, told but decided by no person, is asked (in -p: not run;
+// more in workflowgate_test.go).
 func TestAProjectWorkflowRunsAndItsEditIsTold(t *testing.T) {
 	t.Parallel()
 	for _, uninstall := range []bool{false, true} {
@@ -157,8 +158,10 @@ func TestAProjectWorkflowRunsAndItsEditIsTold(t *testing.T) {
 			}
 			m = model(t, []Reply{call})
 			noTrouble(t, w.Claude(m, run))
-			if s := ranScript(t, m); !strings.Contains(s, "WORKFLOW-CHANGED-d41") {
-				t.Fatalf("the client did not run the edited workflow: %q (results %q)", s, m.ToolResults())
+			// Told, and no person decided on it since: the gate asks, and
+			// in -p the edited script does not run.
+			if s := ranScript(t, m); strings.Contains(s, "WORKFLOW-CHANGED-d41") != uninstall {
+				t.Fatalf("the edited workflow ran: %q, want %v (results %q)", s, uninstall, m.ToolResults())
 			}
 			adv := advisory(m)
 			told := strings.Contains(adv, `"wfe2e.js" id `+c.ID) && strings.Contains(adv, "changed since the last session")

@@ -17,6 +17,7 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
+	"github.com/skillwire/skillwire/workflow"
 )
 
 // Use is one moment of use the gate is asked about.
@@ -40,6 +41,9 @@ type Use struct {
 	// run answers any (never silence). For the agent a call runs as,
 	// judged beside the call.
 	DenyOnly bool
+	// Script is a Workflow call's own script (attacker text, shown only
+	// quoted), which runs when no name or Path names a file.
+	Script string
 }
 
 // Env is where the gate looks: the roots, the store (created when absent,
@@ -81,6 +85,9 @@ type located struct {
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
+	if u.Script != "" && u.Name == "" && u.Path == "" {
+		return unknown(ctx, u, env) // no file is what runs
+	}
 	found, blind := discover(env.Roots, env.Walker)
 	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
 		return res, err
@@ -88,6 +95,10 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	var matched []located
 	if u.Path != "" {
 		matched = byPath(found, u.Path)
+		if u.Kind == resolve.Workflow {
+			// A script inside a skill was never reviewed as a workflow.
+			matched = slices.DeleteFunc(matched, func(l located) bool { return l.cand.Kind != resolve.Workflow && l.cand.Scope != resolve.Plugin })
+		}
 	} else {
 		matched = resolveFound(u, found)
 	}
@@ -97,6 +108,11 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	unseen := unobservable(u, blind, matched)
 	if capped {
 		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
+	if u.Script != "" {
+		// The client runs the file named over the call's own script, unless
+		// the call is allowed without its permission check: both are judged.
+		unseen = append(unseen, scriptFinding(u))
 	}
 	if len(matched) == 0 && len(unseen) == 0 {
 		return unknown(ctx, u, env)
@@ -174,11 +190,20 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 // as that verdict: the file it loads may be that candidate, moved where
 // skillwire cannot see it.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Path != "" || u.Kind == resolve.Agent && u.Name == "" {
+	workflows := u.Kind == resolve.Workflow
+	if u.Path != "" && !workflows || u.Kind == resolve.Agent && u.Name == "" {
 		return Result{}, nil
 	}
 	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: env.AddedUnknown}
-	if claude.Builtin(u.Name, u.Kind == resolve.Agent) {
+	switch {
+	case workflows && (u.Script != "" || u.Path != ""):
+		f = scriptFinding(u)
+	case workflows: // read from watched folders only, never an added one's
+		f.AddedUnknown = false
+		if workflow.Builtin(u.Name) {
+			f.State, f.Builtin = Vetted, true // no file replaces the client's own
+		}
+	case claude.Builtin(u.Name, u.Kind == resolve.Agent):
 		// A built-in's name may be served by a file of a folder skillwire
 		// does not watch (the client prefers the file). While the session's
 		// added folders are all observed, that file would have matched:
@@ -241,8 +266,8 @@ func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 // empty folders) is probed by the name itself: its record, by id, needs no
 // listing. ok is false when nothing here decides the answer.
 func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind []blindRoot) (Result, bool, error) {
-	if u.Path != "" {
-		return Result{}, false, nil
+	if u.Path != "" || u.Kind == resolve.Workflow {
+		return Result{}, false, nil // a workflow is named by what its file says
 	}
 	plugin, local, namespaced := strings.Cut(u.Name, ":")
 	if !namespaced {
@@ -493,7 +518,7 @@ func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 				continue
 			}
 			c.Kind = u.Kind
-		case namespaced || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return resolve.Beats(u.Kind, m.cand, c) }):
+		case namespaced && c.Kind != resolve.Workflow || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return resolve.Beats(u.Kind, m.cand, c) }):
 			continue
 		}
 		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})

@@ -69,6 +69,9 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			return Response{} // a tool that names no candidate
 		}
 		u := Use{Kind: kind, Name: resolve.Spelled(kind, in.Name), Event: event, ToolUseID: in.ToolUseID, Session: in.Session, Prompt: in.Prompt}
+		if kind == resolve.Workflow {
+			u.Script, u.Path = in.Script, in.ScriptPath // the file it runs, over the name
+		}
 		return h.guarded(ctx, in.Cwd, h.use(u, hookio.PreToolUseOutput))
 	case hookio.EventPostToolUse:
 		in, err := hookio.ParsePostToolUse(input)
@@ -224,8 +227,11 @@ func toolOf(u Use) string {
 	if u.Event == hookio.EventUserPromptExpansion {
 		return "slash-command"
 	}
-	if u.Kind == resolve.Agent {
+	switch u.Kind {
+	case resolve.Agent:
 		return hookio.ToolAgent
+	case resolve.Workflow:
+		return hookio.ToolWorkflow
 	}
 	return hookio.ToolSkill
 }

@@ -24,6 +24,9 @@ import (
 // a candidate whose name could not be read may bear any name, so it counts
 // unless a match outranks it.
 func resolveFound(u Use, found []located) []located {
+	if u.Kind == resolve.Workflow {
+		return workflowsNamed(u, found)
+	}
 	if p, local, ok := strings.Cut(u.Name, ":"); ok {
 		if p == "" || local == "" {
 			return nil

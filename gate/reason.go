@@ -43,6 +43,9 @@ type Finding struct {
 	// Builtin, it is one of the client's own skills' or agents' names;
 	// AddedUnknown, the session added folders skillwire cannot observe.
 	Unknown, Builtin, AddedUnknown bool
+	// Script, for a workflow of no watched file (Unknown), says what runs
+	// instead: the call's own script or a file's path, quoted.
+	Script string
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -79,6 +82,9 @@ func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Remov
 // It is built from fixed templates, names that pass the display gate, a
 // minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
+	if f.Unknown && f.Script != "" {
+		return "the workflow runs " + f.Script + ", which skillwire does not watch and no person reviewed: what it runs cannot be judged"
+	}
 	if f.Unknown {
 		k := f.Candidate.Kind.String()
 		name := "a name that cannot be shown"

@@ -79,8 +79,8 @@ func referenced(u Use, found, matched []located) (out []located, capped bool) {
 // unknown is true when a plugin's file could not be read whole: what it
 // references is then unknown, and judged so.
 func refsOf(l located, name string) (refs []ref, unknown bool) {
-	if l.cand.Kind == 0 {
-		return nil, false
+	if l.cand.Kind == 0 || l.cand.Kind == resolve.Workflow {
+		return nil, false // a script's agent() calls are not read
 	}
 	var canon []byte
 	if l.cand.Scope == resolve.Plugin {

@@ -95,6 +95,9 @@ type ToolUse struct {
 	// AgentType is agent_type: the agent the session or subagent making
 	// the call runs as (a settings "agent" makes it the main session's).
 	AgentType string
+	// Script and ScriptPath are a Workflow call's tool_input.script and
+	// scriptPath (Name is its name): attacker text, never shown unquoted.
+	Script, ScriptPath string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -103,6 +106,9 @@ const (
 	ToolAgent = "Agent"
 	ToolTask  = "Task"
 	ToolBash  = "Bash"
+	// ToolWorkflow runs a workflow script: one of a folder's by its
+	// meta.name, one from a file (scriptPath) or the call's own (script).
+	ToolWorkflow = "Workflow"
 )
 
 // ParsePreToolUse reads a PreToolUse input.
@@ -141,12 +147,22 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 		key = "subagent_type"
 	case ToolBash:
 		key = "command"
+	case ToolWorkflow:
+		key = "name"
 	default:
 		return u, nil
 	}
 	input, err := f.obj("tool_input")
 	if err != nil {
 		return ToolUse{}, err
+	}
+	if u.Tool == ToolWorkflow {
+		if u.Script, err = input.str("script"); err != nil {
+			return ToolUse{}, err
+		}
+		if u.ScriptPath, err = input.str("scriptPath"); err != nil {
+			return ToolUse{}, err
+		}
 	}
 	v, err := input.str(key)
 	if err != nil {

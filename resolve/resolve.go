@@ -22,6 +22,9 @@ const (
 	Skill Kind = iota + 1
 	Command
 	Agent
+	// Workflow is a workflow script, named by its meta.name (package
+	// workflow), never by its file.
+	Workflow
 )
 
 func (k Kind) String() string {
@@ -32,6 +35,8 @@ func (k Kind) String() string {
 		return "command"
 	case Agent:
 		return "agent"
+	case Workflow:
+		return "workflow"
 	}
 	return "candidate"
 }
@@ -97,6 +102,8 @@ func KindOfTool(tool string) (Kind, bool) {
 		return Skill, true
 	case hookio.ToolAgent, hookio.ToolTask:
 		return Agent, true
+	case hookio.ToolWorkflow:
+		return Workflow, true
 	}
 	return 0, false
 }
@@ -105,7 +112,7 @@ func KindOfTool(tool string) (Kind, bool) {
 // name trimmed and one leading "/" dropped (claude.SkillName); an agent's
 // is compared by claude.AgentKey when resolved.
 func Spelled(kind Kind, name string) string {
-	if kind == Agent {
+	if kind == Agent || kind == Workflow { // a workflow's, exactly as sent
 		return name
 	}
 	return claude.SkillName(name)
@@ -181,8 +188,8 @@ func Index(kind Kind, name string, cands []Candidate) []int {
 
 // Reaches reports whether a use of kind can load a candidate of kind of.
 func Reaches(kind, of Kind) bool {
-	if kind == Agent {
-		return of == Agent
+	if kind == Agent || kind == Workflow {
+		return of == kind
 	}
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
@@ -192,6 +199,9 @@ func Reaches(kind, of Kind) bool {
 // to the folder (byName true): byte for byte for a skill or command, by
 // claude.AgentKey for an agent (the client folds case, dashes and spaces).
 func (c Candidate) AnswersTo(kind Kind, local string, byName bool) bool {
+	if kind == Workflow {
+		return byName && c.Name != nil && string(c.Name) == local // never by its file
+	}
 	id := c.ident(byName)
 	if kind == Agent {
 		return claude.AgentKey(string(id)) == claude.AgentKey(local)
@@ -231,8 +241,13 @@ func Beats(kind Kind, d, c Candidate) bool {
 }
 
 // scopeRank orders scopes, lower winning; an unknown scope is -1 and is
-// never compared, so it neither shadows nor is shadowed.
+// never compared, so it neither shadows nor is shadowed. No workflow
+// shadows another: the client keeps a nearer folder's over a farther one's
+// only when its whole script parses, which skillwire does not read.
 func scopeRank(kind Kind, s Scope) int {
+	if kind == Workflow {
+		return -1
+	}
 	order := []Scope{Managed, User, Project, Plugin}
 	if kind == Agent {
 		order = []Scope{Managed, Project, User, Plugin}
@@ -288,10 +303,11 @@ func PluginName(name []byte) []byte {
 }
 
 // Gated reports whether the gate resolves names into roots of kind k:
-// those holding what a name loads (skills, agents, commands, plugins).
+// those holding what a name loads (skills, agents, commands, plugins,
+// workflows).
 func Gated(k claude.Kind) bool {
 	switch k {
-	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins, claude.PluginSources:
+	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins, claude.PluginSources, claude.Workflows:
 		return true
 	}
 	return false

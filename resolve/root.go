@@ -39,6 +39,8 @@ func PlaceOf(r claude.Root) Candidate {
 		c.Kind = Agent
 	case claude.Commands:
 		c.Kind = Command
+	case claude.Workflows:
+		c.Kind = Workflow
 	}
 	switch r.Scope {
 	case claude.Project:

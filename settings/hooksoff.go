@@ -118,8 +118,9 @@ func readFile(dir, sub, name string) *Doc {
 }
 
 // Incomplete is a settings file holding skillwire's SessionStart hook
-// without some of the others `hook install` installs: an install made
-// before a hook was added, or one a person or the model trimmed. Claude
+// without some of the others `hook install` installs, each under its
+// matcher: an install made before a hook (or a tool of a matcher, such as
+// Workflow) was added, or one a person or the model trimmed. Claude
 // Code then runs what is there and nothing tells of the rest (the gate
 // never sees a folder /add-dir adds without DirectoryAdded).
 type Incomplete struct {
@@ -160,7 +161,7 @@ func IncompleteIn(p claude.Places) *Incomplete {
 			continue
 		}
 		for i, h := range HookSpecs {
-			if cmds, err := s.Commands(h.Event); err == nil && slices.ContainsFunc(cmds, h.IsCommand) {
+			if s.Has(h) {
 				have[i] = true
 				if i == 0 && install == "" {
 					install = f.path

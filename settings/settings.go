@@ -371,6 +371,29 @@ func (s *Doc) Commands(event string) ([]string, error) {
 	return cmds, nil
 }
 
+// Has reports whether h is installed: a command hook of a binary named
+// skillwire for h, in a group of exactly h's matcher (under another, an
+// older install's, it does not run for every tool it should).
+func (s *Doc) Has(h HookSpec) bool {
+	_, ss, err := s.eventHooks(h.Event)
+	if err != nil || ss == nil {
+		return false
+	}
+	for _, g := range ss.val.elems {
+		if matcherOf(g) != h.Matcher {
+			continue
+		}
+		if hs := g.lookup("hooks"); hs != nil {
+			for _, e := range hs.val.elems {
+				if c, ok := commandOf(e); ok && h.IsCommand(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // AddHook adds to hooks.<event> a group holding one command hook, with
 // matcher when it is not "". It adds nothing, and reports false, when a
 // command hook with exactly this command is already under that event in a
@@ -505,21 +528,25 @@ type HookSpec struct {
 
 // HookSpecs are the seven hooks `hook install` installs, in order. The
 // PreToolUse matcher is an anchored regex (a value with "|" is a regex,
-// unanchored otherwise) for the tools that name a candidate, and Bash, for
-// skillwire's own decision commands; "Task" is the Agent tool's name
-// before Claude Code renamed it. PostToolUse, on the candidate tools
-// alone, records that a person allowed a use the gate asked about.
+// unanchored otherwise) for the tools that name a candidate (Workflow runs
+// a watched workflow), and Bash, for skillwire's own decision commands;
+// "Task" is the Agent tool's name before Claude Code renamed it.
+// PostToolUse, on the candidate tools alone, records that a person allowed
+// a use the gate asked about.
 var HookSpecs = []HookSpec{
 	{hookio.EventSessionStart, "", "session-start"},
-	{hookio.EventPreToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
+	{hookio.EventPreToolUse, "^(" + candidateTools + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
 	{hookio.EventUserPromptExpansion, "", "prompt-expansion"},
 	{hookio.EventConfigChange, "", "config-change"},
 	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
-	{hookio.EventPostToolUse, "^(" + hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + ")$", "post-tool-use"},
+	{hookio.EventPostToolUse, "^(" + candidateTools + ")$", "post-tool-use"},
 	// DirectoryAdded, for /add-dir mid-session: the folder is kept for the
 	// session's gate, and the person told what it holds.
 	{hookio.EventDirectoryAdded, "", "directory-added"},
 }
+
+// candidateTools are the tools that name a candidate, for a matcher.
+const candidateTools = hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolWorkflow
 
 // HookCommand is the SessionStart command install writes for the binary at
 // exe. Claude Code runs it through a shell, so a path with any other byte

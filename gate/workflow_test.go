@@ -1,0 +1,163 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/verdict"
+)
+
+func workflowJS(name, marker string) string {
+	return "export const meta = { name: " + name + ", description: 'd', phases: [{ title: 'one' }] }\n// " + marker + "\nreturn 1\n"
+}
+
+// workflowFile writes .claude/workflows/<file> of the project.
+func (tr *tree) workflowFile(file, content string) string {
+	p := filepath.Join(tr.project, ".claude", "workflows", file)
+	tr.write(p, content)
+	return p
+}
+
+// pre is the gate's answer to a PreToolUse input of the Workflow tool with
+// input as its tool_input.
+func (tr *tree) pre(input string) Response {
+	tr.t.Helper()
+	n := 0
+	return Handle(context.Background(), hookio.EventPreToolUse, []byte(`{"hook_event_name":"PreToolUse","tool_name":"Workflow","tool_input":`+input+`}`), tr.hook(&n))
+}
+
+// A workflow is run by its meta.name, not its file's: the gate judges the
+// file whose meta names the call's name, BLOCK denying and an edit since
+// a SAFE review asking; the file's own name answers to nothing observed.
+func TestAWorkflowIsJudgedByItsMetaNameNotItsFile(t *testing.T) {
+	tr := newTree(t)
+	tr.workflowFile("a.js", workflowJS("'wf'", "v1"))
+	tr.workflowFile("notes.txt", workflowJS("'wf'", "not a script the client lists"))
+	s := tr.deliver()["project/a.js"]
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != None {
+		t.Fatalf("a first-use workflow: %s %q", res.Answer, res.Reason)
+	}
+	tr.record(s, verdict.Block)
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Deny || !strings.Contains(res.Reason, "was reviewed BLOCK") || len(res.Findings) != 1 {
+		t.Errorf("BLOCKed: %s %q (%d findings)", res.Answer, res.Reason, len(res.Findings))
+	}
+	for _, name := range []string{"a", "notes.txt"} {
+		if res := tr.check(resolve.Workflow, name); res.Answer != Ask || !strings.Contains(res.Reason, "is none that skillwire has observed") {
+			t.Errorf("%q: %s %q", name, res.Answer, res.Reason)
+		}
+	}
+	// The BLOCKed file's own name is held as it (gate/like.go).
+	if res := tr.check(resolve.Workflow, "a.js"); res.Answer != Deny || !strings.Contains(res.Reason, "held as BLOCKed") {
+		t.Errorf("a.js: %s %q", res.Answer, res.Reason)
+	}
+	tr.record(s, verdict.Safe)
+	tr.workflowFile("a.js", workflowJS("'wf'", "v2: agent('push to main')"))
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Ask || !strings.Contains(res.Reason, "changed since it was reviewed SAFE") {
+		t.Errorf("edited since SAFE: %s %q", res.Answer, res.Reason)
+	}
+}
+
+// A file whose meta the client may read otherwise than skillwire (not the
+// client's fast shape, unreadable, a link) may bear any name: a BLOCK on
+// it denies every name but the built-ins it cannot replace unseen.
+func TestAWorkflowWhoseNameCannotBeReadAnswersToEveryName(t *testing.T) {
+	tr := newTree(t)
+	tr.workflowFile("odd.js", "'use strict'\nexport const meta = { name: 'wf', description: 'd' }\n")
+	tr.workflowFile("fine.js", workflowJS("'other'", "x"))
+	sts := tr.deliver()
+	tr.record(sts["project/odd.js"], verdict.Block)
+	for _, name := range []string{"wf", "anything", "other", "deep-research"} {
+		res := tr.check(resolve.Workflow, name)
+		if res.Answer != Deny {
+			t.Errorf("%q: %s %q", name, res.Answer, res.Reason)
+		}
+	}
+}
+
+// The client's own workflows are nothing to judge while no watched file
+// takes their name; a file that does is judged as itself.
+func TestABuiltinWorkflowIsTheClientsOwnUnlessAFileTakesItsName(t *testing.T) {
+	tr := newTree(t)
+	tr.policy(Strict)
+	if res := tr.check(resolve.Workflow, "deep-research"); res.Answer != None {
+		t.Errorf("the built-in: %s %q", res.Answer, res.Reason)
+	}
+	tr.workflowFile("dr.js", workflowJS(`"deep-research"`, "replaces it"))
+	tr.record(tr.deliver()["project/dr.js"], verdict.Block)
+	if res := tr.check(resolve.Workflow, "deep-research"); res.Answer != Deny {
+		t.Errorf("a file taking the built-in's name: %s %q", res.Answer, res.Reason)
+	}
+}
+
+// Whatever a Workflow call's input holds (garbage, huge or control-laden
+// names, paths with / and .., a namespaced name, a script of its own), the
+// gate asks or denies, never allows and never stays silent on what it did
+// not observe, and its reason carries no control or bidi byte.
+func TestAWorkflowCallsInputIsJudgedWhateverItHolds(t *testing.T) {
+	tr := newTree(t)
+	wf := tr.workflowFile("a.js", workflowJS("'wf'", "v1"))
+	tr.record(tr.deliver()["project/a.js"], verdict.Block)
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	huge := strings.Repeat("n", 1<<20)
+	for _, tc := range []struct {
+		name, input string
+		want        Answer
+		says        string
+	}{
+		{"the BLOCKed workflow by name", `{"name":"wf"}`, Deny, "was reviewed BLOCK"},
+		{"the BLOCKed workflow by its path", `{"scriptPath":` + q(wf) + `}`, Deny, "was reviewed BLOCK"},
+		{"its path spelled with ..", `{"scriptPath":` + q(tr.project+"/.claude/workflows/../workflows/a.js") + `}`, Ask, "the script file"},
+		{"a relative path", `{"scriptPath":".claude/workflows/a.js"}`, Ask, "the script file"},
+		{"a path over the name", `{"name":"wf","scriptPath":"/tmp/x.js"}`, Ask, `the script file "/tmp/x.js"`},
+		{"a file inside a skill", `{"scriptPath":` + q(tr.skill("project", "s")+"/SKILL.md") + `}`, Ask, "the script file"},
+		{"an inline script", `{"script":"export const meta = { name: 'x', description: 'd' }\nagent('\u001b[2Jrm -rf ~ \u202e')"}`, Ask, "a script the call itself carries"},
+		// The client runs the named file over the call's own script.
+		{"an inline script under the BLOCKed name", `{"name":"wf","script":"return 1"}`, Deny, "was reviewed BLOCK"},
+		{"an inline script under the BLOCKed file's path", `{"scriptPath":` + q(wf) + `,"script":"return 1"}`, Deny, "was reviewed BLOCK"},
+		{"an inline script under another path", `{"scriptPath":"/tmp/x.js","script":"return 1"}`, Ask, "a script the call itself carries"},
+		{"a name with a slash", `{"name":"../workflows/a"}`, Ask, "a name that cannot be shown"},
+		{"a name with control bytes", `{"name":"wf\u001b[0m\n"}`, Ask, "a name that cannot be shown"},
+		{"a huge name", `{"name":"` + huge + `"}`, Ask, "a name that cannot be shown"},
+		{"a namespaced name of no plugin", `{"name":"plug:wf"}`, Ask, `the workflow "plug:wf" is none`},
+		{"no name at all", `{"args":{"q":1}}`, Ask, "is none that skillwire has observed"},
+		{"a name that is not a string", `{"name":["wf"]}`, Ask, "could not be read"},
+		{"garbage", `{"name":`, Ask, "could not be read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tr.pre(tc.input)
+			if r.Answer != tc.want || !strings.Contains(r.Reason+strings.Join(r.Notes, "\n"), tc.says) {
+				t.Fatalf("%s %q (notes %q), want %s saying %q", r.Answer, r.Reason, r.Notes, tc.want, tc.says)
+			}
+			if len(r.Reason) > 2000 || strings.ContainsFunc(r.Reason, func(c rune) bool {
+				return unicode.IsControl(c) || c == '\u202e' || c == 0xfffd
+			}) {
+				t.Errorf("the reason carries the input's bytes: %q", r.Reason)
+			}
+			var out struct {
+				Hook struct{ PermissionDecision string } `json:"hookSpecificOutput"`
+			}
+			if err := json.Unmarshal(r.Out, &out); err != nil || out.Hook.PermissionDecision != tc.want.String() {
+				t.Errorf("printed %s (%v), want %s", r.Out, err, tc.want)
+			}
+		})
+	}
+}
+
+// A workflows folder that cannot be listed may hold a file of any meta
+// name: a name no file answers is judged anomalous there, not unknown.
+func TestAWorkflowsFolderThatCannotBeListedIsJudged(t *testing.T) {
+	tr := newTree(t)
+	dir := filepath.Join(tr.project, ".claude", "workflows")
+	must(t, os.MkdirAll(filepath.Dir(dir), 0o755))
+	must(t, os.WriteFile(dir, []byte("not a folder"), 0o644))
+	if res := tr.check(resolve.Workflow, "plug:wf"); res.Answer != Ask || !strings.Contains(res.Reason, "workflows folder could not be listed") {
+		t.Errorf("%s %q", res.Answer, res.Reason)
+	}
+}
