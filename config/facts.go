@@ -263,18 +263,9 @@ func sandboxFacts(old, new any) []Fact {
 		}
 		return []Fact{{Kind: FactSettingSet, Name: "sandbox", Value: cfgJSON(new)}}
 	}
-	keys := cfgKeys(nm)
-	for _, k := range cfgKeys(om) {
-		if !cfgHas(nm, k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	var fs []Fact
-	for _, k := range keys {
-		if !cfgEqual(om[k], nm[k]) {
-			fs = append(fs, Fact{Kind: FactSettingSet, Name: "sandbox." + k, Value: cfgJSON(nm[k])})
-		}
+	fs := fieldFacts(om, nm, nil)
+	for i := range fs {
+		fs[i].Name = "sandbox." + fs[i].Name
 	}
 	return fs
 }

@@ -148,7 +148,8 @@ func objectFacts(old, new any, added, changed, removed FactKind) []Fact {
 	return mapFacts(old, new, added, changed, removed, describeServer)
 }
 
-// fieldFacts tells each key of o or n but skip whose value changed.
+// fieldFacts tells each key of o or n but skip whose value changed, as a
+// FactSettingSet of that key, in key order.
 func fieldFacts(o, n map[string]any, skip []string) []Fact {
 	keys := cfgKeys(n)
 	for _, k := range cfgKeys(o) {
