@@ -8,12 +8,13 @@ import (
 )
 
 // A plugin of a marketplace is loaded with its marketplace.json entry
-// applied to it (the client's K0o, 2.1.328): the entry's commands, agents,
-// skills, hooks, outputStyles, themes, mcpServers, lspServers and
-// experimental paths are added to plugin.json's (strict, the default), or
-// are the plugin's manifest when it has no plugin.json. So an edit of the
-// entry alone changes what the plugin runs: the marketplace.json is bound
-// into the plugin's candidate, for a plugin loaded in place from a local
+// applied to it (the client's K0o and f0o, 2.1.328): the entry's inline
+// hooks and its commands, agents, skills, outputStyles and themes paths are
+// added to plugin.json's (strict, the default), or the entry is the
+// plugin's manifest, servers included, when it has no plugin.json. So an
+// edit of the entry alone changes what the plugin runs: what the
+// marketplace.json says of the plugin (config.MarketEntry, entryForm) is
+// bound into the plugin's candidate, for a plugin loaded in place from a local
 // marketplace (PluginSource.Market) and for a version in the cache, whose
 // entry comes from its marketplace's clone (pinned by the e2e case
 // TestAMarketplaceEntrysHooksAreBoundIntoItsPlugin).

@@ -85,3 +85,55 @@ func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 		}
 	}
 }
+
+// What a plugin's candidate binds of its marketplace.json is what the
+// client reads of it for that plugin: its own entry and the marketplace's
+// keys, without the named noise. Another plugin's entry, or this one's
+// description, is no change of it; its entry's new hook is a change told
+// by what it runs; a marketplace.json that is not one JSON object is
+// bound whole (issue #22).
+func TestAPluginBindsItsOwnEntryNotTheWholeMarketplace(t *testing.T) {
+	const (
+		plain   = `{"name":"mkt","owner":{"name":"a"},"plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","description":"one"}]}`
+		noise   = `{"name":"mkt","owner":{"name":"b"},"description":"d","plugins":[{"name":"other","source":"./elsewhere","hooks":{"Stop":[]}},{"name":"plug","source":"./plug","description":"two","version":"9","tags":["x"],"category":"c","author":{"name":"z"},"homepage":"h","keywords":["k"]}]}`
+		hooked  = `{"name":"mkt","plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}]}`
+		garbage = "\x1b[2J{not json"
+	)
+	for _, tc := range []struct {
+		name, kind, candidate string
+		source                Kind
+	}{
+		{"a local marketplace's folder", "directory", "plug", PluginSources},
+		{"a git marketplace's cache version", "git", "mkt/plug/1.0.0", Plugins},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := sourceWorld(t, dir, tc.kind, "m", plain)
+			testtree.Make(t, dir, "cfg/plugins/cache/mkt/plug/1.0.0/.claude-plugin/plugin.json={}")
+			p := Places{Config: cfg, Home: dir}
+			before, _ := digestOf(t, p, tc.source, tc.candidate)
+			testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+noise)
+			if after, _ := digestOf(t, p, tc.source, tc.candidate); after.Digest != before.Digest {
+				t.Errorf("another plugin's entry and this one's noise moved the digest; facts %v", config.Facts(before.Canonical, after.Canonical))
+			}
+			testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+hooked)
+			after, _ := digestOf(t, p, tc.source, tc.candidate)
+			if after.Digest == before.Digest {
+				t.Fatal("the entry's new hook did not move the digest")
+			}
+			fs := config.Facts(before.Canonical, after.Canonical)
+			if len(fs) != 1 || fs[0].String() != `marketplace entry: new SessionStart hook runs "touch /tmp/x"` || !fs[0].Dangerous() {
+				t.Errorf("facts %q, want the entry's new hook", fs)
+			}
+			if tc.source != Plugins {
+				return // a local marketplace.json that cannot be read makes the whole folder the candidate
+			}
+			testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+garbage)
+			broken, _ := digestOf(t, p, tc.source, tc.candidate)
+			testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+garbage+" ")
+			if again, _ := digestOf(t, p, tc.source, tc.candidate); again.Digest == broken.Digest || broken.Digest == after.Digest {
+				t.Error("a marketplace.json that is not JSON is not bound byte for byte")
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package claude
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // pluginFronts are the files of a plugin that declare what it runs: hooks
@@ -45,5 +47,42 @@ func pluginRefs(path string, canon []byte) []string {
 	return config.PluginRefs(canon)
 }
 
-// joinForms is config.JoinForms, as the walker calls it.
-func joinForms(_ []string, canons [][]byte) []byte { return config.JoinForms(canons) }
+// joinForms is config.JoinForms of the plugin's own files, as the walker
+// calls it, with what its marketplace.json says of it (read at a bound
+// path, walker.NameSpec.OutsideExtract) under config.EntryKey.
+func joinForms(paths []string, canons [][]byte) []byte {
+	var own, entries [][]byte
+	for i, p := range paths {
+		if strings.HasPrefix(p, walker.ScriptsPath+"/") {
+			entries = append(entries, canons[i])
+		} else {
+			own = append(own, canons[i])
+		}
+	}
+	form := []byte("{}")
+	if len(own) > 0 {
+		if form = config.JoinForms(own); form == nil {
+			return nil
+		}
+	}
+	for _, e := range entries {
+		form = config.WithEntry(form, e)
+	}
+	return form
+}
+
+// entryForm is the plugin roots' walker.NameSpec.OutsideExtract: the
+// marketplace.json bound into the candidate name, read as what it says of
+// that candidate's plugin (a cache version's by its folder, the name its
+// install keys it by; a folder loaded in place by its install).
+func (r Root) entryForm(name []byte, _ string, data []byte) ([]byte, bool) {
+	plugin := string(r.SourcePlugin(name))
+	if r.Kind == Plugins {
+		parts := strings.Split(string(name), "/")
+		if len(parts) != 3 {
+			return nil, false
+		}
+		plugin = parts[1]
+	}
+	return config.MarketEntry(data, plugin)
+}

@@ -267,7 +267,7 @@ func (r Root) Spec() walker.RootSpec {
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true
 		each := pluginSpec()
-		each.Noise, each.Outside = cacheNoise, r.outsideFiles
+		each.Noise, each.Outside, each.OutsideExtract = cacheNoise, r.outsideFiles, r.entryForm
 		spec.Each = &each
 	case PluginSources:
 		// The names come from a marketplace.json: the tree's author chose
@@ -276,7 +276,7 @@ func (r Root) Spec() walker.RootSpec {
 		spec.InnerLinks, spec.NamesFromTree = true, true
 		for _, n := range r.Names {
 			ns := pluginSpec()
-			ns.Name, ns.NoFollow, ns.Outside = n, true, r.outsideFiles
+			ns.Name, ns.NoFollow, ns.Outside, ns.OutsideExtract = n, true, r.outsideFiles, r.entryForm
 			spec.Names = append(spec.Names, ns)
 		}
 	}

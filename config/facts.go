@@ -59,6 +59,9 @@ const (
 	FactFrontmatterUnreadable             // the frontmatter is not YAML even as the client rewrites it
 	FactPluginSourceUnwatched             // Name (a local marketplace), Command (its installLocation): a standing fact (Root.StandingFacts)
 	FactPluginRecordDiffers               // Name, Command (installPath), Type (a RecordCheck), Value (recorded), Event (found): pluginrecord.Facts
+	FactNewLSPServer                      // Name, Type, Command: a plugin's marketplace entry (entryFacts)
+	FactLSPServerChanged                  // Name, Type, Command
+	FactLSPServerRemoved                  // Name
 )
 
 // The checks of a plugin install against installed_plugins.json, each the
@@ -89,6 +92,9 @@ type Fact struct {
 	// Project is the project of ~/.claude.json an approval of .mcp.json
 	// servers is for ("" for a settings file's own).
 	Project string
+	// Origin is where in a plugin's marketplace.json the fact was read
+	// (OriginEntry, OriginMarketplace); "" for the candidate's own files.
+	Origin string
 }
 
 // Facts lists what changed between two Canonical forms of the same
@@ -140,6 +146,7 @@ func Facts(old, new []byte) []Fact {
 	}
 	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
 	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
+	fs = append(fs, entryFacts(o[EntryKey], n[EntryKey])...)
 	fs = append(fs, otherFacts(o, n)...)
 	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
 	slices.SortStableFunc(fs, func(a, b Fact) int {
@@ -159,7 +166,7 @@ func Facts(old, new []byte) []Fact {
 // any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version",
+	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey,
 })
 
 // localMcpjsonFacts tells, project by project, the approvals of .mcp.json
@@ -208,8 +215,12 @@ func otherFacts(o, n map[string]any) []Fact {
 func (f Fact) Dangerous() bool {
 	switch f.Kind {
 	case FactSettingSet:
+		if f.Origin != "" {
+			return entryFieldDangerous(f)
+		}
 		return dangerousSetting(f.Name, f.Value)
 	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactPluginRecordDiffers, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
+		FactNewLSPServer, FactLSPServerChanged,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:
@@ -252,18 +263,9 @@ func sandboxFacts(old, new any) []Fact {
 		}
 		return []Fact{{Kind: FactSettingSet, Name: "sandbox", Value: cfgJSON(new)}}
 	}
-	keys := cfgKeys(nm)
-	for _, k := range cfgKeys(om) {
-		if !cfgHas(nm, k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	var fs []Fact
-	for _, k := range keys {
-		if !cfgEqual(om[k], nm[k]) {
-			fs = append(fs, Fact{Kind: FactSettingSet, Name: "sandbox." + k, Value: cfgJSON(nm[k])})
-		}
+	fs := fieldFacts(om, nm, nil)
+	for i := range fs {
+		fs[i].Name = "sandbox." + fs[i].Name
 	}
 	return fs
 }
@@ -306,6 +308,7 @@ var factNouns = map[FactKind]string{
 	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
 	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
 	FactPluginSourceUnwatched: "marketplace folders not watched", FactPluginRecordDiffers: "plugins that differ from their install record",
+	FactNewLSPServer: "LSP servers", FactLSPServerChanged: "changed LSP servers", FactLSPServerRemoved: "removed LSP servers",
 }
 
 // CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
@@ -672,8 +675,18 @@ func factWord(words []string, s string) string {
 }
 
 // String is the fact as one factual line. Attacker text is always quoted and
-// escaped (factQuote); the words around it are fixed.
+// escaped (factQuote); the words around it are fixed. A fact of a plugin's
+// marketplace.json says so first ("marketplace entry: new SessionStart
+// hook runs …").
 func (f Fact) String() string {
+	if f.Origin == OriginEntry || f.Origin == OriginMarketplace {
+		o := f
+		o.Origin = ""
+		if f.Kind == FactSettingSet {
+			return f.Origin + ": " + entryField(f)
+		}
+		return f.Origin + ": " + o.String()
+	}
 	q := factQuote
 	switch f.Kind {
 	case FactNewHook, FactHookRemoved:
@@ -717,6 +730,20 @@ func (f Fact) String() string {
 		return s + " (no command or URL)" + helper
 	case FactMCPServerRemoved:
 		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
+	case FactNewLSPServer, FactLSPServerChanged:
+		s := "new LSP server " + q(f.Name)
+		if f.Kind == FactLSPServerChanged {
+			s = "LSP server " + q(f.Name) + " changed:"
+		}
+		switch f.Type {
+		case "command":
+			return s + " runs " + q(f.Command)
+		case "url":
+			return s + " connects to " + q(f.Command)
+		}
+		return s + " (no command)"
+	case FactLSPServerRemoved:
+		return "LSP server " + q(f.Name) + " removed"
 	case FactEnableAllProjectMCP:
 		return "enableAllProjectMcpServers" + factProject(f) + " is " + factSetting(f.Value, []string{"true", "false"})
 	case FactMcpjsonServerEnabled:

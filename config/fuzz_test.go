@@ -54,3 +54,30 @@ func FuzzClaudeJSONServers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMarketEntry: a marketplace.json is either bound whole or read as a
+// form that is its own form, and every fact told of it, against nothing,
+// is one line without a control or bidi byte.
+func FuzzMarketEntry(f *testing.F) {
+	for _, s := range []string{`{}`, `{"plugins":[{"name":"plug","hooks":{"SessionStart":[{"hooks":[{"command":"a\u001b"}]}]}}]}`,
+		`{"metadata":{"pluginRoot":"x"},"plugins":{"plug":1}}`, `{"plugins":[{"name":"plug","mcpServers":{"\u202e":{"command":"x"}},"lspServers":[]}]}`, `{"plugins":[{"name":"plug","name":"x"}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, ok := MarketEntry(data, "plug")
+		if !ok {
+			return
+		}
+		if _, again := MarketEntry(e, "plug"); !again {
+			t.Fatalf("form %s is not read again", e)
+		}
+		for _, fact := range Facts(nil, WithEntry(nil, e)) {
+			s := fact.String()
+			for _, r := range s {
+				if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+					t.Fatalf("fact %q holds %U", s, r)
+				}
+			}
+		}
+	})
+}

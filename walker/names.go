@@ -53,6 +53,13 @@ type NameSpec struct {
 	// as part of it: a plugin's marketplace.json entry. Their content is
 	// bound into the candidate as Scripts' files are.
 	Outside func(name []byte) []string
+	// OutsideExtract, when set, reduces a file Outside named (its path, the
+	// bytes hashed) to what the candidate name reads of it (a plugin's own
+	// entry of a marketplace.json): the manifest holds the form's hash, so
+	// what the candidate does not read is no change of it, and the form
+	// joins the candidate's as a front file at the bound path (FrontJoin).
+	// ok false binds the file's bytes.
+	OutsideExtract func(name []byte, path string, data []byte) (canon []byte, ok bool)
 	// Imports, when set, lists the files a bound file at path names in
 	// turn (an instruction file's imports' own imports), bound too, to
 	// ImportDepth levels of Scripts' files (1: Scripts' alone).

@@ -224,7 +224,7 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 	}
 	c.Manifest.Entries = w.out
 	if c.Kind == KindDir && spec != nil && spec.Outside != nil {
-		c.Manifest.Entries = w.outside(c.Manifest.Entries, spec.Outside(c.Name))
+		c.Manifest.Entries = w.outside(c.Name, c.Manifest.Entries, spec.Outside(c.Name))
 	}
 	c.Manifest.Partial = w.partial.Load()
 	w.settleFront(c)

@@ -77,11 +77,12 @@ walk:
 }
 
 // outside binds the files NameSpec.Outside names into the entries ents
-// (sorted) of a directory candidate, at their ScriptEntry paths. An entry
-// of the tree at one of those paths poses as the bound file: both give way
-// to a Badname anomaly there, so neither silently stands for the other.
-func (w *cwalk) outside(ents []snapshot.Entry, paths []string) []snapshot.Entry {
-	bound := w.bind(paths)
+// (sorted) of the directory candidate name, at their ScriptEntry paths
+// (with NameSpec.OutsideExtract, by their forms). An entry of the tree at
+// one of those paths poses as the bound file: both give way to a Badname
+// anomaly there, so neither silently stands for the other.
+func (w *cwalk) outside(name []byte, ents []snapshot.Entry, paths []string) []snapshot.Entry {
+	bound := w.bindOutside(name, paths)
 	if len(bound) == 0 {
 		return ents
 	}
