@@ -43,6 +43,14 @@ type Places struct {
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
 	Added []string
+	// AddedInstructions: the client reads the instruction files of the
+	// Added folders too (EnvAddedInstructions), which are then roots of
+	// scope Added as well. Claude Code 2.1.328 reads CLAUDE.md and
+	// CLAUDE.local.md of the folder, .claude/CLAUDE.md and every rule of
+	// .claude/rules (those without paths: at the start); not AGENTS.md,
+	// which it reads only around the project (pinned by
+	// e2e/addedcfg_test.go).
+	AddedInstructions bool
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
@@ -368,6 +376,14 @@ func (p Places) Roots() []Root {
 	// same roots in the same order.
 	for _, d := range p.Added {
 		dirs(pathname.Join(d, ".claude"), Added)
+	}
+	if p.AddedInstructions {
+		for _, d := range p.Added {
+			c := pathname.Join(d, ".claude")
+			add(Root{Path: d, Scope: Added, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md"}})
+			add(Root{Path: c, Scope: Added, Kind: Config, Names: []string{"CLAUDE.md"}})
+			add(Root{Path: pathname.Join(c, "rules"), Scope: Added, Kind: Rules})
+		}
 	}
 	for i := range roots {
 		switch roots[i].Scope {

@@ -100,28 +100,10 @@ const (
 // sets for its hooks: a person running the hook by hand, a test) has
 // nothing added and no problem, and reads no other process.
 func (c Client) Added(env claude.Env) AddedDirs {
-	want, pidSet := 0, false
-	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
-		n, err := strconv.Atoi(v)
-		want, pidSet = n, err == nil && n > 0
-		if !pidSet {
-			return AddedDirs{Problem: problemNotFound}
-		}
+	dir, problem := c.locate(env)
+	if dir == "" {
+		return AddedDirs{Problem: problem}
 	}
-	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
-		return AddedDirs{} // no client runs this process: nothing to read
-	}
-	if c.Proc == "" {
-		return AddedDirs{Problem: problemNoProc}
-	}
-	pid, err := c.find(want)
-	switch {
-	case errors.Is(err, errRefused):
-		return AddedDirs{Problem: problemProcRefuse}
-	case err != nil:
-		return AddedDirs{Problem: problemNotFound}
-	}
-	dir := pathJoinPid(c.Proc, pid)
 	cmdline, err := readBounded(dir+"/cmdline", maxCmdline)
 	if err != nil {
 		return AddedDirs{Problem: problemCmdline}
@@ -183,6 +165,33 @@ func (c Client) Added(env claude.Env) AddedDirs {
 		}
 	}
 	return out
+}
+
+// locate is the /proc directory of the client running this process, or
+// "" and why it cannot be read ("" too when no client runs it).
+func (c Client) locate(env claude.Env) (dir, problem string) {
+	want, pidSet := 0, false
+	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		want, pidSet = n, err == nil && n > 0
+		if !pidSet {
+			return "", problemNotFound
+		}
+	}
+	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
+		return "", "" // no client runs this process: nothing to read
+	}
+	if c.Proc == "" {
+		return "", problemNoProc
+	}
+	pid, err := c.find(want)
+	switch {
+	case errors.Is(err, errRefused):
+		return "", problemProcRefuse
+	case err != nil:
+		return "", problemNotFound
+	}
+	return pathJoinPid(c.Proc, pid), ""
 }
 
 // problem keeps the first reason the folders cannot all be observed.

@@ -72,9 +72,11 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.added = s.client.Added(claudeEnv(s))
+	env := claudeEnv(s)
+	w.added = s.client.Added(env)
 	if len(w.added.Dirs) > 0 {
 		w.places.Added = w.added.Dirs
+		w.places.AddedInstructions = s.client.AddedInstructions(env)
 		w.roots = w.places.Roots()
 	}
 	return w, nil
@@ -84,7 +86,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 // (session.AddedRoots), for a command run outside a session; one that
 // cannot be read is said on stderr.
 func (w *world) withAdded(s *streams) {
-	roots, err := session.AddedRoots(w.opts(false, true), w.roots)
+	roots, err := session.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
 	if err != nil {
 		fmt.Fprintf(s.err, "skillwire: the folders sessions added (--add-dir) could not be read from the store: %s\n", defang(err.Error()))
 	}
