@@ -3,9 +3,12 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The texts of an added folder's instruction files, one per file the
@@ -156,6 +159,94 @@ func TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient(t *testing.T) {
 			adv := advisory(m)
 			if where == "extra" && (strings.Contains(adv, "settings") || strings.Contains(adv, "mcp") || strings.Contains(adv, "SessionStart")) {
 				t.Errorf("skillwire told of configuration the client ignores:\n%s", adv)
+			}
+		})
+	}
+}
+
+// A folder added mid-session with /add-dir, typed in the real interactive
+// client: the client asks whether to add it (the person moves to "Yes,
+// add it" and confirms), fires DirectoryAdded, and skillwire's
+// directory-added hook keeps the folder for the session and says what it
+// holds (the client hands that systemMessage to the model with its next
+// turn, as "DirectoryAdded hook: …", never to the person). Later in the same session the model's use of the
+// folder's skill is judged as that folder's candidate: recorded BLOCK, it
+// is denied with the BLOCK and its body never reaches the model; never
+// reviewed, the hook asks the person, naming it new and never reviewed by
+// its id. Control: with the hooks uninstalled the body reaches the model.
+func TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, verdict string }{
+		{name: "blocked", verdict: "BLOCK"},
+		{name: "never reviewed"},
+		{name: "control: hooks uninstalled"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.TrustProject()
+			w.Install()
+			extra := filepath.Join(w.Root, "extra")
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Skill("extra/.claude/skills", "added", addedBody)
+			if c.verdict != "" {
+				w.Claude(model(t, nil), Run{Prompt: "hello", Args: []string{"--add-dir", extra}})
+				w.Record("skill", "added", c.verdict)
+			}
+			uninstalled := strings.HasPrefix(c.name, "control")
+			if uninstalled {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			// The client asks before it adds the folder: as for a folder
+			// to trust ("No, leave it out" first: the person moves to "Yes,
+			// add it"), then, or only, with "Yes, for this session" first;
+			// which of them it shows was not established.
+			confirm := []Step{{After: "No,leaveitoutYes,addit", Keys: "\x1b[B", Pause: 1500 * time.Millisecond},
+				{After: "❯Yes,addit", Keys: "\r", Pause: 800 * time.Millisecond},
+				{After: "Adddirectorytoworkspace", Keys: "\r", Pause: 1500 * time.Millisecond}}
+			debug := filepath.Join(w.Root, "interactive-debug.log")
+			m := model(t, []Reply{Skill("added")})
+			asked := func() bool {
+				d, _ := os.ReadFile(debug)
+				return strings.Contains(string(d), `"permissionDecision":"ask"`)
+			}
+			screen := w.Interactive(m, Typed{
+				// Given on the command line: typed, the path's completion
+				// menu may take the Enter.
+				Prompt: "/add-dir " + extra,
+				Args:   []string{"--permission-mode", "default", "--debug-file", debug},
+				Then: append(confirm,
+					Step{After: "asaworkingdirectory", Keys: "use the added skill\r", Pause: 1500 * time.Millisecond},
+					// Without skillwire the client may ask for the skill
+					// itself: the person says yes.
+					Step{After: "Doyouwanttoproceed", Keys: "\r", Pause: 800 * time.Millisecond}),
+				Done: func() bool { return m.Sent(addedBody) || len(m.ToolResults()["Skill"]) > 0 || asked() },
+			})
+			words := DrawnWords(screen)
+			d, _ := os.ReadFile(debug)
+			if !strings.Contains(words, "Added"+extra) {
+				t.Fatalf("the folder was not added:\n%s", words)
+			}
+			if got := RanFor(string(d), "DirectoryAdded", "", "directory-added"); got == uninstalled {
+				t.Errorf("the directory-added hook ran: %v, want %v: %v", got, !uninstalled, HookRuns(string(d)))
+			}
+			// The client queues a DirectoryAdded systemMessage as a note
+			// for the model's next turn, not for the person.
+			if got := m.Sent(`DirectoryAdded hook: skillwire watches the folder added to this session: it holds 1 skill: "added"`); got == uninstalled {
+				t.Errorf("the model was told what the folder holds: %v, want %v", got, !uninstalled)
+			}
+			if got := m.Sent(addedBody); got != uninstalled {
+				t.Errorf("the body reached the model: %v, want %v (results %q)", got, uninstalled, m.ToolResults())
+			}
+			switch c.name {
+			case "blocked":
+				if rs := m.ToolResults()["Skill"]; len(rs) == 0 || !strings.Contains(rs[0], "BLOCK") {
+					t.Errorf("not denied as BLOCKed: results %q", rs)
+				}
+			case "never reviewed":
+				if !asked() || !regexp.MustCompile(`skill"added"\(sw[a-z2-7]+\)isnew.*neverreviewed`).MatchString(words) {
+					t.Errorf("the person was not asked for the added folder's skill by its id:\n%s", words)
+				}
 			}
 		})
 	}
