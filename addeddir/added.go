@@ -1,15 +1,17 @@
 // Package addeddir is what skillwire does with a folder /add-dir adds
 // mid-session (the client's DirectoryAdded hook): it keeps the folder in the
 // store for the session (Keep), or says in fixed words why it cannot, and
-// tells the person what the folder holds (Notice); the session's later
-// hooks read the folders kept for it (Roots).
+// says what the folder holds (Notice); the session's later hooks read the
+// folders kept for it (Roots).
 //
 // A folder /add-dir adds mid-session is on no command line and in no
 // environment a later hook can read: the DirectoryAdded hook keeps it in
 // the store for the session (hookstate.SessionDirs), every later gate hook
-// of the session judges the names served from it, and the person is told
+// of the session judges the names served from it, and the session is told
 // what the folder holds. The client reads only systemMessage of the hook's
-// output; the event cannot block.
+// output, and hands it to the model with its next turn ("DirectoryAdded
+// hook: …"), not to the person (pinned by e2e/addedcfg_test.go); the event
+// cannot block.
 package addeddir
 
 import (

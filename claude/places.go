@@ -46,6 +46,14 @@ type Places struct {
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
+	// AddedInstructions: the client reads the instruction files of the
+	// Added folders too (EnvAddedInstructions), which are then roots of
+	// scope Added as well. Claude Code 2.1.328 reads CLAUDE.md and
+	// CLAUDE.local.md of the folder, .claude/CLAUDE.md and every rule of
+	// .claude/rules (those without paths: at the start); not AGENTS.md,
+	// which it reads only around the project (pinned by
+	// e2e/addedcfg_test.go).
+	AddedInstructions bool
 }
 
 // Discover finds the folders around p.Project that Claude Code loads from.
@@ -377,6 +385,14 @@ func (p Places) Roots() []Root {
 	}
 	for _, r := range sourceRoots(p.Inline, Added) {
 		add(r)
+	}
+	if p.AddedInstructions {
+		for _, d := range p.Added {
+			c := pathname.Join(d, ".claude")
+			add(Root{Path: d, Scope: Added, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md"}})
+			add(Root{Path: c, Scope: Added, Kind: Config, Names: []string{"CLAUDE.md"}})
+			add(Root{Path: pathname.Join(c, "rules"), Scope: Added, Kind: Rules})
+		}
 	}
 	for i := range roots {
 		switch roots[i].Scope {

@@ -102,28 +102,13 @@ const (
 // sets for its hooks: a person running the hook by hand, a test) has
 // nothing added and no problem, and reads no other process.
 func (c Client) Added(env claude.Env) AddedDirs {
-	want, pidSet := 0, false
-	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
-		n, err := strconv.Atoi(v)
-		want, pidSet = n, err == nil && n > 0
-		if !pidSet {
-			return failed(problemNotFound)
+	dir, problem := c.locate(env)
+	if dir == "" {
+		if problem == "" {
+			return AddedDirs{} // no client runs this process: nothing to read
 		}
+		return failed(problem)
 	}
-	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
-		return AddedDirs{} // no client runs this process: nothing to read
-	}
-	if c.Proc == "" {
-		return failed(problemNoProc)
-	}
-	pid, err := c.find(want)
-	switch {
-	case errors.Is(err, errRefused):
-		return failed(problemProcRefuse)
-	case err != nil:
-		return failed(problemNotFound)
-	}
-	dir := pathJoinPid(c.Proc, pid)
 	cmdline, err := readBounded(dir+"/cmdline", maxCmdline)
 	if err != nil {
 		return failed(problemCmdline)
@@ -202,6 +187,33 @@ func (l *launchDir) resolve(v string) (string, string) {
 // neither its added folders nor its plugin folders.
 func failed(problem string) AddedDirs {
 	return AddedDirs{Problem: problem, Plugins: PluginDirs{Problem: problem}}
+}
+
+// locate is the /proc directory of the client running this process, or
+// "" and why it cannot be read ("" too when no client runs it).
+func (c Client) locate(env claude.Env) (dir, problem string) {
+	want, pidSet := 0, false
+	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		want, pidSet = n, err == nil && n > 0
+		if !pidSet {
+			return "", problemNotFound
+		}
+	}
+	if cc, _ := env.Getenv("CLAUDECODE"); !pidSet && cc == "" {
+		return "", "" // no client runs this process: nothing to read
+	}
+	if c.Proc == "" {
+		return "", problemNoProc
+	}
+	pid, err := c.find(want)
+	switch {
+	case errors.Is(err, errRefused):
+		return "", problemProcRefuse
+	case err != nil:
+		return "", problemNotFound
+	}
+	return pathJoinPid(c.Proc, pid), ""
 }
 
 // problem keeps the first reason the folders cannot all be observed.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,18 @@ type Typed struct {
 	Args   []string
 	Env    []string
 	Done   func() bool
+	// Then are typed in turn after Keys, each once the screen drawn since
+	// the previous typing shows its After (compared as DrawnWords); a
+	// step whose After is never drawn is passed over once a later one's
+	// is (a dialog the client shows only sometimes).
+	Then []Step
+}
+
+// Step is keys typed once After is drawn and Pause has passed since (a
+// dialog drops what is typed the moment it is drawn).
+type Step struct {
+	After, Keys string
+	Pause       time.Duration
 }
 
 // Interactive runs one Typed session against the stand-in and returns what
@@ -56,11 +69,24 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	drawn := make(chan struct{})
 	go func() { _, _ = io.Copy(&screen, master); close(drawn) }()
 	typed := s.Keys == ""
+	then, mark := s.Then, 0
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && (s.Done == nil || !s.Done()); {
 		time.Sleep(100 * time.Millisecond)
-		if !typed && strings.Contains(screen.String(), "❯") {
+		drawn := screen.String()
+		switch {
+		case !typed && strings.Contains(drawn, "❯"):
 			_, _ = master.Write([]byte(s.Keys))
-			typed = true
+			typed, mark = true, len(drawn)
+		case typed:
+			words := DrawnWords(drawn[mark:])
+			for i, st := range then {
+				if strings.Contains(words, st.After) {
+					time.Sleep(st.Pause)
+					_, _ = master.Write([]byte(st.Keys))
+					then, mark = then[i+1:], len(screen.String())
+					break
+				}
+			}
 		}
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -68,6 +94,15 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	master.Close()
 	<-drawn
 	return screen.String()
+}
+
+// ansi matches the terminal's control sequences in what the client drew.
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
+
+// DrawnWords is what the client drew, control sequences and white space
+// dropped: it moves the cursor between words instead of printing spaces.
+func DrawnWords(screen string) string {
+	return strings.Join(strings.Fields(ansi.ReplaceAllString(screen, "")), "")
 }
 
 // openPTY opens a pseudo-terminal pair of 120 columns and 40 rows.

@@ -16,8 +16,8 @@ func told(notice string) Response {
 	return Response{Out: out, Notes: []string{notice}}
 }
 
-// directoryAdded keeps in.Directory for the session and tells the person
-// what it holds, or that it cannot be observed.
+// directoryAdded keeps in.Directory for the session and says what it
+// holds, or that it cannot be observed (the client hands it to the model).
 func directoryAdded(in hookio.DirectoryAdd) answerer {
 	return answerer{
 		steered: func(reason string) Response {

@@ -25,6 +25,7 @@ import (
 	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
@@ -106,6 +107,9 @@ type daemon struct {
 	hooksOff map[string]bool // settings files told as stopping skillwire's hooks
 	// lastBeatLog is when the heartbeat was last logged.
 	lastBeatLog time.Time
+	// addedTold: why the folders sessions added are not all watched was
+	// logged (past session.MaxAddedRoots, or records that cannot be read).
+	addedTold bool
 }
 
 // Run is the daemon. It returns nil when ctx ends (SIGTERM, SIGINT), an
@@ -279,13 +283,23 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	}
 	roots := places.Roots()
 	var projects []string
+	var added []claude.Root
+	var addedErr error
 	err := d.withStore(baseline.View, func(tx *baseline.Tx) error {
 		var err error
-		projects, err = tx.Projects().List()
-		return err
+		if projects, err = tx.Projects().List(); err != nil {
+			return err
+		}
+		added, addedErr = session.AddedRootsOf(tx, nil, places.Home)
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Told once, never fatal: the global and project roots stay watched.
+	if addedErr != nil && !d.addedTold {
+		d.addedTold = true
+		d.log.Warn().Str("reason", addedErr.Error()).Msg("the folders sessions added are watched only in part")
 	}
 	slices.Sort(projects)
 	seen := map[string]bool{}
@@ -299,6 +313,14 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 				seen[r.Path] = true
 				roots = append(roots, r)
 			}
+		}
+	}
+	// The folders sessions added, as the store recorded them (list and
+	// scan observe the same): their edits between sessions are seen now.
+	for _, r := range added {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			roots = append(roots, r)
 		}
 	}
 	return roots, nil

@@ -2,51 +2,98 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 )
 
+// MaxAddedRoots bounds the roots of added folders a command or the daemon
+// observes from the store's records; past it, ErrAddedRoots.
+const MaxAddedRoots = 384
+
+// ErrAddedRoots: the store records more added folders' roots than are
+// observed outside a session.
+var ErrAddedRoots = errors.New("more roots of added folders are recorded than skillwire observes outside a session")
+
 // AddedRoots are the roots of scope added (a session's --add-dir folders
-// and --plugin-dir plugins) that the store holds records of and have does
-// not list: a command run outside a session (list, scan) observes them
-// too, so what a session was told of an added folder can be listed,
-// reviewed and recorded. A --plugin-dir plugin's root lists only the
-// folders recorded, each named for its plugin as now. No store is no
-// roots.
-func AddedRoots(o baseline.Options, have []claude.Root) ([]claude.Root, error) {
+// and --plugin-dir plugins) that the store of o holds records of and have does not list (AddedRootsOf).
+// No store is no roots.
+func AddedRoots(o baseline.Options, have []claude.Root, home string) ([]claude.Root, error) {
 	o.Create, o.ReadOnly = false, true
 	var out []claude.Root
-	inline := map[string][]string{}
-	var order []string
-	err := baseline.View(o, func(tx *baseline.Tx) error {
-		recs, err := tx.Records()
-		for _, r := range recs {
-			root := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
-			same := func(o claude.Root) bool { return o.Path == root.Path && o.Kind == root.Kind }
-			if r.Scope != claude.Added || !r.Kind.Valid() || r.Kind == claude.Config ||
-				slices.ContainsFunc(have, same) || slices.ContainsFunc(out, same) {
-				continue
-			}
-			if r.Kind == claude.PluginSources {
-				if _, seen := inline[root.Path]; !seen {
-					order = append(order, root.Path)
-				}
-				if claude.ValidName(r.Kind, r.Name) && !slices.Contains(inline[root.Path], string(r.Name)) {
-					inline[root.Path] = append(inline[root.Path], string(r.Name))
-				}
-				continue
-			}
-			out = append(out, root)
-		}
-		return err
-	})
+	err := baseline.View(o, func(tx *baseline.Tx) (err error) { out, err = AddedRootsOf(tx, have, home); return })
 	if errors.Is(err, baseline.ErrAbsent) {
 		return nil, nil
 	}
-	for _, p := range order {
-		out = append(out, claude.InlineRoots(p, inline[p])...)
-	}
 	return out, err
+}
+
+// AddedRootsOf are the roots of scope added that tx holds records of and
+// have does not list: a command run outside a session (list, scan) and the
+// daemon observe them too, so what a session was told of an added folder
+// can be listed, reviewed and recorded, and its edits are seen between
+// sessions. A record's root must be a plain absolute path of a known kind;
+// an added folder's configuration root is listed with only the instruction
+// files recorded there (the only files the client reads of it), home
+// anchoring their ~/ imports as Places.Roots does. A --plugin-dir
+// plugin's root lists only the folders recorded, each named for its plugin
+// as now. At most MaxAddedRoots
+// are listed, the rest told by ErrAddedRoots.
+func AddedRootsOf(tx *baseline.Tx, have []claude.Root, home string) ([]claude.Root, error) {
+	recs, err := tx.Records()
+	if err != nil {
+		return nil, err
+	}
+	var out []claude.Root
+	inline := map[string][]string{}
+	var order []string
+	for _, r := range recs {
+		if r.Scope != claude.Added || !r.Kind.Valid() || !claude.PlainPath(string(r.Root)) {
+			continue
+		}
+		root := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
+		same := func(o claude.Root) bool { return o.Path == root.Path && o.Kind == root.Kind }
+		name := string(r.Name)
+		if r.Kind == claude.PluginSources {
+			if slices.ContainsFunc(have, same) {
+				continue
+			}
+			if _, seen := inline[root.Path]; !seen {
+				order = append(order, root.Path)
+			}
+			if claude.ValidName(r.Kind, r.Name) && !slices.Contains(inline[root.Path], name) {
+				inline[root.Path] = append(inline[root.Path], name)
+			}
+			continue
+		}
+		if r.Kind == claude.Config {
+			listed := func(o claude.Root) bool { return same(o) && slices.Contains(o.Names, name) }
+			if claude.CandidateKind(claude.Config, r.Name) != claude.KindInstructions || name == "AGENTS.md" ||
+				slices.ContainsFunc(have, listed) || slices.ContainsFunc(out, listed) {
+				continue
+			}
+			if i := slices.IndexFunc(out, same); i >= 0 {
+				out[i].Names = append(out[i].Names, name)
+				slices.Sort(out[i].Names)
+				continue
+			}
+			root.Names, root.Home = []string{name}, home
+		} else if slices.ContainsFunc(have, same) || slices.ContainsFunc(out, same) {
+			continue
+		}
+		if len(out) == MaxAddedRoots {
+			return out, fmt.Errorf("%w (%d)", ErrAddedRoots, MaxAddedRoots)
+		}
+		out = append(out, root)
+	}
+	for _, p := range order {
+		rs := claude.InlineRoots(p, inline[p])
+		if len(out)+len(rs) > MaxAddedRoots {
+			return out, fmt.Errorf("%w (%d)", ErrAddedRoots, MaxAddedRoots)
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }

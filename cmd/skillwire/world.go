@@ -78,10 +78,12 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.added = s.client.Added(claudeEnv(s))
+	env := claudeEnv(s)
+	w.added = s.client.Added(env)
 	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs)
 	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 {
 		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
+		w.places.AddedInstructions = s.client.AddedInstructions(env)
 		w.roots = w.places.Roots()
 	}
 	return w, nil
@@ -91,7 +93,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 // (session.AddedRoots), for a command run outside a session; one that
 // cannot be read is said on stderr.
 func (w *world) withAdded(s *streams) {
-	roots, err := session.AddedRoots(w.opts(false, true), w.roots)
+	roots, err := session.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
 	if err != nil {
 		fmt.Fprintf(s.err, "skillwire: the folders sessions added (--add-dir) could not be read from the store: %s\n", defang(err.Error()))
 	}
