@@ -205,8 +205,12 @@ func (s *Store) load() error {
 	if err != nil {
 		return err
 	}
-	index := make(map[snapshot.Hash]where)
-	dups := make(map[snapshot.Hash][]where)
+	type read struct {
+		name    string
+		entries []indexed
+	}
+	var reads []read
+	total := 0
 	packs := make(map[string]int64)
 	for _, name := range names {
 		if !isPackName(name) {
@@ -221,11 +225,19 @@ func (s *Store) load() error {
 			return err
 		}
 		packs[name] = size
-		for _, e := range entries {
+		reads = append(reads, read{name, entries})
+		total += len(entries)
+	}
+	// Sized once: growing it cost a session start more than its lookups
+	// (issue 23).
+	index := make(map[snapshot.Hash]where, total)
+	dups := make(map[snapshot.Hash][]where)
+	for _, r := range reads {
+		for _, e := range r.entries {
 			if _, dup := index[e.key]; dup {
-				dups[e.key] = append(dups[e.key], where{name, e.loc})
+				dups[e.key] = append(dups[e.key], where{r.name, e.loc})
 			} else {
-				index[e.key] = where{name, e.loc}
+				index[e.key] = where{r.name, e.loc}
 			}
 		}
 	}

@@ -86,6 +86,24 @@ func TestReadRefusesAFileOverTheBound(t *testing.T) {
 	}
 }
 
+// TestReadIsWholeWhateverFstatSaid: the buffer is sized by fstat, the read
+// is not: a file holding more than its size says (a /proc file says 0) is
+// read whole, and still refused past the bound.
+func TestReadIsWholeWhateverFstatSaid(t *testing.T) {
+	const path = "/proc/self/cmdline"
+	want, err := os.ReadFile(path)
+	if err != nil || len(want) == 0 {
+		t.Skipf("no %s to read: %v", path, err)
+	}
+	b, _, err := Read(path, 1<<20, Trust{})
+	if err != nil || string(b) != string(want) {
+		t.Fatalf("read %q, %v; want %q", b, err, want)
+	}
+	if _, _, err := Read(path, int64(len(want)-1), Trust{}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a bound one byte short: %v, want ErrTooLarge", err)
+	}
+}
+
 func TestReadChecksTrustOnlyWhenAsked(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/f"

@@ -53,11 +53,16 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 }
 
 // readFronts reads the front files of the directory candidate dirfd:
-// FrontFile, FrontMore, then the files their forms name (FrontRefs).
-func (w *cwalk) readFronts(dirfd int) {
+// FrontFile, FrontMore, then the files their forms name (FrontRefs). ents
+// is the candidate's listing, sorted: a front file whose first component
+// it does not hold is not there, and is not looked for (a skill without
+// hooks/ or .claude-plugin/ costs no failed open; issue 23). The form is
+// kept only for files the walk then hashes from this listing (settleFront),
+// so it never says more than the listing did.
+func (w *cwalk) readFronts(dirfd int, ents []dirent) {
 	paths := append([]string{w.spec.FrontFile}, w.spec.FrontMore...)
 	read := func(p string) {
-		if p != "" && !slices.ContainsFunc(w.front, func(fr *frontRead) bool { return string(fr.path) == p }) {
+		if p != "" && listed(ents, p) && !slices.ContainsFunc(w.front, func(fr *frontRead) bool { return string(fr.path) == p }) {
 			w.readFront(dirfd, znameOf([]byte(p)), false, nil, []byte(p))
 		}
 	}
@@ -74,6 +79,14 @@ func (w *cwalk) readFronts(dirfd int) {
 			}
 		}
 	}
+}
+
+// listed reports whether the sorted listing ents holds the first
+// component of the path p.
+func listed(ents []dirent, p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	_, ok := slices.BinarySearchFunc(ents, first, func(e dirent, n string) int { return strings.Compare(string(e.name.bytes()), n) })
+	return ok
 }
 
 // validRef: a path below the candidate, each component a name (no "",

@@ -63,12 +63,8 @@ func TestAFrontOfBytesTheWalkDidNotHashIsDropped(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "pdf/SKILL.md=head\nbody")
 	// The file changes after Front read it and before the walk hashed it.
-	testHookListed = func(path []byte) {
-		if len(path) == 0 {
-			testtree.Make(t, dir, "pdf/SKILL.md=other\nbody")
-		}
-	}
-	defer func() { testHookListed = nil }()
+	testHookFronts = func() { testtree.Make(t, dir, "pdf/SKILL.md=other\nbody") }
+	defer func() { testHookFronts = nil }()
 	spec := RootSpec{Path: dir, Each: &NameSpec{Front: firstLine, FrontFile: "SKILL.md"}}
 	c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
 	if c.Canonical != nil {
@@ -97,5 +93,67 @@ func TestAFrontFileBelowTheCandidateIsNeverReachedThroughALink(t *testing.T) {
 				t.Errorf("canonical %q, want %q", c.Canonical, tc.canon)
 			}
 		})
+	}
+}
+
+// TestAFrontFileTheListingDoesNotHoldIsNotRead: the candidate's listing
+// answers whether a front file is there (issue 23: a skill without hooks/
+// or .claude-plugin/ cost a failed open of each); one created after the
+// listing is not read, and the form never says more than the manifest.
+func TestAFrontFileTheListingDoesNotHoldIsNotRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, front string
+		more        []string
+		late        string // made after the candidate was listed
+		read        []string
+	}{
+		{"the named file", "SKILL.md", nil, "pdf/SKILL.md=late", nil},
+		{"a file below a folder made late", "SKILL.md", []string{"hooks/hooks.json"}, "pdf/hooks/hooks.json=late", []string{"SKILL.md"}},
+		{"a late file beside listed ones", "SKILL.md", []string{".mcp.json"}, "pdf/.mcp.json=late", []string{"SKILL.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, "pdf/x.md=x")
+			if tc.front == "SKILL.md" && tc.late != "pdf/SKILL.md=late" {
+				testtree.Make(t, dir, "pdf/SKILL.md=head")
+			}
+			testHookListed = func(path []byte) {
+				if len(path) == 0 {
+					testtree.Make(t, dir, tc.late)
+				}
+			}
+			defer func() { testHookListed = nil }()
+			var read []string
+			front := func(path, data []byte) ([]byte, []anomaly.Reason) {
+				read = append(read, string(path))
+				return firstLine(path, data)
+			}
+			spec := RootSpec{Path: dir, Each: &NameSpec{Front: front, FrontFile: tc.front, FrontMore: tc.more}}
+			c := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0].Candidates[0]
+			if strings.Join(read, ",") != strings.Join(tc.read, ",") {
+				t.Errorf("read %q, want %q", read, tc.read)
+			}
+			late, _, _ := strings.Cut(strings.TrimPrefix(tc.late, "pdf/"), "=")
+			for _, e := range c.Manifest.Entries {
+				if string(e.Path) == late {
+					t.Errorf("the late file %q is in the manifest", e.Path)
+				}
+			}
+		})
+	}
+}
+
+func TestListedAnswersByFirstComponent(t *testing.T) {
+	ents := []dirent{{name: znameOf([]byte(".claude-plugin"))}, {name: znameOf([]byte("SKILL.md"))}, {name: znameOf([]byte("hooks"))}}
+	for p, want := range map[string]bool{
+		"SKILL.md": true, "hooks/hooks.json": true, ".claude-plugin/plugin.json": true, "hooks": true,
+		".mcp.json": false, "SKILL": false, "SKILL.md/x": true, "": false, "/hooks": false, "hooks\x00": false, "\xff/x": false,
+	} {
+		if got := listed(ents, p); got != want {
+			t.Errorf("listed(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if listed(nil, "SKILL.md") {
+		t.Error("an empty listing holds SKILL.md")
 	}
 }

@@ -321,9 +321,6 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		d := newDirRef(fd, &st)
 		defer d.release()
 		c.Kind = KindDir
-		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
-			w.readFronts(fd)
-		}
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
 			w.out = append(w.out, e)

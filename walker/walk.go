@@ -12,6 +12,10 @@ import (
 // before any of its entries is opened: the window of a mid-scan swap.
 var testHookListed func(dir []byte)
 
+// testHookFronts, when set by a test, runs after a candidate's front files
+// were read and before any of its files is hashed.
+var testHookFronts func()
+
 // seg is one directory's entries in name order, allocated once when the
 // directory is listed. File readers fill their entries in place, so the
 // traversal never waits for them before it descends; sub[i] is what was
@@ -78,6 +82,12 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	}
 	if depth == 0 && w.spec != nil && len(w.spec.Noise) > 0 {
 		ents = slices.DeleteFunc(ents, func(e dirent) bool { return slices.Contains(w.spec.Noise, string(e.name.bytes())) })
+	}
+	if depth == 0 && w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
+		w.readFronts(d.fd, ents)
+		if testHookFronts != nil {
+			testHookFronts()
+		}
 	}
 
 	// Classify every name before anything is opened; the entry budget is

@@ -62,6 +62,7 @@ finishes within 5 seconds.`,
 			// A closed stdout must be an error to see, not a signal that
 			// kills the hook with a non-zero status.
 			signal.Ignore(syscall.SIGPIPE)
+			quietGC(hookHeapLimit)
 			runSessionStart(cmd.Context(), s, hookDeadline)
 			return nil
 		},

@@ -234,3 +234,15 @@ func BenchmarkHookManagedPluginUnchanged(b *testing.B) { runUnchanged(b, managed
 // BenchmarkHookManagedPluginNoCopyHash is the same install recording no
 // copyHash: only its installPath and version are checked.
 func BenchmarkHookManagedPluginNoCopyHash(b *testing.B) { runUnchanged(b, managedPlugin(b, false)) }
+
+// BenchmarkHookUnchangedReused is BenchmarkHookUnchanged once the tree is
+// older than the racy window and one session start recorded its hashes:
+// every file is a cache hit (walker.Hashes), as at a real session start.
+// The setup waits out walker.RacyWindow.
+func BenchmarkHookUnchangedReused(b *testing.B) {
+	s, _ := hookBench(b)
+	time.Sleep(walker.RacyWindow + 100*time.Millisecond)
+	s.in, s.out = bytes.NewReader(nil), io.Discard
+	runSessionStart(context.Background(), s, hookDeadline)
+	runUnchanged(b, s)
+}
