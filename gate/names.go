@@ -134,15 +134,24 @@ const maxPluginJSON = config.MaxJSON
 // one (walker.Discover). A name read only adds matches to the folder's,
 // never takes one away.
 func mayBeNamed(l located, p string) bool {
-	data, missing, unknown, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
+	name, unknown := manifestOf(l)
+	return unknown || name != "" && name == p
+}
+
+// manifestOf is the name the plugin.json of the cached version l gives
+// ("" when it has none: the client names it by its folder), or unknown when
+// that file is there but gives no name the client takes or cannot be read
+// whole (claude.ManifestName).
+func manifestOf(l located) (name string, unknown bool) {
+	data, missing, unreadable, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
 	switch {
-	case unknown || err != nil:
-		return true
+	case unreadable || err != nil:
+		return "", true
 	case missing:
-		return false // no plugin.json: the client names it by its folder
+		return "", false
 	}
 	name, ok := claude.ManifestName(data)
-	return !ok || name == p
+	return name, !ok
 }
 
 // readPluginFile reads sub/file of the version directory l (inside, when

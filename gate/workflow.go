@@ -221,14 +221,11 @@ func agentNamer(found []located) func(names []string) []started {
 		if !l.cand.Cached() {
 			continue
 		}
-		data, missing, unknown, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
-		if missing && err == nil && !unknown {
-			continue
-		}
-		if n, ok := claude.ManifestName(data); ok && !unknown && err == nil {
-			pluginNamed[n] = append(pluginNamed[n], i)
-		} else {
+		switch n, unknown := manifestOf(l); {
+		case unknown:
 			anyName = append(anyName, i)
+		case n != "":
+			pluginNamed[n] = append(pluginNamed[n], i)
 		}
 	}
 	return func(names []string) []started {

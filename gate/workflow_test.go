@@ -275,3 +275,33 @@ func TestAWorkflowStartingMoreAgentsThanTheGateFollowsIsAsked(t *testing.T) {
 		t.Errorf("%s %q", res.Answer, res.Reason)
 	}
 }
+
+// A plugin's agent is started as plugin:name, the plugin named by its
+// plugin.json as the client names it: a BLOCKed version denies a workflow
+// naming it so, by either name, and one whose name is unknown answers to
+// any plugin's name.
+func TestAWorkflowStartingAPluginsAgentJudgesThePlugin(t *testing.T) {
+	for _, tc := range []struct {
+		name, pluginJSON, agentType string
+		want                        Answer
+	}{
+		{"by its plugin.json name", `{"name":"bar"}`, "bar:rev", Deny},
+		{"by its folder's", `{"name":"bar"}`, "foo:rev", Deny},
+		{"another plugin's", `{"name":"bar"}`, "baz:rev", None},
+		{"a name unknown", `{"name":7}`, "baz:rev", Deny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			p := tr.plugin("mkt", "foo", "1.0.0")
+			tr.write(filepath.Join(p, ".claude-plugin", "plugin.json"), tc.pluginJSON)
+			tr.workflowFile("wf.js", "export const meta = { name: 'wf', description: 'd' }\nawait agent('p', { agentType: '"+tc.agentType+"' })\n")
+			sts := tr.deliver()
+			tr.record(sts["global/mkt/foo/1.0.0"], verdict.Block)
+			tr.record(sts["project/wf.js"], verdict.Safe)
+			if res := tr.check(resolve.Workflow, "wf"); res.Answer != tc.want {
+				t.Errorf("%s %q, want %s", res.Answer, res.Reason, tc.want)
+			}
+		})
+	}
+}
