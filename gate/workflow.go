@@ -192,7 +192,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 // could not be read (it may bear any). A script's literals are mostly
 // prompts: each is looked up in maps built once, never by a walk.
 func agentNamer(found []located) func(names []string) []started {
-	var agents, plugins []int
+	var plugins []int
 	byKey := map[string][]int{}
 	unknownName := map[int]bool{}
 	for _, i := range readNames(resolve.Agent, found) {
@@ -203,10 +203,10 @@ func agentNamer(found []located) func(names []string) []started {
 		case l.cand.Scope == resolve.Plugin:
 			plugins = append(plugins, i)
 		case l.cand.Kind == resolve.Agent:
-			agents = append(agents, i)
-			byKey[claude.AgentKey(string(l.cand.Folder))] = append(byKey[claude.AgentKey(string(l.cand.Folder))], i)
+			k := claude.AgentKey(string(l.cand.Folder))
+			byKey[k] = append(byKey[k], i)
 			if l.cand.Name != nil {
-				k := claude.AgentKey(string(l.cand.Name))
+				k = claude.AgentKey(string(l.cand.Name))
 				byKey[k] = append(byKey[k], i)
 			}
 		}

@@ -227,13 +227,12 @@ func TestTheAgentsAWorkflowMayStartAreJudgedAtItsCall(t *testing.T) {
 }
 
 // A script the call carries, once a person allows it, starts its agents
-// ungated: a BLOCKed one denies it outright; a child workflow it may not
-// run (the client nests one level) is none, and a reviewed workflow's
-// child is judged, and the child's agents with it.
+// ungated: a BLOCKed one denies it outright. A reviewed workflow's
+// workflow('child') is judged, and the child's agents with it.
 func TestTheAgentsAnInlineScriptOrAChildWorkflowMayStartAreJudged(t *testing.T) {
-	tr, sts := wfAgents(t, "await workflow('child')")
+	tr, _ := wfAgents(t, "await workflow('child')")
 	tr.workflowFile("child.js", "export const meta = { name: 'child', description: 'd' }\nawait agent('p', { agentType: 'evil' })\n")
-	sts = tr.deliver()
+	sts := tr.deliver()
 	tr.record(sts["project/wf.js"], verdict.Safe)
 	tr.record(sts["project/evil.md"], verdict.Block)
 	if r := tr.pre(`{"script":"await agent('p', { agentType: 'evil' })"}`); r.Answer != Deny || !strings.Contains(r.Reason, "the call's own script may start it") {
