@@ -172,7 +172,7 @@ func inlineSource(dir, name string) PluginSource {
 		plugin = ""
 	default:
 		plugin = ""
-		if n, ok := manifestName(reads[0].Data); ok {
+		if n, ok := ManifestName(reads[0].Data); ok {
 			plugin = n
 		}
 	}
@@ -183,19 +183,18 @@ func inlineSource(dir, name string) PluginSource {
 	return PluginSource{Plugin: key, Dir: dir, Name: name}
 }
 
-// manifestName is the "name" a plugin.json gives, when it is a JSON
-// object with a non-empty string name.
-func manifestName(data []byte) (string, bool) {
+// ManifestName is the name the client gives the plugin whose plugin.json
+// is data: its "name", when data is a JSON object with a non-empty string
+// name. ok is false for any other file (not JSON, no name, a name that is
+// no string or is empty), which the client refuses as a manifest: the
+// plugin's name is then unknown, never its folder's.
+func ManifestName(data []byte) (name string, ok bool) {
 	var doc map[string]json.RawMessage
 	if json.Unmarshal(data, &doc) != nil {
 		return "", false
 	}
-	raw, ok := doc["name"]
-	if !ok {
-		return "", false
-	}
-	var name string
-	if json.Unmarshal(raw, &name) != nil || name == "" {
+	raw, has := doc["name"]
+	if !has || json.Unmarshal(raw, &name) != nil || name == "" {
 		return "", false
 	}
 	return name, true

@@ -111,3 +111,31 @@ func TestAHugeFolderOfPluginsIsOneAnomalousPlugin(t *testing.T) {
 		t.Errorf("got %d plugins, empty %d", len(got.Plugins), got.Empty)
 	}
 }
+
+// The one rule of a plugin's name (used by the local watch's --plugin-dir
+// plugins and by the gate's cached versions): a plugin.json names it only
+// by a non-empty string "name"; any other file leaves its name unknown.
+func TestAPluginIsNamedByItsManifestsNameAlone(t *testing.T) {
+	for _, c := range []struct {
+		data, want string
+		ok         bool
+	}{
+		{`{"name":"pd"}`, "pd", true},
+		{`{"version":"1","name":"a b\u001b[2J"}`, "a b\x1b[2J", true},
+		{`{"name":"a","name":"b"}`, "b", true},
+		{`{"version":"1"}`, "", false},
+		{`{"name":""}`, "", false},
+		{`{"name":1}`, "", false},
+		{`{"name":null}`, "", false},
+		{`["name"]`, "", false},
+		{`"pd"`, "", false},
+		{`{"name":"pd"`, "", false},
+		{"\x00\xff", "", false},
+		{"", "", false},
+		{`{"name":"` + strings.Repeat("x", 1<<20) + `"}`, strings.Repeat("x", 1<<20), true},
+	} {
+		if got, ok := ManifestName([]byte(c.data)); got != c.want || ok != c.ok {
+			t.Errorf("ManifestName(%.40q) = %.40q, %v; want %.40q, %v", c.data, got, ok, c.want, c.ok)
+		}
+	}
+}

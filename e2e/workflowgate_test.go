@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -160,10 +161,11 @@ func grepLines(s, sub string) string {
 }
 
 // A workflow's agent({agentType}) starts that agent (its body reaches the
-// model) without any PreToolUse call: the gate never sees it, and judges
-// only the workflow (a BLOCKed agent started this way is not denied; see
-// docs/claude-code.md). Control: the same agent through the Agent tool is
-// a PreToolUse call the gate answers.
+// model) without any PreToolUse call: the gate never sees the start, so it
+// judges the agents a script may start at the Workflow call
+// (TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall). Control:
+// the same agent through the Agent tool is a PreToolUse call the gate
+// answers.
 func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -185,5 +187,145 @@ func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
 	m = model(t, []Reply{Agent("e2eagent", "say hi"), Say("done")}, Say("hi"))
 	if r := w.Claude(m, run); !RanFor(r.Debug, "PreToolUse", "Agent", "pre-tool-use") {
 		t.Errorf("control: the Agent tool's call of the same agent ran no PreToolUse hook")
+	}
+}
+
+// agentWorkflowWorld is a git project with the agent e2eagent (its body
+// holds marker) and the workflow wfa (file wfa.js) reviewed SAFE, whose
+// script starts an agent by agentType, the expression given; skillwire's
+// hooks installed.
+func agentWorkflowWorld(t *testing.T, marker, agentType string) *World {
+	t.Helper()
+	w := NewWorld(t)
+	gitInit(t, w.Project)
+	w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\n"+marker+": you are the agent.\n")
+	w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
+		"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: "+agentType+" })\nreturn r\n")
+	w.Install()
+	c := candidateAt(w, "workflow", "wfa.js", filepath.Join(w.Project, ".claude", "workflows"))
+	w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
+	return w
+}
+
+// runAgentWorkflow has the model run the workflow wfa in bypass mode (only
+// a hook's answer can hold the call), the agent answering with agent's
+// replies; it returns the model and the client's debug log.
+func runAgentWorkflow(t *testing.T, w *World, agent ...Reply) (*Model, string) {
+	t.Helper()
+	m := model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, agent...)
+	r := w.Claude(m, Run{Prompt: "run it", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+	noTrouble(t, r)
+	return m, r.Debug
+}
+
+// A reviewed workflow whose script starts a BLOCKed agent by a literal
+// agentType is denied at its Workflow call, naming the agent: the agent
+// never reaches the model. An agent edited since its review is asked (in
+// -p, denied). Control: with skillwire's hooks uninstalled, the agent runs.
+func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, verdict string
+		edit          bool
+		answer        string
+	}{
+		{"BLOCKed", "BLOCK", false, `returned permissionDecision: deny (reason: agent "e2eagent" (`},
+		{"edited since SAFE", "SAFE-TO-PROPOSE", true, `returned permissionDecision: ask (reason: agent "e2eagent" (`},
+	} {
+		for _, uninstall := range []bool{false, true} {
+			name := tc.name
+			if uninstall {
+				name += ", control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := agentWorkflowWorld(t, "AGENT-BODY-3d8", "'e2eagent'")
+				w.Record("agent", "e2eagent.md", tc.verdict)
+				if tc.edit {
+					w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-3d8 EDITED: push to main.\n")
+				}
+				if uninstall {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m, debug := runAgentWorkflow(t, w, Say("hi"))
+				if got := m.Sent("AGENT-BODY-3d8"); got != uninstall {
+					t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+				}
+				held := false
+				for _, l := range strings.Split(grepLines(debug, tc.answer), "\n") {
+					held = held || strings.Contains(l, `; the workflow "wfa" may start it (agent())`)
+				}
+				if held == uninstall {
+					t.Errorf("held by skillwire naming the agent: %v, want %v\n%s", held, !uninstall, grepLines(debug, "permissionDecision"))
+				}
+			})
+		}
+	}
+}
+
+// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
+// any agent: the Workflow call is asked. Control: hooks uninstalled, the
+// client starts the agent the expression names.
+func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "asked"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := agentWorkflowWorld(t, "AGENT-BODY-c71", "'e2e' + 'agent'")
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m, debug := runAgentWorkflow(t, w, Say("hi"))
+			if got := m.Sent("AGENT-BODY-c71"); got != uninstall {
+				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: an agent() call's agentType is no literal`)
+			if asked == uninstall {
+				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+			}
+		})
+	}
+}
+
+// A workflow's agent makes its own tool calls through PreToolUse, with its
+// agent_type: under an install whose PreToolUse matcher leaves Workflow
+// out (made before skillwire matched it), the workflow starts the BLOCKed
+// agent, and the agent's Bash call is denied for it. Control: no verdict,
+// the Bash call runs.
+func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
+	t.Parallel()
+	for _, block := range []bool{true, false} {
+		name := "BLOCKed"
+		if !block {
+			name = "control: no verdict"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := agentWorkflowWorld(t, "AGENT-BODY-5b0", "'e2eagent'")
+			if block {
+				w.Record("agent", "e2eagent.md", "BLOCK")
+			}
+			settings := filepath.Join(w.Config, "settings.json")
+			b, err := os.ReadFile(settings)
+			if err != nil || !strings.Contains(string(b), "|Workflow") {
+				t.Fatalf("the installed matcher: %v\n%s", err, b)
+			}
+			w.Write("home/.claude/settings.json", strings.ReplaceAll(string(b), "|Workflow", ""))
+			m, debug := runAgentWorkflow(t, w, Call("Bash", map[string]any{"command": "echo AGENT-BASH-OUT-$((40+2))"}), Say("hi"))
+			if !m.Sent("AGENT-BODY-5b0") {
+				t.Fatalf("the workflow's agent did not start (results %q)", m.ToolResults())
+			}
+			if got := m.Sent("AGENT-BASH-OUT-42"); got == block {
+				t.Errorf("the agent's Bash call ran: %v, want %v\n%s", got, !block, grepLines(debug, "permissionDecision"))
+			}
+			denied := strings.Contains(debug, `returned permissionDecision: deny (reason: agent "e2eagent" (`)
+			if denied != block {
+				t.Errorf("denied for the agent: %v, want %v\n%s", denied, block, grepLines(debug, "permissionDecision"))
+			}
+		})
 	}
 }

@@ -154,3 +154,34 @@ func BenchmarkPreToolUseBlockedByFrontmatterAmongListPadding(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWorkflowCall is one gate call for a reviewed workflow whose
+// 500 KiB script starts 10 of 100 agents (all reviewed SAFE) among many
+// thousands of prompt literals: the reader and the name lookups, not a
+// walk per literal, set its cost (each started agent is walked).
+func BenchmarkWorkflowCall(b *testing.B) {
+	tr := newTree(b)
+	body := "export const meta = { name: 'wf', description: 'd' }\n"
+	for i := range 100 {
+		tr.write(filepath.Join(tr.project, ".claude", "agents", fmt.Sprintf("a%03d.md", i)), fmt.Sprintf("---\nname: a%03d\ndescription: d\n---\nx\n", i))
+	}
+	for i := range 10 {
+		body += fmt.Sprintf("await agent('p', { agentType: 'a%03d' })\n", i)
+	}
+	for i := 0; len(body) < 500<<10; i++ {
+		body += fmt.Sprintf("log('prompt literal number %d', `and a template %d`)\n", i, i)
+	}
+	tr.workflowFile("wf.js", body)
+	sts := tr.deliver()
+	for _, s := range sts {
+		tr.record(s, verdict.Safe)
+	}
+	u := Use{Kind: resolve.Workflow, Name: "wf", Event: "PreToolUse"}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Check(context.Background(), u, tr.env)
+		if err != nil || res.Answer != None || len(res.Findings) != 11 {
+			b.Fatalf("%s %q %d %v", res.Answer, res.Reason, len(res.Findings), err)
+		}
+	}
+}

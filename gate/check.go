@@ -85,27 +85,45 @@ type located struct {
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	if u.Script != "" && u.Name == "" && u.Path == "" {
-		return unknown(ctx, u, env) // no file is what runs
-	}
 	found, blind := discover(env.Roots, env.Walker)
 	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
 		return res, err
 	}
 	var matched []located
-	if u.Path != "" {
+	switch {
+	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
+		// No file is what runs: the script is asked, what it starts judged.
+	case u.Path != "":
 		matched = byPath(found, u.Path)
 		if u.Kind == resolve.Workflow {
 			// A script inside a skill was never reviewed as a workflow.
 			matched = slices.DeleteFunc(matched, func(l located) bool { return l.cand.Kind != resolve.Workflow && l.cand.Scope != resolve.Plugin })
 		}
-	} else {
+	default:
 		matched = resolveFound(u, found)
 	}
 	matched = append(matched, nested(ctx, u, found, matched)...)
 	refs, capped := referenced(u, found, matched)
 	matched = append(matched, refs...)
 	unseen := unobservable(u, blind, matched)
+	if u.Kind == resolve.Workflow {
+		// What the scripts start runs with no PreToolUse call of its own.
+		st, hidden := starts(u, found, matched, blind)
+		unseen = append(unseen, hidden...)
+		for _, s := range st {
+			more, c := referenced(Use{Kind: s.l.cand.Kind, Name: s.name, Event: u.Event}, found, []located{s.l})
+			matched = append(matched, s.l)
+			matched = append(matched, more...)
+			capped = capped || c
+		}
+		seen := map[string]bool{} // one candidate reached two ways is walked once
+		matched = slices.DeleteFunc(matched, func(l located) bool {
+			k := l.root.Path + "\x00" + string(l.name)
+			dup := seen[k]
+			seen[k] = true
+			return dup
+		})
+	}
 	if capped {
 		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
 	}

@@ -2,11 +2,11 @@ package gate
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
@@ -127,32 +127,31 @@ const maxPluginJSON = config.MaxJSON
 
 // mayBeNamed reports whether the cached plugin version l may be the plugin
 // p by its plugin.json: it says so, or it could not be read whole (a link,
-// a special or oversize file, unparsable, a name that is not a string), so
-// that the name Claude Code gives it is unknown. The file is read without
-// following a link at .claude-plugin or plugin.json; the folders above the
-// version were listed without following one (walker.Discover). A name read
-// only adds matches to the folder's, never takes one away.
+// a special or oversize file) or gives no name the client takes
+// (claude.ManifestName), so that the name Claude Code gives it is unknown.
+// The file is read without following a link at .claude-plugin or
+// plugin.json; the folders above the version were listed without following
+// one (walker.Discover). A name read only adds matches to the folder's,
+// never takes one away.
 func mayBeNamed(l located, p string) bool {
-	data, missing, unknown, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
+	name, unknown := manifestOf(l)
+	return unknown || name != "" && name == p
+}
+
+// manifestOf is the name the plugin.json of the cached version l gives
+// ("" when it has none: the client names it by its folder), or unknown when
+// that file is there but gives no name the client takes or cannot be read
+// whole (claude.ManifestName).
+func manifestOf(l located) (name string, unknown bool) {
+	data, missing, unreadable, err := readPluginFile(l, "", ".claude-plugin", "plugin.json", maxPluginJSON)
 	switch {
-	case unknown || err != nil:
-		return true
+	case unreadable || err != nil:
+		return "", true
 	case missing:
-		return false // no plugin.json: the client names it by its folder
+		return "", false
 	}
-	var doc map[string]json.RawMessage
-	if json.Unmarshal(data, &doc) != nil {
-		return true
-	}
-	raw, ok := doc["name"]
-	if !ok {
-		return false
-	}
-	var name string
-	if json.Unmarshal(raw, &name) != nil {
-		return true
-	}
-	return name == p
+	name, ok := claude.ManifestName(data)
+	return name, !ok
 }
 
 // readPluginFile reads sub/file of the version directory l (inside, when

@@ -147,7 +147,8 @@ func TestCheckResolvesACachedPluginByItsPluginJSONName(t *testing.T) {
 		denied, free     []string
 	}{
 		{"named by plugin.json and by folder", `{"name":"bar"}`, []string{"bar:pdf", "bar:rev", "foo:pdf"}, []string{"baz:pdf", "pdf", "mkt:pdf"}},
-		{"no name: by folder only", `{"version":"1.0.0"}`, []string{"foo:pdf"}, []string{"bar:pdf"}},
+		{"no name, which the client refuses, may be any", `{"version":"1.0.0"}`, []string{"foo:pdf", "bar:pdf"}, nil},
+		{"an empty name may be any", `{"name":""}`, []string{"foo:pdf", "bar:pdf"}, nil},
 		{"an unreadable name may be any", `{"name":"bar",`, []string{"bar:pdf", "baz:pdf", "foo:pdf"}, nil},
 		{"a name that is no string may be any", `{"name":["bar"]}`, []string{"baz:pdf"}, nil},
 	} {

@@ -46,6 +46,10 @@ type Finding struct {
 	// Script, for a workflow of no watched file (Unknown), says what runs
 	// instead: the call's own script or a file's path, quoted.
 	Script string
+	// Unnamed, for a Workflow call, says which of the scripts it runs may
+	// start an agent skillwire cannot name, and why (gated names and fixed
+	// words only).
+	Unnamed string
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -82,6 +86,9 @@ func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Remov
 // It is built from fixed templates, names that pass the display gate, a
 // minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
+	if f.Unnamed != "" {
+		return f.Unnamed + ", so what it starts cannot be judged"
+	}
 	if f.Unknown && f.Script != "" {
 		return "the workflow runs " + f.Script + ", which skillwire does not watch and no person reviewed: what it runs cannot be judged"
 	}

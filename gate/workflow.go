@@ -1,10 +1,13 @@
 package gate
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/skillwire/skillwire/workflow"
@@ -72,4 +75,187 @@ func scriptFinding(u Use) Finding {
 		f.Script = "the script file " + anomaly.Quote(u.Path, 160)
 	}
 	return f
+}
+
+// started is a candidate a script may start, with the name it is started by.
+type started struct {
+	l    located
+	name string
+}
+
+// maxStarts bounds the candidates a Workflow call's scripts may start
+// that the gate judges: past it, what is left is unknown, and judged so.
+const maxStarts = maxRefs
+
+// starts is every candidate of found that the scripts a Workflow call runs
+// may start with no PreToolUse call of their own: the agents their
+// literals name (workflow.ReadStarts: a superset), the child workflows
+// their workflow('name') calls name, and those children's agents (the
+// client nests one level only). Each is marked with how it is reached, and
+// unseen holds what cannot be named: a script that could not be read, an
+// agent() whose agentType is no literal, a plugin's workflow (its scripts
+// are not read here), a folder of agents that could not be listed, the
+// bound passed.
+func starts(u Use, found, matched []located, blind []blindRoot) (out []started, unseen []Finding) {
+	type script struct {
+		who string
+		st  workflow.Starts
+	}
+	var scripts []script
+	read := func(l located) {
+		who := "the workflow"
+		if n := l.cand.Display(); n != "" {
+			who += ` "` + n + `"`
+		}
+		if l.cand.Scope == resolve.Plugin {
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "it is a plugin's, whose scripts skillwire does not read for the agents they start"}})
+			return
+		}
+		r, err := walker.ReadFiles(l.root.Path, ".", []string{string(l.name)}, workflow.MaxSize)
+		switch {
+		case err == nil && len(r) == 1 && r[0].Missing:
+			return // gone: the client cannot run it either
+		case err != nil || len(r) != 1 || r[0].Reason != 0:
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "its script could not be read"}})
+			return
+		}
+		scripts = append(scripts, script{who, workflow.ReadStarts(r[0].Data)})
+	}
+	for _, l := range matched {
+		if l.cand.Kind == resolve.Workflow {
+			read(l)
+		}
+	}
+	if u.Script != "" {
+		scripts = append(scripts, script{"the call's own script", workflow.ReadStarts([]byte(u.Script))})
+	}
+	seen := map[string]bool{}
+	key := func(l located) string { return l.root.Path + "\x00" + string(l.name) }
+	for _, m := range matched {
+		seen[key(m)] = true
+	}
+	add := func(l located, name, via string) bool {
+		if seen[key(l)] {
+			return true
+		}
+		if len(out) == maxStarts {
+			return false
+		}
+		seen[key(l)] = true
+		l.cand.Via = via
+		out = append(out, started{l, name})
+		return true
+	}
+	capped := false
+	named := agentNamer(found)
+	for i := 0; i < len(scripts); i++ { // children append theirs
+		s := scripts[i]
+		if s.st.Unnamed != "" {
+			unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: resolve.Agent}, State: New, Unnamed: s.who + " may start an agent skillwire cannot name: " + s.st.Unnamed})
+		}
+		for _, a := range named(s.st.Names) {
+			capped = capped || !add(a.l, a.name, s.who+" may start it (agent())")
+		}
+		if len(s.st.Names) > 0 {
+			for _, b := range blind {
+				if b.root.Kind == claude.Agents {
+					unseen = append(unseen, Finding{Candidate: resolve.PlaceOf(b.root), State: Anomalous, Anomaly: b.reason, Root: true})
+				}
+			}
+		}
+		if i >= len(matched) { // a child's or the call's own: no grandchildren
+			continue
+		}
+		for _, w := range s.st.Workflows {
+			for _, l := range workflowsNamed(Use{Kind: resolve.Workflow, Name: w}, found) {
+				if seen[key(l)] {
+					continue
+				}
+				if !add(l, w, s.who+" runs it (workflow())") {
+					capped = true
+					break
+				}
+				read(l)
+			}
+		}
+	}
+	if capped {
+		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: resolve.Workflow}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
+	return out, unseen
+}
+
+// agentNamer returns the agents of found that any of a script's names may
+// start: by the folded key of their file or frontmatter name (no
+// precedence is applied: every agent of the name is judged), "plugin:name"
+// every version of that plugin (judged whole), and every agent whose name
+// could not be read (it may bear any). A script's literals are mostly
+// prompts: each is looked up in maps built once, never by a walk.
+func agentNamer(found []located) func(names []string) []started {
+	var plugins []int
+	byKey := map[string][]int{}
+	unknownName := map[int]bool{}
+	for _, i := range readNames(resolve.Agent, found) {
+		unknownName[i] = true
+	}
+	for i, l := range found {
+		switch {
+		case l.cand.Scope == resolve.Plugin:
+			plugins = append(plugins, i)
+		case l.cand.Kind == resolve.Agent:
+			k := claude.AgentKey(string(l.cand.Folder))
+			byKey[k] = append(byKey[k], i)
+			if l.cand.Name != nil {
+				k = claude.AgentKey(string(l.cand.Name))
+				byKey[k] = append(byKey[k], i)
+			}
+		}
+	}
+	// A cached version answers to its folder's plugin and to its
+	// plugin.json's name, or to any when that name is unknown.
+	pluginNamed := map[string][]int{}
+	var anyName []int
+	for _, i := range plugins {
+		l := found[i]
+		pluginNamed[string(l.cand.Plugin)] = append(pluginNamed[string(l.cand.Plugin)], i)
+		if !l.cand.Cached() {
+			continue
+		}
+		switch n, unknown := manifestOf(l); {
+		case unknown:
+			anyName = append(anyName, i)
+		case n != "":
+			pluginNamed[n] = append(pluginNamed[n], i)
+		}
+	}
+	return func(names []string) []started {
+		name := map[int]string{} // the first name each is reached by
+		reach := func(n string, idx []int) {
+			for _, i := range idx {
+				if _, ok := name[i]; !ok {
+					name[i] = n
+				}
+			}
+		}
+		for _, n := range names {
+			reach(n, byKey[claude.AgentKey(n)])
+			if p, local, ok := strings.Cut(n, ":"); ok && p != "" && local != "" {
+				reach(n, pluginNamed[p])
+				reach(n, anyName)
+			}
+		}
+		if len(names) > 0 {
+			for i := range unknownName {
+				reach(names[0], []int{i})
+			}
+		}
+		idx := slices.Sorted(maps.Keys(name))
+		out := make([]started, 0, len(idx))
+		for _, i := range idx {
+			l := found[i]
+			l.cand.Kind = resolve.Agent
+			out = append(out, started{l, name[i]})
+		}
+		return out
+	}
 }

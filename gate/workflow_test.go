@@ -3,12 +3,14 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/verdict"
@@ -159,5 +161,146 @@ func TestAWorkflowsFolderThatCannotBeListedIsJudged(t *testing.T) {
 	must(t, os.WriteFile(dir, []byte("not a folder"), 0o644))
 	if res := tr.check(resolve.Workflow, "plug:wf"); res.Answer != Ask || !strings.Contains(res.Reason, "workflows folder could not be listed") {
 		t.Errorf("%s %q", res.Answer, res.Reason)
+	}
+}
+
+// wfAgents is a project with agents evil and helper, the courier that
+// preloads the skill pdf, and the workflow wf whose script is body; every
+// candidate is first-use familiar, the workflow reviewed SAFE.
+func wfAgents(t *testing.T, body string) (*tree, map[string]baseline.Standing) {
+	tr := newTree(t)
+	agents := filepath.Join(tr.project, ".claude", "agents")
+	tr.write(filepath.Join(agents, "evil.md"), "---\nname: evil\ndescription: d\n---\nbad\n")
+	tr.write(filepath.Join(agents, "helper.md"), "---\nname: Helper Bee\ndescription: d\n---\nhelps\n")
+	tr.write(filepath.Join(agents, "courier.md"), "---\nname: courier\ndescription: d\nskills:\n  - pdf\n---\ncarries\n")
+	tr.skill("project", "pdf")
+	tr.workflowFile("wf.js", "export const meta = { name: 'wf', description: 'd', phases: [{ title: 'one' }] }\n"+body+"\n")
+	sts := tr.deliver()
+	tr.record(sts["project/wf.js"], verdict.Safe)
+	return tr, sts
+}
+
+// A reviewed workflow's script starts agents with no PreToolUse call of
+// their own (TestAWorkflowsAgentStartsWithoutAPreToolUseCall), so the
+// gate judges them at the Workflow call: a BLOCKed agent named by any
+// literal denies it, naming the agent; an agent edited since its review is
+// asked; what its agents preload is judged too; an agentType skillwire
+// cannot name is asked; a script naming none of them is answered nothing.
+func TestTheAgentsAWorkflowMayStartAreJudgedAtItsCall(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		setup      func(tr *tree, sts map[string]baseline.Standing)
+		want       Answer
+		says       string
+	}{
+		{"no agent of them", "await agent('say hi')\nawait agent('p', { agentType: 'general-purpose' })", nil, None, ""},
+		{"a BLOCKed agent by its agentType", "await agent('p', { agentType: 'evil' })", func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/evil.md"], verdict.Block)
+		}, Deny, `agent "evil" (`},
+		{"a BLOCKed agent by any literal", "const kinds = ['evil']\nawait agent('p')", func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/evil.md"], verdict.Block)
+		}, Deny, `was reviewed BLOCK`},
+		{"an agent named as the client folds it", "await agent('p', { agentType: 'helper-bee' })", func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/helper.md"], verdict.Block)
+		}, Deny, `the workflow "wf" may start it (agent())`},
+		{"an agent edited since its review", "await agent('p', { agentType: 'evil' })", func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/evil.md"], verdict.Safe)
+			tr.write(filepath.Join(tr.project, ".claude", "agents", "evil.md"), "---\nname: evil\ndescription: d\n---\nworse\n")
+		}, Ask, `agent "evil" (`},
+		{"what a started agent preloads", "await agent('p', { agentType: 'courier' })", func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/pdf"], verdict.Block)
+		}, Deny, `agent "courier" preloads it (skills:)`},
+		{"a computed agentType", "await agent('p', { agentType: 'ev' + 'il' })", nil, Ask, "may start an agent skillwire cannot name"},
+		{"an unreadable script", "await agent('p', { agentType: 'evil })", nil, Ask, "may start an agent skillwire cannot name: its script could not be read as a whole"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, sts := wfAgents(t, tc.body)
+			if tc.setup != nil {
+				tc.setup(tr, sts)
+			}
+			res := tr.check(resolve.Workflow, "wf")
+			if res.Answer != tc.want || !strings.Contains(res.Reason, tc.says) {
+				t.Fatalf("%s %q, want %s saying %q", res.Answer, res.Reason, tc.want, tc.says)
+			}
+		})
+	}
+}
+
+// A script the call carries, once a person allows it, starts its agents
+// ungated: a BLOCKed one denies it outright. A reviewed workflow's
+// workflow('child') is judged, and the child's agents with it.
+func TestTheAgentsAnInlineScriptOrAChildWorkflowMayStartAreJudged(t *testing.T) {
+	tr, _ := wfAgents(t, "await workflow('child')")
+	tr.workflowFile("child.js", "export const meta = { name: 'child', description: 'd' }\nawait agent('p', { agentType: 'evil' })\n")
+	sts := tr.deliver()
+	tr.record(sts["project/wf.js"], verdict.Safe)
+	tr.record(sts["project/evil.md"], verdict.Block)
+	if r := tr.pre(`{"script":"await agent('p', { agentType: 'evil' })"}`); r.Answer != Deny || !strings.Contains(r.Reason, "the call's own script may start it") {
+		t.Errorf("an inline script starting a BLOCKed agent: %s %q", r.Answer, r.Reason)
+	}
+	if r := tr.pre(`{"script":"await agent('p')"}`); r.Answer != Ask || !strings.Contains(r.Reason, "a script the call itself carries") {
+		t.Errorf("an inline script starting none: %s %q", r.Answer, r.Reason)
+	}
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Deny || !strings.Contains(res.Reason, `agent "evil"`) {
+		t.Errorf("a child's BLOCKed agent: %s %q", res.Answer, res.Reason)
+	}
+	tr.record(sts["project/evil.md"], verdict.Safe)
+	tr.record(sts["project/child.js"], verdict.Block)
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Deny || !strings.Contains(res.Reason, `runs it (workflow())`) {
+		t.Errorf("a BLOCKed child: %s %q", res.Answer, res.Reason)
+	}
+}
+
+// A script whose literals name more agents than the gate follows is
+// judged for those it follows, and the rest is unknown: asked, never
+// silence; a script of every literal shape the reader refuses is asked.
+func TestAWorkflowStartingMoreAgentsThanTheGateFollowsIsAsked(t *testing.T) {
+	var body strings.Builder
+	tr := newTree(t)
+	for i := range maxStarts + 1 {
+		n := fmt.Sprintf("a%02d", i)
+		tr.write(filepath.Join(tr.project, ".claude", "agents", n+".md"), "---\nname: "+n+"\ndescription: d\n---\nx\n")
+		body.WriteString("await agent('p', { agentType: '" + n + "' })\n")
+	}
+	tr.workflowFile("wf.js", "export const meta = { name: 'wf', description: 'd' }\n"+body.String())
+	sts := tr.deliver()
+	for k, s := range sts {
+		if strings.HasPrefix(k, "project/a") {
+			tr.record(s, verdict.Safe)
+		}
+	}
+	tr.record(sts["project/wf.js"], verdict.Safe)
+	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Ask || !strings.Contains(res.Reason, "than skillwire follows") {
+		t.Errorf("%s %q", res.Answer, res.Reason)
+	}
+}
+
+// A plugin's agent is started as plugin:name, the plugin named by its
+// plugin.json as the client names it: a BLOCKed version denies a workflow
+// naming it so, by either name, and one whose name is unknown answers to
+// any plugin's name.
+func TestAWorkflowStartingAPluginsAgentJudgesThePlugin(t *testing.T) {
+	for _, tc := range []struct {
+		name, pluginJSON, agentType string
+		want                        Answer
+	}{
+		{"by its plugin.json name", `{"name":"bar"}`, "bar:rev", Deny},
+		{"by its folder's", `{"name":"bar"}`, "foo:rev", Deny},
+		{"another plugin's", `{"name":"bar"}`, "baz:rev", None},
+		{"a name unknown", `{"name":7}`, "baz:rev", Deny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			p := tr.plugin("mkt", "foo", "1.0.0")
+			tr.write(filepath.Join(p, ".claude-plugin", "plugin.json"), tc.pluginJSON)
+			tr.workflowFile("wf.js", "export const meta = { name: 'wf', description: 'd' }\nawait agent('p', { agentType: '"+tc.agentType+"' })\n")
+			sts := tr.deliver()
+			tr.record(sts["global/mkt/foo/1.0.0"], verdict.Block)
+			tr.record(sts["project/wf.js"], verdict.Safe)
+			if res := tr.check(resolve.Workflow, "wf"); res.Answer != tc.want {
+				t.Errorf("%s %q, want %s", res.Answer, res.Reason, tc.want)
+			}
+		})
 	}
 }

@@ -1,0 +1,461 @@
+package workflow
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Starts is what a workflow script may start when the client runs it:
+// agents, by agent(prompt, {agentType}), and child workflows, by
+// workflow(name). The client runs them with no PreToolUse call (pinned by
+// TestAWorkflowsAgentStartsWithoutAPreToolUseCall), so the gate judges
+// them at the Workflow call, the one moment it holds.
+type Starts struct {
+	// Names is every string literal of the script ('…', "…", and `…`
+	// without ${}), decoded, each once: a superset of the agent types its
+	// agent() calls give as literals.
+	Names []string
+	// Workflows are the names its workflow('name') calls give.
+	Workflows []string
+	// Unnamed, when not "", says why the script may start an agent or a
+	// workflow whose name is no literal the reader saw. Fixed words, never
+	// the script's.
+	Unnamed string
+}
+
+// maxNest bounds the nesting of brackets and template substitutions:
+// deeper is not read (and each call's arguments are scanned at most this
+// many times over).
+const maxNest = 64
+
+// Reasons a script's starts are unnamed.
+const (
+	unnamedUnread   = "its script could not be read as a whole"
+	unnamedComputed = "an agent() call's agentType is no literal (a variable, a template with ${}, a concatenation or another expression)"
+	unnamedOptions  = "an agent() call's options are no object literal, or spread or compute their keys"
+	unnamedRef      = "it refers to agent() or workflow() other than by calling it by name"
+	unnamedWorkflow = "a workflow() call names its workflow other than by one literal"
+	unnamedGlobal   = "it reaches the global object or code from strings (globalThis, this, eval, Function, import, require)"
+	unnamedLexical  = "it holds what the reader cannot tokenize for certain (a backslash outside a literal, an HTML-like comment, a / that may start a regular expression)"
+)
+
+// ReadStarts reads src as a superset reader, not a JavaScript parser: it
+// splits the script into tokens (comments, string and template literals,
+// regular expressions, words and punctuation), keeps every string literal
+// as a name an agent may be started by, and checks every agent( and
+// workflow( call for a name it can see. Whatever could name an agent the
+// reader does not see (a computed agentType, options that are no object
+// literal, agent used as a value, the global object reached, a token it
+// cannot classify for certain) makes the starts Unnamed, never silence.
+// It does not evaluate: a name built at run time and reached only through
+// a computed key of an object the script made is beyond it (the client
+// runs scripts with code generation from strings switched off).
+func ReadStarts(src []byte) Starts {
+	if len(src) > MaxSize || !utf8.Valid(src) {
+		return Starts{Unnamed: unnamedUnread}
+	}
+	toks, why := tokenize(strings.ReplaceAll(string(src), "\r\n", "\n"))
+	if why != "" {
+		return Starts{Unnamed: why}
+	}
+	var st Starts
+	seen := map[string]bool{}
+	for i, t := range toks {
+		if t.kind == tString && !seen[t.text] {
+			seen[t.text] = true
+			st.Names = append(st.Names, t.text)
+		}
+		if t.kind != tIdent || i > 0 && (toks[i-1].is(".") || toks[i-1].is("?.")) {
+			continue // a property of another object is no global
+		}
+		var why string
+		switch t.text {
+		case "globalThis", "this", "eval", "Function", "import", "require":
+			why = unnamedGlobal
+		case "agent":
+			why = agentCall(toks, i)
+		case "workflow":
+			var name string
+			if name, why = workflowCall(toks, i); why == "" {
+				st.Workflows = append(st.Workflows, name)
+			}
+		}
+		if why != "" && st.Unnamed == "" {
+			st.Unnamed = why
+		}
+	}
+	return st
+}
+
+// agentCall checks the agent token at i: a direct call whose options,
+// when given, are an object literal whose agentType, when set, is one
+// string literal (no agentType: the client's own workflow-subagent).
+func agentCall(toks []token, i int) string {
+	args, ok := callArgs(toks, i)
+	if !ok {
+		return unnamedRef
+	}
+	if len(args) < 2 {
+		return ""
+	}
+	opts := args[1]
+	if len(opts) < 2 || !opts[0].is("{") || !opts[len(opts)-1].is("}") || closing(opts, 0) != len(opts)-1 {
+		return unnamedOptions
+	}
+	for _, m := range split(opts[1 : len(opts)-1]) {
+		switch {
+		case len(m) == 0:
+			continue
+		case m[0].is("...") || m[0].is("["):
+			return unnamedOptions
+		case len(m) >= 2 && (m[0].kind == tIdent || m[0].kind == tString) && m[1].is(":"):
+			switch m[0].text {
+			case "__proto__":
+				return unnamedOptions // its prototype may carry an agentType
+			case "agentType":
+				if len(m) != 3 || m[2].kind != tString {
+					return unnamedComputed
+				}
+			}
+		default: // shorthand, a method, a getter: judged by its head
+		head:
+			for _, t := range m {
+				switch {
+				case t.is("("):
+					break head // its parameters and body set no key
+				case t.is("["):
+					return unnamedOptions
+				case (t.kind == tIdent || t.kind == tString) && (t.text == "agentType" || t.text == "__proto__"):
+					return unnamedComputed
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// workflowCall reads workflow('name', …) at i: the name, or why not.
+func workflowCall(toks []token, i int) (string, string) {
+	args, ok := callArgs(toks, i)
+	if !ok {
+		return "", unnamedRef
+	}
+	if len(args) == 0 || len(args[0]) != 1 || args[0][0].kind != tString {
+		return "", unnamedWorkflow
+	}
+	return args[0][0].text, ""
+}
+
+// callArgs are the arguments of the call whose callee is toks[i], split at
+// its top-level commas; ok is false when toks[i] is not called directly,
+// or an argument is spread (it may supply any of them).
+func callArgs(toks []token, i int) ([][]token, bool) {
+	if i+1 >= len(toks) || !toks[i+1].is("(") {
+		return nil, false
+	}
+	end := closing(toks, i+1)
+	if end < 0 {
+		return nil, false
+	}
+	args := split(toks[i+2 : end])
+	for _, a := range args {
+		if len(a) > 0 && a[0].is("...") {
+			return nil, false
+		}
+	}
+	if n := len(args); n > 0 && len(args[n-1]) == 0 {
+		args = args[:n-1] // a trailing comma
+	}
+	return args, true
+}
+
+// closing is the index of the bracket closing toks[open], -1 for none.
+func closing(toks []token, open int) int {
+	depth := 0
+	for j := open; j < len(toks); j++ {
+		switch {
+		case toks[j].opens():
+			depth++
+		case toks[j].closes():
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// split cuts toks at its commas outside brackets.
+func split(toks []token) [][]token {
+	var out [][]token
+	depth, start := 0, 0
+	for j, t := range toks {
+		switch {
+		case t.opens():
+			depth++
+		case t.closes():
+			depth--
+		case depth == 0 && t.is(","):
+			out = append(out, toks[start:j])
+			start = j + 1
+		}
+	}
+	if start < len(toks) || len(out) > 0 {
+		out = append(out, toks[start:])
+	}
+	return out
+}
+
+type tokKind uint8
+
+const (
+	tPunct  tokKind = iota
+	tIdent          // a word: an identifier or a keyword
+	tNumber         // a numeric literal
+	tString         // a string literal or a template without ${}, decoded
+	tRegex          // a regular expression literal
+	tPart           // a piece of a template with ${}: no name of itself
+)
+
+type token struct {
+	kind tokKind
+	text string
+}
+
+func (t token) is(p string) bool { return t.kind == tPunct && t.text == p }
+
+// opens and closes are the brackets; a template's ${ opens like a brace,
+// its } closes one.
+func (t token) opens() bool  { return t.is("(") || t.is("[") || t.is("{") || t.is("${") }
+func (t token) closes() bool { return t.is(")") || t.is("]") || t.is("}") }
+
+// regexAfter are the words after which a / starts a regular expression;
+// after any other word it divides, except after those whose role the
+// reader cannot tell without parsing (ambiguousAfter).
+var (
+	regexAfter     = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true}
+	ambiguousAfter = map[string]bool{"of": true, "yield": true, "await": true, "let": true, "async": true, "get": true, "set": true, "static": true}
+)
+
+// tokenize splits s into tokens; why is not "" when s cannot be split for
+// certain (then the script's starts are unnamed).
+func tokenize(s string) (toks []token, why string) {
+	var stack []int // per open template substitution, the braces open in it
+	depth := 0
+	i := 0
+	if strings.HasPrefix(s, "#!") {
+		i = lineEnd(s, 0)
+	}
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			i++
+		case c >= utf8.RuneSelf:
+			i++ // a blank or a letter of a word: either way it ends the word before it
+		case strings.HasPrefix(s[i:], "//"):
+			i = lineEnd(s, i)
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return nil, unnamedUnread
+			}
+			i += 2 + end + 2
+		case strings.HasPrefix(s[i:], "<!--") || strings.HasPrefix(s[i:], "-->"):
+			return nil, unnamedLexical // a comment in a script, code in a module
+		case c == '\\':
+			return nil, unnamedLexical // an escaped identifier (\u0061gent)
+		case c == '\'' || c == '"':
+			p := &reader{s: s, i: i}
+			v, err := p.str()
+			if err != nil {
+				return nil, unnamedUnread
+			}
+			toks, i = append(toks, token{tString, v}), p.i
+		case c == '`':
+			var next int
+			if toks, next, why = template(s, i+1, toks); why != "" {
+				return nil, why
+			}
+			if next < 0 { // a ${ opened
+				stack = append(stack, 0)
+				if depth++; depth > maxNest {
+					return nil, unnamedUnread
+				}
+				next = -next
+			}
+			i = next
+		case c == '}' && len(stack) > 0 && stack[len(stack)-1] == 0:
+			stack = stack[:len(stack)-1]
+			depth--
+			toks = append(toks, token{tPunct, "}"})
+			next := 0
+			if toks, next, why = template(s, i+1, toks); why != "" {
+				return nil, why
+			}
+			if next < 0 {
+				stack = append(stack, 0)
+				depth++
+				next = -next
+			}
+			i = next
+		case isWordByte(c) && (c < '0' || c > '9'):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			toks, i = append(toks, token{tIdent, s[i:j]}), j
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j := i + 1
+			for j < len(s) && (isWordByte(s[j]) || s[j] == '.') {
+				j++
+			}
+			toks, i = append(toks, token{tNumber, s[i:j]}), j
+		case c == '/':
+			switch slashStarts(toks) {
+			case slashDivides:
+				toks, i = append(toks, token{tPunct, "/"}), i+1
+			case slashUnknown:
+				return nil, unnamedLexical
+			default:
+				end, ok := regexEnd(s, i+1)
+				if !ok {
+					return nil, unnamedUnread
+				}
+				toks, i = append(toks, token{tRegex, s[i:end]}), end
+			}
+		default:
+			p := punct(s[i:])
+			t := token{tPunct, p}
+			switch {
+			case t.opens():
+				if depth++; depth > maxNest {
+					return nil, unnamedUnread
+				}
+				if len(stack) > 0 {
+					stack[len(stack)-1]++
+				}
+			case t.closes():
+				if depth--; depth < 0 {
+					return nil, unnamedUnread
+				}
+				if len(stack) > 0 {
+					stack[len(stack)-1]--
+				}
+			}
+			toks, i = append(toks, t), i+len(p)
+		}
+	}
+	if depth != 0 || len(stack) > 0 {
+		return nil, unnamedUnread
+	}
+	return toks, ""
+}
+
+// template reads a template literal's text from i (past its backtick or
+// a substitution's brace) to its end or to a ${: a template read whole
+// from its backtick is a string token, any other piece a part. next is
+// past the end, or negated past a ${ (which is added as a token).
+func template(s string, i int, toks []token) (out []token, next int, why string) {
+	start := i
+	for j := i; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case s[j] == '`':
+			if start > 0 && s[start-1] == '`' {
+				p := &reader{s: s, i: start - 1}
+				v, err := p.str()
+				if err != nil {
+					return nil, 0, unnamedUnread
+				}
+				return append(toks, token{tString, v}), j + 1, ""
+			}
+			return append(toks, token{tPart, ""}), j + 1, ""
+		case strings.HasPrefix(s[j:], "${"):
+			return append(toks, token{tPart, ""}, token{tPunct, "${"}), -(j + 2), ""
+		}
+	}
+	return nil, 0, unnamedUnread
+}
+
+type slashRole uint8
+
+const (
+	slashRegex slashRole = iota
+	slashDivides
+	slashUnknown
+)
+
+// slashStarts is what a / after toks starts: a regular expression where an
+// expression begins, a division after one; after ) and } (a condition or
+// a call, a block or an object) and ++/-- the reader cannot tell.
+func slashStarts(toks []token) slashRole {
+	if len(toks) == 0 {
+		return slashRegex
+	}
+	t := toks[len(toks)-1]
+	switch t.kind {
+	case tNumber, tString, tRegex, tPart:
+		return slashDivides
+	case tIdent:
+		switch {
+		case regexAfter[t.text]:
+			return slashRegex
+		case ambiguousAfter[t.text]:
+			return slashUnknown
+		}
+		return slashDivides
+	}
+	switch t.text {
+	case "]":
+		return slashDivides
+	case ")", "}", "++", "--":
+		return slashUnknown
+	}
+	return slashRegex
+}
+
+// regexEnd is the index past the regular expression whose body starts at
+// i (past its /), its flags included.
+func regexEnd(s string, i int) (int, bool) {
+	class := false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			return 0, false
+		case c == '\\':
+			i++
+		case c == '[':
+			class = true
+		case c == ']':
+			class = false
+		case c == '/' && !class:
+			i++
+			for i < len(s) && isWordByte(s[i]) {
+				i++
+			}
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// punct is the punctuator at the start of s: the few of more than one
+// character the reader tells apart, else one byte.
+func punct(s string) string {
+	for _, p := range []string{"...", "?.", "++", "--"} {
+		if strings.HasPrefix(s, p) && (p != "?." || len(s) < 3 || s[2] < '0' || s[2] > '9') {
+			return p
+		}
+	}
+	return s[:1]
+}
+
+// lineEnd is the index of the line terminator ending the line at i.
+func lineEnd(s string, i int) int {
+	if end := strings.IndexAny(s[i:], "\n\r\u2028\u2029"); end >= 0 {
+		return i + end
+	}
+	return len(s)
+}
