@@ -119,7 +119,10 @@ func TestADoubleDashAsAnOptionsValueHidesNoAddedFolder(t *testing.T) {
 // one of its name): plug:ps is asked, never answered from plug@mkt's SAFE.
 // A .zip is read from inside the archive; a folder of plugins with more
 // entries than skillwire lists cannot be listed (fanout), and is told so,
-// never guessed as one plugin named by the folder. Control: hooks
+// never guessed as one plugin named by the folder; a .claude-plugin that
+// is a link names the plugin from the linked plugin.json for the client
+// (plug@inline), and for skillwire a plugin whose name it cannot read,
+// never the folder's name. Control: hooks
 // uninstalled, the twin's body reaches the model.
 func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
 	t.Parallel()
@@ -139,6 +142,14 @@ func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
 				w.Write(fmt.Sprintf("coll/f%04d", i), "")
 			}
 			return []string{"--plugin-dir", filepath.Join(w.Root, "coll")}
+		}},
+		{"a .claude-plugin that is a link", "added plugin whose name skillwire cannot read", func(t *testing.T, w *World, marker string) []string {
+			inlinePlugin(w, "innocent", "", marker)
+			w.Write("elsewhere/plugin.json", `{"name":"plug","version":"1.0.0","description":"an e2e plugin"}`)
+			if err := os.Symlink(filepath.Join(w.Root, "elsewhere"), filepath.Join(w.Root, "innocent/.claude-plugin")); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--plugin-dir", filepath.Join(w.Root, "innocent")}
 		}},
 	} {
 		for _, hooks := range []bool{true, false} {
@@ -165,7 +176,7 @@ func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
 				if told := strings.Contains(adv, way.told); told != hooks {
 					t.Errorf("told %q: %v, want %v\n%s", way.told, told, hooks, adv)
 				}
-				if strings.Contains(adv, `"coll@inline"`) {
+				if strings.Contains(adv, `"coll@inline"`) || strings.Contains(adv, `"innocent@inline"`) {
 					t.Errorf("a plugin the client never loaded is told:\n%s", adv)
 				}
 				if d := decision(r.Debug); hooks && d != "ask" {
@@ -210,5 +221,51 @@ func zipFolder(t *testing.T, dir, dst string) {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A folder given with --plugin-dir-no-mcp loads without its MCP servers:
+// the client never starts the server of its .mcp.json, and skillwire tells
+// the plugin and its hook but no MCP server of it. Control: the same
+// folder given with --plugin-dir, the client starts the server and
+// skillwire tells it.
+func TestANoMCPPluginFoldersServerIsNotToldAsRunning(t *testing.T) {
+	t.Parallel()
+	for _, noMCP := range []bool{true, false} {
+		name := "--plugin-dir-no-mcp"
+		if !noMCP {
+			name = "control: --plugin-dir"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker, started := filepath.Join(w.Root, "marker"), filepath.Join(w.Root, "started")
+			inlinePlugin(w, "pd", "pd", marker)
+			w.Write("pd/.mcp.json", `{"mcpServers":{"pdsrv":{"command":"touch","args":["`+started+`"]}}}`)
+			flag := "--plugin-dir"
+			if noMCP {
+				flag = "--plugin-dir-no-mcp"
+			}
+			m := model(t, nil, Say("done."))
+			r := w.Claude(m, Run{Prompt: "hello", Args: []string{flag, filepath.Join(w.Root, "pd")}})
+			if !Exists(marker) {
+				t.Fatal("the plugin's hook did not run: the plugin was not loaded")
+			}
+			if got := Exists(started); got == noMCP {
+				t.Fatalf("the client started the plugin's MCP server: %v, want %v", got, !noMCP)
+			}
+			adv := advisory(m)
+			if !strings.Contains(adv, `added plugin "pd@inline"`) || !strings.Contains(adv, "touch "+marker) {
+				t.Errorf("the plugin and its hook not told:\n%s", adv)
+			}
+			if told := strings.Contains(adv, "pdsrv"); told == noMCP {
+				t.Errorf("the MCP server told: %v, want %v\n%s", told, !noMCP, adv)
+			}
+			if noMCP {
+				noTrouble(t, r)
+			}
+		})
 	}
 }
