@@ -159,3 +159,20 @@ func TestAnUnreadableClientIsToldOnceForFoldersAndPlugins(t *testing.T) {
 		t.Errorf("told %q", told)
 	}
 }
+
+// A folder given only with --plugin-dir-no-mcp is loaded without its MCP
+// servers, one given also with --plugin-dir with them; an entry of the
+// settled list equal to a no-mcp folder is that folder (the client drops
+// it: withoutPluginDirs), any other entry is loaded with them.
+func TestANoMCPPluginFolderIsKnownAsSuch(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	for _, d := range []string{"proj", "a", "b", "c"} {
+		must(t, os.Mkdir(filepath.Join(base, d), 0o755))
+	}
+	argv := []string{"--plugin-dir-no-mcp", base + "/a/", "--plugin-dir-no-mcp=../b", "--plugin-dir", base + "/b", "--plugin-dir-no-mcp", base + "/a"}
+	got := clientWith(t, proj, nil, argv...).Added(envOf("CLAUDECODE", "1", envPluginDirs, base+"/a:"+base+"/c")).Plugins
+	if want := []string{base + "/b", base + "/a", base + "/c"}; !slices.Equal(got.Dirs, want) || !slices.Equal(got.NoMCP, []string{base + "/a"}) || got.Problem != "" {
+		t.Errorf("got %q, no-mcp %q, problem %q", got.Dirs, got.NoMCP, got.Problem)
+	}
+}
