@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
@@ -42,55 +43,108 @@ type Inline struct {
 	// Empty counts the folders that are not there, or hold no plugin the
 	// client loads, or cannot be watched ("/").
 	Empty int
+	// Problem, in fixed words, is why a folder's plugins cannot be known:
+	// it could not be listed, so whether it is one plugin or a folder of
+	// plugins, and which, is not known. "" when every folder was listed.
+	Problem string
+	// Unnamed: a plugin of them may bear a name skillwire cannot read (a
+	// plugin.json it could not read, a folder given through a link).
+	Unnamed bool
 }
+
+// Unknown reports whether the plugins of the folders cannot all be named
+// as the client names them: then any plugin:name may be one of them, and
+// an inline plugin overrides an installed one of its name.
+func (in Inline) Unknown() bool { return in.Problem != "" || in.Unnamed }
 
 // InlinePlugins are the plugins Claude Code loads from the folders dirs
 // (absolute, as the client reads them), each named for its plugin, read
-// through the walker. A folder that cannot be listed or is not a folder
-// is watched as one plugin, so that its observation tells what is wrong.
-func InlinePlugins(dirs []string) Inline {
+// through the walker; those of noMCP (and of a folder of plugins there)
+// are loaded without their MCP servers. A folder that cannot be listed is
+// the Problem, never guessed as one plugin; one that is not a folder (or
+// a link to one) is watched as one plugin, so that its observation tells
+// what is wrong, and is Unnamed.
+func InlinePlugins(dirs, noMCP []string) Inline {
 	var in Inline
 	for _, d := range dirs {
 		if d == "/" {
 			in.Empty++ // no parent to watch it in
 			continue
 		}
-		children, ok, missing := collection(d)
-		switch {
-		case missing:
+		skipMCP := slices.Contains(noMCP, d)
+		children, kind := collection(d)
+		switch kind {
+		case folderMissing, folderEmpty:
 			in.Empty++
-		case !ok:
-			in.Plugins = append(in.Plugins, inlineSource(parent(d), base(d)))
-		case len(children) == 0:
-			in.Empty++
+		case folderUnlisted:
+			if in.Problem == "" {
+				in.Problem = problemUnlisted
+			}
+		case folderOdd:
+			in.Unnamed = true
+			fallthrough
+		case folderPlugin:
+			in.add(inlineSource(parent(d), base(d)), skipMCP)
 		}
 		for _, c := range children {
-			in.Plugins = append(in.Plugins, inlineSource(d, c))
+			in.add(inlineSource(d, c), skipMCP)
 		}
 	}
 	return in
 }
 
-// Told is the line a session is told of the folders given with
-// --plugin-dir that hold no plugin, from fixed words only; "" when none.
-func (in Inline) Told() string {
-	if in.Empty == 0 {
-		return ""
+// problemUnlisted is Inline.Problem for a folder that could not be listed.
+const problemUnlisted = "a folder given with --plugin-dir could not be listed (fanout, unstable or unreadable)"
+
+func (in *Inline) add(s PluginSource, noMCP bool) {
+	s.NoMCP = noMCP
+	if s.Plugin == "" {
+		in.Unnamed = true
 	}
-	return fmt.Sprintf("skillwire: %d folder(s) given with --plugin-dir are not there or hold no plugin that Claude Code loads: nothing of them is watched.", in.Empty)
+	in.Plugins = append(in.Plugins, s)
+}
+
+// Told is what a session is told of the folders given with --plugin-dir
+// that hold no plugin or cannot be listed, from fixed words only; "" when
+// none.
+func (in Inline) Told() string {
+	var lines []string
+	if in.Empty > 0 {
+		lines = append(lines, fmt.Sprintf("skillwire: %d folder(s) given with --plugin-dir are not there or hold no plugin that Claude Code loads: nothing of them is watched.", in.Empty))
+	}
+	if in.Problem != "" {
+		lines = append(lines, "skillwire cannot list the folder of plugins ("+in.Problem+
+			"): the plugins Claude Code loads from it are not watched, and the gate asks for every plugin's skill, agent and command, an installed plugin's included, since a plugin of that folder overrides an installed one of its name.")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // base is the last component of plain path p.
 func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
-// collection reports whether the client reads folder d as a folder of
-// plugins, and lists the ones it loads; ok is false when d is one plugin,
-// or cannot be listed (then the client, too, reads it as one); missing:
-// there is nothing at d.
-func collection(d string) (children []string, ok, missing bool) {
+// How collection reads a folder given with --plugin-dir.
+type folderKind uint8
+
+const (
+	folderPlugin   folderKind = iota // one plugin
+	folderPlugins                    // a folder of plugins: its children
+	folderEmpty                      // a folder of plugins holding none
+	folderMissing                    // nothing there
+	folderUnlisted                   // a folder that could not be listed (fanout, unstable, unreadable)
+	folderOdd                        // not a folder: a link to one, a file
+)
+
+// collection reads folder d as the client does: one plugin, or a folder of
+// plugins whose loaded children it lists.
+func collection(d string) ([]string, folderKind) {
 	w := walker.Discover([]walker.RootSpec{{Path: d, Files: true}}, walker.DefaultConfig())[0]
-	if w.Missing || len(w.Anomalies) > 0 {
-		return nil, false, w.Missing
+	switch {
+	case w.Missing:
+		return nil, folderMissing
+	case slices.ContainsFunc(w.Anomalies, func(r anomaly.Reason) bool { return r != anomaly.Root }):
+		return nil, folderUnlisted
+	case len(w.Anomalies) > 0:
+		return nil, folderOdd
 	}
 	kinds := map[string]walker.Kind{}
 	for _, c := range w.Candidates {
@@ -106,11 +160,12 @@ func collection(d string) (children []string, ok, missing bool) {
 		case m == ".mcp.json" && k == walker.KindFile && emptyFile(d, m):
 			// an empty .mcp.json marks nothing
 		case !slices.Contains(componentDirs, m):
-			return nil, false, false
+			return nil, folderPlugin
 		case manifestState(d+"/"+m) == manifestAbsent:
-			return nil, false, false
+			return nil, folderPlugin
 		}
 	}
+	var children []string
 	for _, c := range w.Candidates {
 		n := string(c.Name)
 		if c.Kind != walker.KindDir || n[0] == '.' || manifestState(d+"/"+n) == manifestAbsent {
@@ -118,8 +173,11 @@ func collection(d string) (children []string, ok, missing bool) {
 		}
 		children = append(children, n)
 	}
+	if len(children) == 0 {
+		return nil, folderEmpty
+	}
 	slices.Sort(children)
-	return children, true, false
+	return children, folderPlugins
 }
 
 type manifest uint8
@@ -161,12 +219,13 @@ func emptyFile(d, name string) bool {
 // inlineSource is the plugin of folder name of dir: named by its
 // plugin.json "name", else by the folder, as the client names it; a
 // plugin.json that cannot be read, or gives no string name, names no
-// plugin (the gate then judges a name it could serve as never observed).
+// plugin (Inline.Unnamed: the gate then holds every plugin's name).
 func inlineSource(dir, name string) PluginSource {
 	plugin := name
 	reads, err := walker.ReadFiles(pathname.Join(dir, name), ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
 	switch {
 	case err != nil:
+		plugin = "" // .claude-plugin not reached (a link): the client may read a name there
 	case reads == nil || reads[0].Missing:
 	case reads[0].Reason != 0:
 		plugin = ""

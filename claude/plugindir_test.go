@@ -1,12 +1,14 @@
 package claude
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/walker"
 )
 
 const pjson = `.claude-plugin/plugin.json={"name":"pd"}`
@@ -38,16 +40,18 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 		{"a plugin.json not JSON names no plugin", []string{"pd/.claude-plugin/plugin.json=\x1b[2J{"}, []want{{"", "pd", ""}}, 0},
 		{"a plugin.json whose name is not a string", []string{`pd/.claude-plugin/plugin.json={"name":1}`}, []want{{"", "pd", ""}}, 0},
 		{"a folder holding no plugin", []string{"pd/readme.md", "pd/sub/"}, nil, 1},
-		{"a file", []string{"pd=x"}, []want{{"", "pd", "pd@inline"}}, 0},
+		{"a file", []string{"pd=x"}, []want{{"", "pd", ""}}, 0},
 		{"not there", nil, nil, 1},
 		{"a dangling link", []string{"pd -> nowhere"}, nil, 1},
-		{"a FIFO", []string{"pd|"}, []want{{"", "pd", "pd@inline"}}, 0},
+		{"a .claude-plugin that is a link names no plugin", []string{`real/plugin.json={"name":"plug"}`, "pd/.claude-plugin -> ../real", "pd/skills/ps/SKILL.md"}, []want{{"", "pd", ""}}, 0},
+		{"the folder given through a link", []string{"real/" + pjson, "pd -> real"}, []want{{"", "pd", "pd@inline"}}, 0},
+		{"a FIFO", []string{"pd|"}, []want{{"", "pd", ""}}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			testtree.Make(t, dir, c.tree...)
-			got := InlinePlugins([]string{dir + "/pd"})
+			got := InlinePlugins([]string{dir + "/pd"}, nil)
 			var w []want
 			for _, p := range got.Plugins {
 				rel := strings.TrimPrefix(strings.TrimPrefix(p.Dir, dir), "/")
@@ -58,6 +62,12 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 			}
 			if told := got.Told(); (told != "") != (c.empty > 0) {
 				t.Errorf("told %q", told)
+			}
+			// Any plugin whose name is not read as the client reads it
+			// leaves every plugin's name unknown.
+			unknown := slices.ContainsFunc(c.want, func(w want) bool { return w.plugin == "" })
+			if got.Unknown() != unknown || got.Problem != "" {
+				t.Errorf("unknown %v (problem %q), want %v", got.Unknown(), got.Problem, unknown)
 			}
 		})
 	}
@@ -70,7 +80,7 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 func TestAPluginDirsPluginIsAnAddedRootNamedAsTheClientNamesIt(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "pd/"+pjson, "coll/a\x1b[31m/"+pjson, "coll/b/"+pjson)
-	in := InlinePlugins([]string{dir + "/pd", dir + "/coll"})
+	in := InlinePlugins([]string{dir + "/pd", dir + "/coll"}, nil)
 	var got []Root
 	for _, r := range (Places{Config: dir + "/cfg", Inline: in.Plugins}).Roots() {
 		if r.Scope == Added {
@@ -96,19 +106,64 @@ func TestAPluginDirsPluginIsAnAddedRootNamedAsTheClientNamesIt(t *testing.T) {
 	}
 }
 
-// Many folders, and a folder of many plugins, are each read once, bounded
-// by the walker's fanout: a folder past it is watched as one plugin, whose
-// observation says so.
-func TestAHugeFolderOfPluginsIsOneAnomalousPlugin(t *testing.T) {
+// A folder of plugins past the walker's fanout cannot be listed: it is
+// the Problem, told in fixed words, never guessed as one plugin named by
+// the folder (a plugin the client never loaded), and every plugin's name
+// is then unknown; the folders beside it are still read.
+func TestAFolderOfPluginsThatCannotBeListedIsTheProblemNeverOnePlugin(t *testing.T) {
 	dir := t.TempDir()
-	specs := []string{}
+	specs := []string{"ok/" + pjson}
 	for i := range 4100 {
 		specs = append(specs, fmt.Sprintf("pd/d%05d/", i))
 	}
 	testtree.Make(t, dir, specs...)
-	got := InlinePlugins([]string{dir + "/pd"})
-	if got.Empty != 0 || len(got.Plugins) != 1 || got.Plugins[0].Name != "pd" {
-		t.Errorf("got %d plugins, empty %d", len(got.Plugins), got.Empty)
+	got := InlinePlugins([]string{dir + "/pd", dir + "/ok"}, nil)
+	if got.Empty != 0 || len(got.Plugins) != 1 || got.Plugins[0].Name != "ok" || got.Problem == "" || !got.Unknown() {
+		t.Errorf("got %+v", got)
+	}
+	if told := got.Told(); !strings.Contains(told, "cannot list the folder of plugins") || strings.Contains(told, dir) {
+		t.Errorf("told %q", told)
+	}
+}
+
+// A folder given with --plugin-dir-no-mcp (and each plugin of a folder of
+// plugins there) is loaded without its MCP servers: its .mcp.json and
+// plugin.json's mcpServers are content, and no server of them is in its
+// form; its hooks still are. The same folder given with --plugin-dir keeps
+// them.
+func TestANoMCPPluginFoldersServersAreNotItsForm(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir,
+		`pd/.claude-plugin/plugin.json={"name":"pd","mcpServers":{"inline":{"command":"evil-inline"}}}`,
+		`pd/.mcp.json={"mcpServers":{"file":{"command":"evil-file"}}}`,
+		`pd/hooks/hooks.json={"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch m"}]}]}}`,
+		`coll/c1/.claude-plugin/plugin.json={"name":"c1"}`, `coll/c1/.mcp.json={"mcpServers":{"c1srv":{"command":"evil-c1"}}}`)
+	for _, noMCP := range []bool{true, false} {
+		var skip []string
+		if noMCP {
+			skip = []string{dir + "/pd", dir + "/coll"}
+		}
+		in := InlinePlugins([]string{dir + "/pd", dir + "/coll"}, skip)
+		var roots []walker.RootSpec
+		for _, r := range (Places{Config: dir + "/cfg", Inline: in.Plugins}).Roots() {
+			if r.Scope == Added {
+				roots = append(roots, r.Spec())
+			}
+		}
+		var forms string
+		for _, w := range walker.Scan(context.Background(), roots, walker.DefaultConfig()) {
+			for _, c := range w.Candidates {
+				forms += string(c.Canonical) + "\n"
+			}
+		}
+		for _, srv := range []string{"evil-inline", "evil-file", "evil-c1"} {
+			if strings.Contains(forms, srv) == noMCP {
+				t.Errorf("no-mcp %v: server %s in the forms %v, want %v\n%s", noMCP, srv, !noMCP, !noMCP, forms)
+			}
+		}
+		if !strings.Contains(forms, "touch m") {
+			t.Errorf("no-mcp %v: the hook is not in the form:\n%s", noMCP, forms)
+		}
 	}
 }
 

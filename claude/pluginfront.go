@@ -19,6 +19,12 @@ func pluginFront(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(config.PluginFront(data))
 }
 
+// pluginHooksFront keeps the hooks of one of a plugin's JSON files, of a
+// plugin loaded without its MCP servers.
+func pluginHooksFront(_, data []byte) ([]byte, []anomaly.Reason) {
+	return reasons(config.PluginHooks(data))
+}
+
 // skillFront reads SKILL.md's frontmatter, and a plugin's files as a plugin's.
 func skillFront(path, data []byte) ([]byte, []anomaly.Reason) {
 	if string(path) == "SKILL.md" {

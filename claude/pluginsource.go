@@ -36,6 +36,10 @@ type PluginSource struct {
 	// from (its hooks, servers and component paths apply to the plugin):
 	// bound into the candidate, "" when it lies inside the folder.
 	Market string
+	// NoMCP: the client loads the plugin without its MCP servers
+	// (--plugin-dir-no-mcp): it reads neither .mcp.json nor plugin.json's
+	// mcpServers.
+	NoMCP bool
 }
 
 // pluginSources reads, through the walker, the client's plugin registries
@@ -157,6 +161,9 @@ func sourceRoots(ss []PluginSource, scope Scope) []Root {
 		if _, had := r.Sources[s.Name]; !had {
 			r.Names = append(r.Names, s.Name)
 			r.Sources[s.Name] = s.Plugin // the first plugin (by key) names a folder two entries share
+			if s.NoMCP {
+				r.NoMCP = append(r.NoMCP, s.Name)
+			}
 		}
 		r.bindMarket(s.Name, s.Market)
 	}

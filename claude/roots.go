@@ -149,6 +149,9 @@ type Root struct {
 	// Markets, of a PluginSources root, is the marketplace.json bound into
 	// each of Names; of the plugin cache, each marketplace's (outsideFiles).
 	Markets map[string]string
+	// NoMCP, of a PluginSources root, are the Names the client loads
+	// without their MCP servers (PluginSource.NoMCP).
+	NoMCP []string
 	// ConfigDir is the configuration directory the root belongs to, whose
 	// audit log speaks for it: <cfg> for every root of the user's,
 	// <project>/.claude for every root of the project's (the folders
@@ -276,6 +279,10 @@ func (r Root) Spec() walker.RootSpec {
 		spec.InnerLinks, spec.NamesFromTree = true, true
 		for _, n := range r.Names {
 			ns := pluginSpec()
+			if slices.Contains(r.NoMCP, n) {
+				// Its .mcp.json is content, never a server that starts.
+				ns.Front, ns.FrontMore = pluginHooksFront, []string{".claude-plugin/plugin.json"}
+			}
 			ns.Name, ns.NoFollow, ns.Outside, ns.OutsideExtract = n, true, r.outsideFiles, r.entryForm
 			spec.Names = append(spec.Names, ns)
 		}

@@ -450,21 +450,19 @@ func splitArgs(cmdline []byte) []string {
 	return strings.Split(string(cmdline), "\x00")
 }
 
-// AddDirArgs are the values of --add-dir in argv (argv[0] first) as
-// Claude Code 2.1.328's option parser (Commander) reads them:
-// `--add-dir <directories...>` takes the next argument whatever it is,
-// then every following one that does not look like an option (longer
-// than "-" and starting with it, unless a negative number); the flag may
-// repeat; `--add-dir=x` is one value; "--" ends the options. An
-// argument that is another option's value and reads "--add-dir" is taken
-// as the flag: a folder too many is watched, never one too few.
+// AddDirArgs are the values of --add-dir in argv (argv[0] first), so
+// that no folder Claude Code 2.1.328's option parser (Commander) adds is
+// left out: `--add-dir <directories...>` takes the next argument whatever
+// it is, then every following one that does not look like an option
+// (longer than "-" and starting with it, unless a negative number) up to
+// a "--"; the flag may repeat; `--add-dir=x` is one value. As for
+// PluginDirArgs, "--" ends no options here (another option's value may be
+// "--"), and an argument that is a value and reads like the flag is also
+// taken as the flag: a folder too many is watched, never one too few.
 func AddDirArgs(argv []string) []string {
 	var out []string
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
-		if a == "--" {
-			break
-		}
 		if v, ok := strings.CutPrefix(a, "--add-dir="); ok {
 			out = append(out, v)
 			continue
@@ -472,11 +470,9 @@ func AddDirArgs(argv []string) []string {
 		if a != "--add-dir" || i+1 == len(argv) {
 			continue
 		}
-		i++
-		out = append(out, argv[i])
-		for i+1 < len(argv) && !looksLikeOption(argv[i+1]) {
-			i++
-			out = append(out, argv[i])
+		out = append(out, argv[i+1]) // and read again as a flag
+		for j := i + 2; j < len(argv) && !looksLikeOption(argv[j]); j++ {
+			out = append(out, argv[j])
 		}
 	}
 	return out

@@ -94,7 +94,7 @@ func TestTheClientsAddedFoldersAreReadFromItsCommandLine(t *testing.T) {
 	fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj,
 		"-p", "hello", "--add-dir", base+"/abs", "../rel", "--model", "x", "--add-dir="+base+"/eq", "--", "--add-dir", "/nope")...)
 	got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDE_PID", "100", "CLAUDECODE", "1"))
-	want := []string{base + "/abs", base + "/rel", base + "/eq"}
+	want := []string{base + "/abs", base + "/rel", base + "/eq", "/nope"} // over "--": it may be another option's value
 	if !slices.Equal(got.Dirs, want) || got.Problem != "" {
 		t.Errorf("got %q (problem %q), want %q", got.Dirs, got.Problem, want)
 	}
@@ -223,7 +223,12 @@ func TestAddDirArgsReadsTheFlagAsTheClientsParserDoes(t *testing.T) {
 		{[]string{"claude", "--add-dir", "a", "-1", "-", "--model"}, []string{"a", "-1", "-"}},
 		{[]string{"claude", "--add-dir=a", "b"}, []string{"a"}},
 		{[]string{"claude", "--add-dir"}, nil},
-		{[]string{"claude", "--", "--add-dir", "a"}, nil},
+		{[]string{"claude", "--", "--add-dir", "a"}, []string{"a"}},                           // "--" ends nothing: it may be a value
+		{[]string{"claude", "--append-system-prompt", "--", "--add-dir", "a"}, []string{"a"}}, // as the client reads it
+		{[]string{"claude", "--append-system-prompt=--", "--add-dir", "a", "b"}, []string{"a", "b"}},
+		{[]string{"claude", "--add-dir", "a", "--", "b"}, []string{"a"}},                     // "--" ends the values
+		{[]string{"claude", "--add-dir", "--add-dir", "a"}, []string{"--add-dir", "a", "a"}}, // the value reading like the flag is also the flag (repeats are the caller's to drop)
+		{[]string{"claude", "--add-dir", "--", "b", "--add-dir=c"}, []string{"--", "b", "c"}},
 		{[]string{"--add-dir", "a"}, nil}, // argv[0] is the program
 		{[]string{"claude", "--add-dir", "a\nb\x1b[2J", "--add-dir", "c"}, []string{"a\nb\x1b[2J", "c"}},
 	}

@@ -23,6 +23,10 @@ import (
 type PluginDirs struct {
 	// Dirs are the folders given, absolute, as the client reads them.
 	Dirs []string
+	// NoMCP are those of Dirs the client loads without their MCP servers
+	// (given only with --plugin-dir-no-mcp): it reads neither their
+	// .mcp.json nor plugin.json's mcpServers.
+	NoMCP []string
 	// Problem, in fixed words, is why they cannot all be observed; "" when
 	// they can.
 	Problem string
@@ -69,17 +73,33 @@ func pluginDirs(argv []string, env claude.Env, launch *launchDir) PluginDirs {
 	if flags.Initialize {
 		problem(problemPluginInit)
 	}
-	for _, v := range flags.Dirs {
-		if strings.HasSuffix(strings.ToLower(v), ".zip") {
-			problem(problemPluginZip)
-			continue
+	// The client reads a folder given only with --plugin-dir-no-mcp
+	// without its MCP servers, and drops an entry of its settled variable
+	// equal to one (withoutPluginDirs): a folder given both ways is read
+	// with them.
+	var withMCP []string
+	for _, set := range []struct {
+		vals  []string
+		noMCP bool
+	}{{flags.Dirs, false}, {flags.NoMCP, true}} {
+		for _, v := range set.vals {
+			if strings.HasSuffix(strings.ToLower(v), ".zip") {
+				problem(problemPluginZip)
+				continue
+			}
+			p, why := launch.resolve(v)
+			if why != "" {
+				problem(why)
+				continue
+			}
+			switch {
+			case !set.noMCP:
+				withMCP = append(withMCP, p)
+			case !slices.Contains(withMCP, p) && !slices.Contains(out.NoMCP, p):
+				out.NoMCP = append(out.NoMCP, p)
+			}
+			add(p)
 		}
-		p, why := launch.resolve(v)
-		if why != "" {
-			problem(why)
-			continue
-		}
-		add(p)
 	}
 	settled, _ := env.Getenv(envPluginDirs)
 	for _, v := range strings.Split(settled, ":") {
@@ -98,36 +118,40 @@ func pluginDirs(argv []string, env claude.Env, launch *launchDir) PluginDirs {
 
 // PluginFlags are the plugin options of a command line.
 type PluginFlags struct {
-	// Dirs are the values of --plugin-dir and --plugin-dir-no-mcp, in order.
-	Dirs []string
+	// Dirs are the values of --plugin-dir, NoMCP those of
+	// --plugin-dir-no-mcp, each in order.
+	Dirs, NoMCP []string
 	// URL: --plugin-url was given; Initialize: --await-initialize, which
 	// takes plugins from the SDK's initialize request on stdin.
 	URL, Initialize bool
 }
 
-// PluginDirArgs reads the plugin options of argv (argv[0] first) as Claude
-// Code 2.1.328's option parser (Commander) reads them: `--plugin-dir
-// <path>` and `--plugin-dir-no-mcp <path>` take the next argument whatever
-// it is, one per flag, the flag repeatable; `--plugin-dir=x` is one value;
-// "--" ends the options. An argument that is another option's value and
-// reads like one of these is taken as the flag: a folder too many is
-// watched, never one too few.
+// PluginDirArgs reads the plugin options of argv (argv[0] first) so that
+// no folder Claude Code 2.1.328's option parser (Commander) loads is left
+// out: `--plugin-dir <path>` and `--plugin-dir-no-mcp <path>` take the
+// next argument whatever it is, one per flag, the flag repeatable;
+// `--plugin-dir=x` is one value. The parser lets any option that takes a
+// value take the next argument whatever it is, "--" included
+// (`--append-system-prompt -- --plugin-dir x` loads x), and which of the
+// client's options take one is the client's to change: so "--" ends
+// nothing here, and an argument that is a value and reads like one of
+// these flags is also taken as the flag. A folder too many is watched,
+// never one too few.
 func PluginDirArgs(argv []string) PluginFlags {
 	var out PluginFlags
 	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		if a == "--" {
-			break
-		}
-		name, val, hasVal := strings.Cut(a, "=")
+		name, val, hasVal := strings.Cut(argv[i], "=")
+		dst := &out.Dirs
 		switch name {
-		case "--plugin-dir", "--plugin-dir-no-mcp":
+		case "--plugin-dir-no-mcp":
+			dst = &out.NoMCP
+			fallthrough
+		case "--plugin-dir":
 			switch {
 			case hasVal:
-				out.Dirs = append(out.Dirs, val)
+				*dst = append(*dst, val)
 			case i+1 < len(argv):
-				i++
-				out.Dirs = append(out.Dirs, argv[i])
+				*dst = append(*dst, argv[i+1]) // and read again as a flag
 			}
 		case "--plugin-url":
 			out.URL = true

@@ -19,9 +19,14 @@ func TestPluginDirArgsReadsTheFlagsAsTheClientsParserDoes(t *testing.T) {
 		{"repeated", []string{"claude", "--plugin-dir", "a", "--plugin-dir", "b"}, PluginFlags{Dirs: []string{"a", "b"}}},
 		{"the value whatever it is", []string{"claude", "--plugin-dir", "-x", "--plugin-dir", "--model"}, PluginFlags{Dirs: []string{"-x", "--model"}}},
 		{"= form", []string{"claude", "--plugin-dir=a=b", "--plugin-dir="}, PluginFlags{Dirs: []string{"a=b", ""}}},
-		{"no-mcp variant", []string{"claude", "--plugin-dir-no-mcp", "a", "--plugin-dir-no-mcp=b"}, PluginFlags{Dirs: []string{"a", "b"}}},
+		{"no-mcp variant", []string{"claude", "--plugin-dir-no-mcp", "a", "--plugin-dir-no-mcp=b", "--plugin-dir", "c"}, PluginFlags{Dirs: []string{"c"}, NoMCP: []string{"a", "b"}}},
 		{"no value", []string{"claude", "--plugin-dir"}, PluginFlags{}},
-		{"-- ends the options", []string{"claude", "--", "--plugin-dir", "a", "--plugin-url", "u"}, PluginFlags{}},
+		{"-- as another option's value ends nothing", []string{"claude", "--append-system-prompt", "--", "--plugin-dir", "a"}, PluginFlags{Dirs: []string{"a"}}},
+		{"-- ends nothing", []string{"claude", "--", "--plugin-dir", "a", "--plugin-url", "u", "--await-initialize"}, PluginFlags{Dirs: []string{"a"}, URL: true, Initialize: true}},
+		{"--opt=-- ends nothing", []string{"claude", "--append-system-prompt=--", "--plugin-dir-no-mcp", "a"}, PluginFlags{NoMCP: []string{"a"}}},
+		{"-- as the flag's value", []string{"claude", "--plugin-dir", "--", "--plugin-dir", "b"}, PluginFlags{Dirs: []string{"--", "b"}}},
+		{"the flag as the flag's value is also the flag", []string{"claude", "--plugin-dir", "--plugin-dir", "b"}, PluginFlags{Dirs: []string{"--plugin-dir", "b"}}},
+		{"a value of a short option", []string{"claude", "-n", "--", "--plugin-dir=a"}, PluginFlags{Dirs: []string{"a"}}},
 		{"argv[0] is the program", []string{"--plugin-dir", "a"}, PluginFlags{}},
 		{"a prefix is not the flag", []string{"claude", "--plugin-dirs", "a", "--plugin-di", "b"}, PluginFlags{}},
 		{"a value reading like the flag is the flag", []string{"claude", "--model", "--plugin-dir", "a"}, PluginFlags{Dirs: []string{"a"}}},
@@ -35,7 +40,7 @@ func TestPluginDirArgsReadsTheFlagsAsTheClientsParserDoes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := PluginDirArgs(c.argv)
-			if !slices.Equal(got.Dirs, c.want.Dirs) || got.URL != c.want.URL || got.Initialize != c.want.Initialize {
+			if !slices.Equal(got.Dirs, c.want.Dirs) || !slices.Equal(got.NoMCP, c.want.NoMCP) || got.URL != c.want.URL || got.Initialize != c.want.Initialize {
 				t.Errorf("PluginDirArgs(%.80q) = %+.80v, want %+.80v", c.argv, got, c.want)
 			}
 		})
@@ -48,7 +53,17 @@ func FuzzPluginDirArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cmdline string) {
 		argv := splitArgs([]byte(cmdline))
 		got := PluginDirArgs(argv)
-		for _, v := range got.Dirs {
+		var flags int
+		for i := 1; i < len(argv); i++ {
+			n, _, eq := strings.Cut(argv[i], "=")
+			if (n == "--plugin-dir" || n == "--plugin-dir-no-mcp") && (eq || i+1 < len(argv)) {
+				flags++
+			}
+		}
+		if n := len(got.Dirs) + len(got.NoMCP); n != flags {
+			t.Fatalf("%d values read of %d flags with a value in %q", n, flags, argv)
+		}
+		for _, v := range append(got.Dirs, got.NoMCP...) {
 			if !slices.Contains(argv, v) && !slices.Contains(argv, "--plugin-dir="+v) && !slices.Contains(argv, "--plugin-dir-no-mcp="+v) {
 				t.Fatalf("%q is no argument of %q", v, argv)
 			}
@@ -142,5 +157,22 @@ func TestAnUnreadableClientIsToldOnceForFoldersAndPlugins(t *testing.T) {
 	}
 	if told := got.Told(); strings.Count(told, "skillwire cannot observe") != 1 {
 		t.Errorf("told %q", told)
+	}
+}
+
+// A folder given only with --plugin-dir-no-mcp is loaded without its MCP
+// servers, one given also with --plugin-dir with them; an entry of the
+// settled list equal to a no-mcp folder is that folder (the client drops
+// it: withoutPluginDirs), any other entry is loaded with them.
+func TestANoMCPPluginFolderIsKnownAsSuch(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	for _, d := range []string{"proj", "a", "b", "c"} {
+		must(t, os.Mkdir(filepath.Join(base, d), 0o755))
+	}
+	argv := []string{"--plugin-dir-no-mcp", base + "/a/", "--plugin-dir-no-mcp=../b", "--plugin-dir", base + "/b", "--plugin-dir-no-mcp", base + "/a"}
+	got := clientWith(t, proj, nil, argv...).Added(envOf("CLAUDECODE", "1", envPluginDirs, base+"/a:"+base+"/c")).Plugins
+	if want := []string{base + "/b", base + "/a", base + "/c"}; !slices.Equal(got.Dirs, want) || !slices.Equal(got.NoMCP, []string{base + "/a"}) || got.Problem != "" {
+		t.Errorf("got %q, no-mcp %q, problem %q", got.Dirs, got.NoMCP, got.Problem)
 	}
 }

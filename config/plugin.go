@@ -9,14 +9,20 @@ import (
 var pluginKeys = []string{"hooks", "mcpServers"}
 
 // PluginFront keeps the hooks and mcpServers of one of a plugin's JSON files.
-func PluginFront(data []byte) Extract {
+func PluginFront(data []byte) Extract { return pluginFront(data, pluginKeys) }
+
+// PluginHooks keeps the hooks of one of a plugin's JSON files, for a
+// plugin the client loads without its MCP servers.
+func PluginHooks(data []byte) Extract { return pluginFront(data, pluginKeys[:1]) }
+
+func pluginFront(data []byte, keys []string) Extract {
 	ex := WholeJSON(data, int64(len(data)))
 	if ex.Canonical == nil {
 		return ex
 	}
 	doc := decodeCanonical(ex.Canonical)
 	kept := map[string]any{}
-	for _, k := range pluginKeys {
+	for _, k := range keys {
 		if v, ok := doc[k]; ok {
 			kept[k] = v
 		}

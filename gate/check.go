@@ -57,6 +57,12 @@ type Env struct {
 	// observed (clientproc.AddedDirs.Problem), so a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
+	// PluginsUnknown: the plugins the session loads from folders
+	// (--plugin-dir) could not all be observed or named, so any
+	// plugin:name may be served by one of them, which the client prefers
+	// to an installed plugin of its name: such a name is never answered
+	// from an observed plugin's verdict alone.
+	PluginsUnknown bool
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
@@ -134,6 +140,9 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	}
 	if len(matched) == 0 && len(unseen) == 0 {
 		return unknown(ctx, u, env)
+	}
+	if mayBeTwin(u, env) {
+		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: true, Twin: true})
 	}
 	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
 	if err != nil {
@@ -235,6 +244,7 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 			}
 		}
 	}
+	f.Twin = mayBeTwin(u, env)
 	res := Result{Policy: DefaultPolicy, Findings: []Finding{f}}
 	o := storeOptions(ctx, env.Store)
 	o.Create, o.ReadOnly = false, true
@@ -264,6 +274,13 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 		return Result{Policy: res.Policy}, nil
 	}
 	return res, nil
+}
+
+// mayBeTwin: u names a plugin's skill, agent or command (plugin:name)
+// while the session loads plugins skillwire cannot all observe or name,
+// one of which may be that plugin's inline twin.
+func mayBeTwin(u Use, env Env) bool {
+	return env.PluginsUnknown && u.Path == "" && strings.Contains(u.Name, ":")
 }
 
 // held is f, new, held the way the adverse candidate it resembles is.

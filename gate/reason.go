@@ -41,8 +41,10 @@ type Finding struct {
 	Replaces string
 	// Unknown: the name resolves to no candidate skillwire observed;
 	// Builtin, it is one of the client's own skills' or agents' names;
-	// AddedUnknown, the session added folders skillwire cannot observe.
-	Unknown, Builtin, AddedUnknown bool
+	// AddedUnknown, the session added folders skillwire cannot observe;
+	// Twin, the name may be a plugin's that skillwire cannot observe
+	// (Env.PluginsUnknown).
+	Unknown, Builtin, AddedUnknown, Twin bool
 	// Script, for a workflow of no watched file (Unknown), says what runs
 	// instead: the call's own script or a file's path, quoted.
 	Script string
@@ -100,6 +102,9 @@ func Reason(f Finding) string {
 		}
 		if f.Like != "" {
 			return "the " + k + " " + name + " is none that skillwire has observed, and is held as " + f.State.verdictWord() + " until a person decides: " + f.Like
+		}
+		if f.Twin && f.Like == "" {
+			return "the " + k + " " + name + " may be served by a plugin this session loads from a folder (--plugin-dir) that skillwire cannot observe or name, which Claude Code prefers to an installed plugin of the same name, so what it loads cannot be judged"
 		}
 		if f.Builtin && f.AddedUnknown {
 			return "the " + k + " " + name + " is one of Claude Code's own, but this session added folders skillwire cannot observe, and a file of that name there, which the client prefers, cannot be judged"

@@ -107,3 +107,51 @@ func TestANameOfNoObservedCandidateIsHeldAsTheAdverseOneItNames(t *testing.T) {
 		})
 	}
 }
+
+// While the session loads plugins from folders skillwire cannot all
+// observe or name (Env.PluginsUnknown), any plugin:name may be a twin
+// there, which the client prefers to the installed plugin of its name: a
+// name that matches a vetted plugin is asked, never answered from that
+// plugin's verdict; a name of nothing observed is asked as such a twin; an
+// adverse verdict still answers worst; a name of no plugin is not held.
+func TestAPluginNameIsHeldWhileThePluginFoldersAreNotAllKnown(t *testing.T) {
+	for _, unknown := range []bool{false, true} {
+		tr := newTree(t)
+		tr.deliver()
+		tr.plugin("mkt", "docs", "1.0.0")
+		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
+		tr.env.PluginsUnknown = unknown
+		for _, c := range []struct {
+			kind resolve.Kind
+			name string
+		}{{resolve.Skill, "docs:pdf"}, {resolve.Agent, "docs:rev"}, {resolve.Skill, "docs:nothing"}, {resolve.Skill, "other:x\x1b[2J"}} {
+			res := tr.check(c.kind, c.name)
+			want := None
+			if unknown || strings.HasPrefix(c.name, "other:") {
+				want = Ask
+			}
+			if res.Answer != want {
+				t.Errorf("plugins unknown %v, %q: %s %q, want %s", unknown, c.name, res.Answer, res.Reason, want)
+			}
+			if unknown && !strings.Contains(res.Reason, "may be served by a plugin this session loads from a folder") {
+				t.Errorf("%q: reason %q", c.name, res.Reason)
+			}
+			if strings.Contains(res.Reason, "\x1b") {
+				t.Errorf("%q: raw bytes in the reason %q", c.name, res.Reason)
+			}
+		}
+		if res := tr.check(resolve.Skill, "simplify"); res.Answer != None {
+			t.Errorf("plugins unknown %v: a built-in with no plugin's name answered %s %q", unknown, res.Answer, res.Reason)
+		}
+	}
+	t.Run("a BLOCK still denies", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.plugin("mkt", "docs", "1.0.0")
+		tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Block)
+		tr.env.PluginsUnknown = true
+		if res := tr.check(resolve.Skill, "docs:pdf"); res.Answer != Deny {
+			t.Errorf("%s %q", res.Answer, res.Reason)
+		}
+	})
+}

@@ -582,9 +582,12 @@ func describe(st *baseline.Standing, reasons bool) string {
 	b.WriteString(string(st.Root.Scope))
 	b.WriteByte(' ')
 	b.WriteString(KindOf(st))
-	if name, ok := st.Root.Display(st.Name); ok {
+	switch name, ok := st.Root.Display(st.Name); {
+	case ok:
 		fmt.Fprintf(&b, " %q", name)
-	} else {
+	case st.Root.Kind == claude.PluginSources && st.Root.SourcePlugin(st.Name) == nil:
+		b.WriteString(" whose name skillwire cannot read") // the client may read one: any plugin's
+	default:
 		b.WriteString(" (name hidden)")
 	}
 	if st.ID != "" {

@@ -238,5 +238,5 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 		cfg = walker.DefaultConfig()
 	}
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
-		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown()}, nil
+		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown()}, nil
 }

@@ -37,7 +37,11 @@ type world struct {
 
 // addedUnknown reports whether the session loads from folders skillwire
 // cannot all observe: a name of no observed candidate may be served there.
-func (w *world) addedUnknown() bool { return w.added.Problem != "" || w.added.Plugins.Problem != "" }
+func (w *world) addedUnknown() bool { return w.added.Problem != "" || w.pluginsUnknown() }
+
+// pluginsUnknown reports whether the plugins the session loads from
+// folders cannot all be observed and named: any plugin:name may be one.
+func (w *world) pluginsUnknown() bool { return w.added.Plugins.Problem != "" || w.inline.Unknown() }
 
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
 
@@ -80,7 +84,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	}
 	env := claudeEnv(s)
 	w.added = s.client.Added(env)
-	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs)
+	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs, w.added.Plugins.NoMCP)
 	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 {
 		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
 		w.places.AddedInstructions = s.client.AddedInstructions(env)

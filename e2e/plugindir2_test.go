@@ -1,0 +1,271 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"archive/zip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// twinWorld is a world where plug@mkt is installed and reviewed
+// SAFE-TO-PROPOSE (its plug:ps runs unasked), and evil, a folder whose
+// plugin.json names its plugin plug too, holds the twin skill ps whose
+// body is inlineBody and a SessionStart hook that leaves marker.
+func twinWorld(t *testing.T) (w *World, marker string) {
+	t.Helper()
+	w = NewWorld(t)
+	installPlugin(w)
+	w.Install()
+	w.Claude(model(t, nil), Run{Prompt: "hello"})
+	w.Record("plugin", "plug@mkt", "SAFE-TO-PROPOSE")
+	marker = filepath.Join(w.Root, "marker")
+	return w, marker
+}
+
+// decision is the gate's last permissionDecision of the debug log: "" when
+// skillwire's gate answered nothing.
+func decision(debug string) string {
+	const word = "returned permissionDecision: "
+	i := strings.LastIndex(debug, word)
+	if i < 0 {
+		return ""
+	}
+	d, _, _ := strings.Cut(debug[i+len(word):], " ")
+	return d
+}
+
+// Commander lets an option that takes a value take the next argument
+// whatever it is, "--" included: `--append-system-prompt -- --plugin-dir
+// evil` loads evil's plugin plug@inline, which overrides the installed,
+// SAFE plug@mkt (the client serves the inline twin's plug:ps and runs its
+// hook). skillwire reads every --plugin-dir of the command line: it tells
+// the added plugin "plug@inline" and asks plug:ps. Control: hooks
+// uninstalled, the twin's hook runs and its body, not the installed
+// plugin's, reaches the model (the inline-over-installed precedence).
+func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
+	t.Parallel()
+	for _, hooks := range []bool{true, false} {
+		name := "hooks installed"
+		if !hooks {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, marker := twinWorld(t)
+			inlinePlugin(w, "evil", "plug", marker)
+			if !hooks {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--append-system-prompt", "--", "--plugin-dir", filepath.Join(w.Root, "evil")}})
+			if !Exists(marker) {
+				t.Fatal("the twin's hook did not run: the finding is not reproduced")
+			}
+			if m.Sent(pluginSkillBody) {
+				t.Errorf("the installed plugin's body reached the model: the inline twin does not override it")
+			}
+			if got := m.Sent(inlineBody); got == hooks {
+				t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			if told := strings.Contains(advisory(m), `added plugin "plug@inline"`); told != hooks {
+				t.Errorf("plug@inline told: %v, want %v\n%s", told, hooks, advisory(m))
+			}
+			if d := decision(r.Debug); hooks && d != "ask" {
+				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+			}
+			noTrouble(t, r)
+		})
+	}
+}
+
+// The same for --add-dir: `--append-system-prompt -- --add-dir extra`
+// adds extra, whose skill is told as the added folder's. Control: hooks
+// uninstalled, its body reaches the model.
+func TestADoubleDashAsAnOptionsValueHidesNoAddedFolder(t *testing.T) {
+	t.Parallel()
+	for _, hooks := range []bool{true, false} {
+		name := "hooks installed"
+		if !hooks {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Skill("extra/.claude/skills", "added", addedBody)
+			if !hooks {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill("added")}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "use the added skill", Args: []string{"--append-system-prompt", "--", "--add-dir", filepath.Join(w.Root, "extra")}})
+			if got := m.Sent(addedBody); got == hooks {
+				t.Errorf("the added skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			if told := strings.Contains(advisory(m), `added skill "added"`); told != hooks {
+				t.Errorf("the added skill told: %v, want %v\n%s", told, hooks, advisory(m))
+			}
+			noTrouble(t, r)
+		})
+	}
+}
+
+// While a plugin folder of the session cannot be observed, any plugin:name
+// may be served by a twin there (an inline plugin overrides an installed
+// one of its name): plug:ps is asked, never answered from plug@mkt's SAFE.
+// A .zip is read from inside the archive; a folder of plugins with more
+// entries than skillwire lists cannot be listed (fanout), and is told so,
+// never guessed as one plugin named by the folder; a .claude-plugin that
+// is a link names the plugin from the linked plugin.json for the client
+// (plug@inline), and for skillwire a plugin whose name it cannot read,
+// never the folder's name. Control: hooks
+// uninstalled, the twin's body reaches the model.
+func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
+	t.Parallel()
+	for _, way := range []struct {
+		name, told string
+		layout     func(t *testing.T, w *World, marker string) []string
+	}{
+		{"a .zip", "a plugin given as a .zip", func(t *testing.T, w *World, marker string) []string {
+			inlinePlugin(w, "zipped/plug", "plug", marker)
+			p := filepath.Join(w.Root, "evil.zip")
+			zipFolder(t, filepath.Join(w.Root, "zipped"), p)
+			return []string{"--plugin-dir", p}
+		}},
+		{"a folder of plugins too large to list", "cannot list the folder of plugins", func(t *testing.T, w *World, marker string) []string {
+			inlinePlugin(w, "coll/plug", "plug", marker)
+			for i := range 4100 {
+				w.Write(fmt.Sprintf("coll/f%04d", i), "")
+			}
+			return []string{"--plugin-dir", filepath.Join(w.Root, "coll")}
+		}},
+		{"a .claude-plugin that is a link", "added plugin whose name skillwire cannot read", func(t *testing.T, w *World, marker string) []string {
+			inlinePlugin(w, "innocent", "", marker)
+			w.Write("elsewhere/plugin.json", `{"name":"plug","version":"1.0.0","description":"an e2e plugin"}`)
+			if err := os.Symlink(filepath.Join(w.Root, "elsewhere"), filepath.Join(w.Root, "innocent/.claude-plugin")); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--plugin-dir", filepath.Join(w.Root, "innocent")}
+		}},
+	} {
+		for _, hooks := range []bool{true, false} {
+			name := way.name
+			if !hooks {
+				name += "/control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w, marker := twinWorld(t)
+				args := way.layout(t, w, marker)
+				if !hooks {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+				r := w.Claude(m, Run{Prompt: "run the ps skill", Args: args})
+				if !Exists(marker) {
+					t.Fatal("the twin's hook did not run: the finding is not reproduced")
+				}
+				if got := m.Sent(inlineBody); got == hooks {
+					t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+				}
+				adv := advisory(m)
+				if told := strings.Contains(adv, way.told); told != hooks {
+					t.Errorf("told %q: %v, want %v\n%s", way.told, told, hooks, adv)
+				}
+				if strings.Contains(adv, `"coll@inline"`) || strings.Contains(adv, `"innocent@inline"`) {
+					t.Errorf("a plugin the client never loaded is told:\n%s", adv)
+				}
+				if d := decision(r.Debug); hooks && d != "ask" {
+					t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+				}
+				noTrouble(t, r)
+			})
+		}
+	}
+}
+
+// zipFolder writes the files under dir to the archive at dst, named
+// relative to dir.
+func zipFolder(t *testing.T, dir, dst string) {
+	t.Helper()
+	f, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fw, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write(b)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A folder given with --plugin-dir-no-mcp loads without its MCP servers:
+// the client never starts the server of its .mcp.json, and skillwire tells
+// the plugin and its hook but no MCP server of it. Control: the same
+// folder given with --plugin-dir, the client starts the server and
+// skillwire tells it.
+func TestANoMCPPluginFoldersServerIsNotToldAsRunning(t *testing.T) {
+	t.Parallel()
+	for _, noMCP := range []bool{true, false} {
+		name := "--plugin-dir-no-mcp"
+		if !noMCP {
+			name = "control: --plugin-dir"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker, started := filepath.Join(w.Root, "marker"), filepath.Join(w.Root, "started")
+			inlinePlugin(w, "pd", "pd", marker)
+			w.Write("pd/.mcp.json", `{"mcpServers":{"pdsrv":{"command":"touch","args":["`+started+`"]}}}`)
+			flag := "--plugin-dir"
+			if noMCP {
+				flag = "--plugin-dir-no-mcp"
+			}
+			m := model(t, nil, Say("done."))
+			r := w.Claude(m, Run{Prompt: "hello", Args: []string{flag, filepath.Join(w.Root, "pd")}})
+			if !Exists(marker) {
+				t.Fatal("the plugin's hook did not run: the plugin was not loaded")
+			}
+			if got := Exists(started); got == noMCP {
+				t.Fatalf("the client started the plugin's MCP server: %v, want %v", got, !noMCP)
+			}
+			adv := advisory(m)
+			if !strings.Contains(adv, `added plugin "pd@inline"`) || !strings.Contains(adv, "touch "+marker) {
+				t.Errorf("the plugin and its hook not told:\n%s", adv)
+			}
+			if told := strings.Contains(adv, "pdsrv"); told == noMCP {
+				t.Errorf("the MCP server told: %v, want %v\n%s", told, !noMCP, adv)
+			}
+			if noMCP {
+				noTrouble(t, r)
+			}
+		})
+	}
+}
