@@ -57,6 +57,12 @@ type Env struct {
 	// observed (clientproc.AddedDirs.Problem), so a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
+	// AddedInstructions reports whether the client reads the instruction
+	// files of the folders the session added (clientproc's
+	// AddedInstructions, asked only once the session added one); nil: it
+	// does not. Home anchors their ~/ imports (claude.Places.Home).
+	AddedInstructions func() bool
+	Home              string
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
