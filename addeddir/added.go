@@ -1,8 +1,10 @@
 // Package addeddir is what skillwire does with a folder /add-dir adds
 // mid-session (the client's DirectoryAdded hook): it keeps the folder in the
 // store for the session (Keep), or says in fixed words why it cannot, and
-// says what the folder holds (Notice); the session's later hooks read the
-// folders kept for it (Dirs).
+// says what the folder holds (Folder.Notice), its instruction files among
+// it where the client reads them, which are recorded as read
+// (Folder.Instructions); the session's later hooks read the folders kept
+// for it (Dirs).
 //
 // A folder /add-dir adds mid-session is on no command line and in no
 // environment a later hook can read: the DirectoryAdded hook keeps it in
