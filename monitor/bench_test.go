@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -99,14 +100,14 @@ func TestTheAddedRootsAreReadAgainAfterEveryCommitButTheDaemonsOwn(t *testing.T)
 	view := func() []claude.Root {
 		t.Helper()
 		var roots []claude.Root
-		must(t, baseline.View(o, func(tx *baseline.Tx) (err error) { roots, err = a.of(tx, "/h"); return }))
+		testtree.Must(t, baseline.View(o, func(tx *baseline.Tx) (err error) { roots, err = a.of(tx, "/h"); return }))
 		return roots
 	}
 	added := func(dir string) {
 		t.Helper()
 		r := claude.Root{Path: dir + "/.claude/skills", Scope: claude.Added, Kind: claude.Skills}
 		c := &walker.Candidate{Name: []byte("s"), Digest: snapshot.Hash{9}}
-		must(t, baseline.Update(o, func(tx *baseline.Tx) error {
+		testtree.Must(t, baseline.Update(o, func(tx *baseline.Tx) error {
 			_, err := tx.Advance([]baseline.Standing{{ID: tx.ID(r.Path, c.Name), Root: r, Name: c.Name, State: baseline.New, Observed: c}}, false, time.Now())
 			return err
 		}))
@@ -114,7 +115,7 @@ func TestTheAddedRootsAreReadAgainAfterEveryCommitButTheDaemonsOwn(t *testing.T)
 	beat := func() {
 		t.Helper()
 		made := 0
-		must(t, baseline.Update(o, func(tx *baseline.Tx) error {
+		testtree.Must(t, baseline.Update(o, func(tx *baseline.Tx) error {
 			beats++
 			made = tx.Commit()
 			return tx.Cache().PutHeartbeat(cache.Heartbeat{PID: 1, At: time.Now().UTC()})
