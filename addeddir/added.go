@@ -1,8 +1,10 @@
 // Package addeddir is what skillwire does with a folder /add-dir adds
 // mid-session (the client's DirectoryAdded hook): it keeps the folder in the
 // store for the session (Keep), or says in fixed words why it cannot, and
-// says what the folder holds (Notice); the session's later hooks read the
-// folders kept for it (Roots).
+// says what the folder holds (Folder.Notice), its instruction files among
+// it where the client reads them, which are recorded as read
+// (Folder.Instructions); the session's later hooks read the folders kept
+// for it (Dirs).
 //
 // A folder /add-dir adds mid-session is on no command line and in no
 // environment a later hook can read: the DirectoryAdded hook keeps it in
@@ -15,12 +17,14 @@
 package addeddir
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
@@ -36,10 +40,12 @@ const (
 	unknownStore     = "skillwire's store could not keep the folder"
 )
 
-// Roots are the roots of the folders the session added mid-session, as the
-// store of o keeps them (read only); unknown is true when one could not be
-// kept or the store could not be read. A store not made yet keeps none.
-func Roots(o baseline.Options, session string) (roots []claude.Root, unknown bool) {
+// Dirs are the folders the session added mid-session, as the store of o
+// keeps them (read only); unknown is true when one could not be kept or
+// the store could not be read. A store not made yet keeps none. Their
+// roots are claude.AddedRoots': whether the client reads their
+// instruction files is the caller's to know.
+func Dirs(o baseline.Options, session string) (dirs []string, unknown bool) {
 	o.Create, o.ReadOnly = false, true
 	var f hookstate.SessionFolders
 	err := baseline.View(o, func(tx *baseline.Tx) (err error) { f, err = tx.SessionDirs().Of(session); return })
@@ -49,7 +55,7 @@ func Roots(o baseline.Options, session string) (roots []claude.Root, unknown boo
 	case err != nil:
 		return nil, true
 	}
-	return claude.AddedRoots(f.Dirs), f.Unknown != ""
+	return f.Dirs, f.Unknown != ""
 }
 
 // maxNoticeNames bounds the names a notice of an added folder lists.
@@ -91,17 +97,77 @@ func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string
 	return why
 }
 
-// Notice says what the roots of an added folder hold: counts, and
-// the names that pass the display gate, at most maxNoticeNames.
-func Notice(roots []claude.Root, cfg walker.Config) string {
-	specs := make([]walker.RootSpec, len(roots))
-	for i, r := range roots {
-		specs[i] = r.Spec()
+// Folder is what the roots of one added folder (claude.AddedRoots of it)
+// hold, walked once: told by Notice, its instruction files recorded from
+// Instructions.
+type Folder struct {
+	Roots []claude.Root
+	Walks []walker.Root
+}
+
+// Observe lists the roots of an added folder, and observes its
+// instruction roots whole (their digests are recorded as read), within
+// ctx: a skill's bytes are the gate's to read at its use.
+func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config) Folder {
+	var listed, read []walker.RootSpec
+	for _, r := range roots {
+		if isInstructions(r) {
+			read = append(read, r.Spec())
+		} else {
+			listed = append(listed, r.Spec())
+		}
 	}
-	var parts, blind, names []string
-	hidden := 0
-	for i, w := range walker.Discover(specs, cfg) {
-		k := resolve.PlaceOf(roots[i]).Kind.String()
+	l, o := walker.Discover(listed, cfg), walker.Scan(ctx, read, cfg)
+	f := Folder{Roots: roots, Walks: make([]walker.Root, 0, len(roots))}
+	for _, r := range roots {
+		if isInstructions(r) {
+			f.Walks, o = append(f.Walks, o[0]), o[1:]
+		} else {
+			f.Walks, l = append(f.Walks, l[0]), l[1:]
+		}
+	}
+	return f
+}
+
+// isInstructions reports whether r holds instruction files (the roots
+// claude.AddedRoots lists only when the client reads them).
+func isInstructions(r claude.Root) bool { return r.Kind == claude.Config || r.Kind == claude.Rules }
+
+// Instructions are the observations of the folder's instruction roots.
+func (f Folder) Instructions() []baseline.Observation {
+	var obs []baseline.Observation
+	for i, r := range f.Roots {
+		if isInstructions(r) {
+			obs = append(obs, baseline.Observation{Root: r, Walk: &f.Walks[i]})
+		}
+	}
+	return obs
+}
+
+// Notice says what the folder holds, for the model (the client hands a
+// DirectoryAdded systemMessage to no one else): counts, and the names
+// that pass the display gate, at most maxNoticeNames, quoted and marked
+// as the files' own; and the instruction files the client reads of it
+// from its next turn, which skillwire cannot stop.
+func (f Folder) Notice() string {
+	var parts, blind, names, instr []string
+	hidden, instrHidden := 0, 0
+	for i, w := range f.Walks {
+		r := f.Roots[i]
+		if isInstructions(r) {
+			if len(w.Anomalies) > 0 {
+				blind = append(blind, "instruction files ("+w.Anomalies[0].String()+")")
+			}
+			for _, c := range w.Candidates {
+				if n, ok := instructionName(f.Roots, r, c.Name); ok && len(instr) < maxNoticeNames {
+					instr = append(instr, n)
+				} else {
+					instrHidden++
+				}
+			}
+			continue
+		}
+		k := resolve.PlaceOf(r).Kind.String()
 		if len(w.Anomalies) > 0 {
 			blind = append(blind, k+"s ("+w.Anomalies[0].String()+")")
 		}
@@ -109,7 +175,7 @@ func Notice(roots []claude.Root, cfg walker.Config) string {
 			parts = append(parts, fmt.Sprintf("%d %s%s", n, k, plural(n)))
 		}
 		for _, c := range w.Candidates {
-			n := resolve.CandidateOf(roots[i], c.Name, c.Kind).Display()
+			n := resolve.CandidateOf(r, c.Name, c.Kind).Display()
 			if n != "" && len(names) < maxNoticeNames {
 				names = append(names, `"`+n+`"`) // gated: no byte needs escaping
 			} else {
@@ -131,10 +197,39 @@ func Notice(roots []claude.Root, cfg walker.Config) string {
 		}
 		b.WriteString("; the gate judges each at its use")
 	}
+	if n := len(instr) + instrHidden; n > 0 {
+		fmt.Fprintf(&b, "; Claude Code reads its %d instruction file%s from the next turn on, unjudged (skillwire cannot stop a read, and records what was read)", n, plural(n))
+		if len(instr) > 0 {
+			b.WriteString(": " + strings.Join(instr, ", "))
+			if instrHidden > 0 {
+				fmt.Fprintf(&b, " and %d more", instrHidden)
+			}
+		}
+	}
 	if len(blind) > 0 {
 		b.WriteString("; its " + strings.Join(blind, ", ") + " could not be listed, and the gate asks for the names it cannot judge")
 	}
+	b.WriteString(". " + anomaly.QuotedMark)
 	return b.String()
+}
+
+// instructionName is how candidate name of the instruction root r is
+// shown: its path under the folder, skillwire's own components bare and
+// the name the folder's author chose quoted, when it passes the display
+// gate (a rule's name in .claude/rules, or a folder of rules).
+func instructionName(roots []claude.Root, r claude.Root, name []byte) (string, bool) {
+	if !anomaly.Gate(name) {
+		return "", false
+	}
+	under := ""
+	for _, o := range roots {
+		// The folder itself is the shortest of them: .claude/ or
+		// .claude/rules/, from AddedRoots' own joins.
+		if rel, ok := strings.CutPrefix(r.Path, o.Path+"/"); ok && o.Kind == claude.Config && len(rel)+1 > len(under) {
+			under = rel + "/"
+		}
+	}
+	return under + `"` + string(name) + `"`, true // gated: no byte needs escaping
 }
 
 func plural(n int) string {

@@ -39,6 +39,11 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	})
 }
 
+// Commit is the number of the store's last commit this transaction sees
+// (bbolt's transaction id; a read-write one sees the one it makes): two
+// transactions that see the same one saw the same store.
+func (t *Tx) Commit() int { return t.tx.ID() }
+
 // ID is the minted id of candidate name in root.
 func (s *Store) ID(root string, name []byte) string {
 	return s.minter.ID(root, name)

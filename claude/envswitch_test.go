@@ -55,3 +55,22 @@ func TestAnAddedFoldersInstructionsAreRootsOnlyWhenTheClientReadsThem(t *testing
 		}
 	}
 }
+
+// A folder /add-dir adds is given the roots a session given it with
+// --add-dir lists, home and all: one file has one id and one digest,
+// whichever way the folder came.
+func TestAFolderAddedMidSessionHasTheRootsOfOneGivenAtTheStart(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := Places{Config: "/h/.claude", Project: "/p", Home: "/h", Added: []string{"/x"}, AddedInstructions: on}
+		var given []Root
+		for _, r := range p.Roots() {
+			if r.Scope == Added {
+				given = append(given, r)
+			}
+		}
+		got := AddedRoots([]string{"/x"}, on, "/h")
+		if !slices.EqualFunc(got, given, func(a, b Root) bool { return a.Same(b) && a.Home == b.Home && slices.Equal(a.Names, b.Names) }) {
+			t.Errorf("instructions %v: roots %+v, want %+v", on, got, given)
+		}
+	}
+}

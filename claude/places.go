@@ -416,8 +416,13 @@ func (p Places) Roots() []Root {
 }
 
 // AddedRoots are the roots of scope Added of the folders dirs, as Roots
-// lists them for Places.Added.
-func AddedRoots(dirs []string) []Root { return Places{Added: dirs}.addedRoots() }
+// lists them for Places.Added: with their instruction files when the
+// client reads them (Places.AddedInstructions), home anchoring their ~/
+// imports as Places.Home does, so a folder /add-dir adds is observed by
+// the ids and digests a session given it with --add-dir observes it.
+func AddedRoots(dirs []string, instructions bool, home string) []Root {
+	return Places{Added: dirs, AddedInstructions: instructions, Home: home}.addedRoots()
+}
 
 // InlineRoots are the roots of the --plugin-dir plugins named of the
 // folders dir holds (a store's records of them, outside the session), each

@@ -63,6 +63,12 @@ type Env struct {
 	// to an installed plugin of its name: such a name is never answered
 	// from an observed plugin's verdict alone.
 	PluginsUnknown bool
+	// AddedInstructions reports whether the client reads the instruction
+	// files of the folders the session added (clientproc's
+	// AddedInstructions, asked only once the session added one); nil: it
+	// does not. Home anchors their ~/ imports (claude.Places.Home).
+	AddedInstructions func() bool
+	Home              string
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate

@@ -7,6 +7,7 @@ import (
 	"github.com/skillwire/skillwire/addeddir"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/instructions"
 )
 
 const noticeUnreadable = "skillwire: the DirectoryAdded hook input could not be read: the folder added to this session is not watched, and the gate cannot judge what it serves"
@@ -31,9 +32,25 @@ func directoryAdded(in hookio.DirectoryAdd) answerer {
 				return told("skillwire cannot observe the folder added to this session (" + why +
 					"): its skills, agents and commands are not watched, and the gate asks for every name it cannot judge")
 			}
-			return told(addeddir.Notice(claude.AddedRoots([]string{in.Directory}), env.Walker))
+			f := addeddir.Observe(ctx, env.addedRoots([]string{in.Directory}), env.Walker)
+			r := told(f.Notice())
+			if obs := f.Instructions(); len(obs) > 0 {
+				// Recorded once the model was told: what the client reads
+				// from its next turn on is then what was delivered.
+				r.Delivered = func() error {
+					return instructions.RecordRead(obs, instructions.Config{Store: storeOptions(ctx, env.Store), Now: env.Now})
+				}
+			}
+			return r
 		},
 	}
+}
+
+// addedRoots are the roots of the folders dirs the session added, their
+// instruction files among them where the client reads those.
+func (env Env) addedRoots(dirs []string) []claude.Root {
+	on := env.AddedInstructions != nil && env.AddedInstructions()
+	return claude.AddedRoots(dirs, on, env.Home)
 }
 
 // withSessionFolders adds to env the roots of the folders the session
@@ -43,11 +60,12 @@ func withSessionFolders(ctx context.Context, env Env, session string) Env {
 	if session == "" {
 		return env
 	}
-	roots, unknown := addeddir.Roots(storeOptions(ctx, env.Store), session)
+	dirs, unknown := addeddir.Dirs(storeOptions(ctx, env.Store), session)
 	env.AddedUnknown = env.AddedUnknown || unknown
-	if len(roots) == 0 {
+	if len(dirs) == 0 {
 		return env
 	}
+	roots := env.addedRoots(dirs)
 	env.Roots = slices.Clone(env.Roots)
 	for _, r := range roots {
 		if !slices.ContainsFunc(env.Roots, func(o claude.Root) bool { return o.Path == r.Path && o.Kind == r.Kind }) {

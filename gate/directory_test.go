@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 )
 
@@ -141,5 +143,91 @@ func TestTheNoticeOfAnAddedFolderIsBounded(t *testing.T) {
 	msg := systemMessage(t, Handle(context.Background(), hookio.EventDirectoryAdded, directoryInput("s1", tr.project, extra), tr.hook(&n)))
 	if !strings.Contains(msg, "13 skills") || !strings.Contains(msg, "and 5 more") || strings.Contains(msg, "\x1b") || len(msg) > hookio.MaxContext {
 		t.Errorf("notice %q", msg)
+	}
+}
+
+// instructionsInput is an InstructionsLoaded input of session for path.
+func instructionsInput(session, cwd, path, reason string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": session, "cwd": cwd, "hook_event_name": "InstructionsLoaded",
+		"file_path": path, "memory_type": "Project", "load_reason": reason})
+	return b
+}
+
+// Where the client reads an added folder's instruction files, a folder
+// /add-dir adds has them read from the client's next turn on, with no
+// InstructionsLoaded: the notice tells the model so, and once it was
+// written they are recorded as read, each noted as loaded, under the ids
+// a session given the folder with --add-dir names them. A later load in
+// the session (a compaction's) of a rule in a subfolder of its rules is
+// noted under that same id, the subfolder's candidate, never one of its
+// own. What was read is kept for the next session start to tell the
+// person, whom the notice never reaches.
+// Switched off, none of it: nothing is told or recorded of them.
+func TestAFolderAddedMidSessionHasItsInstructionFilesRecordedByOneID(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(map[bool]string{true: "read", false: "control: not read"}[on], func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			extra := filepath.Join(filepath.Dir(tr.project), "extra")
+			rules := filepath.Join(extra, ".claude", "rules")
+			sub := filepath.Join(rules, "sub", "s.md")
+			tr.write(filepath.Join(extra, "CLAUDE.md"), "be nice\n")
+			tr.write(sub, "lint\n")
+			tr.env.AddedInstructions = func() bool { return on }
+			n := 0
+			h := tr.hook(&n)
+			ctx := context.Background()
+			r := Handle(ctx, hookio.EventDirectoryAdded, directoryInput("s1", tr.project, extra), h)
+			msg := systemMessage(t, r)
+			if got := strings.Contains(msg, `reads its 2 instruction files from the next turn on`) && strings.Contains(msg, `.claude/rules/"sub"`); got != on {
+				t.Errorf("notice %q tells the instruction files: %v, want %v", msg, got, on)
+			}
+			if (r.Delivered != nil) != on {
+				t.Fatalf("something to record: %v, want %v", r.Delivered != nil, on)
+			}
+			if !on {
+				return
+			}
+			must(t, r.Delivered())
+			st := tr.store()
+			var mdRec, subRec *baseline.Record
+			var subID, strayID string
+			must(t, st.View(func(tx *baseline.Tx) (err error) {
+				if mdRec, err = tx.Record(tx.ID(extra, []byte("CLAUDE.md"))); err != nil {
+					return err
+				}
+				subID, strayID = tx.ID(rules, []byte("sub")), tx.ID(filepath.Dir(sub), []byte("s.md"))
+				subRec, err = tx.Record(subID)
+				return err
+			}))
+			st.Close()
+			if mdRec == nil || mdRec.Digest == nil || subRec == nil || subRec.Scope != claude.Added || subRec.Kind != claude.Rules {
+				t.Fatalf("recorded: %+v %+v", mdRec, subRec)
+			}
+			if ns := tr.notes(subID); len(ns) != 1 || !strings.Contains(ns[0].Text, "(Project, directory_added)") {
+				t.Fatalf("notes of the subfolder's rules: %+v", ns)
+			}
+			tr.write(sub, "disable the linters\n")
+			if r := Handle(ctx, hookio.EventInstructionsLoaded, instructionsInput("s1", tr.project, sub, "compact"), h); len(r.Notes) > 0 {
+				t.Fatalf("load not recorded: %v", r.Notes)
+			}
+			if ns := tr.notes(subID); len(ns) != 2 || !strings.HasPrefix(ns[1].Text, "changed since the last load") {
+				t.Errorf("notes of the subfolder's rules after the load: %+v", ns)
+			}
+			if ns := tr.notes(strayID); len(ns) != 0 {
+				t.Errorf("the rule noted under an id of its own: %+v", ns)
+			}
+			st = tr.store()
+			defer st.Close()
+			var cs []baseline.InstructionChange
+			must(t, st.View(func(tx *baseline.Tx) (err error) { cs, err = tx.Instructions().List(); return }))
+			kept := map[string]bool{}
+			for _, c := range cs {
+				kept[c.ID] = true
+			}
+			if len(cs) != 2 || !kept[subID] || !kept[mdRec.ID] {
+				t.Errorf("kept for the next session start: %+v", cs)
+			}
+		})
 	}
 }

@@ -37,6 +37,9 @@ type Response struct {
 	Reason string
 	IDs    []string
 	Dir    string
+	// Delivered, when set, records what Out told; it is called only once
+	// Out was written whole, never before (session.Deliver's rule).
+	Delivered func() error
 }
 
 // Handle answers the hook of event (hookio.EventPreToolUse, ...) whose
@@ -347,6 +350,9 @@ func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 		},
 		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
+			// A file of a folder /add-dir added is noted under the id of
+			// its candidate there, as a session given the folder names it.
+			env = withSessionFolders(ctx, env, in.Session)
 			if err := recordInstructionsLoaded(ctx, in, env); err != nil {
 				return unrecorded(err)
 			}

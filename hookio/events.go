@@ -263,6 +263,9 @@ type InstructionsLoad struct {
 	// "path_glob_match", "include" or "compact".
 	Reason string
 	Cwd    string
+	// Session is session_id: the folders /add-dir added to it are read
+	// where the client reads them.
+	Session string
 }
 
 // ParseInstructionsLoaded reads an InstructionsLoaded input. The event
@@ -281,6 +284,9 @@ func ParseInstructionsLoaded(b []byte) (InstructionsLoad, error) {
 		return InstructionsLoad{}, err
 	}
 	if l.Reason, err = f.str("load_reason"); err != nil {
+		return InstructionsLoad{}, err
+	}
+	if l.Session, err = f.str("session_id"); err != nil {
 		return InstructionsLoad{}, err
 	}
 	return l, nil

@@ -56,50 +56,120 @@ func Record(ctx context.Context, l hookio.InstructionsLoad, cfg Config) error {
 		return fmt.Errorf("instructions: opening the store: %w", err)
 	}
 	defer st.Close()
-	n := baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: cfg.Now.UTC()}
-	memory := known(l.MemoryType, "User", "Project", "Local", "Managed")
-	text := "instruction file loaded (" + memory + ", " +
-		known(l.Reason, "session_start", "nested_traversal", "path_glob_match", "include", "compact") + ")"
-	if c.Partial() || len(c.Anomalies()) > 0 {
-		text += "; it could not be fully read, so it has no digest"
-	} else {
-		d := c.Digest
-		n.Digest = &d
-	}
-	// due reads the last noted load: nothing is due when it noted these
-	// bytes; the read-only pass keeps the common load from syncing a commit.
-	var changed bool
-	due := func(tx *baseline.Tx) (bool, error) {
-		n.ID = tx.ID(dir, []byte(name))
-		notes, err := tx.Notes().Of(n.ID)
-		if err != nil {
-			return false, err
-		}
-		n.Text = text
-		prev := lastLoad(notes)
-		if prev != nil && sameHash(prev.Digest, n.Digest) {
-			return false, nil
-		}
-		if changed = prev != nil; changed {
-			n.Text = changedMark + text + "; last noted " + prev.At.UTC().Format(time.DateOnly)
-		}
-		return true, nil
-	}
+	ld := loadOf(&c, []byte(name), l.MemoryType, l.Reason, cfg.Now)
+	// The read-only pass keeps the common load, of bytes already noted,
+	// from syncing a commit.
 	var write bool
-	if err := st.View(func(tx *baseline.Tx) (err error) { write, err = due(tx); return }); err != nil || !write {
+	if err := st.View(func(tx *baseline.Tx) (err error) { _, write, _, err = ld.due(tx, dir); return }); err != nil || !write {
 		return err
 	}
-	return st.Update(func(tx *baseline.Tx) error {
-		if write, err := due(tx); err != nil || !write {
+	return st.Update(func(tx *baseline.Tx) error { return ld.note(tx, dir) })
+}
+
+// Reasons Claude Code loads an instruction file for: those its
+// InstructionsLoaded hook reports, and ReasonDirectoryAdded.
+var reasons = []string{"session_start", "nested_traversal", "path_glob_match", "include", "compact", ReasonDirectoryAdded}
+
+// ReasonDirectoryAdded is the load of an instruction file of a folder
+// /add-dir added: Claude Code 2.1.328 reads it from its next turn on and
+// fires no InstructionsLoaded for it (pinned by e2e/addedcfg_test.go), so
+// the DirectoryAdded hook notes it (RecordRead).
+const ReasonDirectoryAdded = "directory_added"
+
+// load is one load of an instruction file, to note under its candidate.
+type load struct {
+	name           []byte
+	memory, reason string
+	text           string
+	digest         *snapshot.Hash
+	at             time.Time
+}
+
+func loadOf(c *walker.Candidate, name []byte, memory, reason string, now time.Time) load {
+	l := load{name: name, memory: known(memory, "User", "Project", "Local", "Managed"), reason: reason, at: now.UTC()}
+	l.text = "instruction file loaded (" + l.memory + ", " + known(reason, reasons...) + ")"
+	if c.Partial() || len(c.Anomalies()) > 0 {
+		l.text += "; it could not be fully read, so it has no digest"
+	} else {
+		d := c.Digest
+		l.digest = &d
+	}
+	return l
+}
+
+// due is the note of l in the candidate of root's journal, and whether
+// it is due: not when the last noted load noted these bytes.
+func (l load) due(tx *baseline.Tx, root string) (n baseline.Note, write, changed bool, err error) {
+	n = baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: l.at, Digest: l.digest, ID: tx.ID(root, l.name), Text: l.text}
+	notes, err := tx.Notes().Of(n.ID)
+	if err != nil {
+		return n, false, false, err
+	}
+	prev := lastLoad(notes)
+	if prev != nil && sameHash(prev.Digest, n.Digest) {
+		return n, false, false, nil
+	}
+	if prev != nil {
+		n.Text = changedMark + l.text + "; last noted " + prev.At.UTC().Format(time.DateOnly)
+	}
+	return n, true, prev != nil, nil
+}
+
+// note journals l when it is due; a changed load is also kept as an
+// untold instruction change unless it was told already.
+func (l load) note(tx *baseline.Tx, root string) error {
+	n, write, changed, err := l.due(tx, root)
+	if err != nil || !write {
+		return err
+	}
+	if err := tx.Notes().Add(n); err != nil || !changed {
+		return err
+	}
+	if told, err := toldAlready(tx, n.ID, n.Digest, l.reason); err != nil || told {
+		return err
+	}
+	return tx.Instructions().Put(baseline.InstructionChange{ID: n.ID, Name: l.name, Memory: l.memory, At: n.At, Digest: n.Digest})
+}
+
+// RecordRead records the instruction files of obs, the roots of a folder
+// /add-dir added that Claude Code reads from its next turn on, once the
+// model was told of them: each load noted as Record notes one (reason
+// ReasonDirectoryAdded; CLAUDE.local.md a Local file, the rest Project,
+// as the client reports them), each new or changed one kept for the next
+// session start to tell the person, and recorded as delivered, so the next session that loads the folder, and the daemon,
+// compare it with what was read here by the id a session given the
+// folder with --add-dir names it. One transaction, however many files.
+func RecordRead(obs []baseline.Observation, cfg Config) error {
+	return baseline.Update(cfg.Store, func(tx *baseline.Tx) error {
+		sts, err := tx.Compare(obs)
+		if err != nil {
 			return err
 		}
-		if err := tx.Notes().Add(n); err != nil || !changed {
-			return err
+		var read []baseline.Standing
+		for _, st := range sts {
+			if st.Observed == nil {
+				continue // gone: told by the next session that loads the folder
+			}
+			memory := "Project"
+			if st.Root.Kind == claude.Config && string(st.Name) == "CLAUDE.local.md" {
+				memory = "Local"
+			}
+			l := loadOf(st.Observed, st.Name, memory, ReasonDirectoryAdded, cfg.Now)
+			if err := l.note(tx, st.Root.Path); err != nil {
+				return err
+			}
+			// A file no session start was told of reaches the person only
+			// through the next one (the DirectoryAdded notice is the
+			// model's): kept for it as a changed one is.
+			if st.State == baseline.New {
+				if err := tx.Instructions().Put(baseline.InstructionChange{ID: st.ID, Name: st.Name, Memory: l.memory, At: l.at, Digest: st.Digest()}); err != nil {
+					return err
+				}
+			}
+			read = append(read, st)
 		}
-		if told, err := toldAlready(tx, n.ID, n.Digest, l.Reason); err != nil || told {
-			return err
-		}
-		return tx.Instructions().Put(baseline.InstructionChange{ID: n.ID, Name: []byte(name), Memory: memory, At: n.At, Digest: n.Digest})
+		_, err = tx.Advance(read, false, cfg.Now.UTC())
+		return err
 	})
 }
 

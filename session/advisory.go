@@ -543,7 +543,7 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 	if len(lines) == 0 {
 		return ""
 	}
-	lines = append(lines, "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's. Details: skillwire status")
+	lines = append(lines, anomaly.QuotedMark+" Details: skillwire status")
 	return strings.Join(lines, "\n")
 }
 

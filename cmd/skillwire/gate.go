@@ -165,7 +165,11 @@ func runGateHook(ctx context.Context, s *streams, event string) {
 	}
 	if len(r.Out) > 0 {
 		if !nullDevice(s.out) {
-			s.out.Write(r.Out)
+			if n, err := s.out.Write(r.Out); err == nil && n == len(r.Out) && r.Delivered != nil {
+				if err := r.Delivered(); err != nil {
+					r.Notes = append(r.Notes, "skillwire gate: what was told was not recorded: "+err.Error())
+				}
+			}
 		}
 		logGate(r.Dir, event, r.Answer, r.Reason, r.IDs...)
 	}
@@ -237,6 +241,11 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
+	instructions := func() bool { return s.client.AddedInstructions(claudeEnv(s)) }
+	if len(w.places.Added) > 0 {
+		instructions = func() bool { return w.places.AddedInstructions }
+	}
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
-		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown()}, nil
+		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown(),
+		AddedInstructions: instructions, Home: w.places.Home}, nil
 }
