@@ -321,8 +321,10 @@ func fieldFacts(o, n map[string]any, skip []string) []Fact {
 // of an origin): "field \"source\" is now \"./plug\"".
 //
 // A noise key's field says what the client's schema says of it: "field
-// \"version\" is now \"5\", which the client's schema refuses: the entry is
-// stubbed: its hooks do not run", or that it now passes.
+// \"version\" is now \"5\", which the client refuses: the entry is stubbed:
+// its hooks do not run", or that it now holds a value the client accepts.
+// (Not the word "schema": in the client's debug log, hook output saying
+// it reads as the client's own trouble to whoever reads the log.)
 func entryField(f Fact) string {
 	field, whole, stub := "field "+factQuote(f.Name), "entry", "the entry is stubbed: its hooks do not run"
 	if f.Origin == OriginMarketplace {
@@ -334,11 +336,11 @@ func entryField(f Fact) string {
 	}
 	switch f.Type {
 	case schemaPasses:
-		return field + " now passes the client's schema (its value is noise): unless another field fails it, the " + whole + " is applied and its hooks run"
+		return field + " now holds a value the client accepts (noise, not shown): unless another field fails, the " + whole + " is applied and its hooks run"
 	case schemaRefused:
-		return now + ", which the client's schema refuses: " + stub
+		return now + ", which the client refuses: " + stub
 	case schemaUnproven:
-		return now + ", which skillwire cannot prove the client's schema accepts"
+		return now + ", which skillwire cannot prove the client accepts"
 	}
 	if f.Value == "" {
 		return "field " + factQuote(f.Name) + " is no longer set"

@@ -238,14 +238,14 @@ func TestANoiseKeyIsLeftOutOnlyWhenTheClientsSchemaAcceptsIt(t *testing.T) {
 			}
 			return
 		}
-		phrase := map[schemaVerdict]string{refused: "which the client's schema refuses: the ", unproven: "which skillwire cannot prove the client's schema accepts"}[c.want]
+		phrase := map[schemaVerdict]string{refused: "which the client refuses: the ", unproven: "which skillwire cannot prove the client accepts"}[c.want]
 		if len(fs) != 1 || !strings.Contains(fs[0], `field "`+c.key+`" is `) || !strings.Contains(fs[0], phrase) {
 			t.Fatalf("facts %.400q, want one telling %q", fs, phrase)
 		}
 		// What it takes to make it pass is told too, and the form is the
 		// plain one again.
 		back := entryStrings(t, with, base)
-		if len(back) != 1 || !strings.Contains(back[0], `field "`+c.key+`" now passes the client's schema`) {
+		if len(back) != 1 || !strings.Contains(back[0], `field "`+c.key+`" now holds a value the client accepts`) {
 			t.Fatalf("back to a value the schema accepts: facts %q", back)
 		}
 	}
@@ -284,7 +284,7 @@ func TestAnEntryMadeToParseIsAChange(t *testing.T) {
 	hook := `,"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch m"}]}]}`
 	bad, good, other := market(`,"version":5`+hook), market(`,"version":"1.0.0"`+hook), market(`,"version":"2.0.0"`+hook)
 	got := entryStrings(t, bad, good)
-	want := `marketplace entry: field "version" now passes the client's schema (its value is noise): unless another field fails it, the entry is applied and its hooks run`
+	want := `marketplace entry: field "version" now holds a value the client accepts (noise, not shown): unless another field fails, the entry is applied and its hooks run`
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("invalid → valid: facts %q, want %q", got, want)
 	}
@@ -292,7 +292,7 @@ func TestAnEntryMadeToParseIsAChange(t *testing.T) {
 		t.Errorf("valid → valid: facts %q", got)
 	}
 	got = entryStrings(t, good, bad)
-	want = `marketplace entry: field "version" is now "5", which the client's schema refuses: the entry is stubbed: its hooks do not run`
+	want = `marketplace entry: field "version" is now "5", which the client refuses: the entry is stubbed: its hooks do not run`
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("valid → invalid: facts %q, want %q", got, want)
 	}
@@ -307,7 +307,7 @@ func TestAnEntryMadeToParseIsAChange(t *testing.T) {
 		t.Errorf("first sight: facts %q", got)
 	}
 	// A null is kept and told, never read as absent.
-	if got := entryStrings(t, good, market(`,"version":null`+hook)); len(got) != 1 || !strings.Contains(got[0], `"version" is null or not set, which the client's schema refuses`) {
+	if got := entryStrings(t, good, market(`,"version":null`+hook)); len(got) != 1 || !strings.Contains(got[0], `"version" is null or not set, which the client refuses`) {
 		t.Errorf("null: facts %q", got)
 	}
 	// A marketplace's metadata version of a wrong type keeps metadata.
@@ -320,7 +320,7 @@ func TestAnEntryMadeToParseIsAChange(t *testing.T) {
 // bytes, it is told escaped and cut.
 func TestARefusedNoiseValueIsToldEscapedAndCut(t *testing.T) {
 	got := entryStrings(t, market(""), market(`,"keywords":"\u001b[2J\u202e`+strings.Repeat("k", 200000)+`"`))
-	if len(got) != 1 || len(got[0]) > 600 || !strings.Contains(got[0], "which the client's schema refuses") {
+	if len(got) != 1 || len(got[0]) > 600 || !strings.Contains(got[0], "which the client refuses") {
 		t.Fatalf("facts %.700q", got)
 	}
 	for _, r := range got[0] {
