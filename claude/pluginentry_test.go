@@ -88,15 +88,15 @@ func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 
 // What a plugin's candidate binds of its marketplace.json is what the
 // client reads of it for that plugin: its own entry and the marketplace's
-// keys, without the named noise. Another plugin's entry, or this one's
+// keys, without the named noise (each of a value the client accepts). Another plugin's entry, or this one's
 // description, is no change of it; its entry's new hook is a change told
 // by what it runs; a marketplace.json that is not one JSON object is
 // bound whole (issue #22).
 func TestAPluginBindsItsOwnEntryNotTheWholeMarketplace(t *testing.T) {
 	const (
 		plain   = `{"name":"mkt","owner":{"name":"a"},"plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","description":"one"}]}`
-		noise   = `{"name":"mkt","owner":{"name":"b"},"description":"d","plugins":[{"name":"other","source":"./elsewhere","hooks":{"Stop":[]}},{"name":"plug","source":"./plug","description":"two","version":"9","tags":["x"],"category":"c","author":{"name":"z"},"homepage":"h","keywords":["k"]}]}`
-		hooked  = `{"name":"mkt","plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}]}`
+		noise   = `{"name":"mkt","owner":{"name":"b"},"description":"d","plugins":[{"name":"other","source":"./elsewhere","hooks":{"Stop":[]}},{"name":"plug","source":"./plug","description":"two","version":"9","tags":["x"],"category":"c","author":{"name":"z"},"homepage":"https://h.example/","keywords":["k"]}]}`
+		hooked  = `{"name":"mkt","owner":{"name":"a"},"plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}]}`
 		garbage = "\x1b[2J{not json"
 	)
 	for _, tc := range []struct {

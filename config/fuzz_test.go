@@ -56,11 +56,13 @@ func FuzzClaudeJSONServers(f *testing.F) {
 }
 
 // FuzzMarketEntry: a marketplace.json is either bound whole or read as a
-// form that is its own form, and every fact told of it, against nothing,
-// is one line without a control or bidi byte.
+// form that is its own form, in which a hook added to plug's entry, or a
+// noise key's value turned to a wrong type, is a change; and every fact
+// told of it, against nothing, is one line without a control or bidi byte.
 func FuzzMarketEntry(f *testing.F) {
 	for _, s := range []string{`{}`, `{"plugins":[{"name":"plug","hooks":{"SessionStart":[{"hooks":[{"command":"a\u001b"}]}]}}]}`,
-		`{"metadata":{"pluginRoot":"x"},"plugins":{"plug":1}}`, `{"plugins":[{"name":"plug","mcpServers":{"\u202e":{"command":"x"}},"lspServers":[]}]}`, `{"plugins":[{"name":"plug","name":"x"}]}`} {
+		`{"metadata":{"pluginRoot":"x"},"plugins":{"plug":1}}`, `{"plugins":[{"name":"plug","mcpServers":{"\u202e":{"command":"x"}},"lspServers":[]}]}`, `{"plugins":[{"name":"plug","name":"x"}]}`,
+		`{"owner":{"name":"o"},"x":1e400,"plugins":[{"name":"plug","version":"1","author":{"name":"a","k":1},"homepage":"https://a.example"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -71,6 +73,18 @@ func FuzzMarketEntry(f *testing.F) {
 		if _, again := MarketEntry(e, "plug"); !again {
 			t.Fatalf("form %s is not read again", e)
 		}
+		for _, edit := range []func(map[string]any){
+			func(m map[string]any) {
+				m["hooks"] = map[string]any{"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "fuzz-probe \u0007"}}}}}
+			},
+			func(m map[string]any) { m["version"] = 5 },
+		} {
+			if edited, ok := editPlug(data, edit); ok {
+				if e2, ok2 := MarketEntry(edited, "plug"); ok2 && bytes.Equal(e, e2) {
+					t.Fatalf("an edit of plug's entry is no change of its form %s", e)
+				}
+			}
+		}
 		for _, fact := range Facts(nil, WithEntry(nil, e)) {
 			s := fact.String()
 			for _, r := range s {
@@ -80,4 +94,29 @@ func FuzzMarketEntry(f *testing.F) {
 			}
 		}
 	})
+}
+
+// editPlug is data with edit applied to its first entry named plug, when
+// it decodes (numbers as written) and has one whose edit changes it.
+func editPlug(data []byte, edit func(map[string]any)) ([]byte, bool) {
+	var doc map[string]any
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if d.Decode(&doc) != nil {
+		return nil, false
+	}
+	l, _ := doc["plugins"].([]any)
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m["name"] == "plug" {
+			before, _ := json.Marshal(m)
+			edit(m)
+			after, _ := json.Marshal(m)
+			if bytes.Equal(before, after) {
+				return nil, false
+			}
+			out, err := json.Marshal(doc)
+			return out, err == nil
+		}
+	}
+	return nil, false
 }

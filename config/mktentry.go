@@ -2,7 +2,9 @@ package config
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // A plugin of a marketplace loads with its marketplace.json entry applied
@@ -26,42 +28,171 @@ const (
 	OriginMarketplace = "marketplace.json"  // the marketplace's keys beside "plugins"
 )
 
-// entryNoise are the keys of a plugin's entry that run and load nothing:
-// the client copies displayName, description, author, homepage,
-// repository, license and keywords into the manifest it shows in /plugin;
-// version names the cache folder an install writes (a new version is a new
-// candidate, held against the one it replaces); tags and category sort the
-// marketplace's listing. name is how the entry is found (the candidate's
-// own plugin). Any other key, one never heard of included, is told.
-var entryNoise = []string{"author", "category", "description", "displayName", "homepage", "keywords", "license", "name", "repository", "tags", "version"}
+// entryNoise are the keys of a plugin's entry that run and load nothing,
+// each with the client's schema of it (2.1.328: the entry is the plugin
+// manifest's schema made partial, plus category and tags): the client
+// copies displayName, description, author, homepage, repository, license
+// and keywords into the manifest it shows in /plugin; version names the
+// cache folder an install writes (a new version is a new candidate, held
+// against the one it replaces); tags and category sort the marketplace's
+// listing. name is how the entry is found (the candidate's own plugin).
+// Any other key, one never heard of included, is told.
+//
+// Only known noise is ignored: the client stubs an entry any field of
+// which fails its schema ("Stubbing unparseable marketplace plugin
+// entry"), and a stubbed entry's hooks do not run; so a noise key is left
+// out only when its value is one the schema surely accepts, and any other
+// value is kept as it is: an edit that makes the entry parse (5 →
+// "1.0.0") changes the form and is told.
+var entryNoise = map[string]noiseRule{
+	"author": {check: person}, "category": {check: text}, "description": {check: text}, "displayName": {check: text},
+	"homepage": {check: webURL}, "keywords": {check: texts}, "license": {check: text}, "name": {check: func(any) schemaVerdict { return accepted }},
+	"repository": {check: text}, "tags": {check: texts}, "version": {check: text},
+}
 
 // marketNoise are the keys of a marketplace.json beside "plugins" that
-// load nothing: its owner, description and version are shown, $schema is
-// for editors; "plugins" holds the other plugins' entries, each its own
-// plugin's. metadata's description and version are shown likewise
+// load nothing: its owner (required by the client), description and
+// version are shown, $schema is for editors. A marketplace any of whose
+// keys fails the client's schema does not load, and no entry of it is
+// applied: a value not surely accepted is kept, as an entry's. "plugins"
+// holds the other plugins' entries, each its own plugin's (MarketEntry).
+// metadata's description and version are shown likewise
 // (metadata.pluginRoot, where bare sources resolve, is kept).
 var (
-	marketNoise   = []string{"$schema", "description", "owner", "plugins", "version"}
-	metadataNoise = []string{"description", "version"}
+	marketNoise = map[string]noiseRule{
+		"$schema": {check: text}, "description": {check: text}, "owner": {check: person, required: true}, "version": {check: text},
+	}
+	metadataNoise = map[string]noiseRule{"description": {check: text}, "version": {check: text}}
 )
+
+// A noiseRule is the client's schema of a noise key, as far as skillwire
+// can prove it: check is the verdict on a value given; required, that the
+// key's absence fails the schema.
+type noiseRule struct {
+	check    func(any) schemaVerdict
+	required bool
+}
+
+// schemaVerdict is what the client's schema surely says of a noise value.
+type schemaVerdict int
+
+const (
+	accepted schemaVerdict = iota // noise: left out of the form
+	refused                       // kept: the entry is stubbed, the marketplace does not load
+	unproven                      // kept: a shape skillwire cannot prove the schema accepts
+)
+
+// text is the schema's string.
+func text(v any) schemaVerdict {
+	if _, ok := v.(string); ok {
+		return accepted
+	}
+	return refused
+}
+
+// texts is the schema's array of strings.
+func texts(v any) schemaVerdict {
+	l, ok := v.([]any)
+	if !ok {
+		return refused
+	}
+	for _, e := range l {
+		if text(e) != accepted {
+			return refused
+		}
+	}
+	return accepted
+}
+
+// person is the schema's author and owner: an object whose name is a
+// string of one character or more, email and url strings when given. A key
+// beyond those three is unproven (whether the object is strict is not
+// read).
+func person(v any) schemaVerdict {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return refused
+	}
+	if n, ok := m["name"].(string); !ok || n == "" {
+		return refused
+	}
+	verdict := accepted
+	for k, e := range m {
+		switch {
+		case k == "name":
+		case k == "email" || k == "url":
+			if text(e) != accepted {
+				return refused
+			}
+		default:
+			verdict = unproven
+		}
+	}
+	return verdict
+}
+
+// plainURL is a subset of what a WHATWG URL parser surely accepts: http or
+// https, a host of letters, digits and inner hyphens in dotted labels, the
+// last beginning with a letter (never a number, never read as IPv4), no
+// punycode label (whose decoding may fail), no port, and a path, query and
+// fragment of unreserved and sub-delimiter characters.
+var plainURL = regexp.MustCompile(`^https?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:[/?#][A-Za-z0-9._~!$&'()*+,;=:@%/?#-]*)?$`)
+
+// webURL is the schema's homepage, a string the client checks with its URL
+// parser: plainURL is accepted, any other string unproven.
+func webURL(v any) schemaVerdict {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+		return refused
+	case !plainURL.MatchString(s) || strings.Contains(strings.ToLower(s), "xn--"):
+		return unproven
+	}
+	return accepted
+}
+
+// withoutNoise is m less its noise keys whose values the schema surely
+// accepts; a required noise key that is absent is kept as null, refused
+// alike.
+func withoutNoise(m map[string]any, noise map[string]noiseRule) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		if r, ok := noise[k]; !ok || r.check(v) != accepted {
+			out[k] = v
+		}
+	}
+	for k, r := range noise {
+		if _, ok := m[k]; r.required && !ok {
+			out[k] = nil
+		}
+	}
+	return out
+}
 
 // MarketEntry is what a marketplace.json (its exact bytes) says of plugin:
 // the canonical form {"entry": …, "marketplace": …} of the client's first
 // entry named plugin (absent when none) and of the marketplace's own keys,
 // each without its noise. ok is false when the file cannot be read as the
 // client reads it (not one JSON object, too large, a key given twice: the
-// client keeps the last, skillwire cannot tell which was meant): the file
-// is then bound whole.
+// client keeps the last, skillwire cannot tell which was meant), or holds
+// a number skillwire cannot decode: the file is then bound whole.
 func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 	ex := WholeJSON(data, int64(len(data)))
 	if ex.Canonical == nil || len(ex.Anomalies) > 0 {
 		return nil, false
 	}
-	doc := decodeCanonical(ex.Canonical)
-	form := map[string]any{"marketplace": without(doc, marketNoise)}
+	var doc map[string]any
+	if json.Unmarshal(ex.Canonical, &doc) != nil {
+		// A number past float64 (1e400, which the client reads as
+		// Infinity): read as nothing, the form would hide every key.
+		return nil, false
+	}
+	mkt := withoutNoise(doc, marketNoise)
+	delete(mkt, "plugins")
+	form := map[string]any{"marketplace": mkt}
 	if meta, ok := doc["metadata"].(map[string]any); ok {
 		// An object of noise alone says as much as none.
-		if meta = without(meta, metadataNoise); len(meta) > 0 {
+		if meta = withoutNoise(meta, metadataNoise); len(meta) > 0 {
 			form["marketplace"].(map[string]any)["metadata"] = meta
 		} else {
 			delete(form["marketplace"].(map[string]any), "metadata")
@@ -69,7 +200,7 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 	}
 	for _, e := range cfgList(doc["plugins"]) {
 		if m, ok := e.(map[string]any); ok && m["name"] == plugin {
-			form["entry"] = without(m, entryNoise)
+			form["entry"] = withoutNoise(m, entryNoise)
 			break
 		}
 	}
@@ -79,17 +210,6 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 		form["marketplace"].(map[string]any)["plugins"] = doc["plugins"]
 	}
 	return canonicalJSON(form), true
-}
-
-// without is m less the keys named.
-func without(m map[string]any, keys []string) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		if !slices.Contains(keys, k) {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // WithEntry puts a marketplace.json's MarketEntry form into a plugin's
@@ -124,15 +244,44 @@ func entryFacts(old, new any) []Fact {
 	told("hooks", hookFacts(oe["hooks"], ne["hooks"]))
 	told("mcpServers", objectFacts(oe["mcpServers"], ne["mcpServers"], FactNewMCPServer, FactMCPServerChanged, FactMCPServerRemoved))
 	told("lspServers", objectFacts(oe["lspServers"], ne["lspServers"], FactNewLSPServer, FactLSPServerChanged, FactLSPServerRemoved))
-	fs = append(fs, fieldFacts(oe, ne, []string{"hooks", "mcpServers", "lspServers"})...)
+	fs = append(fs, schemaFacts(fieldFacts(oe, ne, []string{"hooks", "mcpServers", "lspServers"}), ne, entryNoise)...)
 	for i := range fs {
 		fs[i].Origin = OriginEntry
 	}
 	mo, _ := om["marketplace"].(map[string]any)
 	mn, _ := nm["marketplace"].(map[string]any)
-	for _, f := range fieldFacts(mo, mn, nil) {
+	for _, f := range schemaFacts(fieldFacts(mo, mn, nil), mn, marketNoise) {
 		f.Origin = OriginMarketplace
 		fs = append(fs, f)
+	}
+	return fs
+}
+
+// What the client's schema says of a noise key's new value, in a field
+// fact's Type (entryField): kept in the form, it is refused or unproven;
+// left out, it passes.
+const (
+	schemaPasses   = "schema passes"
+	schemaRefused  = "schema refuses"
+	schemaUnproven = "schema unproven"
+)
+
+// schemaFacts marks each field fact of a noise key (rules) with what the
+// client's schema says of its value in n, the new form.
+func schemaFacts(fs []Fact, n map[string]any, rules map[string]noiseRule) []Fact {
+	for i, f := range fs {
+		r, ok := rules[f.Name]
+		if !ok {
+			continue
+		}
+		switch v, kept := n[f.Name]; {
+		case !kept:
+			fs[i].Type = schemaPasses
+		case r.check(v) == unproven:
+			fs[i].Type = schemaUnproven
+		default:
+			fs[i].Type = schemaRefused
+		}
 	}
 	return fs
 }
@@ -148,8 +297,9 @@ func objectFacts(old, new any, added, changed, removed FactKind) []Fact {
 	return mapFacts(old, new, added, changed, removed, describeServer)
 }
 
-// fieldFacts tells each key of o or n but skip whose value changed, as a
-// FactSettingSet of that key, in key order.
+// fieldFacts tells each key of o or n but skip whose value changed, or
+// that is given in one and not the other (a null too), as a FactSettingSet
+// of that key, in key order.
 func fieldFacts(o, n map[string]any, skip []string) []Fact {
 	keys := cfgKeys(n)
 	for _, k := range cfgKeys(o) {
@@ -160,7 +310,7 @@ func fieldFacts(o, n map[string]any, skip []string) []Fact {
 	slices.Sort(keys)
 	var fs []Fact
 	for _, k := range slices.Compact(keys) {
-		if !slices.Contains(skip, k) && !cfgEqual(o[k], n[k]) {
+		if !slices.Contains(skip, k) && (cfgHas(o, k) != cfgHas(n, k) || !cfgEqual(o[k], n[k])) {
 			fs = append(fs, Fact{Kind: FactSettingSet, Name: k, Value: cfgJSON(n[k])})
 		}
 	}
@@ -169,7 +319,29 @@ func fieldFacts(o, n map[string]any, skip []string) []Fact {
 
 // entryField tells a field of a plugin's marketplace.json (a FactSettingSet
 // of an origin): "field \"source\" is now \"./plug\"".
+//
+// A noise key's field says what the client's schema says of it: "field
+// \"version\" is now \"5\", which the client refuses: the entry is stubbed:
+// its hooks do not run", or that it now holds a value the client accepts.
+// (Not the word "schema": in the client's debug log, hook output saying
+// it reads as the client's own trouble to whoever reads the log.)
 func entryField(f Fact) string {
+	field, whole, stub := "field "+factQuote(f.Name), "entry", "the entry is stubbed: its hooks do not run"
+	if f.Origin == OriginMarketplace {
+		whole, stub = "marketplace", "the marketplace does not load: the entry's hooks do not run"
+	}
+	now := field + " is now " + factQuote(cfgDisplay(f.Value))
+	if f.Value == "" {
+		now = field + " is null or not set"
+	}
+	switch f.Type {
+	case schemaPasses:
+		return field + " now holds a value the client accepts (noise, not shown): unless another field fails, the " + whole + " is applied and its hooks run"
+	case schemaRefused:
+		return now + ", which the client refuses: " + stub
+	case schemaUnproven:
+		return now + ", which skillwire cannot prove the client accepts"
+	}
 	if f.Value == "" {
 		return "field " + factQuote(f.Name) + " is no longer set"
 	}

@@ -33,7 +33,7 @@ func entryStrings(t *testing.T, old, new string) []string {
 }
 
 func market(plug string) string {
-	return `{"name":"mkt","plugins":[{"name":"other","source":"./o"},{"name":"plug","source":"./plug"` + plug + `}]}`
+	return `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"other","source":"./o"},{"name":"plug","source":"./plug"` + plug + `}]}`
 }
 
 // What a marketplace entry makes the client run is told by what it runs,
@@ -71,7 +71,7 @@ func TestAnEntrysHooksAndServersAreToldByWhatTheyRun(t *testing.T) {
 // another plugin's entry and the marketplace's owner are no change.
 func TestAnEntryKeyNeverHeardOfIsToldAndNoiseIsNot(t *testing.T) {
 	noisy := `{"name":"mkt","owner":{"name":"z"},"description":"d","version":"2","metadata":{"description":"m","version":"3"},"plugins":[{"name":"other","source":"./elsewhere","hooks":{"Stop":[]}},` +
-		`{"name":"plug","source":"./plug","description":"x","displayName":"X","version":"9","author":{"name":"a"},"homepage":"h","repository":"r","license":"MIT","keywords":["k"],"tags":["t"],"category":"c"}]}`
+		`{"name":"plug","source":"./plug","description":"x","displayName":"X","version":"9","author":{"name":"a"},"homepage":"https://h.example/p?q=1#f","repository":"r","license":"MIT","keywords":["k"],"tags":["t"],"category":"c"}]}`
 	if got := entryStrings(t, market(""), noisy); len(got) != 0 {
 		t.Errorf("noise told: %q", got)
 	}
@@ -86,7 +86,7 @@ func TestAnEntryKeyNeverHeardOfIsToldAndNoiseIsNot(t *testing.T) {
 		t.Errorf("an unknown key is not told as dangerous: %v", fs)
 	}
 	// Where bare sources resolve is the marketplace's: told as its field.
-	got = entryStrings(t, market(""), `{"name":"mkt","metadata":{"pluginRoot":"./evil"},"plugins":[{"name":"other","source":"./o"},{"name":"plug","source":"./plug"}]}`)
+	got = entryStrings(t, market(""), `{"name":"mkt","owner":{"name":"o"},"metadata":{"pluginRoot":"./evil"},"plugins":[{"name":"other","source":"./o"},{"name":"plug","source":"./plug"}]}`)
 	if len(got) != 1 || got[0] != `marketplace.json: field "metadata" is now "{\"pluginRoot\":\"./evil\"}"` {
 		t.Errorf("facts %q", got)
 	}
@@ -123,11 +123,14 @@ func TestOfEntriesNamedAlikeTheFirstIsThePlugins(t *testing.T) {
 
 // A marketplace.json that the client would read otherwise than skillwire
 // (a key given twice: the client keeps the last), that is not one object,
-// or too large, is bound whole (ok false); garbage entries are no entry,
+// too large, or holding a number past float64 (1e400: read as nothing,
+// every key would hide), is bound whole (ok false); garbage entries are no entry,
 // and a "plugins" that is not a list is kept, so that it is told.
 func TestGarbageMarketplacesAreBoundWholeOrTold(t *testing.T) {
 	for _, bad := range []string{"", "[]", "null", `{"plugins":[{"name":"plug","name":"plug"}]}`, "\x1b[2J{", `{"a":1}{"b":2}`, `{"plugins":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
-		`{"x":"` + strings.Repeat("a", MaxJSON) + `"}`} {
+		`{"x":"` + strings.Repeat("a", MaxJSON) + `"}`,
+		`{"name":"mkt","owner":{"name":"o"},"zz":1e400,"plugins":[{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"evil"}]}]}}]}`,
+		market(`,"version":-1e400`)} {
 		if _, ok := MarketEntry([]byte(bad), "plug"); ok {
 			t.Errorf("%.40q read as a form", bad)
 		}
@@ -161,6 +164,168 @@ func TestAnEntrysHugeCommandIsQuotedKeepingHeadAndTail(t *testing.T) {
 			if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
 				t.Errorf("%q escapes %U", s, r)
 			}
+		}
+	}
+}
+
+// schemaCase is one value of a noise key and what the client's schema
+// surely says of it.
+type schemaCase struct {
+	key, value string
+	want       schemaVerdict
+}
+
+// entrySchemaCases are values of every noise key of an entry: the shapes
+// the client's schema (2.1.328) surely accepts, the wrong types it
+// refuses (the entry is stubbed), and the shapes skillwire cannot prove.
+var entrySchemaCases = func() []schemaCase {
+	var cs []schemaCase
+	add := func(key string, want schemaVerdict, values ...string) {
+		for _, v := range values {
+			cs = append(cs, schemaCase{key, v, want})
+		}
+	}
+	for _, k := range []string{"version", "description", "displayName", "repository", "license", "category"} {
+		add(k, accepted, `"1.0.0"`, `""`, `"`+strings.Repeat("v", 100000)+`"`, `"\u001b[2J\u202e"`)
+		add(k, refused, `5`, `null`, `true`, `["1.0.0"]`, `{}`)
+	}
+	for _, k := range []string{"keywords", "tags"} {
+		add(k, accepted, `[]`, `["a","b"]`, `["a","a",""]`)
+		add(k, refused, `"x"`, `[1]`, `null`, `{}`, `["a",null]`, `[["a"]]`, `5`)
+	}
+	add("author", accepted, `{"name":"a"}`, `{"name":"a","email":"e","url":"not a url"}`)
+	add("author", refused, `"a"`, `{}`, `{"name":""}`, `{"name":1}`, `{"name":"a","email":5}`, `{"name":"a","url":null}`, `null`, `[]`, `{"email":"e","x":1}`)
+	add("author", unproven, `{"name":"a","x":1}`)
+	add("homepage", accepted, `"https://a.example/x?y=1#z"`, `"http://localhost"`, `"https://a-b.c-d.example/"`)
+	add("homepage", refused, `5`, `null`, `[]`, `{"url":"https://a.example"}`)
+	add("homepage", unproven, `"h"`, `""`, `"https://1.2.3.4"`, `"https://a.example:99999"`, `"https://xn--zz.example"`, `"https://a.xn--zz/"`,
+		`"javascript:alert(1)"`, `" https://a.example"`, `"https://a.example/\u001b"`, `"https://-a.example"`, `"https://a..example"`, `"https://a.example/ x"`, `"https://user@a.example"`)
+	return cs
+}()
+
+// marketSchemaCases are values of the noise keys of a marketplace.json
+// beside "plugins"; owner is required.
+var marketSchemaCases = func() []schemaCase {
+	var cs []schemaCase
+	for _, k := range []string{"$schema", "description", "version"} {
+		cs = append(cs, schemaCase{k, `"x"`, accepted}, schemaCase{k, `5`, refused}, schemaCase{k, `null`, refused}, schemaCase{k, `["x"]`, refused})
+	}
+	return append(cs, schemaCase{"owner", `{"name":"o","email":"e"}`, accepted}, schemaCase{"owner", ``, refused}, schemaCase{"owner", `"x"`, refused},
+		schemaCase{"owner", `null`, refused}, schemaCase{"owner", `{"name":""}`, refused}, schemaCase{"owner", `{"name":"o","k":1}`, unproven})
+}()
+
+// Only known noise is ignored: a noise key of an entry or of the
+// marketplace is left out only when its value is one the client's schema
+// surely accepts; a wrong type (the entry is stubbed, the marketplace does
+// not load, and their hooks do not run) or a shape skillwire cannot prove
+// is kept as it is, and told with what the schema says of it.
+func TestANoiseKeyIsLeftOutOnlyWhenTheClientsSchemaAcceptsIt(t *testing.T) {
+	check := func(t *testing.T, c schemaCase, base, with string) {
+		t.Helper()
+		b, _ := marketForm(t, base)
+		n, ok := marketForm(t, with)
+		if !ok {
+			t.Fatalf("%s not read", with)
+		}
+		kept := string(b) != string(n)
+		if kept != (c.want != accepted) {
+			t.Fatalf("kept %v: form %.300s", kept, n)
+		}
+		fs := entryStrings(t, base, with)
+		if c.want == accepted {
+			if len(fs) != 0 {
+				t.Fatalf("noise told: %q", fs)
+			}
+			return
+		}
+		phrase := map[schemaVerdict]string{refused: "which the client refuses: the ", unproven: "which skillwire cannot prove the client accepts"}[c.want]
+		if len(fs) != 1 || !strings.Contains(fs[0], `field "`+c.key+`" is `) || !strings.Contains(fs[0], phrase) {
+			t.Fatalf("facts %.400q, want one telling %q", fs, phrase)
+		}
+		// What it takes to make it pass is told too, and the form is the
+		// plain one again.
+		back := entryStrings(t, with, base)
+		if len(back) != 1 || !strings.Contains(back[0], `field "`+c.key+`" now holds a value the client accepts`) {
+			t.Fatalf("back to a value the schema accepts: facts %q", back)
+		}
+	}
+	for _, c := range entrySchemaCases {
+		t.Run("entry "+c.key+" "+trimCase(c.value), func(t *testing.T) {
+			check(t, c, market(""), market(`,"`+c.key+`":`+c.value))
+		})
+	}
+	for _, c := range marketSchemaCases {
+		t.Run("marketplace "+c.key+" "+trimCase(c.value), func(t *testing.T) {
+			base := map[string]string{"owner": `"owner":{"name":"o"},`}[c.key]
+			with := `"` + c.key + `":` + c.value + `,`
+			if c.value == "" {
+				with = ""
+			}
+			mk := func(s string) string { return `{"name":"mkt",` + s + `"plugins":[{"name":"plug","source":"./plug"}]}` }
+			if c.key != "owner" {
+				base, with = `"owner":{"name":"o"},`, `"owner":{"name":"o"},`+with
+			}
+			check(t, c, mk(base), mk(with))
+		})
+	}
+}
+
+func trimCase(s string) string {
+	if len(s) > 40 {
+		return s[:40]
+	}
+	return s
+}
+
+// An entry stubbed by a wrong type, made valid (5 → "1.0.0"), is a change
+// that is told and runs its hooks; one valid value for another is noise;
+// a valid entry made invalid is told as stubbed.
+func TestAnEntryMadeToParseIsAChange(t *testing.T) {
+	hook := `,"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch m"}]}]}`
+	bad, good, other := market(`,"version":5`+hook), market(`,"version":"1.0.0"`+hook), market(`,"version":"2.0.0"`+hook)
+	got := entryStrings(t, bad, good)
+	want := `marketplace entry: field "version" now holds a value the client accepts (noise, not shown): unless another field fails, the entry is applied and its hooks run`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("invalid → valid: facts %q, want %q", got, want)
+	}
+	if got := entryStrings(t, good, other); len(got) != 0 {
+		t.Errorf("valid → valid: facts %q", got)
+	}
+	got = entryStrings(t, good, bad)
+	want = `marketplace entry: field "version" is now "5", which the client refuses: the entry is stubbed: its hooks do not run`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("valid → invalid: facts %q, want %q", got, want)
+	}
+	o, _ := marketForm(t, good)
+	n, _ := marketForm(t, bad)
+	if fs := Facts(o, n); len(fs) != 1 || !fs[0].Dangerous() {
+		t.Errorf("a stubbing is not told as dangerous: %v", fs)
+	}
+	// The first sight of a stubbed entry tells its refused field beside its hook.
+	got = entryStrings(t, market(""), bad)
+	if len(got) != 2 || !strings.Contains(got[0], "new SessionStart hook") || !strings.Contains(got[1], "the entry is stubbed") {
+		t.Errorf("first sight: facts %q", got)
+	}
+	// A null is kept and told, never read as absent.
+	if got := entryStrings(t, good, market(`,"version":null`+hook)); len(got) != 1 || !strings.Contains(got[0], `"version" is null or not set, which the client refuses`) {
+		t.Errorf("null: facts %q", got)
+	}
+	// A marketplace's metadata version of a wrong type keeps metadata.
+	if got := entryStrings(t, market(""), `{"name":"mkt","owner":{"name":"o"},"metadata":{"version":5},"plugins":[{"name":"plug","source":"./plug"}]}`); len(got) != 1 || !strings.Contains(got[0], `field "metadata" is now`) {
+		t.Errorf("metadata: facts %q", got)
+	}
+}
+
+// A refused value is the attacker's text: huge, with control and bidi
+// bytes, it is told escaped and cut.
+func TestARefusedNoiseValueIsToldEscapedAndCut(t *testing.T) {
+	got := entryStrings(t, market(""), market(`,"keywords":"\u001b[2J\u202e`+strings.Repeat("k", 200000)+`"`))
+	if len(got) != 1 || len(got[0]) > 600 || !strings.Contains(got[0], "which the client refuses") {
+		t.Fatalf("facts %.700q", got)
+	}
+	for _, r := range got[0] {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			t.Errorf("%q holds %U", got[0], r)
 		}
 	}
 }

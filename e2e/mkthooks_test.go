@@ -126,3 +126,80 @@ func TestAMarketplaceEntrysMCPServerIsStartedAndTold(t *testing.T) {
 		})
 	}
 }
+
+// The client stubs an entry a field of which fails its schema ("Stubbing
+// unparseable marketplace plugin entry (plug): version: …"), and a
+// marketplace whose owner is not an object does not load: either way the
+// entry's SessionStart hook does not run. Recorded SAFE so, the value
+// made valid ("version": 5 → "1.0.0", "owner": "x" → {"name":"x"}) is no
+// noise to skillwire: the hook now runs, and the session is told the field
+// now holds a value the client accepts, plug@mkt pending, its skill's use asked
+// (refused under -p) (issue #22). Control: hooks uninstalled, the hook
+// runs, the skill loads, nothing is told.
+func TestAStubbedEntryMadeToParseIsToldAndHeld(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, key, bad, good, stub string }{
+		{"entry version", "version", `"version":5`, `"version":"1.0.0"`, `Stubbing unparseable marketplace plugin entry (plug): version:`},
+		{"marketplace owner", "owner", `"owner":"x"`, `"owner":{"name":"x"}`, ""},
+	} {
+		for _, hooks := range []bool{true, false} {
+			name := c.name + "/hooks installed"
+			if !hooks {
+				name = c.name + "/control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := NewWorld(t)
+				installPlugin(w)
+				w.Install()
+				marker := filepath.Join(w.Root, "entry-hook-ran")
+				hook := `"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch ` + marker + `"}]}]}`
+				mk := func(v string) string {
+					if c.key == "owner" {
+						return `{"name":"mkt",` + v + `,"plugins":[{"name":"plug","source":"./plug","description":"an e2e plugin",` + hook + `}]}`
+					}
+					return `{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"an e2e plugin",` + v + `,` + hook + `}]}`
+				}
+				w.Write("market/.claude-plugin/marketplace.json", mk(c.bad))
+				r := w.Claude(model(t, nil), Run{Prompt: "hello"})
+				if _, err := os.Stat(marker); err == nil {
+					t.Fatalf("the hook of an entry failing the client's schema ran: the stub is not reproduced")
+				}
+				if c.stub != "" && !strings.Contains(r.Debug, c.stub) {
+					t.Errorf("the debug log does not say the entry is stubbed (%q)", c.stub)
+				}
+				w.Record("plugin", "plug@mkt", "SAFE-TO-PROPOSE")
+				w.Write("market/.claude-plugin/marketplace.json", mk(c.good))
+				if !hooks {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+				r = w.Claude(m, Run{Prompt: "run the ps skill"})
+				ran := false
+				for _, h := range HookRuns(r.Debug) {
+					ran = ran || h.Event == "SessionStart" && strings.Contains(h.Command, "touch "+marker) && h.Status == 0
+				}
+				if _, err := os.Stat(marker); err != nil || !ran {
+					t.Fatalf("the hook of the entry made valid did not run (debug log %v, marker %v): the finding is not reproduced", ran, err)
+				}
+				told := m.Sent(`pending a new review: global plugin \"plug@mkt\"`) && m.Sent(`field "`+c.key+`" now holds a value the client accepts`)
+				if told != hooks {
+					t.Errorf("the session was told the field now passes and plug@mkt pending: %v, want %v", told, hooks)
+				}
+				if got := m.Sent(pluginSkillBody); got == hooks {
+					t.Errorf("the skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+				}
+				if !hooks {
+					if m.Sent("marketplace entry") || m.Sent("marketplace.json: field") {
+						t.Error("without skillwire's hooks something was told")
+					}
+					return
+				}
+				if d := r.Denials(); len(d) != 1 || d[0] != "Skill" {
+					t.Errorf("permission denials %q, want the asked Skill call", d)
+				}
+				noTrouble(t, r)
+			})
+		}
+	}
+}
