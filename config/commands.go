@@ -1,7 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 
@@ -41,10 +44,26 @@ const HeadersHelper = "headersHelper"
 // reads as empty, so a damaged old form makes everything new, never less.
 func decodeCanonical(canonical []byte) map[string]any {
 	var m map[string]any
-	if err := json.Unmarshal(canonical, &m); err != nil || m == nil {
+	if err := decodeJSON(canonical, &m); err != nil || m == nil {
 		return map[string]any{}
 	}
 	return m
+}
+
+// decodeJSON is json.Unmarshal keeping numbers as written (json.Number):
+// a number past float64 (1e400, which JSON.parse reads as Infinity) fails
+// json.Unmarshal into any, and a form read as empty for it would hide every
+// key beside it (a hook added next to "zz": 1e400 was told as no fact).
+func decodeJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("config: data after the JSON value")
+	}
+	return nil
 }
 
 // SettingsCommands lists every command of a settings subset (its Canonical

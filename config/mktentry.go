@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -182,9 +181,7 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 		return nil, false
 	}
 	var doc map[string]any
-	if json.Unmarshal(ex.Canonical, &doc) != nil {
-		// A number past float64 (1e400, which the client reads as
-		// Infinity): read as nothing, the form would hide every key.
+	if decodeJSON(ex.Canonical, &doc) != nil {
 		return nil, false
 	}
 	mkt := withoutNoise(doc, marketNoise)
@@ -217,7 +214,7 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 func WithEntry(form, entry []byte) []byte {
 	doc := decodeCanonical(form)
 	var e any
-	if err := json.Unmarshal(entry, &e); err != nil {
+	if err := decodeJSON(entry, &e); err != nil {
 		e = string(entry) // never the case for MarketEntry's form; kept, so it is told
 	}
 	doc[EntryKey] = e

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,17 +124,23 @@ func TestOfEntriesNamedAlikeTheFirstIsThePlugins(t *testing.T) {
 
 // A marketplace.json that the client would read otherwise than skillwire
 // (a key given twice: the client keeps the last), that is not one object,
-// too large, or holding a number past float64 (1e400: read as nothing,
-// every key would hide), is bound whole (ok false); garbage entries are no entry,
+// or too large, is bound whole (ok false); garbage entries are no entry,
 // and a "plugins" that is not a list is kept, so that it is told.
 func TestGarbageMarketplacesAreBoundWholeOrTold(t *testing.T) {
 	for _, bad := range []string{"", "[]", "null", `{"plugins":[{"name":"plug","name":"plug"}]}`, "\x1b[2J{", `{"a":1}{"b":2}`, `{"plugins":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
-		`{"x":"` + strings.Repeat("a", MaxJSON) + `"}`,
-		`{"name":"mkt","owner":{"name":"o"},"zz":1e400,"plugins":[{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"evil"}]}]}}]}`,
-		market(`,"version":-1e400`)} {
+		`{"x":"` + strings.Repeat("a", MaxJSON) + `"}`} {
 		if _, ok := MarketEntry([]byte(bad), "plug"); ok {
 			t.Errorf("%.40q read as a form", bad)
 		}
+	}
+	// A number past float64 (1e400, which the client reads as Infinity) is
+	// kept as written: the entry's hook beside it is told, and a version
+	// of it is a value the client refuses, kept.
+	if got := entryStrings(t, market(""), `{"name":"mkt","owner":{"name":"o"},"zz":1e400,"plugins":[{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"evil"}]}]}}]}`); !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, `"evil"`) }) {
+		t.Errorf("the hook beside 1e400: facts %q", got)
+	}
+	if e, ok := MarketEntry([]byte(market(`,"version":-1e400`)), "plug"); !ok || !strings.Contains(string(e), "-1e400") {
+		t.Errorf("a version of -1e400: %q %v", e, ok)
 	}
 	for _, garbage := range []string{`{"plugins":[1,"plug",null,[],{"name":3},{"name":"plug\u0000"},{"name":"Plug"}]}`, `{"plugins":{}}`, `{}`} {
 		e, ok := MarketEntry([]byte(garbage), "plug")
