@@ -15,10 +15,22 @@ import (
 // candidate's canonical forms at hand (on disk, delivered, reviewed; nil
 // ones are skipped): a file that only a form no longer kept ran keeps its
 // hash. A name is given only where the entry's hash is the hash of the
-// very path the walker binds, so no name is ever a guess. nil when the
-// candidate binds nothing. A plugin's marketplace.json is named too.
+// very path the walker binds, so no name is ever a guess. A plugin's
+// marketplace.json is named too, and the candidate itself (its entry "",
+// never "<root>"): a settings or instruction file by where it lies
+// ("$CLAUDE_PROJECT_DIR/.claude/settings.json"), any other by its name.
 func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
 	var names anomaly.Names
+	if len(name) > 0 {
+		s, ok := "", false
+		if r.Home != "" || r.Project != "" {
+			s, ok = r.showOutside(strings.TrimSuffix(r.Path, "/") + "/" + string(name))
+		}
+		if !ok {
+			s = anomaly.ShowPath(name)
+		}
+		names = anomaly.Names{"": s}
+	}
 	r.eachBound(name, canons, func(e, p string) {
 		s, ok := r.showOutside(p)
 		if !ok {

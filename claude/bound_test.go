@@ -94,8 +94,16 @@ func TestBoundNamesNameEveryScriptTheWalkerBinds(t *testing.T) {
 			t.Errorf("entry %s named %q by a form that does not run it", e.Path, other.Show(e.Path))
 		}
 	}
-	if n := (Root{Path: dir, Kind: Skills}).BoundNames([]byte("x"), c.Canonical); n != nil {
-		t.Errorf("a skill names bound files: %v", n)
+	if n := (Root{Path: dir, Kind: Skills}).BoundNames([]byte("x"), c.Canonical); len(n) != 1 || n[""] != "x" {
+		t.Errorf("a skill names bound files, or itself otherwise than by its name: %v", n)
+	}
+	// The candidate itself is never "<root>": a settings file by where it
+	// lies, a name that cannot be shown by a hash of it, no byte of it.
+	if got := r.BoundNames(c.Name).Show(nil); got != "~/.claude/settings.json" {
+		t.Errorf("the settings file itself is shown as %q", got)
+	}
+	if got := (Root{Path: dir, Kind: Skills}).BoundNames([]byte("x\x1b[2J")).Show(nil); strings.Contains(got, "\x1b") || !strings.HasPrefix(got, "#") {
+		t.Errorf("a hostile name shown as %q", got)
 	}
 }
 

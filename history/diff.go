@@ -100,10 +100,11 @@ func Diff(from, to *snapshot.Manifest, old, new Content, names anomaly.Names) ([
 }
 
 // showPath is names.Show, but the candidate itself is "" (a file
-// candidate's diff labels are a/ and b/).
+// candidate's diff labels are a/ and b/) where names does not show it by
+// where it lies.
 func showPath(names anomaly.Names, p []byte) string {
 	if len(p) == 0 {
-		return ""
+		return names[""]
 	}
 	return names.Show(p)
 }
