@@ -56,20 +56,7 @@ func TestRecordReadRecordsEachFileOnceAndKeepsAChangeUntilTold(t *testing.T) {
 	specs = append(specs, "CLAUDE.md=be nice", "CLAUDE.local.md=mine", ".claude/rules/\x1b[2J\n.md=hostile")
 	testtree.Make(t, dir, specs...)
 	cfg := Config{Store: baseline.Options{Dir: filepath.Join(t.TempDir(), "state"), LockTimeout: time.Second, Create: true}, Now: time.Now()}
-	read := func() []baseline.Observation {
-		t.Helper()
-		roots := claude.AddedRoots([]string{dir}, true, "")[3:] // past skills, agents, commands
-		specs := make([]walker.RootSpec, len(roots))
-		for i, r := range roots {
-			specs[i] = r.Spec()
-		}
-		walks := walker.Scan(context.Background(), specs, walker.DefaultConfig())
-		obs := make([]baseline.Observation, len(roots))
-		for i := range roots {
-			obs[i] = baseline.Observation{Root: roots[i], Walk: &walks[i]}
-		}
-		return obs
-	}
+	read := func() []baseline.Observation { return observeAdded(t, dir) }
 	testtree.Must(t, RecordRead(nil, cfg))
 	testtree.Must(t, RecordRead(read(), cfg))
 	testtree.Must(t, RecordRead(read(), cfg))
@@ -124,20 +111,7 @@ func TestRecordReadKeepsAFileChangedSinceAnEarlierSessionForThePerson(t *testing
 	dir := t.TempDir()
 	testtree.Make(t, dir, "CLAUDE.md=be nice", "CLAUDE.local.md=mine")
 	cfg := Config{Store: baseline.Options{Dir: filepath.Join(t.TempDir(), "state"), LockTimeout: time.Second, Create: true}, Now: time.Now()}
-	read := func() []baseline.Observation {
-		t.Helper()
-		roots := claude.AddedRoots([]string{dir}, true, "")[3:]
-		specs := make([]walker.RootSpec, len(roots))
-		for i, r := range roots {
-			specs[i] = r.Spec()
-		}
-		walks := walker.Scan(context.Background(), specs, walker.DefaultConfig())
-		obs := make([]baseline.Observation, len(roots))
-		for i := range roots {
-			obs[i] = baseline.Observation{Root: roots[i], Walk: &walks[i]}
-		}
-		return obs
-	}
+	read := func() []baseline.Observation { return observeAdded(t, dir) }
 	testtree.Must(t, baseline.Update(cfg.Store, func(tx *baseline.Tx) error {
 		sts, err := tx.Compare(read())
 		if err == nil {
@@ -159,4 +133,21 @@ func TestRecordReadKeepsAFileChangedSinceAnEarlierSessionForThePerson(t *testing
 		}
 		return err
 	}))
+}
+
+// observeAdded observes the instruction roots of the folder dir /add-dir
+// adds where the client reads them.
+func observeAdded(t *testing.T, dir string) []baseline.Observation {
+	t.Helper()
+	roots := claude.AddedRoots([]string{dir}, true, "")[3:] // past skills, agents, commands
+	specs := make([]walker.RootSpec, len(roots))
+	for i, r := range roots {
+		specs[i] = r.Spec()
+	}
+	walks := walker.Scan(context.Background(), specs, walker.DefaultConfig())
+	obs := make([]baseline.Observation, len(roots))
+	for i := range roots {
+		obs[i] = baseline.Observation{Root: roots[i], Walk: &walks[i]}
+	}
+	return obs
 }
