@@ -103,6 +103,37 @@ func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string
 type Folder struct {
 	Roots []claude.Root
 	Walks []walker.Root
+	// changed are the instruction files changed since the store last
+	// delivered them, by root path and name (Compare); unsure: the store
+	// could not be read, so whether any changed is not known.
+	changed map[[2]string]bool
+	unsure  bool
+}
+
+// Compare marks the folder's instruction files that changed since the
+// store of o last delivered them (a session given the folder with
+// --add-dir, or an /add-dir before), read only, for Notice to say so. A
+// store not made yet delivered none; one that cannot be read leaves it
+// unknown, and Notice says that.
+func (f *Folder) Compare(o baseline.Options) {
+	obs := f.Instructions()
+	if len(obs) == 0 {
+		return
+	}
+	o.Create, o.ReadOnly = false, true
+	err := baseline.View(o, func(tx *baseline.Tx) error {
+		sts, err := tx.Compare(obs)
+		for _, st := range sts {
+			if st.State == baseline.Changed {
+				if f.changed == nil {
+					f.changed = map[[2]string]bool{}
+				}
+				f.changed[[2]string{st.Root.Path, string(st.Name)}] = true
+			}
+		}
+		return err
+	})
+	f.unsure = err != nil && !errors.Is(err, baseline.ErrAbsent)
 }
 
 // Observe lists the roots of an added folder, and observes its
@@ -151,7 +182,7 @@ func (f Folder) Instructions() []baseline.Observation {
 // from its next turn, which skillwire cannot stop.
 func (f Folder) Notice() string {
 	var parts, blind, names, instr []string
-	hidden, instrHidden := 0, 0
+	hidden, instrHidden, changedHidden := 0, 0, 0
 	for i, w := range f.Walks {
 		r := f.Roots[i]
 		if isInstructions(r) {
@@ -159,10 +190,17 @@ func (f Folder) Notice() string {
 				blind = append(blind, "instruction files ("+w.Anomalies[0].String()+")")
 			}
 			for _, c := range w.Candidates {
+				changed := f.changed[[2]string{r.Path, string(c.Name)}]
 				if n, ok := instructionName(f.Roots, r, c.Name); ok && len(instr) < maxNoticeNames {
+					if changed {
+						n += " (" + changedWords + ")"
+					}
 					instr = append(instr, n)
 				} else {
 					instrHidden++
+					if changed {
+						changedHidden++
+					}
 				}
 			}
 			continue
@@ -205,6 +243,12 @@ func (f Folder) Notice() string {
 				fmt.Fprintf(&b, " and %d more", instrHidden)
 			}
 		}
+		if changedHidden > 0 {
+			fmt.Fprintf(&b, "; of those not named, %d changed since skillwire last observed them", changedHidden)
+		}
+		if f.unsure {
+			b.WriteString("; whether they changed since skillwire last observed them is not known (its store could not be read)")
+		}
 	}
 	if len(blind) > 0 {
 		b.WriteString("; its " + strings.Join(blind, ", ") + " could not be listed, and the gate asks for the names it cannot judge")
@@ -212,6 +256,10 @@ func (f Folder) Notice() string {
 	b.WriteString(". " + anomaly.QuotedMark)
 	return b.String()
 }
+
+// changedWords mark an instruction file changed since the store last
+// delivered it.
+const changedWords = "changed since skillwire last observed it"
 
 // instructionName is how candidate name of the instruction root r is
 // shown: its path under the folder, skillwire's own components bare and

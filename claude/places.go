@@ -430,7 +430,8 @@ func AddedRoots(dirs []string, instructions bool, home string) []Root {
 func InlineRoots(dir string, names []string) []Root {
 	var p Places
 	for _, n := range names {
-		p.Inline = append(p.Inline, inlineSource(dir, n))
+		s, _ := inlineSource(dir, n)
+		p.Inline = append(p.Inline, s)
 	}
 	return p.addedRoots()
 }

@@ -1,10 +1,12 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/config"
@@ -50,7 +52,14 @@ type Inline struct {
 	// Unnamed: a plugin of them may bear a name skillwire cannot read (a
 	// plugin.json it could not read, a folder given through a link).
 	Unnamed bool
+	// Refused are the plugin folders whose plugin.json the client refuses
+	// (sessionManifest): it loads nothing of them, so they are no Plugins.
+	Refused []Refused
 }
+
+// Refused is a plugin folder the client refuses to load: Dir, the
+// folder's path as the client reads it, and Why, in fixed words.
+type Refused struct{ Dir, Why string }
 
 // Unknown reports whether the plugins of the folders cannot all be named
 // as the client names them: then any plugin:name may be one of them, and
@@ -84,10 +93,10 @@ func InlinePlugins(dirs, noMCP []string) Inline {
 			in.Unnamed = true
 			fallthrough
 		case folderPlugin:
-			in.add(inlineSource(parent(d), base(d)), skipMCP)
+			in.add(parent(d), base(d), skipMCP)
 		}
 		for _, c := range children {
-			in.add(inlineSource(d, c), skipMCP)
+			in.add(d, c, skipMCP)
 		}
 	}
 	return in
@@ -96,7 +105,13 @@ func InlinePlugins(dirs, noMCP []string) Inline {
 // problemUnlisted is Inline.Problem for a folder that could not be listed.
 const problemUnlisted = "a folder given with --plugin-dir could not be listed (fanout, unstable or unreadable)"
 
-func (in *Inline) add(s PluginSource, noMCP bool) {
+// add adds the plugin of folder name of dir, or its refusal.
+func (in *Inline) add(dir, name string, noMCP bool) {
+	s, why := inlineSource(dir, name)
+	if why != "" {
+		in.Refused = append(in.Refused, Refused{Dir: pathname.Join(dir, name), Why: why})
+		return
+	}
 	s.NoMCP = noMCP
 	if s.Plugin == "" {
 		in.Unnamed = true
@@ -104,11 +119,23 @@ func (in *Inline) add(s PluginSource, noMCP bool) {
 	in.Plugins = append(in.Plugins, s)
 }
 
+// maxRefusedTold bounds the refused plugin folders Told names one by one.
+const maxRefusedTold = 3
+
 // Told is what a session is told of the folders given with --plugin-dir
-// that hold no plugin or cannot be listed, from fixed words only; "" when
-// none.
+// that hold no plugin, hold one the client refuses to load, or cannot be
+// listed, from fixed words and the folders' paths quoted
+// (anomaly.QuoteBytes) only; "" when none.
 func (in Inline) Told() string {
 	var lines []string
+	for i, r := range in.Refused {
+		if i == maxRefusedTold {
+			lines = append(lines, fmt.Sprintf("skillwire: %d more plugin folder(s) given with --plugin-dir are refused by the client, and not watched.", len(in.Refused)-i))
+			break
+		}
+		lines = append(lines, "skillwire: "+anomaly.QuoteBytes([]byte(r.Dir))+", given with --plugin-dir, is a plugin folder the client refuses to load ("+r.Why+
+			"): Claude Code loads nothing of it and runs none of its hooks, and skillwire does not watch it.")
+	}
 	if in.Empty > 0 {
 		lines = append(lines, fmt.Sprintf("skillwire: %d folder(s) given with --plugin-dir are not there or hold no plugin that Claude Code loads: nothing of them is watched.", in.Empty))
 	}
@@ -218,9 +245,11 @@ func emptyFile(d, name string) bool {
 
 // inlineSource is the plugin of folder name of dir: named by its
 // plugin.json "name", else by the folder, as the client names it; a
-// plugin.json that cannot be read, or gives no string name, names no
-// plugin (Inline.Unnamed: the gate then holds every plugin's name).
-func inlineSource(dir, name string) PluginSource {
+// plugin.json that cannot be read, or read as a JSON object, names no
+// plugin (Inline.Unnamed: the gate then holds every plugin's name). why,
+// in fixed words, is why the client refuses to load it (sessionManifest);
+// "" when it may load it.
+func inlineSource(dir, name string) (s PluginSource, why string) {
 	plugin := name
 	reads, err := walker.ReadFiles(pathname.Join(dir, name), ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
 	switch {
@@ -230,31 +259,137 @@ func inlineSource(dir, name string) PluginSource {
 	case reads[0].Reason != 0:
 		plugin = ""
 	default:
-		plugin = ""
-		if n, ok := ManifestName(reads[0].Data); ok {
-			plugin = n
+		m, ok := sessionManifest(reads[0].Data)
+		plugin, why = m.name, m.refused
+		if !ok {
+			plugin = ""
 		}
 	}
 	key := ""
-	if plugin != "" {
+	if plugin != "" && why == "" {
 		key = plugin + "@" + InlineMarket
 	}
-	return PluginSource{Plugin: key, Dir: dir, Name: name}
+	return PluginSource{Plugin: key, Dir: dir, Name: name}, why
 }
 
 // ManifestName is the name the client gives the plugin whose plugin.json
 // is data: its "name", when data is a JSON object with a non-empty string
 // name. ok is false for any other file (not JSON, no name, a name that is
 // no string or is empty), which the client refuses as a manifest: the
-// plugin's name is then unknown, never its folder's.
+// plugin's name is then unknown, never its folder's. A name the client
+// refuses for its characters (sessionManifest) is still returned: the gate
+// reads it of a cached version only to add matches, never to take one away.
 func ManifestName(data []byte) (name string, ok bool) {
+	m, ok := sessionManifest(data)
+	return m.name, ok && m.name != ""
+}
+
+// pluginManifest is a plugin.json read as the client's loader reads it.
+type pluginManifest struct {
+	name    string // its "name", when a non-empty string
+	refused string // why the client refuses to load the plugin, in fixed words; "" when it may load it
+}
+
+// Why the client refuses a plugin's manifest, in fixed words.
+const (
+	refusedNoName      = "its plugin.json has no name"
+	refusedNameType    = "its plugin.json's name is not a string"
+	refusedNameEmpty   = "its plugin.json's name is empty"
+	refusedNameSpace   = "its plugin.json's name holds a space"
+	refusedNameControl = "its plugin.json's name holds a control or bidirectional-formatting character"
+	refusedNameRune    = "its plugin.json's name holds an @, a colon, whitespace, a path separator or an invisible character"
+	refusedVersionType = "its plugin.json's version is not a string"
+)
+
+// sessionManifest reads plugin.json data as Claude Code 2.1.328's loader
+// reads a --plugin-dir plugin's manifest, for the checks that make it
+// refuse the plugin (read in its bundle, pinned by
+// e2e/plugindir2_test.go): the manifest schema's name, a non-empty string
+// with no U+0020 and no control or bidirectional-formatting character
+// (controlOrBidi), and its version, a string; then the loader's own check
+// of a name a plugin.json gives (notInPluginName). A plugin it refuses is
+// never loaded, its hooks never run. The schema refuses more (a malformed
+// hooks entry or component path, say); a plugin.json failing only those is
+// read as loaded, so that it is told and watched, never silence. ok is
+// false when data is not a JSON object skillwire reads: nothing is then
+// known of it.
+func sessionManifest(data []byte) (m pluginManifest, ok bool) {
 	var doc map[string]json.RawMessage
-	if json.Unmarshal(data, &doc) != nil {
-		return "", false
+	if json.Unmarshal(data, &doc) != nil || doc == nil {
+		return m, false
 	}
 	raw, has := doc["name"]
-	if !has || json.Unmarshal(raw, &name) != nil || name == "" {
+	switch name, isString := jsonString(raw); {
+	case !has:
+		m.refused = refusedNoName
+	case !isString:
+		m.refused = refusedNameType
+	case name == "":
+		m.refused = refusedNameEmpty
+	default:
+		m.name = name
+		switch {
+		case strings.Contains(name, " "):
+			m.refused = refusedNameSpace
+		case strings.ContainsFunc(name, controlOrBidi):
+			m.refused = refusedNameControl
+		}
+	}
+	if v, has := doc["version"]; has && m.refused == "" {
+		if _, isString := jsonString(v); !isString {
+			m.refused = refusedVersionType
+		}
+	}
+	if m.refused == "" && strings.ContainsFunc(m.name, notInPluginName) {
+		m.refused = refusedNameRune
+	}
+	return m, true
+}
+
+// jsonString is the string the JSON value raw holds; isString is false
+// for any other value, null among them.
+func jsonString(raw json.RawMessage) (s string, isString bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	return name, true
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
+
+// controlOrBidi are the runes the manifest schema refuses in a plugin's
+// name besides the space: /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.
+func controlOrBidi(r rune) bool {
+	return unicode.IsControl(r) || r == '\u200e' || r == '\u200f' ||
+		'\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069'
+}
+
+// notInPluginName are the runes the client's loader refuses in the name a
+// plugin.json gives (its /[@:\s/\\${ob}]/u, ob
+// \p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\u2028\u2029, invisibleRanges and U+2800),
+// less \p{Cn}: whether a rune is unassigned depends on the Unicode version
+// of each side, and a rune the client takes must never be told as refused.
+// A surrogate never reaches a Go string (json decodes one to U+FFFD).
+func notInPluginName(r rune) bool {
+	switch r {
+	case '@', ':', '/', '\\', '\t', '\n', '\v', '\f', '\r', '\u2028', '\u2029', '\ufeff', '\u2800':
+		return true
+	}
+	if unicode.In(r, unicode.Zs, unicode.Cc, unicode.Cf, unicode.Co) {
+		return true
+	}
+	for _, g := range invisibleRanges {
+		if g[0] <= r && r <= g[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// invisibleRanges are the client's own list of invisible runes (its jgs),
+// as it gives them.
+var invisibleRanges = [][2]rune{{173, 173}, {847, 847}, {1564, 1564}, {4447, 4448}, {6068, 6069}, {6155, 6159},
+	{8203, 8207}, {8234, 8238}, {8288, 8303}, {12644, 12644}, {65024, 65039}, {65279, 65279}, {65440, 65440},
+	{65520, 65531}, {69759, 69759}, {78896, 78911}, {94180, 94180}, {113824, 113827}, {119155, 119162}, {917504, 921599}}

@@ -38,7 +38,10 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 		{"a link to a plugin of the folder", []string{"real/" + pjson, "pd/l -> ../real"}, []want{{"pd", "l", "pd@inline"}}, 0},
 		{"a plugin.json that is a link names no plugin", []string{`x.json={"name":"pd"}`, "pd/.claude-plugin/plugin.json -> ../../x.json"}, []want{{"", "pd", ""}}, 0},
 		{"a plugin.json not JSON names no plugin", []string{"pd/.claude-plugin/plugin.json=\x1b[2J{"}, []want{{"", "pd", ""}}, 0},
-		{"a plugin.json whose name is not a string", []string{`pd/.claude-plugin/plugin.json={"name":1}`}, []want{{"", "pd", ""}}, 0},
+		{"a plugin.json whose name is not a string is refused", []string{`pd/.claude-plugin/plugin.json={"name":1}`}, nil, 0},
+		{"a plugin.json whose name holds a space is refused", []string{`pd/.claude-plugin/plugin.json={"name":"p d"}`}, nil, 0},
+		{"a folder of plugins, one refused", []string{`pd/a/.claude-plugin/plugin.json={"name":"a","version":1}`, `pd/b/.claude-plugin/plugin.json={"name":"b"}`},
+			[]want{{"pd", "b", "b@inline"}}, 0},
 		{"a folder holding no plugin", []string{"pd/readme.md", "pd/sub/"}, nil, 1},
 		{"a file", []string{"pd=x"}, []want{{"", "pd", ""}}, 0},
 		{"not there", nil, nil, 1},
@@ -60,7 +63,7 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 			if !slices.Equal(w, c.want) || got.Empty != c.empty {
 				t.Errorf("got %+v, empty %d; want %+v, %d", w, got.Empty, c.want, c.empty)
 			}
-			if told := got.Told(); (told != "") != (c.empty > 0) {
+			if told := got.Told(); (told != "") != (c.empty > 0 || len(got.Refused) > 0) {
 				t.Errorf("told %q", told)
 			}
 			// Any plugin whose name is not read as the client reads it
@@ -192,5 +195,94 @@ func TestAPluginIsNamedByItsManifestsNameAlone(t *testing.T) {
 		if got, ok := ManifestName([]byte(c.data)); got != c.want || ok != c.ok {
 			t.Errorf("ManifestName(%.40q) = %.40q, %v; want %.40q, %v", c.data, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// A --plugin-dir plugin's plugin.json is read as the client's loader reads
+// it: the manifest schema's name and version, then the loader's check of
+// the name. What it refuses is refused, why in fixed words; a name it
+// takes is the plugin's; a file that is not a JSON object is not known.
+// The name ManifestName gives the gate is the one it gave before: a name
+// the loader refuses still names a cached version's match.
+func TestAPluginManifestIsRefusedAsTheClientRefusesIt(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	for _, c := range []struct {
+		data, name, refused string
+		ok                  bool
+	}{
+		{`{"name":"pd","version":"1.0.0"}`, "pd", "", true},
+		{`{"name":"plüg-ü.x_1"}`, "plüg-ü.x_1", "", true},
+		{`{"name":"` + huge + `"}`, huge, "", true},
+		{`{"name":"plug x","version":"1.0.0"}`, "plug x", refusedNameSpace, true},
+		{`{"name":"` + huge + ` "}`, huge + " ", refusedNameSpace, true},
+		{`{"name":"plug\u0007"}`, "plug\a", refusedNameControl, true},
+		{`{"name":"plug\tx"}`, "plug\tx", refusedNameControl, true},
+		{`{"name":"plug\u0000"}`, "plug\x00", refusedNameControl, true},
+		{`{"name":"plug\u009b"}`, "plug\u009b", refusedNameControl, true},
+		{`{"name":"plug\u202e"}`, "plug\u202e", refusedNameControl, true},
+		{`{"name":"plug\u2066"}`, "plug\u2066", refusedNameControl, true},
+		{`{"name":"plug\u00a0x"}`, "plug\u00a0x", refusedNameRune, true},
+		{`{"name":"plug\u3000x"}`, "plug\u3000x", refusedNameRune, true},
+		{`{"name":"plug\u2028"}`, "plug\u2028", refusedNameRune, true},
+		{`{"name":"plug\u200b"}`, "plug\u200b", refusedNameRune, true},
+		{`{"name":"plug\ufe0f"}`, "plug\ufe0f", refusedNameRune, true},
+		{`{"name":"plug\ue000"}`, "plug\ue000", refusedNameRune, true},
+		{`{"name":"plug\u2800"}`, "plug\u2800", refusedNameRune, true},
+		{`{"name":"plug\udb40\udc01"}`, "plug\U000e0001", refusedNameRune, true},
+		{`{"name":"a@b"}`, "a@b", refusedNameRune, true},
+		{`{"name":"a:b"}`, "a:b", refusedNameRune, true},
+		{`{"name":"a/b"}`, "a/b", refusedNameRune, true},
+		{`{"name":"a\\b"}`, `a\b`, refusedNameRune, true},
+		{`{"name":"plug\ud800"}`, "plug\ufffd", "", true}, // a lone surrogate: U+FFFD here, refused there; never told refused wrongly
+		{"{\"name\":\"plug\xff\"}", "plug\ufffd", "", true},
+		{`{"name":""}`, "", refusedNameEmpty, true},
+		{`{"name":5}`, "", refusedNameType, true},
+		{`{"name":null}`, "", refusedNameType, true},
+		{`{"name":["pd"]}`, "", refusedNameType, true},
+		{`{"version":"1.0.0"}`, "", refusedNoName, true},
+		{`{}`, "", refusedNoName, true},
+		{`{"name":"other","version":5}`, "other", refusedVersionType, true},
+		{`{"name":"other","version":null}`, "other", refusedVersionType, true},
+		{`{"name":"other","version":{"v":"1"}}`, "other", refusedVersionType, true},
+		{`{"name":"other","version":"\u0007"}`, "other", "", true}, // treated as absent by the client, not refused
+		{`{"name":"other","description":5}`, "other", "", true},    // a display field's fault is dropped by the client
+		{`{"name":"a","name":"b c"}`, "b c", refusedNameSpace, true},
+		{`["name"]`, "", "", false},
+		{`null`, "", "", false},
+		{`"pd"`, "", "", false},
+		{`{"name":"pd"`, "", "", false},
+		{"\ufeff{\"name\":\"pd\"}", "", "", false},
+		{"\x00\xff", "", "", false},
+		{"", "", "", false},
+	} {
+		m, ok := sessionManifest([]byte(c.data))
+		if m.name != c.name || m.refused != c.refused || ok != c.ok {
+			t.Errorf("sessionManifest(%.40q) = %.40q, %q, %v; want %.40q, %q, %v", c.data, m.name, m.refused, ok, c.name, c.refused, c.ok)
+		}
+		if n, ok := ManifestName([]byte(c.data)); n != c.name || ok != (c.ok && c.name != "") {
+			t.Errorf("ManifestName(%.40q) = %.40q, %v", c.data, n, ok)
+		}
+	}
+}
+
+// A refused plugin folder is told by its path, quoted so that no byte of
+// it reaches a terminal or a model raw, with why in fixed words; it is no
+// plugin of the session and leaves no name unknown; past maxRefusedTold
+// the rest are counted.
+func TestARefusedPluginFolderIsToldByItsQuotedPathAndWhy(t *testing.T) {
+	dir := t.TempDir()
+	var tree []string
+	for i := range 5 {
+		tree = append(tree, fmt.Sprintf("pd/p%d\x1b[2J/.claude-plugin/plugin.json={\"name\":\"p %d\"}", i, i))
+	}
+	testtree.Make(t, dir, tree...)
+	in := InlinePlugins([]string{dir + "/pd"}, nil)
+	if len(in.Plugins) != 0 || len(in.Refused) != 5 || in.Unknown() {
+		t.Fatalf("plugins %+v, refused %d, unknown %v", in.Plugins, len(in.Refused), in.Unknown())
+	}
+	told := in.Told()
+	if strings.ContainsAny(told, "\x1b") || strings.Count(told, "the client refuses to load ("+refusedNameSpace+")") != maxRefusedTold ||
+		!strings.Contains(told, "2 more plugin folder(s)") || !strings.Contains(told, `p0\x1b\x5b2J"`) {
+		t.Errorf("told:\n%s", told)
 	}
 }

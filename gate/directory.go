@@ -33,6 +33,7 @@ func directoryAdded(in hookio.DirectoryAdd) answerer {
 					"): its skills, agents and commands are not watched, and the gate asks for every name it cannot judge")
 			}
 			f := addeddir.Observe(ctx, env.addedRoots([]string{in.Directory}), env.Walker)
+			f.Compare(storeOptions(ctx, env.Store))
 			r := told(f.Notice())
 			if obs := f.Instructions(); len(obs) > 0 {
 				// Recorded once the model was told: what the client reads

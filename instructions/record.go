@@ -135,10 +135,12 @@ func (l load) note(tx *baseline.Tx, root string) error {
 // /add-dir added that Claude Code reads from its next turn on, once the
 // model was told of them: each load noted as Record notes one (reason
 // ReasonDirectoryAdded; CLAUDE.local.md a Local file, the rest Project,
-// as the client reports them), each new or changed one kept for the next
-// session start to tell the person, and recorded as delivered, so the next session that loads the folder, and the daemon,
-// compare it with what was read here by the id a session given the
-// folder with --add-dir names it. One transaction, however many files.
+// as the client reports them), each new one, or changed since the store
+// last delivered it or since its last noted load, kept for the next
+// session start to tell the person, and recorded as delivered, so the
+// next session that loads the folder, and the daemon, compare it with
+// what was read here by the id a session given the folder with --add-dir
+// names it. One transaction, however many files.
 func RecordRead(obs []baseline.Observation, cfg Config) error {
 	return baseline.Update(cfg.Store, func(tx *baseline.Tx) error {
 		sts, err := tx.Compare(obs)
@@ -158,10 +160,13 @@ func RecordRead(obs []baseline.Observation, cfg Config) error {
 			if err := l.note(tx, st.Root.Path); err != nil {
 				return err
 			}
-			// A file no session start was told of reaches the person only
-			// through the next one (the DirectoryAdded notice is the
-			// model's): kept for it as a changed one is.
-			if st.State == baseline.New {
+			// A file no session start was told of, or one changed since
+			// one was (its record an earlier session's, and no load of it
+			// noted), reaches the person only through the next session
+			// start (the DirectoryAdded notice is the model's): kept for
+			// it as a changed load is, before Advance records it as
+			// delivered.
+			if st.State == baseline.New || st.State == baseline.Changed {
 				if err := tx.Instructions().Put(baseline.InstructionChange{ID: st.ID, Name: st.Name, Memory: l.memory, At: l.at, Digest: st.Digest()}); err != nil {
 					return err
 				}
