@@ -63,8 +63,11 @@ type Refused struct{ Dir, Why string }
 
 // Unknown reports whether the plugins of the folders cannot all be named
 // as the client names them: then any plugin:name may be one of them, and
-// an inline plugin overrides an installed one of its name.
-func (in Inline) Unknown() bool { return in.Problem != "" || in.Unnamed }
+// an inline plugin overrides an installed one of its name. A refused
+// folder counts: the client read it once, at its start, and a plugin.json
+// made refused mid-session would otherwise hide the inline twin it loaded
+// then behind an installed plugin's verdict.
+func (in Inline) Unknown() bool { return in.Problem != "" || in.Unnamed || len(in.Refused) > 0 }
 
 // InlinePlugins are the plugins Claude Code loads from the folders dirs
 // (absolute, as the client reads them), each named for its plugin, read

@@ -66,9 +66,9 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 			if told := got.Told(); (told != "") != (c.empty > 0 || len(got.Refused) > 0) {
 				t.Errorf("told %q", told)
 			}
-			// Any plugin whose name is not read as the client reads it
-			// leaves every plugin's name unknown.
-			unknown := slices.ContainsFunc(c.want, func(w want) bool { return w.plugin == "" })
+			// Any plugin whose name is not read as the client reads it,
+			// and any refused folder, leaves every plugin's name unknown.
+			unknown := slices.ContainsFunc(c.want, func(w want) bool { return w.plugin == "" }) || strings.HasSuffix(c.name, "refused")
 			if got.Unknown() != unknown || got.Problem != "" {
 				t.Errorf("unknown %v (problem %q), want %v", got.Unknown(), got.Problem, unknown)
 			}
@@ -267,8 +267,9 @@ func TestAPluginManifestIsRefusedAsTheClientRefusesIt(t *testing.T) {
 
 // A refused plugin folder is told by its path, quoted so that no byte of
 // it reaches a terminal or a model raw, with why in fixed words; it is no
-// plugin of the session and leaves no name unknown; past maxRefusedTold
-// the rest are counted.
+// plugin of the session, yet leaves every plugin name unknown (the client
+// read it at its start, maybe valid then); past maxRefusedTold the rest
+// are counted.
 func TestARefusedPluginFolderIsToldByItsQuotedPathAndWhy(t *testing.T) {
 	dir := t.TempDir()
 	var tree []string
@@ -277,7 +278,7 @@ func TestARefusedPluginFolderIsToldByItsQuotedPathAndWhy(t *testing.T) {
 	}
 	testtree.Make(t, dir, tree...)
 	in := InlinePlugins([]string{dir + "/pd"}, nil)
-	if len(in.Plugins) != 0 || len(in.Refused) != 5 || in.Unknown() {
+	if len(in.Plugins) != 0 || len(in.Refused) != 5 || !in.Unknown() {
 		t.Fatalf("plugins %+v, refused %d, unknown %v", in.Plugins, len(in.Refused), in.Unknown())
 	}
 	told := in.Told()
