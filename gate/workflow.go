@@ -27,7 +27,7 @@ func workflowsNamed(u Use, found []located) []located {
 		case l.cand.Kind == resolve.Workflow && !l.dir && strings.HasSuffix(string(l.name), ".js"):
 			files = append(files, l) // the client reads no other name, nor a folder
 		case namespaced && p != "" && l.cand.Scope == resolve.Plugin && (string(l.cand.Plugin) == p || l.cand.Cached() && mayBeNamed(l, p)):
-			l.cand.Kind = resolve.Workflow
+			runsAsWorkflow(&l)
 			out = append(out, l)
 		}
 	}
@@ -62,6 +62,19 @@ func workflowsNamed(u Use, found []located) []located {
 		}
 	}
 	return out
+}
+
+// runsAsWorkflow is the one rule of what a Workflow call runs when it
+// reaches l, by name or by path: a watched workflow file, or a plugin,
+// whose workflow is the plugin's, judged whole as a workflow (so starts
+// asks for the agents its scripts may start). Anything else is no
+// workflow a person reviewed (false).
+func runsAsWorkflow(l *located) bool {
+	if l.cand.Scope == resolve.Plugin {
+		l.cand.Kind = resolve.Workflow
+		return true
+	}
+	return l.cand.Kind == resolve.Workflow
 }
 
 // scriptFinding is the finding of a Workflow call that runs a script no
