@@ -113,6 +113,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 	type script struct {
 		who string
 		st  workflow.Starts
+		top bool // run by the call itself: its workflow() children are followed
 	}
 	var scripts []script
 	read := func(l located) {
@@ -121,7 +122,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 			who += ` "` + n + `"`
 		}
 		if l.cand.Scope == resolve.Plugin {
-			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "it is a plugin's, whose scripts skillwire does not read for the agents they start"}})
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "it is a plugin's, whose scripts skillwire does not read for the agents they start"}, false})
 			return
 		}
 		r, err := walker.ReadFiles(l.root.Path, ".", []string{string(l.name)}, workflow.MaxSize)
@@ -129,10 +130,10 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 		case err == nil && len(r) == 1 && r[0].Missing:
 			return // gone: the client cannot run it either
 		case err != nil || len(r) != 1 || r[0].Reason != 0:
-			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "its script could not be read"}})
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "its script could not be read"}, false})
 			return
 		}
-		scripts = append(scripts, script{who, workflow.ReadStarts(r[0].Data)})
+		scripts = append(scripts, script{who, workflow.ReadStarts(r[0].Data), false})
 	}
 	for _, l := range matched {
 		if l.cand.Kind == resolve.Workflow {
@@ -140,7 +141,10 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 		}
 	}
 	if u.Script != "" {
-		scripts = append(scripts, script{"the call's own script", workflow.ReadStarts([]byte(u.Script))})
+		scripts = append(scripts, script{"the call's own script", workflow.ReadStarts([]byte(u.Script)), false})
+	}
+	for i := range scripts {
+		scripts[i].top = true
 	}
 	seen := map[string]bool{}
 	key := func(l located) string { return l.root.Path + "\x00" + string(l.name) }
@@ -176,7 +180,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 				}
 			}
 		}
-		if i >= len(matched) { // a child's or the call's own: no grandchildren
+		if !s.top { // a child's: the client nests one level only
 			continue
 		}
 		for _, w := range s.st.Workflows {

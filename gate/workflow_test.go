@@ -241,6 +241,11 @@ func TestTheAgentsAnInlineScriptOrAChildWorkflowMayStartAreJudged(t *testing.T) 
 	if r := tr.pre(`{"script":"await agent('p')"}`); r.Answer != Ask || !strings.Contains(r.Reason, "a script the call itself carries") {
 		t.Errorf("an inline script starting none: %s %q", r.Answer, r.Reason)
 	}
+	tr.record(sts["project/child.js"], verdict.Block)
+	if r := tr.pre(`{"script":"await workflow('child')"}`); r.Answer != Deny || !strings.Contains(r.Reason, "the call's own script runs it (workflow())") {
+		t.Errorf("an inline script running a BLOCKed child: %s %q", r.Answer, r.Reason)
+	}
+	tr.record(sts["project/child.js"], verdict.Safe)
 	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Deny || !strings.Contains(res.Reason, `agent "evil"`) {
 		t.Errorf("a child's BLOCKed agent: %s %q", res.Answer, res.Reason)
 	}
