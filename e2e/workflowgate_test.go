@@ -268,34 +268,6 @@ func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
 	}
 }
 
-// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
-// any agent: the Workflow call is asked. Control: hooks uninstalled, the
-// client starts the agent the expression names.
-func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
-	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
-		if uninstall {
-			name = "control: hooks uninstalled"
-		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := agentWorkflowWorld(t, "AGENT-BODY-c71", "'e2e' + 'agent'")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m, debug := runAgentWorkflow(t, w, Say("hi"))
-			if got := m.Sent("AGENT-BODY-c71"); got != uninstall {
-				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-			}
-			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: an agent() call's agentType is no literal`)
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
-			}
-		})
-	}
-}
-
 // A workflow's agent makes its own tool calls through PreToolUse, with its
 // agent_type: under an install whose PreToolUse matcher leaves Workflow
 // out (made before skillwire matched it), the workflow starts the BLOCKed
@@ -335,16 +307,17 @@ func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 	}
 }
 
-// A reviewed workflow whose script hides an agent() of a computed type
-// from a reader that guesses what a / is (a property named like a keyword
-// divides; extends precedes a regex whose quote a guessing reader takes
-// for a string's) is asked at its call, and the BLOCKed agent it starts
-// never runs. Control: hooks uninstalled, the client starts that agent
-// (issue 22).
-func TestAWorkflowHidingAnAgentBehindASlashIsAsked(t *testing.T) {
+// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
+// any agent: the Workflow call is asked, and the BLOCKed agent it starts
+// never runs; so is one hidden from a reader that guesses what a / is (a
+// property named like a keyword divides; extends precedes a regex whose
+// quote a guessing reader takes for a string's, issue 22). Control: hooks
+// uninstalled, the client starts the agent the expression names.
+func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 	t.Parallel()
 	const call = `await agent("AGENT-PROMPT-1f2 say hi", { agentType: ["e2e", "agent"].join("") })`
 	for _, tc := range []struct{ name, body string }{
+		{"a concatenation", "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2e' + 'agent' })\nreturn r\n"},
 		{"a property named new", "const o = { new: 4 }; const q = o.new / 2; const r = " + call + "; const z = 2 / 1\nreturn r\n"},
 		{"extends", "class X extends /'/.constructor {}; const r = " + call + " // '\nreturn r\n"},
 	} {
