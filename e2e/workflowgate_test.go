@@ -196,11 +196,16 @@ func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
 // hooks installed.
 func agentWorkflowWorld(t *testing.T, marker, agentType string) *World {
 	t.Helper()
+	return bodyWorkflowWorld(t, marker, "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: "+agentType+" })\nreturn r\n")
+}
+
+// bodyWorkflowWorld is agentWorkflowWorld with the workflow's body given.
+func bodyWorkflowWorld(t *testing.T, marker, body string) *World {
+	t.Helper()
 	w := NewWorld(t)
 	gitInit(t, w.Project)
 	w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\n"+marker+": you are the agent.\n")
-	w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
-		"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: "+agentType+" })\nreturn r\n")
+	w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+body)
 	w.Install()
 	c := candidateAt(w, "workflow", "wfa.js", filepath.Join(w.Project, ".claude", "workflows"))
 	w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
@@ -263,34 +268,6 @@ func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
 	}
 }
 
-// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
-// any agent: the Workflow call is asked. Control: hooks uninstalled, the
-// client starts the agent the expression names.
-func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
-	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
-		if uninstall {
-			name = "control: hooks uninstalled"
-		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := agentWorkflowWorld(t, "AGENT-BODY-c71", "'e2e' + 'agent'")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m, debug := runAgentWorkflow(t, w, Say("hi"))
-			if got := m.Sent("AGENT-BODY-c71"); got != uninstall {
-				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-			}
-			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: an agent() call's agentType is no literal`)
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
-			}
-		})
-	}
-}
-
 // A workflow's agent makes its own tool calls through PreToolUse, with its
 // agent_type: under an install whose PreToolUse matcher leaves Workflow
 // out (made before skillwire matched it), the workflow starts the BLOCKed
@@ -325,6 +302,119 @@ func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 			denied := strings.Contains(debug, `returned permissionDecision: deny (reason: agent "e2eagent" (`)
 			if denied != block {
 				t.Errorf("denied for the agent: %v, want %v\n%s", denied, block, grepLines(debug, "permissionDecision"))
+			}
+		})
+	}
+}
+
+// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
+// any agent: the Workflow call is asked, and the BLOCKed agent it starts
+// never runs; so is one hidden from a reader that guesses what a / is (a
+// property named like a keyword divides; extends precedes a regex whose
+// quote a guessing reader takes for a string's, issue 22). Control: hooks
+// uninstalled, the client starts the agent the expression names.
+func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
+	t.Parallel()
+	const call = `await agent("AGENT-PROMPT-1f2 say hi", { agentType: ["e2e", "agent"].join("") })`
+	for _, tc := range []struct{ name, body string }{
+		{"a concatenation", "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2e' + 'agent' })\nreturn r\n"},
+		{"a property named new", "const o = { new: 4 }; const q = o.new / 2; const r = " + call + "; const z = 2 / 1\nreturn r\n"},
+		{"extends", "class X extends /'/.constructor {}; const r = " + call + " // '\nreturn r\n"},
+	} {
+		for _, uninstall := range []bool{false, true} {
+			name := tc.name
+			if uninstall {
+				name += ", control: hooks uninstalled"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				w := bodyWorkflowWorld(t, "AGENT-BODY-8e4", tc.body)
+				w.Record("agent", "e2eagent.md", "BLOCK")
+				if uninstall {
+					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				}
+				m, debug := runAgentWorkflow(t, w, Say("hi"))
+				if got := m.Sent("AGENT-BODY-8e4"); got != uninstall {
+					t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+				}
+				asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: an agent() call's agentType is no literal`)
+				if asked == uninstall {
+					t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+				}
+			})
+		}
+	}
+}
+
+// A scriptPath under the reviewed workflow's file (wfe2e.js/../evil.js)
+// names another file, which the client runs (it resolves the path): it is
+// asked as a script skillwire does not watch, never judged as the
+// reviewed one. Control: hooks uninstalled, evil.js runs (issue 22).
+func TestAScriptPathThroughAReviewedWorkflowIsAsked(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "asked"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, c := workflowWorld(t, "WORKFLOW-REVIEWED-aa1")
+			w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
+			w.Write("proj/.claude/workflows/evil.js", "export const meta = { name: 'evil', description: 'e', phases: [{ title: 'one' }] }\n// WORKFLOW-EVIL-bb2\nreturn 'done'\n")
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			p := filepath.Join(w.Project, ".claude", "workflows") + "/wfe2e.js/../evil.js"
+			ran, debug, results := runWorkflow(t, w, map[string]any{"scriptPath": p})
+			if got := strings.Contains(ran, "WORKFLOW-EVIL-bb2"); got != uninstall {
+				t.Fatalf("evil.js ran: %v, want %v\n%s", got, uninstall, results)
+			}
+			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow runs the script file "`)
+			if asked == uninstall {
+				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+			}
+		})
+	}
+}
+
+// A plugin's workflow run by its scriptPath is the plugin's workflow, as
+// by its name: skillwire does not read a plugin's scripts, so the agents
+// it may start are asked though the plugin was reviewed SAFE, and the
+// BLOCKed agent its script starts never runs. Control: hooks uninstalled,
+// the agent runs (issue 22).
+func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "asked"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			gitInit(t, w.Project)
+			w.Install()
+			w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-PW7: you are the agent.\n")
+			inlinePlugin(w, "pd", "pd", filepath.Join(w.Root, "marker"))
+			w.Write("pd/workflows/pw.js", "export const meta = { name: 'pw', description: 'd', phases: [{ title: 'one' }] }\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2eagent' })\nreturn r\n")
+			args := []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}
+			w.Claude(model(t, nil), Run{Prompt: "hello", Args: args, Env: []string{"IS_SANDBOX=1"}})
+			w.Record("plugin", "pd@inline", "SAFE-TO-PROPOSE")
+			w.Record("agent", "e2eagent.md", "BLOCK")
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			in := map[string]any{"scriptPath": filepath.Join(w.Root, "pd", "workflows", "pw.js")}
+			m := model(t, []Reply{Call("Workflow", in), Say("done"), Say("done")}, Say("hi"))
+			r := w.Claude(m, Run{Prompt: "run it", Args: args, Env: []string{"IS_SANDBOX=1"}})
+			if got := m.Sent("AGENT-BODY-PW7"); got != uninstall {
+				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			asked := strings.Contains(r.Debug, `may start an agent skillwire cannot name: it is a plugin's, whose scripts skillwire does not read`) &&
+				strings.Contains(r.Debug, "returned permissionDecision: ask (reason: ")
+			if asked == uninstall {
+				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(r.Debug, "permissionDecision"))
 			}
 		})
 	}

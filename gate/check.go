@@ -109,7 +109,13 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		matched = byPath(found, u.Path)
 		if u.Kind == resolve.Workflow {
 			// A script inside a skill was never reviewed as a workflow.
-			matched = slices.DeleteFunc(matched, func(l located) bool { return l.cand.Kind != resolve.Workflow && l.cand.Scope != resolve.Plugin })
+			kept := matched[:0]
+			for _, l := range matched {
+				if runsAsWorkflow(&l) {
+					kept = append(kept, l)
+				}
+			}
+			matched = kept
 		}
 	default:
 		matched = resolveFound(u, found)
@@ -568,16 +574,22 @@ func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
 }
 
 // byPath is the candidate holding the file at path: root path, a slash,
-// the candidate's name, then a slash or nothing. The path is compared as
-// given, never cleaned, so a "..", "." or doubled slash matches nothing.
+// the candidate's name, then, for a folder, a slash and a path inside it.
+// The path is compared as given, never cleaned: one that is relative or
+// holds an empty, "." or ".." component matches nothing (the client
+// resolves it, skillwire does not), nor does a path under a file (a
+// workflow's, an agent's: x.js/../other.js names another file).
 func byPath(found []located, path string) []located {
+	if !strings.HasPrefix(path, "/") || slices.ContainsFunc(strings.Split(path[1:], "/"), func(c string) bool { return c == "" || c == "." || c == ".." }) {
+		return nil
+	}
 	for _, l := range found {
 		dir := l.root.Path + "/"
 		if !strings.HasPrefix(path, dir) {
 			continue
 		}
 		rest := path[len(dir):]
-		if rest == string(l.name) || strings.HasPrefix(rest, string(l.name)+"/") {
+		if rest == string(l.name) || l.dir && l.cand.Kind != resolve.Workflow && strings.HasPrefix(rest, string(l.name)+"/") {
 			return []located{l}
 		}
 	}

@@ -142,6 +142,9 @@ func TestByPathComparesThePathAsGiven(t *testing.T) {
 		root + "/./pdf/SKILL.md":         false,
 		root + "//pdf/SKILL.md":          false,
 		root + "/../skills/pdf/SKILL.md": false,
+		root + "/pdf/x/../SKILL.md":      false,
+		root + "/pdf/SKILL.md/":          false,
+		"skills/pdf/SKILL.md":            false,
 	} {
 		if got := len(byPath(found, p)) == 1; got != want {
 			t.Errorf("%s: matched %v, want %v", p, got, want)

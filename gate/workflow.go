@@ -27,7 +27,7 @@ func workflowsNamed(u Use, found []located) []located {
 		case l.cand.Kind == resolve.Workflow && !l.dir && strings.HasSuffix(string(l.name), ".js"):
 			files = append(files, l) // the client reads no other name, nor a folder
 		case namespaced && p != "" && l.cand.Scope == resolve.Plugin && (string(l.cand.Plugin) == p || l.cand.Cached() && mayBeNamed(l, p)):
-			l.cand.Kind = resolve.Workflow
+			runsAsWorkflow(&l)
 			out = append(out, l)
 		}
 	}
@@ -62,6 +62,19 @@ func workflowsNamed(u Use, found []located) []located {
 		}
 	}
 	return out
+}
+
+// runsAsWorkflow is the one rule of what a Workflow call runs when it
+// reaches l, by name or by path: a watched workflow file, or a plugin,
+// whose workflow is the plugin's, judged whole as a workflow (so starts
+// asks for the agents its scripts may start). Anything else is no
+// workflow a person reviewed (false).
+func runsAsWorkflow(l *located) bool {
+	if l.cand.Scope == resolve.Plugin {
+		l.cand.Kind = resolve.Workflow
+		return true
+	}
+	return l.cand.Kind == resolve.Workflow
 }
 
 // scriptFinding is the finding of a Workflow call that runs a script no
@@ -100,6 +113,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 	type script struct {
 		who string
 		st  workflow.Starts
+		top bool // run by the call itself: its workflow() children are followed
 	}
 	var scripts []script
 	read := func(l located) {
@@ -108,7 +122,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 			who += ` "` + n + `"`
 		}
 		if l.cand.Scope == resolve.Plugin {
-			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "it is a plugin's, whose scripts skillwire does not read for the agents they start"}})
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "it is a plugin's, whose scripts skillwire does not read for the agents they start"}, false})
 			return
 		}
 		r, err := walker.ReadFiles(l.root.Path, ".", []string{string(l.name)}, workflow.MaxSize)
@@ -116,10 +130,10 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 		case err == nil && len(r) == 1 && r[0].Missing:
 			return // gone: the client cannot run it either
 		case err != nil || len(r) != 1 || r[0].Reason != 0:
-			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "its script could not be read"}})
+			scripts = append(scripts, script{who, workflow.Starts{Unnamed: "its script could not be read"}, false})
 			return
 		}
-		scripts = append(scripts, script{who, workflow.ReadStarts(r[0].Data)})
+		scripts = append(scripts, script{who, workflow.ReadStarts(r[0].Data), false})
 	}
 	for _, l := range matched {
 		if l.cand.Kind == resolve.Workflow {
@@ -127,7 +141,10 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 		}
 	}
 	if u.Script != "" {
-		scripts = append(scripts, script{"the call's own script", workflow.ReadStarts([]byte(u.Script))})
+		scripts = append(scripts, script{"the call's own script", workflow.ReadStarts([]byte(u.Script)), false})
+	}
+	for i := range scripts {
+		scripts[i].top = true
 	}
 	seen := map[string]bool{}
 	key := func(l located) string { return l.root.Path + "\x00" + string(l.name) }
@@ -163,7 +180,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 				}
 			}
 		}
-		if i >= len(matched) { // a child's or the call's own: no grandchildren
+		if !s.top { // a child's: the client nests one level only
 			continue
 		}
 		for _, w := range s.st.Workflows {

@@ -241,6 +241,11 @@ func TestTheAgentsAnInlineScriptOrAChildWorkflowMayStartAreJudged(t *testing.T) 
 	if r := tr.pre(`{"script":"await agent('p')"}`); r.Answer != Ask || !strings.Contains(r.Reason, "a script the call itself carries") {
 		t.Errorf("an inline script starting none: %s %q", r.Answer, r.Reason)
 	}
+	tr.record(sts["project/child.js"], verdict.Block)
+	if r := tr.pre(`{"script":"await workflow('child')"}`); r.Answer != Deny || !strings.Contains(r.Reason, "the call's own script runs it (workflow())") {
+		t.Errorf("an inline script running a BLOCKed child: %s %q", r.Answer, r.Reason)
+	}
+	tr.record(sts["project/child.js"], verdict.Safe)
 	if res := tr.check(resolve.Workflow, "wf"); res.Answer != Deny || !strings.Contains(res.Reason, `agent "evil"`) {
 		t.Errorf("a child's BLOCKed agent: %s %q", res.Answer, res.Reason)
 	}
@@ -300,6 +305,50 @@ func TestAWorkflowStartingAPluginsAgentJudgesThePlugin(t *testing.T) {
 			tr.record(sts["project/wf.js"], verdict.Safe)
 			if res := tr.check(resolve.Workflow, "wf"); res.Answer != tc.want {
 				t.Errorf("%s %q, want %s", res.Answer, res.Reason, tc.want)
+			}
+		})
+	}
+}
+
+// A scriptPath is the file the client resolves (path.resolve): one under
+// a watched workflow's name (a.js/../evil.js), or spelled with ".", ".."
+// or an empty component, is no watched file skillwire proved, and is
+// asked as a script it does not watch, never judged as the reviewed one
+// (issue 22).
+func TestAScriptPathIsTheReviewedWorkflowOnlyWhenItNamesItExactly(t *testing.T) {
+	tr := newTree(t)
+	wf := tr.workflowFile("a.js", workflowJS("'wf'", "reviewed"))
+	tr.workflowFile("evil.js", workflowJS("'evil'", "never reviewed"))
+	tr.record(tr.deliver()["project/a.js"], verdict.Safe)
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	if r := tr.pre(`{"scriptPath":` + q(wf) + `}`); r.Answer != None {
+		t.Fatalf("the reviewed file by its path: %s %q", r.Answer, r.Reason)
+	}
+	dir := filepath.Dir(wf)
+	for _, p := range []string{wf + "/../evil.js", wf + "/", wf + "/.", wf + "/x", dir + "/./a.js", dir + "//a.js", dir + "/../workflows/a.js", "a.js", "./.claude/workflows/a.js", "/"} {
+		t.Run(p, func(t *testing.T) {
+			if r := tr.pre(`{"scriptPath":` + q(p) + `}`); r.Answer != Ask || !strings.Contains(r.Reason, "the script file") {
+				t.Errorf("%s %q, want the script file asked", r.Answer, r.Reason)
+			}
+		})
+	}
+}
+
+// A plugin's workflow reached by its scriptPath is the plugin's workflow,
+// as by its name plugin:name: skillwire does not read its scripts, so the
+// agents it may start are asked, whatever the plugin's review (issue 22).
+func TestAPluginsWorkflowByPathIsJudgedAsByName(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	p := tr.plugin("mkt", "foo", "1.0.0")
+	pw := filepath.Join(p, "workflows", "pw.js")
+	tr.write(pw, "export const meta = { name: 'pw', description: 'd' }\nawait agent('p', { agentType: 'rev' })\n")
+	tr.record(tr.deliver()["global/mkt/foo/1.0.0"], verdict.Safe)
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, in := range []string{`{"name":"foo:pw"}`, `{"scriptPath":` + q(pw) + `}`} {
+		t.Run(in, func(t *testing.T) {
+			if r := tr.pre(in); r.Answer != Ask || !strings.Contains(r.Reason, "may start an agent skillwire cannot name: it is a plugin's") {
+				t.Errorf("%s %q", r.Answer, r.Reason)
 			}
 		})
 	}

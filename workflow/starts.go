@@ -36,7 +36,7 @@ const (
 	unnamedRef      = "it refers to agent() or workflow() other than by calling it by name"
 	unnamedWorkflow = "a workflow() call names its workflow other than by one literal"
 	unnamedGlobal   = "it reaches the global object or code from strings (globalThis, this, eval, Function, import, require)"
-	unnamedLexical  = "it holds what the reader cannot tokenize for certain (a backslash outside a literal, an HTML-like comment, a / that may start a regular expression)"
+	unnamedLexical  = "it holds what the reader cannot tokenize for certain (a backslash or a character past ASCII outside a literal, an HTML-like comment, a / that may start a regular expression or divide)"
 )
 
 // ReadStarts reads src as a superset reader, not a JavaScript parser: it
@@ -46,7 +46,9 @@ const (
 // workflow( call for a name it can see. Whatever could name an agent the
 // reader does not see (a computed agentType, options that are no object
 // literal, agent used as a value, the global object reached, a token it
-// cannot classify for certain) makes the starts Unnamed, never silence.
+// cannot classify for certain: a / whose role JS's grammar does not fix
+// from the token before it, a character past ASCII outside a literal)
+// makes the starts Unnamed, never silence.
 // It does not evaluate: a name built at run time and reached only through
 // a computed key of an object the script made is beyond it (the client
 // runs scripts with code generation from strings switched off).
@@ -218,8 +220,9 @@ const (
 )
 
 type token struct {
-	kind tokKind
-	text string
+	kind     tokKind
+	text     string
+	pos, end int // where in the script it is read from
 }
 
 func (t token) is(p string) bool { return t.kind == tPunct && t.text == p }
@@ -229,13 +232,28 @@ func (t token) is(p string) bool { return t.kind == tPunct && t.text == p }
 func (t token) opens() bool  { return t.is("(") || t.is("[") || t.is("{") || t.is("${") }
 func (t token) closes() bool { return t.is(")") || t.is("]") || t.is("}") }
 
-// regexAfter are the words after which a / starts a regular expression;
-// after any other word it divides, except after those whose role the
-// reader cannot tell without parsing (ambiguousAfter).
+// The words around a /: regexAfter are the reserved words that, where
+// they are no property name (no / can follow one there), always precede
+// an expression or a statement, so a / after them starts a regular
+// expression, across a line break too; valueWords end an expression.
+// After any other reserved or contextual word the reader cannot tell
+// (await, yield and of precede an expression where they are keywords and
+// are identifiers elsewhere; extends, let, static, get, … are never
+// followed by a division): it says so, it never guesses.
 var (
-	regexAfter     = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "new": true, "delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true}
-	ambiguousAfter = map[string]bool{"of": true, "yield": true, "await": true, "let": true, "async": true, "get": true, "set": true, "static": true}
+	regexAfter   = words("return typeof instanceof in new delete void throw case do else extends break continue")
+	valueWords   = words("true false null this")
+	unknownAfter = words("await catch class const debugger default enum export finally for function if import super switch try var while with yield " +
+		"let static implements interface package private protected public as async from get of set using target meta")
 )
+
+func words(list string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(list) {
+		m[w] = true
+	}
+	return m
+}
 
 // tokenize splits s into tokens; why is not "" when s cannot be split for
 // certain (then the script's starts are unnamed).
@@ -246,13 +264,21 @@ func tokenize(s string) (toks []token, why string) {
 	if strings.HasPrefix(s, "#!") {
 		i = lineEnd(s, 0)
 	}
+	last, n, from := 0, 0, 0 // where the last token ended, how many there were then, where this step began
 	for i < len(s) {
+		if len(toks) != n {
+			span(toks[n:], from, i)
+			last, n = i, len(toks)
+		}
+		from = i
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			i++
 		case c >= utf8.RuneSelf:
-			i++ // a blank or a letter of a word: either way it ends the word before it
+			// A blank, a line terminator or a letter of a word: which one
+			// decides what a / near it starts and whether agent is agent.
+			return nil, unnamedLexical
 		case strings.HasPrefix(s[i:], "//"):
 			i = lineEnd(s, i)
 		case strings.HasPrefix(s[i:], "/*"):
@@ -271,7 +297,7 @@ func tokenize(s string) (toks []token, why string) {
 			if err != nil {
 				return nil, unnamedUnread
 			}
-			toks, i = append(toks, token{tString, v}), p.i
+			toks, i = append(toks, token{kind: tString, text: v}), p.i
 		case c == '`':
 			var next int
 			if toks, next, why = template(s, i+1, toks); why != "" {
@@ -288,7 +314,7 @@ func tokenize(s string) (toks []token, why string) {
 		case c == '}' && len(stack) > 0 && stack[len(stack)-1] == 0:
 			stack = stack[:len(stack)-1]
 			depth--
-			toks = append(toks, token{tPunct, "}"})
+			toks = append(toks, token{kind: tPunct, text: "}", pos: i, end: i + 1})
 			next := 0
 			if toks, next, why = template(s, i+1, toks); why != "" {
 				return nil, why
@@ -304,17 +330,17 @@ func tokenize(s string) (toks []token, why string) {
 			for j < len(s) && isWordByte(s[j]) {
 				j++
 			}
-			toks, i = append(toks, token{tIdent, s[i:j]}), j
+			toks, i = append(toks, token{kind: tIdent, text: s[i:j]}), j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := i + 1
 			for j < len(s) && (isWordByte(s[j]) || s[j] == '.') {
 				j++
 			}
-			toks, i = append(toks, token{tNumber, s[i:j]}), j
+			toks, i = append(toks, token{kind: tNumber, text: s[i:j]}), j
 		case c == '/':
-			switch slashStarts(toks) {
+			switch slashStarts(toks, strings.ContainsAny(s[last:i], "\n\r\u2028\u2029")) {
 			case slashDivides:
-				toks, i = append(toks, token{tPunct, "/"}), i+1
+				toks, i = append(toks, token{kind: tPunct, text: "/"}), i+1
 			case slashUnknown:
 				return nil, unnamedLexical
 			default:
@@ -322,11 +348,11 @@ func tokenize(s string) (toks []token, why string) {
 				if !ok {
 					return nil, unnamedUnread
 				}
-				toks, i = append(toks, token{tRegex, s[i:end]}), end
+				toks, i = append(toks, token{kind: tRegex, text: s[i:end]}), end
 			}
 		default:
 			p := punct(s[i:])
-			t := token{tPunct, p}
+			t := token{kind: tPunct, text: p}
 			switch {
 			case t.opens():
 				if depth++; depth > maxNest {
@@ -349,7 +375,18 @@ func tokenize(s string) (toks []token, why string) {
 	if depth != 0 || len(stack) > 0 {
 		return nil, unnamedUnread
 	}
+	span(toks[n:], from, i)
 	return toks, ""
+}
+
+// span marks the tokens one step read, where not marked yet, as read
+// from s[from:to].
+func span(toks []token, from, to int) {
+	for j := range toks {
+		if toks[j].end == 0 {
+			toks[j].pos, toks[j].end = from, to
+		}
+	}
 }
 
 // template reads a template literal's text from i (past its backtick or
@@ -369,11 +406,11 @@ func template(s string, i int, toks []token) (out []token, next int, why string)
 				if err != nil {
 					return nil, 0, unnamedUnread
 				}
-				return append(toks, token{tString, v}), j + 1, ""
+				return append(toks, token{kind: tString, text: v, pos: start - 1, end: j + 1}), j + 1, ""
 			}
-			return append(toks, token{tPart, ""}), j + 1, ""
+			return append(toks, token{kind: tPart, pos: start - 1, end: j + 1}), j + 1, ""
 		case strings.HasPrefix(s[j:], "${"):
-			return append(toks, token{tPart, ""}, token{tPunct, "${"}), -(j + 2), ""
+			return append(toks, token{kind: tPart, pos: start - 1, end: j}, token{kind: tPunct, text: "${", pos: j, end: j + 2}), -(j + 2), ""
 		}
 	}
 	return nil, 0, unnamedUnread
@@ -387,22 +424,37 @@ const (
 	slashUnknown
 )
 
-// slashStarts is what a / after toks starts: a regular expression where an
-// expression begins, a division after one; after ) and } (a condition or
-// a call, a block or an object) and ++/-- the reader cannot tell.
-func slashStarts(toks []token) slashRole {
-	if len(toks) == 0 {
+// slashStarts is what a / after toks starts where JS's grammar makes it
+// certain from the token before it: a regular expression where an
+// expression begins, a division after one. Everywhere else (after ) and }
+// — a condition or a call, a block or an object —, ++ and --, a reserved
+// or contextual word, a word across a line break — var x or break label,
+// then a semicolon inserted —, a module's name in export … from 'm') it
+// is slashUnknown, never a guess. nl: a line terminator stands between
+// that token and the /.
+func slashStarts(toks []token, nl bool) slashRole {
+	n := len(toks)
+	if n == 0 {
 		return slashRegex
 	}
-	t := toks[len(toks)-1]
+	t := toks[n-1]
 	switch t.kind {
-	case tNumber, tString, tRegex, tPart:
+	case tNumber, tRegex, tPart:
+		return slashDivides
+	case tString:
+		if n > 1 && toks[n-2].kind == tIdent && toks[n-2].text == "from" {
+			return slashUnknown
+		}
 		return slashDivides
 	case tIdent:
 		switch {
+		case n > 1 && (toks[n-2].is(".") || toks[n-2].is("?.") || toks[n-2].is("#")):
+			return slashDivides // a property's or a private name ends a member expression
 		case regexAfter[t.text]:
 			return slashRegex
-		case ambiguousAfter[t.text]:
+		case valueWords[t.text]:
+			return slashDivides
+		case unknownAfter[t.text] || nl:
 			return slashUnknown
 		}
 		return slashDivides

@@ -129,11 +129,17 @@ func TestHostileScriptsAreReadBoundedAndNeverSilently(t *testing.T) {
 	}
 }
 
+// planted is an agent() call whose agentType no reader can see, planted
+// where a statement may go: on lines of its own, so that only a block
+// comment or a template (the literals that hold a line break) can hold it.
+const planted = "\n;agent(p, {agentType: x});\n"
+
 func FuzzReadStarts(f *testing.F) {
-	for _, s := range []string{metaHead + "agent('p', {agentType: 'a'})", "`${`${'x'}`}`", "/[/]/g; a / b", "workflow('w')", "agent(p, {get [k]() {}})"} {
-		f.Add([]byte(s))
+	for _, s := range []string{metaHead + "agent('p', {agentType: 'a'})", "`${`${'x'}`}`", "/[/]/g; a / b", "workflow('w')", "agent(p, {get [k]() {}})",
+		"const q = o.new / 2; x; const z = 2 / 1", "class X extends /'/.constructor {}; x // '", "var x\n/'/.test(''); x // '", "/* a */ `b` x"} {
+		f.Add([]byte(s), uint(len(s)/2))
 	}
-	f.Fuzz(func(t *testing.T, src []byte) {
+	f.Fuzz(func(t *testing.T, src []byte, at uint) {
 		st := ReadStarts(src)
 		for _, n := range st.Names {
 			if !utf8.ValidString(n) && !strings.ContainsRune(n, utf8.RuneError) {
@@ -145,6 +151,38 @@ func FuzzReadStarts(f *testing.F) {
 				t.Fatalf("workflow %q is not among the names", w)
 			}
 		}
+		// Whatever the tokenizer makes of src, the planted call is seen, or
+		// the reader's own tokens hold it inside a template or a comment.
+		k := int(at % uint(len(src)+1))
+		mod := string(src[:k]) + planted + string(src[k:])
+		if ReadStarts([]byte(mod)).Unnamed != "" {
+			return
+		}
+		norm := strings.ReplaceAll(mod, "\r\n", "\n")
+		q := len(strings.ReplaceAll(string(src[:k])+"\n", "\r\n", "\n")) + 1 // where its agent is
+		if norm[q:q+len("agent")] != "agent" {
+			t.Fatalf("the planted call is not at %d of %q", q, norm)
+		}
+		toks, why := tokenize(norm)
+		if why != "" {
+			t.Fatalf("read as named, yet not tokenized: %s", why)
+		}
+		var held *token
+		for j := range toks {
+			if toks[j].pos <= q && q < toks[j].end {
+				held = &toks[j]
+				break
+			}
+		}
+		switch {
+		case held == nil:
+			if !strings.Contains(norm[:q], "/*") {
+				t.Fatalf("the planted call is in no token and no comment of %q", norm)
+			}
+		case held.kind == tPart || held.kind == tString && norm[held.pos] == '`':
+		default:
+			t.Fatalf("the planted call is unseen inside %+v of %q", *held, norm)
+		}
 	})
 }
 
@@ -155,5 +193,67 @@ func BenchmarkReadStarts(b *testing.B) {
 		if st := ReadStarts(src); st.Unnamed != "" {
 			b.Fatal(st.Unnamed)
 		}
+	}
+}
+
+// A / is read as a regular expression or a division only where JS's
+// grammar makes it certain from the token before it; anywhere else the
+// script is unnamed. Each hidden case hides agent() from a reader that
+// guesses (a string opened inside a regex it took for a division, a
+// "regex" swallowing code JS divides by), which the client runs (issue 22).
+func TestASlashIsReadOnlyWhereTheGrammarMakesItCertain(t *testing.T) {
+	const call = `agent("p", {agentType: ["e2e", "agent"].join("")})`
+	hidden := map[string]string{
+		"the reviewer's keyword property": "const o = { new: 4 }; const q = o.new / 2; const r = await " + call + "; const z = 2 / 1",
+		"the reviewer's extends":          "class X extends /'/.constructor {}; const r = await " + call + " // '",
+		"break, a line break, a regex":    "for (;;) { break\n/'/.test(\"\") }; " + call + " // '",
+		"continue, then a regex":          "for (;;) { continue\n/'/.test(\"\") }; " + call + " // '",
+		"a label, a line break":           "a: for (;;) { break a\n/'/.test(\"\") }; " + call + " // '",
+		"var x, a line break":             "var x\n/'/.test(\"\"); " + call + " // '",
+		"let x, a line break":             "let x\n/'/.test(\"\"); " + call + " // '",
+		"a comment's line break":          "var x /*\n*/ /'/.test(\"\"); " + call + " // '",
+		"await":                           "await /'/; " + call + " // '",
+		"yield":                           "function* g() { yield /'/ }; " + call + " // '",
+		"of":                              "for (const x of /'/.exec(\"'\")) log(x); " + call + " // '",
+		"export from":                     "export * from 'm'\n/'/.test(\"\"); " + call + " // '",
+		"a private name":                  "class A { #return = 4; m(o) { const q = o.#return / 2; " + call + "; return 2 / 1 } }; new A().m(new A())",
+		"a word past ASCII":               "const éreturn = 4; éreturn / 2; " + call + "; 2 / 1",
+		"a blank past ASCII":              "const k = typeof\u00a0/'/.test(\"\"); " + call + " // '",
+		"a parenthesis":                   "if (x) /'/.test(y); " + call + " //'",
+		"a brace":                         "{} /'/; " + call + " //'",
+		"++":                              "x++ /'/; " + call + " //'",
+	}
+	for _, kw := range []string{"new", "in", "return", "typeof", "delete", "case", "do", "else", "instanceof", "void", "throw", "extends", "break", "continue", "await", "of", "let", "static", "get", "set", "async", "yield"} {
+		hidden["a property named "+kw] = "const o = {}; const q = o." + kw + " / 2; const r = await " + call + "; const z = 2 / 1"
+		hidden["an optional property named "+kw] = "const q = o?." + kw + " / 2; " + call + "; 2 / 1"
+	}
+	for name, body := range hidden {
+		t.Run(name, func(t *testing.T) {
+			if st := ReadStarts([]byte(metaHead + body + "\n")); st.Unnamed == "" {
+				t.Errorf("the agent() is unseen: %q", st.Names)
+			}
+		})
+	}
+	for _, c := range []struct{ name, body, name2 string }{
+		{"division after a word", "const h = n / 2 / 1; agent('p', {agentType: 'a'})", "a"},
+		{"division after a property named like a keyword", "const h = o.new / 2 / 1; agent('p', {agentType: 'a'})", "a"},
+		{"division after a bracket", "const h = a[0] / 2 / 1; agent('p', {agentType: 'a'})", "a"},
+		{"division after a literal", "const h = 'x' / 2 / `y` / 3 / /z/ / 1; agent('p', {agentType: 'a'})", "a"},
+		{"division after true", "const h = true / 2 / 1; agent('p', {agentType: 'a'})", "a"},
+		{"division across a line break after a literal", "const h = 4\n/ 2 / 1; agent('p', {agentType: 'a'})", "a"},
+		{"a regex after return", "function f(s) { return /'/.test(s) }; agent('p', {agentType: 'a'})", "a"},
+		{"a regex after return and a line break", "function f(s) { return\n/'/.test(s) }; agent('p', {agentType: 'a'})", "a"},
+		{"a regex after typeof", "const k = typeof /'/; agent('p', {agentType: 'a'})", "a"},
+		{"a regex after a punctuator", "const k = x ? /'/ : [/'/]; agent('p', {agentType: 'a'})", "a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := ReadStarts([]byte(metaHead + c.body + "\n"))
+			if st.Unnamed != "" || !slices.Contains(st.Names, c.name2) {
+				t.Errorf("unnamed %q, names %q; want %q named", st.Unnamed, st.Names, c.name2)
+			}
+			if slices.ContainsFunc(st.Names, func(s string) bool { return strings.Contains(s, "/") }) {
+				t.Errorf("a regex was read as a string: %q", st.Names)
+			}
+		})
 	}
 }
