@@ -241,8 +241,8 @@ func TestCorruptOrForeignCacheIsIgnored(t *testing.T) {
 			b = resum(b)
 			testtree.Must(t, os.WriteFile(path, c.bad(b), c.mode))
 			testtree.Must(t, os.Chmod(path, c.mode))
-			if h := LoadHashes(path); len(h.recs) != 0 {
-				t.Fatalf("loaded %d records from a cache with %s", len(h.recs), c.name)
+			if h := LoadHashes(path); h.n != 0 {
+				t.Fatalf("loaded %d records from a cache with %s", h.n, c.name)
 			}
 		})
 	}
@@ -251,8 +251,8 @@ func TestCorruptOrForeignCacheIsIgnored(t *testing.T) {
 	copy(b[headerSize+72:headerSize+104], make([]byte, 32))
 	testtree.Must(t, os.WriteFile(path, resum(b), 0o600))
 	testtree.Must(t, os.Chmod(path, 0o600))
-	if h := LoadHashes(path); len(h.recs) != 1 {
-		t.Fatalf("control: a well-formed cache gave %d records, want 1", len(h.recs))
+	if h := LoadHashes(path); h.n != 1 {
+		t.Fatalf("control: a well-formed cache gave %d records, want 1", h.n)
 	}
 }
 
