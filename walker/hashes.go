@@ -40,8 +40,13 @@ type Hashes struct {
 	boot [16]byte
 	ok   bool // the boot is known and the system can reuse
 	gen  uint32
-	recs []hashRec     // loaded, sorted by key
-	seen []atomic.Bool // recs[i] was matched by this walk
+	// raw holds the n loaded records as the file encodes them, sorted by
+	// key: a lookup decodes only what it compares, and loading copies
+	// nothing (issue 23: decoding 54,000 records into a second array cost
+	// a session start 1,400 page faults).
+	raw  []byte
+	n    int
+	seen []atomic.Bool // record i was matched by this walk
 	// classes caches, per device, whether its filesystem keeps ctime
 	// (Linux only: elsewhere nothing is reused).
 	//lint:ignore U1000 used by hashes_linux.go; the BSD build reuses nothing.
@@ -82,15 +87,7 @@ const (
 )
 
 // less orders records by key (mount, device, inode), as the file holds them.
-func (r *hashRec) less(o *hashRec) int {
-	switch {
-	case r.mnt != o.mnt:
-		return cmpU(r.mnt, o.mnt)
-	case r.dev != o.dev:
-		return cmpU(r.dev, o.dev)
-	}
-	return cmpU(r.ino, o.ino)
-}
+func (r *hashRec) less(o *hashRec) int { return cmpKey(r.key(), o.key()) }
 
 func (r *hashRec) key() [3]uint64 { return [3]uint64{r.mnt, r.dev, r.ino} }
 
@@ -119,54 +116,74 @@ func LoadHashes(path string) *Hashes {
 	if !h.ok {
 		return h
 	}
-	recs, gen, err := readHashes(path, h.boot)
+	raw, n, gen, err := readHashes(path, h.boot)
 	if err != nil {
 		// Anything there that is not a trusted cache of this boot is
 		// replaced at the next save; a missing one too.
 		h.changed.Store(true)
 		return h
 	}
-	h.recs, h.gen, h.seen = recs, gen, make([]atomic.Bool, len(recs))
+	h.raw, h.n, h.gen, h.seen = raw, n, gen, make([]atomic.Bool, n)
 	return h
 }
 
 var errHashes = errors.New("walker: not a cache of file hashes of this boot")
 
-func readHashes(path string, boot [16]byte) ([]hashRec, uint32, error) {
+// readHashes returns the records of the cache at path as encoded, their
+// number and the cache's generation.
+func readHashes(path string, boot [16]byte) ([]byte, int, uint32, error) {
 	if err := trustedDir(path); err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	b, _, err := safefile.Read(path, int64(headerSize+maxRecs*recSize+32), safefile.Trust{Owner: true, DenyPerm: 0o077})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	if len(b) < headerSize+32 || string(b[:len(hashMagic)]) != hashMagic {
-		return nil, 0, errHashes
+		return nil, 0, 0, errHashes
 	}
 	body, sum := b[:len(b)-32], b[len(b)-32:]
 	if want := blake3.Sum256(body); !bytes.Equal(want[:], sum) {
-		return nil, 0, errHashes
+		return nil, 0, 0, errHashes
 	}
 	p := b[len(hashMagic):]
 	if !bytes.Equal(p[:16], boot[:]) {
-		return nil, 0, errHashes
+		return nil, 0, 0, errHashes
 	}
 	gen := binary.LittleEndian.Uint32(p[16:])
 	n := int(binary.LittleEndian.Uint32(p[20:]))
 	if n > maxRecs || len(body) != headerSize+n*recSize {
-		return nil, 0, errHashes
+		return nil, 0, 0, errHashes
 	}
-	recs := make([]hashRec, n)
-	p = body[headerSize:]
-	for i := range recs {
-		recs[i] = decodeRec(p[i*recSize:])
+	raw := body[headerSize:]
+	for i := 1; i < n; i++ {
 		// Strictly sorted: a cache holding one file twice is not ours.
-		if i > 0 && recs[i-1].less(&recs[i]) >= 0 {
-			return nil, 0, errHashes
+		if cmpKey(keyAt(raw, i-1), keyAt(raw, i)) >= 0 {
+			return nil, 0, 0, errHashes
 		}
 	}
-	return recs, gen, nil
+	return raw, n, gen, nil
 }
+
+// keyAt is the key (mount, device, inode) of the i-th encoded record.
+func keyAt(raw []byte, i int) [3]uint64 {
+	p := raw[i*recSize : i*recSize+24]
+	le := binary.LittleEndian
+	return [3]uint64{le.Uint64(p), le.Uint64(p[8:]), le.Uint64(p[16:])}
+}
+
+// cmpKey orders keys as less orders records.
+func cmpKey(a, b [3]uint64) int {
+	for i := range a {
+		if c := cmpU(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// rec decodes the i-th loaded record.
+func (h *Hashes) rec(i int) hashRec { return decodeRec(h.raw[i*recSize:]) }
 
 // trustedDir: the cache's directory is the user's and no one else's, as
 // the store's must be.
@@ -218,17 +235,18 @@ func (r *hashRec) append(b []byte) []byte {
 // identity exactly. A record of the same file with another identity
 // (it changed) makes the cache changed.
 func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
-	// By index: a record is too large to copy at every step.
-	i := sort.Search(len(h.recs), func(i int) bool { return h.recs[i].less(id) >= 0 })
-	if i == len(h.recs) || h.recs[i].key() != id.key() {
+	key := id.key()
+	i := sort.Search(h.n, func(i int) bool { return cmpKey(keyAt(h.raw, i), key) >= 0 })
+	if i == h.n || keyAt(h.raw, i) != key {
 		return snapshot.Hash{}, false
 	}
-	if !h.recs[i].same(id) {
+	r := h.rec(i)
+	if !r.same(id) {
 		h.changed.Store(true)
 		return snapshot.Hash{}, false
 	}
 	h.seen[i].Store(true)
-	return h.recs[i].hash, true
+	return r.hash, true
 }
 
 // record keeps a file hashed by a walk that started at start, unless its
@@ -260,8 +278,8 @@ func (h *Hashes) Save() error {
 	for i := range recs {
 		recs[i].gen = gen
 	}
-	for i := range h.recs {
-		r := h.recs[i]
+	for i := range h.n {
+		r := h.rec(i)
 		if h.seen[i].Load() {
 			r.gen = gen
 		} else if gen-r.gen >= maxAge {

@@ -2,6 +2,7 @@ package walker
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -241,8 +242,8 @@ func TestCorruptOrForeignCacheIsIgnored(t *testing.T) {
 			b = resum(b)
 			testtree.Must(t, os.WriteFile(path, c.bad(b), c.mode))
 			testtree.Must(t, os.Chmod(path, c.mode))
-			if h := LoadHashes(path); len(h.recs) != 0 {
-				t.Fatalf("loaded %d records from a cache with %s", len(h.recs), c.name)
+			if h := LoadHashes(path); h.n != 0 {
+				t.Fatalf("loaded %d records from a cache with %s", h.n, c.name)
 			}
 		})
 	}
@@ -251,8 +252,8 @@ func TestCorruptOrForeignCacheIsIgnored(t *testing.T) {
 	copy(b[headerSize+72:headerSize+104], make([]byte, 32))
 	testtree.Must(t, os.WriteFile(path, resum(b), 0o600))
 	testtree.Must(t, os.Chmod(path, 0o600))
-	if h := LoadHashes(path); len(h.recs) != 1 {
-		t.Fatalf("control: a well-formed cache gave %d records, want 1", len(h.recs))
+	if h := LoadHashes(path); h.n != 1 {
+		t.Fatalf("control: a well-formed cache gave %d records, want 1", h.n)
 	}
 }
 
@@ -285,3 +286,35 @@ func TestReusedHashWhoseContentIsNotKeptIsReadToBeKept(t *testing.T) {
 }
 
 func blake3Sum(b []byte) [32]byte { return blake3.Sum256(b) }
+
+func TestCacheRecordsOutOfOrderAreRejected(t *testing.T) {
+	pastRacyWindow(t)
+	reads := countReads(t)
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "s/a=alpha")
+	path := filepath.Join(state, "hashes")
+	reusing(t, state, dir, "s", reads)
+	good, err := os.ReadFile(path)
+	testtree.Must(t, err)
+	// withSecond appends a copy of the one record whose inode is moved by
+	// delta: before the first one in key order when negative.
+	withSecond := func(delta int64) []byte {
+		body := bytes.Clone(good[:len(good)-32])
+		rec := bytes.Clone(body[headerSize : headerSize+recSize])
+		ino := binary.LittleEndian.Uint64(rec[16:])
+		binary.LittleEndian.PutUint64(rec[16:], uint64(int64(ino)+delta))
+		body = append(body, rec...)
+		body[headerSize-4]++ // the count
+		sum := blake3Sum(body)
+		return append(body, sum[:]...)
+	}
+	for _, c := range []struct {
+		delta int64
+		want  int
+	}{{-1, 0}, {+1, 2}} { // the second case is the control
+		testtree.Must(t, os.WriteFile(path, withSecond(c.delta), 0o600))
+		if h := LoadHashes(path); h.n != c.want {
+			t.Fatalf("a second record at inode %+d: loaded %d records, want %d", c.delta, h.n, c.want)
+		}
+	}
+}

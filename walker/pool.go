@@ -1,9 +1,11 @@
 package walker
 
 import (
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -12,9 +14,11 @@ import (
 // traversal hands each directory's files over as a batch and goes on
 // listing; helpers take chunks of the oldest open batch. A traversal keeps
 // at most window batches in flight: past that it reads what is left of its
-// oldest batch itself and waits for the helpers still in it. So no one
-// waits for a helper that is busy elsewhere, and the descriptors held stay
-// bounded by depth plus the window.
+// oldest batch itself and waits for the helpers still in it, reading ahead
+// in its newer batches meanwhile. So no one waits for a helper that is busy
+// elsewhere, and the descriptors held stay bounded by depth plus the
+// window. Both sides spin briefly (spin) before they park: a handoff per
+// directory that parks and wakes a goroutine cost more than the directory.
 type pool struct {
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -22,6 +26,10 @@ type pool struct {
 	closed bool
 	n      int
 	wg     sync.WaitGroup
+	// nopen is len(open) and stop is closed (both set under mu), read
+	// without it by a helper that spins before it parks.
+	nopen atomic.Int32
+	stop  atomic.Bool
 }
 
 // window is how many batches one traversal keeps in flight.
@@ -45,6 +53,15 @@ func (p *pool) help() {
 	r := newReader()
 	p.mu.Lock()
 	for {
+		if len(p.open) == 0 && !p.closed {
+			// The traversal offers its next batch within microseconds:
+			// waiting for it awake costs less than parking and being
+			// woken (issue 23: a futex and several nanosleeps per
+			// directory, and the helper late by a timer slack each time).
+			p.mu.Unlock()
+			spin(func() bool { return p.nopen.Load() > 0 || p.stop.Load() })
+			p.mu.Lock()
+		}
 		for len(p.open) == 0 && !p.closed {
 			p.cond.Wait()
 		}
@@ -54,8 +71,10 @@ func (p *pool) help() {
 		}
 		b := p.open[0]
 		b.active.Add(1) // under mu: withdraw, then Wait, sees every joiner
+		b.busy.Add(1)
 		p.mu.Unlock()
 		b.run(r)
+		b.busy.Add(-1)
 		b.active.Done()
 		p.mu.Lock()
 		p.withdraw(b) // every chunk is taken: nothing left to join
@@ -69,6 +88,7 @@ func (p *pool) offer(b *batch) {
 	}
 	p.mu.Lock()
 	p.open = append(p.open, b)
+	p.nopen.Store(int32(len(p.open)))
 	p.mu.Unlock()
 	for range min(p.n, (len(b.files)+chunk-1)/chunk) {
 		p.cond.Signal()
@@ -79,12 +99,14 @@ func (p *pool) offer(b *batch) {
 func (p *pool) withdraw(b *batch) {
 	if i := slices.Index(p.open, b); i >= 0 {
 		p.open = slices.Delete(p.open, i, i+1)
+		p.nopen.Store(int32(len(p.open)))
 	}
 }
 
 func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true
+	p.stop.Store(true)
 	p.mu.Unlock()
 	p.cond.Broadcast()
 	p.wg.Wait()
@@ -100,24 +122,47 @@ type batch struct {
 	out    []snapshot.Entry
 	next   atomic.Int64
 	active sync.WaitGroup
+	busy   atomic.Int32 // the helpers in active, read without waiting
 }
 
-func (b *batch) run(r *reader) {
-	for {
-		start := int(b.next.Add(chunk)) - chunk
-		if start >= len(b.files) {
-			return
-		}
-		for i := start; i < min(start+chunk, len(b.files)); i++ {
-			if b.w.s.done() {
-				// Past the deadline: left unread (Kind 0), and the
-				// walk is partial.
-				b.w.partial.Store(true)
-				continue
-			}
-			b.read(r, i)
-		}
+// spinFor bounds how long a participant spins, yielding, for another to
+// hand it work or finish a chunk before it parks: about a directory's
+// work, and little CPU when the other goroutine is late.
+const spinFor = 50 * time.Microsecond
+
+// spin yields until ready reports true or spinFor has passed.
+func spin(ready func() bool) {
+	start := time.Now()
+	for !ready() && time.Since(start) < spinFor {
+		runtime.Gosched()
 	}
+}
+
+// left reports whether b has chunks not yet taken.
+func (b *batch) left() bool { return int(b.next.Load()) < len(b.files) }
+
+func (b *batch) run(r *reader) {
+	for b.chunk(r) {
+	}
+}
+
+// chunk reads the next chunk of b not yet taken, reporting whether there
+// was one.
+func (b *batch) chunk(r *reader) bool {
+	start := int(b.next.Add(chunk)) - chunk
+	if start >= len(b.files) {
+		return false
+	}
+	for i := start; i < min(start+chunk, len(b.files)); i++ {
+		if b.w.s.done() {
+			// Past the deadline: left unread (Kind 0), and the walk is
+			// partial.
+			b.w.partial.Store(true)
+			continue
+		}
+		b.read(r, i)
+	}
+	return true
 }
 
 // read observes the batch's k-th file: from the hash cache when it has
@@ -166,9 +211,29 @@ func (w *cwalk) retire() {
 		p.mu.Lock()
 		p.withdraw(b)
 		p.mu.Unlock()
+		// While helpers finish their chunks of b, read ahead in the next
+		// batches in flight rather than park.
+		for b.busy.Load() > 0 {
+			if !w.readAhead() {
+				spin(func() bool { return b.busy.Load() == 0 })
+				break
+			}
+		}
 		b.active.Wait()
 	}
 	b.dir.release()
+}
+
+// readAhead reads one chunk of the oldest batch in flight that has one
+// left, reporting whether there was one.
+func (w *cwalk) readAhead() bool {
+	for _, b := range w.inflight {
+		if b.left() {
+			b.chunk(w.st.rd)
+			return true
+		}
+	}
+	return false
 }
 
 // drain retires every batch in flight.

@@ -94,7 +94,10 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	// spent here, in name order, so where a cut falls is deterministic.
 	s := &seg{ents: make([]snapshot.Entry, len(ents))}
 	paths := pathArena(path, ents)
-	var files, dirs []int
+	// The indexes of the files fill idx from the front and the
+	// directories' from the back: one allocation per directory.
+	idx := make([]int, len(ents))
+	nf, nd := 0, len(idx)
 	for i := range ents {
 		if !w.take() {
 			ents, s.ents = ents[:i], s.ents[:i]
@@ -120,9 +123,10 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		}
 		switch typ {
 		case unix.DT_REG:
-			files = append(files, i) // Kind stays 0 until a reader fills it
+			idx[nf], nf = i, nf+1 // Kind stays 0 until a reader fills it
 		case unix.DT_DIR:
-			dirs = append(dirs, i)
+			nd--
+			idx[nd] = i
 		case unix.DT_LNK:
 			target, err := readlinkatZ(d.fd, dt.name, w.st.lbuf)
 			if err != nil {
@@ -137,6 +141,8 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		}
 	}
 
+	files, dirs := idx[:nf:nf], idx[nd:]
+	slices.Reverse(dirs) // descended in name order
 	if len(files) > 0 {
 		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents})
 	}
