@@ -316,10 +316,14 @@ func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 	t.Parallel()
 	const call = `await agent("AGENT-PROMPT-1f2 say hi", { agentType: ["e2e", "agent"].join("") })`
-	for _, tc := range []struct{ name, body string }{
-		{"a concatenation", "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2e' + 'agent' })\nreturn r\n"},
-		{"a property named new", "const o = { new: 4 }; const q = o.new / 2; const r = " + call + "; const z = 2 / 1\nreturn r\n"},
-		{"extends", "class X extends /'/.constructor {}; const r = " + call + " // '\nreturn r\n"},
+	const computed, options = "an agent() call's agentType is no literal", "an agent() call's options are no object literal of plain keys"
+	for _, tc := range []struct{ name, body, why string }{
+		{"a concatenation", "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2e' + 'agent' })\nreturn r\n", computed},
+		{"a property named new", "const o = { new: 4 }; const q = o.new / 2; const r = " + call + "; const z = 2 / 1\nreturn r\n", computed},
+		{"extends", "class X extends /'/.constructor {}; const r = " + call + " // '\nreturn r\n", computed},
+		// The client copies the options key by key (Object.keys order): a
+		// getter read before agentType writes it through super.
+		{"a getter writing agentType", "const t = ['e2e', 'agent'].join('')\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { get a() { super.agentType = t; return 1 }, agentType: 'general-purpose' })\nreturn r\n", options},
 	} {
 		for _, uninstall := range []bool{false, true} {
 			name := tc.name
@@ -337,7 +341,7 @@ func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 				if got := m.Sent("AGENT-BODY-8e4"); got != uninstall {
 					t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
 				}
-				asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: an agent() call's agentType is no literal`)
+				asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: `+tc.why)
 				if asked == uninstall {
 					t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
 				}

@@ -32,7 +32,7 @@ const maxNest = 64
 const (
 	unnamedUnread   = "its script could not be read as a whole"
 	unnamedComputed = "an agent() call's agentType is no literal (a variable, a template with ${}, a concatenation or another expression)"
-	unnamedOptions  = "an agent() call's options are no object literal, or spread or compute their keys"
+	unnamedOptions  = "an agent() call's options are no object literal of plain keys (spread, computed keys, a getter, setter or method)"
 	unnamedRef      = "it refers to agent() or workflow() other than by calling it by name"
 	unnamedWorkflow = "a workflow() call names its workflow other than by one literal"
 	unnamedGlobal   = "it reaches the global object or code from strings (globalThis, this, eval, Function, import, require)"
@@ -119,18 +119,16 @@ func agentCall(toks []token, i int) string {
 					return unnamedComputed
 				}
 			}
-		default: // shorthand, a method, a getter: judged by its head
-		head:
-			for _, t := range m {
-				switch {
-				case t.is("("):
-					break head // its parameters and body set no key
-				case t.is("["):
-					return unnamedOptions
-				case (t.kind == tIdent || t.kind == tString) && (t.text == "agentType" || t.text == "__proto__"):
-					return unnamedComputed
-				}
-			}
+		case len(m) == 1 && m[0].kind == tIdent && m[0].text != "agentType" && m[0].text != "__proto__":
+			// A shorthand copies a variable's value: no code of it runs
+			// with the options object in reach.
+		default:
+			// A method, a getter or a setter: the client copies the options
+			// key by key (Object.keys order), and a getter read before
+			// agentType can write it through super or this (a BLOCKed agent
+			// ran so under a reviewed workflow), so no member that is code
+			// is read past.
+			return unnamedOptions
 		}
 	}
 	return ""

@@ -44,6 +44,14 @@ func TestEveryAgentAScriptMayStartIsNamedOrItsStartsAreUnnamed(t *testing.T) {
 		{"shorthand", "agent('p', { agentType })", nil, nil, nil, true},
 		{"a getter", "agent('p', { get agentType() { return t } })", nil, nil, nil, true},
 		{"a computed getter", "agent('p', { get [k]() { return t } })", nil, nil, nil, true},
+		// The client copies the options key by key: a getter read before
+		// agentType writes it (a BLOCKed agent ran so, pinned in e2e).
+		{"a getter writing agentType through super", "const t = ['e2e', 'agent'].join('')\nagent('p', { get a() { super.agentType = t; return 1 }, agentType: 'general-purpose' })", nil, nil, nil, true},
+		{"a getter writing it through this", "agent('p', { get a() { this.agentType = t; return 1 }, agentType: 'x' })", nil, nil, nil, true},
+		{"a setter", "agent('p', { set a(v) { }, agentType: 'x' })", nil, nil, nil, true},
+		{"a method", "agent('p', { a() { return 1 }, agentType: 'x' })", nil, nil, nil, true},
+		{"an async method", "agent('p', { async a() { }, agentType: 'x' })", nil, nil, nil, true},
+		{"a shorthand of another key is data", "agent('p', { agentType: 'x', model })", []string{"x"}, nil, nil, false},
 		{"a computed key", "agent('p', { ['agent' + 'Type']: 'x' })", nil, nil, nil, true},
 		{"a spread", "agent('p', { ...o })", nil, nil, nil, true},
 		{"a prototype", "agent('p', { __proto__: o })", nil, nil, nil, true},
