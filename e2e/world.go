@@ -48,7 +48,18 @@ func NewWorld(t *testing.T) *World {
 			t.Fatal(err)
 		}
 	}
+	// The client binds a messaging socket at $XDG_RUNTIME_DIR/cc-socks/<pid>.sock,
+	// and when that path is over 103 bytes (t.TempDir's are) at the shared
+	// /tmp/cc-socks-<uid>/<pid>.sock: a socket a killed run left there made a
+	// later client of the same pid (pid_max is 32768 here) log EADDRINUSE.
+	// A short folder of the world's own keeps every run's socket apart.
+	run, err := os.MkdirTemp("/tmp", "swe2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
 	w.Env = []string{
+		"XDG_RUNTIME_DIR=" + run,
 		"HOME=" + w.Home,
 		"CLAUDE_CONFIG_DIR=" + w.Config,
 		"PATH=" + filepath.Dir(skillwireBin) + ":/usr/local/bin:/usr/bin:/bin",
