@@ -175,6 +175,10 @@ func (t *Tx) Asks() hookstate.Asks { return hookstate.AsksOf(t.tx) }
 // (hookstate.SessionDirs).
 func (t *Tx) SessionDirs() hookstate.SessionDirs { return hookstate.SessionDirsOf(t.tx) }
 
+// SessionPlugins is the inline plugins sessions' starts observed
+// (hookstate.SessionPlugins).
+func (t *Tx) SessionPlugins() hookstate.SessionPlugins { return hookstate.SessionPluginsOf(t.tx) }
+
 // Policy is the person's gate policy (a key of meta).
 type Policy struct{ t *Tx }
 

@@ -1,7 +1,9 @@
 // Package hookstate is what the gate's hooks keep in the store from one
 // hook of a session to a later one: the ask at a tool call, until its
 // PostToolUse says the person allowed it (Asks), and the folders a session
-// added mid-session, which its later gate hooks judge (SessionDirs). Its
+// added mid-session, which its later gate hooks judge (SessionDirs), and
+// the inline plugins a session's start observed, which its later hooks
+// compare with those observed then (SessionPlugins). Its
 // views are reached from a store transaction (baseline.Tx's Asks and
 // SessionDirs); it never reads a record.
 package hookstate

@@ -127,26 +127,34 @@ func (sd SessionDirs) update(session string, now time.Time, change func(*Session
 	return f, b.Put([]byte(session), v)
 }
 
-// pruneSessions drops the sessions older than sessionTTL, and the oldest
-// while maxSessions others than keep are kept (one that cannot be read
-// first: it is no less kept than the others until then).
+// pruneSessions drops the sessions of bucket b (session-dirs or
+// session-plugins) older than sessionTTL, and the oldest while maxSessions
+// others than keep are kept (one that cannot be read first: it is no less
+// kept than the others until then).
 func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 	type kept struct {
 		key string
 		at  time.Time
 	}
 	var ks []kept
+	var old [][]byte
+	// Deleted after the walk: a bbolt cursor's Next after its Delete skips
+	// the entry that followed, which would keep every other old session.
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var f SessionFolders
-		if storefile.DecodeStrict(v, &f) == nil && now.Sub(f.At) > sessionTTL {
-			if err := c.Delete(); err != nil {
-				return err
-			}
-			continue
+		var f struct {
+			At time.Time `json:"at"`
 		}
-		if string(k) != keep {
+		switch {
+		case json.Unmarshal(v, &f) == nil && now.Sub(f.At) > sessionTTL:
+			old = append(old, slices.Clone(k))
+		case string(k) != keep:
 			ks = append(ks, kept{string(k), f.At})
+		}
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
 		}
 	}
 	slices.SortFunc(ks, func(a, b kept) int { return a.at.Compare(b.at) })
