@@ -63,6 +63,11 @@ type Env struct {
 	// to an installed plugin of its name: such a name is never answered
 	// from an observed plugin's verdict alone.
 	PluginsUnknown bool
+	// InlineGiven: folders are given with --plugin-dir; Inline, the
+	// names (plugin@inline) of the plugins observed in them now, which
+	// the session's start kept are compared with (withStartPlugins).
+	InlineGiven bool
+	Inline      []string
 	// AddedInstructions reports whether the client reads the instruction
 	// files of the folders the session added (clientproc's
 	// AddedInstructions, asked only once the session added one); nil: it

@@ -182,7 +182,7 @@ func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)
 		steered: func(reason string) Response { return answer(Outcome{Answer: Deny, Reason: reason}, "") },
 		noEnv:   func(err error) Response { return Unreadable(u.Event, err, h) },
 		judge: func(ctx context.Context, env Env) Response {
-			env = withSessionFolders(ctx, env, u.Session)
+			env = withStartPlugins(ctx, withSessionFolders(ctx, env, u.Session), u.Session)
 			o := run(ctx, u, env, untilDeadline(ctx))
 			r := answer(o, env.Store.Dir)
 			if r.Out != nil {

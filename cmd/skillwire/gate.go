@@ -247,5 +247,6 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	}
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
 		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown(),
+		InlineGiven: len(w.added.Plugins.Dirs) > 0, Inline: w.inlineNames(),
 		AddedInstructions: instructions, Home: w.places.Home}, nil
 }

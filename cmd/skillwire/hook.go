@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/reconcile"
@@ -152,6 +153,9 @@ func sessionStart(ctx context.Context, s *streams, out *hookOut) {
 	}
 	out.warnFirst(w.added.Told())
 	out.warnFirst(w.inline.Told())
+	if why := gate.KeepStartPlugins(hookStore(w), in.Session, len(w.added.Plugins.Dirs) > 0, w.inlineNames(), w.inline.Unknown(), time.Now()); why != "" {
+		out.warnFirst(gate.StartPluginsTold(why))
+	}
 	cfg, err := envConfig(s)
 	if err != nil {
 		cfg = walker.DefaultConfig()

@@ -43,6 +43,16 @@ func (w *world) addedUnknown() bool { return w.added.Problem != "" || w.pluginsU
 // folders cannot all be observed and named: any plugin:name may be one.
 func (w *world) pluginsUnknown() bool { return w.added.Plugins.Problem != "" || w.inline.Unknown() }
 
+// inlineNames are the names (plugin@inline) of the plugins observed in
+// the folders given with --plugin-dir.
+func (w *world) inlineNames() []string {
+	names := make([]string, len(w.inline.Plugins))
+	for i, p := range w.inline.Plugins {
+		names[i] = p.Plugin
+	}
+	return names
+}
+
 func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
 
 // loadWorldFor takes the hook's cwd as the project hint.

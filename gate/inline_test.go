@@ -1,0 +1,81 @@
+package gate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/verdict"
+)
+
+// The client serves the inline plugins it read at its start: while folders
+// are given with --plugin-dir, a plugin the session's start kept that is
+// not among those observed now (renamed, removed) holds every plugin:name,
+// the installed, SAFE docs' included; so does a start that kept nothing,
+// or kept a plugin it could not name. The same plugins now, or more, or
+// no folder given, leave the installed plugin's verdict to answer.
+func TestAPluginRenamedSinceTheSessionStartedHoldsEveryPluginName(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		given   bool
+		session string
+		start   []string
+		unnamed bool
+		now     []string
+		want    Answer
+	}{
+		{"the same plugins", true, "s1", []string{"docs@inline"}, false, []string{"docs@inline"}, None},
+		{"one more now", true, "s1", []string{"docs@inline"}, false, []string{"docs@inline", "x@inline"}, None},
+		{"renamed", true, "s1", []string{"docs@inline"}, false, []string{"other@inline"}, Ask},
+		{"removed", true, "s1", []string{"docs@inline", "b@inline"}, false, []string{"b@inline"}, Ask},
+		{"unnamed at the start", true, "s1", nil, true, []string{"docs@inline"}, Ask},
+		{"no start kept", true, "s1", nil, false, nil, Ask},
+		{"another session's start", true, "s2", []string{"docs@inline"}, false, []string{"other@inline"}, Ask},
+		{"no session", true, "", []string{"docs@inline"}, false, []string{"docs@inline"}, Ask},
+		{"no folder given", false, "s1", []string{"docs@inline"}, false, nil, None},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := newTree(t)
+			tr.deliver()
+			tr.plugin("mkt", "docs", "1.0.0")
+			tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
+			if c.start != nil || c.unnamed {
+				if why := KeepStartPlugins(tr.env.Store, "s1", true, c.start, c.unnamed, tr.env.Now); why != "" {
+					t.Fatal(why)
+				}
+			}
+			tr.env.InlineGiven, tr.env.Inline = c.given, c.now
+			tr.env = withStartPlugins(context.Background(), tr.env, c.session)
+			res := tr.check(resolve.Skill, "docs:pdf")
+			if res.Answer != c.want {
+				t.Fatalf("%s %q, want %s", res.Answer, res.Reason, c.want)
+			}
+			if c.want == Ask && !strings.Contains(res.Reason, "may be served by a plugin this session loads from a folder") {
+				t.Errorf("reason %q", res.Reason)
+			}
+		})
+	}
+}
+
+// A start's plugins that cannot be kept are said, in fixed words: no
+// session, a garbage session id, a store that cannot be written.
+func TestStartPluginsNotKeptAreSaid(t *testing.T) {
+	tr := newTree(t)
+	if why := KeepStartPlugins(tr.env.Store, "s", false, []string{"a@inline"}, false, tr.env.Now); why != "" {
+		t.Errorf("no folder given: %q", why)
+	}
+	for _, s := range []string{"", "x\x1b[2J", strings.Repeat("s", 1000)} {
+		if why := KeepStartPlugins(tr.env.Store, s, true, []string{"a@inline"}, false, tr.env.Now); why == "" || strings.Contains(why, "\x1b") {
+			t.Errorf("session %q: %q", s, why)
+		}
+	}
+	o := tr.env.Store
+	o.Dir = "/proc/nonexistent/state"
+	if why := KeepStartPlugins(o, "s", true, nil, false, tr.env.Now); why == "" {
+		t.Error("a store that cannot be written kept the start")
+	}
+	if told := StartPluginsTold("why"); !strings.Contains(told, "(why)") || !strings.Contains(told, "asks for every plugin") {
+		t.Errorf("%q", told)
+	}
+}
