@@ -77,6 +77,11 @@ func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 			if d := decision(r.Debug); hooks && d != "ask" {
 				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
 			}
+			// Asked as the twin of a renamed plugin, not as other@inline's
+			// new plugin: the name is plug@mkt's alone now.
+			if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
+				t.Errorf("the ask is not the renamed plugin's: %s", res)
+			}
 			noTrouble(t, r)
 		})
 	}
@@ -329,6 +334,57 @@ func TestAPluginFolderTheClientRefusesIsToldAsRefusedNeverAsAdded(t *testing.T) 
 			if strings.Contains(adv, "added plugin") || strings.Contains(adv, "touch "+marker) {
 				t.Errorf("a plugin the client refused is told as added, or its hook as running:\n%s", adv)
 			}
+		})
+	}
+}
+
+// The client reads --plugin-dir once, at its start: a session started
+// with pd, whose plugin.json names its plugin plug (plug@inline, over the
+// installed, SAFE plug@mkt), whose plugin.json the model renames to other
+// mid-session, still serves the inline plug:ps. skillwire's SessionStart
+// kept plug@inline for the session: at the Skill call it observes
+// other@inline only, and asks plug:ps rather than answer it from
+// plug@mkt's verdict; the inline body never reaches the model. Control:
+// hooks uninstalled, the inline body runs.
+func TestAPluginRenamedMidSessionIsStillTheOneServed(t *testing.T) {
+	t.Parallel()
+	for _, hooks := range []bool{true, false} {
+		name := "hooks installed"
+		if !hooks {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, marker := twinWorld(t)
+			inlinePlugin(w, "pd", "plug", marker)
+			if !hooks {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			manifest := filepath.Join(w.Root, "pd/.claude-plugin/plugin.json")
+			rename := `printf '%s' '{"name":"other","version":"1.0.0","description":"an e2e plugin"}' > ` + manifest
+			m := model(t, []Reply{
+				Call("Bash", map[string]any{"command": rename, "description": "rename the plugin"}),
+				Skill("plug:ps"),
+			}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+			if b, err := os.ReadFile(manifest); err != nil || !strings.Contains(string(b), `"other"`) {
+				t.Fatalf("the model's Bash did not rename the plugin: %q %v (results %q)", b, err, m.ToolResults())
+			}
+			if m.Sent(pluginSkillBody) {
+				t.Errorf("the installed plugin's body reached the model: the client does not serve the inline plugin it read at its start")
+			}
+			if got := m.Sent(inlineBody); got == hooks {
+				t.Errorf("the inline body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			if d := decision(r.Debug); hooks && d != "ask" {
+				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+			}
+			// Asked as the twin of a renamed plugin, not as other@inline's
+			// new plugin: the name is plug@mkt's alone now.
+			if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
+				t.Errorf("the ask is not the renamed plugin's: %s", res)
+			}
+			noTrouble(t, r)
 		})
 	}
 }
