@@ -77,11 +77,6 @@ func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 			if d := decision(r.Debug); hooks && d != "ask" {
 				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
 			}
-			// Asked as the twin of a renamed plugin, not as other@inline's
-			// new plugin: the name is plug@mkt's alone now.
-			if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
-				t.Errorf("the ask is not the renamed plugin's: %s", res)
-			}
 			noTrouble(t, r)
 		})
 	}
