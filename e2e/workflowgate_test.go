@@ -423,3 +423,56 @@ func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
 		})
 	}
 }
+
+// A workflow's literal agentType that names no agent skillwire observes
+// is held as an Agent call of it: under --worktree, a relative --add-dir
+// is read against the project, and skillwire cannot prove which folder it
+// named; the agent it serves, recorded BLOCK by name when that folder was
+// observed, denies the Workflow call as BLOCKed by its name (worse than
+// the ask the worktree's own, undecided copy of the workflow gets; without
+// this rule only that ask is answered), and never runs. Control: hooks
+// uninstalled, the client starts it.
+func TestAWorkflowStartingALiteralAgentSkillwireCannotObserveIsHeld(t *testing.T) {
+	t.Parallel()
+	for _, uninstall := range []bool{false, true} {
+		name := "held"
+		if uninstall {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			gitInit(t, w.Project)
+			w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
+				"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'addagent' })\nreturn r\n")
+			gitIn(t, w.Project, "add", ".")
+			gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Write("extra/.claude/agents/addagent.md", "---\nname: addagent\ndescription: e2e agent\n---\nAGENT-BODY-9e4: you are the agent.\n")
+			m := model(t, nil)
+			w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
+			if !strings.Contains(advisory(m), `added agent "addagent.md"`) {
+				t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
+			}
+			w.Record("agent", "addagent.md", "BLOCK")
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m = model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, Say("hi"), Say("hi"))
+			r := w.Claude(m, Run{Prompt: "run it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra", "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+			if !strings.Contains(r.Debug, "Created worktree at:") {
+				t.Fatal("the client made no worktree: the case pins nothing")
+			}
+			if got := m.Sent("AGENT-BODY-9e4"); got != uninstall {
+				t.Fatalf("the added folder's agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			if uninstall {
+				return
+			}
+			if !strings.Contains(r.Debug, `returned permissionDecision: deny (reason: the agent "addagent" is none that skillwire has observed, and is held as BLOCKed`) {
+				t.Errorf("not denied as BLOCKed by its name:\n%s", grepLines(r.Debug, "permissionDecision"))
+			}
+		})
+	}
+}

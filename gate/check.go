@@ -129,9 +129,11 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	refs, capped := referenced(u, found, matched)
 	matched = append(matched, refs...)
 	unseen := unobservable(u, blind, matched)
+	var typed []typedAgent
 	if u.Kind == resolve.Workflow {
 		// What the scripts start runs with no PreToolUse call of its own.
-		st, hidden := starts(u, found, matched, blind)
+		st, hidden, t := starts(u, found, matched, blind)
+		typed = t
 		unseen = append(unseen, hidden...)
 		for _, s := range st {
 			more, c := referenced(Use{Kind: s.l.cand.Kind, Name: s.name, Event: u.Event}, found, []located{s.l})
@@ -155,11 +157,11 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		// the call is allowed without its permission check: both are judged.
 		unseen = append(unseen, scriptFinding(u))
 	}
-	if len(matched) == 0 && len(unseen) == 0 {
+	if len(matched) == 0 && len(unseen) == 0 && len(typed) == 0 {
 		return unknown(ctx, u, env)
 	}
 	if mayBeTwin(u, env) {
-		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: true, Twin: true})
+		unseen = append(unseen, twinFinding(u))
 	}
 	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
 	if err != nil {
@@ -185,6 +187,11 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		if err != nil {
 			return err
 		}
+		more, err := typedFindings(tx, typed, env)
+		if err != nil {
+			return err
+		}
+		res.Findings = append(res.Findings, more...)
 		if res.Policy, err = ParsePolicy(p); err != nil {
 			return err
 		}
@@ -238,6 +245,38 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	if u.Path != "" && !workflows || u.Kind == resolve.Agent && u.Name == "" {
 		return Result{}, nil
 	}
+	res := Result{Policy: DefaultPolicy, Findings: []Finding{unknownFinding(u, env)}}
+	o := storeOptions(ctx, env.Store)
+	o.Create, o.ReadOnly = false, true
+	err := baseline.View(o, func(tx *baseline.Tx) error {
+		p, err := tx.Policy().Get()
+		if err != nil {
+			return err
+		}
+		if res.Policy, err = ParsePolicy(p); err != nil {
+			return err
+		}
+		res.Findings[0], err = heldNamed(tx, u, res.Findings[0])
+		return err
+	})
+	switch {
+	case errors.Is(err, baseline.ErrAbsent): // no store yet: the default policy
+	case errors.Is(err, baseline.ErrBusy):
+		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
+	case err != nil:
+		return Result{}, fmt.Errorf("%w: judging: %w", ErrStore, err)
+	}
+	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
+	if res.Answer == None {
+		return Result{Policy: res.Policy}, nil
+	}
+	return res, nil
+}
+
+// unknownFinding is the finding of u, whose name resolves to no
+// candidate skillwire observed, before the store is read (heldNamed).
+func unknownFinding(u Use, env Env) Finding {
+	workflows := u.Kind == resolve.Workflow
 	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: env.AddedUnknown}
 	switch {
 	case workflows && (u.Script != "" || u.Path != ""):
@@ -262,35 +301,23 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 		}
 	}
 	f.Twin = mayBeTwin(u, env)
-	res := Result{Policy: DefaultPolicy, Findings: []Finding{f}}
-	o := storeOptions(ctx, env.Store)
-	o.Create, o.ReadOnly = false, true
-	err := baseline.View(o, func(tx *baseline.Tx) error {
-		p, err := tx.Policy().Get()
-		if err != nil {
-			return err
-		}
-		if res.Policy, err = ParsePolicy(p); err != nil {
-			return err
-		}
-		l, ok, err := adverseNamed(tx, u)
-		if ok {
-			res.Findings[0].State, res.Findings[0].Like = l.state, l.text
-		}
-		return err
-	})
-	switch {
-	case errors.Is(err, baseline.ErrAbsent): // no store yet: the default policy
-	case errors.Is(err, baseline.ErrBusy):
-		return Result{}, fmt.Errorf("%w: %w", ErrLocked, err)
-	case err != nil:
-		return Result{}, fmt.Errorf("%w: judging: %w", ErrStore, err)
+	return f
+}
+
+// heldNamed is f, u's finding of no observed candidate, held as the
+// candidate recorded BLOCK or SUSPECT that u's name names, if any.
+func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
+	l, ok, err := adverseNamed(tx, u)
+	if ok {
+		f.State, f.Like = l.state, l.text
 	}
-	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
-	if res.Answer == None {
-		return Result{Policy: res.Policy}, nil
-	}
-	return res, nil
+	return f, err
+}
+
+// twinFinding is the finding of u while mayBeTwin: a plugin's inline
+// twin skillwire cannot observe may serve it.
+func twinFinding(u Use) Finding {
+	return Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: true, Twin: true}
 }
 
 // mayBeTwin: u names a plugin's skill, agent or command (plugin:name)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
@@ -100,6 +101,13 @@ type started struct {
 // that the gate judges: past it, what is left is unknown, and judged so.
 const maxStarts = maxRefs
 
+// typedAgent is a literal agentType of a script's agent() call: a name
+// the script is certain to start when the call runs.
+type typedAgent struct {
+	name     string
+	observed bool // it reaches a candidate skillwire observed
+}
+
 // starts is every candidate of found that the scripts a Workflow call runs
 // may start with no PreToolUse call of their own: the agents their
 // literals name (workflow.ReadStarts: a superset), the child workflows
@@ -108,8 +116,10 @@ const maxStarts = maxRefs
 // unseen holds what cannot be named: a script that could not be read, an
 // agent() whose agentType is no literal, a plugin's workflow (its scripts
 // are not read here), a folder of agents that could not be listed, the
-// bound passed.
-func starts(u Use, found, matched []located, blind []blindRoot) (out []started, unseen []Finding) {
+// bound passed. typed is every literal agentType, each once, to be judged
+// as an Agent call of it is (typedFindings): one of no observed agent
+// may be served from where skillwire cannot see.
+func starts(u Use, found, matched []located, blind []blindRoot) (out []started, unseen []Finding, typed []typedAgent) {
 	type script struct {
 		who string
 		st  workflow.Starts
@@ -165,6 +175,7 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 	}
 	capped := false
 	named := agentNamer(found)
+	typedSeen := map[string]bool{}
 	for i := 0; i < len(scripts); i++ { // children append theirs
 		s := scripts[i]
 		if s.st.Unnamed != "" {
@@ -172,6 +183,16 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 		}
 		for _, a := range named(s.st.Names) {
 			capped = capped || !add(a.l, a.name, s.who+" may start it (agent())")
+		}
+		for _, n := range s.st.Agents {
+			switch {
+			case typedSeen[n]:
+			case len(typed) == maxStarts:
+				capped = true
+			default:
+				typedSeen[n] = true
+				typed = append(typed, typedAgent{n, len(named([]string{n})) > 0})
+			}
 		}
 		if len(s.st.Names) > 0 {
 			for _, b := range blind {
@@ -199,7 +220,37 @@ func starts(u Use, found, matched []located, blind []blindRoot) (out []started, 
 	if capped {
 		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: resolve.Workflow}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
 	}
-	return out, unseen
+	return out, unseen, typed
+}
+
+// typedFindings judges each literal agentType as the Agent tool judges a
+// call of its name (unknown, Check): one of no observed agent is held as
+// the candidate recorded BLOCK or SUSPECT that it names, and asked while
+// the session's added folders (or, for plugin:name, its plugin folders)
+// are not all observed; a built-in's name is the client's own otherwise.
+// One that names nothing anywhere is not started (the client's agent()
+// fails on an unknown type), so it is no finding. An observed one is
+// judged as a candidate, and held besides while plugin folders may serve
+// its twin.
+func typedFindings(tx *baseline.Tx, typed []typedAgent, env Env) ([]Finding, error) {
+	var out []Finding
+	for _, t := range typed {
+		u := Use{Kind: resolve.Agent, Name: t.name}
+		if t.observed {
+			if mayBeTwin(u, env) {
+				out = append(out, twinFinding(u))
+			}
+			continue
+		}
+		f, err := heldNamed(tx, u, unknownFinding(u, env))
+		if err != nil {
+			return nil, err
+		}
+		if f.Like != "" || f.AddedUnknown || f.Twin {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // agentNamer returns the agents of found that any of a script's names may

@@ -226,6 +226,91 @@ func TestTheAgentsAWorkflowMayStartAreJudgedAtItsCall(t *testing.T) {
 	}
 }
 
+// A literal agentType that names no observed agent is judged at the
+// Workflow call as an Agent call of that name is (unknown): asked while
+// the session's added folders, or for plugin:name its plugin folders, are
+// not all observed; held as the BLOCK or SUSPECT recorded by that name
+// (its file moved where skillwire does not look); a built-in's name is
+// the client's own while nothing may serve a file of it. A name nothing
+// serves is not started (the client's agent() fails on it), and a literal
+// that is no agentType (a prompt) is no agent it is certain to start.
+func TestALiteralAgentTypeOfNoObservedAgentIsJudgedAsTheAgentToolJudgesIt(t *testing.T) {
+	gone := func(v string) func(tr *tree, sts map[string]baseline.Standing) {
+		return func(tr *tree, sts map[string]baseline.Standing) {
+			tr.record(sts["project/evil.md"], v)
+			must(t, os.Remove(filepath.Join(tr.project, ".claude", "agents", "evil.md")))
+		}
+	}
+	for _, tc := range []struct {
+		name, body     string
+		added, plugins bool
+		setup          func(tr *tree, sts map[string]baseline.Standing)
+		want           Answer
+		says           string
+	}{
+		{"an unknown name, every folder observed", "await agent('p', { agentType: 'ghost' })", false, false, nil, None, ""},
+		{"an unknown name, added folders unobserved", "await agent('p', { agentType: 'ghost' })", true, false, nil, Ask, `the agent "ghost" is none that skillwire has observed nor one of Claude Code's own, and this session added folders skillwire cannot observe`},
+		{"an unknown name of a child workflow's", "await workflow('child')", true, false, func(tr *tree, _ map[string]baseline.Standing) {
+			tr.workflowFile("child.js", "export const meta = { name: 'child', description: 'd' }\nawait agent('p', { agentType: 'ghost' })\n")
+			tr.record(tr.deliver()["project/child.js"], verdict.Safe)
+		}, Ask, `the agent "ghost" is none`},
+		{"a prompt is no agentType", "await agent('ghost')\nconst k = 'spook'", true, true, nil, None, ""},
+		{"a BLOCKed agent's name, its file moved away", "await agent('p', { agentType: 'evil' })", false, false, gone(verdict.Block), Deny, `the agent "evil" is none that skillwire has observed, and is held as BLOCKed`},
+		{"a SUSPECT agent's name, its file moved away", "await agent('p', { agentType: 'evil' })", false, false, gone(verdict.Suspect), Ask, `is held as SUSPECT`},
+		{"a built-in, every folder observed", "await agent('p', { agentType: 'Explore' })", false, true, nil, None, ""},
+		{"a built-in, added folders unobserved", "await agent('p', { agentType: 'Explore' })", true, false, nil, Ask, `the agent "Explore" is one of Claude Code's own, but this session added folders`},
+		{"a plugin's name, plugin folders observed", "await agent('p', { agentType: 'other:rev' })", false, false, nil, None, ""},
+		{"a plugin's name, plugin folders unobserved", "await agent('p', { agentType: 'other:rev' })", false, true, nil, Ask, `the agent "other:rev" may be served by a plugin this session loads from a folder`},
+		{"an observed agent, plugin folders unobserved", "await agent('p', { agentType: 'evil' })", false, true, nil, None, ""},
+		{"control bytes are never shown", "await agent('p', { agentType: 'gh\\x1b[2Jost' })", true, false, nil, Ask, "a name that cannot be shown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, sts := wfAgents(t, tc.body)
+			tr.record(sts["project/evil.md"], verdict.Safe)
+			if tc.setup != nil {
+				tc.setup(tr, sts)
+			}
+			tr.env.AddedUnknown, tr.env.PluginsUnknown = tc.added, tc.plugins
+			res := tr.check(resolve.Workflow, "wf")
+			if res.Answer != tc.want || !strings.Contains(res.Reason, tc.says) {
+				t.Fatalf("%s %q, want %s saying %q", res.Answer, res.Reason, tc.want, tc.says)
+			}
+			if strings.Contains(res.Reason, "\x1b") {
+				t.Errorf("raw bytes in the reason %q", res.Reason)
+			}
+		})
+	}
+	t.Run("a plugin's observed agent, plugin folders unobserved", func(t *testing.T) {
+		tr := newTree(t)
+		tr.deliver()
+		tr.plugin("mkt", "docs", "1.0.0")
+		tr.workflowFile("wf.js", "export const meta = { name: 'wf', description: 'd' }\nawait agent('p', { agentType: 'docs:rev' })\n")
+		sts := tr.deliver()
+		tr.record(sts["global/mkt/docs/1.0.0"], verdict.Safe)
+		tr.record(sts["project/wf.js"], verdict.Safe)
+		for _, unknown := range []bool{false, true} {
+			tr.env.PluginsUnknown = unknown
+			want := None
+			if unknown {
+				want = Ask
+			}
+			if res := tr.check(resolve.Workflow, "wf"); res.Answer != want {
+				t.Errorf("plugins unknown %v: %s %q, want %s", unknown, res.Answer, res.Reason, want)
+			}
+		}
+	})
+	t.Run("more literal agentTypes than the gate follows", func(t *testing.T) {
+		var body strings.Builder
+		for i := range maxStarts + 1 {
+			fmt.Fprintf(&body, "await agent('p', { agentType: 'ghost%02d' })\n", i)
+		}
+		tr, _ := wfAgents(t, body.String())
+		if res := tr.check(resolve.Workflow, "wf"); res.Answer != Ask || !strings.Contains(res.Reason, "than skillwire follows") {
+			t.Errorf("%s %q", res.Answer, res.Reason)
+		}
+	})
+}
+
 // A script the call carries, once a person allows it, starts its agents
 // ungated: a BLOCKed one denies it outright. A reviewed workflow's
 // workflow('child') is judged, and the child's agents with it.

@@ -15,6 +15,10 @@ type Starts struct {
 	// without ${}), decoded, each once: a superset of the agent types its
 	// agent() calls give as literals.
 	Names []string
+	// Agents are the agent types its agent() calls give as literals
+	// (agentType: '…'), each once: those it is certain to start when the
+	// call runs, a subset of Names.
+	Agents []string
 	// Workflows are the names its workflow('name') calls give.
 	Workflows []string
 	// Unnamed, when not "", says why the script may start an agent or a
@@ -61,7 +65,7 @@ func ReadStarts(src []byte) Starts {
 		return Starts{Unnamed: why}
 	}
 	var st Starts
-	seen := map[string]bool{}
+	seen, typed := map[string]bool{}, map[string]bool{}
 	for i, t := range toks {
 		if t.kind == tString && !seen[t.text] {
 			seen[t.text] = true
@@ -75,7 +79,11 @@ func ReadStarts(src []byte) Starts {
 		case "globalThis", "this", "eval", "Function", "import", "require":
 			why = unnamedGlobal
 		case "agent":
-			why = agentCall(toks, i)
+			var typ string
+			if typ, why = agentCall(toks, i); typ != "" && !typed[typ] {
+				typed[typ] = true
+				st.Agents = append(st.Agents, typ)
+			}
 		case "workflow":
 			var name string
 			if name, why = workflowCall(toks, i); why == "" {
@@ -91,33 +99,38 @@ func ReadStarts(src []byte) Starts {
 
 // agentCall checks the agent token at i: a direct call whose options,
 // when given, are an object literal whose agentType, when set, is one
-// string literal (no agentType: the client's own workflow-subagent).
-func agentCall(toks []token, i int) string {
+// string literal (no agentType: the client's own workflow-subagent). typ
+// is that literal, "" for none; why is not "" when the call may start an
+// agent of another name (then typ is "").
+func agentCall(toks []token, i int) (typ, why string) {
 	args, ok := callArgs(toks, i)
 	if !ok {
-		return unnamedRef
+		return "", unnamedRef
 	}
 	if len(args) < 2 {
-		return ""
+		return "", ""
 	}
 	opts := args[1]
 	if len(opts) < 2 || !opts[0].is("{") || !opts[len(opts)-1].is("}") || closing(opts, 0) != len(opts)-1 {
-		return unnamedOptions
+		return "", unnamedOptions
 	}
 	for _, m := range split(opts[1 : len(opts)-1]) {
 		switch {
 		case len(m) == 0:
 			continue
 		case m[0].is("...") || m[0].is("["):
-			return unnamedOptions
+			return "", unnamedOptions
 		case len(m) >= 2 && (m[0].kind == tIdent || m[0].kind == tString) && m[1].is(":"):
 			switch m[0].text {
 			case "__proto__":
-				return unnamedOptions // its prototype may carry an agentType
+				return "", unnamedOptions // its prototype may carry an agentType
 			case "agentType":
 				if len(m) != 3 || m[2].kind != tString {
-					return unnamedComputed
+					return "", unnamedComputed
 				}
+				// A later agentType key overrides an earlier one, as the
+				// object literal does; an empty one is none.
+				typ = m[2].text
 			}
 		case len(m) == 1 && m[0].kind == tIdent && m[0].text != "agentType" && m[0].text != "__proto__":
 			// A shorthand copies a variable's value: no code of it runs
@@ -128,10 +141,10 @@ func agentCall(toks []token, i int) string {
 			// agentType can write it through super or this (a BLOCKed agent
 			// ran so under a reviewed workflow), so no member that is code
 			// is read past.
-			return unnamedOptions
+			return "", unnamedOptions
 		}
 	}
-	return ""
+	return typ, ""
 }
 
 // workflowCall reads workflow('name', …) at i: the name, or why not.

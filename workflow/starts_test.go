@@ -265,3 +265,44 @@ func TestASlashIsReadOnlyWhereTheGrammarMakesItCertain(t *testing.T) {
 		})
 	}
 }
+
+// Agents are the literal agentTypes only, each once, decoded, the last
+// of a repeated key as the object literal keeps it: a prompt, another
+// key's literal, a literal elsewhere, an empty agentType (none) and a
+// workflow's name are none of them; control bytes and a huge name are
+// kept as the literal holds them, never cut or cleaned.
+func TestAgentsAreTheLiteralAgentTypesOnly(t *testing.T) {
+	long := strings.Repeat("x", 300000)
+	for _, c := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"a literal", "agent('p', { agentType: 'evil' })", []string{"evil"}},
+		{"each once, in order", "agent('p', {agentType: 'b'})\nagent('q', {agentType: \"a\"})\nagent('r', {agentType: `b`})", []string{"b", "a"}},
+		{"decoded", `agent('p', { agentType: 'e\x76\u0069\u{6c}' })`, []string{"evil"}},
+		{"the last of a repeated key", "agent('p', { agentType: 'a', agentType: 'b' })", []string{"b"}},
+		{"inside a substitution", "const s = `${agent('p', {agentType: 'inner'})}`", []string{"inner"}},
+		{"none: no options, another key, an empty type, a workflow", "agent('evil')\nagent('p', { model: 'worse' })\nagent('q', { agentType: '' })\nworkflow('child')\nconst k = 'other'", nil},
+		{"a member's call is another's", "r.agent('p', { agentType: 'evil' })", nil},
+		{"control bytes kept", "agent('p', { agentType: 'e\\x1b[2Jvil\\u0000' })", []string{"e\x1b[2Jvil\x00"}},
+		{"a huge name kept whole", "agent('p', { agentType: '" + long + "' })", []string{long}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := ReadStarts([]byte(metaHead + c.body + "\n"))
+			if st.Unnamed != "" {
+				t.Fatalf("unnamed: %q", st.Unnamed)
+			}
+			if !slices.Equal(st.Agents, c.want) {
+				t.Errorf("agents %q, want %q", st.Agents, c.want)
+			}
+			for _, a := range st.Agents {
+				if !slices.Contains(st.Names, a) {
+					t.Errorf("%q is not among the names: Agents must be a subset", a)
+				}
+			}
+		})
+	}
+	if st := ReadStarts([]byte(metaHead + "agent('p', { agentType: 'a', get b() { return 1 } })\n")); st.Unnamed == "" || len(st.Agents) != 0 {
+		t.Errorf("a call read as unnamed names no certain agent: %q, %q", st.Unnamed, st.Agents)
+	}
+}
