@@ -67,6 +67,23 @@ type AddedDirs struct {
 	Problem string
 	// Plugins are the plugin folders the client loads (--plugin-dir).
 	Plugins PluginDirs
+	// startInstructions: the environment the client started with switches
+	// on reading the added folders' instruction files, or it could not be
+	// read (Instructions).
+	startInstructions bool
+}
+
+// Instructions is whether the client reads the instruction files of the
+// folders it added (claude.EnvAddedInstructions): on in the environment it
+// started with, read with its command line, or in the hook's own env,
+// which carries the settings env the client applied to itself. An
+// environment that cannot be read is taken as on: a file watched that the
+// client does not read costs a line, one it reads unwatched is silence.
+func (a AddedDirs) Instructions(env claude.Env) bool {
+	if v, _ := env.Getenv(claude.EnvAddedInstructions); claude.EnvOn(v) {
+		return true
+	}
+	return a.startInstructions
 }
 
 // Problems reading the client, in fixed words.
@@ -118,7 +135,8 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	if err != nil {
 		out.problem(problemEnviron)
 	}
-	cenv := environVars(environ, envRelaunchDirs, envBgRules, envPWD)
+	cenv := environVars(environ, envRelaunchDirs, envBgRules, envPWD, claude.EnvAddedInstructions)
+	out.startInstructions = err != nil || claude.EnvOn(cenv[claude.EnvAddedInstructions])
 	var vals []string
 	for _, v := range []struct{ name, problem string }{{envBgRules, problemBackground}, {envRelaunchDirs, problemRelaunch}} {
 		raw, ok := cenv[v.name]
@@ -186,7 +204,7 @@ func (l *launchDir) resolve(v string) (string, string) {
 // failed is what is known when the client's command line cannot be read:
 // neither its added folders nor its plugin folders.
 func failed(problem string) AddedDirs {
-	return AddedDirs{Problem: problem, Plugins: PluginDirs{Problem: problem}}
+	return AddedDirs{Problem: problem, Plugins: PluginDirs{Problem: problem}, startInstructions: true}
 }
 
 // locate is the /proc directory of the client running this process, or

@@ -29,16 +29,6 @@ func (c Client) Getenv(env claude.Env, name string) StartEnv {
 	return StartEnv{Value: v, Set: ok}
 }
 
-// AddedInstructions is whether the client running this process reads the
-// instruction files of the folders it added (claude.EnvAddedInstructions):
-// on in the environment it started with, or in the hook's own, which
-// carries the settings env the client applied to itself. An environment
-// that cannot be read is taken as on: a file watched that the client does
-// not read costs a line, one it reads unwatched is silence.
-func (c Client) AddedInstructions(env claude.Env) bool {
-	if v, _ := env.Getenv(claude.EnvAddedInstructions); claude.EnvOn(v) {
-		return true
-	}
-	s := c.Getenv(env, claude.EnvAddedInstructions)
-	return s.Problem != "" || claude.EnvOn(s.Value)
-}
+// AddedInstructions is Added(env).Instructions(env): for a caller that
+// reads nothing else of the client.
+func (c Client) AddedInstructions(env claude.Env) bool { return c.Added(env).Instructions(env) }

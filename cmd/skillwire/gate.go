@@ -241,10 +241,8 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
-	instructions := func() bool { return s.client.AddedInstructions(claudeEnv(s)) }
-	if len(w.places.Added) > 0 {
-		instructions = func() bool { return w.places.AddedInstructions }
-	}
+	// The client's environment was read with its command line (w.added).
+	instructions := func() bool { return w.added.Instructions(claudeEnv(s)) }
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
 		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown(),
 		InlineGiven: len(w.added.Plugins.Dirs) > 0, Inline: w.inlineNames(),

@@ -97,7 +97,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs, w.added.Plugins.NoMCP)
 	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 {
 		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
-		w.places.AddedInstructions = s.client.AddedInstructions(env)
+		w.places.AddedInstructions = w.added.Instructions(env)
 		w.roots = w.places.Roots()
 	}
 	return w, nil
