@@ -56,19 +56,29 @@ func SessionDirsOf(tx *bolt.Tx) SessionDirs { return SessionDirs{tx} }
 
 // Of is what session added; the zero value when nothing.
 func (sd SessionDirs) Of(session string) (SessionFolders, error) {
-	b := sd.tx.Bucket(bucketSessionDirs)
+	return sessionRecord(sd.tx, bucketSessionDirs, session, "session folders",
+		func(f *SessionFolders) bool { return len(f.Dirs) <= MaxSessionDirs })
+}
+
+// sessionRecord is session's record in bucket, decoded strictly and
+// checked by ok; the zero value when there is none (or the session id is
+// not one skillwire keeps), storefile.ErrCorrupt naming what when it does
+// not decode or ok refuses it.
+func sessionRecord[T any](tx *bolt.Tx, bucket []byte, session, what string, ok func(*T) bool) (T, error) {
+	var rec T
+	b := tx.Bucket(bucket)
 	if b == nil || !validToken(session, MaxSessionLen) {
-		return SessionFolders{}, nil
+		return rec, nil
 	}
 	v := b.Get([]byte(session))
 	if v == nil {
-		return SessionFolders{}, nil
+		return rec, nil
 	}
-	var f SessionFolders
-	if err := storefile.DecodeStrict(v, &f); err != nil || len(f.Dirs) > MaxSessionDirs {
-		return SessionFolders{}, fmt.Errorf("%w: session folders", storefile.ErrCorrupt)
+	if err := storefile.DecodeStrict(v, &rec); err != nil || !ok(&rec) {
+		var zero T
+		return zero, fmt.Errorf("%w: %s", storefile.ErrCorrupt, what)
 	}
-	return f, nil
+	return rec, nil
 }
 
 // Add keeps dir for session: once, and past MaxSessionDirs the session is

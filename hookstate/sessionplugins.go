@@ -3,7 +3,6 @@ package hookstate
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -57,19 +56,8 @@ func SessionPluginsOf(tx *bolt.Tx) SessionPlugins { return SessionPlugins{tx} }
 // Of is what session's start observed; Kept false when nothing was kept
 // (or the session id is not one skillwire keeps).
 func (sp SessionPlugins) Of(session string) (StartPlugins, error) {
-	b := sp.tx.Bucket(bucketSessionPlugins)
-	if b == nil || !validToken(session, MaxSessionLen) {
-		return StartPlugins{}, nil
-	}
-	v := b.Get([]byte(session))
-	if v == nil {
-		return StartPlugins{}, nil
-	}
-	var p StartPlugins
-	if err := storefile.DecodeStrict(v, &p); err != nil || !p.Kept || len(p.Names) > MaxSessionPlugins {
-		return StartPlugins{}, fmt.Errorf("%w: session plugins", storefile.ErrCorrupt)
-	}
-	return p, nil
+	return sessionRecord(sp.tx, bucketSessionPlugins, session, "session plugins",
+		func(p *StartPlugins) bool { return p.Kept && len(p.Names) <= MaxSessionPlugins })
 }
 
 // Keep adds names (the inline plugins a start of session observed) to
