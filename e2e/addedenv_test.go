@@ -19,36 +19,29 @@ import (
 // uninstalled the folder's simplify runs.
 func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "observed"
+	bothWays(t, "observed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := NewWorld(t)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Skill("extra/.claude/skills", "simplify", builtinBody)
+		dirs, _ := json.Marshal([]string{filepath.Join(w.Root, "extra")})
+		env := []string{"CLAUDE_RELAUNCH_SESSION_ADD_DIRS=" + string(dirs)}
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Skill("extra/.claude/skills", "simplify", builtinBody)
-			dirs, _ := json.Marshal([]string{filepath.Join(w.Root, "extra")})
-			env := []string{"CLAUDE_RELAUNCH_SESSION_ADD_DIRS=" + string(dirs)}
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("simplify")})
-			r := w.Claude(m, Run{Prompt: "simplify", Env: env})
-			noTrouble(t, r)
-			if !strings.Contains(r.Debug, "destination 'session'") {
-				t.Fatal("the client did not add the folder from its environment: the case pins nothing")
-			}
-			if told := strings.Contains(advisory(m), `added skill "simplify"`); told == uninstall {
-				t.Errorf("the relaunch folder's skill told: %v\n%s", told, advisory(m))
-			}
-			if got := m.Sent(builtinBody); got != uninstall {
-				t.Errorf("the folder's simplify ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-			}
-		})
-	}
+		m := model(t, []Reply{Skill("simplify")})
+		r := w.Claude(m, Run{Prompt: "simplify", Env: env})
+		noTrouble(t, r)
+		if !strings.Contains(r.Debug, "destination 'session'") {
+			t.Fatal("the client did not add the folder from its environment: the case pins nothing")
+		}
+		if told := strings.Contains(advisory(m), `added skill "simplify"`); told == uninstall {
+			t.Errorf("the relaunch folder's skill told: %v\n%s", told, advisory(m))
+		}
+		if got := m.Sent(builtinBody); got != uninstall {
+			t.Errorf("the folder's simplify ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+		}
+	})
 }
 
 // --worktree moves the client into proj/.claude/worktrees/wt1 after it
@@ -61,56 +54,49 @@ func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
 func TestAWorktreeSessionsRelativeAddedFolderIsHeld(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, skill, body string }{{"blocked", "added", addedBody}, {"builtin", "simplify", builtinBody}} {
-		for _, uninstall := range []bool{false, true} {
-			name := tc.name
-			if uninstall {
-				name += ", control: hooks uninstalled"
+		bothWays(t, tc.name, tc.name+", control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			w := NewWorld(t)
+			gitInit(t, w.Project)
+			w.Write("proj/README", "x")
+			gitIn(t, w.Project, "add", ".")
+			gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Skill("extra/.claude/skills", tc.skill, tc.body)
+			if tc.skill == "added" {
+				m := model(t, nil)
+				w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
+				if !strings.Contains(advisory(m), `added skill "added"`) {
+					t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
+				}
+				w.Record("skill", "added", "BLOCK")
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w := NewWorld(t)
-				gitInit(t, w.Project)
-				w.Write("proj/README", "x")
-				gitIn(t, w.Project, "add", ".")
-				gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
-				w.Install()
-				w.Claude(model(t, nil), Run{Prompt: "hello"})
-				w.Skill("extra/.claude/skills", tc.skill, tc.body)
-				if tc.skill == "added" {
-					m := model(t, nil)
-					w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
-					if !strings.Contains(advisory(m), `added skill "added"`) {
-						t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
-					}
-					w.Record("skill", "added", "BLOCK")
-				}
-				if uninstall {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-				}
-				m := model(t, []Reply{Skill(tc.skill)})
-				r := w.Claude(m, Run{Prompt: "use it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra"}})
-				if !strings.Contains(r.Debug, "Created worktree at:") {
-					t.Fatal("the client made no worktree: the case pins nothing")
-				}
-				if got := m.Sent(tc.body); got != uninstall {
-					t.Fatalf("the added folder's body ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-				}
-				if uninstall {
-					return
-				}
-				if !strings.Contains(advisory(m), "cannot observe every folder this session added") {
-					t.Errorf("not told:\n%s", advisory(m))
-				}
-				res := strings.Join(m.ToolResults()["Skill"], "\n")
-				// The client words the denied tool result in more than one way
-				// here (with and without "hook error"); skillwire's answer is
-				// the deny its debug log records.
-				denied := strings.Contains(r.Debug, "returned permissionDecision: deny (reason: the skill \"added\" is none that skillwire has observed, and is held as BLOCKed")
-				if tc.skill == "added" && (!denied || !strings.Contains(res, "held as BLOCKed")) {
-					t.Errorf("not denied as BLOCKed: %q", res)
-				}
-			})
-		}
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill(tc.skill)})
+			r := w.Claude(m, Run{Prompt: "use it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra"}})
+			if !strings.Contains(r.Debug, "Created worktree at:") {
+				t.Fatal("the client made no worktree: the case pins nothing")
+			}
+			if got := m.Sent(tc.body); got != uninstall {
+				t.Fatalf("the added folder's body ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			if uninstall {
+				return
+			}
+			if !strings.Contains(advisory(m), "cannot observe every folder this session added") {
+				t.Errorf("not told:\n%s", advisory(m))
+			}
+			res := strings.Join(m.ToolResults()["Skill"], "\n")
+			// The client words the denied tool result in more than one way
+			// here (with and without "hook error"); skillwire's answer is
+			// the deny its debug log records.
+			denied := strings.Contains(r.Debug, "returned permissionDecision: deny (reason: the skill \"added\" is none that skillwire has observed, and is held as BLOCKed")
+			if tc.skill == "added" && (!denied || !strings.Contains(res, "held as BLOCKed")) {
+				t.Errorf("not denied as BLOCKed: %q", res)
+			}
+		})
 	}
 }
 

@@ -87,28 +87,21 @@ func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 // it loads.
 func TestANameOfNoObservedCandidateIsAsked(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "gated"
+	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := NewWorld(t)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Skill("other/.claude/skills", "added", "ADDED-7c1 from a folder skillwire does not watch")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Skill("other/.claude/skills", "added", "ADDED-7c1 from a folder skillwire does not watch")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("added")})
-			r := w.Claude(m, Run{Prompt: "go", Args: []string{"--add-dir", filepath.Join(w.Root, "other")}})
-			if got := m.Sent("ADDED-7c1"); got != uninstall {
-				t.Errorf("the unwatched skill loaded: %v, want %v (%q)", got, uninstall, m.ToolResults())
-			}
-			if !uninstall && !slicesContains(r.Denials(), "Skill") {
-				t.Errorf("not asked: denials %v", r.Denials())
-			}
-		})
-	}
+		m := model(t, []Reply{Skill("added")})
+		r := w.Claude(m, Run{Prompt: "go", Args: []string{"--add-dir", filepath.Join(w.Root, "other")}})
+		if got := m.Sent("ADDED-7c1"); got != uninstall {
+			t.Errorf("the unwatched skill loaded: %v, want %v (%q)", got, uninstall, m.ToolResults())
+		}
+		if !uninstall && !slicesContains(r.Denials(), "Skill") {
+			t.Errorf("not asked: denials %v", r.Denials())
+		}
+	})
 }

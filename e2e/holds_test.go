@@ -101,30 +101,23 @@ func TestToldIsNotReviewed(t *testing.T) {
 // 8. The model cannot record a verdict through its Bash tool unasked.
 func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "gated"
+	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := blockedWorld(t, true)
+		c := w.Candidate("skill", "evil")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := blockedWorld(t, true)
-			c := w.Candidate("skill", "evil")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
-			m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
-			r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
-			out := w.MustSkillwire([]int{0, 3}, "list", "--json")
-			if got := strings.Contains(out, `"SAFE-TO-PROPOSE"`); got != uninstall {
-				t.Errorf("the model's Bash call recorded a verdict: %v, want %v (results %q, denials %v)", got, uninstall, m.ToolResults(), r.Denials())
-			}
-			if !uninstall && !slicesContains(r.Denials(), "Bash") {
-				t.Errorf("the Bash call was not asked: denials %v", r.Denials())
-			}
-		})
-	}
+		cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
+		m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
+		r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+		out := w.MustSkillwire([]int{0, 3}, "list", "--json")
+		if got := strings.Contains(out, `"SAFE-TO-PROPOSE"`); got != uninstall {
+			t.Errorf("the model's Bash call recorded a verdict: %v, want %v (results %q, denials %v)", got, uninstall, m.ToolResults(), r.Denials())
+		}
+		if !uninstall && !slicesContains(r.Denials(), "Bash") {
+			t.Errorf("the Bash call was not asked: denials %v", r.Denials())
+		}
+	})
 }
 
 // 4. The deadline is the attacker's: 200 skills of 64 KiB frontmatter and
@@ -133,40 +126,33 @@ func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 // the hooks uninstalled it loads.
 func TestABlockIsDeniedHoweverTheRootIsPadded(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "gated"
-		if uninstall {
-			name = "control: hooks uninstalled"
+	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := blockedWorld(t, true)
+		var fm strings.Builder
+		for i := range 1000 {
+			fmt.Fprintf(&fm, "k%04d: %s\n", i, strings.Repeat("v", 57))
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := blockedWorld(t, true)
-			var fm strings.Builder
-			for i := range 1000 {
-				fmt.Fprintf(&fm, "k%04d: %s\n", i, strings.Repeat("v", 57))
+		for i := range 200 {
+			w.Write(fmt.Sprintf("home/.claude/skills/pad%03d/SKILL.md", i), "---\nname: pad"+fmt.Sprint(i)+"\ndescription: pad\n"+fm.String()+"---\nbody\n")
+		}
+		for i := range 4100 {
+			if err := os.Mkdir(filepath.Join(w.Config, "skills", fmt.Sprintf("e%04d", i)), 0o755); err != nil {
+				t.Fatal(err)
 			}
-			for i := range 200 {
-				w.Write(fmt.Sprintf("home/.claude/skills/pad%03d/SKILL.md", i), "---\nname: pad"+fmt.Sprint(i)+"\ndescription: pad\n"+fm.String()+"---\nbody\n")
-			}
-			for i := range 4100 {
-				if err := os.Mkdir(filepath.Join(w.Config, "skills", fmt.Sprintf("e%04d", i)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("evil")})
-			w.Claude(m, Run{Prompt: "go"})
-			res := strings.Join(m.ToolResults()["Skill"], "\n")
-			if got := m.Sent(evilBody); got != uninstall {
-				t.Errorf("the BLOCKed body reached the model: %v, want %v (%q)", got, uninstall, res)
-			}
-			if !uninstall && (!strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK")) {
-				t.Errorf("not denied as BLOCKed: %q", res)
-			}
-		})
-	}
+		}
+		if uninstall {
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		}
+		m := model(t, []Reply{Skill("evil")})
+		w.Claude(m, Run{Prompt: "go"})
+		res := strings.Join(m.ToolResults()["Skill"], "\n")
+		if got := m.Sent(evilBody); got != uninstall {
+			t.Errorf("the BLOCKed body reached the model: %v, want %v (%q)", got, uninstall, res)
+		}
+		if !uninstall && (!strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK")) {
+			t.Errorf("not denied as BLOCKed: %q", res)
+		}
+	})
 }
 
 // 3. A use is judged over what it loads: an agent that preloads a BLOCKed

@@ -38,3 +38,20 @@ func run(m *testing.M) int {
 	fmt.Printf("e2e: Claude Code %s at %s\n", strings.TrimSpace(version), bin)
 	return m.Run()
 }
+
+// bothWays runs f as two parallel subtests: named on with skillwire's
+// hooks installed (uninstall false), and named off as the control, where f
+// uninstalls them and shows the opposite outcome (uninstall true).
+func bothWays(t *testing.T, on, off string, f func(t *testing.T, uninstall bool)) {
+	t.Helper()
+	for _, uninstall := range []bool{false, true} {
+		name := on
+		if uninstall {
+			name = off
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f(t, uninstall)
+		})
+	}
+}

@@ -18,51 +18,45 @@ import (
 // hook runs and nothing is told.
 func TestAMarketplaceEntrysNewHookIsToldByItsCommand(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
-		if !hooks {
-			name = "control: hooks uninstalled"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		installPlugin(w)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		// Noise alone: plug's description and another plugin's entry.
+		w.Write("market/.claude-plugin/marketplace.json",
+			`{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"edited"},{"name":"other","source":"./other"}]}`)
+		quiet := model(t, nil)
+		w.Claude(quiet, Run{Prompt: "hello"})
+		if hooks && quiet.Sent(`plug@mkt`) {
+			t.Errorf("noise of the marketplace.json was told as a change of plug@mkt")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			installPlugin(w)
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			// Noise alone: plug's description and another plugin's entry.
-			w.Write("market/.claude-plugin/marketplace.json",
-				`{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"edited"},{"name":"other","source":"./other"}]}`)
-			quiet := model(t, nil)
-			w.Claude(quiet, Run{Prompt: "hello"})
-			if hooks && quiet.Sent(`plug@mkt`) {
-				t.Errorf("noise of the marketplace.json was told as a change of plug@mkt")
-			}
-			marker := filepath.Join(w.Root, "entry-hook-ran")
-			w.Write("market/.claude-plugin/marketplace.json",
-				`{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"edited",`+
-					`"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch `+marker+`"}]}]}},{"name":"other","source":"./other"}]}`)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, nil)
-			r := w.Claude(m, Run{Prompt: "hello"})
-			ran := false
-			for _, h := range HookRuns(r.Debug) {
-				ran = ran || h.Event == "SessionStart" && strings.Contains(h.Command, "touch "+marker) && h.Status == 0
-			}
-			if _, err := os.Stat(marker); err != nil || !ran {
-				t.Fatalf("the entry's hook did not run (debug log %v, marker %v): the finding is not reproduced", ran, err)
-			}
-			fact := `global plugin "plug@mkt"`
-			if told := m.Sent(fact) && m.Sent(`marketplace entry: new SessionStart hook runs "touch `+marker+`"`); told != hooks {
-				t.Errorf("the session was told the entry's new hook by its command: %v, want %v", told, hooks)
-			}
-			if !hooks && m.Sent("marketplace entry") {
-				t.Error("without skillwire's hooks something was told")
-			}
-			noTrouble(t, r)
-		})
-	}
+		marker := filepath.Join(w.Root, "entry-hook-ran")
+		w.Write("market/.claude-plugin/marketplace.json",
+			`{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"edited",`+
+				`"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch `+marker+`"}]}]}},{"name":"other","source":"./other"}]}`)
+		if !hooks {
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		}
+		m := model(t, nil)
+		r := w.Claude(m, Run{Prompt: "hello"})
+		ran := false
+		for _, h := range HookRuns(r.Debug) {
+			ran = ran || h.Event == "SessionStart" && strings.Contains(h.Command, "touch "+marker) && h.Status == 0
+		}
+		if _, err := os.Stat(marker); err != nil || !ran {
+			t.Fatalf("the entry's hook did not run (debug log %v, marker %v): the finding is not reproduced", ran, err)
+		}
+		fact := `global plugin "plug@mkt"`
+		if told := m.Sent(fact) && m.Sent(`marketplace entry: new SessionStart hook runs "touch `+marker+`"`); told != hooks {
+			t.Errorf("the session was told the entry's new hook by its command: %v, want %v", told, hooks)
+		}
+		if !hooks && m.Sent("marketplace entry") {
+			t.Error("without skillwire's hooks something was told")
+		}
+		noTrouble(t, r)
+	})
 }
 
 // mcpServerScript answers an MCP client's initialize and tools/list over
@@ -86,45 +80,39 @@ done
 // uninstalled, the server starts and nothing is told.
 func TestAMarketplaceEntrysMCPServerIsStartedAndTold(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		entry := `{"name":"plug","source":"./plug","strict":false,"description":"an e2e plugin"`
+		w.Write("market/.claude-plugin/marketplace.json", `{"name":"mkt","owner":{"name":"e2e"},"plugins":[`+entry+`}]}`)
+		w.Write("market/plug/skills/ps/SKILL.md", "---\nname: ps\ndescription: The ps skill.\n---\n\n"+pluginSkillBody+"\n")
+		w.Write("market/plug/srv.sh", mcpServerScript)
+		w.ClaudeCmd("plugin", "marketplace", "add", filepath.Join(w.Root, "market"))
+		w.ClaudeCmd("plugin", "install", "plug@mkt")
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		marker := filepath.Join(w.Root, "mcp-server-ran")
+		srv := filepath.Join(w.Root, "market/plug/srv.sh")
+		w.Write("market/.claude-plugin/marketplace.json", `{"name":"mkt","owner":{"name":"e2e"},"plugins":[`+entry+
+			`,"mcpServers":{"e2esrv":{"command":"/bin/sh","args":["`+srv+`","`+marker+`"]}}}]}`)
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			entry := `{"name":"plug","source":"./plug","strict":false,"description":"an e2e plugin"`
-			w.Write("market/.claude-plugin/marketplace.json", `{"name":"mkt","owner":{"name":"e2e"},"plugins":[`+entry+`}]}`)
-			w.Write("market/plug/skills/ps/SKILL.md", "---\nname: ps\ndescription: The ps skill.\n---\n\n"+pluginSkillBody+"\n")
-			w.Write("market/plug/srv.sh", mcpServerScript)
-			w.ClaudeCmd("plugin", "marketplace", "add", filepath.Join(w.Root, "market"))
-			w.ClaudeCmd("plugin", "install", "plug@mkt")
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			marker := filepath.Join(w.Root, "mcp-server-ran")
-			srv := filepath.Join(w.Root, "market/plug/srv.sh")
-			w.Write("market/.claude-plugin/marketplace.json", `{"name":"mkt","owner":{"name":"e2e"},"plugins":[`+entry+
-				`,"mcpServers":{"e2esrv":{"command":"/bin/sh","args":["`+srv+`","`+marker+`"]}}}]}`)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, nil)
-			r := w.Claude(m, Run{Prompt: "hello"})
-			if _, err := os.Stat(marker); err != nil {
-				t.Fatalf("the entry's MCP server was not started (%v): the finding is not reproduced", err)
-			}
-			// The command is long (the test's folder, twice): cut keeping its head and its tail.
-			told := m.Sent(`global plugin "plug@mkt" id `) && m.Sent(`marketplace entry: new MCP server "e2esrv" runs "/bin/sh /`) && m.Sent(`/mcp-server-ran"`)
-			if told != hooks {
-				t.Errorf("the session was told the entry's server by its command: %v, want %v", told, hooks)
-			}
-			if !hooks && m.Sent("marketplace entry") {
-				t.Error("without skillwire's hooks something was told")
-			}
-			noTrouble(t, r)
-		})
-	}
+		m := model(t, nil)
+		r := w.Claude(m, Run{Prompt: "hello"})
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("the entry's MCP server was not started (%v): the finding is not reproduced", err)
+		}
+		// The command is long (the test's folder, twice): cut keeping its head and its tail.
+		told := m.Sent(`global plugin "plug@mkt" id `) && m.Sent(`marketplace entry: new MCP server "e2esrv" runs "/bin/sh /`) && m.Sent(`/mcp-server-ran"`)
+		if told != hooks {
+			t.Errorf("the session was told the entry's server by its command: %v, want %v", told, hooks)
+		}
+		if !hooks && m.Sent("marketplace entry") {
+			t.Error("without skillwire's hooks something was told")
+		}
+		noTrouble(t, r)
+	})
 }
 
 // The client stubs an entry a field of which fails its schema ("Stubbing

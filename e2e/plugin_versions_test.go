@@ -35,57 +35,51 @@ func updatePlugin(w *World) {
 // skillwire's hooks the new version's body runs.
 func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks"
+	bothWays(t, "hooks", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		installPlugin(w)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Record("plugin", "plug@mkt/1.0.0", "SAFE-TO-PROPOSE")
+		updatePlugin(w)
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			installPlugin(w)
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Record("plugin", "plug@mkt/1.0.0", "SAFE-TO-PROPOSE")
-			updatePlugin(w)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+		r := w.Claude(m, Run{Prompt: "run the ps skill"})
+		if got := m.Sent(pluginSkillBodyV2); got == hooks {
+			t.Errorf("the new version's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		if !hooks {
+			return
+		}
+		for _, want := range []string{
+			`pending a new review: global plugin \"plug@mkt/1.0.1\"`,
+			`a new version replacing version \"plug@mkt/1.0.0\"`,
+			"skills/ps/SKILL.md, skills/ps/run.sh; see skillwire diff sw",
+		} {
+			if !m.Sent(want) {
+				t.Errorf("the session was not told %s", want)
 			}
-			m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
-			r := w.Claude(m, Run{Prompt: "run the ps skill"})
-			if got := m.Sent(pluginSkillBodyV2); got == hooks {
-				t.Errorf("the new version's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-			}
-			if !hooks {
-				return
-			}
-			for _, want := range []string{
-				`pending a new review: global plugin \"plug@mkt/1.0.1\"`,
-				`a new version replacing version \"plug@mkt/1.0.0\"`,
-				"skills/ps/SKILL.md, skills/ps/run.sh; see skillwire diff sw",
-			} {
-				if !m.Sent(want) {
-					t.Errorf("the session was not told %s", want)
-				}
-			}
-			if d := r.Denials(); len(d) != 1 || d[0] != "Skill" {
-				t.Errorf("permission denials %q, want the asked Skill call", d)
-			}
-			// The client marks the old version orphaned in its folder; that
-			// bookkeeping is no change of the reviewed version.
-			if _, err := os.Stat(filepath.Join(w.Config, "plugins/cache/mkt/plug/1.0.0/.orphaned_at")); err != nil {
-				t.Errorf("the client wrote no .orphaned_at into the old version: %v", err)
-			}
-			if m.Sent(`global plugin \"plug@mkt/1.0.0\"`) {
-				t.Error("the session was told of the old, reviewed version")
-			}
-			neu := w.Candidate("plugin", "plug@mkt/1.0.1")
-			if out := w.MustSkillwire([]int{0, 3}, "history", neu.ID); !strings.Contains(out, `is a new version of plugin "plug@mkt/1.0.0"`) {
-				t.Errorf("the gate did not ask for the new version as one of the reviewed version:\n%s", out)
-			}
-			noTrouble(t, r)
-		})
-	}
+		}
+		if d := r.Denials(); len(d) != 1 || d[0] != "Skill" {
+			t.Errorf("permission denials %q, want the asked Skill call", d)
+		}
+		// The client marks the old version orphaned in its folder; that
+		// bookkeeping is no change of the reviewed version.
+		if _, err := os.Stat(filepath.Join(w.Config, "plugins/cache/mkt/plug/1.0.0/.orphaned_at")); err != nil {
+			t.Errorf("the client wrote no .orphaned_at into the old version: %v", err)
+		}
+		if m.Sent(`global plugin \"plug@mkt/1.0.0\"`) {
+			t.Error("the session was told of the old, reviewed version")
+		}
+		neu := w.Candidate("plugin", "plug@mkt/1.0.1")
+		if out := w.MustSkillwire([]int{0, 3}, "history", neu.ID); !strings.Contains(out, `is a new version of plugin "plug@mkt/1.0.0"`) {
+			t.Errorf("the gate did not ask for the new version as one of the reviewed version:\n%s", out)
+		}
+		noTrouble(t, r)
+	})
 }
 
 // What the client loads for a plugin of a local directory marketplace is

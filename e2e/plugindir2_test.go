@@ -48,38 +48,32 @@ func decision(debug string) string {
 // plugin's, reaches the model (the inline-over-installed precedence).
 func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w, marker := twinWorld(t)
+		inlinePlugin(w, "evil", "plug", marker)
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, marker := twinWorld(t)
-			inlinePlugin(w, "evil", "plug", marker)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
-			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--append-system-prompt", "--", "--plugin-dir", filepath.Join(w.Root, "evil")}})
-			if !Exists(marker) {
-				t.Fatal("the twin's hook did not run: the finding is not reproduced")
-			}
-			if m.Sent(pluginSkillBody) {
-				t.Errorf("the installed plugin's body reached the model: the inline twin does not override it")
-			}
-			if got := m.Sent(inlineBody); got == hooks {
-				t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-			}
-			if told := strings.Contains(advisory(m), `added plugin "plug@inline"`); told != hooks {
-				t.Errorf("plug@inline told: %v, want %v\n%s", told, hooks, advisory(m))
-			}
-			if d := decision(r.Debug); hooks && d != "ask" {
-				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
-			}
-			noTrouble(t, r)
-		})
-	}
+		m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+		r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--append-system-prompt", "--", "--plugin-dir", filepath.Join(w.Root, "evil")}})
+		if !Exists(marker) {
+			t.Fatal("the twin's hook did not run: the finding is not reproduced")
+		}
+		if m.Sent(pluginSkillBody) {
+			t.Errorf("the installed plugin's body reached the model: the inline twin does not override it")
+		}
+		if got := m.Sent(inlineBody); got == hooks {
+			t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		if told := strings.Contains(advisory(m), `added plugin "plug@inline"`); told != hooks {
+			t.Errorf("plug@inline told: %v, want %v\n%s", told, hooks, advisory(m))
+		}
+		if d := decision(r.Debug); hooks && d != "ask" {
+			t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+		}
+		noTrouble(t, r)
+	})
 }
 
 // The same for --add-dir: `--append-system-prompt -- --add-dir extra`
@@ -87,31 +81,25 @@ func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 // uninstalled, its body reaches the model.
 func TestADoubleDashAsAnOptionsValueHidesNoAddedFolder(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Skill("extra/.claude/skills", "added", addedBody)
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Skill("extra/.claude/skills", "added", addedBody)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("added")}, Say("done."))
-			r := w.Claude(m, Run{Prompt: "use the added skill", Args: []string{"--append-system-prompt", "--", "--add-dir", filepath.Join(w.Root, "extra")}})
-			if got := m.Sent(addedBody); got == hooks {
-				t.Errorf("the added skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-			}
-			if told := strings.Contains(advisory(m), `added skill "added"`); told != hooks {
-				t.Errorf("the added skill told: %v, want %v\n%s", told, hooks, advisory(m))
-			}
-			noTrouble(t, r)
-		})
-	}
+		m := model(t, []Reply{Skill("added")}, Say("done."))
+		r := w.Claude(m, Run{Prompt: "use the added skill", Args: []string{"--append-system-prompt", "--", "--add-dir", filepath.Join(w.Root, "extra")}})
+		if got := m.Sent(addedBody); got == hooks {
+			t.Errorf("the added skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		if told := strings.Contains(advisory(m), `added skill "added"`); told != hooks {
+			t.Errorf("the added skill told: %v, want %v\n%s", told, hooks, advisory(m))
+		}
+		noTrouble(t, r)
+	})
 }
 
 // While a plugin folder of the session cannot be observed, any plugin:name
@@ -152,39 +140,33 @@ func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
 			return []string{"--plugin-dir", filepath.Join(w.Root, "innocent")}
 		}},
 	} {
-		for _, hooks := range []bool{true, false} {
-			name := way.name
+		bothWays(t, way.name, way.name+"/control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			hooks := !uninstall
+			w, marker := twinWorld(t)
+			args := way.layout(t, w, marker)
 			if !hooks {
-				name += "/control: hooks uninstalled"
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w, marker := twinWorld(t)
-				args := way.layout(t, w, marker)
-				if !hooks {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-				}
-				m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
-				r := w.Claude(m, Run{Prompt: "run the ps skill", Args: args})
-				if !Exists(marker) {
-					t.Fatal("the twin's hook did not run: the finding is not reproduced")
-				}
-				if got := m.Sent(inlineBody); got == hooks {
-					t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-				}
-				adv := advisory(m)
-				if told := strings.Contains(adv, way.told); told != hooks {
-					t.Errorf("told %q: %v, want %v\n%s", way.told, told, hooks, adv)
-				}
-				if strings.Contains(adv, `"coll@inline"`) || strings.Contains(adv, `"innocent@inline"`) {
-					t.Errorf("a plugin the client never loaded is told:\n%s", adv)
-				}
-				if d := decision(r.Debug); hooks && d != "ask" {
-					t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
-				}
-				noTrouble(t, r)
-			})
-		}
+			m := model(t, []Reply{Skill("plug:ps")}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: args})
+			if !Exists(marker) {
+				t.Fatal("the twin's hook did not run: the finding is not reproduced")
+			}
+			if got := m.Sent(inlineBody); got == hooks {
+				t.Errorf("the twin's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			adv := advisory(m)
+			if told := strings.Contains(adv, way.told); told != hooks {
+				t.Errorf("told %q: %v, want %v\n%s", way.told, told, hooks, adv)
+			}
+			if strings.Contains(adv, `"coll@inline"`) || strings.Contains(adv, `"innocent@inline"`) {
+				t.Errorf("a plugin the client never loaded is told:\n%s", adv)
+			}
+			if d := decision(r.Debug); hooks && d != "ask" {
+				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+			}
+			noTrouble(t, r)
+		})
 	}
 }
 
@@ -343,43 +325,37 @@ func TestAPluginFolderTheClientRefusesIsToldAsRefusedNeverAsAdded(t *testing.T) 
 // hooks uninstalled, the inline body runs.
 func TestAPluginRenamedMidSessionIsStillTheOneServed(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w, marker := twinWorld(t)
+		inlinePlugin(w, "pd", "plug", marker)
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, marker := twinWorld(t)
-			inlinePlugin(w, "pd", "plug", marker)
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			manifest := filepath.Join(w.Root, "pd/.claude-plugin/plugin.json")
-			rename := `printf '%s' '{"name":"other","version":"1.0.0","description":"an e2e plugin"}' > ` + manifest
-			m := model(t, []Reply{
-				Call("Bash", map[string]any{"command": rename, "description": "rename the plugin"}),
-				Skill("plug:ps"),
-			}, Say("done."))
-			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
-			if b, err := os.ReadFile(manifest); err != nil || !strings.Contains(string(b), `"other"`) {
-				t.Fatalf("the model's Bash did not rename the plugin: %q %v (results %q)", b, err, m.ToolResults())
-			}
-			if m.Sent(pluginSkillBody) {
-				t.Errorf("the installed plugin's body reached the model: the client does not serve the inline plugin it read at its start")
-			}
-			if got := m.Sent(inlineBody); got == hooks {
-				t.Errorf("the inline body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-			}
-			if d := decision(r.Debug); hooks && d != "ask" {
-				t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
-			}
-			// Asked as the twin of a renamed plugin, not as other@inline's
-			// new plugin: the name is plug@mkt's alone now.
-			if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
-				t.Errorf("the ask is not the renamed plugin's: %s", res)
-			}
-			noTrouble(t, r)
-		})
-	}
+		manifest := filepath.Join(w.Root, "pd/.claude-plugin/plugin.json")
+		rename := `printf '%s' '{"name":"other","version":"1.0.0","description":"an e2e plugin"}' > ` + manifest
+		m := model(t, []Reply{
+			Call("Bash", map[string]any{"command": rename, "description": "rename the plugin"}),
+			Skill("plug:ps"),
+		}, Say("done."))
+		r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+		if b, err := os.ReadFile(manifest); err != nil || !strings.Contains(string(b), `"other"`) {
+			t.Fatalf("the model's Bash did not rename the plugin: %q %v (results %q)", b, err, m.ToolResults())
+		}
+		if m.Sent(pluginSkillBody) {
+			t.Errorf("the installed plugin's body reached the model: the client does not serve the inline plugin it read at its start")
+		}
+		if got := m.Sent(inlineBody); got == hooks {
+			t.Errorf("the inline body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		if d := decision(r.Debug); hooks && d != "ask" {
+			t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
+		}
+		// Asked as the twin of a renamed plugin, not as other@inline's
+		// new plugin: the name is plug@mkt's alone now.
+		if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
+			t.Errorf("the ask is not the renamed plugin's: %s", res)
+		}
+		noTrouble(t, r)
+	})
 }

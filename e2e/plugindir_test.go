@@ -92,44 +92,38 @@ func settingsEnv(w *World, rel, dir string) {
 func TestAPluginDirsPluginIsToldAndItsSkillAsked(t *testing.T) {
 	t.Parallel()
 	for _, way := range pluginDirWays {
-		for _, hooks := range []bool{true, false} {
-			name := way.name
+		bothWays(t, way.name, way.name+"/control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			hooks := !uninstall
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker := filepath.Join(w.Root, "marker")
+			run := way.layout(w, marker)
 			if !hooks {
-				name += "/control: hooks uninstalled"
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w := NewWorld(t)
-				w.Install()
-				w.Claude(model(t, nil), Run{Prompt: "hello"})
-				marker := filepath.Join(w.Root, "marker")
-				run := way.layout(w, marker)
-				if !hooks {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			m := model(t, []Reply{Skill(way.skill)}, Say("done."))
+			run.Prompt = "run the ps skill"
+			r := w.Claude(m, run)
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the plugin's hook did not run (%v): the finding is not reproduced", err)
+			}
+			adv := advisory(m)
+			told := strings.Contains(adv, `added plugin "`+way.shown+`"`) && strings.Contains(adv, "touch "+marker)
+			if told != hooks {
+				t.Errorf("the plugin and its hook told: %v, want %v\n%s", told, hooks, adv)
+			}
+			if got := m.Sent(inlineBody); got == hooks {
+				t.Errorf("the plugin skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			if hooks {
+				res := strings.Join(m.ToolResults()["Skill"], "\n")
+				if !slicesContains(r.Denials(), "Skill") || strings.Contains(res, "resolves to nothing") || strings.Contains(res, "none that skillwire has observed") {
+					t.Errorf("not asked as the plugin's new skill: denials %v, result %q", r.Denials(), res)
 				}
-				m := model(t, []Reply{Skill(way.skill)}, Say("done."))
-				run.Prompt = "run the ps skill"
-				r := w.Claude(m, run)
-				if _, err := os.Stat(marker); err != nil {
-					t.Fatalf("the plugin's hook did not run (%v): the finding is not reproduced", err)
-				}
-				adv := advisory(m)
-				told := strings.Contains(adv, `added plugin "`+way.shown+`"`) && strings.Contains(adv, "touch "+marker)
-				if told != hooks {
-					t.Errorf("the plugin and its hook told: %v, want %v\n%s", told, hooks, adv)
-				}
-				if got := m.Sent(inlineBody); got == hooks {
-					t.Errorf("the plugin skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-				}
-				if hooks {
-					res := strings.Join(m.ToolResults()["Skill"], "\n")
-					if !slicesContains(r.Denials(), "Skill") || strings.Contains(res, "resolves to nothing") || strings.Contains(res, "none that skillwire has observed") {
-						t.Errorf("not asked as the plugin's new skill: denials %v, result %q", r.Denials(), res)
-					}
-				}
-				noTrouble(t, r)
-			})
-		}
+			}
+			noTrouble(t, r)
+		})
 	}
 }
 
@@ -139,51 +133,45 @@ func TestAPluginDirsPluginIsToldAndItsSkillAsked(t *testing.T) {
 // Control: hooks uninstalled, the BLOCKed body runs.
 func TestAPluginDirsBlockedPluginIsDeniedAndAChangedOneAsked(t *testing.T) {
 	t.Parallel()
-	for _, hooks := range []bool{true, false} {
-		name := "hooks installed"
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		w.Install()
+		marker := filepath.Join(w.Root, "marker")
+		inlinePlugin(w, "pd", "pd", marker)
+		run := Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", filepath.Join(w.Root, "pd")}}
+		w.Claude(model(t, nil), Run{Prompt: "hello", Args: run.Args})
+		w.Record("plugin", "pd@inline", "BLOCK")
 		if !hooks {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			w.Install()
-			marker := filepath.Join(w.Root, "marker")
-			inlinePlugin(w, "pd", "pd", marker)
-			run := Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", filepath.Join(w.Root, "pd")}}
-			w.Claude(model(t, nil), Run{Prompt: "hello", Args: run.Args})
-			w.Record("plugin", "pd@inline", "BLOCK")
-			if !hooks {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
-			r := w.Claude(m, run)
-			if got := m.Sent(inlineBody); got == hooks {
-				t.Errorf("the BLOCKed body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-			}
-			noTrouble(t, r)
-			if !hooks {
-				return
-			}
-			if res := strings.Join(m.ToolResults()["Skill"], "\n"); !strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK") {
-				t.Errorf("not denied as BLOCKed: %q", res)
-			}
-			w.Record("plugin", "pd@inline", "SAFE-TO-PROPOSE")
-			w.Write("pd/skills/ps/SKILL.md", "---\nname: ps\ndescription: The ps skill. Use it when asked to run ps.\n---\n\nCHANGED "+inlineBody+"\n")
-			m = model(t, []Reply{Skill("pd:ps")}, Say("done."))
-			r = w.Claude(m, run)
-			if m.Sent("CHANGED " + inlineBody) {
-				t.Errorf("the changed body reached the model (results %q)", m.ToolResults())
-			}
-			if !slicesContains(r.Denials(), "Skill") {
-				t.Errorf("the changed skill was not asked: denials %v", r.Denials())
-			}
-			if adv := advisory(m); !strings.Contains(adv, `added plugin \"pd@inline\"`) && !strings.Contains(adv, `added plugin "pd@inline"`) {
-				t.Errorf("the change was not told:\n%s", adv)
-			}
-			noTrouble(t, r)
-		})
-	}
+		m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
+		r := w.Claude(m, run)
+		if got := m.Sent(inlineBody); got == hooks {
+			t.Errorf("the BLOCKed body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		noTrouble(t, r)
+		if !hooks {
+			return
+		}
+		if res := strings.Join(m.ToolResults()["Skill"], "\n"); !strings.Contains(res, "hook error") || !strings.Contains(res, "BLOCK") {
+			t.Errorf("not denied as BLOCKed: %q", res)
+		}
+		w.Record("plugin", "pd@inline", "SAFE-TO-PROPOSE")
+		w.Write("pd/skills/ps/SKILL.md", "---\nname: ps\ndescription: The ps skill. Use it when asked to run ps.\n---\n\nCHANGED "+inlineBody+"\n")
+		m = model(t, []Reply{Skill("pd:ps")}, Say("done."))
+		r = w.Claude(m, run)
+		if m.Sent("CHANGED " + inlineBody) {
+			t.Errorf("the changed body reached the model (results %q)", m.ToolResults())
+		}
+		if !slicesContains(r.Denials(), "Skill") {
+			t.Errorf("the changed skill was not asked: denials %v", r.Denials())
+		}
+		if adv := advisory(m); !strings.Contains(adv, `added plugin \"pd@inline\"`) && !strings.Contains(adv, `added plugin "pd@inline"`) {
+			t.Errorf("the change was not told:\n%s", adv)
+		}
+		noTrouble(t, r)
+	})
 }
 
 // Hostile --plugin-dir folders: one whose name holds control bytes (the
@@ -198,50 +186,44 @@ func TestHostilePluginDirsAreToldByIDAndAsked(t *testing.T) {
 		{"control bytes in the folder's name", "p\x1b[2J\nd", "badname"},
 		{"a link to the plugin", "link", "symlink"},
 	} {
-		for _, hooks := range []bool{true, false} {
-			name := hostile.name
-			if !hooks {
-				name += "/control: hooks uninstalled"
+		bothWays(t, hostile.name, hostile.name+"/control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			hooks := !uninstall
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker := filepath.Join(w.Root, "marker")
+			dir := filepath.Join(w.Root, hostile.folder)
+			if hostile.folder == "link" {
+				inlinePlugin(w, "real", "pd", marker)
+				if err := os.Symlink(filepath.Join(w.Root, "real"), dir); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				inlinePlugin(w, hostile.folder, "pd", marker)
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w := NewWorld(t)
-				w.Install()
-				w.Claude(model(t, nil), Run{Prompt: "hello"})
-				marker := filepath.Join(w.Root, "marker")
-				dir := filepath.Join(w.Root, hostile.folder)
-				if hostile.folder == "link" {
-					inlinePlugin(w, "real", "pd", marker)
-					if err := os.Symlink(filepath.Join(w.Root, "real"), dir); err != nil {
-						t.Fatal(err)
-					}
-				} else {
-					inlinePlugin(w, hostile.folder, "pd", marker)
-				}
-				if !hooks {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-				}
-				m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
-				r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", dir}})
-				if _, err := os.Stat(marker); err != nil {
-					t.Fatalf("the plugin's hook did not run (%v): the finding is not reproduced", err)
-				}
-				if got := m.Sent(inlineBody); got == hooks {
-					t.Errorf("the skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
-				}
-				adv := advisory(m)
-				if told := strings.Contains(adv, "added plugin") && strings.Contains(adv, hostile.reason); told != hooks {
-					t.Errorf("told with %s: %v, want %v\n%s", hostile.reason, told, hooks, adv)
-				}
-				if strings.Contains(adv, "\x1b") {
-					t.Errorf("the folder's raw bytes are in skillwire's advisory:\n%q", adv)
-				}
-				if hooks && !slicesContains(r.Denials(), "Skill") {
-					t.Errorf("not asked: denials %v", r.Denials())
-				}
-				noTrouble(t, r)
-			})
-		}
+			if !hooks {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, []Reply{Skill("pd:ps")}, Say("done."))
+			r := w.Claude(m, Run{Prompt: "run the ps skill", Args: []string{"--plugin-dir", dir}})
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the plugin's hook did not run (%v): the finding is not reproduced", err)
+			}
+			if got := m.Sent(inlineBody); got == hooks {
+				t.Errorf("the skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+			}
+			adv := advisory(m)
+			if told := strings.Contains(adv, "added plugin") && strings.Contains(adv, hostile.reason); told != hooks {
+				t.Errorf("told with %s: %v, want %v\n%s", hostile.reason, told, hooks, adv)
+			}
+			if strings.Contains(adv, "\x1b") {
+				t.Errorf("the folder's raw bytes are in skillwire's advisory:\n%q", adv)
+			}
+			if hooks && !slicesContains(r.Denials(), "Skill") {
+				t.Errorf("not asked: denials %v", r.Denials())
+			}
+			noTrouble(t, r)
+		})
 	}
 }
 

@@ -38,28 +38,21 @@ func runWorkflow(t *testing.T, w *World, input map[string]any) (ran, debug, resu
 // skillwire's hooks uninstalled the same BLOCKed workflow runs.
 func TestABlockedWorkflowIsDeniedAndItsScriptNeverRuns(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "denied"
+	bothWays(t, "denied", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w, c := workflowWorld(t, "WORKFLOW-BLOCKED-5e1")
+		w.MustSkillwire(nil, "record", c.ID, "--verdict", "BLOCK", "--expect-digest", c.Digest, "--reviewer", "e2e")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, c := workflowWorld(t, "WORKFLOW-BLOCKED-5e1")
-			w.MustSkillwire(nil, "record", c.ID, "--verdict", "BLOCK", "--expect-digest", c.Digest, "--reviewer", "e2e")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			ran, debug, _ := runWorkflow(t, w, map[string]any{"name": "wfe2e"})
-			if got := strings.Contains(ran, "WORKFLOW-BLOCKED-5e1"); got != uninstall {
-				t.Fatalf("the BLOCKed workflow ran: %v, want %v", got, uninstall)
-			}
-			denied := strings.Contains(debug, `returned permissionDecision: deny (reason: workflow "wfe2e" (`+c.ID+`) was reviewed BLOCK`)
-			if denied == uninstall {
-				t.Errorf("denied by skillwire: %v, want %v", denied, !uninstall)
-			}
-		})
-	}
+		ran, debug, _ := runWorkflow(t, w, map[string]any{"name": "wfe2e"})
+		if got := strings.Contains(ran, "WORKFLOW-BLOCKED-5e1"); got != uninstall {
+			t.Fatalf("the BLOCKed workflow ran: %v, want %v", got, uninstall)
+		}
+		denied := strings.Contains(debug, `returned permissionDecision: deny (reason: workflow "wfe2e" (`+c.ID+`) was reviewed BLOCK`)
+		if denied == uninstall {
+			t.Errorf("denied by skillwire: %v, want %v", denied, !uninstall)
+		}
+	})
 }
 
 // A workflow reviewed SAFE and edited since is asked (in -p the client
@@ -67,29 +60,22 @@ func TestABlockedWorkflowIsDeniedAndItsScriptNeverRuns(t *testing.T) {
 // with the hooks uninstalled the edited script runs.
 func TestAWorkflowEditedSinceItsReviewIsAsked(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
+	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w, c := workflowWorld(t, "WORKFLOW-v1-77c")
+		w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
+		w.Write("proj/.claude/workflows/wfe2e.js", workflowScript("WORKFLOW-EDITED-9a0: agent('push to main')"))
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, c := workflowWorld(t, "WORKFLOW-v1-77c")
-			w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
-			w.Write("proj/.claude/workflows/wfe2e.js", workflowScript("WORKFLOW-EDITED-9a0: agent('push to main')"))
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			ran, debug, results := runWorkflow(t, w, map[string]any{"name": "wfe2e"})
-			if got := strings.Contains(ran, "WORKFLOW-EDITED-9a0"); got != uninstall {
-				t.Fatalf("the edited workflow ran: %v, want %v", got, uninstall)
-			}
-			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: workflow "wfe2e" (`+c.ID+`) is waiting for a review`)
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"), results)
-			}
-		})
-	}
+		ran, debug, results := runWorkflow(t, w, map[string]any{"name": "wfe2e"})
+		if got := strings.Contains(ran, "WORKFLOW-EDITED-9a0"); got != uninstall {
+			t.Fatalf("the edited workflow ran: %v, want %v", got, uninstall)
+		}
+		asked := strings.Contains(debug, `returned permissionDecision: ask (reason: workflow "wfe2e" (`+c.ID+`) is waiting for a review`)
+		if asked == uninstall {
+			t.Errorf("asked by skillwire: %v, want %v\n%s\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"), results)
+		}
+	})
 }
 
 // A script the call carries itself, named by nothing else, runs as it is:
@@ -99,36 +85,29 @@ func TestAWorkflowEditedSinceItsReviewIsAsked(t *testing.T) {
 // is why the gate judges that file then (TestAWorkflowCallsInputIsJudgedWhateverItHolds).
 func TestAWorkflowCallsOwnScriptIsAsked(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
+	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w, c := workflowWorld(t, "WORKFLOW-v1-0b2")
+		w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, c := workflowWorld(t, "WORKFLOW-v1-0b2")
-			w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			inline := workflowScript("WORKFLOW-INLINE-c4d")
-			ran, debug, results := runWorkflow(t, w, map[string]any{"script": inline})
-			if got := strings.Contains(ran, "WORKFLOW-INLINE-c4d"); got != uninstall {
-				t.Fatalf("the inline script ran: %v, want %v\n%s", got, uninstall, results)
-			}
-			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow runs a script the call itself carries, "export const meta`)
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
-			}
-			if !uninstall {
-				return
-			}
-			ran, _, results = runWorkflow(t, w, map[string]any{"name": "wfe2e", "script": inline})
-			if !strings.Contains(ran, "WORKFLOW-v1-0b2") || strings.Contains(ran, "WORKFLOW-INLINE-c4d") {
-				t.Errorf("with a name, the client ran %q, want the named file's script\n%s", ran, results)
-			}
-		})
-	}
+		inline := workflowScript("WORKFLOW-INLINE-c4d")
+		ran, debug, results := runWorkflow(t, w, map[string]any{"script": inline})
+		if got := strings.Contains(ran, "WORKFLOW-INLINE-c4d"); got != uninstall {
+			t.Fatalf("the inline script ran: %v, want %v\n%s", got, uninstall, results)
+		}
+		asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow runs a script the call itself carries, "export const meta`)
+		if asked == uninstall {
+			t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+		}
+		if !uninstall {
+			return
+		}
+		ran, _, results = runWorkflow(t, w, map[string]any{"name": "wfe2e", "script": inline})
+		if !strings.Contains(ran, "WORKFLOW-v1-0b2") || strings.Contains(ran, "WORKFLOW-INLINE-c4d") {
+			t.Errorf("with a name, the client ran %q, want the named file's script\n%s", ran, results)
+		}
+	})
 }
 
 // The client's own workflows are the ones skillwire knows (workflow.Builtins):
@@ -237,34 +216,27 @@ func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
 		{"BLOCKed", "BLOCK", false, `returned permissionDecision: deny (reason: agent "e2eagent" (`},
 		{"edited since SAFE", "SAFE-TO-PROPOSE", true, `returned permissionDecision: ask (reason: agent "e2eagent" (`},
 	} {
-		for _, uninstall := range []bool{false, true} {
-			name := tc.name
-			if uninstall {
-				name += ", control: hooks uninstalled"
+		bothWays(t, tc.name, tc.name+", control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			w := agentWorkflowWorld(t, "AGENT-BODY-3d8", "'e2eagent'")
+			w.Record("agent", "e2eagent.md", tc.verdict)
+			if tc.edit {
+				w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-3d8 EDITED: push to main.\n")
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w := agentWorkflowWorld(t, "AGENT-BODY-3d8", "'e2eagent'")
-				w.Record("agent", "e2eagent.md", tc.verdict)
-				if tc.edit {
-					w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-3d8 EDITED: push to main.\n")
-				}
-				if uninstall {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-				}
-				m, debug := runAgentWorkflow(t, w, Say("hi"))
-				if got := m.Sent("AGENT-BODY-3d8"); got != uninstall {
-					t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-				}
-				held := false
-				for _, l := range strings.Split(grepLines(debug, tc.answer), "\n") {
-					held = held || strings.Contains(l, `; the workflow "wfa" may start it (agent())`)
-				}
-				if held == uninstall {
-					t.Errorf("held by skillwire naming the agent: %v, want %v\n%s", held, !uninstall, grepLines(debug, "permissionDecision"))
-				}
-			})
-		}
+			if uninstall {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m, debug := runAgentWorkflow(t, w, Say("hi"))
+			if got := m.Sent("AGENT-BODY-3d8"); got != uninstall {
+				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			held := false
+			for _, l := range strings.Split(grepLines(debug, tc.answer), "\n") {
+				held = held || strings.Contains(l, `; the workflow "wfa" may start it (agent())`)
+			}
+			if held == uninstall {
+				t.Errorf("held by skillwire naming the agent: %v, want %v\n%s", held, !uninstall, grepLines(debug, "permissionDecision"))
+			}
+		})
 	}
 }
 
@@ -325,28 +297,21 @@ func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 		// getter read before agentType writes it through super.
 		{"a getter writing agentType", "const t = ['e2e', 'agent'].join('')\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { get a() { super.agentType = t; return 1 }, agentType: 'general-purpose' })\nreturn r\n", options},
 	} {
-		for _, uninstall := range []bool{false, true} {
-			name := tc.name
+		bothWays(t, tc.name, tc.name+", control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+			w := bodyWorkflowWorld(t, "AGENT-BODY-8e4", tc.body)
+			w.Record("agent", "e2eagent.md", "BLOCK")
 			if uninstall {
-				name += ", control: hooks uninstalled"
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				w := bodyWorkflowWorld(t, "AGENT-BODY-8e4", tc.body)
-				w.Record("agent", "e2eagent.md", "BLOCK")
-				if uninstall {
-					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-				}
-				m, debug := runAgentWorkflow(t, w, Say("hi"))
-				if got := m.Sent("AGENT-BODY-8e4"); got != uninstall {
-					t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-				}
-				asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: `+tc.why)
-				if asked == uninstall {
-					t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
-				}
-			})
-		}
+			m, debug := runAgentWorkflow(t, w, Say("hi"))
+			if got := m.Sent("AGENT-BODY-8e4"); got != uninstall {
+				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+			}
+			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow "wfa" may start an agent skillwire cannot name: `+tc.why)
+			if asked == uninstall {
+				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+			}
+		})
 	}
 }
 
@@ -356,30 +321,23 @@ func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 // reviewed one. Control: hooks uninstalled, evil.js runs (issue 22).
 func TestAScriptPathThroughAReviewedWorkflowIsAsked(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
+	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w, c := workflowWorld(t, "WORKFLOW-REVIEWED-aa1")
+		w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
+		w.Write("proj/.claude/workflows/evil.js", "export const meta = { name: 'evil', description: 'e', phases: [{ title: 'one' }] }\n// WORKFLOW-EVIL-bb2\nreturn 'done'\n")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w, c := workflowWorld(t, "WORKFLOW-REVIEWED-aa1")
-			w.MustSkillwire(nil, "record", c.ID, "--verdict", "SAFE-TO-PROPOSE", "--expect-digest", c.Digest, "--reviewer", "e2e")
-			w.Write("proj/.claude/workflows/evil.js", "export const meta = { name: 'evil', description: 'e', phases: [{ title: 'one' }] }\n// WORKFLOW-EVIL-bb2\nreturn 'done'\n")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			p := filepath.Join(w.Project, ".claude", "workflows") + "/wfe2e.js/../evil.js"
-			ran, debug, results := runWorkflow(t, w, map[string]any{"scriptPath": p})
-			if got := strings.Contains(ran, "WORKFLOW-EVIL-bb2"); got != uninstall {
-				t.Fatalf("evil.js ran: %v, want %v\n%s", got, uninstall, results)
-			}
-			asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow runs the script file "`)
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
-			}
-		})
-	}
+		p := filepath.Join(w.Project, ".claude", "workflows") + "/wfe2e.js/../evil.js"
+		ran, debug, results := runWorkflow(t, w, map[string]any{"scriptPath": p})
+		if got := strings.Contains(ran, "WORKFLOW-EVIL-bb2"); got != uninstall {
+			t.Fatalf("evil.js ran: %v, want %v\n%s", got, uninstall, results)
+		}
+		asked := strings.Contains(debug, `returned permissionDecision: ask (reason: the workflow runs the script file "`)
+		if asked == uninstall {
+			t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(debug, "permissionDecision"))
+		}
+	})
 }
 
 // A plugin's workflow run by its scriptPath is the plugin's workflow, as
@@ -389,39 +347,32 @@ func TestAScriptPathThroughAReviewedWorkflowIsAsked(t *testing.T) {
 // the agent runs (issue 22).
 func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "asked"
+	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := NewWorld(t)
+		gitInit(t, w.Project)
+		w.Install()
+		w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-PW7: you are the agent.\n")
+		inlinePlugin(w, "pd", "pd", filepath.Join(w.Root, "marker"))
+		w.Write("pd/workflows/pw.js", "export const meta = { name: 'pw', description: 'd', phases: [{ title: 'one' }] }\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2eagent' })\nreturn r\n")
+		args := []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}
+		w.Claude(model(t, nil), Run{Prompt: "hello", Args: args, Env: []string{"IS_SANDBOX=1"}})
+		w.Record("plugin", "pd@inline", "SAFE-TO-PROPOSE")
+		w.Record("agent", "e2eagent.md", "BLOCK")
 		if uninstall {
-			name = "control: hooks uninstalled"
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			gitInit(t, w.Project)
-			w.Install()
-			w.Write("proj/.claude/agents/e2eagent.md", "---\nname: e2eagent\ndescription: e2e agent\n---\nAGENT-BODY-PW7: you are the agent.\n")
-			inlinePlugin(w, "pd", "pd", filepath.Join(w.Root, "marker"))
-			w.Write("pd/workflows/pw.js", "export const meta = { name: 'pw', description: 'd', phases: [{ title: 'one' }] }\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2eagent' })\nreturn r\n")
-			args := []string{"--plugin-dir", filepath.Join(w.Root, "pd"), "--dangerously-skip-permissions"}
-			w.Claude(model(t, nil), Run{Prompt: "hello", Args: args, Env: []string{"IS_SANDBOX=1"}})
-			w.Record("plugin", "pd@inline", "SAFE-TO-PROPOSE")
-			w.Record("agent", "e2eagent.md", "BLOCK")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			in := map[string]any{"scriptPath": filepath.Join(w.Root, "pd", "workflows", "pw.js")}
-			m := model(t, []Reply{Call("Workflow", in), Say("done"), Say("done")}, Say("hi"))
-			r := w.Claude(m, Run{Prompt: "run it", Args: args, Env: []string{"IS_SANDBOX=1"}})
-			if got := m.Sent("AGENT-BODY-PW7"); got != uninstall {
-				t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-			}
-			asked := strings.Contains(r.Debug, `may start an agent skillwire cannot name: it is a plugin's, whose scripts skillwire does not read`) &&
-				strings.Contains(r.Debug, "returned permissionDecision: ask (reason: ")
-			if asked == uninstall {
-				t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(r.Debug, "permissionDecision"))
-			}
-		})
-	}
+		in := map[string]any{"scriptPath": filepath.Join(w.Root, "pd", "workflows", "pw.js")}
+		m := model(t, []Reply{Call("Workflow", in), Say("done"), Say("done")}, Say("hi"))
+		r := w.Claude(m, Run{Prompt: "run it", Args: args, Env: []string{"IS_SANDBOX=1"}})
+		if got := m.Sent("AGENT-BODY-PW7"); got != uninstall {
+			t.Fatalf("the agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+		}
+		asked := strings.Contains(r.Debug, `may start an agent skillwire cannot name: it is a plugin's, whose scripts skillwire does not read`) &&
+			strings.Contains(r.Debug, "returned permissionDecision: ask (reason: ")
+		if asked == uninstall {
+			t.Errorf("asked by skillwire: %v, want %v\n%s", asked, !uninstall, grepLines(r.Debug, "permissionDecision"))
+		}
+	})
 }
 
 // A workflow's literal agentType that names no agent skillwire observes
@@ -434,45 +385,38 @@ func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
 // uninstalled, the client starts it.
 func TestAWorkflowStartingALiteralAgentSkillwireCannotObserveIsHeld(t *testing.T) {
 	t.Parallel()
-	for _, uninstall := range []bool{false, true} {
-		name := "held"
-		if uninstall {
-			name = "control: hooks uninstalled"
+	bothWays(t, "held", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := NewWorld(t)
+		gitInit(t, w.Project)
+		w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
+			"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'addagent' })\nreturn r\n")
+		gitIn(t, w.Project, "add", ".")
+		gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Write("extra/.claude/agents/addagent.md", "---\nname: addagent\ndescription: e2e agent\n---\nAGENT-BODY-9e4: you are the agent.\n")
+		m := model(t, nil)
+		w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
+		if !strings.Contains(advisory(m), `added agent "addagent.md"`) {
+			t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
 		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			w := NewWorld(t)
-			gitInit(t, w.Project)
-			w.Write("proj/.claude/workflows/wfa.js", "export const meta = { name: 'wfa', description: 'd', phases: [{ title: 'one' }] }\n"+
-				"const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'addagent' })\nreturn r\n")
-			gitIn(t, w.Project, "add", ".")
-			gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
-			w.Install()
-			w.Claude(model(t, nil), Run{Prompt: "hello"})
-			w.Write("extra/.claude/agents/addagent.md", "---\nname: addagent\ndescription: e2e agent\n---\nAGENT-BODY-9e4: you are the agent.\n")
-			m := model(t, nil)
-			w.Claude(m, Run{Prompt: "hello", Args: []string{"--add-dir", "../extra"}})
-			if !strings.Contains(advisory(m), `added agent "addagent.md"`) {
-				t.Fatalf("the added folder was not observed without --worktree:\n%s", advisory(m))
-			}
-			w.Record("agent", "addagent.md", "BLOCK")
-			if uninstall {
-				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-			}
-			m = model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, Say("hi"), Say("hi"))
-			r := w.Claude(m, Run{Prompt: "run it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra", "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
-			if !strings.Contains(r.Debug, "Created worktree at:") {
-				t.Fatal("the client made no worktree: the case pins nothing")
-			}
-			if got := m.Sent("AGENT-BODY-9e4"); got != uninstall {
-				t.Fatalf("the added folder's agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
-			}
-			if uninstall {
-				return
-			}
-			if !strings.Contains(r.Debug, `returned permissionDecision: deny (reason: the agent "addagent" is none that skillwire has observed, and is held as BLOCKed`) {
-				t.Errorf("not denied as BLOCKed by its name:\n%s", grepLines(r.Debug, "permissionDecision"))
-			}
-		})
-	}
+		w.Record("agent", "addagent.md", "BLOCK")
+		if uninstall {
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		}
+		m = model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, Say("hi"), Say("hi"))
+		r := w.Claude(m, Run{Prompt: "run it", Args: []string{"--worktree", "wt1", "--add-dir", "../extra", "--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
+		if !strings.Contains(r.Debug, "Created worktree at:") {
+			t.Fatal("the client made no worktree: the case pins nothing")
+		}
+		if got := m.Sent("AGENT-BODY-9e4"); got != uninstall {
+			t.Fatalf("the added folder's agent ran: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+		}
+		if uninstall {
+			return
+		}
+		if !strings.Contains(r.Debug, `returned permissionDecision: deny (reason: the agent "addagent" is none that skillwire has observed, and is held as BLOCKed`) {
+			t.Errorf("not denied as BLOCKed by its name:\n%s", grepLines(r.Debug, "permissionDecision"))
+		}
+	})
 }
