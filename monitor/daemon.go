@@ -22,11 +22,11 @@ import (
 	"github.com/skillwire/skillwire/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )

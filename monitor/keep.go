@@ -5,8 +5,8 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
+	"github.com/skillwire/skillwire/snapshot/content"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/reconcile"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
 

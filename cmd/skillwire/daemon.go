@@ -12,8 +12,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/cache"
-	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/snapshot/content"
 	"github.com/spf13/cobra"
 )
 

@@ -7,13 +7,13 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/legacy"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/restore"
 	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/snapshot/content"
+	"github.com/skillwire/skillwire/snapshot/history"
+	"github.com/skillwire/skillwire/snapshot/restore"
 	"github.com/skillwire/skillwire/walker"
 )
 

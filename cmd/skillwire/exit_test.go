@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/restore"
 	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/snapshot/restore"
 )
 
 func TestEveryErrorKindHasItsDesignedExitCode(t *testing.T) {

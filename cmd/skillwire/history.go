@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/spf13/cobra"
 )
 

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -9,9 +9,9 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )

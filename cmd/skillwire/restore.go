@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/history"
-	"github.com/skillwire/skillwire/restore"
+	"github.com/skillwire/skillwire/snapshot/history"
+	"github.com/skillwire/skillwire/snapshot/restore"
 	"github.com/spf13/cobra"
 )
 

@@ -22,10 +22,10 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/content"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )

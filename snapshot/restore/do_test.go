@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
 )
 
 // doRequest is fx's request as the command makes it for Do: a store that

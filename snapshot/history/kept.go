@@ -1,8 +1,8 @@
 package history
 
 import (
-	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
 )
 
 // Kept is the content store of a state directory, opened once for reading

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/content"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/content"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )

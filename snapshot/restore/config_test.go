@@ -13,8 +13,8 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/history"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
