@@ -26,9 +26,9 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/hookstate"
 	"github.com/skillwire/skillwire/resolve"
 	"github.com/skillwire/skillwire/walker"
 )

@@ -3,7 +3,7 @@ package baseline
 import (
 	"time"
 
-	"github.com/skillwire/skillwire/hookstate"
+	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/snapshot"
 )
 

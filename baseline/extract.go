@@ -3,7 +3,7 @@ package baseline
 import (
 	"bytes"
 
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 )
 
 // bucketExtracts keeps, per candidate id, the canonical form of the

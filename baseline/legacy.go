@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/skillwire/skillwire/legacy"
-	"github.com/skillwire/skillwire/verdict"
+	"github.com/skillwire/skillwire/baseline/legacy"
+	"github.com/skillwire/skillwire/baseline/verdict"
 )
 
 // ErrImported means these exact bytes were imported before: a legacy

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/legacy"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/legacy"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 

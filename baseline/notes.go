@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/storefile"
 )
 
 // Note kinds: the decisions the journal keeps per candidate.

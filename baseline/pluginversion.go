@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // A new version folder of an installed plugin is held against the version

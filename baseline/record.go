@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/storefile"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // Status is how a candidate came to be known.

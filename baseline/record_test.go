@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 func sampleRecord() *Record {

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // Refusals of a verdict. SAFE-TO-PROPOSE vouches for exact bytes, so it is

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // MarkTold counts one more session told of each pending candidate in ids:

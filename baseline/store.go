@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 

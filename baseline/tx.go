@@ -6,12 +6,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/skillwire/skillwire/cache"
-	"github.com/skillwire/skillwire/hookstate"
+	"github.com/skillwire/skillwire/baseline/cache"
+	"github.com/skillwire/skillwire/baseline/hookstate"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
+	"github.com/skillwire/skillwire/baseline/trust"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/storefile"
-	"github.com/skillwire/skillwire/trust"
-	"github.com/skillwire/skillwire/verdict"
 	bolt "go.etcd.io/bbolt"
 )
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 func manifestOf(t *testing.T, content string) (snapshot.Manifest, snapshot.Hash) {

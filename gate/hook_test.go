@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // hook is the tree's environment as a hook sees it: the roots located for

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/resolve"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // The client serves the inline plugins it read at its start: while folders

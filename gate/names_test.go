@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/resolve"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 func TestCheckResolvesByFrontmatterName(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/resolve"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // While every folder the session added is observed, a built-in's name is

@@ -11,9 +11,9 @@ import (
 	"unicode"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/resolve"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 func workflowJS(name, marker string) string {

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/internal/testtree"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 )
 

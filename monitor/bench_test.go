@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/session"

@@ -19,7 +19,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/pathname"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"golang.org/x/sys/unix"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/snapshot"
 )
 

@@ -2,7 +2,7 @@ package session
 
 import (
 	"context"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"os"
 	"path/filepath"

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 var userConfig = claude.Root{Path: "/cfg", Scope: claude.Global, Kind: claude.Config, Names: []string{"settings.json"}}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/settings"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // mainAgentLines are the lines that say a settings file's "agent" makes a

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // The advisory goes to the model, the party a tree's author talks to; the

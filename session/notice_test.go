@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // pending makes st changed since a SAFE review of other content.

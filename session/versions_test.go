@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // pluginLife is a life whose root is a plugin cache, with the

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 )
 
 func TestClearKeepsUndeliveredEventsUnlessConfirmed(t *testing.T) {

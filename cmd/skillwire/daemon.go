@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/cache"
+	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/snapshot/content"
 	"github.com/spf13/cobra"

@@ -6,8 +6,8 @@ import (
 
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/legacy"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/legacy"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
 	"github.com/skillwire/skillwire/settings"

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/verdict"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"golang.org/x/sys/unix"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/trust"
+	"github.com/skillwire/skillwire/baseline/trust"
 	"github.com/spf13/cobra"
 )
 

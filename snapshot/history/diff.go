@@ -11,8 +11,8 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/zeebo/blake3"
 )
 

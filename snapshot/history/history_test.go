@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/content"
-	"github.com/skillwire/skillwire/verdict"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
 )

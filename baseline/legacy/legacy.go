@@ -13,8 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // The predecessor tool kept skill-vetting/baseline.json: {"schema",

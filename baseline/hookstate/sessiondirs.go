@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 

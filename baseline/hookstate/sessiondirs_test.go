@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 

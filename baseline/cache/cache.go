@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/storefile"
 	"github.com/skillwire/skillwire/walker"
 	bolt "go.etcd.io/bbolt"
 )

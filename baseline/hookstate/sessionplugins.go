@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/verdict"
 )
 
 // A skipped key is shown to a person: it is either a well-formed key or the

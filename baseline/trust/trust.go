@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/skillwire/skillwire/storefile"
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	bolt "go.etcd.io/bbolt"
 )
 
