@@ -4,10 +4,10 @@ import (
 	"context"
 	"slices"
 
-	"github.com/skillwire/skillwire/addeddir"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/gate/addeddir"
+	"github.com/skillwire/skillwire/gate/instructions"
 	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/instructions"
 )
 
 const noticeUnreadable = "skillwire: the DirectoryAdded hook input could not be read: the folder added to this session is not watched, and the gate cannot judge what it serves"

@@ -8,8 +8,8 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/gate/instructions"
 	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/instructions"
 	"github.com/skillwire/skillwire/resolve"
 )
 
