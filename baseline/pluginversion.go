@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 )
 
 // A new version folder of an installed plugin is held against the version

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )

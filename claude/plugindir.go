@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )

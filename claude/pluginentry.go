@@ -3,7 +3,7 @@ package claude
 import (
 	"strings"
 
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/walker"
 )
 

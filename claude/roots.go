@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"

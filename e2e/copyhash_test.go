@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/pluginrecord"
+	"github.com/skillwire/skillwire/claude/pluginrecord"
 )
 
 // copyRefusal is what the bundle logs when a managed plugin's folder no

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 // A candidate that arrived after the first run and was told to a session

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/gate/shellcmd"
-	"github.com/skillwire/skillwire/hookio"
 )
 
 // bash answers a Bash call: a skillwire command that records a person's

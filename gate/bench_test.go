@@ -11,7 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )

@@ -14,10 +14,10 @@ import (
 	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
+	"github.com/skillwire/skillwire/claude/workflow"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
-	"github.com/skillwire/skillwire/workflow"
 )
 
 // Use is one moment of use the gate is asked about.

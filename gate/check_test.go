@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/internal/testtree"
-	"github.com/skillwire/skillwire/resolve"
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"

@@ -5,9 +5,9 @@ import (
 	"slices"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/gate/addeddir"
 	"github.com/skillwire/skillwire/gate/instructions"
-	"github.com/skillwire/skillwire/hookio"
 )
 
 const noticeUnreadable = "skillwire: the DirectoryAdded hook input could not be read: the folder added to this session is not watched, and the gate cannot judge what it serves"

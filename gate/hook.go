@@ -7,10 +7,10 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/gate/instructions"
-	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/resolve"
 )
 
 // Deadline is the time a gate hook has for its whole answer, reading its

@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 // hook is the tree's environment as a hook sees it: the roots located for

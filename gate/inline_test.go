@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 // The client serves the inline plugins it read at its start: while folders

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
 

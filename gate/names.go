@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 func TestCheckResolvesByFrontmatterName(t *testing.T) {

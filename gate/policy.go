@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 // Errors of the gate. A caller wraps its own failure with one of these so

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 // TestDecideFollowsTheTable pins issue #16's table cell by cell: 7 states

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 const testID = "swbybm4kq2rx7a3c"

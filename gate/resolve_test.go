@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 func cand(id string, k resolve.Kind, s resolve.Scope, folder, name, plugin string) resolve.Candidate {

@@ -1,6 +1,6 @@
 package gate
 
-import "github.com/skillwire/skillwire/steer"
+import "github.com/skillwire/skillwire/claude/steer"
 
 // guard answers every gate hook in projects whose settings steer
 // skillwire: deny, whatever the policy, since the store and the roots the

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 // guard denies every use where a project's settings steer skillwire, or

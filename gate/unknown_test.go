@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 // While every folder the session added is observed, a built-in's name is

@@ -9,9 +9,9 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/resolve"
+	"github.com/skillwire/skillwire/claude/workflow"
 	"github.com/skillwire/skillwire/walker"
-	"github.com/skillwire/skillwire/workflow"
 )
 
 // workflowsNamed is every workflow of found that a Workflow call of u's

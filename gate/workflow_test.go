@@ -12,8 +12,8 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/resolve"
 )
 
 func workflowJS(name, marker string) string {

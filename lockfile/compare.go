@@ -3,7 +3,7 @@ package lockfile
 import (
 	"bytes"
 
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/settings"
 )
 
 // noteHooksOff logs, and tells the desktop, each settings file that newly

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 )

@@ -12,10 +12,10 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/reconcile"
-	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/walker"
 )
 

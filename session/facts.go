@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 )
 
 // A configuration candidate is told by its facts ("new SessionStart hook

@@ -7,9 +7,9 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/pluginrecord"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/pluginrecord"
 )
 
 // Claude Code's own record of what it installed (installed_plugins.json)

@@ -11,9 +11,9 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/hookio"
 	"github.com/skillwire/skillwire/internal/testtree"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/claude/settings"
 )
 
 // mainAgentLines are the lines that say a settings file's "agent" makes a

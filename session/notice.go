@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 )
 
 // The advisory goes to the model, the party a tree's author talks to; the

@@ -8,7 +8,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 )

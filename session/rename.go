@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/snapshot"
 )
 

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillwire/skillwire/claude/managed"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/managed"
 	"github.com/spf13/cobra"
 )
 

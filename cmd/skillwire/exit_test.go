@@ -8,9 +8,9 @@ import (
 
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/lockfile"
 	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/settings"
 	"github.com/skillwire/skillwire/snapshot/restore"
 )
 

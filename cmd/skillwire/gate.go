@@ -11,10 +11,10 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/managed"
+	"github.com/skillwire/skillwire/claude/steer"
 	"github.com/skillwire/skillwire/gate"
-	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/managed"
-	"github.com/skillwire/skillwire/steer"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )

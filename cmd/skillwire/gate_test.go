@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 // gateStreams runs the gate's hooks in a fresh tree holding one skill,

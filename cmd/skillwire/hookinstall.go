@@ -11,8 +11,8 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/safefile"
-	"github.com/skillwire/skillwire/settings"
 	"github.com/spf13/cobra"
 )
 

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/clientproc"
+	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/spf13/cobra"
 )
 

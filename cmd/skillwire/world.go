@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/clientproc"
-	"github.com/skillwire/skillwire/managed"
+	"github.com/skillwire/skillwire/claude/clientproc"
+	"github.com/skillwire/skillwire/claude/managed"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 )

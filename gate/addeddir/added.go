@@ -28,8 +28,8 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
-	"github.com/skillwire/skillwire/resolve"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
 

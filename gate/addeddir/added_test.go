@@ -10,7 +10,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )

@@ -12,8 +12,8 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
 

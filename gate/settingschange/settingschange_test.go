@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 // What lets something run, connect or be allowed blocks; a removal only

@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/content"
 	"github.com/skillwire/skillwire/snapshot/history"

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/shellword"
 )
 

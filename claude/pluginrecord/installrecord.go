@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )

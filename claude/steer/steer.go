@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
-	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/claude/settings"
 )
 
 // steers reports whether an env key moves where skillwire or Claude Code

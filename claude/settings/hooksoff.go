@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/pathname"
 	"github.com/skillwire/skillwire/walker"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/config"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 )
 

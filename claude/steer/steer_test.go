@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/settings"
+	"github.com/skillwire/skillwire/claude/settings"
 	"golang.org/x/sys/unix"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/safefile"
 	"golang.org/x/sys/unix"
 )

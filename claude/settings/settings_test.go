@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/hookio"
+	"github.com/skillwire/skillwire/claude/hookio"
 )
 
 const testCommand = "/opt/sw/bin/skillwire hook session-start"
