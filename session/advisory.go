@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
@@ -15,7 +16,6 @@ import (
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/settings"
-	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 )
 

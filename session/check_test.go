@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/walker"
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/snapshot"
 )
 

@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/steer"
 	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/monitor"
-	"github.com/skillwire/skillwire/reconcile"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
