@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 )
 
 // Where the logs live, and what the paths in them are relative to: one

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 )
 
 // ScriptAnchor is what a script path is relative to.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 )
 
 // Limits bound the discovery of the folders around a project that Claude

@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude/config"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )

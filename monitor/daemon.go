@@ -23,7 +23,7 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/history"

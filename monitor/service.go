@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kardianos/service"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 )
 
 // The daemon as a user service that starts at login. skillwire renders the

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 )

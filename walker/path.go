@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"golang.org/x/sys/unix"
 )
 

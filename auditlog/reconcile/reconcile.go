@@ -16,7 +16,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"

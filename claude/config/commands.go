@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillwire/skillwire/shellword"
+	"github.com/skillwire/skillwire/internal/shellword"
 )
 
 // Command is one thing a configuration makes Claude Code run or call without

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 )
 
 // File is the configuration's name in the managed directory.

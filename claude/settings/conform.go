@@ -6,8 +6,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/skillwire/skillwire/pathname"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/pathname"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 

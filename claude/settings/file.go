@@ -11,8 +11,8 @@ import (
 	"syscall"
 
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/pathname"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/pathname"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/hookio"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/hookio"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
 

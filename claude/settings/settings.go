@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillwire/skillwire/claude/hookio"
-	"github.com/skillwire/skillwire/shellword"
+	"github.com/skillwire/skillwire/internal/shellword"
 )
 
 // A settings.json belongs to the user (or to a project's authors): skillwire

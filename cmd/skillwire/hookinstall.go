@@ -12,7 +12,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/settings"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/spf13/cobra"
 )
 

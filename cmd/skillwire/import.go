@@ -10,7 +10,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/legacy"
 	"github.com/skillwire/skillwire/baseline/verdict"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )

@@ -15,7 +15,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/settings"
-	"github.com/skillwire/skillwire/safefile"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"

@@ -22,7 +22,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/content"
 	"github.com/skillwire/skillwire/snapshot/history"

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/skillwire/skillwire/pathname"
+	"github.com/skillwire/skillwire/internal/pathname"
 	"golang.org/x/sys/unix"
 )
 
