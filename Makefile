@@ -100,8 +100,8 @@ shellcheck:
 	fi
 
 bench:
-	bash bench/bench.sh
-	bash bench/reuse.sh
+	bash internal/bench/bench.sh
+	bash internal/bench/reuse.sh
 
 fuzz-smoke:
 	@set -e; for t in $(FUZZ); do \
@@ -111,10 +111,10 @@ fuzz-smoke:
 	done
 
 bench-compare:
-	bash bench/compare.sh
+	bash internal/bench/compare.sh
 
 bench-reuse:
-	bash bench/reuse.sh
+	bash internal/bench/reuse.sh
 
 bench-daemon:
-	bash bench/daemon.sh
+	bash internal/bench/daemon.sh

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# bench/lib/common.sh: what the bench scripts (bench.sh, compare.sh,
+# internal/bench/lib/common.sh: what the bench scripts (bench.sh, compare.sh,
 # daemon.sh) share.
 # Sourced, never run. The caller sets BENCH_NAME (the prefix of its
 # messages) and then calls bench_init, which finds the repository (and cd's
@@ -24,7 +24,7 @@ bench_cleanup() {
 bench_init() {
 	repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P) || die "cannot find the repository"
 	cd -- "$repo" || die "cannot enter $repo"
-	[[ -f go.mod && -d cmd/skillwire && -d bench/gentree ]] || die "$repo does not look like the skillwire repository"
+	[[ -f go.mod && -d cmd/skillwire && -d internal/bench/gentree ]] || die "$repo does not look like the skillwire repository"
 	command -v go >/dev/null || die "go is not on PATH"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/skillwire-$BENCH_NAME-XXXXXX") || die "cannot make a temporary directory"
 	trap bench_cleanup EXIT

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# bench/daemon.sh: the numbers of issue 6 for `skillwire daemon`
+# internal/bench/daemon.sh: the numbers of issue 6 for `skillwire daemon`
 # (`make bench-daemon`).
 #
 # It generates 50 skills of 10 directories of 20 files of 4 KiB (10,000
 # files in 500 directories) as $CLAUDE_CONFIG_DIR/skills in a temporary
 # directory, starts `skillwire daemon` on it, waits until `skillwire status
 # --json` says the daemon is alive, and measures:
-#   - change-to-observation latency over EDITS edits (bench/daemonlat: each
+#   - change-to-observation latency over EDITS edits (internal/bench/daemonlat: each
 #     edit rewrites one file of a skill, then the store's cache is polled
 #     until that skill's cached digest is the one a walk of it gives);
 #   - idle CPU over IDLE seconds (utime + stime from /proc/PID/stat);
@@ -25,7 +25,7 @@ IDLE=${IDLE:-60}
 SETTLE=${SETTLE:-5}
 
 BENCH_NAME=daemon
-# shellcheck source=bench/lib/common.sh
+# shellcheck source=internal/bench/lib/common.sh
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib/common.sh"
 
 for v in EDITS IDLE; do
@@ -39,8 +39,8 @@ started=$SECONDS
 
 note "building skillwire, gentree and daemonlat into $T"
 build skillwire cmd/skillwire
-build gentree bench/gentree
-build daemonlat bench/daemonlat
+build gentree internal/bench/gentree
+build daemonlat internal/bench/daemonlat
 sw=$T/skillwire
 # Said now: the source may change while we measure.
 machine=$(describe_machine)

@@ -1,4 +1,4 @@
-// Command gentree writes a benchmark tree for bench/bench.sh: DIR gets
+// Command gentree writes a benchmark tree for internal/bench/bench.sh: DIR gets
 // -dirs subdirectories named <prefix>NNN, each holding -files regular files
 // of -size bytes. Contents are pseudo-random and differ per file, so no
 // layer below can deduplicate or compress them; the same flags always

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/bench.sh: the speed benchmark of issue 2 (`make bench`).
+# internal/bench/bench.sh: the speed benchmark of issue 2 (`make bench`).
 #
 # It generates three trees in a temporary directory, builds skillwire once,
 # and times, on a warm cache, `skillwire scan` and `skillwire digest` beside
@@ -22,7 +22,7 @@ RUNS=${RUNS:-15}
 WARMUP=${WARMUP:-3}
 
 BENCH_NAME=bench
-# shellcheck source=bench/lib/common.sh
+# shellcheck source=internal/bench/lib/common.sh
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib/common.sh"
 
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
@@ -53,7 +53,7 @@ fi
 
 note "building skillwire and gentree into $T"
 build skillwire cmd/skillwire
-build gentree bench/gentree
+build gentree internal/bench/gentree
 sw=$T/skillwire
 
 # a: a Claude config dir with 200 skills of 20 files of 4 KiB (4,000 files).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/reuse.sh: issue 23, real trees fast (`make bench-reuse`, and the
+# internal/bench/reuse.sh: issue 23, real trees fast (`make bench-reuse`, and the
 # end of `make bench`). Builds the binary before hash reuse (BASE, default
 # the parent of the commit that added walker/hashes.go) and this tree's,
 # and times both side by side, interleaved (A B A B ...), on a warm cache:
@@ -9,14 +9,14 @@
 # it counts the hook's system calls with strace -f -c. Medians of RUNS
 # (default 21) after WARMUP (default 3) runs of each, and the mean CPU
 # time (user + system, getrusage of the children) of each. The floor of
-# the small tree is bench/floor: a program that starts as skillwire does,
+# the small tree is internal/bench/floor: a program that starts as skillwire does,
 # opens the store read-only and does one fstatat per entry of the tree.
 set -euo pipefail
 
 RUNS=${RUNS:-21}
 WARMUP=${WARMUP:-3}
 BENCH_NAME=reuse
-# shellcheck source=bench/lib/common.sh
+# shellcheck source=internal/bench/lib/common.sh
 source "$(dirname -- "${BASH_SOURCE[0]}")/lib/common.sh"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer, not '$WARMUP'"
@@ -31,8 +31,8 @@ mkdir -p "$T/base"
 git archive "$BASE" | tar -x -C "$T/base"
 (cd "$T/base" && CGO_ENABLED=0 go build -o "$T/before" ./cmd/skillwire) || die "building $BASE failed"
 build after cmd/skillwire
-build gentree bench/gentree
-build floor bench/floor
+build gentree internal/bench/gentree
+build floor internal/bench/floor
 
 note "generating trees"
 mkdir -p "$T/h/cfg" "$T/p/cfg/plugins/cache/acme/big/1.0.0"
@@ -70,7 +70,7 @@ partial_after=$(hook after p | grep -c 'not fully observable' || true)
 declare -A label=(
 	[v0]="before: skillwire --version" [v1]="after:  skillwire --version"
 	[h0]="before: hook, 100 x 20 files" [h1]="after:  hook, 100 x 20 files"
-	[hf]="floor:  100 x 20 files (bench/floor: fstatat per entry, store)"
+	[hf]="floor:  100 x 20 files (internal/bench/floor: fstatat per entry, store)"
 	[p0]="before: hook, 54,000-file plugin (default budget: partial)"
 	[pr]="before: hook, 54,000-file plugin, budget raised to 250,000"
 	[p1]="after:  hook, 54,000-file plugin"
@@ -162,7 +162,7 @@ verdict() { if awk -v a="$1" -v b="$2" 'BEGIN {exit !(a <= b)}'; then echo met; 
 rh=$(ratio "${ms[h1]}" "${ms[v1]}")
 echo "targets (issue 23):"
 printf '  %-62s %9s  %s\n' "hook on 100 x 20 files within 2.5x --version (after; before $(ratio "${ms[h0]}" "${ms[v0]}")x)" "${rh}x" "$(verdict "$rh" 2.5)"
-printf '  %-62s %9s\n' "  (its floor, bench/floor / --version)" "$(ratio "${ms[hf]}" "${ms[v1]}")x"
+printf '  %-62s %9s\n' "  (its floor, internal/bench/floor / --version)" "$(ratio "${ms[hf]}" "${ms[v1]}")x"
 printf '  %-62s %9s  %s\n' "hook on a 54,000-file plugin < 150 ms (floor ${ms[pf]} + --version)" "${ms[p1]}" "$(verdict "${ms[p1]}" 150)"
 whole=met
 ((partial_after == 0)) || whole=MISSED

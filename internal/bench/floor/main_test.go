@@ -21,7 +21,7 @@ func TestFloorStartsAsSkillwireDoes(t *testing.T) {
 	}
 	for _, p := range cmd.Imports {
 		if strings.Contains(p, ".") && !slices.Contains(floor.Imports, p) {
-			t.Errorf("skillwire imports %s and the floor does not: add it to bench/floor's imports", p)
+			t.Errorf("skillwire imports %s and the floor does not: add it to internal/bench/floor's imports", p)
 		}
 	}
 }

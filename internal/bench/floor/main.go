@@ -1,4 +1,4 @@
-// Command floor is the floor of a walking session start, for bench/reuse.sh:
+// Command floor is the floor of a walking session start, for internal/bench/reuse.sh:
 // it starts as skillwire does (it links and initializes every package
 // cmd/skillwire imports, TestFloorStartsAsSkillwireDoes), opens the store
 // read-only, and looks once at every entry below each TREE: one openat

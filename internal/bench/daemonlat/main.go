@@ -1,6 +1,6 @@
 //go:build linux
 
-// Command daemonlat measures, for bench/daemon.sh, how long a running
+// Command daemonlat measures, for internal/bench/daemon.sh, how long a running
 // `skillwire daemon` takes to reflect an edit in its observation cache: the
 // cache the hook's fast path reads instead of walking. For each edit it
 // rewrites one file of a skill, walks that skill itself (walker.Observe) to
