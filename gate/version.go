@@ -5,11 +5,12 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/resolve"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
 
 // A new version folder of an installed plugin is judged as the version it
-// replaces (baseline.ReplacedVersion) is: under that version's SAFE review
+// replaces (history.Replaced) is: under that version's SAFE review
 // it is pending (balanced asks, strict denies) from its first use, before
 // any session was told of it; a version of the plugin under an adverse
 // verdict holds it as that verdict (likeAdverse).
@@ -22,7 +23,7 @@ func newFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, erro
 	if err != nil || f.Like != "" || s.Root.Kind != claude.Plugins {
 		return f, err
 	}
-	rep, err := tx.ReplacedVersion(s.Root, s.Name)
+	rep, err := history.Replaced(tx, s.Root, s.Name)
 	if err != nil || !baseline.ReviewedSafe(rep) {
 		return f, err
 	}

@@ -11,14 +11,13 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
 // storeOf makes a store of n records: a tenth of them of added folders
 // (a skill and a CLAUDE.md each, as sessions with --add-dir leave them,
-// within session.MaxAddedRoots), the rest global skills.
+// within baseline.MaxAddedRoots), the rest global skills.
 func storeOf(b testing.TB, n int) baseline.Options {
 	b.Helper()
 	o := baseline.Options{Dir: filepath.Join(b.TempDir(), "state"), LockTimeout: 5 * time.Second, Create: true}
@@ -56,7 +55,7 @@ func BenchmarkTheAddedRootsOfAStoreOf2000Records(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		err := baseline.View(o, func(tx *baseline.Tx) error {
-			roots, err := session.AddedRootsOf(tx, nil, "/h")
+			roots, err := tx.AddedRoots(nil, "/h")
 			if len(roots) == 0 {
 				b.Fatal("no roots")
 			}

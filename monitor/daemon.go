@@ -24,7 +24,6 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/internal/pathname"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
@@ -108,13 +107,13 @@ type daemon struct {
 	// lastBeatLog is when the heartbeat was last logged.
 	lastBeatLog time.Time
 	// addedTold: why the folders sessions added are not all watched was
-	// logged (past session.MaxAddedRoots, or records that cannot be read).
+	// logged (past baseline.MaxAddedRoots, or records that cannot be read).
 	addedTold bool
 	added     addedRoots
 }
 
 // addedRoots are the roots of the folders sessions added as the store's
-// records list them (session.AddedRootsOf), kept by the store's commit
+// records list them (baseline.Tx.AddedRoots), kept by the store's commit
 // they were read at: reading every record at every heartbeat cost 9 ms
 // on a store of 2,000 (BenchmarkTheAddedRootsOfAStoreOf2000Records).
 // Any commit since, whoever made it, reads them again.
@@ -130,7 +129,7 @@ type addedRoots struct {
 // another commit than the one they were read at.
 func (a *addedRoots) of(tx *baseline.Tx, home string) ([]claude.Root, error) {
 	if c := tx.Commit(); !a.read || c != a.at || home != a.home {
-		a.roots, a.err = session.AddedRootsOf(tx, nil, home)
+		a.roots, a.err = tx.AddedRoots(nil, home)
 		a.at, a.home, a.read = c, home, true
 	}
 	return a.roots, a.err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
 )
@@ -31,7 +32,7 @@ func TestAddedRootsAreTheRecordedAddedFoldersInstructionsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	have := []claude.Root{global, {Path: filepath.Join(x, ".claude"), Scope: claude.Added, Kind: claude.Config, Names: []string{"CLAUDE.md"}}}
-	got, err := AddedRoots(s.Store, have, "/h")
+	got, err := baseline.AddedRoots(s.Store, have, "/h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +50,11 @@ func TestAddedRootsAreTheRecordedAddedFoldersInstructionsOnly(t *testing.T) {
 }
 
 // The roots observed from the store's records are bounded: past
-// MaxAddedRoots the rest are told, never walked.
+// baseline.MaxAddedRoots the rest are told, never walked.
 func TestAddedRootsAreBoundedAndThePastTheBoundIsTold(t *testing.T) {
 	s := newStart(t)
 	base := t.TempDir()
-	for i := range MaxAddedRoots + 1 {
+	for i := range baseline.MaxAddedRoots + 1 {
 		p := filepath.Join(base, fmt.Sprint(i), ".claude/skills")
 		testtree.Make(t, p, "s/SKILL.md=1")
 		s.Roots = append(s.Roots, claude.Root{Path: p, Scope: claude.Added, Kind: claude.Skills})
@@ -61,16 +62,16 @@ func TestAddedRootsAreBoundedAndThePastTheBoundIsTold(t *testing.T) {
 	if _, err := run(t, s, true); err != nil {
 		t.Fatal(err)
 	}
-	got, err := AddedRoots(s.Store, nil, "")
-	if !errors.Is(err, ErrAddedRoots) || len(got) != MaxAddedRoots {
-		t.Errorf("%d roots, error %v; want %d and ErrAddedRoots", len(got), err, MaxAddedRoots)
+	got, err := baseline.AddedRoots(s.Store, nil, "")
+	if !errors.Is(err, baseline.ErrAddedRoots) || len(got) != baseline.MaxAddedRoots {
+		t.Errorf("%d roots, error %v; want %d and baseline.ErrAddedRoots", len(got), err, baseline.MaxAddedRoots)
 	}
 }
 
 // No store: no roots, no error.
 func TestAddedRootsOfNoStoreAreNone(t *testing.T) {
 	s := newStart(t)
-	if got, err := AddedRoots(s.Store, nil, ""); err != nil || got != nil {
+	if got, err := baseline.AddedRoots(s.Store, nil, ""); err != nil || got != nil {
 		t.Errorf("got %v, %v", got, err)
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/snapshot/history"
 )
 
 // Replaced is the version a plugin version folder replaces
-// (baseline.ReplacedVersion), as a session tells it.
+// (history.Replaced), as a session tells it.
 type Replaced struct {
 	Record *baseline.Record
 	// Ref is what the new version's changes are measured against: the
@@ -41,7 +42,7 @@ func DetectVersions(tx *baseline.Tx, sts []baseline.Standing) (map[string]*Repla
 		var err error
 		switch p := st.Prior; {
 		case st.State == baseline.New && (p == nil || p.Removed):
-			rec, err = tx.ReplacedVersion(st.Root, st.Name)
+			rec, err = history.Replaced(tx, st.Root, st.Name)
 		case p != nil && p.Review != nil && p.Renamed == nil && anomaly.IsID(p.Review.From) && p.Review.From != st.ID:
 			rec, err = tx.Record(p.Review.From) // carried: told as the version it replaced
 		}

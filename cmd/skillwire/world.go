@@ -12,7 +12,6 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/claude/managed"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -107,7 +106,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 // (session.AddedRoots), for a command run outside a session; one that
 // cannot be read is said on stderr.
 func (w *world) withAdded(s *streams) {
-	roots, err := session.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
+	roots, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
 	if err != nil {
 		fmt.Fprintf(s.err, "skillwire: the folders sessions added (--add-dir) could not be read from the store: %s\n", defang(err.Error()))
 	}

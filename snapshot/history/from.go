@@ -33,7 +33,7 @@ func From(tx *baseline.Tx, root claude.Root, name []byte, id string) (*baseline.
 	case rec != nil && rec.Review != nil && anomaly.IsID(rec.Review.From) && rec.Review.From != id:
 		rep, err = tx.Record(rec.Review.From)
 	case root.Kind == claude.Plugins && (rec == nil || rec.Review == nil):
-		rep, err = tx.ReplacedVersion(root, name)
+		rep, err = Replaced(tx, root, name)
 	}
 	if err != nil || rep == nil || rep.ID == id {
 		return nil, err

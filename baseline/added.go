@@ -1,11 +1,10 @@
-package session
+package baseline
 
 import (
 	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 )
 
@@ -18,19 +17,19 @@ const MaxAddedRoots = 384
 var ErrAddedRoots = errors.New("more roots of added folders are recorded than skillwire observes outside a session")
 
 // AddedRoots are the roots of scope added (a session's --add-dir folders
-// and --plugin-dir plugins) that the store of o holds records of and have does not list (AddedRootsOf).
+// and --plugin-dir plugins) that the store of o holds records of and have does not list (Tx.AddedRoots).
 // No store is no roots.
-func AddedRoots(o baseline.Options, have []claude.Root, home string) ([]claude.Root, error) {
+func AddedRoots(o Options, have []claude.Root, home string) ([]claude.Root, error) {
 	o.Create, o.ReadOnly = false, true
 	var out []claude.Root
-	err := baseline.View(o, func(tx *baseline.Tx) (err error) { out, err = AddedRootsOf(tx, have, home); return })
-	if errors.Is(err, baseline.ErrAbsent) {
+	err := View(o, func(tx *Tx) (err error) { out, err = tx.AddedRoots(have, home); return })
+	if errors.Is(err, ErrAbsent) {
 		return nil, nil
 	}
 	return out, err
 }
 
-// AddedRootsOf are the roots of scope added that tx holds records of and
+// AddedRoots are the roots of scope added that tx holds records of and
 // have does not list: a command run outside a session (list, scan) and the
 // daemon observe them too, so what a session was told of an added folder
 // can be listed, reviewed and recorded, and its edits are seen between
@@ -41,7 +40,7 @@ func AddedRoots(o baseline.Options, have []claude.Root, home string) ([]claude.R
 // plugin's root lists only the folders recorded, each named for its plugin
 // as now. At most MaxAddedRoots
 // are listed, the rest told by ErrAddedRoots.
-func AddedRootsOf(tx *baseline.Tx, have []claude.Root, home string) ([]claude.Root, error) {
+func (tx *Tx) AddedRoots(have []claude.Root, home string) ([]claude.Root, error) {
 	recs, err := tx.Records()
 	if err != nil {
 		return nil, err
