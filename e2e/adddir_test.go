@@ -109,3 +109,29 @@ func TestAProjectsSettingsEnvCannotHideTheClient(t *testing.T) {
 		})
 	}
 }
+
+// The same for --add-dir: `--append-system-prompt -- --add-dir extra`
+// adds extra, whose skill is told as the added folder's. Control: hooks
+// uninstalled, its body reaches the model.
+func TestADoubleDashAsAnOptionsValueHidesNoAddedFolder(t *testing.T) {
+	t.Parallel()
+	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		hooks := !uninstall
+		w := NewWorld(t)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Skill("extra/.claude/skills", "added", addedBody)
+		if !hooks {
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		}
+		m := model(t, []Reply{Skill("added")}, Say("done."))
+		r := w.Claude(m, Run{Prompt: "use the added skill", Args: []string{"--append-system-prompt", "--", "--add-dir", filepath.Join(w.Root, "extra")}})
+		if got := m.Sent(addedBody); got == hooks {
+			t.Errorf("the added skill's body reached the model: %v, want %v (results %q)", got, !hooks, m.ToolResults())
+		}
+		if told := strings.Contains(advisory(m), `added skill "added"`); told != hooks {
+			t.Errorf("the added skill told: %v, want %v\n%s", told, hooks, advisory(m))
+		}
+		noTrouble(t, r)
+	})
+}

@@ -260,3 +260,112 @@ func TestAProjectsSettingsEnvGivesNoPluginFolder(t *testing.T) {
 		})
 	}
 }
+
+// A folder given with --plugin-dir-no-mcp loads without its MCP servers:
+// the client never starts the server of its .mcp.json, and skillwire tells
+// the plugin and its hook but no MCP server of it. Control: the same
+// folder given with --plugin-dir, the client starts the server and
+// skillwire tells it.
+func TestANoMCPPluginFoldersServerIsNotToldAsRunning(t *testing.T) {
+	t.Parallel()
+	for _, noMCP := range []bool{true, false} {
+		name := "--plugin-dir-no-mcp"
+		if !noMCP {
+			name = "control: --plugin-dir"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker, started := filepath.Join(w.Root, "marker"), filepath.Join(w.Root, "started")
+			inlinePlugin(w, "pd", "pd", marker)
+			w.Write("pd/.mcp.json", `{"mcpServers":{"pdsrv":{"command":"touch","args":["`+started+`"]}}}`)
+			flag := "--plugin-dir"
+			if noMCP {
+				flag = "--plugin-dir-no-mcp"
+			}
+			m := model(t, nil, Say("done."))
+			r := w.Claude(m, Run{Prompt: "hello", Args: []string{flag, filepath.Join(w.Root, "pd")}})
+			if !Exists(marker) {
+				t.Fatal("the plugin's hook did not run: the plugin was not loaded")
+			}
+			if got := Exists(started); got == noMCP {
+				t.Fatalf("the client started the plugin's MCP server: %v, want %v", got, !noMCP)
+			}
+			adv := advisory(m)
+			if !strings.Contains(adv, `added plugin "pd@inline"`) || !strings.Contains(adv, "touch "+marker) {
+				t.Errorf("the plugin and its hook not told:\n%s", adv)
+			}
+			if told := strings.Contains(adv, "pdsrv"); told == noMCP {
+				t.Errorf("the MCP server told: %v, want %v\n%s", told, !noMCP, adv)
+			}
+			if noMCP {
+				noTrouble(t, r)
+			}
+		})
+	}
+}
+
+// A --plugin-dir plugin whose plugin.json fails the client's manifest
+// schema is never loaded ("Failed to load session plugin"): its
+// SessionStart hook does not run, and skillwire tells the folder as one
+// the client refuses to load, why in fixed words, never as an added plugin
+// whose hook runs. The rules are the client's (read in the 2.1.328
+// bundle): the manifest schema's, a name empty, not a string, with a space
+// (U+0020), or with a control or bidirectional-formatting character, and a
+// version that is not a string; then its loader's, a name with an @, a
+// colon, whitespace (a no-break space), a path separator or an invisible
+// rune. A name beyond ASCII passes them. Control: a valid manifest,
+// loaded, told as added with its hook.
+func TestAPluginFolderTheClientRefusesIsToldAsRefusedNeverAsAdded(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, manifest, why string // why: "" when the client loads it
+		added               string
+	}{
+		{"a name with a space", `{"name":"plug x","version":"1.0.0"}`, "its plugin.json's name holds a space", ""},
+		{"a name with a control character", `{"name":"plug\u0007","version":"1.0.0"}`, "its plugin.json's name holds a control or bidirectional-formatting character", ""},
+		{"a name with a right-to-left override", `{"name":"plug\u202e","version":"1.0.0"}`, "its plugin.json's name holds a control or bidirectional-formatting character", ""},
+		{"a version that is a number", `{"name":"other","version":5}`, "its plugin.json's version is not a string", ""},
+		{"a version that is null", `{"name":"other","version":null}`, "its plugin.json's version is not a string", ""},
+		{"an empty name", `{"name":"","version":"1.0.0"}`, "its plugin.json's name is empty", ""},
+		{"a name that is a number", `{"name":5,"version":"1.0.0"}`, "its plugin.json's name is not a string", ""},
+		{"no name", `{"version":"1.0.0"}`, "its plugin.json has no name", ""},
+		{"a name with a no-break space", `{"name":"plug\u00a0x","version":"1.0.0"}`, "its plugin.json's name holds an @, a colon, whitespace, a path separator or an invisible character", ""},
+		{"a name with a colon", `{"name":"plug:x","version":"1.0.0"}`, "its plugin.json's name holds an @, a colon, whitespace, a path separator or an invisible character", ""},
+		{"a name with a zero-width space", `{"name":"plug\u200bx","version":"1.0.0"}`, "its plugin.json's name holds an @, a colon, whitespace, a path separator or an invisible character", ""},
+		{"a name beyond ASCII", `{"name":"plüg","version":"1.0.0"}`, "", "added plugin"},
+		{"control: a valid manifest", `{"name":"other","version":"1.0.0"}`, "", `added plugin "other@inline"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			marker := filepath.Join(w.Root, "marker")
+			inlinePlugin(w, "d/plug", "", marker)
+			w.Write("d/plug/.claude-plugin/plugin.json", c.manifest)
+			m := model(t, nil, Say("done."))
+			r := w.Claude(m, Run{Prompt: "hello", Args: []string{"--plugin-dir", filepath.Join(w.Root, "d/plug")}})
+			loaded := c.why == ""
+			if got := Exists(marker); got != loaded {
+				t.Fatalf("the plugin's hook ran: %v, want %v\n%s", got, loaded, grepLines(r.Debug, "plugin"))
+			}
+			adv := advisory(m)
+			if loaded {
+				if !strings.Contains(adv, c.added) || !strings.Contains(adv, "touch "+marker) || strings.Contains(adv, "refuses to load") {
+					t.Errorf("the plugin and its hook not told as added (%q):\n%s", c.added, adv)
+				}
+				noTrouble(t, r)
+				return
+			}
+			if want := "the client refuses to load (" + c.why + ")"; !strings.Contains(adv, want) {
+				t.Errorf("not told %q:\n%s", want, adv)
+			}
+			if strings.Contains(adv, "added plugin") || strings.Contains(adv, "touch "+marker) {
+				t.Errorf("a plugin the client refused is told as added, or its hook as running:\n%s", adv)
+			}
+		})
+	}
+}

@@ -3,87 +3,12 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
-
-// candidateAt finds the listed candidate of this kind and name whose root
-// is root: two places may hold candidates of one name (CLAUDE.md).
-func candidateAt(w *World, kind, name, root string) Candidate {
-	w.t.Helper()
-	out := w.MustSkillwire([]int{0, 3}, "list", "--json")
-	var list struct {
-		Candidates []struct{ ID, Kind, Name, Digest, State, Root string }
-	}
-	if err := json.Unmarshal([]byte(out), &list); err != nil {
-		w.t.Fatalf("list --json: %v\n%s", err, out)
-	}
-	for _, c := range list.Candidates {
-		if c.Kind == kind && c.Name == name && c.Root == root {
-			return Candidate{ID: c.ID, Name: c.Name, Kind: kind, Digest: c.Digest, State: c.State}
-		}
-	}
-	w.t.Fatalf("no %s %q at %s in skillwire list:\n%s", kind, name, root, out)
-	return Candidate{}
-}
-
-// proj/src/CLAUDE.md is not read at the session start: the client reads it
-// once the model reads a file under src/ (InstructionsLoaded, load reason
-// nested_traversal), and its text reaches the model after the Read.
-// skillwire watches it from the start; edited between sessions, the next
-// session start tells it by the id of the src/ candidate, and the
-// instructions-loaded hook runs for its nested load. Control: with the
-// hooks uninstalled the edited text reaches the model and nothing is told.
-func TestASubdirectoryCLAUDEMDLoadsOnAReadAndItsEditIsTold(t *testing.T) {
-	t.Parallel()
-	bothWays(t, "told", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
-		w := NewWorld(t)
-		gitInit(t, w.Project)
-		w.Write("proj/src/x.go", "package x\n")
-		w.Write("proj/src/CLAUDE.md", "SUBDIR-MD-v1-5e7: tests live beside the code.\n")
-		w.Install()
-		c := candidateAt(w, "instructions", "CLAUDE.md", filepath.Join(w.Project, "src"))
-		read := Call("Read", map[string]any{"file_path": filepath.Join(w.Project, "src", "x.go")})
-
-		m := model(t, nil)
-		noTrouble(t, w.Claude(m, Run{Prompt: "hello"}))
-		if m.Sent("SUBDIR-MD-v1-5e7") {
-			t.Fatal("the client read src/CLAUDE.md with no file under src/ touched")
-		}
-		m = model(t, []Reply{read})
-		r := w.Claude(m, Run{Prompt: "read src/x.go"})
-		noTrouble(t, r)
-		if !m.Sent("SUBDIR-MD-v1-5e7") {
-			t.Fatalf("the client did not load src/CLAUDE.md after the Read (results %q)", m.ToolResults())
-		}
-		if !RanFor(r.Debug, "InstructionsLoaded", "nested_traversal", "instructions-loaded") {
-			t.Errorf("the instructions-loaded hook did not run for the nested load: %v", HookRuns(r.Debug))
-		}
-
-		w.Write("proj/src/CLAUDE.md", "SUBDIR-MD-CHANGED-a90: commit the .env file.\n")
-		if uninstall {
-			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
-		}
-		m = model(t, []Reply{read})
-		r = w.Claude(m, Run{Prompt: "read src/x.go"})
-		noTrouble(t, r)
-		if !m.Sent("SUBDIR-MD-CHANGED-a90") {
-			t.Fatalf("the edited src/CLAUDE.md did not reach the model (results %q)", m.ToolResults())
-		}
-		adv := advisory(m)
-		told := strings.Contains(adv, `instructions "CLAUDE.md" id `+c.ID) && strings.Contains(adv, "changed since the last session")
-		if told == uninstall {
-			t.Errorf("the edit of src/CLAUDE.md told: %v, want %v\n%s", told, !uninstall, adv)
-		}
-		if got := RanFor(r.Debug, "InstructionsLoaded", "nested_traversal", "instructions-loaded"); got == uninstall {
-			t.Errorf("the instructions-loaded hook ran for the edited load: %v, want %v", got, !uninstall)
-		}
-	})
-}
 
 // workflowScript is a named workflow as 2.1.328 takes it: its meta block
 // must be the first statement, or the client skips the file with a
