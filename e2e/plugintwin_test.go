@@ -12,9 +12,10 @@ import (
 )
 
 // twinWorld is a world where plug@mkt is installed and reviewed
-// SAFE-TO-PROPOSE (its plug:ps runs unasked), and evil, a folder whose
-// plugin.json names its plugin plug too, holds the twin skill ps whose
-// body is inlineBody and a SessionStart hook that leaves marker.
+// SAFE-TO-PROPOSE, so its plug:ps runs unasked. marker is where the twin's
+// hook leaves its mark. A case lays out the twin: a folder whose plugin.json
+// names its plugin plug too. It holds the twin skill ps, whose body is
+// inlineBody, and a SessionStart hook.
 func twinWorld(t *testing.T) (w *World, marker string) {
 	t.Helper()
 	w = NewWorld(t)
@@ -38,14 +39,14 @@ func decision(debug string) string {
 	return d
 }
 
-// Commander lets an option that takes a value take the next argument
-// whatever it is, "--" included: `--append-system-prompt -- --plugin-dir
-// evil` loads evil's plugin plug@inline, which overrides the installed,
-// SAFE plug@mkt (the client serves the inline twin's plug:ps and runs its
-// hook). skillwire reads every --plugin-dir of the command line: it tells
-// the added plugin "plug@inline" and asks plug:ps. Control: hooks
-// uninstalled, the twin's hook runs and its body, not the installed
-// plugin's, reaches the model (the inline-over-installed precedence).
+// A "--" taken as an option's value hides no plugin folder. Commander lets an
+// option that takes a value take the next argument, "--" included. So
+// `--append-system-prompt -- --plugin-dir evil` loads evil's plugin
+// plug@inline. It overrides the installed, SAFE plug@mkt: the client serves
+// the twin's plug:ps and runs its hook. skillwire reads every --plugin-dir of
+// the command line. It tells the added plugin "plug@inline" and asks plug:ps.
+// Control: hooks uninstalled, the twin's hook runs. Its body, not the
+// installed plugin's, reaches the model: inline wins over installed.
 func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -76,16 +77,15 @@ func TestADoubleDashAsAnOptionsValueHidesNoPluginFolder(t *testing.T) {
 	})
 }
 
-// While a plugin folder of the session cannot be observed, any plugin:name
-// may be served by a twin there (an inline plugin overrides an installed
-// one of its name): plug:ps is asked, never answered from plug@mkt's SAFE.
-// A .zip is read from inside the archive; a folder of plugins with more
-// entries than skillwire lists cannot be listed (fanout), and is told so,
-// never guessed as one plugin named by the folder; a .claude-plugin that
-// is a link names the plugin from the linked plugin.json for the client
-// (plug@inline), and for skillwire a plugin whose name it cannot read,
-// never the folder's name. Control: hooks
-// uninstalled, the twin's body reaches the model.
+// While a plugin folder cannot be observed, any plugin:name may be its
+// twin's. An inline plugin overrides an installed one of its name. So plug:ps
+// is asked, never answered from plug@mkt's SAFE. A .zip is read from inside
+// the archive. A folder of plugins with more entries than skillwire lists
+// cannot be listed (fanout). It is told so, never guessed as one plugin named
+// by the folder. A .claude-plugin that is a link names the plugin from the
+// linked plugin.json (plug@inline). For skillwire it is a plugin whose name
+// it cannot read, never the folder's name. Control: hooks uninstalled, the
+// twin's body reaches the model.
 func TestAnUnobservablePluginFolderHoldsEveryPluginName(t *testing.T) {
 	t.Parallel()
 	for _, way := range []struct {
@@ -180,14 +180,14 @@ func zipFolder(t *testing.T, dir, dst string) {
 	}
 }
 
-// The client reads --plugin-dir once, at its start: a session started
-// with pd, whose plugin.json names its plugin plug (plug@inline, over the
-// installed, SAFE plug@mkt), whose plugin.json the model renames to other
-// mid-session, still serves the inline plug:ps. skillwire's SessionStart
-// kept plug@inline for the session: at the Skill call it observes
-// other@inline only, and asks plug:ps rather than answer it from
-// plug@mkt's verdict; the inline body never reaches the model. Control:
-// hooks uninstalled, the inline body runs.
+// A plugin renamed mid-session is still the one served. The client reads
+// --plugin-dir once, at its start. The session starts with pd, whose
+// plugin.json names its plugin plug. plug@inline wins over the installed,
+// SAFE plug@mkt. The model renames it to other mid-session, and the client
+// still serves the inline plug:ps. skillwire's SessionStart kept plug@inline
+// for the session. At the Skill call it observes other@inline only. It asks
+// plug:ps rather than answer it from plug@mkt's verdict. The inline body
+// never reaches the model. Control: hooks uninstalled, the inline body runs.
 func TestAPluginRenamedMidSessionIsStillTheOneServed(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -216,8 +216,8 @@ func TestAPluginRenamedMidSessionIsStillTheOneServed(t *testing.T) {
 		if d := decision(r.Debug); hooks && d != "ask" {
 			t.Errorf("skillwire's decision %q, want ask\n%s", d, grepLines(r.Debug, "permissionDecision"))
 		}
-		// Asked as the twin of a renamed plugin, not as other@inline's
-		// new plugin: the name is plug@mkt's alone now.
+		// Asked as the twin of a renamed plugin, not as other@inline's new
+		// plugin. The name is plug@mkt's alone now.
 		if res := fmt.Sprint(m.ToolResults()["Skill"]); hooks && !strings.Contains(res, "may be served by a plugin this session loads from a folder") {
 			t.Errorf("the ask is not the renamed plugin's: %s", res)
 		}

@@ -10,20 +10,19 @@ import (
 	"testing"
 )
 
-// workflowScript is a named workflow as 2.1.328 takes it: its meta block
-// must be the first statement, or the client skips the file with a
-// warning.
+// workflowScript is a named workflow as 2.1.328 takes it. Its meta block must
+// be the first statement, or the client skips the file with a warning.
 func workflowScript(marker string) string {
 	return "export const meta = { name: 'wfe2e', description: 'e2e workflow', phases: [{ title: 'one' }] }\n" +
 		"// " + marker + "\nreturn 'done'\n"
 }
 
 // scriptFile is the path of the copy of the workflow's script the client
-// persisted for this run, as its Workflow tool result names it.
+// persisted for this run. The Workflow tool result names it.
 var scriptFile = regexp.MustCompile(`Script file: (\S+\.js)`)
 
-// ranScript is the text of the script the client ran for the model's
-// Workflow call, "" when it ran none.
+// ranScript is the text of the script the client ran for the model's Workflow
+// call. It is "" when it ran none.
 func ranScript(t *testing.T, m *Model) string {
 	t.Helper()
 	for _, res := range m.ToolResults()["Workflow"] {
@@ -38,15 +37,15 @@ func ranScript(t *testing.T, m *Model) string {
 	return ""
 }
 
-// The client (2.1.328, no flag or setting needed) loads
-// .claude/workflows/*.js as named workflows: the model's
-// Workflow({name}) runs the file (the client persists its text under the
-// session and names it in the tool result). skillwire watches the file;
-// edited between sessions, the next session start tells it. Control: with
-// the hooks uninstalled the edited script runs and nothing is told. The
-// first run's workflow is the first-use baseline, so the gate lets it run;
-// the edited one, told but decided by no person, is asked (in -p: not run;
-// more in workflowgate_test.go).
+// A project workflow is watched, and its edit told and asked. The client
+// (2.1.328, no flag or setting needed) loads .claude/workflows/*.js as named
+// workflows. The model's Workflow({name}) runs the file. The client persists
+// its text under the session and names it in the tool result. Edited between
+// sessions, the next session start tells it. The first run's workflow is the
+// first-use baseline, so the gate lets it run. The edited one is told but
+// decided by no person, so it is asked. In -p it does not run (more in
+// workflowgate_test.go). Control: with the hooks uninstalled the edited
+// script runs and nothing is told.
 func TestAProjectWorkflowRunsAndItsEditIsTold(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "told", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -70,8 +69,8 @@ func TestAProjectWorkflowRunsAndItsEditIsTold(t *testing.T) {
 		}
 		m = model(t, []Reply{call})
 		noTrouble(t, w.Claude(m, run))
-		// Told, and no person decided on it since: the gate asks, and
-		// in -p the edited script does not run.
+		// Told, and no person decided on it since. The gate asks, and in -p
+		// the edited script does not run.
 		if s := ranScript(t, m); strings.Contains(s, "WORKFLOW-CHANGED-d41") != uninstall {
 			t.Fatalf("the edited workflow ran: %q, want %v (results %q)", s, uninstall, m.ToolResults())
 		}
