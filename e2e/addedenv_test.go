@@ -43,9 +43,9 @@ func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
 	})
 }
 
-// An added folder skillwire cannot prove holds what its name may load. A
+// An added folder skillwire cannot prove is held by what its name may load. A
 // skill of it recorded BLOCK is denied as BLOCKed by name, never merely
-// asked. A person could allow an ask over the BLOCK. A built-in name is
+// asked: a person could allow an ask over the BLOCK. A built-in name is
 // asked. --worktree moves the client into proj/.claude/worktrees/wt1 after it
 // read a relative --add-dir against proj. So skillwire cannot prove which
 // folder ../extra named, and tells it. Control: with the hooks uninstalled

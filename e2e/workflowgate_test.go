@@ -281,11 +281,11 @@ func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 
 // An agentType skillwire cannot read as a literal may be any agent, so the
 // Workflow call is asked. An example is 'e2e' + 'agent'. The BLOCKed agent it
-// starts never runs. So is one hidden from a reader that guesses what a / is
-// (issue 22). There a property named like a keyword divides. And extends
-// precedes a regex whose quote a guessing reader takes for a string's.
-// Control: hooks uninstalled, the client starts the agent the expression
-// names.
+// starts never runs. The same holds for an agentType hidden from a reader
+// that guesses what a / is (issue 22). One hides behind a property named like
+// a keyword, whose / divides. One hides behind extends before a regex, whose
+// quote a guessing reader takes for a string's. Control: hooks uninstalled,
+// the client starts the agent the expression names.
 func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 	t.Parallel()
 	const call = `await agent("AGENT-PROMPT-1f2 say hi", { agentType: ["e2e", "agent"].join("") })`
