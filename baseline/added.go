@@ -8,17 +8,17 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// MaxAddedRoots bounds the roots of added folders a command or the daemon
-// observes from the store's records; past it, ErrAddedRoots.
+// MaxAddedRoots bounds the roots of added folders observed from the store's
+// records. A command or the daemon observes them. Past it, ErrAddedRoots.
 const MaxAddedRoots = 384
 
 // ErrAddedRoots: the store records more added folders' roots than are
 // observed outside a session.
 var ErrAddedRoots = errors.New("more roots of added folders are recorded than skillwire observes outside a session")
 
-// AddedRoots are the roots of scope added (a session's --add-dir folders
-// and --plugin-dir plugins) that the store of o holds records of and have does not list (Tx.AddedRoots).
-// No store is no roots.
+// AddedRoots are the roots of scope added that the store of o holds records
+// of and have does not list. Scope added is a session's --add-dir folders and
+// --plugin-dir plugins (Tx.AddedRoots). No store is no roots.
 func AddedRoots(o Options, have []claude.Root, home string) ([]claude.Root, error) {
 	o.Create, o.ReadOnly = false, true
 	var out []claude.Root
@@ -29,17 +29,17 @@ func AddedRoots(o Options, have []claude.Root, home string) ([]claude.Root, erro
 	return out, err
 }
 
-// AddedRoots are the roots of scope added that tx holds records of and
-// have does not list: a command run outside a session (list, scan) and the
-// daemon observe them too, so what a session was told of an added folder
-// can be listed, reviewed and recorded, and its edits are seen between
-// sessions. A record's root must be a plain absolute path of a known kind;
-// an added folder's configuration root is listed with only the instruction
-// files recorded there (the only files the client reads of it), home
-// anchoring their ~/ imports as Places.Roots does. A --plugin-dir
-// plugin's root lists only the folders recorded, each named for its plugin
-// as now. At most MaxAddedRoots
-// are listed, the rest told by ErrAddedRoots.
+// AddedRoots are the roots of scope added that tx holds records of and have
+// does not list. A command run outside a session (list, scan) and the daemon
+// observe them too. So what a session was told of an added folder can be
+// listed, reviewed and recorded. Its edits are seen between sessions.
+//
+// A record's root must be a plain absolute path of a known kind. An added
+// folder's configuration root lists only the instruction files recorded
+// there. They are the only files the client reads of it. Home anchors their
+// ~/ imports, as Places.Roots does. A --plugin-dir plugin's root lists only
+// the folders recorded, each named for its plugin as now. At most
+// MaxAddedRoots are listed, the rest told by ErrAddedRoots.
 func (tx *Tx) AddedRoots(have []claude.Root, home string) ([]claude.Root, error) {
 	recs, err := tx.Records()
 	if err != nil {

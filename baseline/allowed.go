@@ -8,12 +8,12 @@ import (
 )
 
 // Telling the model of a candidate is no review: the model is the party an
-// attacker speaks to. A candidate no person decided on is asked at its
-// first use; when the person allows that use and the tool runs, the
-// allowance is kept on the record, bound to the exact bytes asked about,
-// and later uses of those bytes are familiar. The ask is bound to the one
-// tool call Claude Code made (its tool_use_id), so only the call the
-// person answered can carry an allowance.
+// attacker speaks to. A candidate no person decided on is asked at its first
+// use. The person may allow that use, and the tool runs. The allowance is
+// then kept on the record, bound to the exact bytes asked about. Later uses
+// of those bytes are familiar. The ask is bound to the one tool call Claude
+// Code made (its tool_use_id). So only the call the person answered can carry
+// an allowance.
 
 // Allowed is a person's allow at use of one version of a candidate.
 type Allowed struct {
@@ -30,9 +30,9 @@ func (r *Record) AllowedAt(d *snapshot.Hash) bool {
 // NoteAllowed: a person allowed an asked use and the tool ran.
 const NoteAllowed = "allowed-at-use"
 
-// Allow records that a person allowed the use of id's content d in
-// session, and notes it in the candidate's history. A candidate without a
-// record (never delivered) keeps nothing: the next session tells it.
+// Allow records that a person allowed the use of id's content d in session.
+// It notes it in the candidate's history. A candidate without a record (never
+// delivered) keeps nothing: the next session tells it.
 func (t *Tx) Allow(id string, d snapshot.Hash, session string, at time.Time) error {
 	rec, err := t.Record(id)
 	if err != nil || rec == nil {

@@ -1,8 +1,8 @@
 package baseline
 
-// View opens the store, runs fn in one read transaction under a shared
-// lock and closes the store: nobody keeps it open between operations.
-// opts.Create is honoured (ids are minted with the store's secret).
+// View opens the store, runs fn in one read transaction under a shared lock,
+// and closes the store. Nobody keeps it open between operations. opts.Create
+// is honoured (ids are minted with the store's secret).
 func View(opts Options, fn func(*Tx) error) error {
 	opts.ReadOnly = true
 	st, err := Open(opts)
@@ -13,8 +13,8 @@ func View(opts Options, fn func(*Tx) error) error {
 	return st.View(fn)
 }
 
-// Update opens the store, runs fn in one read-write transaction and
-// closes the store, releasing its lock as soon as fn is committed.
+// Update opens the store, runs fn in one read-write transaction and closes
+// the store. It releases the lock as soon as fn is committed.
 func Update(opts Options, fn func(*Tx) error) error {
 	opts.ReadOnly = false
 	st, err := Open(opts)

@@ -10,9 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The hook's fast path reads what the daemon cached instead of walking; the
-// advisory is a function of the observation alone, so both paths agree
-// exactly when the cache gives back the very observation that was put in.
+// The hook's fast path reads what the daemon cached instead of walking. The
+// advisory is a function of the observation alone. So both paths agree
+// exactly when the cache gives back the very observation put in.
 func TestCachedRootIsTheObservationThatWasCached(t *testing.T) {
 	st, _ := openNew(t)
 	w := newWorld(t)

@@ -19,7 +19,7 @@ const (
 	Changed   State = "changed"
 	Removed   State = "removed"
 	// Partial: the budget cut the observation short, so it cannot be
-	// compared; a partial digest is never judged "changed" or "unchanged".
+	// compared. A partial digest is never judged "changed" or "unchanged".
 	Partial State = "partial"
 )
 
@@ -39,20 +39,20 @@ type Standing struct {
 	// Prior is the record as it was when compared (nil: none). Advance
 	// applies the standing only if the record still matches it.
 	Prior *Record
-	// PriorCanonical is the canonical form delivered last, for a
-	// candidate that has one now or is removed (nil: none kept).
+	// PriorCanonical is the canonical form delivered last (nil: none kept).
+	// It is set for a candidate that has one now or is removed.
 	PriorCanonical []byte
 	// ReviewedCanonical is the canonical form of the SAFE review, when one
-	// was kept: a pending change's facts are told against it.
+	// was kept. A pending change's facts are told against it.
 	ReviewedCanonical []byte
-	// Verdict is the verdict in force: the record's when it applies to
-	// this content, or an adverse one recorded for the same content on
-	// any candidate.
+	// Verdict is the verdict in force. It is the record's when it applies to
+	// this content. Else it is an adverse one recorded for the same content
+	// on any candidate.
 	Verdict *Verdict
 }
 
-// Status is the candidate's status as observed now (pending and halted
-// derived from its review), or "" when there is no record yet.
+// Status is the candidate's status as observed now, "" when there is no
+// record yet. Pending and halted are derived from its review.
 func (s *Standing) Status() Status {
 	if s.Prior == nil || s.Prior.Removed {
 		return ""
@@ -64,12 +64,12 @@ func (s *Standing) Status() Status {
 	return StatusOf(s.Prior, d, s.Verdict)
 }
 
-// StatusOf derives the status of r for content d given the verdict in
-// force, the one rule of every report (status, sessions, the gate): an
-// adverse verdict outranks everything; a halt holds whatever was delivered
-// or is observed, until a person records a verdict; a SAFE review that no
-// longer covers d is pending; a review carried over by a rename is pending
-// whatever the content.
+// StatusOf derives the status of r for content d given the verdict in force.
+// It is the one rule of every report: status, sessions, the gate. An adverse
+// verdict outranks everything. A halt holds whatever was delivered or is
+// observed, until a person records a verdict. A SAFE review that no longer
+// covers d is pending. A review carried over by a rename is pending whatever
+// the content.
 func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 	switch {
 	case inForce != nil && verdict.Adverse(inForce.Verdict):
@@ -91,9 +91,8 @@ func (s *Standing) Digest() *snapshot.Hash {
 	return &d
 }
 
-// Compare reads the store and judges every observed candidate, and lists
-// the recorded candidates of the observed roots that are gone. It writes
-// nothing.
+// Compare reads the store and judges every observed candidate. It lists the
+// recorded candidates of the observed roots that are gone. It writes nothing.
 func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 	recs, err := t.Records() // decoded once, not once per root and candidate
 	if err != nil {
@@ -156,9 +155,9 @@ func judge(rec *Record, c *walker.Candidate) State {
 	return Changed
 }
 
-// verdictInForce: an adverse verdict on the record always stays in force
-// (a later change never hides it); a safe one only for its exact digest;
-// otherwise an adverse verdict recorded anywhere for this content.
+// verdictInForce: an adverse verdict on the record always stays in force; a
+// later change never hides it. A safe one stays only for its exact digest.
+// Otherwise it is an adverse verdict recorded anywhere for this content.
 func (t *Tx) verdictInForce(rec *Record, d *snapshot.Hash) (*Verdict, error) {
 	if rec != nil && rec.Verdict != nil {
 		if verdict.Adverse(rec.Verdict.Verdict) || d != nil && sameDigest(rec.Verdict.Digest, d) {
@@ -171,12 +170,12 @@ func (t *Tx) verdictInForce(rec *Record, d *snapshot.Hash) (*Verdict, error) {
 	return t.adverseFor(*d)
 }
 
-// Advance records the standings as delivered: new and changed candidates
-// get their observed digest and manifest, removed ones are marked removed.
-// Each standing is applied only if its record is still as it was compared
-// (another process may have delivered and advanced it since); partial
-// observations are never stored. bootstrap marks new records as accepted
-// on first use. It returns how many records it wrote.
+// Advance records the standings as delivered. New and changed candidates get
+// their observed digest and manifest. Removed ones are marked removed. Each
+// standing is applied only if its record is still as it was compared. Another
+// process may have delivered and advanced it since. Partial observations are
+// never stored. bootstrap marks new records as accepted on first use. It
+// returns how many records it wrote.
 func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error) {
 	written := 0
 	for i := range sts {
@@ -214,15 +213,16 @@ func (t *Tx) Advance(sts []Standing, bootstrap bool, now time.Time) (int, error)
 			if err := t.putManifest(rec.ID, &s.Observed.Manifest); err != nil {
 				return written, err
 			}
-			// An observation without a form (the daemon's cache keeps
-			// none; a file that no longer parses) keeps the last one.
+			// An observation without a form keeps the last one. The daemon's
+			// cache keeps none, and a file may no longer parse.
 			if c := s.Observed.Canonical; c != nil {
 				if err := t.putExtract(rec.ID, c); err != nil {
 					return written, err
 				}
 			}
-			// Only the first run accepts what it finds; a candidate that
-			// appears later has nothing vouched for until a person reviews it.
+			// Only the first run accepts what it finds. A candidate that
+			// appears later has nothing vouched for until a person reviews
+			// it.
 			switch {
 			case s.Prior == nil && bootstrap:
 				if err := t.putReference(rec.ID, &s.Observed.Manifest, now, RefFirstUse); err != nil {
@@ -250,13 +250,13 @@ func stillAsCompared(now, then *Record) bool {
 	return now.Removed == then.Removed && sameDigest(now.Digest, then.Digest)
 }
 
-// settleVerdict fits the record's verdict to its new digest: a safe verdict
-// for other content stops applying (kept as history); an adverse one stays;
-// with no verdict, an adverse verdict for this content is inherited.
+// settleVerdict fits the record's verdict to its new digest. A safe verdict
+// for other content stops applying and is kept as history. An adverse one
+// stays. With no verdict, an adverse verdict for this content is inherited.
 func (t *Tx) settleVerdict(rec *Record) error {
 	if rec.Review != nil && sameDigest(rec.Review.Digest, rec.Digest) && rec.Verdict == nil && rec.Renamed == nil {
-		// Content came back to what was reviewed: the review covers it again,
-		// unless it is halted (only a recorded verdict clears a halt).
+		// Content came back to what was reviewed: the review covers it again.
+		// A halt stays, as only a recorded verdict clears it.
 		rv := *rec.Review
 		rec.Verdict = &rv
 		if rec.Halt == nil {
@@ -289,8 +289,8 @@ func (t *Tx) settleVerdict(rec *Record) error {
 	return nil
 }
 
-// Fresh judges observations when there is no store yet: every candidate is
-// new and has no id (ids are minted with the store's secret).
+// Fresh judges observations when there is no store yet. Every candidate is
+// new and has no id: ids are minted with the store's secret.
 func Fresh(obs []Observation) []Standing {
 	var out []Standing
 	for _, o := range obs {

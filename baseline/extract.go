@@ -7,21 +7,21 @@ import (
 )
 
 // bucketExtracts keeps, per candidate id, the canonical form of the
-// configuration last delivered (walker.Candidate.Canonical): what the next
-// session's facts ("new SessionStart hook runs …") are told against.
+// configuration last delivered (walker.Candidate.Canonical). The next
+// session's facts ("new SessionStart hook runs …") are told against it.
 var bucketExtracts = []byte("extracts")
 
-// bucketReviewedExtracts keeps, per candidate id, the canonical form a
-// person reviewed SAFE: what a pending change's facts are told against,
-// in every session until it is reviewed.
+// bucketReviewedExtracts keeps, per candidate id, the canonical form a person
+// reviewed SAFE. A pending change's facts are told against it, in every
+// session until it is reviewed.
 var bucketReviewedExtracts = []byte("reviewed-extracts")
 
-// maxExtract bounds a kept canonical form: the bound of a cached one
-// (cache.MaxCanonical), so that what the cache keeps can be delivered.
+// maxExtract bounds a kept canonical form. It is the bound of a cached one
+// (cache.MaxCanonical), so what the cache keeps can be delivered.
 const maxExtract = cache.MaxCanonical
 
-// Extract is the canonical form last delivered for id; nil when none was
-// kept (not a configuration file, or never delivered).
+// Extract is the canonical form last delivered for id. It is nil when none
+// was kept: not a configuration file, or never delivered.
 func (t *Tx) Extract(id string) []byte { return t.getExtract(bucketExtracts, id) }
 
 // ReviewedExtract is the canonical form of id's SAFE review; nil when none

@@ -12,13 +12,13 @@ import (
 
 var bucketInstructions = []byte("instructions-changed") // id -> InstructionChange
 
-// InstructionChange is an instruction file Claude Code loaded with bytes
-// that differ from its last noted load, not yet told to a session: one per
-// file, the latest load's.
+// InstructionChange is an instruction file Claude Code loaded with bytes that
+// differ from its last noted load. It is not yet told to a session. There is
+// one per file, the latest load's.
 type InstructionChange struct {
 	ID string `json:"id"`
-	// Name is the file's name as loaded (its last path element): attacker
-	// bytes, shown only through the display gate.
+	// Name is the file's name as loaded (its last path element). It is
+	// attacker bytes, shown only through the display gate.
 	Name []byte `json:"name"`
 	// Memory is the memory type Claude Code reported, one of its
 	// documented values or "unknown".
@@ -27,8 +27,8 @@ type InstructionChange struct {
 	Digest *snapshot.Hash `json:"digest,omitempty"`
 }
 
-// Put marks c's file as loaded with changed bytes, until a
-// delivered advisory tells it; a later change replaces an untold one.
+// Put marks c's file as loaded with changed bytes, until a delivered advisory
+// tells it. A later change replaces an untold one.
 func (is Instructions) Put(c InstructionChange) error {
 	if !anomaly.IsID(c.ID) {
 		return fmt.Errorf("%w: instruction change of %q", ErrNote, SanitizeReviewer(c.ID))
@@ -45,8 +45,8 @@ func (is Instructions) Put(c InstructionChange) error {
 	return b.Put([]byte(c.ID), v)
 }
 
-// List lists the untold changes, oldest first: an advisory
-// that cannot tell them all tells the oldest and holds the rest over.
+// List lists the untold changes, oldest first. An advisory that cannot tell
+// them all tells the oldest and holds the rest over.
 func (is Instructions) List() ([]InstructionChange, error) {
 	b := is.t.tx.Bucket(bucketInstructions)
 	if b == nil {
@@ -65,8 +65,8 @@ func (is Instructions) List() ([]InstructionChange, error) {
 	return out, err
 }
 
-// Drop consumes the changes a delivered advisory told,
-// each only if it is still the one listed: a load changed since stays.
+// Drop consumes the changes a delivered advisory told, each only if it is
+// still the one listed. A load changed since stays.
 func (is Instructions) Drop(told []InstructionChange) error {
 	b := is.t.tx.Bucket(bucketInstructions)
 	if b == nil {

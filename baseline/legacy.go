@@ -12,8 +12,8 @@ import (
 	"github.com/skillwire/skillwire/baseline/verdict"
 )
 
-// ErrImported means these exact bytes were imported before: a legacy
-// baseline is read once and never consulted again.
+// ErrImported means these exact bytes were imported before. A legacy baseline
+// is read once and never consulted again.
 var ErrImported = errors.New("this baseline was already imported")
 
 // Import applies the predecessor's verdicts to the matched candidates.

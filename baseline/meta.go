@@ -6,14 +6,15 @@ import (
 
 var keyFirstRun = []byte("firstrun") // when the first session was delivered
 
-// FirstRunDone reports whether this store's first run was delivered. It
-// is recorded even when that run saw no candidate, so everything that
-// appears later is new, never accepted on first use. A store created with
-// the mark's rule has its first run only by the mark (a verdict recorded
-// before any session is not one); a store written before the mark existed
-// (no creation marker) counts as done once it holds a record, and its first
-// write transaction writes the mark (markLegacyFirstRun), so forgetting
-// every record later does not bring first use back.
+// FirstRunDone reports whether this store's first run was delivered. It is
+// recorded even when that run saw no candidate. So everything that appears
+// later is new, never accepted on first use.
+//
+// A store created with the mark's rule has its first run only by the mark. A
+// verdict recorded before any session is not one. A store written before the
+// mark existed has no creation marker. It counts as done once it holds a
+// record. Its first write transaction writes the mark (markLegacyFirstRun).
+// So forgetting every record later does not bring first use back.
 func (t *Tx) FirstRunDone() bool {
 	m := t.tx.Bucket(bucketMeta)
 	if m.Get(keyFirstRun) != nil {
@@ -26,8 +27,8 @@ func (t *Tx) FirstRunDone() bool {
 	return k != nil
 }
 
-// MarkFirstRun records that the first run was delivered at now; a later
-// call keeps the first time.
+// MarkFirstRun records that the first run was delivered at now. A later call
+// keeps the first time.
 func (t *Tx) MarkFirstRun(now time.Time) error {
 	m := t.tx.Bucket(bucketMeta)
 	if m.Get(keyFirstRun) != nil {
@@ -40,9 +41,10 @@ func (t *Tx) MarkFirstRun(now time.Time) error {
 	return m.Put(keyFirstRun, b)
 }
 
-// markLegacyFirstRun writes the first-run mark on a store written before
-// the mark existed that holds a record: the legacy rule's "done" is made
-// permanent before anything can remove the records it rests on.
+// markLegacyFirstRun writes the first-run mark on a legacy store that holds a
+// record. A legacy store was written before the mark existed. The legacy
+// rule's "done" is made permanent before anything can remove the records it
+// rests on.
 func (t *Tx) markLegacyFirstRun(now time.Time) error {
 	if !t.FirstRunDone() || t.tx.Bucket(bucketMeta).Get(keyFirstRun) != nil {
 		return nil

@@ -35,8 +35,8 @@ const MaxNotes = 100
 // maxNoteText bounds a note's text; it is shown to people and sessions.
 const maxNoteText = 300
 
-// Note is one decision taken about a candidate: an auto-accept, a halt,
-// what the gate asked or denied, a restore.
+// Note is one decision taken about a candidate. It is an auto-accept, a halt,
+// what the gate asked or denied, or a restore.
 type Note struct {
 	ID     string         `json:"id"`
 	Kind   string         `json:"kind"`
@@ -108,9 +108,9 @@ func (ns Notes) Of(id string) ([]Note, error) {
 	return out, nil
 }
 
-// Recent is the n newest notes of the given kinds across every
-// candidate, newest first: what the gate asked and denied, for `status`,
-// including candidates the store has no record of yet.
+// Recent is the n newest notes of the given kinds across every candidate,
+// newest first. It is what the gate asked and denied, for `status`. It
+// includes candidates the store has no record of yet.
 func (ns Notes) Recent(n int, kinds ...string) ([]Note, error) {
 	b := ns.t.tx.Bucket(bucketNotes)
 	if b == nil {

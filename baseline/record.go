@@ -23,7 +23,7 @@ const (
 	StatusSeen Status = "seen"
 	// StatusVetted: a verdict is bound to exactly its current digest.
 	StatusVetted Status = "vetted"
-	// StatusPending is derived, never stored: a SAFE review exists, the
+	// StatusPending is derived, never stored. A SAFE review exists, the
 	// content now differs from it, and no adverse verdict is in force.
 	StatusPending Status = "pending"
 	// StatusHalted is derived, never stored: pending, and auto-accept
@@ -32,29 +32,28 @@ const (
 )
 
 // Verdict is a human's judgement bound to a digest. Digest is nil when the
-// verdict was recorded on a tree that had no complete digest (an adverse
-// verdict on a partial tree): it then applies to the candidate, whatever
-// its content.
+// tree had no complete digest (an adverse verdict on a partial tree). The
+// verdict then applies to the candidate, whatever its content.
 type Verdict struct {
 	Verdict  string         `json:"verdict"`
 	Digest   *snapshot.Hash `json:"digest"`
 	Reviewer string         `json:"reviewer,omitempty"`
 	At       time.Time      `json:"at"`
-	// From is set when the verdict was inherited from another candidate
-	// with the same content, or imported ("import").
+	// From is set when the verdict was inherited from another candidate with
+	// the same content. It is "import" when imported.
 	From string `json:"from,omitempty"`
 }
 
 // Record is everything the store keeps about one candidate.
 type Record struct {
 	ID string `json:"id"`
-	// Root is the root's path, kept as raw bytes (base64 in JSON) so a
+	// Root is the root's path, kept as raw bytes (base64 in JSON). So a
 	// non-UTF-8 project path survives a round trip exactly.
 	Root  []byte       `json:"root"`
 	Scope claude.Scope `json:"scope"`
 	Kind  claude.Kind  `json:"kind"`
 	Name  []byte       `json:"name"` // raw bytes (base64 in JSON)
-	// Digest and Anomalies are the last observation delivered to the user;
+	// Digest and Anomalies are the last observation delivered to the user.
 	// Digest is nil until a complete observation was delivered.
 	Digest    *snapshot.Hash   `json:"digest"`
 	Anomalies []anomaly.Reason `json:"anomalies,omitempty"`
@@ -63,14 +62,14 @@ type Record struct {
 	Status   Status    `json:"status"`
 	// Removed: the candidate was gone at the last delivered observation.
 	Removed bool `json:"removed,omitempty"`
-	// Verdict is the verdict in force; History the ones it replaced or
+	// Verdict is the verdict in force. History holds the ones it replaced, or
 	// that stopped applying when the content changed.
 	Verdict   *Verdict  `json:"verdict,omitempty"`
 	History   []Verdict `json:"history,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	Updated   time.Time `json:"updated"`
-	// Review is the last SAFE verdict, kept across content changes: what a
-	// person (or "auto:SOURCE") vouched for, so a later change stays
+	// Review is the last SAFE verdict, kept across content changes. It is
+	// what a person (or "auto:SOURCE") vouched for. So a later change stays
 	// pending until someone acts.
 	Review *Verdict `json:"review,omitempty"`
 	// Halt is set when auto-accept refused a change; only a recorded
@@ -79,7 +78,7 @@ type Record struct {
 	// Auto is what auto-accept has accepted since the last human verdict.
 	Auto *Auto `json:"auto,omitempty"`
 	// Renamed is set when the review was carried over from a removed
-	// candidate this one replaced: pending until a person acts.
+	// candidate this one replaced. It is pending until a person acts.
 	Renamed *Renamed `json:"renamed,omitempty"`
 	// Allowed is a person's allow at use of one version (AllowedAt).
 	Allowed *Allowed `json:"allowed,omitempty"`
@@ -94,15 +93,15 @@ type Auto struct {
 	HumanWords int `json:"human_words"`
 	// Drift is the drift, in words, accepted since that review.
 	Drift int `json:"drift"`
-	// Replaced are the digests auto-accepts moved the review away from:
-	// content returning to one of them is a contradiction (a reversal).
+	// Replaced are the digests auto-accepts moved the review away from.
+	// Content returning to one of them is a contradiction (a reversal).
 	Replaced []snapshot.Hash `json:"replaced"`
 	// ReplacedContent are the same versions' content identities
 	// (reconcile.ContentIdentity): a reversal is one even after a chmod.
 	ReplacedContent []snapshot.Hash `json:"replaced_content,omitempty"`
-	// Untold is the last auto-accept's text until a session that names it
-	// is delivered (MarkAutoTold): a held-over or undelivered advisory
-	// leaves it to be told next time.
+	// Untold is the last auto-accept's text until a session that names it is
+	// delivered (MarkAutoTold). A held-over or undelivered advisory leaves it
+	// to be told next time.
 	Untold string `json:"untold,omitempty"`
 }
 
@@ -134,7 +133,7 @@ func encodeRecord(r *Record) ([]byte, error) {
 }
 
 // decodeRecord is strict: unknown fields, trailing data and invalid values
-// are refused, so a tampered or damaged record is reported, never half-used.
+// are refused. So a tampered or damaged record is reported, never half-used.
 func decodeRecord(b []byte) (*Record, error) {
 	if len(b) > maxRecord {
 		return nil, fmt.Errorf("%w: too large", errRecord)
@@ -194,7 +193,7 @@ func (r *Record) validate() error {
 	return nil
 }
 
-// SanitizeReviewer keeps printable ASCII only, at most 200 characters: the
+// SanitizeReviewer keeps printable ASCII only, at most 200 characters. The
 // reviewer text is shown back to people and to the model.
 func SanitizeReviewer(s string) string {
 	b := make([]byte, 0, min(len(s), 200))

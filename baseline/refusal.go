@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// Refusals of a verdict. SAFE-TO-PROPOSE vouches for exact bytes, so it is
-// refused wherever those bytes cannot be pinned or shown; SUSPECT and BLOCK
+// Refusals of a verdict. SAFE-TO-PROPOSE vouches for exact bytes. So it is
+// refused wherever those bytes cannot be pinned or shown. SUSPECT and BLOCK
 // are recordable on any tree, but never against a stale expectation.
 var (
 	ErrBadVerdict     = errors.New("the verdict must be SAFE-TO-PROPOSE, SUSPECT or BLOCK")
@@ -20,13 +20,13 @@ var (
 	ErrPartial        = errors.New("the candidate could not be fully observed (partial)")
 	ErrDigestMismatch = errors.New("the candidate is no longer the reviewed content")
 	ErrAnomalous      = errors.New("SAFE-TO-PROPOSE cannot be recorded on an anomalous candidate")
-	// ErrBadName is anomalous too: a hidden name cannot be shown to the
+	// ErrBadName is anomalous too. A hidden name cannot be shown to the
 	// person the verdict speaks to.
 	ErrBadName = fmt.Errorf("%w: its name fails the display gate", ErrAnomalous)
 )
 
-// CheckRequest refuses what is wrong before anything is observed: an
-// unknown verdict, or SAFE-TO-PROPOSE without the digest that was reviewed.
+// CheckRequest refuses what is wrong before anything is observed. That is an
+// unknown verdict, or SAFE-TO-PROPOSE without the digest reviewed.
 func CheckRequest(v string, expect *snapshot.Hash) error {
 	switch {
 	case !verdict.Valid(v):
@@ -37,9 +37,9 @@ func CheckRequest(v string, expect *snapshot.Hash) error {
 	return nil
 }
 
-// CheckVerdict is every refusal of recording v on tg, in the order a
-// reviewer needs them: the request, then whether tg.Observed is still what
-// tg.Expect says was reviewed, then whether it is safe to vouch for.
+// CheckVerdict is every refusal of recording v on tg, in the order a reviewer
+// needs them. First the request. Then whether tg.Observed is still what
+// tg.Expect says was reviewed. Then whether it is safe to vouch for.
 func CheckVerdict(tg Target, v Verdict) error {
 	if err := CheckRequest(v.Verdict, tg.Expect); err != nil {
 		return err

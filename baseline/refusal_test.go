@@ -12,8 +12,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// observeOne writes the tree of build under a fresh root and returns the
-// one candidate named name, observed with cfg.
+// observeOne writes the tree of build under a fresh root. It returns the one
+// candidate named name, observed with cfg.
 func observeOne(t *testing.T, name string, cfg walker.Config, build func(dir string)) (*world, *walker.Candidate) {
 	t.Helper()
 	w := newWorld(t)

@@ -9,16 +9,16 @@ type Renamed struct {
 	At   time.Time `json:"at"`
 }
 
-// Rename pairs a removed candidate reviewed SAFE with the new candidate
-// of the same root that replaced it in one comparison.
+// Rename pairs a removed candidate reviewed SAFE with the new candidate that
+// replaced it. Both are of the same root and one comparison.
 type Rename struct{ From, To string }
 
-// Carry carries the SAFE review of rn.From over to rn.To, which is
-// then pending (Renamed set) until a person records a verdict: renaming a
+// Carry carries the SAFE review of rn.From over to rn.To. rn.To is then
+// pending (Renamed set) until a person records a verdict. So renaming a
 // reviewed candidate never turns its later changes into a one-time notice.
-// The reviewed version comes along as rn.To's reference, so its changes
-// are measured against what the person reviewed. It does nothing when
-// either record is no longer as paired (another process acted meanwhile).
+// The reviewed version comes along as rn.To's reference. Its changes are then
+// measured against what the person reviewed. It does nothing when either
+// record is no longer as paired: another process acted meanwhile.
 func (rs Reviews) Carry(rn Rename, now time.Time) error {
 	from, err := rs.t.Record(rn.From)
 	if err != nil {

@@ -8,9 +8,9 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// MarkTold counts one more session told of each pending candidate in ids:
-// "told N times since DATE" is what the next session repeats. Records no
-// longer pending are left alone.
+// MarkTold counts one more session told of each pending candidate in ids. The
+// next session repeats "told N times since DATE". Records no longer pending
+// are left alone.
 func (rs Reviews) MarkTold(ids []string, now time.Time) error {
 	for _, id := range ids {
 		r, err := rs.t.Record(id)
@@ -38,8 +38,8 @@ func (rs Reviews) MarkTold(ids []string, now time.Time) error {
 	return nil
 }
 
-// ErrNotPending: auto-accept or a halt was asked for a candidate that is
-// not pending as compared (another process acted first).
+// ErrNotPending: auto-accept or a halt was asked for a candidate not pending
+// as compared. Another process acted first.
 var ErrNotPending = errors.New("baseline: the candidate is no longer pending as compared")
 
 // AutoAccepted is what auto-accept measured when it accepted a change.
@@ -51,10 +51,10 @@ type AutoAccepted struct {
 	Replaces snapshot.Hash
 }
 
-// AutoAccept moves the review of a pending candidate to its observed
-// content, reviewer "auto:SOURCE", and delivers it: the bounded learning
-// of DESIGN.md §11. The replaced review is kept as history; the decision
-// is journaled. It refuses a candidate halted or changed since compared.
+// AutoAccept moves the review of a pending candidate to its observed content
+// and delivers it. The reviewer is "auto:SOURCE". It is the bounded learning
+// of DESIGN.md §11. The replaced review is kept as history; the decision is
+// journaled. It refuses a candidate halted or changed since compared.
 func (rs Reviews) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error {
 	rec, err := rs.t.pendingAsCompared(st)
 	if err != nil {
@@ -91,13 +91,13 @@ func (rs Reviews) AutoAccept(st *Standing, a AutoAccepted, now time.Time) error 
 	return rs.t.Notes().Add(Note{ID: st.ID, Kind: NoteAutoAccept, At: now, Text: a.Text, Digest: &d})
 }
 
-// AutoTell is an auto-accept a delivered advisory named: the candidate's
-// id and the text it was told.
+// AutoTell is an auto-accept a delivered advisory named. It holds the
+// candidate's id and the text it was told.
 type AutoTell struct{ ID, Text string }
 
-// MarkAutoTold consumes the untold auto-accepts that were delivered, each
-// only if its text is still the one told (a later auto-accept meanwhile
-// stays untold).
+// MarkAutoTold consumes the untold auto-accepts that were delivered. Each
+// goes only if its text is still the one told. A later auto-accept meanwhile
+// stays untold.
 func (rs Reviews) MarkAutoTold(told []AutoTell) error {
 	for _, a := range told {
 		r, err := rs.t.Record(a.ID)
@@ -115,8 +115,8 @@ func (rs Reviews) MarkAutoTold(told []AutoTell) error {
 	return nil
 }
 
-// Halt halts a pending candidate: it stays pending, told with
-// reason, until a person records a verdict. The decision is journaled.
+// Halt halts a pending candidate. It stays pending, told with reason, until a
+// person records a verdict. The decision is journaled.
 func (rs Reviews) Halt(st *Standing, reason string, now time.Time) error {
 	rec, err := rs.t.pendingAsCompared(st)
 	if err != nil {

@@ -151,8 +151,8 @@ func makeLegacy(t *testing.T, st *Store) {
 	}))
 }
 
-// A record written before any delivered session (a verdict recorded first)
-// is a first run only in a store that predates the mark.
+// A record written before any delivered session is a first run only in a
+// store that predates the mark. An example is a verdict recorded first.
 func TestARecordIsAFirstRunOnlyInALegacyStore(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -174,9 +174,9 @@ func TestARecordIsAFirstRunOnlyInALegacyStore(t *testing.T) {
 	}
 }
 
-// A legacy store (records, no mark) keeps its first run when every record
-// is forgotten: the first write transaction makes the legacy rule's answer
-// permanent, so what appears next is new, never accepted on first use.
+// A legacy store (records, no mark) keeps its first run when every record is
+// forgotten. The first write transaction makes the legacy rule's answer
+// permanent. So what appears next is new, never accepted on first use.
 func TestLegacyStoreKeepsItsFirstRunWhenEveryRecordIsForgotten(t *testing.T) {
 	st, _ := openNew(t)
 	w := newWorld(t)

@@ -9,11 +9,11 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// bucketReviewed keeps, per candidate, the manifest its changes are
-// measured against: the version a person reviewed SAFE (or auto-accepted),
-// else its first-use version. Unlike the delivered manifest it does not
-// move when a session is told of a change, so check and reconciliation
-// still see the whole change after delivery.
+// bucketReviewed keeps, per candidate, the manifest its changes are measured
+// against. It is the version a person reviewed SAFE (or auto-accepted), else
+// its first-use version. Unlike the delivered manifest, it does not move when
+// a session is told of a change. So check and reconciliation still see the
+// whole change after delivery.
 var bucketReviewed = []byte("reviewed-manifests") // id -> how, time, manifest
 
 // How a reference came to be kept.
@@ -24,9 +24,8 @@ const (
 )
 
 // refNone marks a candidate first seen after the first run and never
-// reviewed: nothing was vouched for, so all of it is new. Reference then
-// returns nil (not the delivered manifest of a store from before
-// references).
+// reviewed. Nothing was vouched for, so all of it is new. Reference then
+// returns nil, not the delivered manifest of a store from before references.
 const refNone = byte(2)
 
 var refHow = []string{RefReview, RefFirstUse}
@@ -35,7 +34,7 @@ var refHow = []string{RefReview, RefFirstUse}
 type Reference struct {
 	Manifest *snapshot.Manifest
 	Digest   snapshot.Hash
-	// At is when it was reviewed or observed: only an audit entry after it
+	// At is when it was reviewed or observed. Only an audit entry after it
 	// can explain a change since.
 	At  time.Time
 	How string
@@ -66,10 +65,10 @@ func (t *Tx) putNoReference(id string) error {
 	return b.Put([]byte(id), []byte{refNone})
 }
 
-// Reference returns the reviewed (else first-use) version of id, else its
-// last delivered one (a store from before references), or nil when there
-// is none: a candidate first seen after the first run and never reviewed
-// SAFE is compared with nothing (all of it added).
+// Reference returns the reviewed (else first-use) version of id. Else it
+// returns its last delivered one (a store from before references), or nil. A
+// candidate first seen after the first run and never reviewed SAFE is
+// compared with nothing. All of it is added.
 func (rs Reviews) Reference(id string) (*Reference, error) {
 	if b := rs.t.tx.Bucket(bucketReviewed); b != nil {
 		if v := b.Get([]byte(id)); len(v) == 1 && v[0] == refNone {

@@ -1,8 +1,8 @@
-// Package baseline is the store: what was observed and delivered for each
-// candidate, the verdicts bound to exact digests, and the per-store secret
-// that mints ids. Its file is opened and proven by storefile. Every process
-// opens the store briefly, under a bounded lock timeout, and closes it;
-// nobody keeps it open between operations.
+// Package baseline is the store. It holds what was observed and delivered for
+// each candidate, and the verdicts bound to exact digests. It holds the
+// per-store secret that mints ids. storefile opens and proves its file. Every
+// process opens the store briefly, under a bounded lock timeout, and closes
+// it. Nobody keeps it open between operations.
 package baseline
 
 import (
@@ -23,7 +23,7 @@ const SchemaVersion = storefile.SchemaVersion
 const FileName = storefile.FileName
 
 // DefaultLockTimeout bounds how long a command waits for another process's
-// lock before it says the store is busy.
+// lock. Past it the command says the store is busy.
 const DefaultLockTimeout = storefile.DefaultLockTimeout
 
 // Health is the state of a store as `status` reports it.
@@ -85,8 +85,8 @@ type Options struct {
 	Create bool
 	// ReadOnly takes a shared lock: for commands that change nothing.
 	ReadOnly bool
-	// Policy is the gate policy an administrator imposes (managed.Policy);
-	// when set, it is the store's policy and SetGatePolicy refuses.
+	// Policy is the gate policy an administrator imposes (managed.Policy).
+	// When set, it is the store's policy and SetGatePolicy refuses.
 	Policy string
 }
 
@@ -97,7 +97,7 @@ type Store struct {
 	policy string          // Options.Policy
 }
 
-// Open checks the store's trust, creates it when asked and absent, and
+// Open checks the store's trust and creates it when asked and absent. It
 // opens it under a bounded lock timeout (storefile.Open).
 func Open(o Options) (*Store, error) {
 	db, err := storefile.Open(storefile.Options{Dir: o.Dir, LockTimeout: o.LockTimeout, Create: o.Create, ReadOnly: o.ReadOnly})

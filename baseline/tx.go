@@ -27,7 +27,7 @@ func (s *Store) View(fn func(*Tx) error) error {
 	return s.view(func(tx *bolt.Tx) error { return fn(&Tx{tx: tx, s: s}) })
 }
 
-// Update runs fn in one read-write transaction: a load-compare-store cycle
+// Update runs fn in one read-write transaction. A load-compare-store cycle
 // inside it cannot lose a concurrent update.
 func (s *Store) Update(fn func(*Tx) error) error {
 	return s.update(func(tx *bolt.Tx) error {
@@ -39,8 +39,8 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	})
 }
 
-// Commit is the number of the store's last commit this transaction sees
-// (bbolt's transaction id; a read-write one sees the one it makes): two
+// Commit is the number of the store's last commit this transaction sees. It
+// is bbolt's transaction id; a read-write one sees the one it makes. Two
 // transactions that see the same one saw the same store.
 func (t *Tx) Commit() int { return t.tx.ID() }
 
@@ -107,8 +107,8 @@ func (t *Tx) putManifest(id string, m *snapshot.Manifest) error {
 	return t.tx.Bucket(bucketManifests).Put([]byte(id), b)
 }
 
-// adverseFor returns the adverse verdict recorded for exactly this content
-// on any candidate, or nil: adverse verdicts follow content, not names.
+// adverseFor returns the adverse verdict recorded for exactly this content on
+// any candidate, or nil. Adverse verdicts follow content, not names.
 func (t *Tx) adverseFor(d snapshot.Hash) (*Verdict, error) {
 	b := t.tx.Bucket(bucketAdverse).Get([]byte(d.String()))
 	if b == nil {
@@ -149,8 +149,8 @@ func (t *Tx) ID(root string, name []byte) string { return t.s.ID(root, name) }
 // bucket is the named bucket, made on the first write (storefile.Bucket).
 func (t *Tx) bucket(name []byte) (*bolt.Bucket, error) { return storefile.Bucket(t.tx, name) }
 
-// The views of a transaction: each is one part of the store, with its own
-// buckets, so a use case shows which parts it touches.
+// The views of a transaction. Each is one part of the store, with its own
+// buckets. So a use case shows which parts it touches.
 
 // Notes is the journal of decisions per candidate (bucket notes).
 type Notes struct{ t *Tx }
@@ -192,8 +192,8 @@ type Versions struct{ t *Tx }
 func (t *Tx) Versions() Versions { return Versions{t} }
 
 // Reviews is what people and sessions were told and decided of pending
-// changes, and the reviewed references they are told against (records and
-// reviewed-manifests).
+// changes. It holds the reviewed references they are told against (records
+// and reviewed-manifests).
 type Reviews struct{ t *Tx }
 
 // Reviews is the reviews.

@@ -16,18 +16,18 @@ type Target struct {
 	ID   string
 	Root claude.Root
 	Name []byte
-	// Observed, when set and complete, is what the reviewer saw: recording
+	// Observed, when set and complete, is what the reviewer saw. Recording
 	// the verdict delivers it, so the record's digest becomes its digest.
 	Observed *walker.Candidate
 	// Expect is the digest the reviewer reviewed; Observed must still be it.
 	Expect *snapshot.Hash
 }
 
-// RecordVerdict binds v to the candidate and returns the verdict it
-// replaced, if any (kept as history). It refuses what CheckVerdict refuses,
-// so every entry point gets the same refusals. A safe verdict clears the
-// adverse mark on exactly its content; an adverse one marks its content
-// wherever it appears.
+// RecordVerdict binds v to the candidate and returns the verdict it replaced,
+// if any (kept as history). It refuses what CheckVerdict refuses, so every
+// entry point gets the same refusals. A safe verdict clears the adverse mark
+// on exactly its content. An adverse one marks its content wherever it
+// appears.
 func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	if err := CheckVerdict(tg, v); err != nil {
 		return nil, fmt.Errorf("baseline: refusing %s on %s: %w", v.Verdict, tg.ID, err)
@@ -59,9 +59,9 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	}
 	vv := v
 	rec.Verdict = &vv
-	// Any recorded verdict is the person's decision: it ends a halt and
-	// the pending tells; a SAFE one becomes the review later changes are
-	// measured against.
+	// Any recorded verdict is the person's decision: it ends a halt and the
+	// pending tells. A SAFE one becomes the review later changes are measured
+	// against.
 	rec.Halt, rec.Told, rec.ToldSince, rec.Auto, rec.Renamed = nil, 0, time.Time{}, nil, nil
 	if v.Verdict == verdict.Safe && v.Digest != nil {
 		rv := v
@@ -127,19 +127,18 @@ func (t *Tx) Forget(ids []string) error {
 
 // Report is what `status` prints: every record in one of four lists.
 type Report struct {
-	// Pending: a SAFE review no longer covers the delivered content
-	// (pending or halted); listed first, it is a finding until a person acts.
+	// Pending: a SAFE review no longer covers the delivered content (pending
+	// or halted). Listed first, it is a finding until a person acts.
 	Pending  []*Record
 	Unvetted []*Record
 	Adverse  []*Record // an adverse verdict in force, own or following its content
 	Safe     []*Record // a safe verdict bound to exactly its delivered digest
 }
 
-// Report sorts the records by severity. It reads the store only: it says
-// what the baseline holds, not what is installed now. A record's adverse
-// verdict outranks everything, so the more damning the verdict the more
-// visible the record, and a removed record stays listed while one is in
-// force.
+// Report sorts the records by severity. It reads the store only: it says what
+// the baseline holds, not what is installed now. A record's adverse verdict
+// outranks everything. So the more damning the verdict, the more visible the
+// record. A removed record stays listed while one is in force.
 func (t *Tx) Report() (Report, error) {
 	var rep Report
 	recs, err := t.Records()

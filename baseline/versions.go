@@ -35,28 +35,28 @@ func (h How) valid() bool {
 	return false
 }
 
-// Version is one kept version of a candidate: its manifest, and (in the
-// content store) the content of its files when Restorable.
+// Version is one kept version of a candidate: its manifest. In the content
+// store it is also the content of its files, when Restorable.
 type Version struct {
 	Digest snapshot.Hash
 	At     time.Time // when it was last kept
 	How    How       // how it was last kept
-	// Events are every time it was kept, oldest first: each keeps its own
-	// time and how (a restore never re-stamps the verdict that made it).
+	// Events are every time it was kept, oldest first. Each keeps its own
+	// time and how. A restore never re-stamps the verdict that made it.
 	Events []VersionEvent
 	// Verdict and Reviewer: the verdict recorded on exactly this version.
 	Verdict  string
 	Reviewer string
 	// Restorable: complete, no anomaly, and every file's content kept.
 	Restorable bool
-	// FirstUse: this version was accepted on first use (How first-use
-	// then, whatever later keeps of it say).
+	// FirstUse: this version was accepted on first use. How is then
+	// first-use, whatever later keeps of it say.
 	FirstUse bool
 	Manifest snapshot.Manifest
 }
 
-// VersionEvent is one time a version was kept: how, and the verdict (with
-// its reviewer) when a verdict or an auto-accept kept it.
+// VersionEvent is one time a version was kept. It holds how, and the verdict
+// with its reviewer when a verdict or an auto-accept kept it.
 type VersionEvent struct {
 	At       time.Time `json:"at"`
 	How      How       `json:"how"`
@@ -89,14 +89,14 @@ type versionJSON struct {
 	Manifest   []byte         `json:"manifest"`
 }
 
-// Keep keeps v as a version of id. Keeping a digest already kept
-// updates it: its time and how become the new ones, and the keep is added
-// to its events (v.Events is ignored; the store keeps them); the first-use mark
-// and a verdict stay (retention protects them), a verdict given replaces
-// the old one; restorable, once true, stays (its objects are kept while
-// it is). Keeping again the version kept last, with nothing new
-// to say, writes nothing: an unchanged scan writes nothing. A partial
-// manifest or one not matching v.Digest is refused.
+// Keep keeps v as a version of id. Keeping a digest already kept updates it.
+// Its time and how become the new ones, and the keep is added to its events.
+// v.Events is ignored; the store keeps them. The first-use mark and a verdict
+// stay, as retention protects them. A verdict given replaces the old one.
+// Restorable, once true, stays: its objects are kept while it is. Keeping
+// again the version kept last, with nothing new to say, writes nothing. So an
+// unchanged scan writes nothing. A partial manifest, or one not matching
+// v.Digest, is refused.
 func (vs Versions) Keep(id string, v Version) error {
 	if !anomaly.IsID(id) || !v.How.valid() || v.Verdict != "" && !verdict.Valid(v.Verdict) {
 		return fmt.Errorf("baseline: keeping a version of %s: invalid version", id)
@@ -195,9 +195,9 @@ func (vs Versions) IDs() []string {
 	return ids
 }
 
-// Drop forgets one kept version (retention) as planned, when it
-// was kept at planned: one protected, kept again since the plan, or bound
-// to the record's verdict or last review now is kept. Its objects become
+// Drop forgets one kept version (retention) as planned, when it was kept at
+// planned. Some are kept anyway: one protected, one kept again since the
+// plan, one bound to the record's verdict or last review. Its objects become
 // collectable when no other version uses them.
 func (vs Versions) Drop(id string, d snapshot.Hash, planned time.Time) error {
 	b := vs.t.versions(id)
@@ -244,8 +244,8 @@ func (t *Tx) versions(id string) *bolt.Bucket {
 	return root.Bucket([]byte(id))
 }
 
-// decodeVersion is strict, like records: a damaged version is reported,
-// never half-used; its manifest must match its digest.
+// decodeVersion is strict, like records: a damaged version is reported, never
+// half-used. Its manifest must match its digest.
 func decodeVersion(b []byte) (*Version, error) {
 	if len(b) > maxVersion {
 		return nil, fmt.Errorf("%w: version too large", errRecord)

@@ -9,7 +9,7 @@ import (
 )
 
 // FuzzDecodeVersion: a stored version decodes only when its manifest is
-// canonical, complete and matches its digest; what decodes re-encodes to a
+// canonical, complete and matches its digest. What decodes re-encodes to a
 // manifest with the same digest. Nothing panics.
 func FuzzDecodeVersion(f *testing.F) {
 	m := snapshot.Manifest{Entries: []snapshot.Entry{

@@ -24,21 +24,24 @@ var addedTexts = map[string]string{
 }
 
 // readAtStart are the added folder's files the client 2.1.328 reads at the
-// session start when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on.
+// session start. It reads them when
+// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on.
 var readAtStart = []string{"extra/CLAUDE.md", "extra/.claude/CLAUDE.md", "extra/.claude/rules/r.md",
 	"extra/.claude/rules/sub/s.md", "extra/CLAUDE.local.md"}
 
-// The instruction files of a folder added with --add-dir are read by the
-// client only when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on —
-// in the environment it started with, or in a settings env (the project's
-// here): CLAUDE.md and CLAUDE.local.md of the folder, .claude/CLAUDE.md
-// and the rules of .claude/rules without paths: (not AGENTS.md, not a
-// rule with paths:), and their text reaches the model. skillwire watches
-// them there: a new one is told at the session start as an `added
-// instructions`, an edit between sessions as changed, and the
-// instructions-loaded hook notes the load. Controls: with the variable off
-// the client sends none of them and skillwire tells nothing of them; with
-// the hooks uninstalled the edited text reaches the model untold.
+// An added folder's instruction files are watched where the client reads
+// them. A new one is told at the session start as `added instructions`. An
+// edit between sessions is told as changed. The instructions-loaded hook
+// notes the load.
+//
+// The client reads them only when
+// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on. It may be on in the
+// starting environment or a settings env (here the project's). The files are
+// the folder's CLAUDE.md and CLAUDE.local.md, .claude/CLAUDE.md, and the
+// rules of .claude/rules without paths:. AGENTS.md and a rule with paths: are
+// not read. Controls: with the variable off, the client sends none and
+// skillwire tells nothing of them. With the hooks uninstalled, the edited
+// text reaches the model untold.
 func TestAnAddedFoldersInstructionsAreWatchedWhereTheClientReadsThem(t *testing.T) {
 	t.Parallel()
 	const on = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
@@ -114,13 +117,12 @@ func TestAnAddedFoldersInstructionsAreWatchedWhereTheClientReadsThem(t *testing.
 	}
 }
 
-// Claude Code 2.1.328 honours none of an added folder's own configuration:
-// a SessionStart hook of its .claude/settings.json or settings.local.json
-// does not run, the env of its settings is not applied (its CLAUDE.md is
-// not read), and an MCP server of its .mcp.json is not started, even with
-// the user's enableAllProjectMcpServers. So skillwire watches none of
-// them and tells nothing of them. Control: the same files in the project
-// are honoured (the hook runs, the server starts, the env applies).
+// skillwire tells nothing of an added folder's own configuration, as the
+// client honours none of it. A SessionStart hook of its .claude/settings.json
+// or settings.local.json does not run. The env of its settings is not applied
+// (its CLAUDE.md is not read). An MCP server of its .mcp.json is not started,
+// even with enableAllProjectMcpServers. Control: the same files in the
+// project are honoured: the hook runs, the server starts, the env applies.
 func TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient(t *testing.T) {
 	t.Parallel()
 	for _, where := range []string{"extra", "proj"} {
@@ -164,16 +166,17 @@ func TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient(t *testing.T) {
 	}
 }
 
-// A folder added mid-session with /add-dir, typed in the real interactive
-// client: the client asks whether to add it (the person moves to "Yes,
-// add it" and confirms), fires DirectoryAdded, and skillwire's
-// directory-added hook keeps the folder for the session and says what it
-// holds (the client hands that systemMessage to the model with its next
-// turn, as "DirectoryAdded hook: …", never to the person). Later in the same session the model's use of the
-// folder's skill is judged as that folder's candidate: recorded BLOCK, it
-// is denied with the BLOCK and its body never reaches the model; never
-// reviewed, the hook asks the person, naming it new and never reviewed by
-// its id. Control: with the hooks uninstalled the body reaches the model.
+// A folder added mid-session with /add-dir is judged by the session's later
+// gate hooks. Its skill recorded BLOCK is denied, and its body never reaches
+// the model. Never reviewed, it is asked, named new and never reviewed by its
+// id.
+//
+// It is typed in the real interactive client. The client asks whether to add
+// it; the person moves to "Yes, add it" and confirms. The client fires
+// DirectoryAdded. skillwire's hook keeps the folder for the session and says
+// what it holds. The client hands that systemMessage to the model with its
+// next turn, never to the person. Control: with the hooks uninstalled the
+// body reaches the model.
 func TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, verdict string }{
@@ -197,10 +200,10 @@ func TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession(t *testing.T) {
 			if uninstalled {
 				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			// The client asks before it adds the folder: as for a folder
-			// to trust ("No, leave it out" first: the person moves to "Yes,
-			// add it"), then, or only, with "Yes, for this session" first;
-			// which of them it shows was not established.
+			// The client asks before it adds the folder. It may ask as for a
+			// folder to trust, with "No, leave it out" first. Then, or only,
+			// it asks with "Yes, for this session" first. Which of them it
+			// shows was not established.
 			confirm := []Step{{After: "No,leaveitoutYes,addit", Keys: "\x1b[B", Pause: 1500 * time.Millisecond},
 				{After: "❯Yes,addit", Keys: "\r", Pause: 800 * time.Millisecond},
 				{After: "Adddirectorytoworkspace", Keys: "\r", Pause: 1500 * time.Millisecond}}
@@ -230,8 +233,8 @@ func TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession(t *testing.T) {
 			if got := RanFor(string(d), "DirectoryAdded", "", "directory-added"); got == uninstalled {
 				t.Errorf("the directory-added hook ran: %v, want %v: %v", got, !uninstalled, HookRuns(string(d)))
 			}
-			// The client queues a DirectoryAdded systemMessage as a note
-			// for the model's next turn, not for the person.
+			// The client queues a DirectoryAdded systemMessage as a note for
+			// the model's next turn. It is not for the person.
 			if got := m.Sent(`DirectoryAdded hook: skillwire watches the folder added to this session: it holds 1 skill: "added"`); got == uninstalled {
 				t.Errorf("the model was told what the folder holds: %v, want %v", got, !uninstalled)
 			}
@@ -252,18 +255,17 @@ func TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession(t *testing.T) {
 	}
 }
 
-// A folder added mid-session with /add-dir while
-// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on: the client reads
-// its CLAUDE.md and the rules of its .claude/rules (a subfolder's too)
-// from its next turn on, and fires no InstructionsLoaded for them (only
-// for the project's CLAUDE.md, at the start). So skillwire's
-// directory-added hook tells the model which files it now reads, marked
-// as the files' own, and records them as read under the ids a session
-// given the folder with --add-dir names them; the person, whom that
-// notice never reaches, is told by the next session start's line. Edited
-// before that next session (given the folder with --add-dir), the
-// CLAUDE.md is told as changed. Control: with the hooks uninstalled the
-// client reads the same files, and nothing is told or recorded.
+// The instructions of a folder added mid-session are told to the model and
+// recorded. The person is told at the next session start. An edit before that
+// next session is told as changed.
+//
+// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is on. From its next turn, the
+// client reads the folder's CLAUDE.md and its .claude/rules, a subfolder's
+// too. It fires no InstructionsLoaded for them, only for the project's
+// CLAUDE.md at the start. So the directory-added hook tells the model which
+// files it now reads, marked as the files' own. It records them under the ids
+// --add-dir would give them. Control: with the hooks uninstalled the client
+// reads the same files, and nothing is told or recorded.
 func TestAFolderAddedWithSlashAddDirHasItsInstructionsToldWhereTheClientReadsThem(t *testing.T) {
 	t.Parallel()
 	const on = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD=1"

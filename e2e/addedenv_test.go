@@ -10,13 +10,12 @@ import (
 	"testing"
 )
 
-// A relaunched client adds the session's folders from
-// CLAUDE_RELAUNCH_SESSION_ADD_DIRS, not its command line (debug log:
-// "Adding 1 directory with destination 'session'"), and loads their
-// skills: skillwire reads them from the client's environment, tells the
-// added folder's skill at the session start and judges the built-in name
-// it serves as new (asked; -p denies it). Control: with the hooks
-// uninstalled the folder's simplify runs.
+// A relaunched client's folders from CLAUDE_RELAUNCH_SESSION_ADD_DIRS are
+// read like --add-dir. The added folder's skill is told at the session start.
+// The built-in name it serves is judged as new (asked; -p denies it). The
+// client adds them from that variable, not its command line. Its debug log
+// says "Adding 1 directory with destination 'session'". Control: with the
+// hooks uninstalled the folder's simplify runs.
 func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "observed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -44,13 +43,13 @@ func TestFoldersARelaunchedClientAddsAreObserved(t *testing.T) {
 	})
 }
 
-// --worktree moves the client into proj/.claude/worktrees/wt1 after it
-// read a relative --add-dir against proj: skillwire cannot prove which
-// folder ../extra named, tells it, and then holds what the name may load:
-// a skill of the added folder recorded BLOCK is denied as BLOCKed by its
-// name (never merely asked, which a person could allow over the BLOCK),
-// and a built-in name is asked. Control: with the hooks uninstalled the
-// BLOCKed body and the folder's simplify run.
+// An added folder skillwire cannot prove is held by what its name may load. A
+// skill of it recorded BLOCK is denied as BLOCKed by name, never merely
+// asked: a person could allow an ask over the BLOCK. A built-in name is
+// asked. --worktree moves the client into proj/.claude/worktrees/wt1 after it
+// read a relative --add-dir against proj. So skillwire cannot prove which
+// folder ../extra named, and tells it. Control: with the hooks uninstalled
+// the BLOCKed body and the folder's simplify run.
 func TestAWorktreeSessionsRelativeAddedFolderIsHeld(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, skill, body string }{{"blocked", "added", addedBody}, {"builtin", "simplify", builtinBody}} {
@@ -90,8 +89,8 @@ func TestAWorktreeSessionsRelativeAddedFolderIsHeld(t *testing.T) {
 			}
 			res := strings.Join(m.ToolResults()["Skill"], "\n")
 			// The client words the denied tool result in more than one way
-			// here (with and without "hook error"); skillwire's answer is
-			// the deny its debug log records.
+			// here (with and without "hook error"). skillwire's answer is the
+			// deny its debug log records.
 			denied := strings.Contains(r.Debug, "returned permissionDecision: deny (reason: the skill \"added\" is none that skillwire has observed, and is held as BLOCKed")
 			if tc.skill == "added" && (!denied || !strings.Contains(res, "held as BLOCKed")) {
 				t.Errorf("not denied as BLOCKed: %q", res)

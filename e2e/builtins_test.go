@@ -14,7 +14,7 @@ import (
 )
 
 // listing is the names of a "- name: description" listing that follows
-// heading in the first main request the client sent.
+// heading. It is read from the first main request the client sent.
 func listing(t *testing.T, m *Model, heading string) []string {
 	t.Helper()
 	for _, r := range m.Requests() {
@@ -51,10 +51,10 @@ func listing(t *testing.T, m *Model, heading string) []string {
 	return nil
 }
 
-// The client's own skills and agents, which no file provides, are exactly
-// the ones skillwire treats as built-in (claude.BuiltinSkills,
-// BuiltinAgents): a new client version that adds one fails here, before
-// the gate would judge a name of it as unknown.
+// The client's own skills and agents are exactly the ones skillwire treats as
+// built-in. No file provides them (claude.BuiltinSkills, BuiltinAgents). A
+// new client version that adds one fails here. Otherwise the gate would judge
+// a name of it as unknown.
 func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -81,10 +81,9 @@ func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 	}
 }
 
-// Unknown is not clean: a skill the client loads from an --add-dir folder
-// that arrived after the first run is new and never reviewed, and is asked
-// (in -p, the client then denies it). Control: with the hooks uninstalled
-// it loads.
+// Unknown is not clean. A skill from an --add-dir folder that arrived after
+// the first run is new and never reviewed. It is asked, and in -p the client
+// then denies it. Control: with the hooks uninstalled it loads.
 func TestANameOfNoObservedCandidateIsAsked(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {

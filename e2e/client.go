@@ -11,16 +11,16 @@ import (
 	"strings"
 )
 
-// Package is the client's npm package; its native binary comes in the
+// Package is the client's npm package. Its native binary comes in the
 // platform package beside it and needs no Node.
 const Package = "@anthropic-ai/claude-code"
 
 var versionShape = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
 
-// Client returns the client binary to drive and its version:
-// $SKILLWIRE_E2E_CLAUDE when set, else the version pinned in
-// CLAUDE_CODE_VERSION (or $CLAUDE_CODE_VERSION; "latest" asks npm for the
-// newest) installed with npm into a cache outside the tree.
+// Client returns the client binary to drive and its version. It is
+// $SKILLWIRE_E2E_CLAUDE when set. Else it is the version pinned in
+// CLAUDE_CODE_VERSION, or in $CLAUDE_CODE_VERSION ("latest" asks npm for the
+// newest). npm installs it into a cache outside the tree.
 func Client() (bin, version string, err error) {
 	if bin = os.Getenv("SKILLWIRE_E2E_CLAUDE"); bin != "" {
 		version, err = clientVersion(bin)

@@ -13,8 +13,8 @@ import (
 	"testing"
 )
 
-// commandKey is one settings key that makes the client run a command
-// without asking, and what makes the pinned client (2.1.328) run it.
+// commandKey is one settings key that makes the client run a command without
+// asking. It says what makes the pinned client (2.1.328) run it.
 type commandKey struct {
 	key    string
 	value  func(script, marketplaceURL string) string // the key's JSON value
@@ -23,7 +23,8 @@ type commandKey struct {
 	// env makes the client run it in -p with the stand-in still answering.
 	env []string
 	// provider makes the client run it only under a cloud provider, whose
-	// endpoint here answers nothing: a further session, judged by the marker.
+	// endpoint here answers nothing. It is a further session, judged by the
+	// marker.
 	provider []string
 	// typed makes the client run it only in an interactive session.
 	typed *Typed
@@ -45,8 +46,8 @@ func jsonText(s string) string {
 
 const awsCredentials = `{"Credentials":{"AccessKeyId":"AKIAE2E","SecretAccessKey":"e2e","SessionToken":"e2e"}}`
 
-// unreachable is an endpoint where nothing listens: a provider session
-// fails at once, after the client ran what it runs for its credentials.
+// unreachable is an endpoint where nothing listens. A provider session fails
+// at once, after the client ran what it runs for its credentials.
 const unreachable = "http://127.0.0.1:9"
 
 var commandKeys = []commandKey{
@@ -80,20 +81,19 @@ var commandKeys = []commandKey{
 			return `{"mkt":{"source":{"source":"url","url":` + jsonText(url) + `,"headersHelper":` + jsonText(script) + `}}}`
 		},
 		runs: true, fact: `marketplace "mkt" headersHelper now runs `, gated: true},
-	// A key no client version has: the client runs nothing, skillwire
-	// tells it as a setting, and the gate blocks the model's write of it
-	// as it blocks any key it has never heard of (unknown is never clean).
+	// A key no client version has. The client runs nothing, and skillwire
+	// tells it as a setting. The gate blocks the model's write of it, as of
+	// any key it never heard of. Unknown is never clean.
 	{key: "fooHelper", value: command, prints: "never", fact: `setting "fooHelper" is now `, gated: true},
 }
 
-// An e2e case per command-running key (issue 22): the client runs it, and
-// skillwire tells it. The model writes the key into settings mid-session;
-// the ConfigChange gate blocks that write; the next session's advisory
-// names the key and its command, and the person's line counts it; then the
-// client, under what makes it run the key, runs the script (its marker file
-// appears). Control: the same world with skillwire's hooks uninstalled:
-// the write is taken, the client still runs the script, and no request to
-// the model carries the fact.
+// Every command-running key the client runs is told (issue 22). One case per
+// key. The model writes the key into settings mid-session, and the
+// ConfigChange gate blocks that write. The next session's advisory names the
+// key and its command. The person's line counts it. Then the client, under
+// what makes it run the key, runs the script: its marker file appears.
+// Control: skillwire's hooks uninstalled. The write is taken, the client
+// still runs the script, and no request to the model carries the fact.
 func TestACommandKeyTheClientRunsIsToldAndGated(t *testing.T) {
 	t.Parallel()
 	for _, k := range commandKeys {
@@ -201,9 +201,9 @@ func withKey(t *testing.T, path, key, value string) string {
 	return string(out)
 }
 
-// marketplace serves an empty marketplace over https on loopback (the
-// client runs a headersHelper only for an https URL) and returns its URL
-// and the environment that makes the client trust its certificate.
+// marketplace serves an empty marketplace over https on loopback. The client
+// runs a headersHelper only for an https URL. It returns the URL and the
+// environment that makes the client trust its certificate.
 func marketplace(t *testing.T, w *World) (string, []string) {
 	t.Helper()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -215,10 +215,10 @@ func marketplace(t *testing.T, w *World) (string, []string) {
 	return srv.URL + "/marketplace.json", []string{"NODE_EXTRA_CA_CERTS=" + ca}
 }
 
-// An exec-form hook (`command: "/bin/sh"` with `args`) carries its payload
-// in args: the client runs the new args, and skillwire tells the change as
-// a new hook naming them. Control: hooks uninstalled, the client runs the
-// new args and no request carries the fact.
+// An exec-form hook's payload in args is told. The hook is `command:
+// "/bin/sh"` with `args`. The client runs the new args, and skillwire tells
+// the change as a new hook naming them. Control: hooks uninstalled, the
+// client runs the new args and no request carries the fact.
 func TestAnExecFormHooksNewArgsRunAndAreTold(t *testing.T) {
 	t.Parallel()
 	hook := func(payload string) string {

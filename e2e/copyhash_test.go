@@ -18,23 +18,23 @@ import (
 )
 
 // copyRefusal is what the bundle logs when a managed plugin's folder no
-// longer hashes to the copyHash its install recorded (seen in the bundle,
-// in the load of a hooks module; never logged for the plugin here).
+// longer hashes to its recorded copyHash. It was seen in the bundle, in the
+// load of a hooks module. It is never logged for the plugin here.
 const copyRefusal = "is not treated as the organization's, and does not load: its folder is not the copy its install record holds"
 
-// Managed settings that enable a plugin from a remote marketplace make the
-// client install it and record a copyHash (issue #22): skillwire's
-// recomputation from the folder, the client's user id and the
-// marketplace's source is the client's own hash, and nothing is told.
-// After a byte of the cached copy changes, the client still loads the
-// plugin (it compares a copy with its copyHash only where it loads a hooks
-// module), and skillwire tells "its files differ from what Claude Code
-// installed (copyHash)", scan and status exiting 3, and every session
-// start tells it to the model and counts it for the person while it
-// stands. Control: the unedited copy loads and skillwire tells nothing,
-// neither of its record nor, at the session after the install, of the
-// .links_materialized stamp the client wrote into it. Not parallel: the
-// managed drop-in is the machine's.
+// A cached plugin copy that no longer matches its install's copyHash is told
+// (issue #22). Scan and status exit 3. Every session start tells it to the
+// model and counts it for the person while it stands.
+//
+// Managed settings enable a plugin from a remote marketplace. The client
+// installs it and records a copyHash. skillwire recomputes it from the
+// folder, the client's user id and the marketplace's source. That is the
+// client's own hash, and nothing is told. Then a byte of the cached copy
+// changes. The client still loads the plugin: it checks the copyHash only
+// where it loads a hooks module. skillwire tells "its files differ from what
+// Claude Code installed (copyHash)". Control: the unedited copy loads and
+// nothing is told. Neither its record nor the client's .links_materialized
+// stamp is told. Not parallel: the managed drop-in is the machine's.
 func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 	dropIn := managedDropIn(t, "skillwire-e2e-copyhash.json")
 	w := NewWorld(t)
@@ -51,11 +51,11 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 	}
 	t.Cleanup(func() { removeOurs(t, dropIn) })
 
-	// The headless install adds the marketplace at one start and fetches
-	// the plugin at the next, in the background, only with non-essential
-	// traffic on: each session waits for it with a Bash sleep. Those runs'
-	// debug logs and the stand-in hold the failed requests to the client's
-	// own servers, so they are not judged. (CLAUDE_CODE_SYNC_PLUGIN_INSTALL
+	// The headless install adds the marketplace at one start and fetches the
+	// plugin at the next. It fetches in the background, only with
+	// non-essential traffic on. So each session waits for it with a Bash
+	// sleep. Those runs' logs hold failed requests to the client's own
+	// servers, so they are not judged. (CLAUDE_CODE_SYNC_PLUGIN_INSTALL
 	// installs before the session, but records no copyHash.)
 	for range 2 {
 		m, err := StartModel([]Reply{Call("Bash", map[string]any{"command": "sleep 3", "description": "wait for the install"})}, nil)
@@ -93,10 +93,10 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 			t.Errorf("the session start tells the client's own copy as differing from its record")
 		}
 		// The client stamps the version folder it installed
-		// (.links_materialized, its time in it), possibly after skillwire
-		// observed it: the stamp is its bookkeeping. Here skillwire is
-		// made to observe the folder without it, and the client's own
-		// stamp is then put back: the next session tells no change.
+		// (.links_materialized, its time in it). It may do so after skillwire
+		// observed it: the stamp is its bookkeeping. Here skillwire observes
+		// the folder without it, then the client's own stamp is put back. The
+		// next session tells no change.
 		stamp := filepath.Join(rec.InstallPath, ".links_materialized")
 		b, err := os.ReadFile(stamp)
 		if err != nil {
@@ -124,8 +124,8 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 		}
 		m := model(t, nil)
 		r := w.Claude(m, Run{Prompt: "hello", Env: env})
-		// The client compares a copy with its copyHash only where it loads
-		// a hooks module: a plugin of skills loads edited, unrefused.
+		// The client compares a copy with its copyHash only where it loads a
+		// hooks module. So a plugin of skills loads edited, unrefused.
 		if strings.Contains(r.Debug, copyRefusal) || !m.Sent("plug:ps") {
 			t.Errorf("the client refused the edited copy of a plugin without a hooks module: the premise changed")
 		}
@@ -137,7 +137,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 			t.Errorf("status: exit %d, want 3 telling the copyHash:\n%s", code, out)
 		}
 		// The session start tells it to the model and counts it for the
-		// person, in this session and the next: it stands while the copy
+		// person, in this session and the next. It stands while the copy
 		// differs.
 		for i := range 2 {
 			m := model(t, nil)
@@ -154,7 +154,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 }
 
 // recordWords open the advisory's line of a plugin that differs from its
-// install record; recordNotice is the person's count of one.
+// install record. recordNotice is the person's count of one.
 const (
 	recordWords  = "- differs from Claude Code's install record"
 	recordNotice = "1 plugin that differs from Claude Code's install record"
@@ -202,11 +202,11 @@ func scanRecord(t *testing.T, w *World) []string {
 	return doc.InstallRecord
 }
 
-// gitMarketplace serves over https on loopback a marketplace whose one
-// plugin, plug 1.0.0 with the skill ps, is a git repository served by git
-// http-backend (the client clones shallow, which git's dumb http cannot
-// serve). It returns the server's URL and the environment that makes the
-// client and its git trust the certificate.
+// gitMarketplace serves a marketplace over https on loopback. Its one plugin,
+// plug 1.0.0 with the skill ps, is a git repository. git http-backend serves
+// it, as the client clones shallow and git's dumb http cannot serve that. It
+// returns the server's URL and the environment that makes the client and its
+// git trust the certificate.
 func gitMarketplace(t *testing.T, w *World) (string, []string) {
 	t.Helper()
 	work := filepath.Join(w.Root, "plugwork")

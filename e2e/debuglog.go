@@ -14,10 +14,10 @@ type HookRun struct {
 	Status  int
 }
 
-// Most events log "Hooks: Event:matcher [cmd] finished with status N";
-// InstructionsLoaded and ConfigChange log "Event:matcher [cmd] completed
-// with status N"; a plugin's hook adds "(plugin name@marketplace)" after
-// the command.
+// Most events log "Hooks: Event:matcher [cmd] finished with status N".
+// InstructionsLoaded and ConfigChange log "Event:matcher [cmd] completed with
+// status N". A plugin's hook adds "(plugin name@marketplace)" after the
+// command.
 var hookRunLine = regexp.MustCompile(`(?m)\[DEBUG\] (?:Hooks: )?([A-Za-z]+)(?::(\S*))? \[(.*?)\](?: \(plugin \S+\))? (?:finished|completed) with status (-?\d+)`)
 
 // HookRuns are the command hooks the debug log says ran.
@@ -44,27 +44,27 @@ func RanFor(debug, event, matcher, sub string) bool {
 	return false
 }
 
-// noise are debug lines that look like trouble and are not skillwire's:
-// each is named and justified.
+// noise are debug lines that look like trouble and are not skillwire's. Each
+// is named and justified.
 var noise = []struct{ re *regexp.Regexp }{
-	// A fresh config directory has no .claude.json yet; the client
-	// creates it after this first, failed locked save.
+	// A fresh config directory has no .claude.json yet. The client creates it
+	// after this first, failed locked save.
 	{regexp.MustCompile(`Failed to save config with lock: Error: ENOENT`)},
 	// Telemetry is off in the world; the client says so for each event.
 	{regexp.MustCompile(`\[3P telemetry\]`)},
 	// The client says this of every hook output that is not JSON, the empty
-	// output too, which is how the gate says "nothing to add".
+	// output too. Empty output is how the gate says "nothing to add".
 	{regexp.MustCompile(`Hook output does not start with \{, treating as plain text`)},
-	// The world turns non-essential traffic off; after installing a
-	// declared marketplace headless, the client may put off recording its
-	// enabled plugins to the next start, and says so.
+	// The world turns non-essential traffic off. After installing a declared
+	// marketplace headless, the client may put off recording its enabled
+	// plugins. It says so.
 	{regexp.MustCompile(`installPluginsForHeadless: not recording enabled plugins: CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is set`)},
 }
 
 var trouble = regexp.MustCompile(`(?i)\[ERROR\]|\[WARN\]|hook.*(invalid|validation|failed to parse|not valid|schema)|settings.*(invalid|validation error)`)
 
 // Trouble are the debug lines reporting an error, a warning, or hook output
-// the client could not take, less the named noise.
+// the client could not take. The named noise is left out.
 func Trouble(debug string) []string {
 	var out []string
 lines:

@@ -8,19 +8,19 @@ import (
 )
 
 // The shape of 11 of 150 agent and skill files in Anthropic's plugin
-// repositories: a one-line description holding ": " and <example> blocks,
-// which is not strict YAML (written here, not copied).
+// repositories. A one-line description holds ": " and <example> blocks, which
+// is not strict YAML. Written here, not copied.
 const loosePrefix = "Use this agent when the user asks for a review: <example>Context: a PR is open."
 
 func looseAgent(name string) string {
 	return "---\nname: " + name + "\ndescription: " + loosePrefix + " user: \"review it\" assistant: \"I will use the agent\"</example>\ntools: Read, Grep\n---\n\nYou review code.\n"
 }
 
-// Frontmatter as the client reads it (issue 23): the client loads an agent
-// whose frontmatter is not strict YAML with its name and description, and
-// skillwire reads it the same way: no anomaly, its tools told. Control:
-// frontmatter the client cannot read either loads without its description,
-// and skillwire tells it as a fact, not an anomaly.
+// skillwire reads frontmatter as the client reads it (issue 23). The client
+// loads an agent whose frontmatter is not strict YAML, with its name and
+// description. skillwire reads it the same way: no anomaly, its tools told.
+// Control: frontmatter the client cannot read either loads without its
+// description. skillwire tells that as a fact, not an anomaly.
 func TestLooseFrontmatterLoadsWithItsNameAndDescription(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)

@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// The gate-holds cases: each finding of the real client loading a BLOCKed
-// skill or agent past the gate, with a control where nothing holds it.
+// The gate-holds cases. Each is a finding of the real client loading a
+// BLOCKed skill or agent past the gate. Each has a control where nothing
+// holds it.
 
 // blockedWorld is a world with the skill evil and the agent evilagent
-// installed, their first session run, and the verdicts given.
+// installed. Their first session has run and the verdicts are given.
 func blockedWorld(t *testing.T, block bool) *World {
 	t.Helper()
 	w := NewWorld(t)
@@ -29,8 +30,9 @@ func blockedWorld(t *testing.T, block bool) *World {
 	return w
 }
 
-// 1. The client trims names, strips a leading "/" from a skill's name and
-// folds the case of an agent's: every spelling it accepts is held.
+// 1. Every spelling of a name the client accepts is held. The client trims
+// names and strips a leading "/" from a skill's name. It folds the case of an
+// agent's.
 func TestSpellingsTheClientAcceptsAreHeld(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -79,8 +81,8 @@ func TestABlockIsNeverCrowdedOutOfTheAdvisory(t *testing.T) {
 	}
 }
 
-// 5. A skill that arrived between sessions and was told to the model is
-// still new at its first use: telling the model is not a review.
+// 5. A skill that arrived between sessions and was told to the model is still
+// new at its first use. Telling the model is not a review.
 func TestToldIsNotReviewed(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -120,10 +122,10 @@ func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 	})
 }
 
-// 4. The deadline is the attacker's: 200 skills of 64 KiB frontmatter and
-// 4,100 empty folders beside a BLOCKed skill once turned its deny into
-// nothing or a plain ask. It is denied with its BLOCK reason; control: with
-// the hooks uninstalled it loads.
+// 4. The deadline is the attacker's. 200 skills of 64 KiB frontmatter and
+// 4,100 empty folders sit beside a BLOCKed skill. They once turned its deny
+// into nothing or a plain ask. It is denied with its BLOCK reason. Control:
+// with the hooks uninstalled it loads.
 func TestABlockIsDeniedHoweverTheRootIsPadded(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -155,8 +157,8 @@ func TestABlockIsDeniedHoweverTheRootIsPadded(t *testing.T) {
 	})
 }
 
-// 3. A use is judged over what it loads: an agent that preloads a BLOCKed
-// skill, and a forked skill that runs a BLOCKed agent.
+// 3. A use is judged over what it loads. Cases: an agent that preloads a
+// BLOCKed skill, and a forked skill that runs a BLOCKed agent.
 func TestReferencesToABlockedCandidateAreHeld(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -200,8 +202,8 @@ func TestReferencesToABlockedCandidateAreHeld(t *testing.T) {
 	}
 }
 
-// 6. The BLOCKed skill's folder renamed and one byte changed, its
-// frontmatter still name: evil, is held like evil.
+// 6. The BLOCKed skill's folder is renamed and one byte changed. Its
+// frontmatter still says name: evil, and it is held like evil.
 func TestARenamedBlockedSkillIsHeld(t *testing.T) {
 	t.Parallel()
 	w := blockedWorld(t, true)
@@ -217,11 +219,11 @@ func TestARenamedBlockedSkillIsHeld(t *testing.T) {
 	}
 }
 
-// 3 (settings). A project's settings "agent" makes the BLOCKed agent the
-// session's main agent; the client then sends agent_type with every call,
-// and every Skill, Agent or Bash call made as it is denied. (Its instructions reach the model
-// with the session's system prompt, which no hook can stop.) Control: no
-// verdict, the call runs.
+// 3 (settings). A BLOCKed agent made the session's main agent is held at
+// every call. A project's settings "agent" makes it the main agent. The
+// client then sends agent_type with every call. Every Skill, Agent or Bash
+// call made as it is denied. Its instructions still reach the model with the
+// system prompt; no hook can stop that. Control: no verdict, the call runs.
 func TestCallsMadeAsABlockedMainAgentAreDenied(t *testing.T) {
 	t.Parallel()
 	for _, block := range []bool{true, false} {
@@ -272,7 +274,7 @@ func TestDisableAllHooksInAProjectIsReported(t *testing.T) {
 }
 
 // 7 (the next session). A project that sets disableAllHooks stops the hook
-// that would tell it; the next session where skillwire's hooks run, in
+// that would tell it. The next session where skillwire's hooks run, in
 // another project, is told. Control: without it, nothing is said.
 func TestAProjectThatSwitchesHooksOffIsToldInTheNextSessionWhereTheyRun(t *testing.T) {
 	t.Parallel()

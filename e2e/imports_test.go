@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// Imports the client follows four levels deep (CLAUDE.md, then a.md, b.md,
-// c.md, d.md; e.md, a fifth level, is not loaded): a second-level import
-// edited between sessions is told as a change of CLAUDE.md. Control:
-// with the hooks uninstalled the changed text reaches the model untold.
+// An edit of a second-level import between sessions is told as a change of
+// CLAUDE.md. The client follows imports four levels deep: CLAUDE.md, then
+// a.md, b.md, c.md, d.md. e.md, a fifth level, is not loaded. Control: with
+// the hooks uninstalled the changed text reaches the model untold.
 func TestASecondLevelImportEditedIsToldAsChanged(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "told", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {

@@ -8,13 +8,14 @@ import (
 	"testing"
 )
 
-// Spellings of an import the client follows and skillwire once skipped
-// (an indented "fence", a code span across a paragraph break, an unclosed
-// <!--, a backtick info string that is no fence, nowhere/../evil.md read
-// by its text although nowhere does not exist) and the 33rd import of one
-// file: the client loads evil.md through each, and an edit of evil.md
-// between sessions is told as a change of CLAUDE.md. Control: with the
-// hooks uninstalled the changed text reaches the model untold.
+// Every import spelling the client follows is bound into CLAUDE.md. skillwire
+// once skipped these. An edit of evil.md between sessions is told as a change
+// of CLAUDE.md. The client loads evil.md through each spelling. They are an
+// indented "fence" and a code span across a paragraph break. They are an
+// unclosed <!-- and a backtick info string that is no fence. One is
+// nowhere/../evil.md, read by its text though nowhere does not exist. One is
+// the 33rd import of one file. Control: with the hooks uninstalled the
+// changed text reaches the model untold.
 func TestImportsTheClientFollowsAreBoundHoweverSpelled(t *testing.T) {
 	t.Parallel()
 	var many strings.Builder

@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// recorder adds, beside skillwire's hooks, a hook per event that appends
-// its stdin to a file, so a case can read the input the client really sent.
+// recorder adds, beside skillwire's hooks, a hook per event that appends its
+// stdin to a file. So a case can read the input the client really sent.
 func (w *World) recorder(events ...string) string {
 	w.t.Helper()
 	out := filepath.Join(w.Root, "inputs.ndjson")

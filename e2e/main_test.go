@@ -39,9 +39,9 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// bothWays runs f as two parallel subtests: named on with skillwire's
-// hooks installed (uninstall false), and named off as the control, where f
-// uninstalls them and shows the opposite outcome (uninstall true).
+// bothWays runs f as two parallel subtests. Subtest on has skillwire's hooks
+// installed (uninstall false). Subtest off is the control: f uninstalls them
+// and shows the opposite outcome (uninstall true).
 func bothWays(t *testing.T, on, off string, f func(t *testing.T, uninstall bool)) {
 	t.Helper()
 	for _, uninstall := range []bool{false, true} {

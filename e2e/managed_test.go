@@ -11,16 +11,17 @@ import (
 	"testing"
 )
 
-// clientManagedDir is where Claude Code on Linux reads managed settings;
-// the client has no switch to read them elsewhere, so this case writes the
-// machine's own (as root, and only skillwire's drop-in, removed after).
+// clientManagedDir is where Claude Code on Linux reads managed settings. The
+// client has no switch to read them elsewhere. So this case writes the
+// machine's own, as root, and only skillwire's drop-in, removed after.
 const clientManagedDir = "/etc/claude-code"
 
-// 7. One line in a cloned project, {"disableAllHooks": true}, switches off
-// every user-level skillwire hook: the BLOCKed skill loads. Hooks installed
-// with `hook install --managed` still run there, and deny it. Not parallel:
-// the managed drop-in is the machine's, and every parallel case waits
-// until this one has removed it.
+// 7. Hooks installed with `hook install --managed` hold where a project
+// disables hooks. One line in a cloned project, {"disableAllHooks": true},
+// switches off every user-level skillwire hook. The BLOCKed skill then loads.
+// The managed hooks still run there, and deny it. Not parallel: the managed
+// drop-in is the machine's. Every parallel case waits until this one has
+// removed it.
 func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
 	dropIn := managedDropIn(t, "skillwire.json")
 	for _, managed := range []bool{true, false} {
@@ -60,8 +61,8 @@ func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
 }
 
 // managedDropIn is the path of the managed settings drop-in name, which a
-// case may write: it runs as root, and the machine has no such drop-in of
-// its own (the case never touches one).
+// case may write. It runs as root. The machine has no such drop-in of its
+// own, and the case never touches one.
 func managedDropIn(t *testing.T, name string) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -74,8 +75,8 @@ func managedDropIn(t *testing.T, name string) string {
 	return dropIn
 }
 
-// removeOurs removes the drop-in and the backups skillwire made of it, and
-// the directories if they are left empty: nothing else is touched.
+// removeOurs removes the drop-in and the backups skillwire made of it. It
+// removes the directories if they are left empty. Nothing else is touched.
 func removeOurs(t *testing.T, dropIn string) {
 	matches, _ := filepath.Glob(dropIn + "*")
 	for _, p := range matches {

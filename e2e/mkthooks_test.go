@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// A marketplace entry's inline SessionStart hook (plug's folder untouched)
-// is run by the client at the next session, and skillwire's advisory
-// tells it by what it runs: "marketplace entry: new SessionStart hook
-// runs "touch …"" of plug@mkt, not only that the plugin changed; another
-// plugin's entry and plug's description, edited in the same file, are no
-// change of it (issue #22). Control: skillwire's hooks uninstalled, the
-// hook runs and nothing is told.
+// A marketplace entry's inline SessionStart hook is told by what it runs
+// (issue #22). plug's folder is untouched; the client runs the entry's hook
+// at the next session. The advisory tells plug@mkt's "marketplace entry: new
+// SessionStart hook runs "touch …"". It tells more than that the plugin
+// changed. Another plugin's entry and plug's description, edited in the same
+// file, are no change of it. Control: skillwire's hooks uninstalled, the hook
+// runs and nothing is told.
 func TestAMarketplaceEntrysNewHookIsToldByItsCommand(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -59,9 +59,9 @@ func TestAMarketplaceEntrysNewHookIsToldByItsCommand(t *testing.T) {
 	})
 }
 
-// mcpServerScript answers an MCP client's initialize and tools/list over
-// stdio (one JSON message a line) after it leaves the marker file: enough
-// for the client to start and list it without an error.
+// mcpServerScript leaves the marker file, then answers an MCP client's
+// initialize and tools/list over stdio. Each JSON message is one line. That
+// is enough for the client to start and list it without an error.
 const mcpServerScript = `touch "$1"
 while IFS= read -r line; do
   id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
@@ -73,11 +73,11 @@ while IFS= read -r line; do
 done
 `
 
-// A plugin without a plugin.json (strict: false) has its marketplace
-// entry for its manifest, MCP servers included: the client starts the
-// entry's server (its marker file appears), and skillwire tells it, by the
-// command it runs, as the entry's (issue #22). Control: skillwire's hooks
-// uninstalled, the server starts and nothing is told.
+// A marketplace entry's MCP server is told as the entry's, by the command it
+// runs (issue #22). A plugin without a plugin.json (strict: false) takes its
+// manifest from its marketplace entry, MCP servers included. The client
+// starts the entry's server, and its marker file appears. Control:
+// skillwire's hooks uninstalled, the server starts and nothing is told.
 func TestAMarketplaceEntrysMCPServerIsStartedAndTold(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -115,14 +115,15 @@ func TestAMarketplaceEntrysMCPServerIsStartedAndTold(t *testing.T) {
 	})
 }
 
-// The client stubs an entry a field of which fails its schema ("Stubbing
-// unparseable marketplace plugin entry (plug): version: …"), and a
-// marketplace whose owner is not an object does not load: either way the
-// entry's SessionStart hook does not run. Recorded SAFE so, the value
-// made valid ("version": 5 → "1.0.0", "owner": "x" → {"name":"x"}) is no
-// noise to skillwire: the hook now runs, and the session is told the field
-// now holds a value the client accepts, plug@mkt pending, its skill's use asked
-// (refused under -p) (issue #22). Control: hooks uninstalled, the hook
+// A marketplace field the client once refused, made valid, is told (issue
+// #22). The client stubs an entry with a field that fails its schema. It logs
+// "Stubbing unparseable marketplace plugin entry (plug): version: …". A
+// marketplace whose owner is not an object does not load. Either way the
+// entry's SessionStart hook does not run. Recorded SAFE so, the value is made
+// valid. "version": 5 becomes "1.0.0"; "owner": "x" becomes {"name":"x"}.
+// That is no noise to skillwire: the hook now runs. The session is told the
+// field now holds a value the client accepts. plug@mkt is pending, and its
+// skill's use asked (refused under -p). Control: hooks uninstalled, the hook
 // runs, the skill loads, nothing is told.
 func TestAStubbedEntryMadeToParseIsToldAndHeld(t *testing.T) {
 	t.Parallel()

@@ -1,8 +1,8 @@
 // Package e2e drives the real Claude Code client, pinned by version in
-// CLAUDE_CODE_VERSION, against a scripted stand-in for the Messages API on
-// loopback, with skillwire's hooks installed exactly as a user installs
-// them. It is run by `make e2e`, never by `go test ./...` (the build tag
-// e2e keeps its tests out of the ordinary run).
+// CLAUDE_CODE_VERSION. The client talks to a scripted stand-in for the
+// Messages API on loopback. skillwire's hooks are installed exactly as a user
+// installs them. `make e2e` runs it, never `go test ./...`. The build tag e2e
+// keeps its tests out of the ordinary run.
 //
 // A case judges only what the client did: the request bodies it sent to the
 // model, its debug log, and the result of `claude -p`.
@@ -56,8 +56,8 @@ type Request struct {
 	Number int
 }
 
-// Model is the stand-in: the main loop's requests take the script's replies
-// in order; a subagent's requests take the agent script's; every other
+// Model is the stand-in. The main loop's requests take the script's replies
+// in order. A subagent's requests take the agent script's. Every other
 // request (a title, a summary, a quota probe) is answered with short text.
 // When a script runs out, the reply is "done." so the loop ends.
 type Model struct {
@@ -102,8 +102,8 @@ func (m *Model) Errors() []string {
 	return append([]string(nil), m.errs...)
 }
 
-// Sent reports whether any request body holds s (as JSON-encoded text, so s
-// is matched however the client escaped it).
+// Sent reports whether any request body holds s. It matches s as JSON-encoded
+// text, however the client escaped it.
 func (m *Model) Sent(s string) bool {
 	enc, _ := json.Marshal(s)
 	inner := enc[1 : len(enc)-1]
@@ -116,8 +116,8 @@ func (m *Model) Sent(s string) bool {
 }
 
 // ToolResults are the texts of the tool_result blocks the client sent back
-// for the tool calls the stand-in made, keyed by the tool's name, each
-// once (every request repeats the conversation so far).
+// for the stand-in's tool calls. They are keyed by the tool's name, each
+// once: every request repeats the conversation so far.
 func (m *Model) ToolResults() map[string][]string {
 	out := map[string][]string{}
 	seen := map[string]bool{}
@@ -193,8 +193,8 @@ func (m *Model) note(format string, args ...any) {
 	m.mu.Unlock()
 }
 
-// isSubagent tells a subagent's loop from the main one: the main loop's
-// system prompt introduces Claude Code itself and offers the Agent tool; a
+// isSubagent tells a subagent's loop from the main one. The main loop's
+// system prompt introduces Claude Code itself and offers the Agent tool. A
 // subagent is not offered the Agent tool.
 func isSubagent(req map[string]any) bool {
 	tools, _ := req["tools"].([]any)

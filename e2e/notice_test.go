@@ -10,10 +10,10 @@ import (
 // noticeWords open the person's line (the hook's systemMessage).
 const noticeWords = "skillwire: first run, "
 
-// The person never sees the session notice (issue 23): the SessionStart
-// output's systemMessage is taken by the client, which validates it and
-// never sends it to the model, while the advisory still reaches the model.
-// Control: a session with nothing to say has no systemMessage.
+// The person never sees the session notice (issue 23). The client takes the
+// SessionStart output's systemMessage and validates it. It never sends it to
+// the model, while the advisory still reaches the model. Control: a session
+// with nothing to say has no systemMessage.
 func TestTheSessionNoticeIsThePersonsAndNeverTheModels(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// The client applies a plugin's marketplace.json entry to the plugin: a
-// SessionStart hook written into the entry of plug (its folder untouched)
-// runs at the next session as "(plugin plug@mkt)". skillwire binds the
-// marketplace.json into the candidate plug@mkt (issue #22): after plug@mkt
-// was recorded SAFE-TO-PROPOSE, the edited entry makes it pending that
-// review at the next session, its skill's use is asked (refused under
-// -p), and scan exits 3. Control: hooks uninstalled, the hook runs and the
-// skill loads, nothing told.
+// A marketplace entry's hook is bound into its plugin (issue #22). The client
+// applies a plugin's marketplace.json entry to the plugin. A SessionStart
+// hook written into plug's entry, its folder untouched, runs at the next
+// session as "(plugin plug@mkt)". skillwire binds the marketplace.json into
+// the candidate plug@mkt. plug@mkt was recorded SAFE-TO-PROPOSE. The edited
+// entry makes it pending that review at the next session. Its skill's use is
+// asked (refused under -p), and scan exits 3. Control: hooks uninstalled, the
+// hook runs and the skill loads, nothing told.
 func TestAMarketplaceEntrysHooksAreBoundIntoItsPlugin(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks installed", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {

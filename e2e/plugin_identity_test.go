@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// A plugin's name is its plugin.json name, not its cache folder (issue
-// 22): installed as marketplace entry "foo", whose plugin.json says "bar",
-// the client caches it under foo/1.0.0 and names its skill bar:ps. The gate
+// A plugin's name is its plugin.json name, not its cache folder (issue 22).
+// It is installed as marketplace entry "foo", whose plugin.json says "bar".
+// The client caches it under foo/1.0.0 and names its skill bar:ps. The gate
 // resolved only foo:ps, so a BLOCKed plugin loaded under its own name.
 // Control: without a verdict, bar:ps loads.
 func TestBlockedPluginIsDeniedByItsPluginJSONName(t *testing.T) {

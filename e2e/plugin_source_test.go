@@ -9,14 +9,15 @@ import (
 
 const pluginSourceEdit = "PLUGIN-SKILL-EDITED-3f8e: the marketplace folder, edited after the review."
 
-// A plugin of a local directory marketplace loads from the marketplace's
-// folder (TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache), so
-// skillwire watches that folder as the plugin "plug@mkt" (issue 22): after
-// it was recorded SAFE-TO-PROPOSE, an edit of its skill there is told at
-// the next session as pending that review, and the skill's use is asked,
-// which -p refuses; recorded BLOCK, its use is denied; diff and history
-// show the edit against the recorded bytes. Control: without
-// skillwire's hooks the edited body reaches the model.
+// A directory marketplace's folder is watched as its plugin, and its edit
+// told and held (issue 22). The plugin loads from the marketplace's folder
+// (TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache). So
+// skillwire watches that folder as the plugin "plug@mkt". Recorded
+// SAFE-TO-PROPOSE, an edit of its skill there is told at the next session as
+// pending that review. The skill's use is then asked, which -p refuses.
+// Recorded BLOCK, its use is denied. Diff and history show the edit against
+// the recorded bytes. Control: without skillwire's hooks the edited body
+// reaches the model.
 func TestAnEditedMarketplaceFolderIsToldAndHeld(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -15,25 +15,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Typed is one interactive session of the client in a pseudo-terminal, for
-// what the client runs only where a person sits: the status lines, the
-// file picker. Keys are typed once the prompt is drawn; the session is
-// ended (its process group killed) once Done reports true, or after 30 s.
+// Typed is one interactive session of the client in a pseudo-terminal. It is
+// for what the client runs only where a person sits: the status lines, the
+// file picker. Keys are typed once the prompt is drawn. The session is ended
+// (its process group killed) once Done reports true, or after 30 s.
 type Typed struct {
 	Prompt string // the first prompt, given on the command line ("" for none)
 	Keys   string // typed at the prompt
 	Args   []string
 	Env    []string
 	Done   func() bool
-	// Then are typed in turn after Keys, each once the screen drawn since
-	// the previous typing shows its After (compared as DrawnWords); a
-	// step whose After is never drawn is passed over once a later one's
-	// is (a dialog the client shows only sometimes).
+	// Then are typed in turn after Keys. Each is typed once the screen drawn
+	// since the previous typing shows its After (as DrawnWords). A step whose
+	// After is never drawn is passed over once a later one's is. That is a
+	// dialog the client shows only sometimes.
 	Then []Step
 }
 
-// Step is keys typed once After is drawn and Pause has passed since (a
-// dialog drops what is typed the moment it is drawn).
+// Step is keys typed once After is drawn and Pause has passed since. A dialog
+// drops what is typed the moment it is drawn.
 type Step struct {
 	After, Keys string
 	Pause       time.Duration
@@ -57,8 +57,8 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	cmd.Dir = w.Project
 	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color", "PWD=" + cmd.Dir}, s.Env...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	// Its own session with the terminal as its controlling one; its
-	// process group is then its pid, helpers it started included.
+	// Its own session, with the terminal as its controlling one. Its process
+	// group is then its pid, helpers it started included.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	err = cmd.Start()
 	slave.Close()
@@ -100,7 +100,8 @@ func (w *World) Interactive(m *Model, s Typed) string {
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
 
 // DrawnWords is what the client drew, control sequences and white space
-// dropped: it moves the cursor between words instead of printing spaces.
+// dropped. The client moves the cursor between words instead of printing
+// spaces.
 func DrawnWords(screen string) string {
 	return strings.Join(strings.Fields(ansi.ReplaceAllString(screen, "")), "")
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // contextPrefix is how the client hands the model a SessionStart hook's
-// additionalContext: a system message starting with it.
+// additionalContext. It is a system message starting with it.
 const contextPrefix = "SessionStart hook additional context: "
 
 // advisory is the SessionStart context the model received in the first
@@ -26,8 +26,8 @@ func advisory(m *Model) string {
 		if i < 0 {
 			return ""
 		}
-		// The context ends where the client's own next section starts;
-		// the text up to it is enough to judge.
+		// The context ends where the client's own next section starts. The
+		// text up to it is enough to judge.
 		rest := s[i+len(jsonInner(contextPrefix)):]
 		if j := strings.Index(rest, `\n\n#`); j >= 0 {
 			rest = rest[:j]
@@ -45,7 +45,7 @@ func jsonInner(s string) string {
 }
 
 // The first-run advisory and a "changed" advisory reach the model's context
-// through the client; an unchanged session says nothing of a change.
+// through the client. An unchanged session says nothing of a change.
 func TestAdvisoriesReachTheModel(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -75,9 +75,9 @@ func TestAdvisoriesReachTheModel(t *testing.T) {
 	}
 }
 
-// Every event `hook install` writes runs in the real client, and the client
-// takes each one's output without complaint. Control: after `hook
-// uninstall`, none of them runs.
+// Every event `hook install` writes runs in the real client. The client takes
+// each one's output without complaint. Control: after `hook uninstall`, none
+// of them runs.
 func TestEveryInstalledHookRunsAndItsOutputValidates(t *testing.T) {
 	t.Parallel()
 	for _, installed := range []bool{true, false} {
@@ -98,10 +98,10 @@ func TestEveryInstalledHookRunsAndItsOutputValidates(t *testing.T) {
 			if !installed {
 				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			// The typed /hello expands (UserPromptExpansion), loads
-			// CLAUDE.md (InstructionsLoaded), then the model calls the
-			// skill (PreToolUse) and edits project settings (ConfigChange;
-			// the client's watcher needs a moment, hence the sleep).
+			// The typed /hello expands (UserPromptExpansion) and loads
+			// CLAUDE.md (InstructionsLoaded). Then the model calls the skill
+			// (PreToolUse) and edits project settings (ConfigChange). The
+			// client's watcher needs a moment, hence the sleep.
 			m := model(t, []Reply{
 				Skill("hello"),
 				Call("Write", map[string]any{"file_path": filepath.Join(w.Project, ".claude", "settings.json"), "content": `{"env":{"X_E2E":"1"}}`}),

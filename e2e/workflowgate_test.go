@@ -10,7 +10,7 @@ import (
 )
 
 // workflowWorld is a git project with the workflow wfe2e (file wfe2e.js)
-// holding marker, skillwire's hooks installed; c is its candidate.
+// holding marker. skillwire's hooks are installed; c is its candidate.
 func workflowWorld(t *testing.T, marker string) (w *World, c Candidate) {
 	t.Helper()
 	w = NewWorld(t)
@@ -21,10 +21,9 @@ func workflowWorld(t *testing.T, marker string) (w *World, c Candidate) {
 	return w, c
 }
 
-// runWorkflow has the model call Workflow(input) in a session whose
-// client allows every tool itself (bypass mode), so that only a hook's
-// answer can hold the call; it returns the script that ran ("" for none)
-// and the client's debug log.
+// runWorkflow has the model call Workflow(input) in bypass mode, where the
+// client allows every tool itself. So only a hook's answer can hold the call.
+// It returns the script that ran ("" for none) and the client's debug log.
 func runWorkflow(t *testing.T, w *World, input map[string]any) (ran, debug, results string) {
 	t.Helper()
 	m := model(t, []Reply{Call("Workflow", input)})
@@ -33,9 +32,9 @@ func runWorkflow(t *testing.T, w *World, input map[string]any) (ran, debug, resu
 	return ranScript(t, m), r.Debug, strings.Join(m.ToolResults()["Workflow"], "\n")
 }
 
-// A BLOCKed workflow called by its meta name is denied: the client never
-// runs its script (no persisted copy holds its marker). Control: with
-// skillwire's hooks uninstalled the same BLOCKed workflow runs.
+// A BLOCKed workflow called by its meta name is denied. The client never runs
+// its script: no persisted copy holds its marker. Control: with skillwire's
+// hooks uninstalled the same BLOCKed workflow runs.
 func TestABlockedWorkflowIsDeniedAndItsScriptNeverRuns(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "denied", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -55,9 +54,9 @@ func TestABlockedWorkflowIsDeniedAndItsScriptNeverRuns(t *testing.T) {
 	})
 }
 
-// A workflow reviewed SAFE and edited since is asked (in -p the client
-// answers an ask with a deny): the edited script does not run. Control:
-// with the hooks uninstalled the edited script runs.
+// A workflow reviewed SAFE and edited since is asked, and the edited script
+// does not run. In -p the client answers an ask with a deny. Control: with
+// the hooks uninstalled the edited script runs.
 func TestAWorkflowEditedSinceItsReviewIsAsked(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -78,11 +77,11 @@ func TestAWorkflowEditedSinceItsReviewIsAsked(t *testing.T) {
 	})
 }
 
-// A script the call carries itself, named by nothing else, runs as it is:
-// skillwire asks, the script quoted. Control: hooks uninstalled, it runs;
-// and given with the name of a file, it is the file that runs (the
-// client's permission check puts the file's script in its place), which
-// is why the gate judges that file then (TestAWorkflowCallsInputIsJudgedWhateverItHolds).
+// A script the call carries itself is asked, the script quoted. Named by
+// nothing else, it runs as it is. Control: hooks uninstalled, it runs. Given
+// with the name of a file, it is the file that runs. The client's permission
+// check puts the file's script in its place. So the gate judges that file
+// then (TestAWorkflowCallsInputIsJudgedWhateverItHolds).
 func TestAWorkflowCallsOwnScriptIsAsked(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -110,9 +109,10 @@ func TestAWorkflowCallsOwnScriptIsAsked(t *testing.T) {
 	})
 }
 
-// The client's own workflows are the ones skillwire knows (workflow.Builtins):
-// a name of no workflow is refused by the client before any hook, its error
-// listing the available ones, which in an empty project are the built-ins.
+// The client's own workflows are the ones skillwire knows
+// (workflow.Builtins). The client refuses a name of no workflow before any
+// hook. Its error lists the available ones, which in an empty project are the
+// built-ins.
 func TestAWorkflowOfNoFileIsOneOfTheClientsOwn(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -139,12 +139,11 @@ func grepLines(s, sub string) string {
 	return strings.Join(out, "\n")
 }
 
-// A workflow's agent({agentType}) starts that agent (its body reaches the
-// model) without any PreToolUse call: the gate never sees the start, so it
+// A workflow's agent({agentType}) starts that agent without any PreToolUse
+// call. Its body reaches the model. The gate never sees the start. So it
 // judges the agents a script may start at the Workflow call
-// (TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall). Control:
-// the same agent through the Agent tool is a PreToolUse call the gate
-// answers.
+// (TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall). Control: the
+// same agent through the Agent tool is a PreToolUse call the gate answers.
 func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
@@ -169,10 +168,10 @@ func TestAWorkflowsAgentStartsWithoutAPreToolUseCall(t *testing.T) {
 	}
 }
 
-// agentWorkflowWorld is a git project with the agent e2eagent (its body
-// holds marker) and the workflow wfa (file wfa.js) reviewed SAFE, whose
-// script starts an agent by agentType, the expression given; skillwire's
-// hooks installed.
+// agentWorkflowWorld is a git project with the agent e2eagent, whose body
+// holds marker. It holds the workflow wfa (file wfa.js) reviewed SAFE. Its
+// script starts an agent by agentType, the expression given. skillwire's
+// hooks are installed.
 func agentWorkflowWorld(t *testing.T, marker, agentType string) *World {
 	t.Helper()
 	return bodyWorkflowWorld(t, marker, "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: "+agentType+" })\nreturn r\n")
@@ -191,9 +190,9 @@ func bodyWorkflowWorld(t *testing.T, marker, body string) *World {
 	return w
 }
 
-// runAgentWorkflow has the model run the workflow wfa in bypass mode (only
-// a hook's answer can hold the call), the agent answering with agent's
-// replies; it returns the model and the client's debug log.
+// runAgentWorkflow has the model run the workflow wfa in bypass mode: only a
+// hook's answer can hold the call. The agent answers with agent's replies. It
+// returns the model and the client's debug log.
 func runAgentWorkflow(t *testing.T, w *World, agent ...Reply) (*Model, string) {
 	t.Helper()
 	m := model(t, []Reply{Call("Workflow", map[string]any{"name": "wfa"}), Say("done"), Say("done")}, agent...)
@@ -202,10 +201,11 @@ func runAgentWorkflow(t *testing.T, w *World, agent ...Reply) (*Model, string) {
 	return m, r.Debug
 }
 
-// A reviewed workflow whose script starts a BLOCKed agent by a literal
-// agentType is denied at its Workflow call, naming the agent: the agent
-// never reaches the model. An agent edited since its review is asked (in
-// -p, denied). Control: with skillwire's hooks uninstalled, the agent runs.
+// A reviewed workflow whose script starts a BLOCKed agent is denied at its
+// Workflow call. The agentType is a literal. The deny names the agent, and
+// the agent never reaches the model. An agent edited since its review is
+// asked (in -p, denied). Control: with skillwire's hooks uninstalled, the
+// agent runs.
 func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -241,10 +241,10 @@ func TestAWorkflowStartingABlockedOrEditedAgentIsHeldAtItsCall(t *testing.T) {
 }
 
 // A workflow's agent makes its own tool calls through PreToolUse, with its
-// agent_type: under an install whose PreToolUse matcher leaves Workflow
-// out (made before skillwire matched it), the workflow starts the BLOCKed
-// agent, and the agent's Bash call is denied for it. Control: no verdict,
-// the Bash call runs.
+// agent_type. Here the install's PreToolUse matcher leaves Workflow out, as
+// before skillwire matched it. The workflow starts the BLOCKed agent. The
+// agent's Bash call is denied for it. Control: no verdict, the Bash call
+// runs.
 func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 	t.Parallel()
 	for _, block := range []bool{true, false} {
@@ -279,12 +279,13 @@ func TestABlockedAgentAWorkflowStartedIsDeniedItsToolCalls(t *testing.T) {
 	}
 }
 
-// An agentType skillwire cannot see as a literal ('e2e' + 'agent') may be
-// any agent: the Workflow call is asked, and the BLOCKed agent it starts
-// never runs; so is one hidden from a reader that guesses what a / is (a
-// property named like a keyword divides; extends precedes a regex whose
-// quote a guessing reader takes for a string's, issue 22). Control: hooks
-// uninstalled, the client starts the agent the expression names.
+// An agentType skillwire cannot read as a literal may be any agent, so the
+// Workflow call is asked. An example is 'e2e' + 'agent'. The BLOCKed agent it
+// starts never runs. The same holds for an agentType hidden from a reader
+// that guesses what a / is (issue 22). One hides behind a property named like
+// a keyword, whose / divides. One hides behind extends before a regex, whose
+// quote a guessing reader takes for a string's. Control: hooks uninstalled,
+// the client starts the agent the expression names.
 func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 	t.Parallel()
 	const call = `await agent("AGENT-PROMPT-1f2 say hi", { agentType: ["e2e", "agent"].join("") })`
@@ -293,7 +294,7 @@ func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 		{"a concatenation", "const r = await agent('AGENT-PROMPT-1f2 say hi', { agentType: 'e2e' + 'agent' })\nreturn r\n", computed},
 		{"a property named new", "const o = { new: 4 }; const q = o.new / 2; const r = " + call + "; const z = 2 / 1\nreturn r\n", computed},
 		{"extends", "class X extends /'/.constructor {}; const r = " + call + " // '\nreturn r\n", computed},
-		// The client copies the options key by key (Object.keys order): a
+		// The client copies the options key by key (Object.keys order). A
 		// getter read before agentType writes it through super.
 		{"a getter writing agentType", "const t = ['e2e', 'agent'].join('')\nconst r = await agent('AGENT-PROMPT-1f2 say hi', { get a() { super.agentType = t; return 1 }, agentType: 'general-purpose' })\nreturn r\n", options},
 	} {
@@ -315,10 +316,10 @@ func TestAWorkflowStartingAnAgentOfAComputedTypeIsAsked(t *testing.T) {
 	}
 }
 
-// A scriptPath under the reviewed workflow's file (wfe2e.js/../evil.js)
-// names another file, which the client runs (it resolves the path): it is
-// asked as a script skillwire does not watch, never judged as the
-// reviewed one. Control: hooks uninstalled, evil.js runs (issue 22).
+// A scriptPath under the reviewed workflow's file names another file, asked
+// as unwatched (issue 22). wfe2e.js/../evil.js is resolved by the client,
+// which runs evil.js. It is never judged as the reviewed one. Control: hooks
+// uninstalled, evil.js runs.
 func TestAScriptPathThroughAReviewedWorkflowIsAsked(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -340,11 +341,11 @@ func TestAScriptPathThroughAReviewedWorkflowIsAsked(t *testing.T) {
 	})
 }
 
-// A plugin's workflow run by its scriptPath is the plugin's workflow, as
-// by its name: skillwire does not read a plugin's scripts, so the agents
-// it may start are asked though the plugin was reviewed SAFE, and the
-// BLOCKed agent its script starts never runs. Control: hooks uninstalled,
-// the agent runs (issue 22).
+// A plugin's workflow run by its scriptPath is the plugin's workflow, as by
+// its name (issue 22). skillwire does not read a plugin's scripts. So the
+// agents it may start are asked, though the plugin was reviewed SAFE. The
+// BLOCKed agent its script starts never runs. Control: hooks uninstalled, the
+// agent runs.
 func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "asked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -375,14 +376,14 @@ func TestAPluginsWorkflowByScriptPathIsAskedAsByName(t *testing.T) {
 	})
 }
 
-// A workflow's literal agentType that names no agent skillwire observes
-// is held as an Agent call of it: under --worktree, a relative --add-dir
-// is read against the project, and skillwire cannot prove which folder it
-// named; the agent it serves, recorded BLOCK by name when that folder was
-// observed, denies the Workflow call as BLOCKed by its name (worse than
-// the ask the worktree's own, undecided copy of the workflow gets; without
-// this rule only that ask is answered), and never runs. Control: hooks
-// uninstalled, the client starts it.
+// A workflow's literal agentType that names no observed agent is held as an
+// Agent call of it. Under --worktree, a relative --add-dir is read against
+// the project. skillwire cannot prove which folder it named. The agent it
+// serves was recorded BLOCK by name when that folder was observed. It denies
+// the Workflow call as BLOCKed by its name, and never runs. That is worse
+// than the ask the worktree's own, undecided copy of the workflow gets.
+// Without this rule only that ask is answered. Control: hooks uninstalled,
+// the client starts it.
 func TestAWorkflowStartingALiteralAgentSkillwireCannotObserveIsHeld(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "held", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {

@@ -20,7 +20,7 @@ var (
 	claudeBin    string
 )
 
-// World is one isolated Claude Code home and project: HOME, the config
+// World is one isolated Claude Code home and project. It has HOME, the config
 // directory (CLAUDE_CONFIG_DIR) and a project directory the client starts in.
 type World struct {
 	t       *testing.T
@@ -48,11 +48,12 @@ func NewWorld(t *testing.T) *World {
 			t.Fatal(err)
 		}
 	}
-	// The client binds a messaging socket at $XDG_RUNTIME_DIR/cc-socks/<pid>.sock,
-	// and when that path is over 103 bytes (t.TempDir's are) at the shared
-	// /tmp/cc-socks-<uid>/<pid>.sock: a socket a killed run left there made a
-	// later client of the same pid (pid_max is 32768 here) log EADDRINUSE.
-	// A short folder of the world's own keeps every run's socket apart.
+	// A short folder of the world's own keeps every run's messaging socket
+	// apart. The client binds it at $XDG_RUNTIME_DIR/cc-socks/<pid>.sock.
+	// When that path is over 103 bytes (t.TempDir's are), it binds
+	// /tmp/cc-socks-<uid>/<pid>.sock, which is shared. A socket a killed run
+	// left there made a later client of the same pid log EADDRINUSE. pid_max
+	// is 32768 here.
 	run, err := os.MkdirTemp("/tmp", "swe2e")
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func NewWorld(t *testing.T) *World {
 	return w
 }
 
-// Write creates a file (and its parents) under the world's root; rel is
+// Write creates a file and its parents under the world's root. rel is
 // relative to the world root ("home/.claude/skills/x/SKILL.md").
 func (w *World) Write(rel, content string) string {
 	w.t.Helper()
@@ -137,8 +138,8 @@ func (w *World) Skillwire(args ...string) (string, int) {
 	return string(out), code
 }
 
-// MustSkillwire runs skillwire and fails the test unless it exits with one
-// of the codes given (0 when none is given).
+// MustSkillwire runs skillwire and fails the test unless it exits with one of
+// the codes given. None given means 0.
 func (w *World) MustSkillwire(codes []int, args ...string) string {
 	w.t.Helper()
 	out, code := w.Skillwire(args...)
@@ -275,8 +276,9 @@ func (w *World) ClaudeCmd(args ...string) string {
 }
 
 // TrustProject accepts the project's trust dialog, the onboarding and the
-// stand-in's API key, as a person once did, in the client's own state file.
-// It must be written before the first session: a session rewrites it.
+// stand-in's API key, as a person once did. It writes them in the client's
+// own state file. It must be written before the first session: a session
+// rewrites it.
 func (w *World) TrustProject() {
 	w.t.Helper()
 	key := apiKey[len(apiKey)-20:]

@@ -16,10 +16,10 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Problem is something that could not be observed as plain content: a
-// root, or a candidate that is partial or anomalous (a nested link, a
-// FIFO, an unreadable file, a name that fails the display gate...). It is
-// never locked and never verifies as matching.
+// Problem is something that could not be observed as plain content. It is a
+// root, or a candidate that is partial or anomalous. Examples: a nested link,
+// a FIFO, an unreadable file, a name that fails the display gate. It is never
+// locked and never verifies as matching.
 type Problem struct {
 	Root    string
 	Name    []byte // nil: the root itself
@@ -27,12 +27,12 @@ type Problem struct {
 }
 
 // Discover lists the roots of the repository at repo ("" is the working
-// directory) that the local watch covers for a project there
-// (claude.Places.Discover within claude.DefaultLimits): the default
-// roots; the nested .claude/skills, rules and the folders of settings,
-// .mcp.json and instruction files, git-ignored ones left out as Claude Code
-// leaves them. Only what lies inside the repository is a root of its lock:
-// the folders above it are the runner's, not the repository's.
+// directory). They are the roots the local watch covers for a project there
+// (claude.Places.Discover within claude.DefaultLimits). That is the default
+// roots and the nested .claude/skills and rules. It adds the folders of
+// settings, .mcp.json and instruction files. Git-ignored ones are left out,
+// as Claude Code leaves them. Only what lies inside the repository is a root
+// of its lock. The folders above it are the runner's, not the repository's.
 func Discover(repo string) ([]Root, error) {
 	abs, err := filepath.Abs(topOf(repo))
 	if err != nil {
@@ -63,11 +63,11 @@ func Discover(repo string) ([]Root, error) {
 	return roots, nil
 }
 
-// Scan observes roots of the repository at repo ("" is the working
-// directory) under one shared budget and builds their lock. Two roots of
-// one path and different kinds (a root named on the command line that is
-// also a folder of instruction files) are one anomalous root: neither is
-// locked.
+// Scan observes roots of the repository at repo ("" is the working directory)
+// and builds their lock. The roots share one budget. Two roots of one path
+// and different kinds are one anomalous root, and neither is locked. An
+// example is a root named on the command line that is also a folder of
+// instruction files.
 func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*Lock, []Problem) {
 	var clash []Problem
 	kinds := map[string]claude.Kind{}
@@ -78,8 +78,8 @@ func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*L
 		kinds[r.Path] = r.Kind
 	}
 	roots = slices.DeleteFunc(sortRoots(roots), func(r Root) bool {
-		// A Config root read from a lock but no longer found holds nothing
-		// to observe: its candidates are removed.
+		// A Config root read from a lock but no longer found holds nothing to
+		// observe. Its candidates are removed.
 		return r.Kind == claude.Config && r.names == nil ||
 			slices.ContainsFunc(clash, func(p Problem) bool { return p.Root == r.Path })
 	})
@@ -107,9 +107,9 @@ func Scan(ctx context.Context, repo string, roots []Root, cfg walker.Config) (*L
 }
 
 // relScripts names the scripts and imports bound into a configuration
-// candidate by their path below the repository top, not as the scan
-// reached them (walker.ScriptEntry hashes that path): the same commit then
-// locks the same from any checkout and any -C. It returns their names
+// candidate by their path below the repository top. It does not name them as
+// the scan reached them (walker.ScriptEntry hashes that path). So the same
+// commit locks the same from any checkout and any -C. It returns their names
 // (claude.Root.BoundNames) by the entries it gave them, nil for none.
 func relScripts(r claude.Root, top string, c *walker.Candidate) (names anomaly.Names) {
 	if r.Kind != claude.Config || c.Canonical == nil {
@@ -152,7 +152,7 @@ func relScripts(r claude.Root, top string, c *walker.Candidate) (names anomaly.N
 }
 
 // Verify observes the repository at repo and compares it with lock. It
-// observes every root the lock lists and always what Discover finds, so a
+// observes every root the lock lists, and always what Discover finds. So a
 // lock edited to drop a root cannot hide what Claude Code would load.
 func Verify(ctx context.Context, repo string, lock *Lock, cfg walker.Config) (*Report, error) {
 	found, err := Discover(repo)
@@ -165,9 +165,9 @@ func Verify(ctx context.Context, repo string, lock *Lock, cfg walker.Config) (*R
 	return r, nil
 }
 
-// Build makes the lock of what a scan observed, observed[i] being the
-// scan of roots[i]. Every clean candidate goes into the lock; every root
-// or candidate that is not clean is returned as a Problem instead.
+// Build makes the lock of what a scan observed, observed[i] being the scan of
+// roots[i]. Every clean candidate goes into the lock. Every root or candidate
+// that is not clean is returned as a Problem instead.
 func Build(roots []Root, observed []walker.Root) (*Lock, []Problem) {
 	if len(roots) != len(observed) {
 		panic("lockfile: Build needs one observation per root")
@@ -190,8 +190,8 @@ func Build(roots []Root, observed []walker.Root) (*Lock, []Problem) {
 			m := gitModes(&c.Manifest)
 			d, err := m.Digest()
 			if err != nil {
-				// The walker builds canonical manifests and gitModes
-				// changes no path: a failure is a bug, never a digest.
+				// The walker builds canonical manifests and gitModes changes
+				// no path. So a failure is a bug, never a digest.
 				panic("lockfile: " + err.Error())
 			}
 			lc := Candidate{Root: r.Path, Name: bytes.Clone(c.Name), Kind: c.Kind, Manifest: m, Digest: d}
@@ -220,13 +220,12 @@ func compareProblems(a, b Problem) int {
 	return cmp.Or(strings.Compare(a.Root, b.Root), bytes.Compare(a.Name, b.Name))
 }
 
-// gitModes copies a manifest with its permission bits as git records
-// them: a file is 0755 when its owner may execute it, else 0644, and a
-// directory is 0755. A checkout's other bits come from the umask of
-// whoever checked it out (0664 under umask 002, 0644 under 022), so
-// locking them would make the same commit lock differently on a
-// developer's machine and in CI. The copy never aliases the scan's
-// buffers.
+// gitModes copies a manifest with its permission bits as git records them. A
+// file is 0755 when its owner may execute it, else 0644. A directory is 0755.
+// A checkout's other bits come from the checker-out's umask (0664 under umask
+// 002, 0644 under 022). Locking them would make the same commit lock
+// differently on a developer's machine and in CI. The copy never aliases the
+// scan's buffers.
 func gitModes(m *snapshot.Manifest) snapshot.Manifest {
 	out := snapshot.Manifest{ViaLink: m.ViaLink, Link: bytes.Clone(m.Link), Partial: m.Partial,
 		Entries: make([]snapshot.Entry, len(m.Entries))}

@@ -16,14 +16,14 @@ type Ref struct {
 	Digest  snapshot.Hash
 	Verdict Verdict
 	// Facts are what an added or changed settings or MCP file now makes
-	// Claude Code run, load or allow (config.Facts against the
-	// locked form, then its standing facts), as the local watch tells
-	// them; for an added skill, agent or command, what its frontmatter
+	// Claude Code run, load or allow. They are config.Facts against the
+	// locked form, then its standing facts, as the local watch tells them.
+	// For an added skill, agent or command, they are what its frontmatter
 	// allows. Attacker text, escaped by config.Fact.String.
 	Facts []config.Fact
 }
 
-// Label is root/name with the name shown through NameLabel; a file at the
+// Label is root/name with the name shown through NameLabel. A file at the
 // repository's top is its name.
 func (r Ref) Label() string {
 	if r.Root == "." {
@@ -53,17 +53,18 @@ func (c Change) String() string {
 	return "change?"
 }
 
-// FileChange is one path of a changed candidate that differs from the
-// lock: its content, mode, kind, or (at the candidate itself) the text of
-// the link it was observed through.
+// FileChange is one path of a changed candidate that differs from the lock.
+// Its content, mode or kind differs. At the candidate itself, it may be the
+// text of the link it was observed through.
 type FileChange struct {
 	Path   []byte
 	Kind   snapshot.Kind // as observed; as locked when removed
 	Change Change
-	// Shown is where a script or import a configuration candidate binds
-	// lies, as every command shows it ("$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"),
-	// when the observed candidate names it (Path is then its entry,
-	// scripts/<hash>); "" for every other path.
+	// Shown is where a script or import a configuration candidate binds lies,
+	// as every command shows it. An example is
+	// "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh". It is set when the observed
+	// candidate names it, and Path is then its entry (scripts/<hash>). It is
+	// "" for every other path.
 	Shown string
 }
 
@@ -88,14 +89,14 @@ type Report struct {
 	Added   []Ref  // observed, not in the lock
 	Removed []Ref  // in the lock, not observed
 	Changed []Changed
-	// Anomalous roots and candidates could not be observed as plain
-	// content: they never match, whatever the lock says.
+	// Anomalous roots and candidates could not be observed as plain content.
+	// They never match, whatever the lock says.
 	Anomalous []Problem
 	// Adverse candidates match the lock, which holds a BLOCK or SUSPECT
 	// verdict for them.
 	Adverse []Ref
 	Matched int
-	// LockVersion is the lock's format version: a version 1 lock locks no
+	// LockVersion is the lock's format version. A version 1 lock locks no
 	// configuration file, and each is reported added.
 	LockVersion int
 }
@@ -112,9 +113,9 @@ func (r *Report) Findings() int {
 	return len(r.Added) + len(r.Removed) + len(r.Changed) + len(r.Anomalous) + len(r.Adverse)
 }
 
-// Compare verifies an observation (observed and problems, from Build)
-// against a lock. A candidate that is anomalous now, or whose root is, is
-// reported only as anomalous: not as removed, and never as a match.
+// Compare verifies an observation (observed and problems, from Build) against
+// a lock. A candidate that is anomalous now, or whose root is, is reported
+// only as anomalous. It is not reported as removed, and never as a match.
 func Compare(lock, observed *Lock, problems []Problem) *Report {
 	r := &Report{Roots: observed.Roots, Anomalous: problems}
 	badRoot := map[string]bool{}

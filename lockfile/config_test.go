@@ -25,9 +25,9 @@ func factsOf(r *Report) map[string][]string {
 	return out
 }
 
-// The issue 22 pull request passed verify: CI covered the .claude roots
-// only. A lock now covers what the local watch covers for a project, and
-// verify tells a configuration change by what it makes Claude Code run.
+// The issue 22 pull request passed verify: CI covered the .claude roots only.
+// A lock now covers what the local watch covers for a project. verify tells a
+// configuration change by what it makes Claude Code run.
 func TestVerifyCoversWhatTheLocalWatchCoversAndTellsItsFacts(t *testing.T) {
 	base := t.TempDir()
 	testtree.Make(t, base, slices.Concat(repoTree, configTree)...)
@@ -99,7 +99,7 @@ func TestVerifyCoversWhatTheLocalWatchCoversAndTellsItsFacts(t *testing.T) {
 	}
 }
 
-// A version 1 lock locked no configuration file: it still reads, and each
+// A version 1 lock locked no configuration file. It still reads, and each
 // such file is reported added with its facts, never passed.
 func TestAVersion1LockReportsEveryConfigurationFileAdded(t *testing.T) {
 	dir := t.TempDir()

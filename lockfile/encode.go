@@ -14,8 +14,8 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// The JSON shape of a lock. Optional fields are pointers: a lock never
-// holds null, and a present-but-empty field differs from an absent one.
+// The JSON shape of a lock. Optional fields are pointers. A lock never holds
+// null, and a present-but-empty field differs from an absent one.
 type lockJSON struct {
 	Version int      `json:"version"`
 	Roots   []string `json:"roots"`
@@ -47,9 +47,9 @@ type entryJSON struct {
 	Hash    *string `json:"hash,omitempty"`
 }
 
-// Marshal returns the canonical bytes of l: sorted, ASCII, one file entry
-// per line so that a change reads as a one-line diff in review. It refuses
-// a Lock that does not validate rather than write one Parse would reject.
+// Marshal returns the canonical bytes of l: sorted, ASCII, one file entry per
+// line. So a change reads as a one-line diff in review. It refuses a Lock
+// that does not validate rather than write one Parse would reject.
 func (l *Lock) Marshal() ([]byte, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
@@ -140,9 +140,9 @@ func writeCandidate(b *bytes.Buffer, c candidateJSON) {
 // entry struct. Every string in a lock is printable ASCII by construction.
 func writeJSON(b *bytes.Buffer, v any) { b.Write(mustJSON(v)) }
 
-// asciiJSON is the JSON string of s with every non-ASCII character
-// escaped (\uXXXX, a surrogate pair above U+FFFF): a lock is pure ASCII,
-// and a canonical form may quote any text. s is valid UTF-8 (Validate).
+// asciiJSON is the JSON string of s with every non-ASCII character escaped.
+// It uses \uXXXX, a surrogate pair above U+FFFF. A lock is pure ASCII, and a
+// canonical form may quote any text. s is valid UTF-8 (Validate).
 func asciiJSON(s string) string {
 	var b strings.Builder
 	for _, c := range string(mustJSON(s)) {

@@ -8,14 +8,13 @@ import (
 	"github.com/skillwire/skillwire/internal/safefile"
 )
 
-// MaxSize bounds a lock file: far above the lock of a full default scan
-// budget (100,000 entries), far below what would exhaust a CI runner.
+// MaxSize bounds a lock file. It is far above the lock of a full default scan
+// budget (100,000 entries). It is far below what would exhaust a CI runner.
 const MaxSize = 256 << 20
 
 // ReadFile reads and parses the lock at path. The file must be a regular
-// file, opened without following a link and without blocking (a FIFO
-// planted as the lock must not hang CI). A missing file wraps
-// fs.ErrNotExist.
+// file. It is opened without following a link and without blocking: a FIFO
+// planted as the lock must not hang CI. A missing file wraps fs.ErrNotExist.
 func ReadFile(path string) (*Lock, error) {
 	data, _, err := safefile.Read(path, MaxSize, safefile.Trust{})
 	if err != nil {
@@ -24,11 +23,11 @@ func ReadFile(path string) (*Lock, error) {
 	return Parse(data)
 }
 
-// WriteFile replaces the file at path with data atomically (mode 0644: a
-// lock is committed and read by everyone). A reader sees the old lock or
-// the new one, never part of either. It refuses a path that exists and is
-// not a regular file (a link, a directory, a FIFO): replacing it would not
-// do what was asked.
+// WriteFile replaces the file at path with data atomically. The mode is 0644:
+// a lock is committed and read by everyone. A reader sees the old lock or the
+// new one, never part of either. It refuses a path that exists and is not a
+// regular file (a link, a directory, a FIFO). Replacing it would not do what
+// was asked.
 func WriteFile(path string, data []byte) error {
 	return fileErr(safefile.Write(path, data, 0o644, nil))
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 )
 
-// Rules are the finding classes of a verification, shared by the GitHub
-// annotations (as titles) and SARIF (as rule ids).
+// Rules are the finding classes of a verification. GitHub annotations use
+// them as titles, SARIF as rule ids.
 var Rules = []Rule{
 	{ID: "SW001", Name: "candidate-added", Text: "A candidate is in the tree but not in the lock."},
 	{ID: "SW002", Name: "candidate-removed", Text: "A candidate is in the lock but not in the tree."},
@@ -86,7 +86,7 @@ func (r *Report) findings(lockName string) []finding {
 	return out
 }
 
-// location is where a finding is pinned in the repository: the path
+// location is where a finding is pinned in the repository. It is the path
 // itself when every component is plain, else its nearest plain ancestor.
 func location(root string, name, path []byte) string {
 	if !plainName(name) {
@@ -105,8 +105,8 @@ func location(root string, name, path []byte) string {
 	return loc
 }
 
-// WriteGitHub renders r as GitHub Actions workflow commands: one ::error
-// annotation per finding, or one ::notice when the tree matches.
+// WriteGitHub renders r as GitHub Actions workflow commands. It writes one
+// ::error annotation per finding, or one ::notice when the tree matches.
 func (r *Report) WriteGitHub(w io.Writer, lockName string) error {
 	var b strings.Builder
 	if r.OK() {
@@ -126,9 +126,9 @@ func GitHubError(lockName, msg string) string {
 	return fmt.Sprintf("::error title=%s::%s\n", ghProperty("skillwire verify: cannot verify "+anomaly.QuoteBytes([]byte(lockName))), ghData(msg))
 }
 
-// ghData escapes a workflow command's message as the runner unescapes it:
-// % first, then CR and LF, so no message can end the command early or
-// start another one.
+// ghData escapes a workflow command's message as the runner unescapes it: %
+// first, then CR and LF. So no message can end the command early or start
+// another one.
 func ghData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }

@@ -1,16 +1,16 @@
 // Package lockfile owns skillwire.lock: the reviewed state of what Claude
-// Code loads from a repository (its skills, agents, commands, rules, output
-// styles and workflows, nested .claude/skills, and its settings, .mcp.json
-// and instruction files), written by `skillwire lock` and checked by
-// `skillwire verify` in CI, the way go.sum guards modules.
+// Code loads from a repository. That is its skills, agents, commands, rules,
+// output styles and workflows, and nested .claude/skills. It is also its
+// settings, .mcp.json and instruction files. `skillwire lock` writes it and
+// `skillwire verify` checks it in CI, the way go.sum guards modules.
 //
-// A lock is versioned JSON, sorted, pure ASCII, and holds no host data: no
+// A lock is versioned JSON, sorted and pure ASCII. It holds no host data: no
 // timestamps, no absolute paths, no owners. The same tree gives the same
 // bytes on any machine and from any working directory. It holds only
-// candidates that were fully observed as plain content (directories and
-// regular files), so a lock can never vouch for a tree that was not seen
-// whole. Parsing is strict: a lock is accepted only when every field is in
-// its one canonical spelling and every digest matches its listed files.
+// candidates fully observed as plain content (directories and regular files).
+// So a lock can never vouch for a tree that was not seen whole. Parsing is
+// strict. Every field must be in its one canonical spelling, and every digest
+// must match its listed files.
 package lockfile
 
 import (
@@ -31,10 +31,10 @@ import (
 )
 
 // Version is the lock format version Marshal writes. Version 2 added the
-// configuration candidates (settings, .mcp.json, instruction files) and
-// their canonical forms. A version 1 lock is still read: it locks none of
-// them, so verify reports each as added. A lock of any other version is
-// refused, never read as if it were one of these.
+// configuration candidates (settings, .mcp.json, instruction files) and their
+// canonical forms. A version 1 lock is still read. It locks none of them, so
+// verify reports each as added. A lock of any other version is refused, never
+// read as if it were one of these.
 const Version = 2
 
 // DefaultName is the lock's file name at the top of a repository.
@@ -59,23 +59,23 @@ type Root struct {
 	// none "." or "..", joined by single '/'. Never absolute, so a lock
 	// says nothing about where the repository was checked out.
 	Path string
-	// Kind comes from the last component of Path, so the two never
-	// disagree and a hand-edited lock cannot relabel a root; or it is
-	// claude.Config for a folder of configuration and instruction files
-	// (the lock's "config" list, "." being the repository's top).
+	// Kind comes from the last component of Path. So the two never disagree,
+	// and a hand-edited lock cannot relabel a root. Or it is claude.Config
+	// for a folder of configuration and instruction files. Those are the
+	// lock's "config" list, "." being the repository's top.
 	Kind claude.Kind
 	// names are the configuration files a Config root holds, as Discover
-	// found it; a Config root read from a lock has none and is not
-	// observed (its candidates are then removed).
+	// found it. A Config root read from a lock has none and is not observed.
+	// Its candidates are then removed.
 	names []string
 }
 
 // dirKinds are the kinds of the roots a repository's .claude holds by
-// directory name: what lock and verify always cover.
+// directory name. Lock and verify always cover them.
 var dirKinds = append(slices.Clone(claude.Kinds), claude.Workflows)
 
 // DefaultRoots are the repository's Claude Code roots by directory name.
-// verify always checks them, whatever the lock lists, so a lock edited to
+// verify always checks them, whatever the lock lists. So a lock edited to
 // drop a root cannot hide what Claude Code would load from it.
 func DefaultRoots() []Root {
 	roots := make([]Root, 0, len(dirKinds))
@@ -99,11 +99,11 @@ func ParseConfigDir(p string) (Root, error) {
 	return Root{Path: p, Kind: claude.Config}, nil
 }
 
-// ParseRoot checks a root path's spelling and infers its kind from its
-// last component (skills, agents, commands, rules, output-styles). Any other spelling is
-// refused, never normalized: an unknown last component would have to be
-// guessed as a skills root, which ignores loose files, and a new file there
-// would then pass verify unseen.
+// ParseRoot checks a root path's spelling and infers its kind from its last
+// component. That is skills, agents, commands, rules or output-styles. Any
+// other spelling is refused, never normalized. An unknown last component
+// would have to be guessed as a skills root, which ignores loose files. A new
+// file there would then pass verify unseen.
 func ParseRoot(p string) (Root, error) {
 	if p == "" || len(p) > 4096 {
 		return Root{}, fmt.Errorf("%w: empty or too long", ErrRoot)
@@ -136,15 +136,15 @@ func rootComponent(c string) bool {
 	return true
 }
 
-// Spec is the walker's view of the root in the repository at repo ("" is
-// the working directory). The root is opened by this path, never by an
-// absolute one recorded anywhere.
+// Spec is the walker's view of the root in the repository at repo ("" is the
+// working directory). The root is opened by this path, never by an absolute
+// one recorded anywhere.
 func (r Root) Spec(repo string) walker.RootSpec { return r.claude(repo).Spec() }
 
-// claude is the root as Claude Code's conventions see it: a project root
-// whose settings bind $CLAUDE_PROJECT_DIR/ and relative scripts inside the
-// repository, and no home (a CI runner's home is not the developer's: a
-// ~/ script is told as unbound).
+// claude is the root as Claude Code's conventions see it: a project root with
+// no home. Its settings bind $CLAUDE_PROJECT_DIR/ and relative scripts inside
+// the repository. A CI runner's home is not the developer's, so a ~/ script
+// is told as unbound.
 func (r Root) claude(repo string) claude.Root {
 	top := topOf(repo)
 	p := top
@@ -154,10 +154,9 @@ func (r Root) claude(repo string) claude.Root {
 	return claude.Root{Path: p, Kind: r.Kind, Scope: claude.Project, Names: r.names, Project: top}
 }
 
-// topOf spells the repository at repo ("" the working directory) so that
-// every path under it starts with topOf(repo)+"/": a script or import is
-// then named in the lock by its path below the repository (relPath),
-// whatever -C was given.
+// topOf spells the repository at repo ("" the working directory). Every path
+// under it then starts with topOf(repo)+"/". So the lock names a script or
+// import by its path below the repository (relPath), whatever -C was given.
 func topOf(repo string) string {
 	if repo == "" {
 		return "."
@@ -165,9 +164,9 @@ func topOf(repo string) string {
 	return strings.TrimSuffix(repo, "/")
 }
 
-// Under is where the path p is for the repository at repo, joined
-// without cleaning either: p itself when repo is "" (the working
-// directory) or p is absolute, else p inside repo.
+// Under is where the path p is for the repository at repo, joined without
+// cleaning either. It is p itself when repo is "" (the working directory) or
+// p is absolute. Else it is p inside repo.
 func Under(repo, p string) string {
 	if repo == "" || strings.HasPrefix(p, "/") {
 		return p
@@ -187,21 +186,21 @@ func MergeRoots(lists ...[]Root) []Root {
 	return sortRoots(all)
 }
 
-// sortRoots sorts by path and keeps the first of each path: Verify lists
-// what Discover found before what the lock holds.
+// sortRoots sorts by path and keeps the first of each path. Verify lists what
+// Discover found before what the lock holds.
 func sortRoots(roots []Root) []Root {
 	roots = slices.Clone(roots)
 	slices.SortStableFunc(roots, func(a, b Root) int { return strings.Compare(a.Path, b.Path) })
 	return slices.CompactFunc(roots, func(a, b Root) bool { return a.Path == b.Path })
 }
 
-// Verdict is a reviewer's judgement of a candidate, bound to its digest.
-// The set of verdicts and which are adverse is package verdict's, shared
-// with the store, so a lock and the store never disagree about a verdict.
+// Verdict is a reviewer's judgement of a candidate, bound to its digest. The
+// set of verdicts, and which are adverse, is package verdict's. The store
+// shares it, so a lock and the store never disagree about a verdict.
 type Verdict string
 
-// None means no verdict was recorded; any other is one of package
-// verdict's, as a person wrote it in the lock.
+// None means no verdict was recorded. Any other is one of package verdict's,
+// as a person wrote it in the lock.
 const None Verdict = ""
 
 func (v Verdict) valid() bool { return v == None || verdict.Valid(string(v)) }
@@ -220,8 +219,8 @@ type Lock struct {
 	Candidates []Candidate
 }
 
-// Candidate is one fully observed candidate: a directory or a regular
-// file, with no anomaly and no partial observation.
+// Candidate is one fully observed candidate: a directory or a regular file.
+// It has no anomaly and no partial observation.
 type Candidate struct {
 	Root     string // a Path of the lock's Roots
 	Name     []byte // raw bytes; shown only through NameLabel
@@ -229,17 +228,17 @@ type Candidate struct {
 	Manifest snapshot.Manifest
 	Digest   snapshot.Hash
 	Verdict  Verdict
-	// Canonical is the canonical form of a settings or MCP candidate (the
-	// form the local watch keeps, config.Facts' input), bound to the
-	// manifest by its hash: verify tells a change as facts against it.
-	// nil for every other candidate.
+	// Canonical is the canonical form of a settings or MCP candidate: the
+	// form the local watch keeps, config.Facts' input. Its hash binds it to
+	// the manifest. verify tells a change as facts against it. nil for every
+	// other candidate.
 	Canonical []byte
-	// front is an observed skill's, agent's or command's frontmatter form:
-	// never locked, it tells what a new one allows.
+	// front is an observed skill's, agent's or command's frontmatter form. It
+	// is never locked. It tells what a new one allows.
 	front []byte
 	// names show an observed configuration candidate's bound scripts and
-	// imports by where they lie (claude.Root.BoundNames, keyed by the
-	// entries relScripts gives them); never locked.
+	// imports by where they lie. They are claude.Root.BoundNames, keyed by
+	// the entries relScripts gives them. Never locked.
 	names anomaly.Names
 }
 
@@ -247,7 +246,7 @@ func compareCandidates(a, b *Candidate) int {
 	return cmp.Or(strings.Compare(a.Root, b.Root), bytes.Compare(a.Name, b.Name))
 }
 
-// Validate checks every invariant Parse checks: a Lock that validates
+// Validate checks every invariant Parse checks. A Lock that validates
 // marshals to bytes Parse accepts, and back to an equal Lock.
 func (l *Lock) Validate() error {
 	roots := make(map[string]claude.Kind, len(l.Roots))
@@ -354,9 +353,9 @@ func (c *Candidate) validate(root claude.Kind) error {
 	return nil
 }
 
-// validateConfig checks a candidate of a folder of configuration files: a
-// file Claude Code reads by that name, the scripts or imports bound into
-// it (walker.ScriptsPath/…) below it, and for a settings or MCP file its
+// validateConfig checks a candidate of a folder of configuration files. It
+// must be a file Claude Code reads by that name. The scripts or imports bound
+// into it lie below it (walker.ScriptsPath/…). A settings or MCP file has its
 // canonical form, whose hash and size are its own entry's.
 func (c *Candidate) validateConfig() error {
 	kind := claude.CandidateKind(claude.Config, c.Name)
@@ -391,9 +390,9 @@ func validName(n []byte) bool {
 }
 
 // KeepVerdicts copies each verdict of prev to the candidate of l with the
-// same root, name and digest: a verdict is bound to the bytes reviewed and
-// survives a re-lock only while they are unchanged. It returns the
-// verdicts of prev that were not kept.
+// same root, name and digest. A verdict is bound to the bytes reviewed. It
+// survives a re-lock only while they are unchanged. It returns the verdicts
+// of prev that were not kept.
 func (l *Lock) KeepVerdicts(prev *Lock) (dropped []Ref) {
 	for i := range prev.Candidates {
 		p := &prev.Candidates[i]

@@ -19,7 +19,7 @@ import (
 func TestLockIsByteIdenticalAcrossCheckoutsAndWorkingDirectories(t *testing.T) {
 	a := filepath.Join(t.TempDir(), "repo")
 	testtree.Make(t, a, slices.Concat(repoTree, configTree)...)
-	// A second checkout elsewhere, under another name, with the modes a
+	// A second checkout elsewhere, under another name. Its modes are those a
 	// umask of 002 gives (0664 files, 0775 directories).
 	b := filepath.Join(t.TempDir(), "deeper", "other-name")
 	copyTree(t, a, b)

@@ -7,22 +7,22 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// Names, entry paths and link texts come from the tree's author. In a lock
-// and in every report they appear as plain text only when they are
-// harmless to show; otherwise as the hex of their raw bytes, which is
-// exact (a lock must round-trip every byte) and carries no control byte,
-// no shell syntax and no words.
+// Names, entry paths and link texts come from the tree's author. A lock and
+// every report show them as plain text only when they are harmless to show.
+// Otherwise they show the hex of their raw bytes. Hex is exact, as a lock
+// must round-trip every byte. It carries no control byte, no shell syntax and
+// no words.
 //
 //	name: plain when it passes anomaly.Gate
 //	path: plain when it passes anomaly.GatePath
 //	link: plain when anomaly.QuoteBytes leaves it as is (no byte escaped)
 
-// hexPrefix marks a hex label in text output; no plain name or path can
+// hexPrefix marks a hex label in text output. No plain name or path can
 // contain ':', so a label is never ambiguous.
 const hexPrefix = "hex:"
 
-// plainName: a configuration file's name (".mcp.json") fails the gate's
-// first rule, but it is skillwire's word, not the author's.
+// plainName: a configuration file's name (".mcp.json") fails the gate's first
+// rule. But it is skillwire's word, not the author's.
 func plainName(n []byte) bool {
 	return anomaly.Gate(n) || claude.CandidateKind(claude.Config, n) != ""
 }
@@ -31,8 +31,8 @@ func plainPath(p []byte) bool { return anomaly.GatePath(p) }
 
 func plainLink(l []byte) bool { return len(l) > 0 && anomaly.QuoteBytes(l) == string(l) }
 
-// NameLabel shows a candidate name: itself when it passes the display
-// gate, else "hex:" and the hex of its bytes.
+// NameLabel shows a candidate name. It is the name itself when it passes the
+// display gate, else "hex:" and the hex of its bytes.
 func NameLabel(n []byte) string { return label(n, plainName(n)) }
 
 // FileLabel shows a path inside a candidate the same way; the candidate
@@ -51,8 +51,8 @@ func label(b []byte, plain bool) string {
 	return hexPrefix + hex.EncodeToString(b)
 }
 
-// decodeHex accepts only the lowercase hex EncodeToString produces, so
-// every byte string has one spelling in a lock.
+// decodeHex accepts only the lowercase hex EncodeToString produces. So every
+// byte string has one spelling in a lock.
 func decodeHex(s string) ([]byte, bool) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {

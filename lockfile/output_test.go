@@ -14,9 +14,9 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// hostileReport verifies a tree that differs from its lock in every way,
-// through names a shell, a terminal and a workflow-command parser would
-// each act on.
+// hostileReport verifies a tree that differs from its lock in every way. Its
+// names are ones a shell, a terminal and a workflow-command parser would each
+// act on.
 func hostileReport(t *testing.T) *Report {
 	t.Helper()
 	dir := t.TempDir()
@@ -41,8 +41,8 @@ func hostileReport(t *testing.T) *Report {
 
 var hostileBytes = []string{"$(id)", "::warning::x", "pwned", "\x1b", "\xff", "\r", "%0A"}
 
-// noRawHostileBytes fails when out holds any hostile name raw, or any
-// control or non-ASCII byte other than the newline ending a line.
+// noRawHostileBytes fails when out holds any hostile name raw. It also fails
+// on any control or non-ASCII byte but the newline ending a line.
 func noRawHostileBytes(t *testing.T, what string, out []byte) {
 	t.Helper()
 	for _, h := range hostileBytes {

@@ -14,12 +14,12 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Parse reads a lock strictly. It accepts only versions 1 and 2, pure
-// ASCII, and exactly the fields that version defines, each once, none null, every
-// name, path and link in its one canonical spelling, roots and candidates
-// sorted without duplicates, and every digest equal to the digest of the
-// files listed with it. Whitespace is free: a lock reformatted or with a
-// verdict added by hand still parses.
+// Parse reads a lock strictly. It accepts only versions 1 and 2, and only
+// pure ASCII. It accepts exactly the fields that version defines, each once,
+// none null. Every name, path and link must be in its one canonical spelling.
+// Roots and candidates must be sorted, without duplicates. Every digest must
+// equal the digest of the files listed with it. Whitespace is free: a lock
+// reformatted or with a verdict added by hand still parses.
 func Parse(data []byte) (*Lock, error) {
 	if i := bytes.IndexFunc(data, func(r rune) bool { return r >= 0x80 }); i >= 0 {
 		return nil, fmt.Errorf("%w: a non-ASCII byte at offset %d", ErrMalformed, i)
@@ -83,7 +83,7 @@ func Parse(data []byte) (*Lock, error) {
 	return l, nil
 }
 
-// checkVersion reads only the version, so a lock of a later version is
+// checkVersion reads only the version. So a lock of a later version is
 // reported as that, not as unknown fields.
 func checkVersion(data []byte) error {
 	var peek struct {
@@ -105,9 +105,10 @@ func checkVersion(data []byte) error {
 	}
 }
 
-// checkTokens rejects what encoding/json would silently accept: a key
-// given twice (the last would win), a key in another case (it matches
-// case-insensitively), a null (it reads as absent), trailing data.
+// checkTokens rejects what encoding/json would silently accept. That is a key
+// given twice (the last would win), or a key in another case (it matches
+// case-insensitively). It is also a null (it reads as absent) and trailing
+// data.
 func checkTokens(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -255,7 +256,7 @@ func (ej *entryJSON) entry(e *snapshot.Entry) error {
 	return nil
 }
 
-// decodeBytes takes exactly one of the plain and the hex spelling, and
+// decodeBytes takes exactly one of the plain and the hex spelling. It takes
 // only the one Marshal would have written for the bytes it names.
 func decodeBytes(field string, plain, hexed *string, isPlain func([]byte) bool) ([]byte, error) {
 	switch {

@@ -36,8 +36,9 @@ func candidate(t testing.TB, root, name string, kind walker.Kind, link string, e
 	return Candidate{Root: root, Name: []byte(name), Kind: kind, Manifest: m, Digest: d}
 }
 
-// sampleLock is a small lock by hand: an agent observed through a link, a
-// skill with a script, and a skill with a path a shell would act on.
+// sampleLock is a small lock by hand. It holds an agent observed through a
+// link and a skill with a script. It holds a skill with a path a shell would
+// act on.
 func sampleLock(t testing.TB) *Lock {
 	roots := DefaultRoots()
 	return &Lock{Roots: roots, Candidates: []Candidate{
@@ -200,8 +201,8 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestParseRefusesEveryNonASCIIByte(t *testing.T) {
-	// Every string of a lock is checked against an ASCII set anyway; the
-	// byte check up front names the offset, and covers fields to come.
+	// Every string of a lock is checked against an ASCII set anyway. The byte
+	// check up front names the offset, and covers fields to come.
 	base := sampleText(t)
 	for _, b := range []string{"\u00e9", "\xff", "\u202e"} {
 		in := strings.Replace(base, "\n  \"roots\"", "\n"+b+" \"roots\"", 1)
@@ -242,7 +243,7 @@ func TestParseAcceptsHandEdits(t *testing.T) {
 
 func TestAHandForgedLockStillFailsVerify(t *testing.T) {
 	// An edit that keeps the lock consistent (file hash and digest both
-	// changed) parses, and then vouches for bytes the tree does not hold.
+	// changed) parses. It then vouches for bytes the tree does not hold.
 	dir := t.TempDir()
 	testtree.Make(t, dir, repoTree...)
 	lock, _ := lockRepo(t, dir, walker.DefaultConfig())

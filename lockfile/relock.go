@@ -6,16 +6,16 @@ import (
 	"io/fs"
 )
 
-// ErrPrevious: the lock already at the target cannot be read, so the
-// verdicts it may hold cannot be carried over; Relock then writes nothing.
+// ErrPrevious: the lock already at the target cannot be read. So the verdicts
+// it may hold cannot be carried over, and Relock writes nothing.
 var ErrPrevious = errors.New("lockfile: the existing lock cannot be read, and the verdicts it may hold would be lost")
 
-// Relock writes l over the lock at path, keeping each verdict of the lock
-// already there whose candidate is unchanged (KeepVerdicts), and returns
-// the verdicts it dropped. A missing lock is simply written. A lock that
-// exists and cannot be read is never replaced (ErrPrevious): a person's
-// verdicts are not thrown away for a parse error. A path that is not a
-// regular file wraps ErrNotRegular, as WriteFile does.
+// Relock writes l over the lock at path and returns the verdicts it dropped.
+// It keeps each verdict of the old lock whose candidate is unchanged
+// (KeepVerdicts). A missing lock is simply written. A lock that exists and
+// cannot be read is never replaced (ErrPrevious). A person's verdicts are not
+// thrown away for a parse error. A path that is not a regular file wraps
+// ErrNotRegular, as WriteFile does.
 func Relock(path string, l *Lock) ([]Ref, error) {
 	var dropped []Ref
 	prev, err := ReadFile(path)

@@ -10,12 +10,13 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 )
 
-// A report shows names, paths and roots only through NameLabel, FileLabel
-// and the root's checked spelling: nothing the tree's author chose reaches
-// a terminal, a CI log or a model raw.
+// A report shows names, paths and roots only through NameLabel, FileLabel and
+// the root's checked spelling. So nothing the tree's author chose reaches a
+// terminal, a CI log or a model raw.
 
-// ReportJSON is the shape of `verify --format json` (DESIGN.md §7): ok,
-// added, removed, changed, and the additions anomalous, adverse, matched.
+// ReportJSON is the shape of `verify --format json` (DESIGN.md §7). It holds
+// ok, added, removed and changed. The additions are anomalous, adverse and
+// matched.
 type ReportJSON struct {
 	OK        bool          `json:"ok"`
 	Error     string        `json:"error,omitempty"`
@@ -27,8 +28,8 @@ type ReportJSON struct {
 	Matched   int           `json:"matched"`
 }
 
-// RefJSON names a candidate: name when it passes the display gate, else
-// null and name_hex, the hex of its raw bytes.
+// RefJSON names a candidate. It is name when the name passes the display
+// gate. Else name is null and name_hex holds the hex of its raw bytes.
 type RefJSON struct {
 	Root    string  `json:"root"`
 	Name    *string `json:"name"`
@@ -49,10 +50,10 @@ type ChangedJSON struct {
 	Files        []FileJSON `json:"files"`
 }
 
-// FileJSON is one differing path: path ("" is the candidate itself), or
-// null and path_hex when a component fails the display gate. A script or
-// import a configuration candidate binds is path where it lies
-// (FileChange.Shown) and entry, its path in the lock (scripts/<hash>).
+// FileJSON is one differing path: path ("" is the candidate itself). When a
+// component fails the display gate, path is null and path_hex set. A
+// configuration candidate's bound script or import has path where it lies
+// (FileChange.Shown). Its entry is its path in the lock (scripts/<hash>).
 type FileJSON struct {
 	Path    *string `json:"path"`
 	PathHex string  `json:"path_hex,omitempty"`
@@ -109,8 +110,8 @@ func ProblemsJSON(problems []Problem) []ProblemJSON {
 	return out
 }
 
-// FailureJSON is the report when verification could not run at all (a
-// missing or malformed lock): never ok.
+// FailureJSON is the report when verification could not run at all, as for a
+// missing or malformed lock. It is never ok.
 func FailureJSON(msg string) ReportJSON {
 	return ReportJSON{Error: msg, Added: []RefJSON{}, Removed: []RefJSON{}, Changed: []ChangedJSON{},
 		Anomalous: []ProblemJSON{}, Adverse: []RefJSON{}}

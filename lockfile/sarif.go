@@ -1,8 +1,8 @@
 package lockfile
 
-// SARIF 2.1.0 (OASIS), the subset code-scanning tools read: one run, the
-// tool's driver with its rules, one result per finding, each located at a
-// repository-relative URI.
+// SARIF 2.1.0 (OASIS), the subset code-scanning tools read. It has one run
+// and the tool's driver with its rules. It has one result per finding, each
+// located at a repository-relative URI.
 
 // SARIFSchema is the OASIS schema of SARIF 2.1.0.
 const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -89,8 +89,8 @@ func (r *Report) SARIF(lockName, version string) any {
 	return log
 }
 
-// SARIFFailure is the SARIF log of a verification that could not run: no
-// results, and an unsuccessful invocation that says why.
+// SARIFFailure is the SARIF log of a verification that could not run. It has
+// no results, and an unsuccessful invocation that says why.
 func SARIFFailure(msg, version string) any {
 	log := newSARIF(version)
 	log.Runs[0].Invocations = []sarifInvocation{{

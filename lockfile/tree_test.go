@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// repoTree is a repository with every kind of root and a file whose name
-// a shell, a terminal and a JSON line reader would each act on.
+// repoTree is a repository with every kind of root. It holds a file whose
+// name a shell, a terminal and a JSON line reader would each act on.
 var repoTree = []string{
 	".claude/skills/pdf/",
 	".claude/skills/pdf/SKILL.md=---\nname: pdf\n---\nRead PDFs.\n",
@@ -29,9 +29,9 @@ var repoTree = []string{
 	"README.md=outside every root\n",
 }
 
-// configTree is what the local watch covers beyond the .claude roots:
-// settings whose hook runs a project script, an MCP server, instructions
-// importing a file, and a nested folder's skills and instructions.
+// configTree is what the local watch covers beyond the .claude roots. It has
+// settings whose hook runs a project script, an MCP server, and instructions
+// importing a file. It has a nested folder's skills and instructions.
 var configTree = []string{
 	".claude/settings.json={\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"$CLAUDE_PROJECT_DIR/.claude/hooks/done.sh\"}]}]},\"theme\":\"dark\"}\n",
 	".claude/hooks/",
@@ -48,8 +48,8 @@ var configTree = []string{
 	"src/.claude/skills/nest/SKILL.md=nested\n",
 }
 
-// lockRepo locks the repository at repo ("" for the working directory)
-// as the lock command does: the default roots and any extra ones.
+// lockRepo locks the repository at repo ("" for the working directory) as the
+// lock command does. It locks the default roots and any extra ones.
 func lockRepo(t *testing.T, repo string, cfg walker.Config, extra ...Root) (*Lock, []Problem) {
 	t.Helper()
 	found, err := Discover(repo)

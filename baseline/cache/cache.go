@@ -1,10 +1,10 @@
-// Package cache is what the daemon keeps in the store between its scans
-// and the session hook reads on its fast path: one cached observation per
+// Package cache is what the daemon keeps in the store between its scans, for
+// the session hook's fast path. It holds one cached observation per
 // candidate, one summary per root, change events, a heartbeat, and the
-// projects hooks have registered. None of it is a baseline: `clear` drops
-// it all, and nothing here is trusted without a fresh heartbeat from a
-// daemon that watches everything (DaemonRunning). Its views are reached
-// from a store transaction (baseline.Tx's Cache, Events and Projects).
+// projects hooks registered. None of it is a baseline: `clear` drops it all.
+// Nothing here is trusted without a fresh heartbeat from a daemon that
+// watches everything (DaemonRunning). Its views are reached from a store
+// transaction (baseline.Tx's Cache, Events and Projects).
 package cache
 
 import (
@@ -38,8 +38,8 @@ const MaxEvents = 10_000
 type Heartbeat struct {
 	PID int       `json:"pid"`
 	At  time.Time `json:"at"`
-	// Whole: every root is watched; otherwise Degraded says why (watch
-	// limits, queue overflow) and the daemon falls back to rescans.
+	// Whole: every root is watched. Otherwise Degraded says why (watch
+	// limits, queue overflow), and the daemon falls back to rescans.
 	Whole    bool     `json:"whole"`
 	Degraded string   `json:"degraded,omitempty"`
 	Roots    []string `json:"roots"`
@@ -59,14 +59,15 @@ type Event struct {
 	After  *snapshot.Hash `json:"after"`
 	At     time.Time      `json:"at"`
 	// Changes: the file changes since the candidate's reviewed (else
-	// first-use) version, reconciled with the audit logs.
+	// first-use) version. They are reconciled with the audit logs.
 	Changes []FileChange `json:"changes,omitempty"`
 	key     []byte
 }
 
 // FileChange is one file's change and its reconciliation as people see it
-// (DESIGN.md §7): a display-gated path, added/removed/modified/mode,
-// expected/announced-by-project/unexpected, and the announcing source.
+// (DESIGN.md §7). It holds a display-gated path and the change: added,
+// removed, modified or mode. It holds the reconciliation (expected, announced
+// by the project, unexpected) and the announcing source.
 type FileChange struct {
 	Path   string  `json:"path"`
 	Change string  `json:"change"`
@@ -85,9 +86,9 @@ func cacheKey(root string, name []byte) []byte {
 	return append(k, name...)
 }
 
-// MaxCanonical bounds a cached canonical form: the store's bound on a kept
-// one (baseline's extracts), the largest configuration read being
-// ~/.claude.json, of which only its servers are kept.
+// MaxCanonical bounds a cached canonical form. It is the store's bound on a
+// kept one (baseline's extracts). The largest configuration read is
+// ~/.claude.json, of which only the servers are kept.
 const MaxCanonical = 1 << 20
 
 // Cache is the cached observations, heartbeat and rescan request of one
@@ -135,10 +136,10 @@ func (t Cache) PutRoot(r *walker.Root, at time.Time) error {
 	return roots.Put([]byte(r.Spec.Path), b)
 }
 
-// PutCandidate replaces one candidate's cached observation. One
-// whose canonical form is over MaxCanonical uncaches its whole root, which
-// the session then walks: a cached root missing a candidate would tell it
-// removed, and one without its form would tell no facts.
+// PutCandidate replaces one candidate's cached observation. One whose
+// canonical form is over MaxCanonical uncaches its whole root, which the
+// session then walks. A cached root missing a candidate would tell it
+// removed. One without its form would tell no facts.
 func (t Cache) PutCandidate(root string, c *walker.Candidate) error {
 	if len(c.Canonical) > MaxCanonical {
 		return t.DropRoot(root)
@@ -154,14 +155,14 @@ func (t Cache) PutCandidate(root string, c *walker.Candidate) error {
 	return cands.Put(cacheKey(root, c.Name), b)
 }
 
-// encodeCached is a cached candidate, read on the hook's fast path, so
+// encodeCached is a cached candidate. The hook's fast path reads it, so it is
 // length-prefixed and decoded strictly (decodeCached):
 //
 //	kind byte, uvarint(0 | len(canonical)+1) canonical,
-//	uvarint(count) (reason byte, uvarint(len) path)*, manifest
+//	uvarint(count) (reason byte, uvarint(len) path)*, manifest.
 //
-// The canonical form and the frontmatter's reasons travel with the
-// manifest: without them a cached candidate has no facts to tell.
+// The canonical form and the frontmatter's reasons travel with the manifest.
+// Without them a cached candidate has no facts to tell.
 func encodeCached(c *walker.Candidate) ([]byte, error) {
 	if len(c.Canonical) > MaxCanonical {
 		return nil, fmt.Errorf("%w: canonical form of %d bytes", storefile.ErrCorrupt, len(c.Canonical))
@@ -185,7 +186,7 @@ func encodeCached(c *walker.Candidate) ([]byte, error) {
 	return c.Manifest.AppendEncoding(b)
 }
 
-// decodeCached is the left inverse of encodeCached: it rejects every byte
+// decodeCached is the left inverse of encodeCached. It rejects every byte
 // string encodeCached cannot produce.
 func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error) {
 	bad := func(what string) (walker.Candidate, error) {
@@ -196,8 +197,8 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 	}
 	c := walker.Candidate{Name: bytes.Clone(name), Kind: walker.Kind(v[0]), Fixed: spec.Names != nil, InnerLinks: spec.InnerLinks}
 	rest := v[1:]
-	// field takes one uvarint(len+bias)-prefixed field off rest; ok is
-	// false when it is malformed or longer than max.
+	// field takes one uvarint(len+bias)-prefixed field off rest. ok is false
+	// when it is malformed or longer than max.
 	field := func(bias, max uint64) (n uint64, b []byte, ok bool) {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || n > max+bias || n > uint64(len(rest)-k)+bias {
@@ -362,9 +363,9 @@ func (t Events) List() ([]Event, error) {
 	return out, err
 }
 
-// Drop deletes exactly the given events, as listed by List (once
-// delivered, or once a person confirmed dropping those), and says how many
-// were still there: one appended since the listing is never dropped.
+// Drop deletes exactly the given events, as listed by List. It runs once they
+// are delivered, or once a person confirmed dropping them. It says how many
+// were still there. One appended since the listing is never dropped.
 func (t Events) Drop(es []Event) (int, error) {
 	b, err := storefile.Bucket(t.tx, bucketEvents)
 	if err != nil || b == nil {
@@ -405,8 +406,8 @@ func (t Cache) Heartbeat() (*Heartbeat, error) {
 	return &h, nil
 }
 
-// Register remembers a project directory a hook ran in, so the
-// daemon watches its roots too. It writes only when the project is new.
+// Register remembers a project directory a hook ran in. The daemon then
+// watches its roots too. It writes only when the project is new.
 func (t Projects) Register(dir string, at time.Time) error {
 	b, err := storefile.Bucket(t.tx, bucketProjects)
 	if err != nil || b.Get([]byte(dir)) != nil {
@@ -426,10 +427,10 @@ func (t Projects) List() ([]string, error) {
 	return out, err
 }
 
-// Clear drops every cached observation and asks the daemon for a full
-// rescan. Change events not yet delivered to a session stay: they are
-// evidence of changes nobody was told of (only `clear --events` drops them, through Events.Drop).
-// Baselines, verdicts and projects are untouched.
+// Clear drops every cached observation and asks the daemon for a full rescan.
+// Change events not yet delivered to a session stay. They are evidence of
+// changes nobody was told of. Only `clear --events` drops them, through
+// Events.Drop. Baselines, verdicts and projects are untouched.
 func (t Cache) Clear() error {
 	for _, name := range [][]byte{bucketCache, bucketRoots} {
 		if t.tx.Bucket(name) == nil {

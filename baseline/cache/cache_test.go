@@ -76,7 +76,7 @@ func cacheCandidate(canon []byte, front []snapshot.Found) walker.Candidate {
 }
 
 // A plugin's hooks and a skill's frontmatter are told from the canonical
-// form: one the cache dropped was never told while the daemon ran.
+// form. One the cache dropped was never told while the daemon ran.
 func TestTheCacheKeepsTheCanonicalFormAndTheFrontmattersReasons(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

@@ -1,11 +1,10 @@
-// Package hookstate is what the gate's hooks keep in the store from one
-// hook of a session to a later one: the ask at a tool call, until its
-// PostToolUse says the person allowed it (Asks), and the folders a session
-// added mid-session, which its later gate hooks judge (SessionDirs), and
-// the inline plugins a session's start observed, which its later hooks
-// compare with those observed then (SessionPlugins). Its
-// views are reached from a store transaction (baseline.Tx's Asks and
-// SessionDirs); it never reads a record.
+// Package hookstate is what the gate's hooks keep from one hook of a session
+// to a later one. Asks holds the ask at a tool call until its PostToolUse
+// says the person allowed it. SessionDirs holds the folders a session added
+// mid-session, which its later gate hooks judge. SessionPlugins holds the
+// inline plugins a session's start observed, for its later hooks to compare.
+// Its views are reached from a store transaction (baseline.Tx's Asks and
+// SessionDirs). It never reads a record.
 package hookstate
 
 import (
@@ -27,11 +26,11 @@ type Asked struct {
 	Digest snapshot.Hash `json:"digest"`
 }
 
-// Ask is the gate's ask at one tool call, kept until the call's
-// PostToolUse says the person allowed it: bound to the session, the tool
-// and the name asked about as well as the call's id, so that no other
-// call's PostToolUse can take it (ids are the API's to mint, and a stream
-// that repeats them must not carry an allow across).
+// Ask is the gate's ask at one tool call, kept until the call's PostToolUse
+// says the person allowed it. It is bound to the session, the tool and the
+// name asked about, not only the call's id. So no other call's PostToolUse
+// can take it. Ids are the API's to mint, and a stream that repeats them must
+// not carry an allow across.
 type Ask struct {
 	Session string    `json:"session,omitempty"`
 	Tool    string    `json:"tool"`
@@ -42,8 +41,8 @@ type Ask struct {
 
 var bucketAsks = []byte("asks")
 
-// maxAsks bounds the asks kept; asks older than askTTL are dropped when
-// another is kept (an ask never answered leaves nothing behind for long).
+// maxAsks bounds the asks kept. Asks older than askTTL are dropped when
+// another is kept. So an ask never answered leaves nothing behind for long.
 const (
 	maxAsks       = 256
 	askTTL        = 24 * time.Hour
@@ -116,8 +115,8 @@ func (as Asks) Keep(toolUseID string, a Ask) error {
 	return b.Put(askKey(a.Session, toolUseID), v)
 }
 
-// Take returns and forgets the ask kept at tool call toolUseID of
-// session; nil when there is none (the gate did not ask about that call).
+// Take returns and forgets the ask kept at tool call toolUseID of session. It
+// is nil when the gate did not ask about that call.
 func (as Asks) Take(session, toolUseID string) (*Ask, error) {
 	if !validToken(toolUseID, maxToolUseID) || !validToken(session, MaxSessionLen) {
 		return nil, nil

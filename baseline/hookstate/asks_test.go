@@ -9,9 +9,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// An ask is taken once, only by the session and call it was kept for; a
-// call id or session that cannot be kept, or an asked id that is not
-// minted, is refused and keeps nothing.
+// An ask is taken once, only by the session and call it was kept for. A call
+// id or session that cannot be kept is refused and keeps nothing. So is an
+// asked id that is not minted.
 func TestAnAskIsTakenOnceAndOnlyByItsCall(t *testing.T) {
 	st := openNew(t)
 	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)

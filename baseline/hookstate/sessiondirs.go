@@ -13,23 +13,23 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// A folder a person adds mid-session (/add-dir) is on no command line and
-// in no environment a later hook can read: its DirectoryAdded hook keeps it
-// here, by session, so the session's next gate hook judges the names
-// served from it, and a folder that could not be kept leaves the session
-// marked as having folders skillwire cannot observe.
+// A folder a person adds mid-session (/add-dir) is on no command line and in
+// no environment. So its DirectoryAdded hook keeps it here, by session. The
+// session's next gate hook then judges the names served from it. A folder
+// that could not be kept marks the session as having folders skillwire cannot
+// observe.
 
 // SessionFolders are the folders one session added mid-session.
 type SessionFolders struct {
 	Dirs []string `json:"dirs,omitempty"`
-	// Unknown, in fixed words, is why a folder the session added is not
-	// among Dirs; "" when every one is.
+	// Unknown, in fixed words, is why a folder the session added is not among
+	// Dirs. It is "" when every one is.
 	Unknown string    `json:"unknown,omitempty"`
 	At      time.Time `json:"at"`
 }
 
-// Bounds of the folders kept: per session (past it the session is
-// Unknown), sessions kept (the oldest dropped), their age.
+// Bounds of the folders kept: per session (past it the session is Unknown),
+// sessions kept (the oldest dropped), and their age.
 const (
 	MaxSessionDirs = 32
 	maxSessions    = 256
@@ -41,8 +41,9 @@ const (
 // UnknownTooMany is a session's Unknown past MaxSessionDirs.
 const UnknownTooMany = "more folders were added than skillwire keeps"
 
-// ErrSessionDir: a folder or reason skillwire does not keep (not an
-// absolute UTF-8 path without NUL of at most 4096 bytes; not printable).
+// ErrSessionDir: a folder or reason skillwire does not keep. A folder is kept
+// as an absolute UTF-8 path of at most 4096 bytes, without NUL. A reason must
+// be printable.
 var ErrSessionDir = errors.New("hookstate: session folder not kept")
 
 var bucketSessionDirs = []byte("session-dirs")
@@ -60,9 +61,9 @@ func (sd SessionDirs) Of(session string) (SessionFolders, error) {
 		func(f *SessionFolders) bool { return len(f.Dirs) <= MaxSessionDirs })
 }
 
-// sessionRecord is session's record in bucket, decoded strictly and
-// checked by ok; the zero value when there is none (or the session id is
-// not one skillwire keeps), storefile.ErrCorrupt naming what when it does
+// sessionRecord is session's record in bucket, decoded strictly and checked
+// by ok. It is the zero value when there is none, or the session id is not
+// one skillwire keeps. It is storefile.ErrCorrupt, naming what, when it does
 // not decode or ok refuses it.
 func sessionRecord[T any](tx *bolt.Tx, bucket []byte, session, what string, ok func(*T) bool) (T, error) {
 	var rec T
@@ -101,7 +102,7 @@ func (sd SessionDirs) Add(session, dir string, now time.Time) (SessionFolders, e
 }
 
 // MarkUnknown marks session as having added a folder skillwire could not
-// keep, why in fixed words.
+// keep. Why is in fixed words.
 func (sd SessionDirs) MarkUnknown(session, why string, now time.Time) (SessionFolders, error) {
 	if why == "" || len(why) > maxUnknownLen || storefile.Printable(why, maxUnknownLen) != why {
 		return SessionFolders{}, ErrSessionDir
@@ -138,9 +139,9 @@ func (sd SessionDirs) update(session string, now time.Time, change func(*Session
 }
 
 // pruneSessions drops the sessions of bucket b (session-dirs or
-// session-plugins) older than sessionTTL, and the oldest while maxSessions
-// others than keep are kept (one that cannot be read first: it is no less
-// kept than the others until then).
+// session-plugins) older than sessionTTL. It drops the oldest while
+// maxSessions others than keep are kept. A session that cannot be read goes
+// first: until then it is kept like the others.
 func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 	type kept struct {
 		key string
@@ -149,7 +150,7 @@ func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 	var ks []kept
 	var old [][]byte
 	// Deleted after the walk: a bbolt cursor's Next after its Delete skips
-	// the entry that followed, which would keep every other old session.
+	// the following entry. That would keep every other old session.
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		var f struct {

@@ -13,9 +13,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// A session's folders are kept once each, bounded (past the bound the
-// session is marked as having folders skillwire cannot observe, never
-// silently dropped), and only what is an absolute UTF-8 path is kept.
+// A session's folders are kept once each, bounded, and only as absolute UTF-8
+// paths. Past the bound the session is marked as having folders skillwire
+// cannot observe. A folder is never silently dropped.
 func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
 	st := openNew(t)
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -63,7 +63,7 @@ func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
 	}
 }
 
-// Old sessions go, and no more than maxSessions are kept: the oldest go
+// Old sessions go, and no more than maxSessions are kept. The oldest go
 // first, the one being kept never.
 func TestSessionFoldersArePruned(t *testing.T) {
 	st := openNew(t)

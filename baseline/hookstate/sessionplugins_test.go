@@ -10,10 +10,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// A session's start plugins are kept once each, bounded and validated:
-// past the bound, or a name not kept (control bytes, not UTF-8, huge), the
-// session is Unknown, never silently short of a name; a start again adds
-// and never drops.
+// A session's start plugins are kept once each, bounded and validated. Past
+// the bound, or with a name not kept (control bytes, not UTF-8, huge), the
+// session is Unknown. It is never silently short of a name. A start again
+// adds and never drops.
 func TestTheInlinePluginsASessionStartedWithAreKeptBoundedAndValidated(t *testing.T) {
 	st := openNew(t)
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -66,8 +66,8 @@ func TestTheInlinePluginsASessionStartedWithAreKeptBoundedAndValidated(t *testin
 	}
 }
 
-// A plugin the start observed is missing now when it is renamed, removed
-// or the start could not name it; more plugins now miss nothing.
+// A plugin the start observed is missing now when renamed or removed, or when
+// the start could not name it. More plugins now miss nothing.
 func TestAStartPluginNotObservedNowIsMissing(t *testing.T) {
 	p := StartPlugins{Kept: true, Names: []string{"plug@inline", "b@inline"}}
 	for _, c := range []struct {
@@ -87,7 +87,7 @@ func TestAStartPluginNotObservedNowIsMissing(t *testing.T) {
 	}
 }
 
-// A record that cannot be read is a finding: Of says corrupt, and a start
+// A record that cannot be read is a finding. Of says corrupt, and a start
 // kept over it is Unknown (what it kept is not known).
 func TestACorruptStartPluginsRecordIsUnknown(t *testing.T) {
 	st := openNew(t)
@@ -118,7 +118,7 @@ func TestACorruptStartPluginsRecordIsUnknown(t *testing.T) {
 	}
 }
 
-// Old sessions go, and no more than maxSessions are kept: the oldest
+// Old sessions go, and no more than maxSessions are kept. The oldest go
 // first, the one being kept never.
 func TestSessionPluginsArePruned(t *testing.T) {
 	st := openNew(t)

@@ -1,7 +1,7 @@
 // Package legacy reads the predecessor tool's baseline
-// (skill-vetting/baseline.json) for `skillwire import`: it validates the
-// file and its keys, and never shows a key of another shape, which could be
-// an attacker's text. Applying the verdicts is baseline's (Tx.Import).
+// (skill-vetting/baseline.json) for `skillwire import`. It validates the file
+// and its keys. It never shows a key of another shape, which could be an
+// attacker's text. Applying the verdicts is baseline's (Tx.Import).
 package legacy
 
 import (
@@ -17,12 +17,15 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// The predecessor tool kept skill-vetting/baseline.json: {"schema",
-// "policy", "entries": {"<scope>|<sha256 of name>": {"digest", "status",
-// "verdict"?, "provenance"?}}}. Its digests are of another encoding and can
-// never match ours, so only verdicts carry over: an adverse one stays in
-// force on the candidate whatever its content; a safe one becomes history,
-// and the candidate must be reviewed again.
+// The predecessor tool kept skill-vetting/baseline.json:
+//
+//	{"schema", "policy", "entries": {"<scope>|<sha256 of name>":
+//		{"digest", "status", "verdict"?, "provenance"?}}}
+//
+// Its digests are of another encoding and can never match ours. So only
+// verdicts carry over. An adverse one stays in force on the candidate
+// whatever its content. A safe one becomes history, and the candidate must be
+// reviewed again.
 
 // Entry is one predecessor record.
 type Entry struct {
@@ -83,8 +86,8 @@ func validKey(k string) bool {
 	return err == nil && strings.ToLower(sum) == sum
 }
 
-// safeKey shows a key from the file only if it is of the expected shape;
-// anything else could be an attacker's text.
+// safeKey shows a key from the file only if it is of the expected shape.
+// Anything else could be an attacker's text.
 func safeKey(k string) string {
 	if validKey(k) {
 		return k

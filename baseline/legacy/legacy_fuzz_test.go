@@ -12,7 +12,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// A skipped key is shown to a person: it is either a well-formed key or the
+// A skipped key is shown to a person. It is either a well-formed key or the
 // placeholder safeKey makes, never the file's own text.
 var shownKey = regexp.MustCompile(`^((global|project)\|[0-9a-f]{64}|\(malformed key [0-9a-f]{12}\))$`)
 
@@ -33,8 +33,8 @@ func FuzzParse(f *testing.F) {
 		} else {
 			checkLegacy(t, entries, skipped)
 			// Every key is either kept or skipped with a reason, never
-			// silently dropped (distinct malformed keys share a shown key
-			// only on a 48-bit hash collision).
+			// silently dropped. Distinct malformed keys share a shown key
+			// only on a 48-bit hash collision.
 			var f struct{ Entries map[string]json.RawMessage }
 			if err := json.Unmarshal(b, &f); err != nil {
 				t.Fatalf("accepted what encoding/json refuses: %v", err)

@@ -2,8 +2,8 @@ package verdict
 
 import "testing"
 
-// TestSpellingIsExactAndOnlySafeDoesNotWarn: a verdict is recognised only
-// as spelled (never normalized), and every valid verdict but Safe warns.
+// TestSpellingIsExactAndOnlySafeDoesNotWarn: a verdict is recognised only as
+// spelled, never normalized. Every valid verdict but Safe warns.
 func TestSpellingIsExactAndOnlySafeDoesNotWarn(t *testing.T) {
 	for _, c := range []struct {
 		v              string

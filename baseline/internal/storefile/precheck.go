@@ -8,15 +8,15 @@ import (
 	"os"
 )
 
-// bbolt maps the file and trusts its meta pages: a store truncated below
-// the size its meta page claims makes bbolt fault (SIGBUS) inside Open,
-// which no recover can catch. precheck reads the two meta pages itself and
+// bbolt maps the file and trusts its meta pages. A store truncated below the
+// size its meta page claims makes bbolt fault (SIGBUS) inside Open. No
+// recover can catch that. So precheck reads the two meta pages itself. It
 // refuses a file shorter than the newest valid one says it is.
 //
-// A meta page: page header (id u64, flags u16, count u16, overflow u32),
-// then magic u32, version u32, pageSize u32, flags u32, root bucket (root
-// u64, sequence u64), freelist u64, pgid u64, txid u64, checksum u64: the
-// FNV-64a of the meta fields before it.
+// A meta page starts with the page header: id u64, flags u16, count u16,
+// overflow u32. Then come magic, version, pageSize and flags, each u32. Then
+// the root bucket (root u64, sequence u64), and freelist, pgid and txid, each
+// u64. Last is checksum u64, the FNV-64a of the meta fields before it.
 const (
 	boltMagic     = 0xED0CDAED
 	boltVersion   = 2

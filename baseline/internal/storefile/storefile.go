@@ -1,9 +1,9 @@
-// Package storefile opens the store's file: it proves the directory and
-// the file are the person's before bbolt maps them, creates a store
-// atomically, refuses a truncated file or another schema, and turns a
-// fault in a damaged file into ErrCorrupt. It knows the store's meta bucket
-// and core buckets, never what baseline keeps in them. It, baseline and the
-// store's views (cache) are the only importers of bbolt.
+// Package storefile opens the store's file. It proves the directory and the
+// file are the person's before bbolt maps them. It creates a store atomically
+// and refuses a truncated file or another schema. It turns a fault in a
+// damaged file into ErrCorrupt. It knows the store's meta bucket and core
+// buckets, never what baseline keeps in them. It, baseline and the store's
+// views (cache) are the only importers of bbolt.
 package storefile
 
 import (
@@ -31,7 +31,7 @@ const SchemaVersion = 1
 const FileName = "store.db"
 
 // DefaultLockTimeout bounds how long a command waits for another process's
-// lock before it says the store is busy.
+// lock. Past it the command says the store is busy.
 const DefaultLockTimeout = 5 * time.Second
 
 // Errors of Open (baseline's are the same values). Each wraps a message
@@ -60,7 +60,7 @@ type DB struct {
 	Minter *anomaly.Minter
 }
 
-// Open checks the store's trust, creates it when asked and absent, and
+// Open checks the store's trust and creates it when asked and absent. It
 // opens it under a bounded lock timeout.
 func Open(o Options) (*DB, error) {
 	if o.Dir == "" {
@@ -108,18 +108,18 @@ func openNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag|openFlagsNoFollow, perm)
 }
 
-// openBolt opens with the same fault guard as transactions: bbolt reads
-// the freelist during Open.
+// openBolt opens with the same fault guard as transactions. bbolt reads the
+// freelist during Open.
 func openBolt(path string, o *bolt.Options) (db *bolt.DB, err error) {
 	defer recoverCorrupt(&err)
 	defer guard()()
 	return bolt.Open(path, 0o600, o)
 }
 
-// checkTrust refuses a store that someone else could have written: a
-// symlinked, foreign-owned, or group/world-writable directory or file. Once
-// the directory is proven ours and closed to others, nobody else can swap
-// the file inside it.
+// checkTrust refuses a store that someone else could have written. That is a
+// directory or file symlinked, foreign-owned, or group or world writable.
+// Once the directory is proven ours and closed to others, nobody can swap the
+// file inside.
 func checkTrust(dir, path string) error {
 	var st unix.Stat_t
 	if err := unix.Lstat(dir, &st); err != nil {
@@ -141,7 +141,7 @@ func checkTrust(dir, path string) error {
 		return err
 	}
 	if st.Size == 0 {
-		// bbolt would silently initialise an empty file: a truncated store
+		// bbolt would silently initialise an empty file. A truncated store
 		// must be reported, never rebuilt.
 		return fmt.Errorf("%w: %s is empty; move it aside to start a new store", ErrCorrupt, path)
 	}
@@ -174,14 +174,14 @@ var (
 	Adverse    = []byte("adverse") // digest text -> adverse verdict: verdicts follow content
 	keySchema  = []byte("schema")
 	keySecret  = []byte("secret")
-	// KeyCreated is written when a store is created: a store without it
+	// KeyCreated is written when a store is created. A store without it
 	// predates the first-run mark (baseline's FirstRunDone legacy rule).
 	KeyCreated = []byte("created")
 )
 
-// create makes a new store atomically: initialised in a temporary file in
-// the same directory, then linked into place. A concurrent creator that
-// loses the race opens the winner's store; nobody ever sees a half-made one.
+// create makes a new store atomically. It initialises a temporary file in the
+// same directory, then links it into place. A concurrent creator that loses
+// the race opens the winner's store. Nobody ever sees a half-made one.
 func create(dir, path string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("%w: cannot create %s: %v", ErrUntrusted, dir, err)
@@ -256,8 +256,8 @@ func (s *DB) load(path string) error {
 }
 
 // View and Update run fn in a transaction. A damaged file can make bbolt
-// fault on a page past the end of the mapping or panic on a bad page; both
-// are reported as a corrupt store instead of crashing the caller.
+// fault on a page past the end of the mapping. Or bbolt panics on a bad page.
+// Both are reported as a corrupt store instead of crashing the caller.
 func (s *DB) View(fn func(*bolt.Tx) error) (err error) {
 	defer recoverCorrupt(&err)
 	defer guard()()
@@ -276,14 +276,14 @@ func recoverCorrupt(err *error) {
 	}
 }
 
-// guard makes memory faults in the current goroutine recoverable panics
-// for the duration of a transaction.
+// guard makes memory faults in the current goroutine recoverable panics. It
+// lasts for the duration of a transaction.
 func guard() func() {
 	old := debug.SetPanicOnFault(true)
 	return func() { debug.SetPanicOnFault(old) }
 }
 
-// DecodeStrict decodes the one JSON value of b into v, refusing unknown
+// DecodeStrict decodes the one JSON value of b into v. It refuses unknown
 // fields and trailing data: the store's values are read only as written.
 func DecodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -297,8 +297,8 @@ func DecodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// Bucket is the named bucket, made on the first write: nil in a read
-// transaction when it was never written.
+// Bucket is the named bucket, made on the first write. In a read transaction
+// it is nil when it was never written.
 func Bucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	if b := tx.Bucket(name); b != nil || !tx.Writable() {
 		return b, nil
@@ -306,7 +306,7 @@ func Bucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	return tx.CreateBucket(name)
 }
 
-// Printable keeps printable ASCII only, at most n bytes: the store's text is
+// Printable keeps printable ASCII only, at most n bytes. The store's text is
 // read back to people and to the model.
 func Printable(s string, n int) string {
 	b := make([]byte, 0, min(len(s), n))

@@ -1,26 +1,26 @@
 //go:build linux
 
-// Command daemonlat measures, for internal/bench/daemon.sh, how long a running
-// `skillwire daemon` takes to reflect an edit in its observation cache: the
-// cache the hook's fast path reads instead of walking. For each edit it
-// rewrites one file of a skill, walks that skill itself (walker.Observe) to
-// learn the digest the daemon must arrive at, and polls the store read-only
-// until the cached candidate has exactly that digest. The latency runs from
-// just before the write to the moment the poller held the store's lock for
-// the first read that showed the digest (the daemon had committed it by
-// then).
+// Command daemonlat measures how long a running `skillwire daemon` takes to
+// reflect an edit in its cache. That is the observation cache the hook's fast
+// path reads instead of walking. internal/bench/daemon.sh runs it. For each
+// edit it rewrites one file of a skill. It walks that skill itself
+// (walker.Observe) to learn the digest the daemon must arrive at. Then it
+// polls the store read-only until the cached candidate has exactly that
+// digest. The latency runs from just before the write to the first read that
+// showed the digest. A read counts from when the poller held the store's
+// lock: the daemon had committed by then.
 //
-// The store is opened only when its file changed since the last read (a
-// stat every -poll), or every -fallback at the latest: an open takes a
-// shared flock, and a daemon that finds it taken sleeps 50 ms (bbolt's
-// retry step) before it can write, so polling by opening would add to the
-// latency it measures. For the same reason the poller never waits for the
-// lock itself: the file changes while the daemon still holds it, and
-// bbolt's 50 ms step would be counted as the daemon's latency. A busy store
-// is tried again at the next poll.
+// The store is opened only when its file changed since the last read (a stat
+// every -poll). At the latest it is opened every -fallback. An open takes a
+// shared flock. A daemon that finds it taken sleeps 50 ms (bbolt's retry
+// step) before it can write. So polling by opening would add to the latency
+// it measures. For the same reason the poller never waits for the lock
+// itself. The file changes while the daemon still holds the lock. bbolt's 50
+// ms step would then be counted as the daemon's latency. A busy store is
+// tried again at the next poll.
 //
-// It prints key=value lines; latencies are also written, one per line in
-// microseconds, to -out when given.
+// It prints key=value lines. With -out it also writes the latencies there,
+// one a line, in microseconds.
 package main
 
 import (
@@ -92,9 +92,9 @@ type statKey struct {
 	ino          uint64
 }
 
-// refresh rereads the cache when the store file changed since the last
-// read. The stat comes before the read: a write that lands in between is
-// read now and seen again as a change, never missed.
+// refresh rereads the cache when the store file changed since the last read.
+// The stat comes before the read. A write that lands in between is read now
+// and seen again as a change, never missed.
 func (p *poller) refresh() error {
 	var st syscall.Stat_t
 	if err := syscall.Stat(p.file, &st); err != nil {
@@ -114,7 +114,7 @@ func (p *poller) refresh() error {
 		return err
 	}
 	defer s.Close()
-	// What this read sees was committed before the lock was taken: the
+	// What this read sees was committed before the lock was taken. So the
 	// time the lock is held bounds the observation, decoding excluded.
 	locked := time.Now()
 	digests := map[string]snapshot.Hash{}
@@ -164,8 +164,8 @@ func run(c config) error {
 	ctx := context.Background()
 	wcfg := walker.DefaultConfig()
 
-	// The daemon's digests must be the walker's before anything is timed:
-	// otherwise no edit could ever be "observed".
+	// The daemon's digests must be the walker's before anything is timed.
+	// Otherwise no edit could ever be "observed".
 	want := map[string]snapshot.Hash{}
 	for _, n := range names {
 		d, err := observe(ctx, c.root, n, wcfg)
@@ -287,8 +287,8 @@ func matches(got, want map[string]snapshot.Hash) bool {
 	return true
 }
 
-// newContent is fresh bytes of the file's current size, different for
-// every edit and from what gentree wrote.
+// newContent is fresh bytes of the file's current size. They differ for every
+// edit and from what gentree wrote.
 func newContent(path string, edit int) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

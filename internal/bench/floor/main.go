@@ -1,9 +1,10 @@
-// Command floor is the floor of a walking session start, for internal/bench/reuse.sh:
-// it starts as skillwire does (it links and initializes every package
-// cmd/skillwire imports, TestFloorStartsAsSkillwireDoes), opens the store
-// read-only, and looks once at every entry below each TREE: one openat
-// and getdents per directory, one fstatat per entry, nothing read, hashed
-// or compared. A session start on an unchanged tree cannot do less.
+// Command floor is the floor of a walking session start, for
+// internal/bench/reuse.sh. It starts as skillwire does: it links and
+// initializes every package cmd/skillwire imports
+// (TestFloorStartsAsSkillwireDoes). It opens the store read-only. It looks
+// once at every entry below each TREE. That is one openat and getdents per
+// directory and one fstatat per entry. Nothing is read, hashed or compared. A
+// session start on an unchanged tree cannot do less.
 //
 //	floor -state DIR TREE...
 //
@@ -83,8 +84,8 @@ func main() {
 	fmt.Println(n)
 }
 
-// look lists the open directory fd (and closes it), fstatat's each entry
-// and descends into the directories, counting entries into n.
+// look lists the open directory fd and closes it. It fstatat's each entry and
+// descends into the directories, counting entries into n.
 func look(fd int, buf []byte, n int) (int, error) {
 	defer unix.Close(fd)
 	var names []string

@@ -8,10 +8,10 @@ import (
 )
 
 // TestFloorStartsAsSkillwireDoes: the floor links and initializes every
-// package skillwire's command does, so that its start costs what
-// skillwire's does and only the work differs.
+// package skillwire's command does. So its start costs what skillwire's does,
+// and only the work differs.
 func TestFloorStartsAsSkillwireDoes(t *testing.T) {
-	cmd, err := build.ImportDir("../../cmd/skillwire", 0)
+	cmd, err := build.ImportDir("../../../cmd/skillwire", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
-// Command gentree writes a benchmark tree for internal/bench/bench.sh: DIR gets
-// -dirs subdirectories named <prefix>NNN, each holding -files regular files
-// of -size bytes. Contents are pseudo-random and differ per file, so no
-// layer below can deduplicate or compress them; the same flags always
-// write the same bytes.
+// Command gentree writes a benchmark tree for internal/bench/bench.sh. DIR
+// gets -dirs subdirectories named <prefix>NNN. Each holds -files regular
+// files of -size bytes. Contents are pseudo-random and differ per file, so no
+// layer below can deduplicate or compress them. The same flags always write
+// the same bytes.
 //
 // DIR must not exist yet: gentree never writes into a tree it did not make.
 package main
