@@ -141,6 +141,19 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	}
 	cenv := environVars(environ, envRelaunchDirs, envBgRules, envPWD, claude.EnvAddedInstructions)
 	out.startInstructions = err != nil || claude.EnvOn(cenv[claude.EnvAddedInstructions])
+	vals := out.envAdded(cenv)
+	argv := splitArgs(cmdline)
+	vals = append(vals, AddDirArgs(argv)...)
+	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
+	out.add(&launch, vals)
+	out.Plugins = pluginDirs(argv, env, &launch)
+	return out
+}
+
+// envAdded are the values the client's start environment adds: a
+// background session's addDirs, then a relaunch's folders. A variable
+// that cannot be read as the client reads it is a problem.
+func (a *AddedDirs) envAdded(cenv map[string]string) []string {
 	var vals []string
 	for _, v := range []struct{ name, problem string }{{envBgRules, problemBackground}, {envRelaunchDirs, problemRelaunch}} {
 		raw, ok := cenv[v.name]
@@ -153,29 +166,30 @@ func (c Client) Added(env claude.Env) AddedDirs {
 		}
 		ds, ok := read(raw)
 		if !ok {
-			out.problem(v.problem)
+			a.problem(v.problem)
 		}
 		vals = append(vals, ds...)
 	}
-	argv := splitArgs(cmdline)
-	vals = append(vals, AddDirArgs(argv)...)
-	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
+	return vals
+}
+
+// add resolves each added value against launch and keeps each folder
+// once, at most MaxAdded. A value it cannot resolve is a problem.
+func (a *AddedDirs) add(launch *launchDir, vals []string) {
 	for _, v := range vals {
-		if len(out.Dirs) == MaxAdded {
-			out.problem(problemTooMany)
-			break
+		if len(a.Dirs) == MaxAdded {
+			a.problem(problemTooMany)
+			return
 		}
 		p, problem := launch.resolve(v)
 		if problem != "" {
-			out.problem(problem)
+			a.problem(problem)
 			continue
 		}
-		if !slices.Contains(out.Dirs, p) {
-			out.Dirs = append(out.Dirs, p)
+		if !slices.Contains(a.Dirs, p) {
+			a.Dirs = append(a.Dirs, p)
 		}
 	}
-	out.Plugins = pluginDirs(argv, env, &launch)
-	return out
 }
 
 // resolve is the folder an added value v names as the client reads it, or
