@@ -17,15 +17,16 @@ import (
 const cursorName = "events.cursor"
 
 // Cursor is how far the shipper has delivered: Offset bytes of the file
-// with sequence number Seq (a rotated file's number, or the active file's:
-// the highest rotated number plus one, which it keeps when it is rotated).
+// with sequence number Seq. Seq is a rotated file's number, or the active
+// file's. The active file's is the highest rotated number plus one. It
+// keeps that number when it is rotated.
 type Cursor struct {
 	Seq    uint64 `json:"seq"`
 	Offset int64  `json:"offset"`
-	// Last is a digest of the bytes before Offset: a cursor that points
-	// anywhere else (a rewritten file, a hand edit) is caught.
+	// Last is a digest of the bytes before Offset. So a cursor that points
+	// anywhere else is caught: a rewritten file, a hand edit.
 	Last string `json:"last,omitempty"`
-	// Check is a CRC-32 of the fields above, so a torn or flipped cursor
+	// Check is a CRC-32 of the fields above. So a torn or flipped cursor
 	// file is caught before it is believed.
 	Check string `json:"check"`
 }
@@ -54,12 +55,12 @@ func tailDigest(f *os.File, offset int64) (string, error) {
 	return hex.EncodeToString(h[:8]), nil
 }
 
-// errCorrupt marks a cursor that cannot be believed; the shipper then
-// sends everything still kept again (at least once: the receiver
-// de-duplicates on metadata.uid), so no event is lost to it.
+// errCorrupt marks a cursor that cannot be believed. The shipper then
+// sends everything still kept again, so no event is lost to it. Delivery
+// is at least once; the receiver de-duplicates on metadata.uid.
 var errCorrupt = errors.New("corrupt cursor")
 
-// loadCursor reads the cursor; ok is false when there is none yet.
+// loadCursor reads the cursor. ok is false when there is none yet.
 func loadCursor(dir string) (c Cursor, ok bool, err error) {
 	b, err := os.ReadFile(filepath.Join(dir, cursorName))
 	if errors.Is(err, os.ErrNotExist) {
@@ -79,8 +80,8 @@ func loadCursor(dir string) (c Cursor, ok bool, err error) {
 	return c, true, nil
 }
 
-// verify checks that the cursor points just past a line of f and that
-// the bytes before it are the ones it shipped.
+// verify checks that the cursor points just past a line of f. It checks
+// that the bytes before it are the ones it shipped.
 func (c Cursor) verify(f *os.File, size int64) error {
 	if c.Offset < 0 || c.Offset > size {
 		return fmt.Errorf("%w: offset %d past the end (%d bytes)", errCorrupt, c.Offset, size)

@@ -18,9 +18,9 @@ import (
 // ErrEvent is returned for an event that cannot be encoded (no class).
 var ErrEvent = errors.New("events: not an event")
 
-// Stamp fills what the caller leaves to the process: the event id, the
-// time, the host and the user, and the product version. Fields already
-// set are kept (the golden tests set them all).
+// Stamp fills what the caller leaves to the process. That is the event
+// id, the time, the host, the user and the product version. Fields already
+// set are kept; the golden tests set them all.
 func Stamp(e *Event) error {
 	if e.Metadata.UID == "" {
 		id, err := uuid.NewV7()
@@ -47,7 +47,7 @@ func Stamp(e *Event) error {
 
 type hostFacts struct{ hostname, user, uid string }
 
-// host is looked up once per process: a hook appends a handful of events.
+// host is looked up once per process. A hook appends a handful of events.
 var host = sync.OnceValue(func() hostFacts {
 	var h hostFacts
 	h.hostname, _ = os.Hostname()
@@ -59,9 +59,9 @@ var host = sync.OnceValue(func() hostFacts {
 })
 
 // Encode renders e as one line of JSON, newline included. The line is
-// printable ASCII: every other rune of a name or path is a JSON \u escape
-// (anomaly.EscapeJSON, the one escaper), so the value a parser reads is
-// the file's own text and nothing in it acts on a terminal that shows the
+// printable ASCII. Every other rune of a name or path is a JSON \u escape,
+// by anomaly.EscapeJSON, the one escaper. So the value a parser reads is
+// the file's own text. Nothing in it acts on a terminal that shows the
 // file.
 func Encode(e *Event) ([]byte, error) {
 	if e.ClassUID == 0 {

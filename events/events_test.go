@@ -120,7 +120,7 @@ func TestGoldenEventsPerKind(t *testing.T) {
 }
 
 // TestEventLinesArePrintableASCIIAndOneLine: nothing in a line acts on a
-// terminal that shows the file, and a line is one event.
+// terminal that shows the file. A line is one event.
 func TestEventLinesArePrintableASCIIAndOneLine(t *testing.T) {
 	for name, line := range goldenLines(t) {
 		body := line[:len(line)-1]
@@ -135,8 +135,8 @@ func TestEventLinesArePrintableASCIIAndOneLine(t *testing.T) {
 	}
 }
 
-// TestNamesAndPathsAreTheFilesOwnText: a parser reads back the exact path,
-// and a path that is not UTF-8 carries its bytes in path_hex.
+// TestNamesAndPathsAreTheFilesOwnText: a parser reads back the exact path.
+// A path that is not UTF-8 carries its bytes in path_hex.
 func TestNamesAndPathsAreTheFilesOwnText(t *testing.T) {
 	name := "n\u202eh\ts.\xffmd"
 	e := fix("x", FileChange(daemon, skill, snapshot.Change{Path: []byte(name), Type: snapshot.Added, New: fileEntry(name, "x")}, Reconciliation{}))
@@ -192,10 +192,10 @@ func loadSchema(t *testing.T) schema {
 }
 
 // TestGoldenEventsConformToOCSF checks every golden event against the
-// published schema (testdata/ocsf-1.8.0.json, extracted from the
-// ocsf-schema release by testdata/ocsf-subset.py): the class, its
-// category, type_uid, the activity's id and name, and that every
-// attribute outside unmapped is one the class or object defines.
+// published schema, testdata/ocsf-1.8.0.json. testdata/ocsf-subset.py
+// extracted it from the ocsf-schema release. It checks the class, its
+// category, type_uid, and the activity's id and name. Every attribute
+// outside unmapped must be one the class or object defines.
 func TestGoldenEventsConformToOCSF(t *testing.T) {
 	s := loadSchema(t)
 	if s.Version != Version {

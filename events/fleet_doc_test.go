@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestFleetDocNamesRealFields: every event field docs/fleet.md points a
-// Wazuh rule, a Collector, Vector or Fluent Bit at is a field of the
+// TestFleetDocNamesRealFields: docs/fleet.md points a Wazuh rule, a
+// Collector, Vector or Fluent Bit at event fields. Each is a field of the
 // golden events, so the examples match what skillwire writes.
 func TestFleetDocNamesRealFields(t *testing.T) {
 	doc, err := os.ReadFile("../docs/fleet.md")

@@ -9,27 +9,28 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// Reconciliation is what skillwire concluded about one file change (the
-// reconcile package's Class and Mismatch, as their strings).
+// Reconciliation is what skillwire concluded about one file change. Its
+// fields are the reconcile package's Class and Mismatch, as strings.
 type Reconciliation struct {
 	Class string // "expected", "announced-by-project", "unexpected"; "" when not reconciled
 	Why   string // the mismatch of an unexpected change
-	// SHA256 is of the file's new content; zero when not known. SIEMs index
+	// SHA256 is of the file's new content, zero when not known. SIEMs index
 	// SHA-256, so a changed file should carry it.
 	SHA256 [32]byte
-	// At is where a file the candidate binds from outside its path lies
-	// (a script its settings run: claude.Root.BoundPaths), absolute:
-	// file.path is At, and skillwire.entry the change's path in the
-	// candidate (scripts/<hash>). "" for every other file.
+	// At is the absolute path of a file the candidate binds from outside
+	// its path. An example is a script its settings run
+	// (claude.Root.BoundPaths). Then file.path is At. skillwire.entry is
+	// the change's path in the candidate (scripts/<hash>). At is "" for
+	// every other file.
 	At string
 }
 
-// FileChange is File System Activity (1001) for one path of a candidate:
-// Added is Create, Modified Update, Removed Delete, ModeChanged Set
-// Attributes. file.path is the candidate's path joined with the change's,
-// or where a bound file lies (Reconciliation.At).
-// An unexpected change is Medium, one only the project's own log explains
-// Low, the rest Informational.
+// FileChange is File System Activity (1001) for one path of a candidate.
+// Added is Create, Modified Update, Removed Delete. ModeChanged is Set
+// Attributes. file.path is the candidate's path joined with the change's.
+// For a bound file it is where the file lies (Reconciliation.At). An
+// unexpected change is Medium. One only the project's own log explains is
+// Low. The rest are Informational.
 func FileChange(o Origin, c Candidate, ch snapshot.Change, r Reconciliation) Event {
 	activity := map[snapshot.ChangeType]int{
 		snapshot.Added:       ActivityCreate,
@@ -65,7 +66,7 @@ func FileChange(o Origin, c Candidate, ch snapshot.Change, r Reconciliation) Eve
 }
 
 // CandidateRenamed is File System Activity Rename (1001, activity 5) of a
-// candidate's root: file is where it was, file_result where it is.
+// candidate's root. file is where it was, file_result where it is.
 func CandidateRenamed(o Origin, c Candidate, oldPath string) Event {
 	e := base(o, ClassFileActivity, ActivityRename, SeverityLow)
 	e.File = &File{Name: path.Base(oldPath), Path: oldPath, TypeID: 2, Type: "Folder"}
@@ -87,9 +88,9 @@ type Observation struct {
 	Unexpected int      // file changes no log explains
 }
 
-// CandidateObserved is a Detection Finding (2004): High under a BLOCK;
-// Medium when SUSPECT, anomalous, partial or changed unexpectedly; Low
-// when changed or removed; Informational when new.
+// CandidateObserved is a Detection Finding (2004). It is High under a
+// BLOCK. It is Medium when SUSPECT, anomalous, partial or changed
+// unexpectedly. It is Low when changed or removed, Informational when new.
 func CandidateObserved(o Origin, c Candidate, obs Observation) Event {
 	sev := SeverityInformational
 	switch {
@@ -132,8 +133,8 @@ type Answer struct {
 }
 
 // GateAnswer is a Detection Finding (2004) with the security_control
-// profile: a deny is High (action Denied, disposition Blocked), an ask
-// Medium (action and disposition Other: "Ask"), an allow Informational.
+// profile. A deny is High (action Denied, disposition Blocked). An ask is
+// Medium (action and disposition Other: "Ask"). An allow is Informational.
 func GateAnswer(o Origin, c Candidate, a Answer) Event {
 	sev, actionID, action, dispID, disp := SeverityInformational, 1, "Allowed", 1, "Allowed"
 	switch a.Decision {
@@ -151,7 +152,7 @@ func GateAnswer(o Origin, c Candidate, a Answer) Event {
 	return e
 }
 
-// Verdict is a Detection Finding (2004) for a verdict recorded: BLOCK is
+// Verdict is a Detection Finding (2004) for a verdict recorded. BLOCK is
 // High, SUSPECT Medium, SAFE-TO-PROPOSE Informational.
 func Verdict(o Origin, c Candidate, verdict, digest, reviewer string) Event {
 	sev := SeverityInformational
@@ -167,8 +168,8 @@ func Verdict(o Origin, c Candidate, verdict, digest, reviewer string) Event {
 	return e
 }
 
-// AutoAccept is a Detection Finding (2004), Low: a change announced by a
-// trusted audit-log source accepted within bounds without a person.
+// AutoAccept is a Detection Finding (2004), Low. A trusted audit-log
+// source announced a change, accepted within bounds without a person.
 func AutoAccept(o Origin, c Candidate, from, to, source string) Event {
 	e := finding(o, c, SeverityLow, "auto-accept", to, c.Kind+" change auto-accepted")
 	e.Message = c.Kind + " " + describe(c) + ": change auto-accepted (announced by " + source + ")"
@@ -176,7 +177,7 @@ func AutoAccept(o Origin, c Candidate, from, to, source string) Event {
 	return e
 }
 
-// Halt is a Detection Finding (2004), High: skillwire stopped trusting a
+// Halt is a Detection Finding (2004), High. skillwire stopped trusting a
 // candidate until a person decides.
 func Halt(o Origin, c Candidate, digest, reason string) Event {
 	e := finding(o, c, SeverityHigh, "halt", digest, c.Kind+" halted")
@@ -185,9 +186,9 @@ func Halt(o Origin, c Candidate, digest, reason string) Event {
 	return e
 }
 
-// HooksDisabled is a Detection Finding (2004), Medium: a settings
-// candidate switches Claude Code's hooks off (setting names the key, e.g.
-// "disableAllHooks"), and with them the gate.
+// HooksDisabled is a Detection Finding (2004), Medium. A settings
+// candidate switches Claude Code's hooks off, and with them the gate.
+// setting names the key, such as "disableAllHooks".
 func HooksDisabled(o Origin, c Candidate, setting string) Event {
 	e := finding(o, c, SeverityMedium, "hooks-disabled", setting, "hooks switched off by "+c.Scope+" settings")
 	e.Message = c.Scope + " settings " + describe(c) + " switch hooks off (" + setting + ")"
@@ -195,12 +196,12 @@ func HooksDisabled(o Origin, c Candidate, setting string) Event {
 	return e
 }
 
-// InstallRecord is a Detection Finding (2004): plugin c's folder is not
+// InstallRecord is a Detection Finding (2004). Plugin c's folder is not
 // what Claude Code recorded installing (installed_plugins.json). check
-// names the check that failed (config's Record… words), told is the
-// finding as the session was told it (escaped). A copyHash its folder no
+// names the check that failed, in config's Record… words. told is the
+// finding as the session was told it, escaped. A copyHash its folder no
 // longer hashes to is High: the bytes changed after the client installed
-// them; any other disagreement Medium.
+// them. Any other disagreement is Medium.
 func InstallRecord(o Origin, c Candidate, check, told string) Event {
 	sev := SeverityMedium
 	if check == "copyHash" {
@@ -212,9 +213,9 @@ func InstallRecord(o Origin, c Candidate, check, told string) Event {
 	return e
 }
 
-// Restore is File Remediation Activity (7002), activity Restore: the
-// candidate's tree put back at digest to; the displaced tree (from) kept
-// in quarantine. A failed restore has status Failure and err's text.
+// Restore is File Remediation Activity (7002), activity Restore. The
+// candidate's tree is put back at digest to. The displaced tree (from) is
+// kept in quarantine. A failed restore has status Failure and err's text.
 func Restore(o Origin, c Candidate, from, to, quarantine string, err error) Event {
 	e := base(o, ClassFileRemediation, ActivityRestore, SeverityInformational)
 	e.File = &File{Name: path.Base(c.Path), Path: c.Path, TypeID: 2, Type: "Folder"}
@@ -273,7 +274,7 @@ func base(o Origin, class, activity int, sev Severity) Event {
 }
 
 // finding is a Detection Finding about candidate c. Its finding_info.uid
-// is stable for the same rule, candidate and key, so a backend can group
+// is stable for the same rule, candidate and key. So a backend can group
 // reports of one finding.
 func finding(o Origin, c Candidate, sev Severity, rule, key, title string) Event {
 	e := base(o, ClassDetectionFinding, ActivityFindingCreate, sev)
@@ -310,7 +311,7 @@ func severityOfClass(class string) Severity {
 
 func ref(c Candidate) *Candidate { return &c }
 
-// describe names a candidate in a message: its name, else its id.
+// describe names a candidate in a message by its name, else its id.
 func describe(c Candidate) string {
 	if c.Name != "" {
 		return `"` + c.Name + `" (` + c.ID + ")"

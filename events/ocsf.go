@@ -1,19 +1,20 @@
 // Package events writes what skillwire decides and observes as OCSF events
-// (one JSON object a line) to <state>/events.ndjson, and ships that file
-// over OTLP/HTTP from a persisted cursor, at least once.
+// to <state>/events.ndjson, one JSON object a line. It ships that file over
+// OTLP/HTTP from a persisted cursor, at least once.
 //
-// The OCSF classes, pinned against the published schema at tag 1.8.0 of
-// github.com/ocsf/ocsf-schema (see testdata/ocsf-1.8.0.json):
+// The OCSF classes are pinned against the published schema at tag 1.8.0
+// of github.com/ocsf/ocsf-schema (see testdata/ocsf-1.8.0.json).
 //
-//   - File System Activity (class_uid 1001, category System Activity): one
-//     file of a candidate created, updated, deleted, renamed or re-moded;
-//     events/system/file_activity.json.
-//   - Detection Finding (class_uid 2004, category Findings): a candidate
-//     observed new, changed, anomalous or partial; a gate ask or deny; a
-//     verdict; an auto-accept; a halt; hooks switched off by a project;
-//     events/findings/detection_finding.json.
+//   - File System Activity (class_uid 1001, category System Activity). One
+//     file of a candidate was created, updated, deleted, renamed or
+//     re-moded. Schema: events/system/file_activity.json.
+//   - Detection Finding (class_uid 2004, category Findings). A candidate
+//     was observed new, changed, anomalous or partial. Or: a gate ask or
+//     deny, a verdict, an auto-accept, a halt, hooks switched off by a
+//     project. Schema: events/findings/detection_finding.json.
 //   - File Remediation Activity (class_uid 7002, category Remediation),
-//     activity Restore: a restore; events/remediation/file_remediation_activity.json.
+//     activity Restore: a restore. Schema:
+//     events/remediation/file_remediation_activity.json.
 //
 // skillwire's own fields live under unmapped.skillwire.
 package events
@@ -27,11 +28,11 @@ import (
 const Version = "1.8.0"
 
 // ProductVersion is skillwire's version as metadata.product.version says
-// it; the command sets it from its build version.
+// it. The command sets it from its build version.
 var ProductVersion = "0.1.0-dev"
 
-// OCSF class and category identifiers (class_uid = category_uid*1000 + the
-// class's own uid; type_uid = class_uid*100 + activity_id).
+// OCSF class and category identifiers. class_uid is category_uid*1000 +
+// the class's own uid. type_uid is class_uid*100 + activity_id.
 const (
 	CategorySystem      = 1
 	CategoryFindings    = 2
@@ -79,8 +80,8 @@ var severityNames = map[Severity]string{
 	SeverityCritical:      "Critical",
 }
 
-// Event is one OCSF event. Field names and nesting are the schema's; the
-// JSON encoding is the contract (pinned by the golden files).
+// Event is one OCSF event. Field names and nesting are the schema's. The
+// JSON encoding is the contract, pinned by the golden files.
 type Event struct {
 	ActivityID   int      `json:"activity_id"`
 	ActivityName string   `json:"activity_name"`
@@ -121,8 +122,8 @@ type Event struct {
 
 // Metadata is OCSF metadata.
 type Metadata struct {
-	// UID is the event's unique id (a UUIDv7): the key a pipeline
-	// de-duplicates on, since shipping is at least once.
+	// UID is the event's unique id (a UUIDv7). A pipeline de-duplicates on
+	// it, since shipping is at least once.
 	UID            string   `json:"uid"`
 	Version        string   `json:"version"`
 	Product        Product  `json:"product"`
@@ -138,7 +139,7 @@ type Product struct {
 	Version    string `json:"version"`
 }
 
-// Device is OCSF device. type_id is required; skillwire does not know
+// Device is OCSF device. type_id is required. skillwire does not know
 // whether it runs on a laptop or a server, so it says Unknown (0).
 type Device struct {
 	Hostname string `json:"hostname"`
@@ -146,8 +147,8 @@ type Device struct {
 	Type     string `json:"type"`
 }
 
-// Actor is OCSF actor: the user skillwire runs as and, when a hook knew
-// it, the Claude Code session.
+// Actor is OCSF actor: the user skillwire runs as. It holds the Claude
+// Code session when a hook knew it.
 type Actor struct {
 	User    User     `json:"user"`
 	AppName string   `json:"app_name,omitempty"`
@@ -162,7 +163,7 @@ type User struct {
 	Type   string `json:"type"`
 }
 
-// Session is OCSF session; UID is Claude Code's session.id.
+// Session is OCSF session. UID is Claude Code's session.id.
 type Session struct {
 	UID string `json:"uid"`
 }
@@ -178,7 +179,7 @@ type File struct {
 }
 
 // Fingerprint is OCSF fingerprint. BLAKE3 has no algorithm_id of its own
-// in OCSF 1.8.0: it is Other (99) named in algorithm.
+// in OCSF 1.8.0. So it is Other (99), named in algorithm.
 type Fingerprint struct {
 	AlgorithmID int    `json:"algorithm_id"`
 	Algorithm   string `json:"algorithm"`
@@ -187,8 +188,8 @@ type Fingerprint struct {
 
 // FindingInfo is OCSF finding_info.
 type FindingInfo struct {
-	// UID names the finding, not the event: the same finding reported
-	// twice (a candidate still BLOCKed at the next session) has one uid.
+	// UID names the finding, not the event. The same finding reported
+	// twice has one uid, as a candidate still BLOCKed at the next session.
 	UID      string   `json:"uid"`
 	Title    string   `json:"title"`
 	Desc     string   `json:"desc,omitempty"`
@@ -247,11 +248,11 @@ type Fields struct {
 	Setting        string   `json:"setting,omitempty"`
 	// Check is the install-record check a plugin's folder failed.
 	Check string `json:"check,omitempty"`
-	// PathHex is the exact bytes of a path that is not valid UTF-8 (JSON
-	// cannot hold them; file.path then carries U+FFFD in their place).
+	// PathHex is the exact bytes of a path that is not valid UTF-8. JSON
+	// cannot hold them, so file.path carries U+FFFD in their place.
 	PathHex string `json:"path_hex,omitempty"`
-	// Entry is a bound file's path in its candidate (scripts/<hash>) when
-	// file.path is where the file lies (Reconciliation.At).
+	// Entry is a bound file's path in its candidate (scripts/<hash>). It is
+	// set when file.path is where the file lies (Reconciliation.At).
 	Entry string `json:"entry,omitempty"`
 	// ClaudeCode is what a hook knew of the Claude Code session.
 	ClaudeCode *ClaudeCode `json:"claude_code,omitempty"`
@@ -266,8 +267,8 @@ type Candidate struct {
 	Path  string `json:"path,omitempty"`
 }
 
-// ClaudeCode carries Claude Code's own telemetry keys, so a backend joins
-// these events with the client's (its session.id and prompt.id).
+// ClaudeCode carries Claude Code's own telemetry keys: session.id and
+// prompt.id. So a backend joins these events with the client's.
 type ClaudeCode struct {
 	SessionID string `json:"session_id,omitempty"`
 	PromptID  string `json:"prompt_id,omitempty"`

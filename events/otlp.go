@@ -14,14 +14,15 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 )
 
-// The OTLP log record of an event: the body is the event's OCSF JSON as
-// written (an OCSF-aware backend stores it whole); every field is also an
-// attribute under its dotted OCSF name (class_uid, metadata.uid,
-// file.path, unmapped.skillwire.candidate.id, …); session.id and prompt.id
-// are Claude Code's own attribute names, so a backend joins these records
-// with the client's; the event name is "skillwire." + the kind.
+// The OTLP log record of an event. Its body is the event's OCSF JSON as
+// written, so an OCSF-aware backend stores it whole. Every field is also
+// an attribute under its dotted OCSF name. Examples are class_uid,
+// metadata.uid, file.path and unmapped.skillwire.candidate.id. session.id
+// and prompt.id are Claude Code's own attribute names. So a backend joins
+// these records with the client's. The event name is "skillwire." + the
+// kind.
 
-// converter turns lines into SDK records through a LoggerProvider, so each
+// converter turns lines into SDK records through a LoggerProvider. So each
 // record carries the resource and scope an exporter needs.
 type converter struct {
 	provider *sdklog.LoggerProvider
@@ -31,9 +32,9 @@ type converter struct {
 }
 
 // collect is a Processor that keeps what is emitted, for Ship to export
-// itself (the SDK's processors report export errors to a global handler,
-// not to the caller, and Ship must know a batch arrived before it moves
-// the cursor).
+// itself. The SDK's processors report export errors to a global handler,
+// not to the caller. Ship must know a batch arrived before it moves the
+// cursor.
 type collect struct{ recs []sdklog.Record }
 
 func (p *collect) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
@@ -58,7 +59,7 @@ func newConverter() *converter {
 
 func (c *converter) close() { c.provider.Shutdown(context.Background()) }
 
-// convert makes one record per line; a line that is not a JSON object is
+// convert makes one record per line. A line that is not a JSON object is
 // sent as its text with skillwire.malformed, and counted.
 func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Record, int) {
 	c.sink.recs = make([]sdklog.Record, 0, len(lines))
@@ -102,8 +103,8 @@ func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Recor
 	return c.sink.recs, malformed
 }
 
-// flatten appends m's leaves as attributes with dotted keys; an array
-// becomes one attribute holding a slice (of maps for arrays of objects).
+// flatten appends m's leaves as attributes with dotted keys. An array
+// becomes one attribute holding a slice, of maps for arrays of objects.
 func flatten(out []attribute.KeyValue, prefix string, m map[string]any) []attribute.KeyValue {
 	for k, v := range m {
 		key := k
@@ -142,8 +143,8 @@ func value(v any) attribute.Value {
 	return attribute.StringValue("")
 }
 
-// number is an integral JSON number (every number in an event is one,
-// and below 2^53, so float64 holds it exactly).
+// number is an integral JSON number. Every number in an event is one, and
+// below 2^53, so float64 holds it exactly.
 func number(v any) (int64, bool) {
 	f, ok := v.(float64)
 	if !ok || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
@@ -165,7 +166,7 @@ func dig(m map[string]any, keys ...string) any {
 }
 
 // otelSeverity maps OCSF severity_id onto the OpenTelemetry log severity
-// numbers: Informational is INFO, Low INFO4, Medium WARN, High ERROR,
+// numbers. Informational is INFO, Low INFO4, Medium WARN. High is ERROR,
 // Critical FATAL.
 func otelSeverity(s Severity) log.Severity {
 	switch s {

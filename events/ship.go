@@ -18,8 +18,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Switch is the environment variable that turns OTLP shipping on ("1",
-// "true" or "on"); the endpoint and the rest are the standard
+// Switch is the environment variable that turns OTLP shipping on: "1",
+// "true" or "on". The endpoint and the rest are the standard
 // OTEL_EXPORTER_OTLP_* variables, read by the OpenTelemetry exporter.
 const Switch = "SKILLWIRE_EVENTS_OTLP"
 
@@ -34,9 +34,10 @@ func Enabled(getenv func(string) (string, bool)) bool {
 }
 
 // NewExporter is the OTLP/HTTP log exporter configured by the standard
-// OTEL_EXPORTER_OTLP_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS,
-// …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE and their _LOGS_ forms). Its own
-// retry is off: Ship retries, so that it knows when a batch is delivered.
+// OTEL_EXPORTER_OTLP_* variables. They are OTEL_EXPORTER_OTLP_ENDPOINT,
+// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE and their _LOGS_
+// forms. Its own retry is off. Ship retries, so that it knows when a
+// batch is delivered.
 func NewExporter(ctx context.Context, t ...Target) (sdklog.Exporter, error) {
 	opts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
 	for _, x := range t {
@@ -55,7 +56,7 @@ func NewExporter(ctx context.Context, t ...Target) (sdklog.Exporter, error) {
 }
 
 // Target is where an administrator sends the events (managed
-// configuration); its fields take the place of the OTEL_EXPORTER_OTLP_*
+// configuration). Its fields take the place of the OTEL_EXPORTER_OTLP_*
 // variables when set.
 type Target struct {
 	Endpoint string
@@ -68,13 +69,13 @@ type ShipConfig struct {
 	Exporter sdklog.Exporter
 	// Batch is how many events go in one export request.
 	Batch int
-	// Attempts bounds the tries of one batch; between them Ship waits
+	// Attempts bounds the tries of one batch. Between them Ship waits
 	// Backoff, doubling up to MaxBackoff, with jitter.
 	Attempts   int
 	Backoff    time.Duration
 	MaxBackoff time.Duration
-	// LockWait bounds the wait for the events lock (held by appenders only
-	// for a write, by Ship only while it opens a file).
+	// LockWait bounds the wait for the events lock. Appenders hold it
+	// only for a write. Ship holds it only while it opens a file.
 	LockWait time.Duration
 }
 
@@ -105,18 +106,18 @@ type Result struct {
 	Malformed int
 	// LostFiles counts rotated files removed before they were shipped.
 	LostFiles uint64
-	// CursorReset says why the cursor was not believed ("" when it was):
-	// everything still kept was then sent again from the oldest file.
+	// CursorReset says why the cursor was not believed, "" when it was.
+	// Then everything still kept was sent again from the oldest file.
 	CursorReset string
 	Cursor      Cursor
 }
 
 // Ship delivers every complete line from the cursor to the end of the
-// active file, batch by batch, saving the cursor after each delivered
-// batch: delivery is at least once (a crash between export and save sends
-// the batch again; metadata.uid de-duplicates). It follows the cursor
-// across rotation. When a batch fails Attempts times, Ship returns the
-// error and the cursor stays before it: nothing is lost.
+// active file, batch by batch. It saves the cursor after each delivered
+// batch. So delivery is at least once. A crash between export and save
+// sends the batch again; metadata.uid de-duplicates. Ship follows the
+// cursor across rotation. When a batch fails Attempts times, Ship returns
+// the error. The cursor stays before the batch, so nothing is lost.
 func Ship(ctx context.Context, c ShipConfig) (Result, error) {
 	c = c.withDefaults()
 	var res Result
@@ -137,9 +138,9 @@ func Ship(ctx context.Context, c ShipConfig) (Result, error) {
 	}
 }
 
-// openCursor resolves the cursor against the files there are, under the
-// lock so no rotation happens in between, and opens the file it names.
-// f is nil when there is nothing to read.
+// openCursor resolves the cursor against the files there are. It opens
+// the file the cursor names. It holds the lock, so no rotation happens in
+// between. f is nil when there is nothing to read.
 func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur Cursor, active bool, err error) {
 	unlock, err := lock(ctx, c.Dir, c.LockWait, unix.LOCK_SH)
 	if err != nil {
@@ -170,7 +171,7 @@ func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur
 	case cur.Seq > activeSeq:
 		reset(fmt.Errorf("%w: file %d is newer than the newest (%d)", errCorrupt, cur.Seq, activeSeq))
 	case cur.Seq < oldest:
-		// Rotated away unshipped: say how many files, go on from the oldest.
+		// Rotated away unshipped. Say how many files; go on from the oldest.
 		res.LostFiles += oldest - cur.Seq
 		cur = Cursor{Seq: oldest}
 	}
@@ -203,10 +204,10 @@ func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur
 	}
 }
 
-// shipFile ships f from cur to its end and returns the cursor after it:
-// in the same file when f is still the active one, else at the start of
-// the next file. Reading and converting the next batch overlaps the
-// export of the last one.
+// shipFile ships f from cur to its end and returns the cursor after it.
+// That cursor is in the same file when f is still the active one. Else it
+// is at the start of the next file. Reading and converting the next batch
+// overlaps the export of the last one.
 func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, res *Result) (Cursor, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -250,8 +251,8 @@ func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active 
 	return cur, ctx.Err()
 }
 
-// batch is what read hands to shipFile: records to export, the bytes of
-// the file they came from, and whether the file is done.
+// batch is what read hands to shipFile. It holds records to export and
+// the bytes of the file they came from. end says whether the file is done.
 type batch struct {
 	recs      []sdklog.Record
 	malformed int
@@ -266,8 +267,8 @@ const (
 	endNext     // this file is done: go on with the next
 )
 
-// read reads f's lines from cur in batches, converting each, until the end
-// of the file.
+// read reads f's lines from cur in batches, converting each. It reads to
+// the end of the file.
 func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, out chan<- batch) {
 	send := func(b batch) bool {
 		select {
@@ -313,7 +314,7 @@ func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool
 			return
 		}
 		if active {
-			// Rotated since it was opened: what was appended before the
+			// Rotated since it was opened. What was appended before the
 			// rotation is still to read, then the next file.
 			active = false
 			br.Reset(io.NewSectionReader(f, offset, 1<<62))
@@ -338,7 +339,7 @@ func moveOn(dir string, cur Cursor) (Cursor, error) {
 }
 
 // rotatedSince says whether the active file of sequence seq has been
-// rotated (renamed to its number).
+// rotated, that is renamed to its number.
 func rotatedSince(dir string, seq uint64) bool {
 	_, err := os.Lstat(filepath.Join(dir, FileName+"."+strconv.FormatUint(seq, 10)))
 	return err == nil
@@ -368,9 +369,10 @@ func export(ctx context.Context, c ShipConfig, recs []sdklog.Record) error {
 // ErrExporter: the OTLP exporter could not be made from its settings.
 var ErrExporter = errors.New("events: the OTLP exporter")
 
-// ShipOnce sends what is not yet delivered from the events kept in dir,
-// through a new exporter configured by the OTEL_EXPORTER_OTLP_* variables,
-// and shuts it down: one round of `skillwire events ship` or the daemon.
+// ShipOnce sends what is not yet delivered from the events kept in dir.
+// It uses a new exporter configured by the OTEL_EXPORTER_OTLP_* variables,
+// then shuts it down. It is one round of `skillwire events ship` or the
+// daemon.
 func ShipOnce(ctx context.Context, dir string, t Target) (Result, error) {
 	exp, err := NewExporter(ctx, t)
 	if err != nil {

@@ -24,7 +24,7 @@ import (
 )
 
 // collector is the OpenTelemetry Collector's own OTLP receiver on
-// 127.0.0.1, HTTP only, feeding a consumertest sink (optionally slowed).
+// 127.0.0.1, HTTP only. It feeds a consumertest sink, optionally slowed.
 type collector struct {
 	t     testing.TB
 	addr  string
@@ -167,8 +167,8 @@ func missing(want []string, got map[string]map[string]any) []string {
 }
 
 // TestEventsArriveAtTheCollectorWithTheirAttributes: every field of the
-// OCSF event is an attribute under its dotted name, session.id and
-// prompt.id are set, the body is the event's JSON.
+// OCSF event is an attribute under its dotted name. session.id and
+// prompt.id are set. The body is the event's JSON.
 func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
 	dir := t.TempDir()
 	col := startCollector(t, "", 0, nil)
@@ -231,9 +231,9 @@ func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
 	}
 }
 
-// TestCollectorDownThenBackLosesNothing: while the collector is stopped the
-// events stay in the file and the cursor before them; after it comes back
-// every event arrives.
+// TestCollectorDownThenBackLosesNothing: while the collector is stopped,
+// the events stay in the file and the cursor before them. After it comes
+// back every event arrives.
 func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 	dir := t.TempDir()
 	col := startCollector(t, "", 0, nil)
@@ -266,7 +266,7 @@ func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 }
 
 // TestSlowCollectorDoesNotSlowAppending: the shipper holds no lock while
-// it waits on the network, so a hook's append stays fast.
+// it waits on the network. So a hook's append stays fast.
 func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
 	dir := t.TempDir()
 	col := startCollector(t, "", 300*time.Millisecond, nil)
@@ -291,7 +291,7 @@ func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	wg.Wait()
-	// The collector takes 300 ms a batch; an append that waited on it
+	// The collector takes 300 ms a batch. An append that waited on it
 	// would show it. 100 ms is far above an append's cost.
 	if worst > 100*time.Millisecond {
 		t.Errorf("slowest append %v while shipping to a slow collector", worst)
@@ -299,7 +299,7 @@ func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
 }
 
 // TestRotationMidShipLosesNothing: the file is rotated between and during
-// ships; the cursor follows the sequence numbers.
+// ships. The cursor follows the sequence numbers.
 func TestRotationMidShipLosesNothing(t *testing.T) {
 	dir := t.TempDir()
 	col := startCollector(t, "", 0, nil)
@@ -329,10 +329,10 @@ func TestRotationMidShipLosesNothing(t *testing.T) {
 	}
 }
 
-// TestACorruptCursorResendsRatherThanLoses: a cursor that fails its
-// checksum, points past the file or at the wrong bytes is set aside and
-// everything kept is sent again (the receiver de-duplicates on
-// metadata.uid); none is lost.
+// TestACorruptCursorResendsRatherThanLoses: a cursor may fail its
+// checksum, point past the file or point at the wrong bytes. It is set
+// aside and everything kept is sent again, so none is lost. The receiver
+// de-duplicates on metadata.uid.
 func TestACorruptCursorResendsRatherThanLoses(t *testing.T) {
 	cases := map[string]func(dir string){
 		"garbage":      func(dir string) { os.WriteFile(filepath.Join(dir, cursorName), []byte("{\"seq\":1,\"off"), 0o600) },
@@ -389,8 +389,8 @@ func flip(dir string, f func(*Cursor), fixSum bool) {
 	}
 }
 
-// TestRotatedAwayUnshippedIsReported: files pruned before they were shipped
-// are counted, not silently skipped.
+// TestRotatedAwayUnshippedIsReported: files pruned before they were
+// shipped are counted, not silently skipped.
 func TestRotatedAwayUnshippedIsReported(t *testing.T) {
 	dir := t.TempDir()
 	col := startCollector(t, "", 0, nil)
@@ -413,7 +413,7 @@ func TestRotatedAwayUnshippedIsReported(t *testing.T) {
 func BenchmarkShip100k(b *testing.B) {
 	dir := b.TempDir()
 	appendN(b, dir, Config{MaxBytes: 1 << 30, Keep: 2, LockWait: time.Second}, 100_000)
-	// The collector counts and drops: a sink keeping 100,000 records would
+	// The collector counts and drops. A sink keeping 100,000 records would
 	// measure the test's garbage collector, not the shipping.
 	var got atomic.Int64
 	col := startCollectorWith(b, func(_ context.Context, ld plog.Logs) error { got.Add(int64(ld.LogRecordCount())); return nil })

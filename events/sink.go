@@ -16,21 +16,21 @@ import (
 )
 
 // FileName is the events file in the state directory. Rotated files are
-// FileName + "." + a sequence number that only grows, so a rotated file
-// keeps its name until it is pruned and a cursor can name it (the active
-// file's sequence is the highest rotated one plus one).
+// FileName + "." + a sequence number that only grows. So a rotated file
+// keeps its name until it is pruned, and a cursor can name it. The active
+// file's sequence is the highest rotated one plus one.
 const FileName = "events.ndjson"
 
-// lockName is the lock the appenders and the shipper take; it lies outside
+// lockName is the lock the appenders and the shipper take. It lies outside
 // the events.ndjson* glob a collector tails.
 const lockName = "events.lock"
 
 var (
-	// ErrBusy is returned when the lock was not had within the wait: the
+	// ErrBusy is returned when the lock was not had within the wait. The
 	// event is not written, and the caller says so on stderr.
 	ErrBusy = errors.New("events: the events file is busy")
 	// ErrRefused is returned for an events file that is a link or not a
-	// regular file: it is never written through.
+	// regular file. It is never written through.
 	ErrRefused = errors.New("events: refusing the events file")
 )
 
@@ -38,23 +38,23 @@ var (
 type Config struct {
 	// MaxBytes rotates the file before an append would pass it.
 	MaxBytes int64
-	// Keep is how many rotated files are kept; older ones are removed,
-	// shipped or not (the shipper reports what it lost).
+	// Keep is how many rotated files are kept. Older ones are removed,
+	// shipped or not. The shipper reports what it lost.
 	Keep int
-	// LockWait bounds the wait for the lock; a context deadline that comes
+	// LockWait bounds the wait for the lock. A context deadline that comes
 	// sooner bounds it too. A hook must answer: it never waits longer.
 	LockWait time.Duration
 }
 
-// DefaultConfig is what Append uses: 16 MiB a file, 4 rotated files kept,
-// 100 ms for the lock.
+// DefaultConfig is what Append uses. It is 16 MiB a file, 4 rotated files
+// kept, 100 ms for the lock.
 var DefaultConfig = Config{MaxBytes: 16 << 20, Keep: 4, LockWait: 100 * time.Millisecond}
 
-// Append stamps each event (Stamp), encodes it (Encode) and appends the
+// Append stamps each event (Stamp) and encodes it (Encode). It appends the
 // lines to <dir>/events.ndjson in one write, 0600, under DefaultConfig.
 // It never waits past the lock wait or ctx's deadline. On error nothing
-// or a torn last line was written (the next append starts a fresh line),
-// and the caller, which must go on, says so on stderr.
+// or a torn last line was written. The next append starts a fresh line.
+// The caller must go on, and says so on stderr.
 func Append(ctx context.Context, dir string, evs ...Event) error {
 	return DefaultConfig.Append(ctx, dir, evs...)
 }
@@ -95,8 +95,8 @@ func (c Config) Append(ctx context.Context, dir string, evs ...Event) error {
 	}
 	defer f.Close()
 	if size > 0 {
-		// A writer that died mid-line (or a full disk) left a torn line:
-		// start a new one, so the torn one is alone and reported as such.
+		// A writer that died mid-line (or a full disk) left a torn line.
+		// Start a new one, so the torn one is alone and reported as such.
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
 			buf = append([]byte{'\n'}, buf...)
@@ -108,7 +108,7 @@ func (c Config) Append(ctx context.Context, dir string, evs ...Event) error {
 	return nil
 }
 
-// lock takes the lock file's flock in mode, polling until the wait or
+// lock takes the lock file's flock in mode. It polls until the wait or
 // ctx's deadline, whichever is sooner.
 func lock(ctx context.Context, dir string, wait time.Duration, mode int) (func(), error) {
 	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
@@ -138,7 +138,7 @@ func lock(ctx context.Context, dir string, wait time.Duration, mode int) (func()
 	}
 }
 
-// openActive opens the active file for appending, refusing a link or a
+// openActive opens the active file for appending. It refuses a link or a
 // file that is not regular.
 func openActive(dir string) (*os.File, int64, error) {
 	name := filepath.Join(dir, FileName)
@@ -161,7 +161,7 @@ func openActive(dir string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// rotate renames the active file to the next sequence number and removes
+// rotate renames the active file to the next sequence number. It removes
 // the rotated files past keep. The caller holds the lock.
 func rotate(dir string, keep int) error {
 	seqs, err := rotated(dir)

@@ -91,7 +91,7 @@ func TestRotationKeepsABoundedNumberOfFiles(t *testing.T) {
 }
 
 // TestAppendNeverWaitsPastTheLockWait: a holder of the lock (a stuck
-// process) costs a hook at most the wait, and the hook gets ErrBusy.
+// process) costs a hook at most the wait. The hook gets ErrBusy.
 func TestAppendNeverWaitsPastTheLockWait(t *testing.T) {
 	dir := t.TempDir()
 	unlock, err := lock(context.Background(), dir, time.Second, unix.LOCK_EX)
@@ -154,8 +154,8 @@ func TestATornLineStaysAlone(t *testing.T) {
 	}
 }
 
-// TestDiskFullIsAnErrorTheHookCanSay fills a 64 KiB tmpfs: Append returns
-// the write error (ENOSPC), promptly, and appends again once there is room.
+// TestDiskFullIsAnErrorTheHookCanSay fills a 64 KiB tmpfs. Append returns
+// the write error (ENOSPC), promptly. It appends again once there is room.
 func TestDiskFullIsAnErrorTheHookCanSay(t *testing.T) {
 	dir := t.TempDir()
 	if os.Getuid() != 0 {
@@ -180,8 +180,8 @@ func TestDiskFullIsAnErrorTheHookCanSay(t *testing.T) {
 	if !strings.Contains(err.Error(), FileName) {
 		t.Errorf("message %q does not name the file", err)
 	}
-	// Room again (the file is shipped and cut, or space freed): the torn
-	// tail stays alone and new events are whole lines.
+	// Room again: the file is shipped and cut, or space freed. The torn
+	// tail stays alone, and new events are whole lines.
 	if err := os.WriteFile(filepath.Join(dir, "filler"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -15,14 +15,14 @@ type Backlog struct {
 	Bytes int64    // their total size
 	// Cursor is where shipping stands; nil when nothing was ever shipped.
 	Cursor *Cursor
-	// CursorProblem says why the cursor would not be believed ("" when it
-	// would be): the next ship then sends everything kept again.
+	// CursorProblem says why the cursor would not be believed, "" when it
+	// would be. The next ship then sends everything kept again.
 	CursorProblem string
 	Pending       int // complete lines after the cursor
 }
 
-// Status reads the backlog without taking the lock: it is a snapshot for
-// a person, and a concurrent append only makes it a line short.
+// Status reads the backlog without taking the lock. It is a snapshot for
+// a person. A concurrent append only makes it a line short.
 func Status(dir string) (Backlog, error) {
 	var b Backlog
 	seqs, err := rotated(dir)

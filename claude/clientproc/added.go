@@ -1,18 +1,20 @@
-// Package clientproc reads the Claude Code process that runs a hook: it
-// finds the client among the hook's parent processes and reads, from its
-// command line and the environment it started with, the folders the
-// session added (Client.Added), telling in fixed words what it cannot read.
+// Package clientproc reads the Claude Code process that runs a hook. It
+// finds the client among the hook's parent processes. From the client's
+// command line and the environment it started with, it reads the folders
+// the session added (Client.Added). It tells in fixed words what it cannot
+// read.
 //
 // The folders a session added load skills, agents and commands as the
-// project's own do (pinned by e2e/adddir_test.go), and no hook input names
-// them: the client's own process does. Claude Code 2.1.328 adds, at its
-// start, each --add-dir of its command line, the folders a relaunch of a
-// session passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS (a JSON array of
-// paths) and those a background session passes as addDirs of
-// CLAUDE_BG_SESSION_PERMISSION_RULES (a JSON object), all read from the
-// environment it started with, which /proc/<pid>/environ keeps whatever
-// the client unsets later. A hook runs under `/bin/sh -c` the client
-// starts, so the client is a near ancestor.
+// project's own do (e2e/adddir_test.go). No hook input names them; the
+// client's own process does. Claude Code 2.1.328 adds them at its start,
+// from three places. Each --add-dir of its command line is one. A
+// relaunch passes a JSON array of paths in
+// CLAUDE_RELAUNCH_SESSION_ADD_DIRS. A background session passes addDirs of
+// CLAUDE_BG_SESSION_PERMISSION_RULES, a JSON object. The variables are
+// read from the environment the client started with. /proc/<pid>/environ
+// keeps that, whatever the client unsets later
+// (TestTheClientsAddedFoldersAreReadFromItsEnvironment). A hook runs under
+// a `/bin/sh -c` the client starts, so the client is a near ancestor.
 package clientproc
 
 import (
@@ -36,20 +38,20 @@ import (
 const (
 	// maxHops bounds the walk up the hook's parent processes.
 	maxHops = 16
-	// maxCmdline bounds the client's command line read (Linux's ARG_MAX
-	// is 2 MiB by default): a longer one is not parsed in part.
+	// maxCmdline bounds the client's command line read. Linux's ARG_MAX
+	// is 2 MiB by default. A longer one is not parsed in part.
 	maxCmdline = 2 << 20
 	// maxEnviron bounds the client's environment read, likewise.
 	maxEnviron = 2 << 20
-	// MaxAdded bounds the added folders watched; the rest are told.
+	// MaxAdded bounds the added folders watched. The rest are told.
 	MaxAdded = 32
 )
 
 // Client is where a hook looks for the Claude Code process that runs it.
 type Client struct {
-	// Proc is the proc filesystem; "" where the system has none.
+	// Proc is the proc filesystem, "" where the system has none.
 	Proc string
-	// Parent is the hook's parent process: the walk starts there.
+	// Parent is the hook's parent process. The walk starts there.
 	Parent int
 }
 
@@ -61,24 +63,26 @@ type AddedDirs struct {
 	// Dirs are the added folders, absolute, as the client reads them.
 	Dirs []string
 	// Problem, in fixed words, is why the added folders cannot all be
-	// observed: the client was not found, its command line or working
-	// directory could not be read, a path is not read as the client reads
-	// it. "" when they are all observed, or no client runs this hook.
+	// observed. The client may not be found. Its command line or working
+	// directory may not be readable. A path may not be read as the client
+	// reads it. Problem is "" when all are observed, or no client runs
+	// this hook.
 	Problem string
 	// Plugins are the plugin folders the client loads (--plugin-dir).
 	Plugins PluginDirs
 	// startInstructions: the environment the client started with switches
-	// on reading the added folders' instruction files, or it could not be
-	// read (Instructions).
+	// on reading the added folders' instruction files. It is also set when
+	// that environment could not be read (Instructions).
 	startInstructions bool
 }
 
 // Instructions is whether the client reads the instruction files of the
-// folders it added (claude.EnvAddedInstructions): on in the environment it
-// started with, read with its command line, or in the hook's own env,
-// which carries the settings env the client applied to itself. An
-// environment that cannot be read is taken as on: a file watched that the
-// client does not read costs a line, one it reads unwatched is silence.
+// folders it added (claude.EnvAddedInstructions). The switch may be on in
+// the environment the client started with, read with its command line. Or
+// it may be on in the hook's own env, which carries the settings env the
+// client applied to itself. An environment that cannot be read is taken
+// as on. A file watched that the client does not read costs a line. One
+// it reads unwatched is silence.
 func (a AddedDirs) Instructions(env claude.Env) bool {
 	if v, _ := env.Getenv(claude.EnvAddedInstructions); claude.EnvOn(v) {
 		return true
@@ -102,8 +106,8 @@ const (
 	problemLaunchDir  = "a relative path is read against the folder the client started in, which skillwire cannot prove is its working directory now (it moves for --worktree, or was started without $PWD)"
 )
 
-// The client's environment variables that add folders, and what proves the
-// folder it started in.
+// The client's environment variables that add folders, and the one that
+// proves the folder it started in.
 const (
 	envRelaunchDirs = "CLAUDE_RELAUNCH_SESSION_ADD_DIRS"
 	envBgRules      = "CLAUDE_BG_SESSION_PERMISSION_RULES"
@@ -112,12 +116,12 @@ const (
 
 // Added finds the client among the hook's ancestors and reads the folders
 // its command line adds. The client is the nearest ancestor that is Claude
-// Code by its process name or executable (claude, claude.exe); when
-// $CLAUDE_PID is set (the client sets it for its hooks) it must be that
-// one, so a settings env cannot point the reading elsewhere. A process no
-// client runs (neither $CLAUDECODE nor $CLAUDE_PID set, which the client
-// sets for its hooks: a person running the hook by hand, a test) has
-// nothing added and no problem, and reads no other process.
+// Code by its process name or executable (claude, claude.exe). The client
+// sets $CLAUDE_PID for its hooks. When it is set the client must be that
+// one, so a settings env cannot point the reading elsewhere. The client
+// also sets $CLAUDECODE for its hooks. With neither set, no client runs
+// the process: a person runs the hook by hand, or a test does. Then
+// nothing is added, there is no problem, and no other process is read.
 func (c Client) Added(env claude.Env) AddedDirs {
 	dir, problem := c.locate(env)
 	if dir == "" {
@@ -137,6 +141,19 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	}
 	cenv := environVars(environ, envRelaunchDirs, envBgRules, envPWD, claude.EnvAddedInstructions)
 	out.startInstructions = err != nil || claude.EnvOn(cenv[claude.EnvAddedInstructions])
+	vals := out.envAdded(cenv)
+	argv := splitArgs(cmdline)
+	vals = append(vals, AddDirArgs(argv)...)
+	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
+	out.add(&launch, vals)
+	out.Plugins = pluginDirs(argv, env, &launch)
+	return out
+}
+
+// envAdded are the values the client's start environment adds: a
+// background session's addDirs, then a relaunch's folders. A variable
+// that cannot be read as the client reads it is a problem.
+func (a *AddedDirs) envAdded(cenv map[string]string) []string {
 	var vals []string
 	for _, v := range []struct{ name, problem string }{{envBgRules, problemBackground}, {envRelaunchDirs, problemRelaunch}} {
 		raw, ok := cenv[v.name]
@@ -149,34 +166,35 @@ func (c Client) Added(env claude.Env) AddedDirs {
 		}
 		ds, ok := read(raw)
 		if !ok {
-			out.problem(v.problem)
+			a.problem(v.problem)
 		}
 		vals = append(vals, ds...)
 	}
-	argv := splitArgs(cmdline)
-	vals = append(vals, AddDirArgs(argv)...)
-	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
+	return vals
+}
+
+// add resolves each added value against launch and keeps each folder
+// once, at most MaxAdded. A value it cannot resolve is a problem.
+func (a *AddedDirs) add(launch *launchDir, vals []string) {
 	for _, v := range vals {
-		if len(out.Dirs) == MaxAdded {
-			out.problem(problemTooMany)
-			break
+		if len(a.Dirs) == MaxAdded {
+			a.problem(problemTooMany)
+			return
 		}
 		p, problem := launch.resolve(v)
 		if problem != "" {
-			out.problem(problem)
+			a.problem(problem)
 			continue
 		}
-		if !slices.Contains(out.Dirs, p) {
-			out.Dirs = append(out.Dirs, p)
+		if !slices.Contains(a.Dirs, p) {
+			a.Dirs = append(a.Dirs, p)
 		}
 	}
-	out.Plugins = pluginDirs(argv, env, &launch)
-	return out
 }
 
-// resolve is the folder an added value v names as the client reads it
-// (trailing slashes dropped, a relative path against the folder it
-// started in, proven), or why skillwire cannot read it so.
+// resolve is the folder an added value v names as the client reads it, or
+// why skillwire cannot read it so. Trailing slashes are dropped. A
+// relative path is read against the folder the client started in, proven.
 func (l *launchDir) resolve(v string) (string, string) {
 	if len(v) > 1 {
 		v = strings.TrimRight(v, "/")
@@ -201,14 +219,14 @@ func (l *launchDir) resolve(v string) (string, string) {
 	return p, ""
 }
 
-// failed is what is known when the client's command line cannot be read:
-// neither its added folders nor its plugin folders.
+// failed is what is known when the client's command line cannot be read.
+// Neither its added folders nor its plugin folders are known.
 func failed(problem string) AddedDirs {
 	return AddedDirs{Problem: problem, Plugins: PluginDirs{Problem: problem}, startInstructions: true}
 }
 
-// locate is the /proc directory of the client running this process, or
-// "" and why it cannot be read ("" too when no client runs it).
+// locate is the /proc directory of the client running this process. Or
+// it is "" and why it cannot be read, "" too when no client runs it.
 func (c Client) locate(env claude.Env) (dir, problem string) {
 	want, pidSet := 0, false
 	if v, ok := env.Getenv("CLAUDE_PID"); ok && v != "" {
@@ -243,10 +261,11 @@ func (a *AddedDirs) problem(p string) {
 
 // launchDir is the folder the client read its relative paths against: the
 // one it started in. Its working directory now is that folder only on
-// proof: the $PWD it started with (a shell's, naming where it was started)
-// is absolute and the same directory as its working directory now. A
-// client that moved since (--worktree, a resumed worktree session) or was
-// started without $PWD proves nothing.
+// proof. The proof is the $PWD it started with, a shell's naming where it
+// was started. That $PWD must be absolute and the same directory as its
+// working directory now. A client that moved since proves nothing: by
+// --worktree, or a resumed worktree session. Nor does one started without
+// $PWD.
 type launchDir struct {
 	dir, pwd      string
 	base, problem string
@@ -273,8 +292,8 @@ func (l *launchDir) get() (string, string) {
 	return l.base, ""
 }
 
-// environVars are the values of names in a NUL-separated environment (the
-// first of a name, as getenv reads it).
+// environVars are the values of names in a NUL-separated environment. The
+// first of a name counts, as getenv reads it.
 func environVars(environ []byte, names ...string) map[string]string {
 	out := map[string]string{}
 	for _, kv := range bytes.Split(environ, []byte{0}) {
@@ -291,9 +310,9 @@ func environVars(environ []byte, names ...string) map[string]string {
 	return out
 }
 
-// relaunchDirs reads CLAUDE_RELAUNCH_SESSION_ADD_DIRS as the client does
-// (JSON.parse; an array's strings, anything else adds nothing); ok is false
-// when skillwire cannot be sure it reads what the client read.
+// relaunchDirs reads CLAUDE_RELAUNCH_SESSION_ADD_DIRS as the client does,
+// by JSON.parse. An array's strings are added; anything else adds nothing.
+// ok is false when skillwire cannot be sure it reads what the client read.
 func relaunchDirs(v string) ([]string, bool) {
 	x, ok := strictJSON(v)
 	if !ok {
@@ -302,9 +321,9 @@ func relaunchDirs(v string) ([]string, bool) {
 	return jsonStrings(x)
 }
 
-// backgroundDirs reads the addDirs of CLAUDE_BG_SESSION_PERMISSION_RULES:
-// the client adds them only when allow and deny are arrays too. Keys are
-// compared exactly, the last of a repeated one winning, as JSON.parse does.
+// backgroundDirs reads the addDirs of CLAUDE_BG_SESSION_PERMISSION_RULES.
+// The client adds them only when allow and deny are arrays too. Keys are
+// compared exactly. The last of a repeated one wins, as in JSON.parse.
 func backgroundDirs(v string) ([]string, bool) {
 	x, ok := strictJSON(v)
 	if !ok {
@@ -322,8 +341,8 @@ func backgroundDirs(v string) ([]string, bool) {
 	return jsonStrings(o["addDirs"])
 }
 
-// strictJSON is one JSON value and nothing after it, from valid UTF-8 (the
-// client decodes its environment as UTF-8, replacing what is not).
+// strictJSON is one JSON value and nothing after it, from valid UTF-8. The
+// client decodes its environment as UTF-8, replacing what is not.
 func strictJSON(v string) (any, bool) {
 	if !utf8.ValidString(v) {
 		return nil, false
@@ -340,9 +359,10 @@ func strictJSON(v string) (any, bool) {
 	return x, true
 }
 
-// jsonStrings are the strings of a JSON array, the rest skipped as the
-// client skips them; a string Go and JavaScript decode differently (a lone
-// surrogate becomes U+FFFD here) or holding a NUL is not read.
+// jsonStrings are the strings of a JSON array. The rest are skipped, as
+// the client skips them. Some strings are not read: those holding a NUL,
+// and those Go and JavaScript decode differently. A lone surrogate
+// becomes U+FFFD here.
 func jsonStrings(x any) ([]string, bool) {
 	a, isArr := x.([]any)
 	if !isArr {
@@ -366,9 +386,9 @@ func jsonStrings(x any) ([]string, bool) {
 
 var errRefused = errors.New("refused")
 
-// find walks up from c.Parent to the client: the pid wanted, when set, else
-// the nearest that is Claude Code. A process that is not the client is
-// never read beyond its stat and name.
+// find walks up from c.Parent to the client. That is the pid wanted, when
+// set, else the nearest that is Claude Code. A process that is not the
+// client is never read beyond its stat and name.
 func (c Client) find(want int) (int, error) {
 	pid := c.Parent
 	for range maxHops {
@@ -400,7 +420,7 @@ func (c Client) find(want int) (int, error) {
 }
 
 // isClient: the process's name (comm, in stat) or its executable's base
-// name is the client's. A wrapper (node, a shell script) is not: its child
+// name is the client's. A wrapper (node, a shell script) is not; its child
 // is.
 func (Client) isClient(dir string, stat []byte) bool {
 	if comm, ok := statComm(stat); ok && comm == "claude" {
@@ -416,8 +436,8 @@ func (Client) isClient(dir string, stat []byte) bool {
 
 func pathJoinPid(proc string, pid int) string { return proc + "/" + strconv.Itoa(pid) }
 
-// statComm is the process name of a /proc/<pid>/stat line: between the
-// first "(" and the last ")", since the name may hold either.
+// statComm is the process name of a /proc/<pid>/stat line. It lies
+// between the first "(" and the last ")", since the name may hold either.
 func statComm(stat []byte) (string, bool) {
 	i, j := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
 	if i < 0 || j < i {
@@ -426,8 +446,8 @@ func statComm(stat []byte) (string, bool) {
 	return string(stat[i+1 : j]), true
 }
 
-// statPPID is the parent pid of a /proc/<pid>/stat line: the second field
-// after the name.
+// statPPID is the parent pid of a /proc/<pid>/stat line. It is the second
+// field after the name.
 func statPPID(stat []byte) (int, bool) {
 	j := bytes.LastIndexByte(stat, ')')
 	if j < 0 {
@@ -468,15 +488,12 @@ func splitArgs(cmdline []byte) []string {
 	return strings.Split(string(cmdline), "\x00")
 }
 
-// AddDirArgs are the values of --add-dir in argv (argv[0] first), so
-// that no folder Claude Code 2.1.328's option parser (Commander) adds is
-// left out: `--add-dir <directories...>` takes the next argument whatever
-// it is, then every following one that does not look like an option
-// (longer than "-" and starting with it, unless a negative number) up to
-// a "--"; the flag may repeat; `--add-dir=x` is one value. As for
-// PluginDirArgs, "--" ends no options here (another option's value may be
-// "--"), and an argument that is a value and reads like the flag is also
-// taken as the flag: a folder too many is watched, never one too few.
+// AddDirArgs are the values of --add-dir in argv (argv[0] first). No
+// folder Claude Code 2.1.328's option parser (Commander) adds is left out.
+// TestAddDirArgsReadsTheFlagAsTheClientsParserDoes records how it parses.
+// As for PluginDirArgs, "--" ends no options here. An argument that is a
+// value and reads like the flag is also taken as the flag. A folder too
+// many is watched, never one too few.
 func AddDirArgs(argv []string) []string {
 	var out []string
 	for i := 1; i < len(argv); i++ {
@@ -496,8 +513,8 @@ func AddDirArgs(argv []string) []string {
 	return out
 }
 
-// negativeNumber is Commander's: such an argument is a value, not an
-// option (the client has no short option of a digit).
+// negativeNumber is Commander's. Such an argument is a value, not an
+// option, since the client has no short option of a digit.
 var negativeNumber = regexp.MustCompile(`^-\d*\.?\d+(e[+-]?\d+)?$`)
 
 // looksLikeOption is Commander's test of an argument that ends a variadic
@@ -506,13 +523,13 @@ func looksLikeOption(a string) bool {
 	return len(a) > 1 && a[0] == '-' && !negativeNumber.MatchString(a)
 }
 
-// resolveAdded is an added folder's path as the client reads it (Node's
-// path.resolve: by its text), and whether skillwire may read it so. A
-// plain path is taken as it is. One with ".", ".." or empty components is
-// read by its text only on arrival evidence: the folder its text names and
-// the folder the kernel reaches through the path as written are one
-// directory; else the two readings may differ (a link before a "..") and
-// the folder is not observed.
+// resolveAdded is an added folder's path as the client reads it, and
+// whether skillwire may read it so. The client uses Node's path.resolve,
+// which reads the text. A plain path is taken as it is. One with ".", ".."
+// or empty components is read by its text only on arrival evidence. The
+// folder its text names and the folder the kernel reaches through it must
+// be one directory. Else the two readings may differ (a link before a
+// ".."), and the folder is not observed.
 func resolveAdded(p string) (string, bool) {
 	if claude.PlainPath(p) {
 		return p, true
@@ -529,9 +546,9 @@ func resolveAdded(p string) (string, bool) {
 }
 
 // Told is what a session is told when the folders it added or the plugin
-// folders it loads cannot all be observed, from fixed words only: one line
-// when one reason (the client's command line could not be read) covers
-// both; "" when they can.
+// folders it loads cannot all be observed. It is built from fixed words
+// only. One reason may cover both, when the client's command line could
+// not be read. Then it is one line. Told is "" when all can be observed.
 func (a AddedDirs) Told() string {
 	var lines []string
 	if a.Problem != "" {

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// What each hook pays to read the client's added folders: the walk from
-// sh -c up to the client, its command line and working directory.
+// What each hook pays to read the client's added folders. That is the
+// walk from sh -c up to the client, its command line and working
+// directory.
 func BenchmarkClientAdded(b *testing.B) {
 	base := b.TempDir()
 	for _, d := range []string{"proj", "extra"} {

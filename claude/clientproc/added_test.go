@@ -12,8 +12,8 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// fakeProc is a proc filesystem of processes: pid → (comm, ppid, exe,
-// cwd, argv).
+// fakeProc is a proc filesystem of processes. Each pid has a comm, ppid,
+// exe, cwd and argv.
 type fakeProc struct {
 	t   testing.TB
 	dir string
@@ -73,8 +73,8 @@ func envOf(kv ...string) claude.Env {
 	}}
 }
 
-// hookChain is the client (pid 100), started by a shell in cwd (its $PWD),
-// starting `sh -c` (pid 200), the hook's parent.
+// hookChain is the client (pid 100), started by a shell in cwd (its $PWD).
+// The client starts `sh -c` (pid 200), the hook's parent.
 func hookChain(clientComm, clientExe, cwd string, argv ...string) []fakeProcess {
 	return []fakeProcess{
 		{pid: 100, ppid: 50, comm: clientComm, exe: clientExe, cwd: cwd, argv: append([]string{"claude"}, argv...), env: []string{"PWD=" + cwd}},
@@ -197,7 +197,7 @@ func TestAddedFoldersThatCannotBeObservedAreToldNeverSilent(t *testing.T) {
 }
 
 // A cycle of parent links, or a chain longer than the bound, ends the
-// walk: no client found, told.
+// walk. No client is found, and that is told.
 func TestTheWalkUpTheParentsIsBounded(t *testing.T) {
 	var ps []fakeProcess
 	for i := range 3 * maxHops {
@@ -213,6 +213,12 @@ func TestTheWalkUpTheParentsIsBounded(t *testing.T) {
 	}
 }
 
+// Claude Code 2.1.328's option parser (Commander) reads `--add-dir
+// <directories...>` so. It takes the next argument whatever it is. Then it
+// takes every following one that does not look like an option, up to a
+// "--". An option is longer than "-" and starts with it, unless it is a
+// negative number. The flag may repeat. `--add-dir=x` is one value.
+// Another option's value may be "--", so "--" ends no options here.
 func TestAddDirArgsReadsTheFlagAsTheClientsParserDoes(t *testing.T) {
 	cases := []struct {
 		argv []string
@@ -252,17 +258,18 @@ func FuzzAddDirArgs(f *testing.F) {
 	})
 }
 
-// clientWith is hookChain's client with its environment env (PWD=cwd
-// first, as a shell starts it) and argv.
+// clientWith is hookChain's client with its environment env and argv.
+// PWD=cwd comes first, as a shell starts it.
 func clientWith(t *testing.T, cwd string, env []string, argv ...string) Client {
 	ps := hookChain("claude", "/x/claude", cwd, argv...)
 	ps[0].env = append(ps[0].env, env...)
 	return Client{Proc: newFakeProc(t, ps...).dir, Parent: 200}
 }
 
-// The client adds, besides its command line's, the folders a relaunch
-// passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS and a background session's
-// addDirs, from the environment it started with.
+// The client adds more than its command line's folders. It adds those a
+// relaunch passes in CLAUDE_RELAUNCH_SESSION_ADD_DIRS. It adds a
+// background session's addDirs. Both come from the environment it started
+// with.
 func TestTheClientsAddedFoldersAreReadFromItsEnvironment(t *testing.T) {
 	base := t.TempDir()
 	for _, d := range []string{"proj", "re", "bg", "cli"} {
@@ -280,7 +287,7 @@ func TestTheClientsAddedFoldersAreReadFromItsEnvironment(t *testing.T) {
 }
 
 // A value the client reads and skillwire cannot read as it does is told,
-// never taken as nothing; one the client ignores adds nothing.
+// never taken as nothing. One the client ignores adds nothing.
 func TestAnEnvironmentThatCannotBeReadAsTheClientReadsItIsTold(t *testing.T) {
 	base := t.TempDir()
 	for _, tc := range []struct {
@@ -320,10 +327,10 @@ func TestAnEnvironmentThatCannotBeReadAsTheClientReadsItIsTold(t *testing.T) {
 	})
 }
 
-// The client reads a relative path against the folder it started in, and
-// moves for --worktree (into .claude/worktrees/NAME) before any hook runs:
-// a relative path is read against the working directory now only when the
-// $PWD it started with is that directory.
+// The client reads a relative path against the folder it started in. It
+// moves for --worktree (into .claude/worktrees/NAME) before any hook runs.
+// So a relative path is read against the working directory now only when
+// the $PWD it started with is that directory.
 func TestARelativeFolderIsReadOnlyAgainstTheFolderTheClientStartedIn(t *testing.T) {
 	base := t.TempDir()
 	proj := filepath.Join(base, "proj")

@@ -9,11 +9,11 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// The switch of the added folders' instructions is read from the
-// environment the client started with and from the hook's own (where a
-// settings env lands); garbage, control bytes and a huge value are off,
-// an environment that cannot be read is taken as on (told by Added), and
-// a process no client runs reads nothing.
+// The switch of the added folders' instructions is read from two places.
+// One is the environment the client started with. The other is the hook's
+// own, where a settings env lands. Garbage, control bytes and a huge value
+// are off. An environment that cannot be read is taken as on, told by
+// Added. A process no client runs reads nothing.
 func TestTheAddedInstructionsSwitchIsReadWhereTheClientReadsIt(t *testing.T) {
 	const name = claude.EnvAddedInstructions
 	dir := t.TempDir()
@@ -59,7 +59,7 @@ func TestTheAddedInstructionsSwitchIsReadWhereTheClientReadsIt(t *testing.T) {
 	})
 }
 
-// An environ larger than the bound is not read in part: it is a problem.
+// An environ larger than the bound is not read in part. It is a problem.
 func TestAnEnvironTooLargeIsAProblemNeverReadInPart(t *testing.T) {
 	fp := newFakeProc(t, hookChain("claude", "/x/claude", t.TempDir())...)
 	big := claude.EnvAddedInstructions + "=1\x00" + strings.Repeat("x", maxEnviron)

@@ -7,32 +7,33 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// Claude Code 2.1.328 loads a plugin, for the session only, from each
-// folder given with --plugin-dir or --plugin-dir-no-mcp (one value per
-// flag, the flag repeatable; a relative one against the folder it started
-// in) and each absolute folder of CLAUDE_CODE_PLUGIN_DIRS (a ~ expanded, a
-// relative one skipped): pinned by e2e/plugindir_test.go. It settles the
-// variable to the list it loads (each path.resolve'd, joined by ":") before
-// any hook runs, and a hook inherits that, whoever set it (the environment,
-// the user's settings env, --settings); a project's or local settings env
-// does not reach it (pinned). A folder that holds several plugins loads
-// each (claude.InlinePlugins).
+// Claude Code 2.1.328 loads a plugin, for the session only, from two
+// places (e2e/plugindir_test.go). One is each folder given with
+// --plugin-dir or --plugin-dir-no-mcp. Each flag takes one value and may
+// repeat. A relative value is read against the folder the client started
+// in. The other is each absolute folder of CLAUDE_CODE_PLUGIN_DIRS. There
+// a ~ is expanded and a relative folder skipped. Before any hook runs, the
+// client settles the variable to the list it loads. Each entry is
+// path.resolve'd, and they are joined by ":". A hook inherits that list,
+// whoever set it: the environment, the user's settings env, --settings. A
+// project's or local settings env does not reach it (pinned). A folder
+// that holds several plugins loads each (claude.InlinePlugins).
 
 // PluginDirs is what the client's command line and environment say of the
 // plugin folders it loads.
 type PluginDirs struct {
 	// Dirs are the folders given, absolute, as the client reads them.
 	Dirs []string
-	// NoMCP are those of Dirs the client loads without their MCP servers
-	// (given only with --plugin-dir-no-mcp): it reads neither their
-	// .mcp.json nor plugin.json's mcpServers.
+	// NoMCP are those of Dirs the client loads without their MCP servers.
+	// They were given only with --plugin-dir-no-mcp. The client reads
+	// neither their .mcp.json nor plugin.json's mcpServers.
 	NoMCP []string
-	// Problem, in fixed words, is why they cannot all be observed; "" when
-	// they can.
+	// Problem, in fixed words, is why they cannot all be observed. It is
+	// "" when they can.
 	Problem string
 }
 
-// MaxPluginDirs bounds the plugin folders watched; the rest are told.
+// MaxPluginDirs bounds the plugin folders watched. The rest are told.
 const MaxPluginDirs = 32
 
 // envPluginDirs is the client's settled list of plugin folders.
@@ -48,8 +49,8 @@ const (
 )
 
 // pluginDirs reads the plugin folders of argv and of the hook's own
-// environment (the client's settled CLAUDE_CODE_PLUGIN_DIRS), a relative
-// flag value against launch.
+// environment, the client's settled CLAUDE_CODE_PLUGIN_DIRS. A relative
+// flag value is read against launch.
 func pluginDirs(argv []string, env claude.Env, launch *launchDir) PluginDirs {
 	var out PluginDirs
 	problem := func(p string) {
@@ -74,8 +75,8 @@ func pluginDirs(argv []string, env claude.Env, launch *launchDir) PluginDirs {
 		problem(problemPluginInit)
 	}
 	// The client reads a folder given only with --plugin-dir-no-mcp
-	// without its MCP servers, and drops an entry of its settled variable
-	// equal to one (withoutPluginDirs): a folder given both ways is read
+	// without its MCP servers. It drops an entry of its settled variable
+	// equal to one (withoutPluginDirs). A folder given both ways is read
 	// with them.
 	var withMCP []string
 	for _, set := range []struct {
@@ -119,24 +120,20 @@ func pluginDirs(argv []string, env claude.Env, launch *launchDir) PluginDirs {
 // PluginFlags are the plugin options of a command line.
 type PluginFlags struct {
 	// Dirs are the values of --plugin-dir, NoMCP those of
-	// --plugin-dir-no-mcp, each in order.
+	// --plugin-dir-no-mcp. Each keeps the command line's order.
 	Dirs, NoMCP []string
-	// URL: --plugin-url was given; Initialize: --await-initialize, which
-	// takes plugins from the SDK's initialize request on stdin.
+	// URL: --plugin-url was given. Initialize: --await-initialize was
+	// given, which takes plugins from the SDK's initialize request on stdin.
 	URL, Initialize bool
 }
 
-// PluginDirArgs reads the plugin options of argv (argv[0] first) so that
-// no folder Claude Code 2.1.328's option parser (Commander) loads is left
-// out: `--plugin-dir <path>` and `--plugin-dir-no-mcp <path>` take the
-// next argument whatever it is, one per flag, the flag repeatable;
-// `--plugin-dir=x` is one value. The parser lets any option that takes a
-// value take the next argument whatever it is, "--" included
-// (`--append-system-prompt -- --plugin-dir x` loads x), and which of the
-// client's options take one is the client's to change: so "--" ends
-// nothing here, and an argument that is a value and reads like one of
-// these flags is also taken as the flag. A folder too many is watched,
-// never one too few.
+// PluginDirArgs reads the plugin options of argv (argv[0] first). No
+// folder Claude Code 2.1.328's option parser (Commander) loads is left
+// out. TestPluginDirArgsReadsTheFlagsAsTheClientsParserDoes records how it
+// parses. Which of the client's options take a value is the client's to
+// change. So "--" ends nothing here. An argument that is a value and reads
+// like one of these flags is also taken as the flag. A folder too many is
+// watched, never one too few.
 func PluginDirArgs(argv []string) PluginFlags {
 	var out PluginFlags
 	for i := 1; i < len(argv); i++ {
@@ -163,7 +160,8 @@ func PluginDirArgs(argv []string) PluginFlags {
 }
 
 // Told is the line a session is told when the plugin folders it loads
-// cannot all be observed, from fixed words only; "" when they can.
+// cannot all be observed. It is built from fixed words only, "" when they
+// can.
 func (p PluginDirs) Told() string {
 	if p.Problem == "" {
 		return ""

@@ -8,6 +8,12 @@ import (
 	"testing"
 )
 
+// Claude Code 2.1.328's option parser (Commander) reads `--plugin-dir
+// <path>` and `--plugin-dir-no-mcp <path>` so. Each takes the next
+// argument whatever it is, one per flag. The flag may repeat.
+// `--plugin-dir=x` is one value. Any option that takes a value takes the
+// next argument whatever it is, "--" included. So
+// `--append-system-prompt -- --plugin-dir x` loads x.
 func TestPluginDirArgsReadsTheFlagsAsTheClientsParserDoes(t *testing.T) {
 	huge := strings.Repeat("x", 1<<20)
 	cases := []struct {
@@ -71,9 +77,10 @@ func FuzzPluginDirArgs(f *testing.F) {
 	})
 }
 
-// The plugin folders of the client's command line and of the list it
-// settles into CLAUDE_CODE_PLUGIN_DIRS for its hooks are read as it reads
-// them; what skillwire cannot read so is told, never dropped in silence.
+// The plugin folders are read as the client reads them. They come from its
+// command line and from the list it settles into CLAUDE_CODE_PLUGIN_DIRS
+// for its hooks. What skillwire cannot read so is told, never dropped in
+// silence.
 func TestTheClientsPluginFoldersAreReadAndTheUnreadableTold(t *testing.T) {
 	base := t.TempDir()
 	proj := filepath.Join(base, "proj")
@@ -149,7 +156,7 @@ func TestARelativePluginFolderIsReadOnlyAgainstTheProvenStartFolder(t *testing.T
 }
 
 // When the client's command line cannot be read, neither its added
-// folders nor its plugin folders are known, and one line says so.
+// folders nor its plugin folders are known. One line says so.
 func TestAnUnreadableClientIsToldOnceForFoldersAndPlugins(t *testing.T) {
 	got := Client{Proc: t.TempDir(), Parent: 200}.Added(envOf("CLAUDECODE", "1"))
 	if got.Problem == "" || got.Plugins.Problem != got.Problem {
@@ -161,9 +168,9 @@ func TestAnUnreadableClientIsToldOnceForFoldersAndPlugins(t *testing.T) {
 }
 
 // A folder given only with --plugin-dir-no-mcp is loaded without its MCP
-// servers, one given also with --plugin-dir with them; an entry of the
-// settled list equal to a no-mcp folder is that folder (the client drops
-// it: withoutPluginDirs), any other entry is loaded with them.
+// servers. One given also with --plugin-dir is loaded with them. An entry
+// of the settled list equal to a no-mcp folder is that folder: the client
+// drops it (withoutPluginDirs). Any other entry is loaded with them.
 func TestANoMCPPluginFolderIsKnownAsSuch(t *testing.T) {
 	base := t.TempDir()
 	proj := filepath.Join(base, "proj")

@@ -1,19 +1,23 @@
-// Package hookio reads the JSON a Claude Code hook is given on stdin and
-// renders the JSON it answers with: the event names, the inputs of the
-// events skillwire hooks, and the outputs of a session start and the gate.
+// Package hookio reads the JSON a Claude Code hook is given on stdin. It
+// renders the JSON the hook answers with. It holds the event names, the
+// inputs of the events skillwire hooks, and the outputs of a session start
+// and the gate.
 package hookio
 
-// The input and output shapes of the hook events the gate answers. Sources:
-//   - "Hooks reference", https://code.claude.com/docs/en/hooks (sections
-//     PreToolUse, UserPromptExpansion, ConfigChange, InstructionsLoaded, and
-//     "JSON output": decision/reason, hookSpecificOutput, systemMessage);
-//   - the same page's history as mirrored at spybara.com
-//     (anthropic/claude-code/history/docs/en), which lists UserPromptExpansion
-//     "for slash commands" and ConfigChange/InstructionsLoaded as events;
-//   - field lists cross-checked against the "Agentic AI Atlas" records
-//     hook-surface:claude.user-prompt-expansion, claude.config-change and
-//     claude.instructions-loaded (atlas-staging.a5c.ai).
-// Only the fields the gate needs are read; everything else is ignored.
+// The input and output shapes of the hook events the gate answers come
+// from three sources.
+//   - "Hooks reference", https://code.claude.com/docs/en/hooks. See its
+//     sections PreToolUse, UserPromptExpansion, ConfigChange,
+//     InstructionsLoaded and "JSON output". The last covers decision/reason,
+//     hookSpecificOutput and systemMessage.
+//   - The same page's history, mirrored at spybara.com
+//     (anthropic/claude-code/history/docs/en). It lists UserPromptExpansion
+//     "for slash commands". It lists ConfigChange and InstructionsLoaded as
+//     events.
+//   - The "Agentic AI Atlas" (atlas-staging.a5c.ai), to cross-check field
+//     lists. Its records are hook-surface:claude.user-prompt-expansion,
+//     claude.config-change and claude.instructions-loaded.
+// Only the fields the gate needs are read. Everything else is ignored.
 
 import (
 	"bytes"
@@ -78,25 +82,26 @@ func ReadEvent(r io.Reader, wait time.Duration) ([]byte, error) {
 
 // ToolUse is what the gate reads of a PreToolUse input.
 type ToolUse struct {
-	// Tool is tool_name as sent: "Skill", "Agent" ("Task" before Claude
-	// Code renamed it), or any other tool, which is not a candidate.
+	// Tool is tool_name as sent: "Skill" or "Agent" ("Task" before Claude
+	// Code renamed it). Any other tool is not a candidate.
 	Tool string
-	// Name is tool_input.skill for Skill and tool_input.subagent_type for
-	// Agent/Task: attacker-controlled text, to be gated before any use.
+	// Name is tool_input.skill for Skill, tool_input.subagent_type for
+	// Agent/Task. It is attacker-controlled text, gated before any use.
 	Name string
-	// Command is a Bash call's tool_input.command: the model's text, read
-	// by the gate for skillwire's own decision commands, never shown.
+	// Command is a Bash call's tool_input.command: the model's text. The
+	// gate reads it for skillwire's own decision commands, never shows it.
 	Command string
 	Cwd     string
-	// ToolUseID and Session are tool_use_id and session_id: they bind an
+	// ToolUseID and Session are tool_use_id and session_id. They bind an
 	// ask at PreToolUse to the PostToolUse of the same call. Prompt is
 	// prompt_id (OpenTelemetry's prompt.id), for the fleet's events.
 	ToolUseID, Session, Prompt string
-	// AgentType is agent_type: the agent the session or subagent making
-	// the call runs as (a settings "agent" makes it the main session's).
+	// AgentType is agent_type: the agent the calling session or subagent
+	// runs as. A settings "agent" makes it the main session's.
 	AgentType string
 	// Script and ScriptPath are a Workflow call's tool_input.script and
-	// scriptPath (Name is its name): attacker text, never shown unquoted.
+	// scriptPath; Name is its name. All are attacker text, never shown
+	// unquoted.
 	Script, ScriptPath string
 }
 
@@ -106,7 +111,7 @@ const (
 	ToolAgent = "Agent"
 	ToolTask  = "Task"
 	ToolBash  = "Bash"
-	// ToolWorkflow runs a workflow script: one of a folder's by its
+	// ToolWorkflow runs a workflow script. It is one of a folder's by its
 	// meta.name, one from a file (scriptPath) or the call's own (script).
 	ToolWorkflow = "Workflow"
 )
@@ -181,8 +186,8 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 type Expansion struct {
 	// Type is expansion_type: "slash_command" or "mcp_prompt".
 	Type string
-	// Name is command_name without one leading "/" (the reference does not
-	// say whether the slash is included, so both spellings are accepted).
+	// Name is command_name without one leading "/". The reference does not
+	// say whether the slash is included, so both spellings are accepted.
 	Name string
 	// Source is command_source: "skill", "plugin", "builtin" or "mcp".
 	Source string
@@ -232,8 +237,8 @@ const (
 	SourceSkills          = "skills"
 )
 
-// Blockable reports whether Claude Code honours a block of this change: a
-// change to policy (managed) settings always takes effect.
+// Blockable reports whether Claude Code honours a block of this change.
+// A change to policy (managed) settings always takes effect.
 func (c ConfigChange) Blockable() bool { return c.Source != SourcePolicySettings }
 
 // ParseConfigChange reads a ConfigChange input.
@@ -292,11 +297,11 @@ func ParseInstructionsLoaded(b []byte) (InstructionsLoad, error) {
 	return l, nil
 }
 
-// DirectoryAdd is a DirectoryAdded input: Claude Code 2.1.328 fires it
-// when /add-dir (source "slash_command") or an SDK's register_repo_root
-// adds a folder mid-session, with the folder's absolute path.
+// DirectoryAdd is a DirectoryAdded input, with the folder's absolute path.
+// Claude Code 2.1.328 fires it when a folder is added mid-session. That is
+// /add-dir (source "slash_command") or an SDK's register_repo_root.
 type DirectoryAdd struct {
-	// Directory is directory as sent: never cleaned; "" when missing.
+	// Directory is directory as sent, never cleaned; "" when missing.
 	Directory       string
 	Source, Session string
 	Cwd             string
@@ -322,14 +327,15 @@ func ParseDirectoryAdded(b []byte) (DirectoryAdd, error) {
 }
 
 // fields is one JSON object by exact key. encoding/json matches struct tags
-// case-insensitively, so {"skill":"a","SKILL":"b"} would read "b" where
-// Claude Code reads "a"; a map keeps keys exact (the last duplicate wins, as
-// in JavaScript).
+// case-insensitively. So {"skill":"a","SKILL":"b"} would read "b" where
+// Claude Code reads "a". A map keeps keys exact. The last duplicate wins,
+// as in JavaScript.
 type fields map[string]json.RawMessage
 
-// parseEvent refuses what is not one JSON object, and an input that names
-// another event; an input without hook_event_name is taken as the event the
-// hook was installed for. It returns the object and its cwd when absolute.
+// parseEvent refuses what is not one JSON object. It refuses an input that
+// names another event. An input without hook_event_name is taken as the
+// event the hook was installed for. It returns the object and its cwd when
+// absolute.
 func parseEvent(b []byte, event string) (fields, string, error) {
 	f, err := parseObject(b)
 	if err != nil {
@@ -390,8 +396,8 @@ func absolute(p string) string {
 	return p
 }
 
-// Decision is a hook answer the gate gives. There is deliberately no allow:
-// allow would skip the person's own permission prompt.
+// Decision is a hook answer the gate gives. There is deliberately no allow.
+// Allow would skip the person's own permission prompt.
 type Decision uint8
 
 const (
@@ -412,7 +418,7 @@ func (d Decision) String() string {
 // PreToolUseOutput renders a PreToolUse answer:
 // {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
 // "ask"|"deny","permissionDecisionReason":reason}}. An ask's reason is shown
-// to the person in the prompt, a deny's to the model.
+// to the person in the prompt. A deny's is shown to the model.
 func PreToolUseOutput(d Decision, reason string) ([]byte, error) {
 	if err := check(d, reason); err != nil {
 		return nil, err
@@ -426,9 +432,9 @@ func PreToolUseOutput(d Decision, reason string) ([]byte, error) {
 
 // UserPromptExpansionOutput renders a UserPromptExpansion answer. Deny is
 // the top-level {"decision":"block","reason":reason}, which stops the
-// expansion. Ask has no counterpart in this event, so the finding is added
-// as hookSpecificOutput.additionalContext for the model and as the common
-// systemMessage, which the person who typed the command sees.
+// expansion. Ask has no counterpart in this event. So the finding is added
+// as hookSpecificOutput.additionalContext for the model. It is also the
+// common systemMessage, which the person who typed the command sees.
 func UserPromptExpansionOutput(d Decision, reason string) ([]byte, error) {
 	if err := check(d, reason); err != nil {
 		return nil, err
@@ -444,9 +450,9 @@ func UserPromptExpansionOutput(d Decision, reason string) ([]byte, error) {
 }
 
 // ConfigChangeOutput renders a ConfigChange answer: the top-level
-// {"decision":"block","reason":reason}. The event has no ask, and a change
-// it lets through is in effect at once, so ask blocks too (the conservative
-// reading; the reason names the finding either way).
+// {"decision":"block","reason":reason}. The event has no ask. A change it
+// lets through is in effect at once, so ask blocks too. That is the
+// conservative reading. The reason names the finding either way.
 func ConfigChangeOutput(d Decision, reason string) ([]byte, error) {
 	if err := check(d, reason); err != nil {
 		return nil, err
@@ -466,8 +472,8 @@ func check(d Decision, reason string) error {
 
 func line(b []byte) []byte { return append(b, '\n') }
 
-// jsonObject renders a JSON object from key, value pairs in order; a value is a
-// string or a nested object. The result is printable ASCII.
+// jsonObject renders a JSON object from key, value pairs in order. A value
+// is a string or a nested object. The result is printable ASCII.
 func jsonObject(kv ...any) []byte {
 	var b []byte
 	b = append(b, '{')
@@ -487,10 +493,10 @@ func jsonObject(kv ...any) []byte {
 	return append(b, '}')
 }
 
-// appendASCIIString quotes s as a JSON string in printable ASCII only: every
-// other rune is \uXXXX (a surrogate pair above U+FFFF) and every invalid
-// byte is \ufffd, so no raw byte of an attacker's name reaches a terminal
-// or a log even if a reason were ever built from one.
+// appendASCIIString quotes s as a JSON string in printable ASCII only.
+// Every other rune is \uXXXX, a surrogate pair above U+FFFF. Every invalid
+// byte is \ufffd. So no raw byte of an attacker's name reaches a terminal
+// or a log, even if a reason were ever built from one.
 func appendASCIIString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	u := func(b []byte, r rune) []byte {

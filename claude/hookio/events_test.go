@@ -223,8 +223,9 @@ func TestOutputsAreASCIIAndNeverAllow(t *testing.T) {
 	}
 }
 
-// checkOutput holds every rendered answer to its invariants: printable ASCII
-// JSON, one line, no allow-like decision, and the reason intact.
+// checkOutput holds every rendered answer to its invariants. Each is
+// printable ASCII JSON on one line, with no allow-like decision. Its
+// reason is intact.
 func checkOutput(t *testing.T, out []byte, reason string) {
 	t.Helper()
 	body, ok := bytes.CutSuffix(out, []byte("\n"))

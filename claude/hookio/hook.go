@@ -17,8 +17,8 @@ type Input struct {
 // MaxInput bounds how much of stdin a hook reads; the rest is ignored.
 const MaxInput = 1 << 20
 
-// ReadInput reads the hook's stdin within wait, tolerating empty, huge
-// or malformed input (the zero Input) and a stdin that never closes. A
+// ReadInput reads the hook's stdin within wait. Empty, huge or malformed
+// input is the zero Input. A stdin that never closes is tolerated too. A
 // cwd that is not absolute is dropped.
 func ReadInput(r io.Reader, wait time.Duration) Input {
 	got := make(chan []byte, 1)
@@ -41,10 +41,10 @@ func ReadInput(r io.Reader, wait time.Duration) Input {
 	return in
 }
 
-// SessionStartOutput is the one JSON object a SessionStart hook prints: the
-// context added to the session (the model's), and notice, the one line the
-// client shows the person (systemMessage, never sent to the model), left
-// out when "".
+// SessionStartOutput is the one JSON object a SessionStart hook prints.
+// context is added to the session, for the model. notice is the one line
+// the client shows the person (systemMessage). It is never sent to the
+// model, and left out when "".
 func SessionStartOutput(context, notice string) ([]byte, error) {
 	var out struct {
 		SystemMessage      string `json:"systemMessage,omitempty"`
@@ -63,13 +63,14 @@ func SessionStartOutput(context, notice string) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// MaxContext is Claude Code's cap on a hook's output strings; skillwire
+// MaxContext is Claude Code's cap on a hook's output strings. skillwire
 // stays well under it.
 const MaxContext = 10_000
 
 // NoticeOutput is the output of an event that only tells the person:
-// {"systemMessage": notice}, the one field DirectoryAdded's output is read
-// for; nil for no notice. A notice past MaxContext is refused.
+// {"systemMessage": notice}, nil for no notice. That is the one field of
+// DirectoryAdded's output the client reads. A notice past MaxContext is
+// refused.
 func NoticeOutput(notice string) ([]byte, error) {
 	if notice == "" {
 		return nil, nil

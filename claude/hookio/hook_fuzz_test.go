@@ -9,7 +9,7 @@ import (
 )
 
 // Long enough never to fire on a reader that returns at once, even on a
-// busy machine: the deadline is not what these properties are about.
+// busy machine. The deadline is not what these properties are about.
 const fuzzWait = time.Minute
 
 func FuzzReadInput(f *testing.F) {
@@ -44,9 +44,9 @@ func FuzzReadInput(f *testing.F) {
 	})
 }
 
-// Input past MaxInput is cut there, whatever follows: the reading is
-// the decoding of the first MaxInput bytes. (Apart from the fuzz
-// target: a megabyte per input would starve it.)
+// Input past MaxInput is cut there, whatever follows. The reading is
+// the decoding of the first MaxInput bytes. This test is apart from the
+// fuzz target, since a megabyte per input would starve it.
 func TestInputIsCutAtMaxInput(t *testing.T) {
 	obj := []byte(`{"cwd":"/p","source":"startup"}`)
 	fill := func(n int, c byte) []byte { return bytes.Repeat([]byte{c}, n) }
@@ -72,7 +72,7 @@ func TestInputIsCutAtMaxInput(t *testing.T) {
 }
 
 // decodeHook is the specification of ReadInput on a reader that ends
-// in time: the JSON object, or nothing at all.
+// in time. It is the JSON object, or nothing at all.
 func decodeHook(b []byte) Input {
 	var in Input
 	if json.Unmarshal(b, &in) != nil {

@@ -1,7 +1,7 @@
 // Package managed reads the configuration an administrator sets for
-// skillwire beside Claude Code's managed settings (<managed>/skillwire.json),
-// which a user cannot override: the gate's policy and where a fleet's
-// events go. It is read, never written, by skillwire.
+// skillwire: <managed>/skillwire.json, beside Claude Code's managed
+// settings. A user cannot override it. It sets the gate's policy and where
+// a fleet's events go. skillwire reads it and never writes it.
 package managed
 
 import (
@@ -34,20 +34,21 @@ type Config struct {
 type Events struct {
 	// OTLP switches shipping on, whatever the person's environment says.
 	OTLP bool `json:"otlp,omitempty"`
-	// Endpoint is the OTLP/HTTP logs endpoint URL; Headers are sent with
+	// Endpoint is the OTLP/HTTP logs endpoint URL. Headers are sent with
 	// every export. Both take the place of OTEL_EXPORTER_OTLP_* when set.
 	Endpoint string            `json:"endpoint,omitempty"`
 	Headers  map[string]string `json:"headers,omitempty"`
 }
 
-// ErrConfig: the file is there but cannot be trusted or read; what it
-// would set is unknown, and callers answer as strictly as it could have.
+// ErrConfig: the file is there but cannot be trusted or read. What it
+// would set is unknown, so callers answer as strictly as it could have.
 var ErrConfig = errors.New("managed configuration")
 
 // Read reads dir's skillwire.json. A missing file (or dir "") is the zero
-// Config. The file must be a regular file (never through a link), owned by
-// root or by the user, writable by no one else, and one JSON object of the
-// known keys: anything else is ErrConfig, never half-read.
+// Config. The file must be a regular file, never read through a link. It
+// must be owned by root or by the user and writable by no one else. It
+// must be one JSON object of the known keys. Anything else is ErrConfig,
+// never half-read.
 func Read(dir string) (Config, error) {
 	if dir == "" {
 		return Config{}, nil
@@ -83,10 +84,10 @@ func Read(dir string) (Config, error) {
 	return c, nil
 }
 
-// exactKeys refuses what encoding/json would take too loosely: a document
-// that is not one object (null), and keys it would match without regard to
-// case or take twice, the last winning ({"gate_policy":"strict",
-// "GATE_POLICY":"audit"}).
+// exactKeys refuses what encoding/json would take too loosely. That is a
+// document that is not one object (null). It is also a key matched without
+// regard to case, or given twice with the last winning. An example is
+// {"gate_policy":"strict", "GATE_POLICY":"audit"}.
 func exactKeys(b []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil || top == nil {
@@ -145,9 +146,10 @@ func noDuplicates(b []byte) error {
 	return nil
 }
 
-// Policy is the gate policy managed configuration imposes: c's, or strict
-// when the file could not be read (it may have set strict, and the gate is
-// never weaker than what an administrator may have chosen); "" for none.
+// Policy is the gate policy managed configuration imposes: c's, "" for
+// none. It is strict when the file could not be read, since the file may
+// have set strict. The gate is never weaker than an administrator may have
+// chosen.
 func Policy(c Config, err error) string {
 	if err != nil {
 		return "strict"
@@ -155,11 +157,11 @@ func Policy(c Config, err error) string {
 	return c.GatePolicy
 }
 
-// ReadAll reads the configuration of every directory in dirs (the client's
-// own managed directory first, then any other skillwire is pointed at) and
-// joins them: the strictest policy, the first events target that is set,
-// shipping on if any turns it on. An error of any is returned, and Policy
-// then answers strict.
+// ReadAll reads and joins the configuration of every directory in dirs.
+// The client's own managed directory comes first, then any other skillwire
+// is pointed at. The join takes the strictest policy and the first events
+// target set. Shipping is on if any turns it on. An error of any is
+// returned, and Policy then answers strict.
 func ReadAll(dirs ...string) (Config, error) {
 	var out Config
 	var errs []error

@@ -63,7 +63,7 @@ func TestAMissingFileOrALinkIsNeverTrusted(t *testing.T) {
 	}
 }
 
-// What encoding/json takes too loosely is refused, so a file an
+// What encoding/json takes too loosely is refused. So a file an
 // administrator meant strict is never read weaker (second review).
 func TestNullAndKeysGivenTwiceOrInAnotherCaseAreRefused(t *testing.T) {
 	for _, body := range []string{`null`, `{"gate_policy":"strict","GATE_POLICY":"audit"}`, `{"gate_policy":"strict","gate_policy":"audit"}`,
@@ -79,7 +79,7 @@ func TestNullAndKeysGivenTwiceOrInAnotherCaseAreRefused(t *testing.T) {
 }
 
 // The client's own managed directory is read whatever else skillwire is
-// pointed at, and the strictest policy wins: a user's environment cannot
+// pointed at. The strictest policy wins, so a user's environment cannot
 // switch the administrator's off (second review).
 func TestReadAllJoinsTheStrictest(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()

@@ -16,35 +16,39 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Claude Code 2.1.328 records, for a plugin that managed settings enable
-// from a remote marketplace, a copyHash in installed_plugins.json, and at
-// each load refuses the plugin when its folder no longer hashes to it
-// (pinned by TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold):
+// Claude Code 2.1.328 records a copyHash in installed_plugins.json for a
+// plugin that managed settings enable from a remote marketplace. At each
+// load it refuses the plugin when its folder no longer hashes to it.
+// TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold pins this. The hash
+// is built in two steps.
 //
-//	copyHash = base64(SHA-256(canonical JSON of {tag: "listed-mod-copy-1",
-//	           userID, pluginId, source, digest}))
-//	digest   = "sha256-" + base64(SHA-256 over the folder's files sorted by
-//	           path, each "f <path>\0<size>\0<bytes>", a link inside
-//	           node_modules "l <path>\0<size>\0<target>")
+//   - digest is "sha256-" + base64(SHA-256 over the folder's files). The
+//     files are sorted by path. A file is "f <path>\0<size>\0<bytes>". A
+//     link inside node_modules is "l <path>\0<size>\0<target>".
+//   - copyHash is base64(SHA-256(canonical JSON of {tag:
+//     "listed-mod-copy-1", userID, pluginId, source, digest})).
 //
-// userID is the client's own (.claude.json), pluginId the folded
-// plugin@marketplace, source the marketplace's source object.
+// userID is the client's own (.claude.json). pluginId is the folded
+// plugin@marketplace. source is the marketplace's source object.
 
 // copyTag names the client's hash and its version.
 const copyTag = "listed-mod-copy-1"
 
-// pycache is the directory name the client deletes from a copy before digesting it.
+// pycache is the directory name the client deletes from a copy before
+// digesting it.
 const pycache = "__pycache__"
 
 // copyNoise are the names at a folder's root the client's digest passes
-// over: its bookkeeping (.in_use, .orphaned_at, .links_materialized,
-// .claude-plugin-link, .claude-directory-proof.json) and a clone's .git and
-// .mcpb-cache (the bundle's one set of them).
+// over. They are its bookkeeping: .in_use, .orphaned_at,
+// .links_materialized, .claude-plugin-link, .claude-directory-proof.json.
+// They are also a clone's .git and .mcpb-cache. The bundle holds this one
+// set of them.
 var copyNoise = []string{".claude-directory-proof.json", ".claude-plugin-link", ".git", ".in_use", ".links_materialized", ".mcpb-cache", ".orphaned_at"}
 
-// The client refuses to hash a folder past these: more than 4,096 files or
-// 32 MiB outside node_modules, 64,000 files or 512 MiB inside. skillwire
-// reads node_modules only to 64 MiB: past that the folder is not checked.
+// The client refuses to hash a folder past these limits. Outside
+// node_modules they are 4,096 files or 32 MiB. Inside they are 64,000
+// files or 512 MiB. skillwire reads node_modules only to 64 MiB. Past that
+// the folder is not checked.
 const (
 	copyMaxFiles       = 4096
 	copyMaxBytes       = 32 << 20
@@ -53,23 +57,24 @@ const (
 	copyMaxDepth       = 64
 )
 
-// ErrNotHashable is why a copyHash could not be computed: the folder is
-// one the client would not hash either, or one skillwire will not read.
+// ErrNotHashable is why a copyHash could not be computed. The client would
+// not hash the folder either, or skillwire will not read it.
 var ErrNotHashable = errors.New("pluginrecord: not hashable as Claude Code hashes a plugin copy")
 
 // inModules is the client's test for a path inside node_modules.
 func inModules(path string) bool { return strings.HasPrefix(path, "node_modules/") }
 
 // CopyDigest is the client's digest of the plugin folder dir, read through
-// the walker (nothing below dir followed but links inside node_modules,
-// read as their target text).
+// the walker. Nothing below dir is followed. Links inside node_modules are
+// read as their target text.
 func CopyDigest(dir string) (string, error) {
 	files, r, err := walker.ReadTree(dir, walker.TreeConfig{
 		Limits: walker.TreeLimits{MaxFiles: copyMaxFiles + copyMaxModules, MaxBytes: copyMaxBytes + copyMaxModuleBytes, MaxDepth: copyMaxDepth},
 		Skip:   func(path string) bool { return slices.Contains(copyNoise, path) },
 		// The client removes every __pycache__ directory of a cached copy
-		// before it digests it (the bundle's P8n), at install and at load:
-		// Python's byte-code caches are never part of the copy it checks.
+		// before it digests it (the bundle's P8n). It does so at install
+		// and at load. So Python's byte-code caches are never part of the
+		// copy it checks.
 		SkipDir: func(path string) bool { return path == pycache || strings.HasSuffix(path, "/"+pycache) },
 		Link:    inModules,
 	})
@@ -113,11 +118,12 @@ func copyDigest(files []walker.TreeFile) (string, error) {
 	return "sha256-" + base64.StdEncoding.EncodeToString(h.Sum(nil)), nil
 }
 
-// CopyHash is the client's copyHash of a folder of digest digest installed
-// as plugin (plugin@marketplace) from a marketplace of source source (its
-// JSON) for the user userID. A plugin name the client would fold otherwise
-// than skillwire can (anything but ASCII) or a source the client would not
-// hold (a number in it) is ErrNotHashable, never a guess.
+// CopyHash is the client's copyHash of a folder of digest digest. The
+// folder is installed as plugin (plugin@marketplace) for the user userID.
+// It comes from a marketplace whose source is the JSON source. Some input
+// is ErrNotHashable, never a guess. That is a plugin name the client would
+// fold otherwise than skillwire can: anything but ASCII. It is also a
+// source the client would not hold: one with a number in it.
 func CopyHash(userID, plugin string, source json.RawMessage, digest string) (string, error) {
 	for i := 0; i < len(plugin); i++ {
 		if plugin[i] >= utf8.RuneSelf {
@@ -138,10 +144,10 @@ func CopyHash(userID, plugin string, source json.RawMessage, digest string) (str
 	return base64.StdEncoding.EncodeToString(sum[:]), nil
 }
 
-// jsJSON writes v as the client's canonical JSON: JSON.stringify's text
-// with every object's keys sorted as JavaScript sorts strings (by UTF-16
-// code unit). A number is refused: JavaScript's own formatting of it is
-// not reproduced here.
+// jsJSON writes v as the client's canonical JSON. That is JSON.stringify's
+// text with every object's keys sorted as JavaScript sorts strings. A
+// number is refused: JavaScript's own formatting of it is not reproduced
+// here.
 func jsJSON(b *bytes.Buffer, v any) bool {
 	switch v := v.(type) {
 	case nil:
@@ -185,8 +191,8 @@ func jsJSON(b *bytes.Buffer, v any) bool {
 	return true
 }
 
-// jsString writes s as JSON.stringify does: only '"', '\\' and the C0
-// controls escaped (U+2028, HTML characters and DEL as themselves).
+// jsString writes s as JSON.stringify does. Only '"', '\\' and the C0
+// controls are escaped. U+2028, HTML characters and DEL stay as themselves.
 func jsString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for _, r := range s {
@@ -217,12 +223,13 @@ func jsString(b *bytes.Buffer, s string) {
 }
 
 // jsCompare orders strings as JavaScript's default sort does: by UTF-16
-// code unit, where a character past U+FFFF sorts below U+E000–U+FFFF.
+// code unit. So a character past U+FFFF sorts below U+E000–U+FFFF.
 func jsCompare(a, b string) int {
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
 }
 
-// copyReason is err as the words a fact tells: why no copyHash was computed.
+// copyReason is err as the words a fact tells. It says why no copyHash
+// was computed.
 func copyReason(err error) string {
 	return strings.TrimPrefix(err.Error(), ErrNotHashable.Error()+": ")
 }

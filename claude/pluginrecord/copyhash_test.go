@@ -15,8 +15,9 @@ import (
 )
 
 // clientCopy is a folder the pinned client installed and the copyHash it
-// recorded for it (TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold's
-// world, kept once): its bookkeeping file .links_materialized included.
+// recorded for it. Its bookkeeping file .links_materialized is included.
+// It is TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold's world, kept
+// once.
 var clientCopy = struct {
 	files                            []string
 	userID, source, digest, copyHash string
@@ -146,7 +147,7 @@ func TestJSStringIsJSONStringify(t *testing.T) {
 	}
 }
 
-// JavaScript sorts by UTF-16 code unit: a character past U+FFFF (a
+// JavaScript sorts by UTF-16 code unit. So a character past U+FFFF (a
 // surrogate pair, from U+D800) sorts below U+E000..U+FFFF.
 func TestJSCompareIsUTF16Order(t *testing.T) {
 	if jsCompare("\U0001F600", "\uFFFD") >= 0 {
@@ -180,9 +181,9 @@ func FuzzJSString(f *testing.F) {
 }
 
 // The client deletes every __pycache__ directory of a cached copy before
-// it digests it, so a plugin whose Python hook was run (its byte-code
-// cache written) still matches its install; a file of that name, or a
-// look-alike directory, is content.
+// it digests it. So a plugin whose Python hook ran still matches its
+// install, though its byte-code cache was written. A file of that name, or
+// a look-alike directory, is content.
 func TestPythonByteCodeCachesAreNotPartOfTheCopy(t *testing.T) {
 	base := t.TempDir()
 	testtree.Make(t, base, clientCopy.files...)

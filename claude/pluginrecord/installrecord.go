@@ -1,11 +1,12 @@
-// Package pluginrecord checks installed_plugins.json, Claude Code's record of
-// the plugins it installed, against each plugin's folder on disk (Facts),
-// recomputing a copyHash as the client does (CopyDigest, CopyHash).
+// Package pluginrecord checks installed_plugins.json against each plugin's
+// folder on disk (Facts). It recomputes a copyHash as the client does
+// (CopyDigest, CopyHash).
 //
-// installed_plugins.json is the client's record of what it installed:
-// each install's installPath, version, and for some a copyHash (copyhash.go)
-// and gitCommitSha. Where the folder on disk disagrees with it, that is a
-// finding: the record is the client's, the folder may be an attacker's.
+// installed_plugins.json is Claude Code's record of the plugins it
+// installed. It holds each install's installPath and version. For some it
+// holds a copyHash (copyhash.go) and gitCommitSha. Where the folder on disk
+// disagrees with it, that is a finding. The record is the client's; the
+// folder may be an attacker's.
 package pluginrecord
 
 import (
@@ -20,8 +21,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// maxCopyChecks bounds the folders one check reads whole for a copyHash;
-// each install past it is told unchecked.
+// maxCopyChecks bounds the folders one check reads whole for a copyHash.
+// Each install past it is told unchecked.
 const maxCopyChecks = 64
 
 var (
@@ -30,13 +31,13 @@ var (
 	commitForm = regexp.MustCompile(`^[0-9a-f]{40}$`)
 )
 
-// Facts checks every install installed_plugins.json lists
-// against its folder on disk: an installPath missing, or the cache folder of
-// another plugin; a version other than its folder's name or its
-// plugin.json's; a gitCommitSha that is no commit id; a copyHash its folder
-// does not hash to, or that cannot be checked. Every file is read through
-// the walker, bounded; a registry that cannot be read is its own
-// candidate's anomaly, not a fact here.
+// Facts checks every install installed_plugins.json lists against its
+// folder on disk. It tells an installPath that is missing or another
+// plugin's cache folder. It tells a version other than its folder's name
+// or its plugin.json's. It tells a gitCommitSha that is no commit id. It
+// tells a copyHash its folder does not hash to, or that cannot be checked.
+// Every file is read through the walker, bounded. A registry that cannot
+// be read is its own candidate's anomaly, not a fact here.
 func Facts(p claude.Places) []config.Fact {
 	reads, err := walker.ReadFiles(p.Config, "plugins", []string{"installed_plugins.json", "known_marketplaces.json"}, config.MaxJSON)
 	if err != nil || reads == nil {
@@ -150,9 +151,9 @@ func manifestVersion(path string) (string, bool) {
 	return v, ok
 }
 
-// userID is the client's own user id, from .claude.json, read as the
-// client reads it (a 64-digit lowercase hex string, else none), or why
-// there is none.
+// userID is the client's own user id from .claude.json, or why there is
+// none. It is read as the client reads it: a 64-digit lowercase hex
+// string, else none.
 func userID(p claude.Places) (string, string) {
 	if p.ClaudeJSON == "" {
 		return "", "the client's .claude.json is not known"
@@ -173,8 +174,8 @@ func userID(p claude.Places) (string, string) {
 	return "", "the client's .claude.json holds no user id"
 }
 
-// decodeObject is a canonical JSON object, numbers kept as written; nil
-// when it is not one.
+// decodeObject is a canonical JSON object, numbers kept as written. It is
+// nil when canon is not one.
 func decodeObject(canon []byte) map[string]any {
 	dec := json.NewDecoder(bytes.NewReader(canon))
 	dec.UseNumber()

@@ -14,9 +14,10 @@ import (
 )
 
 // recordWorld is a config directory whose installed_plugins.json records
-// installs (each a JSON object, "$CACHE" standing for the cache folder),
-// with the client's copy of clientCopy at cache/mkt/plug/1.0.0, the
-// marketplace's source and the client's .claude.json.
+// installs. Each install is a JSON object, "$CACHE" standing for the cache
+// folder. The world holds the client's copy of clientCopy at
+// cache/mkt/plug/1.0.0. It holds the marketplace's source and the client's
+// .claude.json.
 func recordWorld(t testing.TB, installs map[string]string, more ...string) claude.Places {
 	t.Helper()
 	dir := t.TempDir()
@@ -56,7 +57,7 @@ func TestAnInstallAsTheClientRecordedItIsNotTold(t *testing.T) {
 	}
 }
 
-// Each disagreement between the record and the folder is one fact,
+// Each disagreement between the record and the folder is one fact. It is
 // dangerous (always told), its attacker text escaped.
 func TestEachDisagreementWithTheInstallRecordIsTold(t *testing.T) {
 	for _, tc := range []struct {
@@ -115,8 +116,8 @@ func TestEachDisagreementWithTheInstallRecordIsTold(t *testing.T) {
 	}
 }
 
-// What the copyHash needs from elsewhere, missing or garbage, leaves it
-// unchecked, told: never silently passed.
+// What the copyHash needs from elsewhere may be missing or garbage. That
+// leaves it unchecked and told, never silently passed.
 func TestACopyHashThatCannotBeCheckedIsTold(t *testing.T) {
 	for name, more := range map[string][]string{
 		"no .claude.json":            nil,
@@ -144,7 +145,7 @@ func TestACopyHashThatCannotBeCheckedIsTold(t *testing.T) {
 	}
 }
 
-// Thousands of installs cost bounded work: past maxCopyChecks folders read
+// Thousands of installs cost bounded work. Past maxCopyChecks folders read
 // whole, each further copyHash is told unchecked.
 func TestThousandsOfInstallsAreBounded(t *testing.T) {
 	installs := map[string]string{}
@@ -164,7 +165,7 @@ func TestThousandsOfInstallsAreBounded(t *testing.T) {
 }
 
 // A registry that is not JSON, huge, of the wrong types, or absent is no
-// fact here (its candidate's anomaly tells it) and no panic.
+// fact here and no panic. Its candidate's anomaly tells it.
 func TestAGarbageRegistryIsNoFact(t *testing.T) {
 	for name, reg := range map[string]string{
 		"not JSON":          "\x00\xff{",
@@ -185,7 +186,7 @@ func TestAGarbageRegistryIsNoFact(t *testing.T) {
 }
 
 // BenchmarkInstallRecordFacts checks one install whose copyHash is
-// recomputed: the cost a scan or status adds per managed plugin.
+// recomputed. That is the cost a scan or status adds per managed plugin.
 func BenchmarkInstallRecordFacts(b *testing.B) {
 	p := recordWorld(b, map[string]string{"plug@mkt": good})
 	for b.Loop() {

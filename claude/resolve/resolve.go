@@ -1,8 +1,8 @@
-// Package resolve is how Claude Code resolves a name it is given (the
-// Skill or Agent tool's, a typed /name) among the installed candidates:
-// which skills, commands and agents a name answers to, by folder and by
-// frontmatter name, and which of them outrank the others. It reads no
-// file; the gate feeds it the names it read.
+// Package resolve is how Claude Code resolves a name among the installed
+// candidates. The name is the Skill or Agent tool's, or a typed /name. It
+// answers which skills, commands and agents a name reaches, by folder and
+// by frontmatter name. It answers which of them outrank the others. It
+// reads no file; the gate feeds it the names it read.
 package resolve
 
 import (
@@ -22,7 +22,7 @@ const (
 	Skill Kind = iota + 1
 	Command
 	Agent
-	// Workflow is a workflow script, named by its meta.name (package
+	// Workflow is a workflow script. It is named by its meta.name (package
 	// workflow), never by its file.
 	Workflow
 )
@@ -49,7 +49,7 @@ const (
 	User
 	Project
 	Plugin
-	// Added: a folder the session added (--add-dir); its rank against
+	// Added: a folder the session added (--add-dir). Its rank against
 	// the others is not known, so it neither shadows nor is shadowed.
 	Added
 )
@@ -76,26 +76,27 @@ type Candidate struct {
 	Kind  Kind
 	Scope Scope
 	// Folder is the skill's folder, or the command's or agent's file name
-	// without ".md", or a plugin cache version's <marketplace>/<plugin>/<version>.
+	// without ".md". For a plugin cache version it is
+	// <marketplace>/<plugin>/<version>.
 	Folder []byte
 	// Name is the frontmatter name, nil when there is none.
 	Name []byte
-	// Plugin is the name of the plugin that provides the candidate, nil for
-	// one installed on its own. A plugin's candidates answer only to
-	// "plugin:name".
+	// Plugin is the name of the plugin that provides the candidate. It is
+	// nil for one installed on its own. A plugin's candidates answer only
+	// to "plugin:name".
 	Plugin []byte
-	// Source, for the folder a local marketplace's plugin loads from, is
-	// its gated display name (plugin@marketplace), or "-" when that fails
-	// the gate.
+	// Source is set for the folder a local marketplace's plugin loads
+	// from. It is the gated display name (plugin@marketplace), or "-" when
+	// that fails the gate.
 	Source string
-	// Via, for a candidate the use reaches through another's reference,
-	// says how (`agent "courier" (sw…) preloads it (skills:)`): built from
+	// Via says how a use reaches a candidate through another's reference:
+	// `agent "courier" (sw…) preloads it (skills:)`. It is built from
 	// Gated names and ids only.
 	Via string
 }
 
-// KindOfTool is the kind of candidate a PreToolUse tool names, false for a
-// tool that names no candidate.
+// KindOfTool is the kind of candidate a PreToolUse tool names. It is false
+// for a tool that names no candidate.
 func KindOfTool(tool string) (Kind, bool) {
 	switch tool {
 	case hookio.ToolSkill:
@@ -108,9 +109,9 @@ func KindOfTool(tool string) (Kind, bool) {
 	return 0, false
 }
 
-// Spelled is the name the client looks a use of kind up by: a skill's
-// name trimmed and one leading "/" dropped (claude.SkillName); an agent's
-// is compared by claude.AgentKey when resolved.
+// Spelled is the name the client looks a use of kind up by. A skill's
+// name is trimmed and one leading "/" dropped (claude.SkillName). An
+// agent's is kept, and compared by claude.AgentKey when resolved.
 func Spelled(kind Kind, name string) string {
 	if kind == Agent || kind == Workflow { // a workflow's, exactly as sent
 		return name
@@ -119,32 +120,21 @@ func Spelled(kind Kind, name string) string {
 }
 
 // Resolve is every candidate that Claude Code may load for name used as
-// kind: the Skill tool and a typed /name (Skill or Command) reach skills and
-// commands alike, the Agent tool reaches agents. name is the name as the
-// client looks it up (a Skill tool's name through claude.SkillName); skill
-// and command names are compared as raw bytes, agent names by
-// claude.AgentKey, as the client compares them. Names are never shown: a
-// candidate whose name fails the display gate is still what Claude Code
-// loads under that name, so it matches (and is then judged anomalous for
-// its name). Built-in agents (general-purpose, Explore, Plan,
-// statusline-setup, claude-code-guide) have no candidate, so they resolve to
+// kind. The Skill tool and a typed /name reach skills and commands alike.
+// The Agent tool reaches agents. name is as the client looks it up
+// (Spelled). Skill and command names are compared as raw bytes. Agent
+// names are compared by claude.AgentKey, as the client compares them.
+// A name that fails the display gate still matches: Claude Code loads it
+// under that name. Built-in agents have no candidate. They resolve to
 // nothing unless a custom agent takes the same name.
 //
-// Precedence, as Claude Code documents it:
-//   - skills: "enterprise > personal > project", plugin skills namespaced as
-//     plugin-name:skill-name ("Extend Claude with skills",
-//     https://code.claude.com/docs/en/skills, "Where skills live");
-//   - "If a skill and a command share the same name, the skill takes
-//     precedence" (same page, commands merged into skills);
-//   - agents: managed, then project (.claude/agents/, "highest") over user
-//     (~/.claude/agents/), then plugin ("Subagents",
-//     https://docs.claude.com/en/docs/claude-code/sub-agents, "File locations").
-//
-// Where the documents leave the winner open, every possible winner is
-// returned for the caller to judge, worst answer winning: a candidate is
-// dropped only when another match outranks it in scope and in kind at once,
-// and Claude Code is taken to name a candidate by its folder or by its
-// frontmatter name, the winners of both readings being returned.
+// Precedence is as Claude Code documents it (see TestResolve). Skills rank
+// managed, user, project, plugin; a skill outranks a command. Agents rank
+// managed, project, user, plugin. Where the documents leave the winner
+// open, every possible winner is returned for the caller to judge. The
+// worst answer wins. So a candidate is dropped only when a match outranks it in scope and kind
+// at once. Claude Code may name a candidate by folder or by frontmatter
+// name. The winners of both readings are returned.
 func Resolve(kind Kind, name string, cands []Candidate) []Candidate {
 	var out []Candidate
 	for _, i := range Index(kind, name, cands) {
@@ -194,10 +184,11 @@ func Reaches(kind, of Kind) bool {
 	return (kind == Skill || kind == Command) && (of == Skill || of == Command)
 }
 
-// AnswersTo reports whether c is named local when Claude Code names
-// candidates by folder (byName false) or by frontmatter name, falling back
-// to the folder (byName true): byte for byte for a skill or command, by
-// claude.AgentKey for an agent (the client folds case, dashes and spaces).
+// AnswersTo reports whether c is named local. With byName false Claude
+// Code names candidates by folder. With byName true it names them by
+// frontmatter name, falling back to the folder. A skill or command
+// matches byte for byte. An agent matches by claude.AgentKey, since the
+// client folds case, dashes and spaces.
 func (c Candidate) AnswersTo(kind Kind, local string, byName bool) bool {
 	if kind == Workflow {
 		return byName && c.Name != nil && string(c.Name) == local // never by its file
@@ -218,9 +209,9 @@ func (c Candidate) ident(byName bool) []byte {
 }
 
 // outranked reports whether another match beats cands[i] both in scope and
-// in kind, so that no order of the two rules lets cands[i] win. Agents
-// joined only by their folded key are never outranked: which of two
-// spellings the client picks is not known, so both are judged.
+// in kind. Then no order of the two rules lets cands[i] win. Agents joined
+// only by their folded key are never outranked. Which of two spellings the
+// client picks is not known, so both are judged.
 func outranked(kind Kind, cands []Candidate, i int, match []int, byName bool) bool {
 	for _, j := range match {
 		if kind == Agent && !bytes.Equal(cands[j].ident(byName), cands[i].ident(byName)) {
@@ -240,10 +231,10 @@ func Beats(kind Kind, d, c Candidate) bool {
 	return sd >= 0 && sc >= 0 && sd <= sc && kd <= kc && (sd < sc || kd < kc)
 }
 
-// scopeRank orders scopes, lower winning; an unknown scope is -1 and is
+// scopeRank orders scopes, lower winning. An unknown scope is -1 and is
 // never compared, so it neither shadows nor is shadowed. No workflow
-// shadows another: the client keeps a nearer folder's over a farther one's
-// only when its whole script parses, which skillwire does not read.
+// shadows another. The client keeps a nearer folder's over a farther one's
+// only when its whole script parses. skillwire does not read that far.
 func scopeRank(kind Kind, s Scope) int {
 	if kind == Workflow {
 		return -1
@@ -267,9 +258,9 @@ func kindRank(k Kind) int {
 	return 0
 }
 
-// FrontName is the frontmatter name f gives, nil for none; ok is false
-// when the front file could not be read, or names itself other than by a
-// string, so that which name Claude Code reads is unknown.
+// FrontName is the frontmatter name f gives, nil for none. ok is false
+// when which name Claude Code reads is unknown. That is when the front
+// file could not be read, or names itself other than by a string.
 func FrontName(f walker.Front) (name []byte, ok bool) {
 	if f.Reason != 0 {
 		return nil, false
@@ -293,7 +284,7 @@ func FrontName(f walker.Front) (name []byte, ok bool) {
 }
 
 // PluginName is the plugin of a plugin cache candidate
-// <marketplace>/<plugin>/<version>, nil when the name has another shape.
+// <marketplace>/<plugin>/<version>. It is nil for a name of another shape.
 func PluginName(name []byte) []byte {
 	parts := bytes.Split(name, []byte{'/'})
 	if len(parts) != 3 {
@@ -302,9 +293,9 @@ func PluginName(name []byte) []byte {
 	return parts[1]
 }
 
-// Gated reports whether the gate resolves names into roots of kind k:
-// those holding what a name loads (skills, agents, commands, plugins,
-// workflows).
+// Gated reports whether the gate resolves names into roots of kind k.
+// Those roots hold what a name loads: skills, agents, commands, plugins,
+// workflows.
 func Gated(k claude.Kind) bool {
 	switch k {
 	case claude.Skills, claude.Agents, claude.Commands, claude.Plugins, claude.PluginSources, claude.Workflows:
@@ -313,10 +304,10 @@ func Gated(k claude.Kind) bool {
 	return false
 }
 
-// Cached reports whether c is a plugin's folder judged whole for any of
-// its skills, agents and commands: a version directory of the plugin cache
-// (Folder <marketplace>/<plugin>/<version>), or the folder a local
-// marketplace's plugin loads from (Source).
+// Cached reports whether c is a plugin's folder, judged whole for any of
+// its skills, agents and commands. It is a version directory of the plugin
+// cache (Folder <marketplace>/<plugin>/<version>). Or it is the folder a
+// local marketplace's plugin loads from (Source).
 func (c Candidate) Cached() bool {
 	return c.Scope == Plugin && (c.Source != "" || bytes.Count(c.Folder, []byte{'/'}) == 2)
 }

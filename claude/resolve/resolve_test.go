@@ -24,6 +24,21 @@ func ids(cs []Candidate) []string {
 	return out
 }
 
+// TestResolve pins precedence as Claude Code documents it.
+//   - Skills: "enterprise > personal > project". Plugin skills are
+//     namespaced as plugin-name:skill-name. Source: "Extend Claude with
+//     skills", https://code.claude.com/docs/en/skills, "Where skills live".
+//   - "If a skill and a command share the same name, the skill takes
+//     precedence". Source: the same page, where commands merged into skills.
+//   - Agents: managed, then project (.claude/agents/, "highest"), then user
+//     (~/.claude/agents/), then plugin. Source: "Subagents",
+//     https://docs.claude.com/en/docs/claude-code/sub-agents, "File
+//     locations".
+//
+// Built-in agents have no candidate: general-purpose, Explore, Plan,
+// statusline-setup and claude-code-guide. They resolve to nothing unless a
+// custom agent takes the same name. A candidate whose name fails the
+// display gate still matches. It is then judged anomalous for its name.
 func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -114,8 +129,8 @@ func TestKindOfTool(t *testing.T) {
 	}
 }
 
-// An agent answers to every spelling the client runs it under (its folded
-// key); a Skill tool's name reaches the gate as the client looks it up.
+// An agent answers to every spelling the client runs it under: its folded
+// key. A Skill tool's name reaches the gate as the client looks it up.
 func TestResolveAgentsByTheClientsFoldedName(t *testing.T) {
 	evil := cand("e", Agent, User, "evilagent", "", "")
 	for _, typed := range []string{"evilagent", "EvilAgent", "evil-agent", "evil_agent", " evilagent ", "ＥＶＩＬＡＧＥＮＴ"} {
@@ -128,7 +143,7 @@ func TestResolveAgentsByTheClientsFoldedName(t *testing.T) {
 			t.Errorf("Agent %q resolves to %v; the client runs nothing under it", typed, ids(got))
 		}
 	}
-	// Two spellings of one key: the client may pick either, so a project
+	// Two spellings of one key: the client may pick either. So a project
 	// agent does not shadow a user one it only folds to.
 	proj := cand("p", Agent, Project, "Evil-Agent", "", "")
 	if got := ids(Resolve(Agent, "evilagent", []Candidate{proj, evil})); !slices.Equal(got, []string{"p", "e"}) {

@@ -9,7 +9,8 @@ import (
 )
 
 // CandidateOf is what is known of the candidate name of r, observed as
-// kind, before reading it: where it is and what its folder is called.
+// kind, before reading it. That is where it is and what its folder is
+// called.
 func CandidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
 	switch r.Kind {
 	case claude.Plugins:
@@ -30,8 +31,8 @@ func CandidateOf(r claude.Root, name []byte, kind walker.Kind) Candidate {
 	return c
 }
 
-// PlaceOf is the kind and scope of the candidates of r: a skill and the
-// user's unless r says otherwise.
+// PlaceOf is the kind and scope of the candidates of r. It is a skill and
+// the user's unless r says otherwise.
 func PlaceOf(r claude.Root) Candidate {
 	c := Candidate{Kind: Skill, Scope: User}
 	switch r.Kind {
@@ -53,10 +54,10 @@ func PlaceOf(r claude.Root) Candidate {
 	return c
 }
 
-// Display is the name c is shown by: a local marketplace's plugin@marketplace,
-// a cached version's plugin@marketplace/version, else its frontmatter name
-// or folder (plugin:name in a plugin) when it passes the display gate; ""
-// when none does.
+// Display is the name c is shown by. A local marketplace's plugin is
+// plugin@marketplace. A cached version is plugin@marketplace/version.
+// Else it is the frontmatter name or folder that passes the display gate
+// (plugin:name in a plugin). It is "" when none does.
 func (c Candidate) Display() string {
 	switch {
 	case c.Source == "-":
@@ -64,7 +65,7 @@ func (c Candidate) Display() string {
 	case c.Source != "":
 		return c.Source // a local marketplace's plugin folder: plugin@marketplace
 	case c.Cached():
-		// A cached plugin version is named by its directory: plugin@marketplace/version.
+		// A cached plugin version is named by its directory.
 		name, _ := claude.Display(claude.Plugins, c.Folder)
 		return name
 	}
@@ -86,8 +87,8 @@ func (c Candidate) Display() string {
 	return string(c.Plugin) + ":" + string(name)
 }
 
-// Subject names c by gated name and id: `skill "docs:pdf"
-// (sw...)`, or by id alone when no name passes the gate.
+// Subject names c by gated name and id: `skill "docs:pdf" (sw...)`. It
+// names c by id alone when no name passes the gate.
 func (c Candidate) Subject() string {
 	s := c.Kind.String()
 	if c.Cached() {

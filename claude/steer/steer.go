@@ -1,9 +1,9 @@
 // Package steer tells when a project's settings set an env key that moves
-// where skillwire or Claude Code look (the store, its lock, the
-// configuration and project directories): Claude Code applies a project's
-// settings env to the hooks it runs, so a cloned repository could point
-// skillwire at an empty store. Settings that cannot be read safely set
-// unknown keys, which is told too.
+// where skillwire or Claude Code look. Such keys name the store, its lock,
+// and the configuration and project directories. Claude Code applies a
+// project's settings env to the hooks it runs. So a cloned repository
+// could point skillwire at an empty store. Settings that cannot be read
+// safely set unknown keys, and steer tells that too.
 package steer
 
 import (
@@ -17,9 +17,10 @@ import (
 
 // steers reports whether an env key moves where skillwire or Claude Code
 // look: the store, its lock, the configuration and project directories.
-// Claude Code applies a project's settings env to its own process, and so
-// to the hooks it runs: a cloned repository could point the gate at an
-// empty store, or make it fail to load and fall back to a weaker policy.
+// Claude Code applies a project's settings env to its own process. So the
+// hooks it runs get that env too. A cloned repository could point the gate
+// at an empty store. Or it could make the gate fail to load and fall back
+// to a weaker policy.
 func steers(key string) bool {
 	return strings.HasPrefix(key, "SKILLWIRE_") || key == "CLAUDE_CONFIG_DIR" || key == "CLAUDE_PROJECT_DIR" || key == "HOME"
 }
@@ -28,10 +29,10 @@ func steers(key string) bool {
 const maxKeyShown = 64
 
 // Steered is why the gate cannot trust its own environment in the given
-// projects (CLAUDE_PROJECT_DIR and the hook's cwd: either may be the one
-// whose settings Claude Code applied), or "" when no project's settings
-// set an env key that steers skillwire. Settings that cannot be read
-// safely set unknown keys, which is reason enough.
+// projects. Pass CLAUDE_PROJECT_DIR and the hook's cwd. Claude Code may
+// have applied the settings of either. Steered is "" when no project's
+// settings set an env key that steers skillwire. Settings that cannot be
+// read safely set unknown keys, which is reason enough.
 func Steered(projects ...string) string {
 	key, unknown := steering(projects...)
 	switch {
@@ -45,9 +46,9 @@ func Steered(projects ...string) string {
 
 const unreadableSettings = "project settings could not be read safely, so the env they set is unknown"
 
-// steering is the first env key the projects' settings set that steers
-// skillwire ("" for none), and whether some of their settings could not be
-// read safely.
+// steering is the first steering env key the projects' settings set ("" for
+// none). It also reports whether some of their settings could not be read
+// safely.
 func steering(projects ...string) (key string, unknown bool) {
 	var seen []string
 	for _, p := range projects {
@@ -67,9 +68,9 @@ func steering(projects ...string) (key string, unknown bool) {
 }
 
 // SessionNotice is the one line a session start says instead of its
-// advisory when projects' settings set an env key that steers skillwire,
-// "" when they do not: nothing was compared, since the store it would
-// read may be the project's.
+// advisory, or "". It is said when projects' settings set a steering env
+// key. Then nothing was compared, since the store read may be the
+// project's.
 func SessionNotice(projects ...string) string {
 	key, _ := steering(projects...)
 	if key == "" {
@@ -78,11 +79,11 @@ func SessionNotice(projects ...string) string {
 	return "skillwire: " + Steered(projects...) + ", which steers where skillwire looks; nothing was compared, and the gate denies every skill, agent and command use until the key is removed"
 }
 
-// SessionWarning is the one line a session start says before its advisory
-// when projects' settings could not be read safely (a link, a FIFO, too
-// large, unparsable) and none that could sets a steering key: the
-// comparison goes on, since what the unread file sets is only unknown,
-// and the gate denies meanwhile. "" otherwise.
+// SessionWarning is the one line a session start says before its advisory,
+// or "". It is said when some project settings could not be read safely
+// and none that could sets a steering key. Unsafe means a link, a FIFO,
+// too large or unparsable. The comparison goes on, since what the unread
+// file sets is only unknown. The gate denies meanwhile.
 func SessionWarning(projects ...string) string {
 	if key, unknown := steering(projects...); key != "" || !unknown {
 		return ""
@@ -101,9 +102,10 @@ func WithWarning(warning, text string) string {
 	return warning + "\n" + text
 }
 
-// passwdHome is the person's home directory from the user database, never
-// from $HOME (which a project's env can set): a session started there reads
-// ~/.claude/settings.json, the person's own settings, as its project's.
+// passwdHome is the person's home directory from the user database. It
+// never reads $HOME, which a project's env can set. A session started at
+// home reads ~/.claude/settings.json as its project's. Those are the
+// person's own settings, not a project's.
 func passwdHome() string {
 	u, err := user.Current()
 	if err != nil || !strings.HasPrefix(u.HomeDir, "/") {

@@ -14,7 +14,7 @@ func TestSteeredNamesTheEnvKeyAProjectSetsToSteerSkillwire(t *testing.T) {
 	const unreadable = "project settings could not be read safely, so the env they set is unknown"
 	for _, tc := range []struct {
 		name, settings, local, want string
-		// notice: the session says only the one line; else warn: the
+		// notice: the session says only the one line. warn: the
 		// session says the warning line, then its advisory.
 		notice, warn bool
 	}{

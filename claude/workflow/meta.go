@@ -1,7 +1,8 @@
 // Package workflow is what Claude Code (2.1.328) reads of a workflow
-// script to name it: the meta block's name, read as the client's own fast
-// reader reads it, and the names of its built-in workflows. A workflow is
-// named by its meta.name, not by its file (docs/claude-code.md).
+// script to name it. That is the meta block's name, read as the client's
+// own fast reader reads it. It also holds the names of the client's
+// built-in workflows. A workflow is named by its meta.name, not by its
+// file (docs/claude-code.md).
 package workflow
 
 import (
@@ -11,14 +12,15 @@ import (
 	"unicode/utf8"
 )
 
-// MaxSize is the largest script the client lists: a bigger file is
+// MaxSize is the largest script the client lists. A bigger file is
 // skipped ("exceeds 524288 bytes").
 const MaxSize = 512 << 10
 
-// Builtins are the client's own workflows, which no file provides, as the
-// pinned client lists them when a name is unknown ("Available: …"; the e2e
-// case TestAWorkflowOfNoFileIsOneOfTheClientsOwn). A project or user file
-// of the same meta name replaces one, and is then judged as that file.
+// Builtins are the client's own workflows, which no file provides. The
+// pinned client lists them when a name is unknown ("Available: …"). The
+// e2e case TestAWorkflowOfNoFileIsOneOfTheClientsOwn pins them. A project
+// or user file of the same meta name replaces one. It is then judged as
+// that file.
 var Builtins = []string{"deep-research"}
 
 // Builtin reports whether name is one of Builtins.
@@ -31,16 +33,16 @@ func Builtin(name string) bool {
 	return false
 }
 
-// maxDepth bounds the nesting of meta's literals: deeper is unreadable.
+// maxDepth bounds the nesting of meta's literals. Deeper is unreadable.
 const maxDepth = 32
 
-// Name is the meta.name of the workflow script src as the client reads it
-// when it lists workflows: the script opens (after blanks and comments)
-// with `export const meta = {…}`, a literal of strings, numbers, booleans,
-// null, arrays and objects, whose last "name" and "description" are
-// non-empty strings, and the statement ends there. ok is false for every
-// other shape: the client may still read a name from it (its full
-// JavaScript parser takes over), so the name is unknown, never "none".
+// Name is the meta.name of the workflow script src, as the client reads
+// it when it lists workflows. The script opens with `export const meta =
+// {…}`, after blanks and comments. The literal holds strings, numbers,
+// booleans, null, arrays and objects. Its last "name" and "description"
+// are non-empty strings. The statement ends there. ok is false for every
+// other shape. The client may still read a name from it, since its full
+// JavaScript parser takes over. So the name is unknown, never "none".
 func Name(src []byte) (name string, ok bool) {
 	if len(src) > MaxSize || !utf8.Valid(src) {
 		return "", false
@@ -101,8 +103,8 @@ func (p *reader) eat(c byte) bool {
 	return false
 }
 
-// spaces skips ASCII blanks only: any other the client's \s takes makes
-// the script unreadable here, never read otherwise.
+// spaces skips ASCII blanks only. Any other blank the client's \s takes
+// makes the script unreadable here, never read otherwise.
 func (p *reader) spaces() {
 	for p.i < len(p.s) && strings.IndexByte(" \t\n\r\v\f", p.s[p.i]) >= 0 {
 		p.i++
@@ -110,7 +112,7 @@ func (p *reader) spaces() {
 }
 
 // blank skips blanks and comments, as the client's reader does between
-// tokens; it reports whether a line ended within them.
+// tokens. It reports whether a line ended within them.
 func (p *reader) blank() (newline bool) {
 	for {
 		start := p.i
@@ -137,9 +139,9 @@ func (p *reader) blank() (newline bool) {
 	}
 }
 
-// ends reports whether the meta statement ends where the literal did: a
-// ';', the end of the script, or a line break before a word that cannot
-// continue the expression.
+// ends reports whether the meta statement ends where the literal did. It
+// ends at a ';' or the end of the script. It ends at a line break before a
+// word that cannot continue the expression.
 func (p *reader) ends() bool {
 	start := p.i
 	newline := p.blank()
@@ -236,8 +238,8 @@ func (p *reader) value(depth int) (any, error) {
 	return nil, errShape
 }
 
-// list reads the items of an object or array up to end, with an optional
-// trailing comma.
+// list reads the items of an object or array up to end. A trailing comma
+// is allowed.
 func (p *reader) list(end byte, item func() error) error {
 	p.i++
 	for n := 0; ; n++ {
@@ -259,7 +261,7 @@ func (p *reader) list(end byte, item func() error) error {
 	}
 }
 
-// number reads a decimal number; its value is not needed, only its extent.
+// number reads a decimal number. Its value is not needed, only its extent.
 func (p *reader) number() (float64, error) {
 	j := p.i
 	digits := func() int {
@@ -299,9 +301,9 @@ func (p *reader) number() (float64, error) {
 	return 0, nil
 }
 
-// str reads a quoted string with the client's escapes; a template with
-// ${, a line break in a quoted string, an octal escape, or an escape of a
-// surrogate is unreadable here.
+// str reads a quoted string with the client's escapes. Some strings are
+// unreadable here: a template with ${, a line break in a quoted string, an
+// octal escape, or an escape of a surrogate.
 func (p *reader) str() (string, error) {
 	q := p.s[p.i]
 	p.i++
@@ -374,8 +376,8 @@ func (p *reader) escape(b *strings.Builder) error {
 	return nil
 }
 
-// hexEscape reads x.., u.... or u{...} at the start of s: the rune and
-// the bytes read, 0 when it is none of them.
+// hexEscape reads x.., u.... or u{...} at the start of s. It returns the
+// rune and the bytes read, 0 when it is none of them.
 func hexEscape(s string) (rune, int) {
 	hex := func(t string) (rune, bool) {
 		if t == "" {

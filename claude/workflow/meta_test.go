@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The meta name is read as the client's fast reader reads it, and every
-// shape it would not read is unknown (ok false), never a wrong name.
+// The meta name is read as the client's fast reader reads it. Every shape
+// it would not read is unknown (ok false), never a wrong name.
 func TestTheMetaNameIsReadAsTheClientReadsIt(t *testing.T) {
 	const desc = ", description: 'd' }\n"
 	cases := []struct {
@@ -68,7 +68,7 @@ func TestOnlyTheClientsOwnWorkflowsAreBuiltins(t *testing.T) {
 }
 
 // FuzzName: any bytes end in a name or in unknown, never a panic or an
-// empty name; a name read is read again from the same script.
+// empty name. A name read is read again from the same script.
 func FuzzName(f *testing.F) {
 	f.Add([]byte("export const meta = { name: 'wf', description: 'd' }\nreturn 1"))
 	f.Add([]byte("export const meta = {\"name\":\"\\u{41}\",description:`x`,a:[-1,.5e3,{}]};"))

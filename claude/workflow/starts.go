@@ -5,31 +5,31 @@ import (
 	"unicode/utf8"
 )
 
-// Starts is what a workflow script may start when the client runs it:
-// agents, by agent(prompt, {agentType}), and child workflows, by
-// workflow(name). The client runs them with no PreToolUse call (pinned by
-// TestAWorkflowsAgentStartsWithoutAPreToolUseCall), so the gate judges
+// Starts is what a workflow script may start when the client runs it. It
+// starts agents by agent(prompt, {agentType}). It starts child workflows
+// by workflow(name). The client runs them with no PreToolUse call
+// (TestAWorkflowsAgentStartsWithoutAPreToolUseCall). So the gate judges
 // them at the Workflow call, the one moment it holds.
 type Starts struct {
-	// Names is every string literal of the script ('…', "…", and `…`
-	// without ${}), decoded, each once: a superset of the agent types its
-	// agent() calls give as literals.
+	// Names is every string literal of the script, decoded, each once.
+	// Literals are '…', "…", and `…` without ${}. Names is a superset of
+	// the agent types its agent() calls give as literals.
 	Names []string
 	// Agents are the agent types its agent() calls give as literals
-	// (agentType: '…'), each once: those it is certain to start when the
-	// call runs, a subset of Names.
+	// (agentType: '…'), each once. The script is certain to start those
+	// when the call runs. Agents is a subset of Names.
 	Agents []string
 	// Workflows are the names its workflow('name') calls give.
 	Workflows []string
 	// Unnamed, when not "", says why the script may start an agent or a
-	// workflow whose name is no literal the reader saw. Fixed words, never
-	// the script's.
+	// workflow whose name is no literal the reader saw. It holds fixed
+	// words, never the script's.
 	Unnamed string
 }
 
-// maxNest bounds the nesting of brackets and template substitutions:
-// deeper is not read (and each call's arguments are scanned at most this
-// many times over).
+// maxNest bounds the nesting of brackets and template substitutions.
+// Deeper is not read. So each call's arguments are scanned at most this
+// many times over.
 const maxNest = 64
 
 // Reasons a script's starts are unnamed.
@@ -43,19 +43,17 @@ const (
 	unnamedLexical  = "it holds what the reader cannot tokenize for certain (a backslash or a character past ASCII outside a literal, an HTML-like comment, a / that may start a regular expression or divide)"
 )
 
-// ReadStarts reads src as a superset reader, not a JavaScript parser: it
-// splits the script into tokens (comments, string and template literals,
-// regular expressions, words and punctuation), keeps every string literal
-// as a name an agent may be started by, and checks every agent( and
-// workflow( call for a name it can see. Whatever could name an agent the
-// reader does not see (a computed agentType, options that are no object
-// literal, agent used as a value, the global object reached, a token it
-// cannot classify for certain: a / whose role JS's grammar does not fix
-// from the token before it, a character past ASCII outside a literal)
-// makes the starts Unnamed, never silence.
-// It does not evaluate: a name built at run time and reached only through
-// a computed key of an object the script made is beyond it (the client
-// runs scripts with code generation from strings switched off).
+// ReadStarts reads src as a superset reader, not a JavaScript parser. It
+// splits the script into tokens: comments, string and template literals,
+// regular expressions, words and punctuation. It keeps every string
+// literal as a name an agent may be started by. It checks every agent(
+// and workflow( call for a name it can see. Whatever could name an agent
+// unseen makes the starts Unnamed, never silence. The Unnamed reasons
+// above list each way.
+//
+// It does not evaluate. A name built at run time may be reached only
+// through a computed key of an object the script made. That is beyond it.
+// The client runs scripts with code generation from strings switched off.
 func ReadStarts(src []byte) Starts {
 	if len(src) > MaxSize || !utf8.Valid(src) {
 		return Starts{Unnamed: unnamedUnread}
@@ -97,11 +95,11 @@ func ReadStarts(src []byte) Starts {
 	return st
 }
 
-// agentCall checks the agent token at i: a direct call whose options,
-// when given, are an object literal whose agentType, when set, is one
-// string literal (no agentType: the client's own workflow-subagent). typ
-// is that literal, "" for none; why is not "" when the call may start an
-// agent of another name (then typ is "").
+// agentCall checks the agent token at i. It must be a direct call. Its
+// options, when given, must be an object literal. Their agentType, when
+// set, must be one string literal. typ is that literal, "" for none. No
+// agentType starts the client's own workflow-subagent. why is not "" when
+// the call may start an agent of another name (then typ is "").
 func agentCall(toks []token, i int) (typ, why string) {
 	args, ok := callArgs(toks, i)
 	if !ok {
@@ -129,18 +127,18 @@ func agentCall(toks []token, i int) (typ, why string) {
 					return "", unnamedComputed
 				}
 				// A later agentType key overrides an earlier one, as the
-				// object literal does; an empty one is none.
+				// object literal does. An empty one is none.
 				typ = m[2].text
 			}
 		case len(m) == 1 && m[0].kind == tIdent && m[0].text != "agentType" && m[0].text != "__proto__":
-			// A shorthand copies a variable's value: no code of it runs
+			// A shorthand copies a variable's value. No code of it runs
 			// with the options object in reach.
 		default:
-			// A method, a getter or a setter: the client copies the options
-			// key by key (Object.keys order), and a getter read before
-			// agentType can write it through super or this (a BLOCKed agent
-			// ran so under a reviewed workflow), so no member that is code
-			// is read past.
+			// A method, a getter or a setter. The client copies the options
+			// key by key (Object.keys order). A getter read before agentType
+			// can write it through super or this. A BLOCKed agent ran so
+			// under a reviewed workflow. So no member that is code is read
+			// past.
 			return "", unnamedOptions
 		}
 	}
@@ -160,8 +158,9 @@ func workflowCall(toks []token, i int) (string, string) {
 }
 
 // callArgs are the arguments of the call whose callee is toks[i], split at
-// its top-level commas; ok is false when toks[i] is not called directly,
-// or an argument is spread (it may supply any of them).
+// its top-level commas. ok is false when toks[i] is not called directly.
+// It is false when an argument is spread, since that may supply any of
+// them.
 func callArgs(toks []token, i int) ([][]token, bool) {
 	if i+1 >= len(toks) || !toks[i+1].is("(") {
 		return nil, false
@@ -238,19 +237,17 @@ type token struct {
 
 func (t token) is(p string) bool { return t.kind == tPunct && t.text == p }
 
-// opens and closes are the brackets; a template's ${ opens like a brace,
+// opens and closes are the brackets. A template's ${ opens like a brace;
 // its } closes one.
 func (t token) opens() bool  { return t.is("(") || t.is("[") || t.is("{") || t.is("${") }
 func (t token) closes() bool { return t.is(")") || t.is("]") || t.is("}") }
 
-// The words around a /: regexAfter are the reserved words that, where
-// they are no property name (no / can follow one there), always precede
-// an expression or a statement, so a / after them starts a regular
-// expression, across a line break too; valueWords end an expression.
-// After any other reserved or contextual word the reader cannot tell
-// (await, yield and of precede an expression where they are keywords and
-// are identifiers elsewhere; extends, let, static, get, … are never
-// followed by a division): it says so, it never guesses.
+// The words around a /. regexAfter are reserved words that always precede
+// an expression or a statement, unless they are a property name. So a /
+// after one starts a regular expression, across a line break too.
+// valueWords end an expression. After any other reserved or contextual
+// word the reader cannot tell. It says so and never guesses.
+// TestASlashIsReadOnlyWhereTheGrammarMakesItCertain pins each word.
 var (
 	regexAfter   = words("return typeof instanceof in new delete void throw case do else extends break continue")
 	valueWords   = words("true false null this")
@@ -266,8 +263,8 @@ func words(list string) map[string]bool {
 	return m
 }
 
-// tokenize splits s into tokens; why is not "" when s cannot be split for
-// certain (then the script's starts are unnamed).
+// tokenize splits s into tokens. why is not "" when s cannot be split for
+// certain; then the script's starts are unnamed.
 func tokenize(s string) (toks []token, why string) {
 	var stack []int // per open template substitution, the braces open in it
 	depth := 0
@@ -287,7 +284,7 @@ func tokenize(s string) (toks []token, why string) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			i++
 		case c >= utf8.RuneSelf:
-			// A blank, a line terminator or a letter of a word: which one
+			// A blank, a line terminator or a letter of a word. Which one
 			// decides what a / near it starts and whether agent is agent.
 			return nil, unnamedLexical
 		case strings.HasPrefix(s[i:], "//"):
@@ -390,8 +387,8 @@ func tokenize(s string) (toks []token, why string) {
 	return toks, ""
 }
 
-// span marks the tokens one step read, where not marked yet, as read
-// from s[from:to].
+// span marks the tokens one step read as read from s[from:to]. It skips
+// those marked already.
 func span(toks []token, from, to int) {
 	for j := range toks {
 		if toks[j].end == 0 {
@@ -400,10 +397,10 @@ func span(toks []token, from, to int) {
 	}
 }
 
-// template reads a template literal's text from i (past its backtick or
-// a substitution's brace) to its end or to a ${: a template read whole
-// from its backtick is a string token, any other piece a part. next is
-// past the end, or negated past a ${ (which is added as a token).
+// template reads a template literal's text from i to its end or to a ${.
+// i is past its backtick or a substitution's brace. A template read whole
+// from its backtick is a string token; any other piece is a part. next is
+// past the end, or negated past a ${. The ${ is added as a token.
 func template(s string, i int, toks []token) (out []token, next int, why string) {
 	start := i
 	for j := i; j < len(s); j++ {
@@ -435,14 +432,12 @@ const (
 	slashUnknown
 )
 
-// slashStarts is what a / after toks starts where JS's grammar makes it
-// certain from the token before it: a regular expression where an
-// expression begins, a division after one. Everywhere else (after ) and }
-// — a condition or a call, a block or an object —, ++ and --, a reserved
-// or contextual word, a word across a line break — var x or break label,
-// then a semicolon inserted —, a module's name in export … from 'm') it
-// is slashUnknown, never a guess. nl: a line terminator stands between
-// that token and the /.
+// slashStarts is what a / after toks starts, where JS's grammar makes it
+// certain from the token before it. It is a regular expression where an
+// expression begins, a division after one. Everywhere else it is
+// slashUnknown, never a guess. nl: a line terminator stands between that
+// token and the /. TestASlashIsReadOnlyWhereTheGrammarMakesItCertain names
+// each unknown case.
 func slashStarts(toks []token, nl bool) slashRole {
 	n := len(toks)
 	if n == 0 {
@@ -480,7 +475,7 @@ func slashStarts(toks []token, nl bool) slashRole {
 }
 
 // regexEnd is the index past the regular expression whose body starts at
-// i (past its /), its flags included.
+// i, past its /. Its flags are included.
 func regexEnd(s string, i int) (int, bool) {
 	class := false
 	for ; i < len(s); i++ {
@@ -504,8 +499,8 @@ func regexEnd(s string, i int) (int, bool) {
 	return 0, false
 }
 
-// punct is the punctuator at the start of s: the few of more than one
-// character the reader tells apart, else one byte.
+// punct is the punctuator at the start of s. It is one of the few longer
+// ones the reader tells apart, else one byte.
 func punct(s string) string {
 	for _, p := range []string{"...", "?.", "++", "--"} {
 		if strings.HasPrefix(s, p) && (p != "?." || len(s) < 3 || s[2] < '0' || s[2] > '9') {

@@ -9,9 +9,9 @@ import (
 
 const metaHead = "export const meta = { name: 'wf', description: 'd', phases: [{ title: 'one' }] }\n"
 
-// Every literal an agent may be started by is a name, and every agent()
-// or workflow() whose name the reader cannot see makes the starts
-// unnamed: the reader answers a superset, never silence.
+// Every literal an agent may be started by is a name. Every agent() or
+// workflow() whose name the reader cannot see makes the starts unnamed.
+// The reader answers a superset, never silence.
 func TestEveryAgentAScriptMayStartIsNamedOrItsStartsAreUnnamed(t *testing.T) {
 	cases := []struct {
 		name, body string
@@ -44,8 +44,8 @@ func TestEveryAgentAScriptMayStartIsNamedOrItsStartsAreUnnamed(t *testing.T) {
 		{"shorthand", "agent('p', { agentType })", nil, nil, nil, true},
 		{"a getter", "agent('p', { get agentType() { return t } })", nil, nil, nil, true},
 		{"a computed getter", "agent('p', { get [k]() { return t } })", nil, nil, nil, true},
-		// The client copies the options key by key: a getter read before
-		// agentType writes it (a BLOCKed agent ran so, pinned in e2e).
+		// The client copies the options key by key. A getter read before
+		// agentType writes it. A BLOCKed agent ran so, pinned in e2e.
 		{"a getter writing agentType through super", "const t = ['e2e', 'agent'].join('')\nagent('p', { get a() { super.agentType = t; return 1 }, agentType: 'general-purpose' })", nil, nil, nil, true},
 		{"a getter writing it through this", "agent('p', { get a() { this.agentType = t; return 1 }, agentType: 'x' })", nil, nil, nil, true},
 		{"a setter", "agent('p', { set a(v) { }, agentType: 'x' })", nil, nil, nil, true},
@@ -101,9 +101,9 @@ func TestEveryAgentAScriptMayStartIsNamedOrItsStartsAreUnnamed(t *testing.T) {
 	}
 }
 
-// Garbage, control bytes, invalid UTF-8, a script past the client's size
-// and nesting past the bound are read without a panic, and never as a
-// script that starts nothing unseen unless it truly names all it starts.
+// Hostile scripts are read without a panic. They are garbage, control
+// bytes, invalid UTF-8, a script past the client's size, and nesting past
+// the bound. None reads as naming all it starts unless it truly does.
 func TestHostileScriptsAreReadBoundedAndNeverSilently(t *testing.T) {
 	huge := metaHead + strings.Repeat("agent('p', {agentType: 'a'})\n", MaxSize/28)
 	deep := strings.Repeat("(", maxNest+1) + strings.Repeat(")", maxNest+1)
@@ -137,9 +137,9 @@ func TestHostileScriptsAreReadBoundedAndNeverSilently(t *testing.T) {
 	}
 }
 
-// planted is an agent() call whose agentType no reader can see, planted
-// where a statement may go: on lines of its own, so that only a block
-// comment or a template (the literals that hold a line break) can hold it.
+// planted is an agent() call whose agentType no reader can see. It is
+// planted where a statement may go, on lines of its own. So only a block
+// comment or a template can hold it: the literals that hold a line break.
 const planted = "\n;agent(p, {agentType: x});\n"
 
 func FuzzReadStarts(f *testing.F) {
@@ -159,7 +159,7 @@ func FuzzReadStarts(f *testing.F) {
 				t.Fatalf("workflow %q is not among the names", w)
 			}
 		}
-		// Whatever the tokenizer makes of src, the planted call is seen, or
+		// Whatever the tokenizer makes of src, the planted call is seen. Or
 		// the reader's own tokens hold it inside a template or a comment.
 		k := int(at % uint(len(src)+1))
 		mod := string(src[:k]) + planted + string(src[k:])
@@ -205,10 +205,23 @@ func BenchmarkReadStarts(b *testing.B) {
 }
 
 // A / is read as a regular expression or a division only where JS's
-// grammar makes it certain from the token before it; anywhere else the
+// grammar makes it certain from the token before it. Anywhere else the
 // script is unnamed. Each hidden case hides agent() from a reader that
-// guesses (a string opened inside a regex it took for a division, a
-// "regex" swallowing code JS divides by), which the client runs (issue 22).
+// guesses, and the client runs it (issue 22). A guess may open a string
+// inside a regex it took for a division. Or its "regex" may swallow code
+// JS divides by.
+//
+// The unknown cases, each pinned below:
+//   - After ). It may close a condition or a call.
+//   - After }. It may close a block or an object.
+//   - After ++ and --.
+//   - After a reserved or contextual word outside regexAfter and
+//     valueWords. await, yield and of precede an expression where they
+//     are keywords; elsewhere they are identifiers. extends, let, static,
+//     get and the like are never followed by a division.
+//   - After a word across a line break: var x or break label, then an
+//     inserted semicolon.
+//   - After a module's name in export … from 'm'.
 func TestASlashIsReadOnlyWhereTheGrammarMakesItCertain(t *testing.T) {
 	const call = `agent("p", {agentType: ["e2e", "agent"].join("")})`
 	hidden := map[string]string{
@@ -266,11 +279,11 @@ func TestASlashIsReadOnlyWhereTheGrammarMakesItCertain(t *testing.T) {
 	}
 }
 
-// Agents are the literal agentTypes only, each once, decoded, the last
-// of a repeated key as the object literal keeps it: a prompt, another
-// key's literal, a literal elsewhere, an empty agentType (none) and a
-// workflow's name are none of them; control bytes and a huge name are
-// kept as the literal holds them, never cut or cleaned.
+// Agents are the literal agentTypes only, each once, decoded. A repeated
+// key keeps its last, as the object literal does. Some literals are no
+// agent: a prompt, another key's literal, a literal elsewhere, an empty
+// agentType (none) and a workflow's name. Control bytes and a huge name
+// are kept as the literal holds them, never cut or cleaned.
 func TestAgentsAreTheLiteralAgentTypesOnly(t *testing.T) {
 	long := strings.Repeat("x", 300000)
 	for _, c := range []struct {
