@@ -143,41 +143,17 @@ type Result struct {
 }
 
 // Run diffs every candidate and reconciles each change with the audit
-// logs. A change is expected only when:
-//
-//   - an entry names the same file by the path where it lies: its
-//     filePath, taken relative to the scope's Base when relative, equals
-//     byte for byte the file's path (root, name and path below the
-//     candidate; for a file a candidate binds, the absolute path it was
-//     bound from: Candidate.Bound). Nothing is cleaned; "." and ".." never
-//     match, and a manifest's internal name for a bound file (a path below
-//     a candidate that is itself a file) names nothing;
-//   - its timestamp lies after the candidate's observation and not beyond
-//     Now plus auditlog.ClockSkew;
-//   - one such entry's operation fits the change: create for added;
-//     update, refine, migrate or rollback for modified or mode; delete for
-//     removed;
-//   - and the last such entry (in log order) agrees with the disk: a
-//     delete only for a file that is gone (its sha256, if any, describes
-//     no content and is not compared), any other operation only for a
-//     file that is there and whose SHA-256 equals the entry's sha256: the
-//     SHA-256 of the content observed (Current's BLAKE3), from its kept
-//     bytes, else read again by the walker and counted only when the
-//     walker's BLAKE3 of that read is the observed one, so content written
-//     after the observation never vouches for it; a file the walker cannot
-//     hash matches no hash, and an entry without a sha256 vouches for no
-//     bytes at all (MismatchUnverified: DESIGN.md §11 asks for the content
-//     hash equal).
-//
-// Two kinds of change are implied rather than announced, when no entry in
-// the window names them at all: anything under a directory (or candidate)
-// whose removal is expected through a delete; and a directory (or
-// candidate) added or removed with at least one change of that type below
-// it, every one of them expected. Everything else is unexpected.
-//
-// An expected change is ClassExpected when the same rule, applied to the
-// logs other than the project's own, still explains it (an implied one
-// takes the weakest class of what implies it); else ClassAnnouncedByProject.
+// logs. A change is expected only when an entry explains it. The entry
+// names the file byte for byte where it lies, nothing cleaned. Its
+// timestamp lies after the observation and before Now plus the clock
+// skew. Its operation fits the change. The last such entry agrees with
+// the disk. After a delete the file is gone; otherwise its SHA-256 is the
+// content observed. Content written after the observation never vouches
+// for it. A change no entry in the window names can still be implied.
+// Everything below an expected delete is. So is an added or removed
+// directory with every change below expected. ClassExpected needs a log
+// other than the project's own (DESIGN.md §11). TestReconcileRules names
+// each case.
 func Run(in Input) Result {
 	if in.Limits.MaxDepth == 0 {
 		in.Limits = walker.DefaultLimits

@@ -92,6 +92,9 @@ func verdicts(r Result) []string {
 
 const rel = ".claude/skills/s/"
 
+// TestReconcileRules names each rule of Run by a case: how an entry names
+// a file, its window, which operation fits which change, and how the last
+// entry must agree with the disk. Implied changes close the table.
 func TestReconcileRules(t *testing.T) {
 	edit := func(f *reconcileFixture) { f.write("s/SKILL.md", "v2") }
 	for _, tc := range []struct {
@@ -148,6 +151,13 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{e}
 			},
 			[]string{"modified SKILL.md: stale"}, 0},
+		{"entry ahead of now within the clock skew", edit,
+			func(f *reconcileFixture) []auditlog.Entry {
+				e := withSHA(entry(0, auditlog.Update, rel+"SKILL.md"), "v2")
+				e.Timestamp = f.now.Add(auditlog.ClockSkew - time.Second)
+				return []auditlog.Entry{e}
+			},
+			[]string{"modified SKILL.md: expected"}, 0},
 		{"entry for another file", edit,
 			func(f *reconcileFixture) []auditlog.Entry {
 				return []auditlog.Entry{entry(5, auditlog.Update, rel+"lib/x.py")}
@@ -220,7 +230,12 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"SKILL.md"), entry(2, auditlog.Update, rel+"SKILL.md")}
 			},
 			[]string{"removed SKILL.md: state"}, 0},
-		{"sha256 on what is no longer a file", func(f *reconcileFixture) {
+		{"a delete's sha256 is not compared", func(f *reconcileFixture) { os.Remove(f.path("s/SKILL.md")) },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{withSHA(entry(1, auditlog.Delete, rel+"SKILL.md"), "not the content")}
+			},
+			[]string{"removed SKILL.md: expected"}, 0},
+		{"a file the walker cannot hash matches no sha256", func(f *reconcileFixture) {
 			os.Remove(f.path("s/SKILL.md"))
 			os.Symlink("/etc/passwd", f.path("s/SKILL.md"))
 		}, func(f *reconcileFixture) []auditlog.Entry {
@@ -251,6 +266,16 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"lib/x.py")}
 			},
 			[]string{"removed lib: expected implied", "removed lib/x.py: expected"}, 0},
+		{"a file named in the window is judged by its entry, never implied", func(f *reconcileFixture) { os.RemoveAll(f.path("s/lib")) },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"lib"), entry(2, auditlog.Update, rel+"lib/x.py")}
+			},
+			[]string{"removed lib: expected", "removed lib/x.py: operation"}, 0},
+		{"a directory named in the window is judged by its entry, never implied", func(f *reconcileFixture) { f.write("s/a/f.md", "f") },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{entry(1, auditlog.Update, rel+"a"), withSHA(entry(2, auditlog.Create, rel+"a/f.md"), "f")}
+			},
+			[]string{"added a: operation", "added a/f.md: expected"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcileFixture(t)
