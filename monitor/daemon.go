@@ -1,7 +1,7 @@
-// Package monitor is the daemon: it watches every root with fsnotify,
-// re-walks what changed, and keeps in the store an observation cache the
-// hook can trust, change events (so a change made and undone between two
-// sessions is still told), and a heartbeat.
+// Package monitor is the daemon. It watches every root with fsnotify and
+// walks again what changed. It keeps three things in the store. The
+// observation cache is what the hook can trust. Change events tell a change
+// made and undone between two sessions. The heartbeat says it is alive.
 package monitor
 
 import (
@@ -18,8 +18,8 @@ import (
 
 // Config configures the daemon.
 type Config struct {
-	// CfgDir is Claude Code's configuration directory: its roots are
-	// always watched, plus those of every project a hook registered.
+	// CfgDir is Claude Code's configuration directory. Its roots are
+	// always watched, and so are those of every project a hook registered.
 	CfgDir string
 	// ClaudeJSONDir and ManagedDir are claude.Places' ClaudeJSON and
 	// Managed: watched too when set.
@@ -28,8 +28,8 @@ type Config struct {
 	Walk                      walker.Config
 	// Debounce gathers a burst of events on one candidate into one walk.
 	Debounce time.Duration
-	// Heartbeat is how often the daemon says it is alive (and picks up
-	// newly registered projects and `clear`).
+	// Heartbeat is how often the daemon says it is alive. Each beat also
+	// picks up newly registered projects and `clear`.
 	Heartbeat time.Duration
 	// Rescan is the safety net: a full rescan this often, whatever the
 	// events said. Degraded watching rescans every DegradedRescan.
@@ -40,14 +40,14 @@ type Config struct {
 	Log           zerolog.Logger
 	// NewWatcher is fsnotify unless a test injects faults.
 	NewWatcher func() (Watcher, error)
-	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes): change events
-	// carry their file changes reconciled with the audit logs it names.
+	// AuditLog is $SKILLWIRE_AUDIT_LOG (auditlog.Scopes). Change events
+	// carry their file changes, reconciled with the logs it names.
 	AuditLog string
 	// Notify shows a desktop notification (DesktopNotifier); nil: none.
 	Notify func(title, body string)
-	// Ship, when set, sends the fleet events (events.ndjson beside the
-	// store) on its own goroutine every ShipEvery: the hooks only append,
-	// and never wait on the network (events.Ship, from a persisted cursor).
+	// Ship, when set, sends the fleet events every ShipEvery, on its own
+	// goroutine. They are events.ndjson beside the store. The hooks only
+	// append, and never wait on the network. events.Ship keeps a cursor.
 	Ship      func(ctx context.Context) error
 	ShipEvery time.Duration
 }
@@ -88,7 +88,7 @@ type daemon struct {
 	obs   map[string]*walker.Root
 	added addedRoots
 	// addedTold: the log said why the added folders are watched only in
-	// part (past baseline.MaxAddedRoots, or unreadable records).
+	// part. There are too many (baseline.MaxAddedRoots), or unreadable ones.
 	addedTold bool
 
 	// What is to do: walks due after their debounce, a full rescan.
@@ -103,7 +103,7 @@ type daemon struct {
 }
 
 // Run is the daemon. It returns nil when ctx ends (SIGTERM, SIGINT). It
-// returns an error when it cannot take the role or its store is unusable.
+// fails when it cannot take the role or its store is unusable.
 func Run(ctx context.Context, cfg Config) error {
 	cfg.defaults()
 	release, err := acquire(cfg.Store.Dir)

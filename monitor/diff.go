@@ -10,7 +10,7 @@ import (
 )
 
 // diffRoot lists the candidates whose digest differs between two
-// observations of a root (appeared, changed, vanished). The first
+// observations of a root: appeared, changed, vanished. The first
 // observation of a root is not a change.
 func diffRoot(old, cur *walker.Root, at time.Time) []cache.Event {
 	if old == nil {

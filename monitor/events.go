@@ -15,9 +15,9 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// reconcile attaches to events their file changes (reconcile.Events),
-// before they are stored and outside the store's write lock; an event not
-// reconciled is stored and told all the same.
+// reconcile attaches to events their file changes (reconcile.Events). It
+// runs before they are stored, outside the store's write lock. An event
+// not reconciled is stored and told all the same.
 func (d *daemon) reconcile(events []cache.Event) {
 	if len(events) == 0 {
 		return
@@ -59,9 +59,9 @@ func (d *daemon) putEvents(tx *baseline.Tx, events []cache.Event) error {
 	return nil
 }
 
-// logEvent logs one change the daemon observed: the candidate by id (its
-// name only when it passes the display gate), what happened to it, and
-// its reconciled file changes (their paths gated already).
+// logEvent logs one change the daemon observed. It names the candidate by
+// id, and by name only when the name passes the display gate. It says what
+// happened, with the reconciled file changes (their paths gated already).
 func (d *daemon) logEvent(ev *cache.Event) {
 	what := "changed"
 	switch {
@@ -91,8 +91,8 @@ func (d *daemon) logEvent(ev *cache.Event) {
 	l.Msg("candidate " + what)
 }
 
-// appendEvents tells a fleet of each change the daemon observed (an OCSF
-// Detection Finding per candidate); a failure is logged, never fatal.
+// appendEvents tells a fleet of each change the daemon observed: an OCSF
+// Detection Finding per candidate. A failure is logged, never fatal.
 func (d *daemon) appendEvents(evs []cache.Event) {
 	out := make([]events.Event, 0, len(evs))
 	for i := range evs {
@@ -129,8 +129,8 @@ func (d *daemon) appendEvents(evs []cache.Event) {
 	}
 }
 
-// ship sends the fleet events until ctx ends; a failed round is logged and
-// tried again at the next one (Ship keeps its cursor: nothing is lost).
+// ship sends the fleet events until ctx ends. A failed round is logged and
+// tried again at the next. Ship keeps its cursor, so nothing is lost.
 func (d *daemon) ship(ctx context.Context) {
 	every := d.cfg.ShipEvery
 	if every <= 0 {

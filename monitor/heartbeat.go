@@ -56,6 +56,6 @@ func (d *daemon) beat() error {
 	return err
 }
 
-// beatLogEvery is how often the heartbeat is logged: a foreground daemon
+// beatLogEvery is how often the heartbeat is logged. A foreground daemon
 // that logs only its start and stop looks dead (issue 23).
 const beatLogEvery = time.Minute

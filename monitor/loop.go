@@ -9,10 +9,10 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// loop runs the daemon's turns until ctx ends. A turn waits for an
-// event, a watcher error, a due walk or a beat. Then it rescans if one is
-// pending, walks the candidates whose debounce expired, and sets the timer
-// for the next due walk.
+// loop runs the daemon's turns until ctx ends. A turn waits for an event,
+// an error, a due walk or a beat. Then it rescans if a rescan is pending.
+// It walks the candidates whose debounce expired. It sets the timer for
+// the next due walk.
 func (d *daemon) loop() error {
 	beat := time.NewTicker(d.cfg.Heartbeat)
 	defer beat.Stop()
@@ -68,12 +68,11 @@ func (d *daemon) rescanEvery() time.Duration {
 }
 
 // onEvent maps an event to its candidates and schedules a walk of each
-// after the debounce; an event on a root itself, or on a top-level entry,
-// may change the set of candidates and asks for a full rescan. A path can
-// lie in several roots (a project inside a global skill): every one is
-// walked. Outside the roots only a root or a directory on the way to one
-// matters (found in review: every append to ~/.claude/history.jsonl, beside
-// the roots, was a full rescan).
+// after the debounce. An event on a root, or on a top-level entry, asks
+// for a full rescan: the set of candidates may change. A path can lie in
+// several roots (a project inside a global skill). Every one is walked.
+// Outside the roots only a root or a directory above one matters
+// (TestDaemonIgnoresWritesBesideTheRoots).
 func (d *daemon) onEvent(ev fsnotify.Event) {
 	for _, r := range d.roots {
 		switch {
@@ -86,9 +85,9 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			if !r.Holds([]byte(name)) {
 				continue // beside a configuration file: $HOME, <cfg>
 			}
-			// A configuration file is walked alone, however it changed:
-			// Claude Code rewrites .claude.json at every start, and a walk
-			// that finds it new or gone asks for the rescan itself.
+			// A configuration file is walked alone, however it changed.
+			// Claude Code rewrites .claude.json at every start. A walk that
+			// finds it new or gone asks for the rescan itself.
 			if !ok || r.Kind != claude.Config && !nested && (ev.Op&(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) != 0 || r.Kind != claude.Skills && r.Kind != claude.Plugins) {
 				d.full = true // a candidate appeared, went, or is itself a file
 				return
@@ -96,8 +95,8 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			d.schedule(candKey{root: r.Path, name: name})
 		}
 	}
-	// Anything else is beside the roots (their parents hold other files):
-	// it asks for nothing.
+	// Anything else is beside the roots, and asks for nothing. Their
+	// parents hold other files.
 	d.scheduleAliases(ev.Name)
 }
 
@@ -108,9 +107,9 @@ func (d *daemon) schedule(k candKey) {
 	}
 }
 
-// onError classifies a watcher error: a lost event queue means everything
-// may have changed (rescan, and say so until it is done); anything else is
-// logged and also answered with a rescan.
+// onError answers a watcher error with a rescan. A lost event queue
+// means everything may have changed: watching is degraded until the
+// rescan. Any other error is logged.
 func (d *daemon) onError(err error) {
 	if errors.Is(err, fsnotify.ErrEventOverflow) {
 		d.log.Warn().Msg("kernel event queue overflowed: full rescan")

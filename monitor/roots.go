@@ -9,12 +9,13 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// roots lists the global roots and those of registered projects, with
-// the folders around each that Claude Code loads from (Places.Discover,
-// as a session start finds them): its ancestors' and nested .claude
-// roots, nested and imported instructions. Home is the user's, as
-// claude.Locate finds it: ~/ scripts bind to it and the ancestors' walk
-// stops there, so the daemon's roots are the hook's.
+// currentRoots lists the global roots and those of registered projects.
+// Each project comes with the folders around it that Claude Code loads
+// from, as a session start finds them (Places.Discover). Those are its
+// ancestors' and nested .claude roots, nested and imported instructions.
+// Home is the user's, as claude.Locate finds it. ~/ scripts bind to it,
+// and the ancestors' walk stops there. So the daemon's roots are the
+// hook's.
 func (d *daemon) currentRoots() ([]claude.Root, error) {
 	places := claude.Places{Config: d.cfg.CfgDir, ClaudeJSON: d.cfg.ClaudeJSONDir, Managed: d.cfg.ManagedDir}
 	if home, err := claude.OSEnv().Home(); err == nil && strings.HasPrefix(home, "/") {
@@ -54,8 +55,8 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 			}
 		}
 	}
-	// The folders sessions added, as the store recorded them (list and
-	// scan observe the same): their edits between sessions are seen now.
+	// The folders sessions added, as the store recorded them. list and
+	// scan observe the same. Their edits between sessions are seen now.
 	for _, r := range added {
 		if !seen[r.Path] {
 			seen[r.Path] = true
@@ -65,10 +66,10 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	return roots, nil
 }
 
-// addedRoots are the roots of the folders sessions added as the store's
-// records list them (baseline.Tx.AddedRoots), kept by the store's commit
-// they were read at: reading every record at every heartbeat cost 9 ms
-// on a store of 2,000 (BenchmarkTheAddedRootsOfAStoreOf2000Records).
+// addedRoots are the roots of the folders sessions added, as the store's
+// records list them (baseline.Tx.AddedRoots). They are kept with the
+// commit they were read at. Reading every record at every heartbeat cost
+// 9 ms on a store of 2,000 (BenchmarkTheAddedRootsOfAStoreOf2000Records).
 // Any commit since, whoever made it, reads them again.
 type addedRoots struct {
 	roots []claude.Root
@@ -78,8 +79,8 @@ type addedRoots struct {
 	read  bool // at is set
 }
 
-// of are the added roots as tx sees them, read again only when tx sees
-// another commit than the one they were read at.
+// of are the added roots as tx sees them. They are read again only when
+// tx sees another commit than theirs.
 func (a *addedRoots) of(tx *baseline.Tx, home string) ([]claude.Root, error) {
 	if c := tx.Commit(); !a.read || c != a.at || home != a.home {
 		a.roots, a.err = tx.AddedRoots(nil, home)
@@ -88,9 +89,9 @@ func (a *addedRoots) of(tx *baseline.Tx, home string) ([]claude.Root, error) {
 	return a.roots, a.err
 }
 
-// carry is told that the daemon made commit c, writing no record: what
-// was read as of the commit before it holds as of c. A commit of another
-// process between the two leaves a gap, and they are read again.
+// carry is told that the daemon made commit c, writing no record. What
+// held at the commit before c holds at c. A commit of another process
+// between the two leaves a gap: they are read again.
 func (a *addedRoots) carry(c int) {
 	if a.read && c-1 == a.at {
 		a.at = c
@@ -107,7 +108,7 @@ func (d *daemon) rootAt(path string) *claude.Root {
 	return nil
 }
 
-// specOf is the walker's view of the root at path, as the rescans walk it.
+// specOf is the walker's view of the root at path, as rescans walk it.
 func (d *daemon) specOf(path string) walker.RootSpec {
 	for _, r := range d.roots {
 		if r.Path == path {
@@ -117,8 +118,8 @@ func (d *daemon) specOf(path string) walker.RootSpec {
 	return walker.RootSpec{Path: path}
 }
 
-// candidatesOf names the candidates whose directory p is: one per root
-// that holds p (a project's root can lie inside a global candidate).
+// candidatesOf names the candidates whose directory p is. There is one
+// per root that holds p: a project's root can lie in a global candidate.
 func (d *daemon) candidatesOf(p string) []candKey {
 	var ks []candKey
 	for _, r := range d.roots {

@@ -8,10 +8,10 @@ import (
 )
 
 // withStore runs fn in one brief transaction, baseline.View or
-// baseline.Update: the daemon never keeps the store open between batches.
-// Lock contention is transient and retried at most twice; anything else is
-// deterministic (corrupt, untrusted, stale) and stops the daemon with the
-// reason.
+// baseline.Update. The daemon never keeps the store open between batches.
+// Lock contention is transient: it is retried at most twice. Anything else
+// is deterministic (corrupt, untrusted, stale). It stops the daemon with
+// the reason.
 func (d *daemon) withStore(brief func(baseline.Options, func(*baseline.Tx) error) error, fn func(*baseline.Tx) error) error {
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
@@ -29,8 +29,8 @@ func (d *daemon) withStore(brief func(baseline.Options, func(*baseline.Tx) error
 		}
 	}
 	if errors.Is(err, baseline.ErrBusy) {
-		// Transient: this batch is lost, so the cache must be rebuilt
-		// whole at the next beat rather than trusted with a gap.
+		// Transient: this batch is lost. The next beat rebuilds the cache
+		// whole, rather than trust it with a gap.
 		d.full = true
 		return nil
 	}

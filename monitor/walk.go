@@ -15,10 +15,9 @@ import (
 )
 
 // rescan walks every root under the shared budget, exactly as the hook
-// would, records what changed since the last observation as events, and
-// rebuilds the watches. carry are change events already found by walks
-// whose results are in d.obs (a flush that fell back to a rescan): they
-// are stored with the rescan's own.
+// would. It records as events what changed since the last observation. It
+// rebuilds the watches. carry are events found by walks already in d.obs:
+// a flush fell back to this rescan. They are stored with its own.
 func (d *daemon) rescan(carry []cache.Event) error {
 	roots, err := d.currentRoots()
 	if err != nil {
@@ -40,12 +39,11 @@ func (d *daemon) rescan(carry []cache.Event) error {
 	defer d.collect(kp)
 	fresh := map[string]bool{}
 	var now time.Time
-	// A watch is added after the walk that proved its directory: what was
+	// A watch is added after the walk that proved its directory. What was
 	// created in between raised no event. So whatever a walk newly
-	// watches is walked again: a root (or a root's parent) at once, here;
-	// a candidate's new directories by a debounced walk of the candidate
-	// (found when a test's recreated root was cached without the skill
-	// made in it meanwhile).
+	// watches is walked again. A root, or a root's parent, is walked at
+	// once, here. A candidate's new directories get a debounced walk
+	// (TestDaemonSeesWhatWasMadeBetweenTheWalkAndTheWatch).
 	for round := 0; ; round++ {
 		walked = walker.Scan(d.ctx, specs, d.walkConfig(kp))
 		now = time.Now().UTC()
@@ -103,10 +101,9 @@ func rootsOf(walked []walker.Root) []*walker.Root {
 }
 
 // flushDue walks each candidate whose debounce has expired. A candidate
-// walked alone gets the budget the others leave; when that cannot give the
-// same answer as a full scan (it ends partial, it vanished), the daemon
-// rescans everything instead, so the hook's fast path and its own walk
-// agree.
+// walked alone gets the budget the others leave. It may end partial, or
+// have vanished: a full scan might answer otherwise. Then the daemon
+// rescans everything instead. So the hook's fast path and its walk agree.
 func (d *daemon) flushDue(now time.Time) error {
 	var due []candKey
 	for k, t := range d.pending {
@@ -153,7 +150,7 @@ func (d *daemon) flushDue(now time.Time) error {
 	}
 	if d.full || d.rewatch() {
 		// Walked candidates are in d.obs already: their events go with
-		// the rescan's (found in review: they were dropped).
+		// the rescan's (TestDaemonKeepsEventsWhenAFlushFallsBackToARescan).
 		return d.rescan(events)
 	}
 	d.reconcile(events)
@@ -205,8 +202,8 @@ func isRootAnomaly(c *walker.Candidate) bool {
 	return len(es) == 1 && len(es[0].Path) == 0 && es[0].Kind == snapshot.Anomaly && es[0].Reason == anomaly.Root
 }
 
-// kindOf recovers a candidate's kind from its manifest (Observe does not
-// know the root's rules, only what it found).
+// kindOf recovers a candidate's kind from its manifest. Observe does not
+// know the root's rules, only what it found.
 func kindOf(c *walker.Candidate) walker.Kind {
 	if len(c.Manifest.Entries) > 0 && len(c.Manifest.Entries[0].Path) == 0 {
 		switch c.Manifest.Entries[0].Kind {

@@ -92,9 +92,10 @@ func verdicts(r Result) []string {
 
 const rel = ".claude/skills/s/"
 
-// TestReconcileRules names each rule of Run by a case: how an entry names
-// a file, its window, which operation fits which change, and how the last
-// entry must agree with the disk. Implied changes close the table.
+// TestReconcileRules names each rule of Run by a case. The cases say how an
+// entry names a file, and its window. They say which operation fits which
+// change. They say how the last entry must agree with the disk. Implied
+// changes close the table.
 func TestReconcileRules(t *testing.T) {
 	edit := func(f *reconcileFixture) { f.write("s/SKILL.md", "v2") }
 	for _, tc := range []struct {
@@ -359,10 +360,10 @@ func TestReconcileHashesThroughATopLevelLinkOnly(t *testing.T) {
 }
 
 func TestReconcileScopesOfOneSharedLog(t *testing.T) {
-	// One log ($SKILLWIRE_AUDIT_LOG) serves the global roots (relative to
-	// the home) and the project's (relative to the project): the same
-	// relative spelling names a file in each scope, and only within the
-	// roots of that scope.
+	// One log ($SKILLWIRE_AUDIT_LOG) serves the global roots and the
+	// project's. Paths are relative to the home in one, to the project in
+	// the other. The same relative spelling names a file in each scope. It
+	// names one only within the roots of that scope.
 	home := t.TempDir()
 	project := filepath.Join(home, "proj")
 	groot := filepath.Join(home, ".claude", "skills")
@@ -388,7 +389,7 @@ func TestReconcileScopesOfOneSharedLog(t *testing.T) {
 			Entries: []auditlog.Entry{
 				withSHA(entry(1, auditlog.Update, ".claude/skills/s/f"), "2"),
 				// From the home, this spelling reaches into the project's
-				// roots, which the global scope does not speak for.
+				// roots. The global scope does not speak for them.
 				withSHA(entry(1, auditlog.Update, "proj/.claude/skills/s/f"), "2"),
 			},
 			Scopes: []auditlog.Scope{{Base: home, Roots: []string{groot}}, {Base: project, Roots: []string{proot}}},
@@ -419,8 +420,8 @@ func TestReconcileNeverComparesAPartialObservation(t *testing.T) {
 	}
 }
 
-// The sha256 of an entry vouches only for the content that was observed:
-// content X observed, then Y written and announced, is not explained.
+// The sha256 of an entry vouches only for the content that was observed.
+// Content X observed, then Y written and announced, is not explained.
 func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 	kept := func(m map[snapshot.Hash][]byte) func(snapshot.Hash) ([]byte, bool) {
 		return func(h snapshot.Hash) ([]byte, bool) { b, ok := m[h]; return b, ok }
