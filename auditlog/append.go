@@ -12,16 +12,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Append adds e as one line at the end of the log at path, creating it
-// (0600) when absent. e.Timestamp zero means now; Prev and Raw are set by
-// Append, which returns the entry as written.
+// Append adds e as one line at the end of the log at path. It creates the
+// log (0600) when absent. e.Timestamp zero means now. Append sets Prev and
+// Raw, and returns the entry as written.
 //
-// Appends are serialised: under an exclusive lock, the last line is read
-// for Prev and the new line goes out in a single write() with O_APPEND,
-// then fsync. The descriptor is opened read-write, not write-only, so the
-// line hashed for Prev is read through the very descriptor that is locked
-// and appended to. A last line cut short is ended first, in the same
-// write, so the new line never continues it.
+// Appends are serialised by an exclusive lock. Under it, the last line is
+// read for Prev. The new line goes out in a single write() with O_APPEND,
+// then fsync. The descriptor is opened read-write, not write-only. So the
+// line hashed for Prev is read through the descriptor locked and appended
+// to. A last line cut short is ended first, in the same write. So the new
+// line never continues it.
 func Append(path string, e Entry, o Options) (Entry, error) {
 	if e.Timestamp.IsZero() {
 		e.Timestamp = o.now().UTC()
@@ -36,7 +36,7 @@ func Append(path string, e Entry, o Options) (Entry, error) {
 	}
 	defer f.close()
 	// Another appender may have replaced the file between our open and our
-	// lock (a rotation): the line must go to the file at path.
+	// lock: a rotation. The line must go to the file at path.
 	var now unix.Stat_t
 	if err := unix.Lstat(path, &now); err != nil || now.Dev != f.st.Dev || now.Ino != f.st.Ino {
 		return e, fmt.Errorf("%w: %s was replaced while it was opened; run again", ErrBusy, anomaly.QuoteBytes([]byte(path)))
@@ -44,9 +44,8 @@ func Append(path string, e Entry, o Options) (Entry, error) {
 	if err := unix.Fstat(f.fd, &f.st); err != nil {
 		return e, err
 	}
-	// Finding the last line reads it whole, twice: a log that Read would
-	// refuse is refused here too (found in review: one 4 GiB line took
-	// 14 s to chain to).
+	// Finding the last line reads it whole, twice. So a log Read would
+	// refuse is refused here too (TestAppendRefusesALogOverMaxLog).
 	if f.st.Size > MaxLog {
 		return e, fmt.Errorf("%w: %s", ErrTooLarge, anomaly.QuoteBytes([]byte(path)))
 	}
@@ -91,10 +90,10 @@ func Append(path string, e Entry, o Options) (Entry, error) {
 	return e, nil
 }
 
-// lastLine hashes the last line of a file of size bytes (without its
-// newline) and says whether the file ends with a newline. Memory stays
-// bounded whatever the line's length: the line's start is found by reading
-// backwards in blocks, then the line is hashed reading forwards.
+// lastLine hashes the last line of a file of size bytes, without its
+// newline. It says whether the file ends with a newline. Memory stays
+// bounded whatever the line's length. The line's start is found by reading
+// backwards in blocks. Then the line is hashed reading forwards.
 func lastLine(fd int, size int64) (sum [32]byte, terminated bool, err error) {
 	if size == 0 {
 		return sum, true, nil

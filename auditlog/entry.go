@@ -1,11 +1,11 @@
-// Package auditlog is the append-only JSONL audit log in which tools that
-// legitimately edit skills say what they did: one JSON object per line,
-// written by skillwire and by other tools alike. Every line is validated
-// when it is read, and a line that fails is skipped and counted with its
-// line number, never fatal and never silently dropped: the log is written
-// by processes skillwire does not control. Lines skillwire appends carry
-// `prev`, the SHA-256 of the line before them, so damage to the history
-// they form can be found.
+// Package auditlog is the append-only JSONL audit log. Tools that
+// legitimately edit skills say in it what they did. It holds one JSON
+// object per line, written by skillwire and other tools alike. Processes
+// skillwire does not control write it. So every line is validated when it
+// is read. A line that fails is skipped and counted with its line number.
+// It is never fatal and never silently dropped. Lines skillwire appends
+// carry `prev`, the SHA-256 of the line before them. So damage to the
+// history they form can be found.
 package auditlog
 
 import (
@@ -22,17 +22,17 @@ import (
 // MaxLine is the longest line read; a longer one is skipped unread.
 const MaxLine = 1 << 20
 
-// MaxLog is the most a log may hold to be read or verified: a project's
-// log is written by whoever wrote the project, and reading must cost
-// bounded time and memory. MaxSkipped is how many skipped lines are
-// listed; past it they are only counted.
+// MaxLog is the most a log may hold to be read or verified. Whoever wrote a
+// project writes its log. Reading must cost bounded time and memory.
+// MaxSkipped is how many skipped lines are listed; past it they are only
+// counted.
 const (
 	MaxLog     = 64 << 20
 	MaxSkipped = 1000
 )
 
-// ClockSkew is how far in the future a timestamp may lie (clocks of
-// processes on one machine agree, but not to the nanosecond).
+// ClockSkew is how far in the future a timestamp may lie. Clocks of
+// processes on one machine agree, but not to the nanosecond.
 const ClockSkew = 2 * time.Minute
 
 // Operation is what a tool did to a file.
@@ -60,8 +60,8 @@ func (o Operation) Valid() bool {
 type Entry struct {
 	Timestamp time.Time
 	Operation Operation
-	// FilePath is the file as the tool spelled it: absolute, or relative to
-	// the log's base. It is never cleaned.
+	// FilePath is the file as the tool spelled it. It is absolute, or
+	// relative to the log's base. It is never cleaned.
 	FilePath string
 	Source   string
 	// Details is a JSON object, or nil.
@@ -70,17 +70,17 @@ type Entry struct {
 	// digits, or "".
 	SHA256 string
 	// Prev is "sha256:" and the hex SHA-256 of the previous line's exact
-	// bytes, or "" on a line that does not chain.
+	// bytes. It is "" on a line that does not chain.
 	Prev string
 
 	// Line is the 1-based line number it was read from (0 when not read).
 	Line int
-	// Raw is the line's exact bytes, without the newline: fields skillwire
+	// Raw is the line's exact bytes, without the newline. Fields skillwire
 	// does not know are kept there.
 	Raw []byte
 }
 
-// MarshalJSON prints the line as it was read, unknown fields included; an
+// MarshalJSON prints the line as it was read, unknown fields included. An
 // entry not read from a log prints skillwire's fields.
 func (e Entry) MarshalJSON() ([]byte, error) {
 	if e.Raw != nil {
@@ -101,8 +101,8 @@ type wire struct {
 }
 
 // encode serialises skillwire's fields only, as one line without newline.
-// It refuses text JSON cannot carry faithfully (encoding/json would replace
-// invalid UTF-8 silently, and the log would then name another file).
+// It refuses text JSON cannot carry faithfully. encoding/json would replace
+// invalid UTF-8 silently. The log would then name another file.
 func (e *Entry) encode() ([]byte, error) {
 	for _, s := range []string{e.FilePath, e.Source} {
 		if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
@@ -140,14 +140,14 @@ var (
 	ErrFuture    = errors.New("timestamp in the future")
 )
 
-// ParseLine validates one line (without its newline); the entry's Raw and
-// Details alias b. now bounds the timestamp: one more than ClockSkew ahead
-// of now is refused, so an entry cannot be written today to explain a
-// change made tomorrow.
+// ParseLine validates one line, without its newline. The entry's Raw and
+// Details alias b. now bounds the timestamp: more than ClockSkew ahead of
+// now is refused. So an entry written today cannot explain a change made
+// tomorrow.
 //
-// Known fields are matched by exact name, and a line naming a field twice
-// is refused: readers that keep the first and readers that keep the last
-// must never see two different entries in one line.
+// Known fields are matched by exact name. A line naming a field twice is
+// refused. Readers that keep the first and those that keep the last must
+// agree. They must never see two different entries in one line.
 func ParseLine(b []byte, now time.Time) (Entry, error) {
 	var e Entry
 	switch {
@@ -162,8 +162,8 @@ func ParseLine(b []byte, now time.Time) (Entry, error) {
 	case !json.Valid(b):
 		return e, ErrMalformed
 	}
-	// Known fields are located first and decoded after, so most lines cost
-	// a few allocations (a 100,000-line log is read well under a second).
+	// Known fields are located first and decoded after. So most lines cost
+	// a few allocations: a 100,000-line log reads well under a second.
 	vals, err := locateFields(b)
 	if err != nil {
 		return e, err
@@ -199,8 +199,8 @@ func ParseLine(b []byte, now time.Time) (Entry, error) {
 	return e, nil
 }
 
-// locateFields returns the JSON text of each known field of the object b,
-// nil for an absent one.
+// locateFields returns the JSON text of each known field of the object b.
+// An absent one is nil.
 func locateFields(b []byte) (vals [numFields][]byte, err error) {
 	dup := false
 	if !members(b, func(key, val []byte) bool {
@@ -312,11 +312,11 @@ func lowerHex64(s string) bool {
 	return true
 }
 
-// members calls fn with each member of the top-level object of b, which
-// json.Valid accepted, until fn returns false: the key decoded, the value
-// as its JSON text. It returns false when b is not an object or fn stopped
-// it. Only the top level is looked at: nested values are skipped over,
-// never decoded.
+// members calls fn with each member of the top-level object of b, until fn
+// returns false. json.Valid accepted b. fn gets the key decoded, and the
+// value as its JSON text. members returns false when b is not an object or
+// fn stopped it. Only the top level is looked at. Nested values are skipped
+// over, never decoded.
 func members(b []byte, fn func(key, val []byte) bool) bool {
 	i := skipSpace(b, 0)
 	if i == len(b) || b[i] != '{' {

@@ -133,8 +133,8 @@ func TestEncodeWritesOnlySkillwiresFieldsAndRefusesWhatJSONWouldAlter(t *testing
 	}
 }
 
-// FuzzParseLine: no input panics; an accepted line is valid UTF-8 without
-// NUL, within MaxLine, names a known operation, and what skillwire writes
+// FuzzParseLine: no input panics. An accepted line is valid UTF-8 without
+// NUL, within MaxLine. It names a known operation. What skillwire writes
 // back for it parses to the same entry.
 func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(foreign))

@@ -25,14 +25,14 @@ type logFile struct {
 	st unix.Stat_t
 }
 
-// Every open: O_NOFOLLOW, so a link planted at the log's path is refused
-// rather than followed to a file the attacker chose; O_NONBLOCK, so a FIFO
-// planted there cannot block (fstat then refuses it).
+// Every open has O_NOFOLLOW: a link planted at the log's path is refused.
+// It is never followed to a file the attacker chose. O_NONBLOCK keeps a
+// FIFO planted there from blocking; fstat then refuses it.
 const openFlags = unix.O_NOFOLLOW | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
 
-// openLog opens path with mode (plus openFlags), proves the descriptor is a
-// regular file that only this user can write, and locks it (how is
-// LOCK_SH or LOCK_EX) within timeout.
+// openLog opens path with mode, plus openFlags. It proves the descriptor is
+// a regular file only this user can write. It locks it within timeout; how
+// is LOCK_SH or LOCK_EX.
 func openLog(path string, mode int, timeout time.Duration, how int) (*logFile, error) {
 	shown := anomaly.QuoteBytes([]byte(path))
 	var fd int
@@ -70,9 +70,9 @@ func openLog(path string, mode int, timeout time.Duration, how int) (*logFile, e
 	return f, nil
 }
 
-// trusted refuses a log that someone else could have written: the same
-// rules as the store's, applied to the opened descriptor so nothing can be
-// swapped in between the check and the use.
+// trusted refuses a log that someone else could have written. The rules are
+// the store's. They apply to the opened descriptor, so nothing is swapped
+// in between check and use.
 func trusted(st *unix.Stat_t, shown string) error {
 	switch {
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:

@@ -10,45 +10,47 @@ import (
 	"github.com/skillwire/skillwire/internal/pathname"
 )
 
-// Where the logs live, and what the paths in them are relative to: one
-// rule for check, audit append/show/verify and, later, the hook and the
+// Where the logs live, and what the paths in them are relative to. One rule
+// serves check, audit append/show/verify, and later the hook and the
 // daemon.
 
 // FileName is the log's name in <cfg> (the global roots) and in
-// <project>/.claude (the project's roots), where skill tools already write.
+// <project>/.claude. There skill tools already write.
 const FileName = ".audit-log.jsonl"
 
-// ErrRelativeLog refuses a $SKILLWIRE_AUDIT_LOG that is not absolute: it
+// ErrRelativeLog refuses a $SKILLWIRE_AUDIT_LOG that is not absolute. It
 // would name a different file in every working directory.
 var ErrRelativeLog = errors.New("SKILLWIRE_AUDIT_LOG must be an absolute path")
 
 // Scope is one log and the roots it speaks for.
 type Scope struct {
 	Scope claude.Scope
-	// Log is the log's path: $SKILLWIRE_AUDIT_LOG when set, else
-	// FileName in the roots' configuration directory (claude.Root.ConfigDir:
-	// <cfg>, <project>/.claude).
+	// Log is the log's path: $SKILLWIRE_AUDIT_LOG when set. Otherwise it is
+	// FileName in the roots' configuration directory
+	// (claude.Root.ConfigDir). That is <cfg>, or <project>/.claude.
 	Log string
-	// ProjectLog: Log is the project's own <project>/.claude log, which
-	// arrives with the repository and so proves nothing about who edited.
+	// ProjectLog: Log is the project's own <project>/.claude log. It
+	// arrives with the repository, so it proves nothing about who edited.
 	ProjectLog bool
-	// Base: a relative filePath is Base + "/" + filePath, joined as text
-	// (the directory holding .claude; the configuration directory's parent).
+	// Base: a relative filePath is Base + "/" + filePath, joined as text.
+	// Base is the directory holding .claude: the configuration directory's
+	// parent.
 	Base string
 	// Roots are root paths; an entry naming anything else never matches.
 	Roots []string
-	// Named lists, for a root holding only named files (a configuration
-	// directory, which may be the home), the names it holds: nothing else
-	// in it is inside it.
+	// Named lists the names a root holds when it holds only named files.
+	// Such a root is a configuration directory, which may be the home.
+	// Nothing else in it is inside it.
 	Named map[string][]string
 }
 
-// Scopes groups the roots by the configuration directory they belong to
-// (claude.Root.ConfigDir), in the order claude.Places.Roots lists them
-// (global first), each group with its log; env is $SKILLWIRE_AUDIT_LOG
-// ("" when unset), one log then serving every group. A root of no
-// configuration directory (the administrator's, an added folder's) is in
-// no scope: no log speaks for it. Paths are cut as text, never cleaned.
+// Scopes groups the roots by their configuration directory
+// (claude.Root.ConfigDir). The groups come in the order claude.Places.Roots
+// lists them, global first. Each has its log. env is $SKILLWIRE_AUDIT_LOG,
+// "" when unset. When set, one log serves every group. A root of no
+// configuration directory is in no scope: no log speaks for it. Those are
+// the administrator's roots and an added folder's. Paths are cut as text,
+// never cleaned.
 func Scopes(env string, roots []claude.Root) ([]Scope, error) {
 	if env != "" && !strings.HasPrefix(env, "/") {
 		return nil, ErrRelativeLog
@@ -82,14 +84,14 @@ func Scopes(env string, roots []claude.Root) ([]Scope, error) {
 	return out, nil
 }
 
-// parent is pathname.Parent of p without its trailing slashes; a path with
-// no directory part left (a relative name, "/") is under "/".
+// parent is pathname.Parent of p without its trailing slashes. A path with
+// no directory part left is under "/": a relative name, or "/".
 func parent(p string) string {
 	return cmp.Or(pathname.Parent(strings.TrimRight(p, "/")), "/")
 }
 
-// Pick is the scope a command works on: the global one (the first) with
-// global, else the project's when there is a project.
+// Pick is the scope a command works on. With global it is the global one,
+// the first. Otherwise it is the project's, when there is a project.
 func Pick(scopes []Scope, global bool) Scope {
 	for _, sc := range scopes {
 		if sc.Scope == claude.Project && !global {
@@ -99,10 +101,10 @@ func Pick(scopes []Scope, global bool) Scope {
 	return scopes[0]
 }
 
-// PickFor is the scope an entry for filePath goes to: Pick, except that an
-// absolute path goes to the global log when a global root holds it more
-// closely than any root of the project's (the global roots include the
-// home, which may hold the project).
+// PickFor is the scope an entry for filePath goes to: Pick, with one
+// exception. An absolute path goes to the global log when a global root
+// holds it more closely. That is, more closely than any root of the
+// project's. The global roots include the home, which may hold the project.
 func PickFor(scopes []Scope, global bool, filePath string) Scope {
 	pick := Pick(scopes, global)
 	if global || !strings.HasPrefix(filePath, "/") || pick.Scope == scopes[0].Scope {
@@ -115,7 +117,7 @@ func PickFor(scopes []Scope, global bool, filePath string) Scope {
 }
 
 // holder is the length of the longest root of sc that holds the absolute
-// path p, -1 when none does.
+// path p. It is -1 when none does.
 func (sc Scope) holder(p string) int {
 	best := -1
 	for _, r := range sc.Roots {
@@ -126,9 +128,9 @@ func (sc Scope) holder(p string) int {
 	return best
 }
 
-// Dotted reports a filePath spelled with a ".", ".." or empty component:
-// such a spelling names a file only through a resolution skillwire never
-// makes, so it never matches anything.
+// Dotted reports a filePath spelled with a ".", ".." or empty component.
+// Such a spelling names a file only through a resolution skillwire never
+// makes. So it never matches anything.
 func Dotted(p string) bool {
 	for i, c := range strings.Split(p, "/") {
 		if c == "." || c == ".." || c == "" && (i > 0 || len(p) == 1) {
@@ -138,8 +140,9 @@ func Dotted(p string) bool {
 	return false
 }
 
-// Abs is the path filePath names in this scope, as text: a relative one
-// joined to Base, nothing cleaned; false for an empty or dotted spelling.
+// Abs is the path filePath names in this scope, as text. A relative one is
+// joined to Base, nothing cleaned. It is false for an empty or dotted
+// spelling.
 func (sc Scope) Abs(filePath string) (string, bool) {
 	if filePath == "" || Dotted(filePath) {
 		return "", false
@@ -150,10 +153,10 @@ func (sc Scope) Abs(filePath string) (string, bool) {
 	return strings.TrimRight(sc.Base, "/") + "/" + filePath, true
 }
 
-// Locate finds the file an entry's filePath names in this scope: the root
-// it lies strictly inside, and its path below that root (the candidate's
-// name first). ok is false for a dotted spelling and for a file outside
-// the roots.
+// Locate finds the file an entry's filePath names in this scope. It returns
+// the root the file lies strictly inside, and its path below that root. The
+// path starts with the candidate's name. ok is false for a dotted spelling
+// and for a file outside the roots.
 func (sc Scope) Locate(filePath string) (root, rel string, ok bool) {
 	p, ok := sc.Abs(filePath)
 	if !ok {
@@ -167,9 +170,9 @@ func (sc Scope) Locate(filePath string) (root, rel string, ok bool) {
 	return "", "", false
 }
 
-// Within is the path of the absolute path p below root, one of sc's
-// roots, when p lies strictly inside it (in a root of named files, inside
-// one of them), as text.
+// Within is the path of the absolute path p below root, as text. root is
+// one of sc's roots. p must lie strictly inside it; in a root of named
+// files, inside one of them.
 func (sc Scope) Within(p, root string) (rel string, ok bool) {
 	rest, ok := strings.CutPrefix(p, strings.TrimRight(root, "/")+"/")
 	if !ok || rest == "" {

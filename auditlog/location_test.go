@@ -59,16 +59,18 @@ func TestScopesPutEachLogBesideItsRoots(t *testing.T) {
 	}
 }
 
-// The log's directory and Base are cut as text: trailing slashes dropped
-// first, repeated slashes kept, and nothing left is "/".
+// The log's directory and Base are cut as text. Trailing slashes are
+// dropped first, repeated slashes kept, and nothing left is "/".
+//
 // Every root Claude Code loads from speaks in the documented log of its
-// configuration directory: the user's in <cfg>/.audit-log.jsonl, the
-// project's (its folder, .claude, the folders around it) in
-// <project>/.claude/.audit-log.jsonl, never a log beside the home or
-// beside the project (issue: the global configuration roots read
-// ~/.audit-log.jsonl and the project's <parent of project>/.audit-log.jsonl).
-// The administrator's roots and an added folder's are in no scope: no log
-// a person or a repository writes explains them.
+// configuration directory. The user's roots speak in
+// <cfg>/.audit-log.jsonl. The project's speak in
+// <project>/.claude/.audit-log.jsonl: its folder, .claude, the folders
+// around it. No log lies beside the home or beside the project. That was
+// the issue: the global roots read ~/.audit-log.jsonl. The project's read
+// <parent of project>/.audit-log.jsonl. The administrator's roots and an
+// added folder's are in no scope. No log a person or a repository writes
+// explains them.
 func TestEveryRootSpeaksInItsConfigurationDirectorysLog(t *testing.T) {
 	p := claude.Places{Config: "/home/u/.claude", Project: "/tmp/w/p", ClaudeJSON: "/home/u", Managed: "/etc/claude-code",
 		Home: "/home/u", Above: []string{"/tmp/w"}, Added: []string{"/srv/other"}}

@@ -267,9 +267,9 @@ func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
 }
 
 func TestForeignLinesAreUnchainedNotBroken(t *testing.T) {
-	// Another tool writes first, skillwire chains to its line, the tool
-	// writes again (after skillwire's lines: no link is broken), and a
-	// garbage line at the end is skipped; skillwire chains to it too.
+	// Another tool writes first, and skillwire chains to its line. The tool
+	// writes again, after skillwire's lines: no link is broken. A garbage
+	// line at the end is skipped; skillwire chains to it too.
 	p := logPath(t, entryLine("create", "a")+"\n")
 	appendN(t, p, "update", "update")
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
@@ -447,10 +447,10 @@ func BenchmarkRead100k(b *testing.B) {
 
 func sha(b []byte) [32]byte { return sha256.Sum256(b) }
 
-// A project's log is written by whoever wrote the project: reading it
-// costs bounded memory and time. Over MaxLog it is refused, whether it was
-// that large when opened or grew while read; skipped lines past MaxSkipped
-// are counted, not listed.
+// Whoever wrote a project writes its log: reading it costs bounded memory
+// and time. Over MaxLog it is refused, whether it was that large when
+// opened or grew while read. Skipped lines past MaxSkipped are counted, not
+// listed.
 func TestAHugeLogIsRefusedAndSkippedLinesAreBounded(t *testing.T) {
 	p := logPath(t, "")
 	f, err := os.OpenFile(p, os.O_WRONLY, 0)
@@ -489,8 +489,9 @@ func TestAHugeLogIsRefusedAndSkippedLinesAreBounded(t *testing.T) {
 	}
 }
 
-// Append finds the line to chain to by reading the last line whole: a log
-// over MaxLog is refused, as Read and Verify refuse it, and left unchanged.
+// Append finds the line to chain to by reading the last line whole. A log
+// over MaxLog is refused, as Read and Verify refuse it. It is left
+// unchanged. A review found one 4 GiB line took 14 s to chain to.
 func TestAppendRefusesALogOverMaxLog(t *testing.T) {
 	p := logPath(t, "")
 	mustOK := func(err error) {

@@ -69,14 +69,14 @@ type Log struct {
 	skips
 	// Lines counts every line, skipped ones included.
 	Lines int
-	// Unterminated: the last line has no newline (a write cut short, or a
-	// tool that ends its lines otherwise).
+	// Unterminated: the last line has no newline. A write was cut short, or
+	// a tool ends its lines otherwise.
 	Unterminated bool
 }
 
 // Read reads and validates every line of the log at path. A missing log is
-// an error matching fs.ErrNotExist; a symlinked or untrusted one is
-// ErrUntrusted and is not read; one over MaxLog is ErrTooLarge.
+// an error matching fs.ErrNotExist. A symlinked or untrusted one is
+// ErrUntrusted and is not read. One over MaxLog is ErrTooLarge.
 func Read(path string, o Options) (*Log, error) {
 	f, err := openForReading(path, o)
 	if err != nil {
@@ -84,7 +84,7 @@ func Read(path string, o Options) (*Log, error) {
 	}
 	defer f.close()
 	now := o.now()
-	// Sized for lines of a typical length: growing a slice of 100,000
+	// Sized for lines of a typical length. Growing a slice of 100,000
 	// entries one doubling at a time costs more than reading them.
 	l := &Log{Entries: make([]Entry, 0, min(f.st.Size/128, 1<<20))}
 	term, err := eachLine(f.reader(), false, func(ln *line) {
@@ -108,7 +108,7 @@ func Read(path string, o Options) (*Log, error) {
 	return l, nil
 }
 
-// openForReading opens the log at path for Read and Verify: trusted,
+// openForReading opens the log at path for Read and Verify. It is trusted,
 // under a shared lock, and no larger than MaxLog.
 func openForReading(path string, o Options) (*logFile, error) {
 	f, err := openLog(path, unix.O_RDONLY, o.timeout(), unix.LOCK_SH)
@@ -132,7 +132,7 @@ type line struct {
 }
 
 // eachLine calls fn for every line of r, holding at most MaxLine bytes of
-// one line: a longer line is consumed (and hashed) but not kept. It reports
+// one line. A longer line is consumed (and hashed) but not kept. It reports
 // whether the input ended with a newline (true for empty input).
 func eachLine(r io.Reader, hashLines bool, fn func(*line)) (terminated bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -12,9 +12,9 @@ import (
 	"github.com/skillwire/skillwire/events"
 )
 
-// noteHooksOff logs, and tells the desktop, each settings file that newly
-// stops skillwire's hooks (settings.HooksOffIn), and each that no
-// longer does: under one, skillwire's hooks cannot tell it themselves.
+// noteHooksOff logs each settings file that newly stops skillwire's hooks
+// (settings.HooksOffIn), and tells the desktop. Under such a file the
+// hooks cannot tell it themselves. It logs each that no longer does, too.
 func (d *daemon) noteHooksOff() {
 	places := claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir}
 	var projects []string
@@ -59,9 +59,9 @@ func (d *daemon) noteHooksOff() {
 	}
 }
 
-// DesktopNotifier is a Config.Notify that runs notify-send, or nil when it
-// is not on PATH: a notification is a courtesy, never required, and one
-// that fails (no session bus under a user service) is dropped.
+// DesktopNotifier is a Config.Notify that runs notify-send. It is nil when
+// notify-send is not on PATH. A notification is a courtesy, never
+// required. One that fails is dropped: a user service may have no bus.
 func DesktopNotifier() func(title, body string) {
 	bin, err := exec.LookPath("notify-send")
 	if err != nil {

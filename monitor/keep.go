@@ -10,11 +10,10 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// The daemon keeps the versions it sees: what a walk read is staged, and
-// the versions of the candidates it saw change or appear (or every
-// candidate of a root it observes for the first time) are kept in the
-// transaction that stores the walk. One history.Keeper serves all the
-// walks of one step.
+// The daemon keeps the versions it sees. What a walk read is staged. The
+// transaction that stores the walk keeps the candidates it saw change or
+// appear. It keeps every candidate of a root observed for the first time.
+// One history.Keeper serves all the walks of one step.
 
 // walkConfig is the daemon's walk configuration, staging into k.
 func (d *daemon) walkConfig(k *history.Keeper) walker.Config {
@@ -30,7 +29,7 @@ func (d *daemon) keep(tx *baseline.Tx, k *history.Keeper, roots []*walker.Root, 
 }
 
 // collect applies retention after a walk that kept versions, the store
-// closed; it yields to any session start writing content.
+// closed. It yields to any session start writing content.
 func (d *daemon) collect(k *history.Keeper) {
 	capBytes := d.cfg.SnapshotBytes
 	if capBytes <= 0 {

@@ -10,8 +10,8 @@ import (
 // MaxLogSize caps daemon.log; the previous log is kept as daemon.log.1.
 const MaxLogSize = 1 << 20
 
-// cappedLog appends to a log file and rotates it at MaxLogSize, so a
-// daemon that runs for months never fills the disk.
+// cappedLog appends to a log file and rotates it at MaxLogSize. A daemon
+// that runs for months never fills the disk.
 type cappedLog struct {
 	mu   sync.Mutex
 	path string

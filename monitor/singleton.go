@@ -14,8 +14,8 @@ import (
 // ErrRunning means another daemon holds the role.
 var ErrRunning = errors.New("another skillwire daemon is running")
 
-// acquire takes the daemon role (cache.DaemonLock), held for the
-// process's life and released by the kernel even on kill -9.
+// acquire takes the daemon role (cache.DaemonLock) for the process's life.
+// The kernel releases it even on kill -9.
 // The file names the holder's pid, for the refusal message only.
 func acquire(dir string) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {

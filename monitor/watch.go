@@ -4,7 +4,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// Watcher is what the daemon needs of fsnotify; tests substitute one that
+// Watcher is what the daemon needs of fsnotify. Tests substitute one that
 // injects overflows and watch-limit errors. monitor is the only importer
 // of fsnotify.
 type Watcher interface {
@@ -12,8 +12,8 @@ type Watcher interface {
 	Remove(path string) error
 	Events() <-chan fsnotify.Event
 	Errors() <-chan error
-	// WatchList is what is watched now: fsnotify drops the watch of a
-	// directory that was deleted or moved.
+	// WatchList is what is watched now. fsnotify drops the watch of a
+	// directory deleted or moved.
 	WatchList() []string
 	Close() error
 }

@@ -3,9 +3,9 @@ package monitor
 import "github.com/fsnotify/fsnotify"
 
 // NewWatcher returns an fsnotify (inotify) watcher. fsnotify is not
-// recursive and follows symlinks on Add: the daemon adds only directories
-// the walker proved, and an event is only ever a reason to re-walk with the
-// walker's own rules, so a watch that lands elsewhere can never inject
+// recursive and follows symlinks on Add. So the daemon adds only
+// directories the walker proved. An event is only a reason to walk again,
+// by the walker's own rules. A watch that lands elsewhere never injects
 // content. inotify opens nothing inside a watched directory.
 func NewWatcher() (Watcher, error) {
 	w, err := fsnotify.NewWatcher()
@@ -15,8 +15,8 @@ func NewWatcher() (Watcher, error) {
 	return &fsWatcher{w}, nil
 }
 
-// WatchSupported reports whether this system has a watcher the daemon may
-// use: nil on Linux.
+// WatchSupported reports whether the daemon may watch on this system. On
+// Linux it may: nil.
 func WatchSupported() error { return nil }
 
 type fsWatcher struct{ w *fsnotify.Watcher }

@@ -15,21 +15,21 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// The bounds of auto-accept (DESIGN.md §11), in percent of the word count
-// of the version a person last reviewed.
+// The bounds of auto-accept (DESIGN.md §11). They are in percent of the
+// word count of the version a person last reviewed.
 const (
 	MaxChangeDrift     = 20
 	MaxCumulativeDrift = 60
 )
 
 // MaxWords bounds the words of the reviewed version for drift to be
-// measured; past it the change halts ("too large to measure"). The word
-// diff costs up to (words of a file) x (words reviewed): this keeps it well
-// inside the hook's deadline.
+// measured. Past it the change halts ("too large to measure"). The word
+// diff costs up to (words of a file) x (words reviewed). This bound keeps
+// it well inside the hook's deadline.
 const MaxWords = 10_000
 
-// AutoInput is one change of a candidate reviewed SAFE, since the version
-// its review (a person's or an earlier auto-accept) covers.
+// AutoInput is one change of a candidate reviewed SAFE. It runs from the
+// version its review covers: a person's, or an earlier auto-accept.
 type AutoInput struct {
 	// Changes are the change's files, reconciled (Run against Old).
 	Changes []Change
@@ -37,17 +37,17 @@ type AutoInput struct {
 	Trusted []string
 	// Old is the reviewed version, New the version now.
 	Old, New *snapshot.Manifest
-	// Content returns the kept bytes of a file by its BLAKE3, verified;
-	// false when they were not kept.
+	// Content returns the kept bytes of a file by its BLAKE3, verified. It
+	// says false when they were not kept.
 	Content func(snapshot.Hash) ([]byte, bool)
-	// HumanWords is the word count of the version a person last reviewed;
-	// 0 means Old is that version, and its count is measured here.
+	// HumanWords is the word count of the version a person last reviewed. 0
+	// means Old is that version, and its count is measured here.
 	HumanWords int
 	// Drifted is the drift, in words, accepted since the last human verdict.
 	Drifted int
-	// Replaced are the digests earlier auto-accepts replaced, and
-	// ReplacedContent their ContentIdentity: content returning to one of
-	// them reverses an auto-accept.
+	// Replaced are the digests earlier auto-accepts replaced;
+	// ReplacedContent are their ContentIdentity. Content returning to one
+	// of them reverses an auto-accept.
 	Replaced, ReplacedContent []snapshot.Hash
 }
 
@@ -59,7 +59,7 @@ type AutoDecision struct {
 	// HumanWords, Drift and Cumulative are in words; Drift is this change's.
 	HumanWords, Drift, Cumulative int
 	// Replaces is the ContentIdentity of the version an accepted change
-	// replaces, for the reversal rule of later changes.
+	// replaces. Later changes need it for the reversal rule.
 	Replaces snapshot.Hash
 }
 
@@ -68,9 +68,9 @@ func halt(format string, a ...any) AutoDecision {
 }
 
 // AutoAccept decides whether a change to a SAFE candidate is accepted
-// without a person: only when every rule of DESIGN.md §11 holds. Anything
-// it cannot establish (bytes not kept, a binary file, an unparsable
-// frontmatter) halts; it never guesses in favour of accepting.
+// without a person. Every rule of DESIGN.md §11 must hold. Anything it
+// cannot establish halts: bytes not kept, a binary file, unparsable
+// frontmatter. It never guesses in favour of accepting.
 func AutoAccept(in AutoInput) AutoDecision {
 	if in.Old == nil || in.New == nil || in.New.Partial || in.Old.Partial {
 		return halt("not fully observed")
@@ -121,11 +121,10 @@ func AutoAccept(in AutoInput) AutoDecision {
 }
 
 // codeChange says why a change is to a file that can run, or configures
-// what runs: auto-accept covers instruction text (Markdown) only, since
-// anyone who can write a skill can write the global audit log that
-// announces its change (issue 23: a one-line os.system("curl … | sh") in
-// a script, announced by a trusted source, was accepted at drift 0 %).
-// Fixed words only: the path is attacker bytes.
+// what runs. Auto-accept covers instruction text (Markdown) only. Anyone
+// who can write a skill can write the global audit log that announces it
+// (TestAutoAcceptNeverCoversCode). Fixed words only: the path is attacker
+// bytes.
 func (in *AutoInput) codeChange(ch *Change) (string, bool) {
 	if dirOrNone(ch.Change.Old) && dirOrNone(ch.Change.New) {
 		return "", false // a directory's mode: its files are judged each
@@ -163,8 +162,8 @@ func (in *AutoInput) codeChange(ch *Change) (string, bool) {
 	return "", false
 }
 
-// scriptExts name the files that run by their extension (the Markdown
-// rule halts on every other file too; these only name the reason).
+// scriptExts name the files that run by their extension. The Markdown rule
+// halts on every other file too; these only name the reason.
 var scriptExts = []string{
 	".sh", ".bash", ".zsh", ".fish", ".ksh", ".py", ".pyw", ".rb", ".pl", ".php", ".lua",
 	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".ps1", ".bat", ".cmd", ".exe",
@@ -182,11 +181,11 @@ func extOf(base []byte) []byte {
 // identityContext separates ContentIdentity from every other BLAKE3 use.
 const identityContext = "skillwire 2026 content identity v1"
 
-// ContentIdentity identifies what a version holds, ignoring what does not
-// change what runs: permission bits other than the executable bit, sizes
-// (the hash covers them). Paths, kinds, file hashes, the executable bit,
-// link targets and anomaly reasons count, so a reversal is recognised
-// after a chmod.
+// ContentIdentity identifies what a version holds. It ignores what does not
+// change what runs. Those are the permission bits but the executable bit,
+// and sizes (the hash covers them). Paths, kinds, file hashes, the
+// executable bit, link targets and anomaly reasons count. So a reversal is
+// recognised after a chmod.
 func ContentIdentity(m *snapshot.Manifest) snapshot.Hash {
 	h := blake3.NewDeriveKey(identityContext)
 	var buf []byte
@@ -225,9 +224,9 @@ func ContentIdentity(m *snapshot.Manifest) snapshot.Hash {
 	return id
 }
 
-// trustedSource: the change is explained (with the content's hash, unless
-// it is a removal) by an entry of a trusted source in a log that is not
-// the project's own.
+// trustedSource: an entry of a trusted source explains the change. The
+// entry is in a log other than the project's own. It carries the content's
+// hash, unless the change is a removal.
 func trustedSource(ch *Change, trusted []string) (string, bool) {
 	if !ch.Expected || ch.Class != ClassExpected || ch.Implied || ch.Entry == nil {
 		return "", false
@@ -245,7 +244,7 @@ func changeWords(t snapshot.ChangeType) string {
 	return "file change"
 }
 
-// measure checks frontmatter and word drift: it needs the old and new bytes
+// measure checks frontmatter and word drift. It needs the old and new bytes
 // of every changed file.
 func (in *AutoInput) measure(source string) AutoDecision {
 	human := in.HumanWords
@@ -259,7 +258,7 @@ func (in *AutoInput) measure(source string) AutoDecision {
 	if human > MaxWords {
 		return halt("too large to measure drift (%d words > %d)", human, MaxWords)
 	}
-	// Drift is measured exactly up to the whole reviewed text; a larger
+	// Drift is measured exactly up to the whole reviewed text. A larger
 	// change is reported as over 100 %.
 	drift, limit := 0, human+1
 	for i := range in.Changes {
@@ -334,12 +333,13 @@ func (in *AutoInput) words(m *snapshot.Manifest) (int, bool) {
 
 func isText(b []byte) bool { return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 }
 
-// freeKeys are the only frontmatter keys whose change may auto-accept: they
-// describe, and grant nothing. Any other key halts, known or not. The keys
-// Claude Code reads (skills, agents, commands) that grant power include
-// allowed-tools, tools, disallowedTools, permissionMode, model, effort,
-// hooks, mcpServers, skills, context, agent, isolation, background,
-// memory, maxTurns, disable-model-invocation and user-invocable.
+// freeKeys are the only frontmatter keys whose change may auto-accept. They
+// describe, and grant nothing. Any other key halts, known or not. Claude
+// Code reads keys that grant power in skills, agents and commands. They
+// include allowed-tools, tools, disallowedTools, permissionMode, model,
+// effort and hooks. So do mcpServers, skills, context, agent, isolation,
+// background and memory. So do maxTurns, disable-model-invocation and
+// user-invocable.
 var freeKeys = []string{"name", "description"}
 
 // knownKeys may be named in a halt's reason: Claude Code's documented
@@ -351,10 +351,10 @@ var knownKeys = []string{
 	"permissionMode", "shell", "skills", "tools", "user-invocable", "version",
 }
 
-// frontmatterChanged says why the frontmatter halts: the first key other
-// than name and description whose value differs (added, removed or
-// changed), or that either version cannot be read whole (a second
-// document, a duplicate key, anything unparsable). Fixed words only.
+// frontmatterChanged says why the frontmatter halts. It names the first key
+// but name and description whose value differs: added, removed or changed.
+// Or either version cannot be read whole: a second document, a duplicate
+// key, anything unparsable. Fixed words only.
 func frontmatterChanged(old, cur []byte) (string, bool) {
 	a, b := config.FrontmatterFields(old), config.FrontmatterFields(cur)
 	for _, ex := range []config.Extract{a, b} {
@@ -386,8 +386,9 @@ func frontmatterChanged(old, cur []byte) (string, bool) {
 }
 
 // wordDistance is the number of words inserted plus deleted between a and
-// b (Myers' shortest edit script), or limit when it is at least limit: the
-// search stops there, so a large rewrite costs no more than the bound.
+// b. It follows Myers' shortest edit script. It is limit when it is at
+// least limit: the search stops there. So a large rewrite costs no more
+// than the bound.
 func wordDistance(a, b []string, limit int) int {
 	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
 		a, b = a[1:], b[1:]

@@ -11,12 +11,13 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// version is a candidate's files: path -> content; a path ending in "*"
-// is executable.
+// version is a candidate's files: path -> content. A path ending in "*" is
+// executable.
 type version map[string]string
 
-// tree builds the manifest of v and the kept bytes behind it (keyed by a
-// stand-in hash: AutoAccept only looks bytes up by the manifest's keys).
+// tree builds the manifest of v and the kept bytes behind it. They are
+// keyed by a stand-in hash. AutoAccept only looks bytes up by the
+// manifest's keys.
 func tree(v version, kept map[snapshot.Hash][]byte) *snapshot.Manifest {
 	m := &snapshot.Manifest{Entries: []snapshot.Entry{{Kind: snapshot.Dir, Mode: 0o755}}}
 	for p, c := range v {
@@ -32,9 +33,9 @@ func tree(v version, kept map[snapshot.Hash][]byte) *snapshot.Manifest {
 	return m
 }
 
-// announced reconciles old -> new as if every change were announced, with
-// the content's hash, by source in the global log (project: in the
-// project's own log only).
+// announced reconciles old -> new as if source announced every change, with
+// the content's hash. The entries are in the global log, or in the
+// project's own when project is set.
 func announced(old, cur *snapshot.Manifest, source string, project bool) []Change {
 	var out []Change
 	for _, ch := range snapshot.Diff(old, cur) {
@@ -250,9 +251,9 @@ func FuzzWordDistanceIsSymmetricAndBounded(f *testing.F) {
 	})
 }
 
-// Auto-accept covers instruction text only (issue 23): a one-line
-// os.system("curl … | sh") in a reviewed skill's script, announced by a
-// trusted source, was accepted at drift 0 %.
+// Auto-accept covers instruction text only (issue 23). A reviewed skill's
+// script got a one-line os.system("curl … | sh"). A trusted source
+// announced it, and it was accepted at drift 0 %.
 func TestAutoAcceptNeverCoversCode(t *testing.T) {
 	base := version{"SKILL.md": skill, "scripts/fetch.py": "import os\nprint('hi')\n", "tool*": "echo hi\n", "notes.md": words(20, "note"),
 		"hooks/hooks.json": `{"hooks":{}}`, ".mcp.json": `{"mcpServers":{}}`, "Makefile": "all:\n"}
@@ -293,8 +294,8 @@ func TestAutoAcceptNeverCoversCode(t *testing.T) {
 	})
 }
 
-// A candidate that is one file is judged by its own name: an agent's x.md
-// is instruction text, a settings.json configures what runs.
+// A candidate that is one file is judged by its own name. An agent's x.md
+// is instruction text; a settings.json configures what runs.
 func TestAutoAcceptJudgesAOneFileCandidateByItsName(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string

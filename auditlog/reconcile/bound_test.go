@@ -12,7 +12,7 @@ import (
 )
 
 // boundFixture is a project settings.json at /p/.claude binding the script
-// at script: its manifest holds the form and scripts/<hash of the path>.
+// at script. Its manifest holds the form and scripts/<hash of the path>.
 type boundFixture struct {
 	script        string
 	entry         []byte // the script's manifest path
@@ -54,9 +54,9 @@ func (f *boundFixture) run(project bool, entries ...auditlog.Entry) Result {
 	})
 }
 
-// The reviewer's forged entry: a filePath spelled as skillwire's own
-// manifest name for a bound script (<root>/settings.json/scripts/<hash>)
-// names no file on disk and never explains the script's change.
+// The reviewer's forged entry spells filePath as skillwire's own manifest
+// name for a bound script. That is <root>/settings.json/scripts/<hash>. It
+// names no file on disk, and never explains the script's change.
 func TestAManifestNameForABoundScriptExplainsNothing(t *testing.T) {
 	f := newBoundFixture("/p/.claude/hooks/format.sh")
 	forged := "/p/.claude/settings.json/" + string(f.entry)
@@ -78,7 +78,7 @@ func TestAManifestNameForABoundScriptExplainsNothing(t *testing.T) {
 }
 
 // A bound script is named by the path it lies at, with the sha256 of the
-// content observed; without a sha256 it is announced, never verified.
+// content observed. Without a sha256 it is announced, never verified.
 func TestABoundScriptIsNamedByWhereItLies(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -127,7 +127,7 @@ func TestABoundScriptIsNamedByWhereItLies(t *testing.T) {
 }
 
 // An entry naming a file of a bound path no candidate binds lies in no
-// root: suspicious, as every path outside the roots is.
+// root. It is suspicious, as every path outside the roots is.
 func TestAnEntryForAnUnboundPathOutsideTheRootsIsSuspicious(t *testing.T) {
 	f := newBoundFixture("/opt/tools/format.sh")
 	r := f.run(false, withSHA(entry(5, auditlog.Update, "/opt/tools/other.sh"), f.seen))

@@ -29,8 +29,8 @@ func classes(r Result) []string {
 	return out
 }
 
-// reconcileLogs reconciles with two logs speaking for the fixture's root:
-// the person's (global) and the project's own.
+// reconcileLogs reconciles with two logs speaking for the fixture's root.
+// They are the person's (global) and the project's own.
 func (f *reconcileFixture) reconcileLogs(stored, current *snapshot.Manifest, global, project []auditlog.Entry) Result {
 	sc := []auditlog.Scope{{Base: f.home, Roots: []string{f.root}}}
 	return Run(Input{

@@ -1,9 +1,9 @@
-// Package reconcile is the integrity check: every file-level change of a
-// candidate between two manifests is reconciled with the audit logs, so a
-// change a tool announced is told apart from one nobody did (possible
-// tampering or data poisoning), and an announcement that only the
-// project's own log makes, which arrives with the repository, is told
-// apart from one in a log the person keeps (DESIGN.md §11).
+// Package reconcile is the integrity check (DESIGN.md §11). It reconciles
+// every file-level change of a candidate between two manifests with the
+// audit logs. A change a tool announced is told apart from one nobody did:
+// possible tampering or data poisoning. An announcement only the project's
+// own log makes arrives with the repository. It is told apart from one in a
+// log the person keeps.
 package reconcile
 
 import (
@@ -22,8 +22,8 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// Source is one audit log as read, with the scopes it speaks for (two when
-// one log, $SKILLWIRE_AUDIT_LOG, serves the global and the project roots).
+// Source is one audit log as read, with the scopes it speaks for. One log,
+// $SKILLWIRE_AUDIT_LOG, can serve the global and the project roots.
 type Source struct {
 	Entries []auditlog.Entry
 	Scopes  []auditlog.Scope
@@ -38,18 +38,18 @@ type Candidate struct {
 	ID   string
 	Root string // the root's path, as the store has it
 	Name []byte
-	// Since is when Stored was observed: only an entry after it can
-	// explain a change.
+	// Since is when Stored was observed. Only an entry after it can explain
+	// a change.
 	Since time.Time
 	// Stored and Current are nil for a candidate that is absent. A partial
 	// manifest is never diffed: the candidate is reported incomplete.
 	Stored, Current *snapshot.Manifest
 	// Names show the files it binds by the hash of where they lie
-	// (claude.Root.BoundNames); nil shows every path by anomaly.ShowPath.
+	// (claude.Root.BoundNames). nil shows every path by anomaly.ShowPath.
 	Names anomaly.Names
-	// Bound maps the manifest path of each file it binds to the absolute
-	// path where that file lies (claude.Root.BoundPaths): an entry names a
-	// bound file by that path, never by the manifest's internal name.
+	// Bound maps the manifest path of each file it binds to where that file
+	// lies (claude.Root.BoundPaths). An entry names a bound file by that
+	// path. The manifest's internal name names nothing.
 	Bound map[string]string
 }
 
@@ -62,9 +62,10 @@ type Input struct {
 	// Limits bound the SHA-256 of the files whose entries carry one;
 	// zero means walker.DefaultLimits.
 	Limits walker.Limits
-	// Content returns the kept bytes of a file by its BLAKE3, verified;
-	// nil or false when they were not kept (the file is then re-read, and
-	// its hash counts only when the bytes read are the ones observed).
+	// Content returns the kept bytes of a file by its BLAKE3, verified. It
+	// is nil, or says false, when they were not kept. The file is then read
+	// again. Its hash counts only when the bytes read are the ones
+	// observed.
 	Content func(snapshot.Hash) ([]byte, bool)
 }
 
@@ -77,8 +78,8 @@ const (
 	MismatchOperation Mismatch = "operation" // no entry's operation fits the change
 	MismatchSHA256    Mismatch = "sha256"    // the last entry's sha256 is not the content observed
 	MismatchState     Mismatch = "state"     // the last entry says deleted and the file is there, or the reverse
-	// MismatchUnverified: the last entry fits but carries no sha256, so
-	// nothing ties it to the bytes observed: announced, never verified.
+	// MismatchUnverified: the last entry fits but carries no sha256.
+	// Nothing ties it to the bytes observed: announced, never verified.
 	MismatchUnverified Mismatch = "unverified"
 )
 
@@ -88,44 +89,44 @@ type Class string
 const (
 	// ClassExpected: explained by a log that is not the project's own.
 	ClassExpected Class = "expected"
-	// ClassAnnouncedByProject: explained only by the project's own log,
-	// which travels with the repository: it informs, it proves nothing.
+	// ClassAnnouncedByProject: explained only by the project's own log.
+	// That log travels with the repository: it informs, it proves nothing.
 	ClassAnnouncedByProject Class = "announced-by-project"
 	// ClassUnexpected: explained by no log.
 	ClassUnexpected Class = "unexpected"
-	// ClassUnknown: it could not be told: the last entry naming the file
-	// carries a sha256 and the content observed could not be read to
-	// compare (not kept, no longer on disk), or the logs could not be
-	// read. It counts as unexpected; it is never read as clean.
+	// ClassUnknown: it could not be told. The last entry naming the file
+	// carries a sha256, and the content observed could not be read to
+	// compare. It was not kept, or is no longer on disk. Or the logs could
+	// not be read. It counts as unexpected; it is never read as clean.
 	ClassUnknown Class = "unknown"
 )
 
 // Change is one file change and its verdict.
 type Change struct {
 	Candidate string // id
-	// Name is the candidate's name: a change of Path "" is the candidate
-	// file itself (an agent's x.md, a settings.json), and its name says
-	// what it is.
+	// Name is the candidate's name. A change of Path "" is the candidate
+	// file itself: an agent's x.md, a settings.json. Its name says what it
+	// is.
 	Name   []byte
 	Change snapshot.Change
 	// Expected is true for both explained classes: some log explains it.
 	Expected bool
 	Class    Class
 	Why      Mismatch // "" when expected
-	// Implied: expected without an entry of its own: inside a directory
-	// whose deletion was announced, or a directory added or removed with
-	// everything below it announced.
+	// Implied: expected without an entry of its own. It lies inside a
+	// directory whose deletion was announced. Or it is a directory added or
+	// removed with everything below it announced.
 	Implied bool
-	// Hashed: the entry that explains the change carries a sha256 and it
-	// is the file's content now (never for a removal or an implied one).
+	// Hashed: the entry that explains the change carries a sha256, and it
+	// is the file's content now. Never for a removal or an implied change.
 	Hashed bool
-	// Unread: unexpected for a sha256 that could not be compared, since the
+	// Unread: unexpected for a sha256 that could not be compared. The
 	// file's content observed could not be read (ClassUnknown).
 	Unread bool
-	// Entry is the entry that explains the change (for ClassExpected, one
-	// from a log other than the project's own, so its source is the one
-	// that counts) or, for an unexpected one, the last entry naming the
-	// file; nil when none.
+	// Entry is the entry that explains the change, nil when none. For
+	// ClassExpected it is one from a log other than the project's own: its
+	// source is the one that counts. For an unexpected change it is the
+	// last entry naming the file.
 	Entry *auditlog.Entry
 }
 
@@ -134,50 +135,26 @@ type Result struct {
 	Changes    []Change
 	Unexpected int
 	// Suspicious counts entries whose path has a ".", ".." or empty
-	// component, or lies outside the roots their log speaks for: they
-	// never match anything.
+	// component. It counts those outside the roots their log speaks for,
+	// too. They never match anything.
 	Suspicious int
 	// Incomplete lists candidates whose stored or current manifest is
-	// partial: they could not be compared.
+	// partial. They could not be compared.
 	Incomplete []string
 }
 
 // Run diffs every candidate and reconciles each change with the audit
-// logs. A change is expected only when:
-//
-//   - an entry names the same file by the path where it lies: its
-//     filePath, taken relative to the scope's Base when relative, equals
-//     byte for byte the file's path (root, name and path below the
-//     candidate; for a file a candidate binds, the absolute path it was
-//     bound from: Candidate.Bound). Nothing is cleaned; "." and ".." never
-//     match, and a manifest's internal name for a bound file (a path below
-//     a candidate that is itself a file) names nothing;
-//   - its timestamp lies after the candidate's observation and not beyond
-//     Now plus auditlog.ClockSkew;
-//   - one such entry's operation fits the change: create for added;
-//     update, refine, migrate or rollback for modified or mode; delete for
-//     removed;
-//   - and the last such entry (in log order) agrees with the disk: a
-//     delete only for a file that is gone (its sha256, if any, describes
-//     no content and is not compared), any other operation only for a
-//     file that is there and whose SHA-256 equals the entry's sha256: the
-//     SHA-256 of the content observed (Current's BLAKE3), from its kept
-//     bytes, else read again by the walker and counted only when the
-//     walker's BLAKE3 of that read is the observed one, so content written
-//     after the observation never vouches for it; a file the walker cannot
-//     hash matches no hash, and an entry without a sha256 vouches for no
-//     bytes at all (MismatchUnverified: DESIGN.md §11 asks for the content
-//     hash equal).
-//
-// Two kinds of change are implied rather than announced, when no entry in
-// the window names them at all: anything under a directory (or candidate)
-// whose removal is expected through a delete; and a directory (or
-// candidate) added or removed with at least one change of that type below
-// it, every one of them expected. Everything else is unexpected.
-//
-// An expected change is ClassExpected when the same rule, applied to the
-// logs other than the project's own, still explains it (an implied one
-// takes the weakest class of what implies it); else ClassAnnouncedByProject.
+// logs. A change is expected only when an entry explains it. The entry
+// names the file byte for byte where it lies, nothing cleaned. Its
+// timestamp lies after the observation and before Now plus the clock
+// skew. Its operation fits the change. The last such entry agrees with
+// the disk. After a delete the file is gone; otherwise its SHA-256 is the
+// content observed. Content written after the observation never vouches
+// for it. A change no entry in the window names can still be implied.
+// Everything below an expected delete is. So is an added or removed
+// directory with every change below expected. ClassExpected needs a log
+// other than the project's own (DESIGN.md §11). TestReconcileRules names
+// each case.
 func Run(in Input) Result {
 	if in.Limits.MaxDepth == 0 {
 		in.Limits = walker.DefaultLimits
@@ -203,8 +180,8 @@ func Run(in Input) Result {
 
 type reconciler struct {
 	in Input
-	// index maps root + "\x00" + the absolute path an entry names (as
-	// text) to the entries naming it, in log order.
+	// index maps root + "\x00" + the absolute path an entry names to the
+	// entries naming it. They are in log order.
 	index map[string][]indexed
 }
 
@@ -214,9 +191,9 @@ type indexed struct {
 	project    bool
 }
 
-// buildIndex files every entry under the path it names within each scope:
-// inside a root of the scope, or a file bound by a candidate of one. It
-// counts the suspicious ones, which name neither.
+// buildIndex files every entry under the path it names within each scope.
+// That path is inside a root of the scope, or a file a candidate of one
+// binds. It counts the suspicious entries, which name neither.
 func (r *reconciler) buildIndex() (suspicious int) {
 	bound := map[string][]string{} // absolute path -> roots binding it
 	for i := range r.in.Candidates {
@@ -264,9 +241,9 @@ func (r *reconciler) buildIndex() (suspicious int) {
 	return suspicious
 }
 
-// realPath is where the file at path of c lies, as text; false for a path
-// below a candidate that is a file (nothing lies below a file on disk: it
-// is a file the candidate binds), unless c.Bound says where that one is.
+// realPath is where the file at path of c lies, as text. Nothing lies below
+// a candidate that is a file: such a path is a file it binds. realPath says
+// false for it, unless c.Bound says where it lies.
 func realPath(c *Candidate, path []byte) (string, bool) {
 	at := strings.TrimRight(c.Root, "/") + "/" + string(c.Name)
 	if len(path) == 0 {
@@ -289,7 +266,7 @@ func (r *reconciler) candidate(c *Candidate) []Change {
 	changes := snapshot.Diff(c.Stored, c.Current)
 	out := make([]Change, len(changes))
 	windowed := make([]bool, len(changes))
-	// Top-down: parents precede children in manifest order, so a removed
+	// Top-down: parents precede children in manifest order. So a removed
 	// directory's verdict is known before its contents are judged.
 	deleted := map[string]Class{}
 	for i, ch := range changes {
@@ -341,8 +318,8 @@ func isDir(ch *snapshot.Change) bool {
 	return e.Kind == snapshot.Dir
 }
 
-// isBelow reports whether q is inside directory p of the same candidate
-// ("" is the candidate itself).
+// isBelow reports whether q is inside directory p of the same candidate. ""
+// is the candidate itself.
 func isBelow(q, p []byte) bool {
 	if len(p) == 0 {
 		return len(q) > 0
@@ -350,8 +327,8 @@ func isBelow(q, p []byte) bool {
 	return len(q) > len(p) && q[len(p)] == '/' && bytes.HasPrefix(q, p)
 }
 
-// entries returns the entries naming the file at path of c, all of them
-// and those inside the window, in log order.
+// entries returns the entries naming the file at path of c, in log order.
+// all are every one of them; win are those inside the window.
 func (r *reconciler) entries(c *Candidate, path []byte) (all, win []indexed) {
 	p, ok := realPath(c, path)
 	if !ok {
@@ -367,8 +344,8 @@ func (r *reconciler) entries(c *Candidate, path []byte) (all, win []indexed) {
 	return all, win
 }
 
-// classify judges the change on every log, then, when that explains it,
-// on the logs other than the project's own.
+// classify judges the change on every log. When that explains it, it judges
+// again on the logs other than the project's own.
 func (r *reconciler) classify(c *Candidate, rc *Change, all, win []indexed) {
 	content := r.content(c, &rc.Change)
 	v := judge(rc.Change.Type, all, win, content)
@@ -394,7 +371,7 @@ type verdict struct {
 	entry            *auditlog.Entry
 }
 
-// judge applies the direct rule; content returns the hex SHA-256 of the
+// judge applies the direct rule. content returns the hex SHA-256 of the
 // file now, "" when it has none.
 func judge(t snapshot.ChangeType, all, win []indexed, content func() string) verdict {
 	switch {
@@ -441,12 +418,12 @@ func fits(op auditlog.Operation, t snapshot.ChangeType) bool {
 	return false
 }
 
-// content returns a function giving the hex SHA-256 of the changed file's
-// observed content (ch.New.Hash), computed at most once: from its kept
-// bytes, else read through the walker's reader and kept only when the
-// BLAKE3 of what was read is the observed hash. Only a regular file has
-// content; anything else, or content no longer the observed one, has none
-// ("").
+// content returns a function giving the hex SHA-256 of the file's observed
+// content (ch.New.Hash). It is computed at most once, from the kept bytes
+// if any. Otherwise the walker's reader reads the file. That sum is kept
+// only when the BLAKE3 of what was read is the observed hash. Only a
+// regular file has content. Anything else has none (""), as has content no
+// longer the observed one.
 func (r *reconciler) content(c *Candidate, ch *snapshot.Change) func() string {
 	var sum string
 	done := false

@@ -92,6 +92,10 @@ func verdicts(r Result) []string {
 
 const rel = ".claude/skills/s/"
 
+// TestReconcileRules names each rule of Run by a case. The cases say how an
+// entry names a file, and its window. They say which operation fits which
+// change. They say how the last entry must agree with the disk. Implied
+// changes close the table.
 func TestReconcileRules(t *testing.T) {
 	edit := func(f *reconcileFixture) { f.write("s/SKILL.md", "v2") }
 	for _, tc := range []struct {
@@ -148,6 +152,13 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{e}
 			},
 			[]string{"modified SKILL.md: stale"}, 0},
+		{"entry ahead of now within the clock skew", edit,
+			func(f *reconcileFixture) []auditlog.Entry {
+				e := withSHA(entry(0, auditlog.Update, rel+"SKILL.md"), "v2")
+				e.Timestamp = f.now.Add(auditlog.ClockSkew - time.Second)
+				return []auditlog.Entry{e}
+			},
+			[]string{"modified SKILL.md: expected"}, 0},
 		{"entry for another file", edit,
 			func(f *reconcileFixture) []auditlog.Entry {
 				return []auditlog.Entry{entry(5, auditlog.Update, rel+"lib/x.py")}
@@ -220,7 +231,12 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"SKILL.md"), entry(2, auditlog.Update, rel+"SKILL.md")}
 			},
 			[]string{"removed SKILL.md: state"}, 0},
-		{"sha256 on what is no longer a file", func(f *reconcileFixture) {
+		{"a delete's sha256 is not compared", func(f *reconcileFixture) { os.Remove(f.path("s/SKILL.md")) },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{withSHA(entry(1, auditlog.Delete, rel+"SKILL.md"), "not the content")}
+			},
+			[]string{"removed SKILL.md: expected"}, 0},
+		{"a file the walker cannot hash matches no sha256", func(f *reconcileFixture) {
 			os.Remove(f.path("s/SKILL.md"))
 			os.Symlink("/etc/passwd", f.path("s/SKILL.md"))
 		}, func(f *reconcileFixture) []auditlog.Entry {
@@ -251,6 +267,16 @@ func TestReconcileRules(t *testing.T) {
 				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"lib/x.py")}
 			},
 			[]string{"removed lib: expected implied", "removed lib/x.py: expected"}, 0},
+		{"a file named in the window is judged by its entry, never implied", func(f *reconcileFixture) { os.RemoveAll(f.path("s/lib")) },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{entry(1, auditlog.Delete, rel+"lib"), entry(2, auditlog.Update, rel+"lib/x.py")}
+			},
+			[]string{"removed lib: expected", "removed lib/x.py: operation"}, 0},
+		{"a directory named in the window is judged by its entry, never implied", func(f *reconcileFixture) { f.write("s/a/f.md", "f") },
+			func(f *reconcileFixture) []auditlog.Entry {
+				return []auditlog.Entry{entry(1, auditlog.Update, rel+"a"), withSHA(entry(2, auditlog.Create, rel+"a/f.md"), "f")}
+			},
+			[]string{"added a: operation", "added a/f.md: expected"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newReconcileFixture(t)
@@ -334,10 +360,10 @@ func TestReconcileHashesThroughATopLevelLinkOnly(t *testing.T) {
 }
 
 func TestReconcileScopesOfOneSharedLog(t *testing.T) {
-	// One log ($SKILLWIRE_AUDIT_LOG) serves the global roots (relative to
-	// the home) and the project's (relative to the project): the same
-	// relative spelling names a file in each scope, and only within the
-	// roots of that scope.
+	// One log ($SKILLWIRE_AUDIT_LOG) serves the global roots and the
+	// project's. Paths are relative to the home in one, to the project in
+	// the other. The same relative spelling names a file in each scope. It
+	// names one only within the roots of that scope.
 	home := t.TempDir()
 	project := filepath.Join(home, "proj")
 	groot := filepath.Join(home, ".claude", "skills")
@@ -363,7 +389,7 @@ func TestReconcileScopesOfOneSharedLog(t *testing.T) {
 			Entries: []auditlog.Entry{
 				withSHA(entry(1, auditlog.Update, ".claude/skills/s/f"), "2"),
 				// From the home, this spelling reaches into the project's
-				// roots, which the global scope does not speak for.
+				// roots. The global scope does not speak for them.
 				withSHA(entry(1, auditlog.Update, "proj/.claude/skills/s/f"), "2"),
 			},
 			Scopes: []auditlog.Scope{{Base: home, Roots: []string{groot}}, {Base: project, Roots: []string{proot}}},
@@ -394,8 +420,8 @@ func TestReconcileNeverComparesAPartialObservation(t *testing.T) {
 	}
 }
 
-// The sha256 of an entry vouches only for the content that was observed:
-// content X observed, then Y written and announced, is not explained.
+// The sha256 of an entry vouches only for the content that was observed.
+// Content X observed, then Y written and announced, is not explained.
 func TestReconcileHashesTheObservedContentNotTheDiskNow(t *testing.T) {
 	kept := func(m map[snapshot.Hash][]byte) func(snapshot.Hash) ([]byte, bool) {
 		return func(h snapshot.Hash) ([]byte, bool) { b, ok := m[h]; return b, ok }

@@ -7,11 +7,11 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 )
 
-// ReadSources reads the log of every scope once: scopes sharing one log
-// ($SKILLWIRE_AUDIT_LOG) make one source speaking for each of them, and a
-// log that does not exist yet is empty. skipped counts the lines the logs
-// hold that are not valid entries. An error is auditlog's, unwrapped, so
-// its sentinel and its message reach the caller as they are.
+// ReadSources reads the log of every scope once. Scopes sharing one log
+// ($SKILLWIRE_AUDIT_LOG) make one source speaking for each of them. A log
+// that does not exist yet is empty. skipped counts the lines the logs hold
+// that are not valid entries. An error is auditlog's, unwrapped. So its
+// sentinel and its message reach the caller as they are.
 func ReadSources(scopes []auditlog.Scope, o auditlog.Options) (src []Source, skipped int, err error) {
 	byLog := map[string]int{}
 	for _, sc := range scopes {

@@ -13,15 +13,16 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Reconciliation is one candidate's file changes since the version a
-// person reviewed (else its first-use version), each reconciled with the
-// audit logs.
+// Reconciliation is one candidate's file changes, each reconciled with the
+// audit logs. They run since the version a person reviewed, else its
+// first-use version.
 type Reconciliation struct {
 	Changes []Change
 	// Incomplete: a manifest was partial, so the changes are unknown.
 	Incomplete bool
-	// Against says what the changes are measured against: baseline.RefReview,
-	// RefFirstUse, RefDelivered, or "" for a candidate never seen before.
+	// Against says what the changes are measured against. It is
+	// baseline.RefReview, RefFirstUse or RefDelivered. It is "" for a
+	// candidate never seen before.
 	Against string
 	// Reference is the manifest they are measured against, nil for none.
 	Reference *snapshot.Manifest
@@ -31,19 +32,19 @@ type Reconciliation struct {
 	Bound map[string]string
 }
 
-// Subjects is what reconciliation compares: per candidate, its reference
-// in the store and what is there now.
+// Subjects is what reconciliation compares. Per candidate, it is its
+// reference in the store and what is there now.
 type Subjects struct {
 	Candidates []Candidate
 	Against    map[string]string
-	// Content returns kept bytes by BLAKE3 (nil: none kept): an audit
+	// Content returns kept bytes by BLAKE3 (nil: none kept). An audit
 	// entry's sha256 is checked against the observed content's.
 	Content func(snapshot.Hash) ([]byte, bool)
 }
 
 // ReadSubjects reads, for every standing which selects, the reference its
-// changes are measured against. Nothing is read for the others, and a
-// candidate back to its reference has nothing to reconcile.
+// changes are measured against. Nothing is read for the others. A candidate
+// back to its reference has nothing to reconcile.
 func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline.Standing) bool) (Subjects, error) {
 	sub := Subjects{Against: map[string]string{}}
 	for i := range sts {
@@ -68,12 +69,13 @@ func ReadSubjects(tx *baseline.Tx, sts []baseline.Standing, which func(*baseline
 	return sub, nil
 }
 
-// StoredSubjects are the subjects of what the store holds: each record's
-// last delivered version against its reference, when they differ (for
-// `status`, which observes no tree). A record never reviewed and not
-// accepted on first use differs from nothing: all of it is added. roots
-// name the files a record binds (claude.Root.BoundNames, from the forms
-// the store keeps); a record of no root among them shows them by hash.
+// StoredSubjects are the subjects of what the store holds, for `status`,
+// which observes no tree. Each record's last delivered version is measured
+// against its reference, when they differ. A record never reviewed and not
+// accepted on first use differs from nothing. All of it is added. roots
+// name the files a record binds (claude.Root.BoundNames). They come from
+// the forms the store keeps. A record of no root among them shows them by
+// hash.
 func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record, roots []claude.Root) (Subjects, error) {
 	sub := Subjects{Against: map[string]string{}}
 	seen := map[string]bool{}
@@ -100,15 +102,15 @@ func StoredSubjects(tx *baseline.Tx, recs []*baseline.Record, roots []claude.Roo
 	return sub, nil
 }
 
-// Binds names the files c, a candidate of root, binds in canons (its
-// canonical forms at hand): Names shows them, Bound says where they lie.
+// Binds names the files c binds in canons, its canonical forms at hand. c
+// is a candidate of root. Names shows the files; Bound says where they lie.
 func (c *Candidate) Binds(root claude.Root, canons ...[]byte) {
 	c.Names, c.Bound = root.BoundNames(c.Name, canons...), root.BoundPaths(c.Name, canons...)
 }
 
-// RecordBinds is Binds for the candidate of record r, by the root among
-// roots it is of; nothing when it is of none (then each file it binds is
-// shown by its hash, and no audit entry names one).
+// RecordBinds is Binds for the candidate of record r, by its root among
+// roots. It is nothing when r is of none. Then each file it binds is shown
+// by its hash, and no audit entry names one.
 func (c *Candidate) RecordBinds(roots []claude.Root, r *baseline.Record, canons ...[]byte) {
 	of := claude.Root{Path: string(r.Root), Scope: r.Scope, Kind: r.Kind}
 	for _, root := range roots {
@@ -147,8 +149,8 @@ func (s Subjects) Reconcile(src []Source, now time.Time, lim walker.Limits) map[
 	return out
 }
 
-// Files is the reconciliation in the JSON contract's shape (DESIGN.md §7):
-// paths through the display gate, sources only when they pass it.
+// Files is the reconciliation in the JSON contract's shape (DESIGN.md §7).
+// Paths pass the display gate; sources appear only when they pass it.
 func (r *Reconciliation) Files() []cache.FileChange {
 	out := make([]cache.FileChange, 0, len(r.Changes))
 	for i := range r.Changes {
@@ -162,9 +164,9 @@ func (r *Reconciliation) Files() []cache.FileChange {
 	return out
 }
 
-// Worth is the change's class as a person counts it: unexpected unless
-// some log explains it, unknown when the content a log's sha256 names
-// could not be read.
+// Worth is the change's class as a person counts it. It is unexpected
+// unless some log explains it. It is unknown when the content a log's
+// sha256 names could not be read.
 func (c *Change) Worth() Class {
 	switch {
 	case c.Unread:
@@ -175,9 +177,9 @@ func (c *Change) Worth() Class {
 	return c.Class
 }
 
-// Source is the audit entry's source when the change is explained and the
-// source passes the display gate (a project's log is written by whoever
-// wrote the repository).
+// Source is the audit entry's source, when the change is explained and the
+// source passes the display gate. Whoever wrote the repository writes a
+// project's log.
 func (c *Change) Source() (string, bool) {
 	if !c.Expected || c.Entry == nil || !anomaly.Gate([]byte(c.Entry.Source)) {
 		return "", false
@@ -186,8 +188,8 @@ func (c *Change) Source() (string, bool) {
 }
 
 // ReadAudit reads the audit logs of scopes for reconciliation. When they
-// cannot be read, it returns no source and says why in fixed words: every
-// change then reads as not announced, which is the safe side.
+// cannot be read, it returns no source and says why in fixed words. Every
+// change then reads as not announced: the safe side.
 func ReadAudit(scopes []auditlog.Scope) ([]Source, string) {
 	src, _, err := ReadSources(scopes, auditlog.Options{})
 	switch {
@@ -203,17 +205,17 @@ func ReadAudit(scopes []auditlog.Scope) ([]Source, string) {
 	return nil, "a log could not be read"
 }
 
-// maxEventChanges bounds the file changes one stored event carries (the
-// store keeps up to cache.MaxEvents events); sessions reconcile anew.
+// maxEventChanges bounds the file changes one stored event carries. The
+// store keeps up to cache.MaxEvents events; sessions reconcile anew.
 const maxEventChanges = 100
 
 // Events attaches to each change event of a present candidate its file
-// changes since the candidate's reference (the daemon's events carry them,
-// as sessions do). It reads the store read-only and the logs outside any
-// write lock; current finds the candidate as just observed, rootAt the
-// root at a path (nil: none), whose bound files are shown by where they
-// lie (Candidate.Binds). Events it cannot reconcile keep no changes: they
-// are told all the same.
+// changes. They run since the candidate's reference. The daemon's events
+// carry them, as sessions do. It reads the store read-only, and the logs
+// outside any write lock. current finds the candidate as just observed.
+// rootAt finds the root at a path (nil: none). Its bound files are shown by
+// where they lie (Candidate.Binds). Events it cannot reconcile keep no
+// changes: they are told all the same.
 func Events(opts baseline.Options, scopes []auditlog.Scope, events []cache.Event,
 	current func(root string, name []byte) *walker.Candidate, rootAt func(path string) *claude.Root, lim walker.Limits, now time.Time) error {
 	if len(events) == 0 {

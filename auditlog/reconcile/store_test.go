@@ -40,7 +40,7 @@ func TestFilesNeverShowHostileBytes(t *testing.T) {
 }
 
 // A bound script is shown by its name (issue #23), in the JSON contract's
-// shape: the name its candidate's Names give it.
+// shape. That is the name its candidate's Names give it.
 func TestFilesShowABoundScriptByItsName(t *testing.T) {
 	r := Reconciliation{Changes: []Change{fileChange("scripts/0123", snapshot.Modified, "", "")},
 		Names: anomaly.Names{"scripts/0123": "~/.claude/hooks/format.sh"}}

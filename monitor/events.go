@@ -1,0 +1,151 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"time"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/auditlog"
+	"github.com/skillwire/skillwire/auditlog/reconcile"
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/cache"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// reconcile attaches to events their file changes (reconcile.Events). It
+// runs before they are stored, outside the store's write lock. An event
+// not reconciled is stored and told all the same.
+func (d *daemon) reconcile(events []cache.Event) {
+	if len(events) == 0 {
+		return
+	}
+	scopes, err := auditlog.Scopes(d.cfg.AuditLog, d.roots)
+	if err == nil {
+		err = reconcile.Events(d.cfg.Store, scopes, events, d.current, d.rootAt, d.cfg.Walk.Limits, time.Now())
+	}
+	if err != nil {
+		d.log.Warn().Err(err).Msg("change events not reconciled")
+	}
+}
+
+// current is the candidate name of root as last observed, nil when none.
+func (d *daemon) current(root string, name []byte) *walker.Candidate {
+	r := d.obs[root]
+	if r == nil {
+		return nil
+	}
+	for i := range r.Candidates {
+		if bytes.Equal(r.Candidates[i].Name, name) {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
+}
+
+func (d *daemon) putEvents(tx *baseline.Tx, events []cache.Event) error {
+	for i := range events {
+		events[i].ID = tx.ID(string(events[i].Root), events[i].Name)
+	}
+	if err := tx.Events().Append(events); err != nil {
+		return err
+	}
+	for i := range events {
+		d.logEvent(&events[i])
+	}
+	d.appendEvents(events)
+	return nil
+}
+
+// logEvent logs one change the daemon observed. It names the candidate by
+// id, and by name only when the name passes the display gate. It says what
+// happened, with the reconciled file changes (their paths gated already).
+func (d *daemon) logEvent(ev *cache.Event) {
+	what := "changed"
+	switch {
+	case ev.Before == nil && ev.After != nil:
+		what = "appeared"
+	case ev.After == nil && ev.Before != nil:
+		what = "vanished"
+	case ev.After == nil:
+		what = "not fully observable"
+	}
+	l := d.log.Info().Str("candidate", ev.ID).Str("root", anomaly.QuoteBytes(ev.Root))
+	if r := d.rootAt(string(ev.Root)); r != nil {
+		if n, ok := r.Display(ev.Name); ok {
+			l = l.Str("name", n)
+		}
+	}
+	if ev.After != nil {
+		l = l.Str("digest", ev.After.String())
+	}
+	files := make([]string, 0, len(ev.Changes))
+	for _, c := range ev.Changes {
+		files = append(files, c.Change+" "+c.Path+" ("+c.Class+")")
+	}
+	if len(files) > 0 {
+		l = l.Strs("files", files)
+	}
+	l.Msg("candidate " + what)
+}
+
+// appendEvents tells a fleet of each change the daemon observed: an OCSF
+// Detection Finding per candidate. A failure is logged, never fatal.
+func (d *daemon) appendEvents(evs []cache.Event) {
+	out := make([]events.Event, 0, len(evs))
+	for i := range evs {
+		ev := &evs[i]
+		obs := events.Observation{State: "changed", Unexpected: 0}
+		switch {
+		case ev.Before == nil && ev.After != nil:
+			obs.State = "new"
+		case ev.After == nil && ev.Before != nil:
+			obs.State = "removed"
+		case ev.After == nil:
+			obs.State = "partial"
+		}
+		if ev.After != nil {
+			obs.Digest = ev.After.String()
+		}
+		if ev.Before != nil {
+			obs.Previous = ev.Before.String()
+		}
+		for _, c := range ev.Changes {
+			if c.Class == "unexpected" {
+				obs.Unexpected++
+			}
+		}
+		c := events.Candidate{ID: ev.ID, Path: string(ev.Root) + "/" + string(ev.Name)}
+		if r := d.rootAt(string(ev.Root)); r != nil {
+			c.Kind, c.Scope = claude.CandidateKind(r.Kind, ev.Name), string(r.Scope)
+			c.Name, _ = r.Display(ev.Name)
+		}
+		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
+	}
+	if err := events.Append(d.ctx, d.cfg.Store.Dir, out...); err != nil {
+		d.log.Warn().Err(err).Msg("the fleet events of these changes were not written")
+	}
+}
+
+// ship sends the fleet events until ctx ends. A failed round is logged and
+// tried again at the next. Ship keeps its cursor, so nothing is lost.
+func (d *daemon) ship(ctx context.Context) {
+	every := d.cfg.ShipEvery
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if err := d.cfg.Ship(ctx); err != nil && ctx.Err() == nil {
+			d.log.Warn().Err(err).Msg("fleet events not shipped this round; kept for the next")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
