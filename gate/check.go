@@ -16,6 +16,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/claude/workflow"
+	"github.com/skillwire/skillwire/gate/match"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -86,15 +87,6 @@ type Result struct {
 	Findings []Finding
 }
 
-// located is a candidate found on disk, with where it is.
-type located struct {
-	root claude.Root
-	name []byte
-	dir  bool // listed as a directory (or a link to one)
-	cand resolve.Candidate
-	cfg  walker.Config
-}
-
 // Check judges u on the bytes on disk now: the name is resolved among the
 // candidates of env.Roots as Claude Code resolves it, each match is walked
 // on the spot, compared with the store, and answered under the
@@ -102,31 +94,33 @@ type located struct {
 // a note on the candidate. An error means the gate could not judge: the
 // caller answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	found, blind := discover(env.Roots, env.Walker)
+	found, blind := match.Discover(env.Roots, env.Walker)
 	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
 		return res, err
 	}
-	var matched []located
+	var matched []match.Located
 	switch {
 	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
 		// No file is what runs: the script is asked, what it starts judged.
 	case u.Path != "":
-		matched = byPath(found, u.Path)
+		matched = match.ByPath(found, u.Path)
 		if u.Kind == resolve.Workflow {
 			// A script inside a skill was never reviewed as a workflow.
 			kept := matched[:0]
 			for _, l := range matched {
-				if runsAsWorkflow(&l) {
+				if match.RunsAsWorkflow(&l) {
 					kept = append(kept, l)
 				}
 			}
 			matched = kept
 		}
 	default:
-		matched = resolveFound(u, found)
+		matched = match.Resolve(u.Kind, u.Name, found)
 	}
-	matched = append(matched, nested(ctx, u, found, matched)...)
-	refs, capped := referenced(u, found, matched)
+	if u.Path == "" {
+		matched = append(matched, match.Nested(ctx, u.Kind, u.Name, found, matched)...)
+	}
+	refs, capped := match.Referenced(u.Name, found, matched)
 	matched = append(matched, refs...)
 	unseen := unobservable(u, blind, matched)
 	var typed []typedAgent
@@ -136,14 +130,14 @@ func Check(ctx context.Context, u Use, env Env) (Result, error) {
 		typed = t
 		unseen = append(unseen, hidden...)
 		for _, s := range st {
-			more, c := referenced(Use{Kind: s.l.cand.Kind, Name: s.name, Event: u.Event}, found, []located{s.l})
-			matched = append(matched, s.l)
+			more, c := match.Referenced(s.Name, found, []match.Located{s.L})
+			matched = append(matched, s.L)
 			matched = append(matched, more...)
 			capped = capped || c
 		}
 		seen := map[string]bool{} // one candidate reached two ways is walked once
-		matched = slices.DeleteFunc(matched, func(l located) bool {
-			k := l.root.Path + "\x00" + string(l.name)
+		matched = slices.DeleteFunc(matched, func(l match.Located) bool {
+			k := l.Root.Path + "\x00" + string(l.Name)
 			dup := seen[k]
 			seen[k] = true
 			return dup
@@ -344,7 +338,7 @@ func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 // else the roots hold. A root that could not be listed (a fanout of 4,100
 // empty folders) is probed by the name itself: its record, by id, needs no
 // listing. ok is false when nothing here decides the answer.
-func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind []blindRoot) (Result, bool, error) {
+func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located, blind []match.Blind) (Result, bool, error) {
 	if u.Path != "" || u.Kind == resolve.Workflow {
 		return Result{}, false, nil // a workflow is named by what its file says
 	}
@@ -355,26 +349,26 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 	if local == "" {
 		return Result{}, false, nil
 	}
-	var cands []located
+	var cands []match.Located
 	for _, l := range found {
-		if resolve.Reaches(u.Kind, l.cand.Kind) && bytes.Equal(l.cand.Plugin, []byte(plugin)) && namespaced == (len(l.cand.Plugin) > 0) &&
-			l.cand.AnswersTo(u.Kind, local, false) {
+		if resolve.Reaches(u.Kind, l.Cand.Kind) && bytes.Equal(l.Cand.Plugin, []byte(plugin)) && namespaced == (len(l.Cand.Plugin) > 0) &&
+			l.Cand.AnswersTo(u.Kind, local, false) {
 			cands = append(cands, l)
 		}
 	}
 	for _, b := range blind {
-		c := resolve.PlaceOf(b.root)
-		if namespaced || b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
+		c := resolve.PlaceOf(b.Root)
+		if namespaced || b.Root.Kind == claude.Plugins || b.Root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
 			continue
 		}
 		names := []string{local}
-		if b.root.Kind != claude.Skills {
+		if b.Root.Kind != claude.Skills {
 			names = []string{local + ".md", local}
 		}
 		for _, n := range names {
-			if claude.ValidName(b.root.Kind, []byte(n)) {
+			if claude.ValidName(b.Root.Kind, []byte(n)) {
 				c.Folder = []byte(local)
-				cands = append(cands, located{root: b.root, name: []byte(n), cand: c, cfg: env.Walker})
+				cands = append(cands, match.Located{Root: b.Root, Name: []byte(n), Cand: c, Cfg: env.Walker})
 			}
 		}
 	}
@@ -401,7 +395,7 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 // those matches are judged without reading a byte of them (a BLOCK padded
 // with gigabytes is denied in time). rest is what is left to walk: nothing
 // when the adverse findings already give the worst answer the policy has.
-func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, p Policy, err error) {
+func adverseFirst(ctx context.Context, matched []match.Located, o baseline.Options) (pre []Finding, rest []match.Located, p Policy, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
 	st, err := openStore(o)
@@ -422,7 +416,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		}
 		worst := None
 		for _, m := range matched {
-			id := tx.ID(m.root.Path, m.name)
+			id := tx.ID(m.Root.Path, m.Name)
 			rec, err := tx.Record(id)
 			if err != nil {
 				return err
@@ -431,7 +425,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 				rest = append(rest, m)
 				continue
 			}
-			f := Finding{Candidate: m.cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
+			f := Finding{Candidate: m.Cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
 			f.Candidate.ID = id
 			pre = append(pre, f)
 			worst = Worst(worst, Decide(p, f.State))
@@ -495,159 +489,53 @@ func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	return o
 }
 
-// blindRoot is a root that could not be listed, with why.
-type blindRoot struct {
-	root   claude.Root
-	reason anomaly.Reason
-}
-
-// discover lists the candidates of roots by name, without walking them,
-// and the roots that could not be listed (fanout, unreadable, not a
-// directory), which hide whatever candidates they hold.
-func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
-	var specs []walker.RootSpec
-	var kept []claude.Root
-	for _, r := range roots {
-		if resolve.Gated(r.Kind) {
-			specs, kept = append(specs, r.Spec()), append(kept, r)
-		}
-	}
-	var out []located
-	var blind []blindRoot
-	for i, w := range walker.Discover(specs, cfg) {
-		r := kept[i]
-		if len(w.Anomalies) > 0 {
-			blind = append(blind, blindRoot{root: r, reason: w.Anomalies[0]})
-		}
-		for _, c := range w.Candidates {
-			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg,
-				cand: resolve.CandidateOf(r, c.Name, c.Kind)})
-		}
-	}
-	return out, blind
-}
-
-// nested are the command folders u may reach that hold a command file
-// Claude Code names as u.Name, and are not outranked by a match: a nested
-// file is invoked by its base name (commands/sub/deploy.md is /deploy, the
-// folder only labels it), and older documents name it /sub:deploy, so both
-// readings count. A folder whose names could not all be listed may hold
-// the name, so it counts too. Only names are listed here (no file is
-// read); what matches is walked whole like any other match.
-func nested(ctx context.Context, u Use, found, matched []located) []located {
-	if u.Path != "" || !resolve.Reaches(u.Kind, resolve.Command) || u.Name == "" {
-		return nil
-	}
-	var out []located
-	for _, l := range found {
-		if l.cand.Kind != resolve.Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
-			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || resolve.Beats(u.Kind, m.cand, l.cand)
-		}) {
-			continue
-		}
-		cfg := l.cfg
-		cfg.MaxFileBytes = 0 // names only: every non-empty file is left unread
-		c := walker.Observe(ctx, l.root.Path, l.name, cfg)
-		if c.Partial() || holdsCommand(&c, l.name, u.Name) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// holdsCommand reports whether the command folder c (named folder) holds a
-// file that answers to typed, or may hold one it could not list.
-func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
-	for _, e := range c.Manifest.Entries {
-		if e.Kind == snapshot.Anomaly {
-			switch e.Reason {
-			case anomaly.Fanout, anomaly.Unreadable, anomaly.Depth, anomaly.Unstable, anomaly.Swapped, anomaly.Budget, anomaly.Root:
-				return true // names below it are unknown
-			}
-		}
-		rel, ok := bytes.CutSuffix(e.Path, []byte(".md"))
-		if !ok || len(rel) == 0 {
-			continue
-		}
-		base := rel[bytes.LastIndexByte(rel, '/')+1:]
-		if string(base) == typed || string(folder)+":"+string(bytes.ReplaceAll(rel, []byte("/"), []byte(":"))) == typed ||
-			string(folder)+"/"+string(rel) == typed {
-			return true
-		}
-	}
-	return false
-}
-
 // unobservable judges Anomalous every root that could not be listed and
 // that u's candidate could live in and win from: a name that may resolve
 // into a root the gate cannot see cannot be judged. A root is passed over
 // only when a match found elsewhere outranks anything it could hold.
-func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
+func unobservable(u Use, blind []match.Blind, matched []match.Located) []Finding {
 	var out []Finding
 	for _, b := range blind {
-		c := resolve.PlaceOf(b.root)
+		c := resolve.PlaceOf(b.Root)
 		_, _, namespaced := strings.Cut(u.Name, ":")
 		switch {
 		case u.Path != "":
-			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
+			if !strings.HasPrefix(u.Path, b.Root.Path+"/") {
 				continue
 			}
-		case b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources:
+		case b.Root.Kind == claude.Plugins || b.Root.Kind == claude.PluginSources:
 			if !namespaced {
 				continue
 			}
 			c.Kind = u.Kind
-		case namespaced && c.Kind != resolve.Workflow || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return resolve.Beats(u.Kind, m.cand, c) }):
+		case namespaced && c.Kind != resolve.Workflow || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m match.Located) bool { return resolve.Beats(u.Kind, m.Cand, c) }):
 			continue
 		}
-		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
+		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.Reason, Root: true})
 	}
 	return out
 }
 
-// byPath is the candidate holding the file at path: root path, a slash,
-// the candidate's name, then, for a folder, a slash and a path inside it.
-// The path is compared as given, never cleaned: one that is relative or
-// holds an empty, "." or ".." component matches nothing (the client
-// resolves it, skillwire does not), nor does a path under a file (a
-// workflow's, an agent's: x.js/../other.js names another file).
-func byPath(found []located, path string) []located {
-	if !strings.HasPrefix(path, "/") || slices.ContainsFunc(strings.Split(path[1:], "/"), func(c string) bool { return c == "" || c == "." || c == ".." }) {
-		return nil
-	}
-	for _, l := range found {
-		dir := l.root.Path + "/"
-		if !strings.HasPrefix(path, dir) {
-			continue
-		}
-		rest := path[len(dir):]
-		if rest == string(l.name) || l.dir && l.cand.Kind != resolve.Workflow && strings.HasPrefix(rest, string(l.name)+"/") {
-			return []located{l}
-		}
-	}
-	return nil
-}
-
 // observe reads each matched candidate as it is now, walking that one
 // candidate under the walker's proofs and limits.
-func observe(ctx context.Context, matched []located) ([]baseline.Observation, error) {
+func observe(ctx context.Context, matched []match.Located) ([]baseline.Observation, error) {
 	if len(matched) == 0 {
 		return nil, nil
 	}
 	var roots []claude.Root
 	for _, m := range matched {
-		if !hasRoot(roots, m.root.Path) {
-			roots = append(roots, m.root)
+		if !hasRoot(roots, m.Root.Path) {
+			roots = append(roots, m.Root)
 		}
 	}
 	obs := make([]baseline.Observation, len(roots))
 	for i, r := range roots {
 		w := &walker.Root{Spec: r.Spec()}
 		for _, m := range matched {
-			if m.root.Path != r.Path {
+			if m.Root.Path != r.Path {
 				continue
 			}
-			w.Candidates = append(w.Candidates, walker.ObserveIn(ctx, w.Spec, m.name, m.cfg))
+			w.Candidates = append(w.Candidates, walker.ObserveIn(ctx, w.Spec, m.Name, m.Cfg))
 		}
 		obs[i] = baseline.Observation{Root: r, Walk: w}
 	}
@@ -669,11 +557,11 @@ func hasRoot(roots []claude.Root, path string) bool {
 // candidateFor is the candidate of the standing s as the gate resolved it
 // (with its frontmatter name, when read), its id the store's, its folder
 // as observed now; a plugin's is of the kind u asked for.
-func candidateFor(u Use, s *baseline.Standing, matched []located) resolve.Candidate {
+func candidateFor(u Use, s *baseline.Standing, matched []match.Located) resolve.Candidate {
 	c := resolve.CandidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
-		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
-			c.Name, c.Via = m.cand.Name, m.cand.Via
+		if m.Root.Path == s.Root.Path && bytes.Equal(m.Name, s.Name) {
+			c.Name, c.Via = m.Cand.Name, m.Cand.Via
 		}
 	}
 	if c.Scope == resolve.Plugin {
