@@ -87,142 +87,204 @@ type Result struct {
 	Findings []Finding
 }
 
-// Check judges u on the bytes on disk now: the name is resolved among the
-// candidates of env.Roots as Claude Code resolves it, each match is walked
-// on the spot, compared with the store, and answered under the
-// store's policy, worst answer winning. Every ask and deny is journaled as
-// a note on the candidate. An error means the gate could not judge: the
-// caller answers with fail, as run does.
+// Check judges u on the bytes on disk now. The name is resolved among the
+// candidates of env.Roots as the client resolves it. Each match is walked
+// on the spot and compared with the store. The store's policy answers,
+// and the worst answer wins. Every ask and deny is journaled as a note on
+// the candidate. An error means the gate could not judge: the caller
+// answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	found, blind := match.Discover(env.Roots, env.Walker)
-	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
+	j := &judging{u: u, env: env}
+	j.found, j.blind = match.Discover(env.Roots, env.Walker)
+	if res, ok, err := blockedByFolder(ctx, u, env, j.found, j.blind); ok || err != nil {
 		return res, err
 	}
-	var matched []match.Located
-	switch {
-	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
-		// No file is what runs: the script is asked, what it starts judged.
-	case u.Path != "":
-		matched = match.ByPath(found, u.Path)
-		if u.Kind == resolve.Workflow {
-			// A script inside a skill was never reviewed as a workflow.
-			kept := matched[:0]
-			for _, l := range matched {
-				if match.RunsAsWorkflow(&l) {
-					kept = append(kept, l)
-				}
-			}
-			matched = kept
-		}
-	default:
-		matched = match.Resolve(u.Kind, u.Name, found)
-	}
-	if u.Path == "" {
-		matched = append(matched, match.Nested(ctx, u.Kind, u.Name, found, matched)...)
-	}
-	refs, capped := match.Referenced(u.Name, found, matched)
-	matched = append(matched, refs...)
-	unseen := unobservable(u, blind, matched)
-	var typed []typedAgent
-	if u.Kind == resolve.Workflow {
-		// What the scripts start runs with no PreToolUse call of its own.
-		st, hidden, t := starts(u, found, matched, blind)
-		typed = t
-		unseen = append(unseen, hidden...)
-		for _, s := range st {
-			more, c := match.Referenced(s.Name, found, []match.Located{s.L})
-			matched = append(matched, s.L)
-			matched = append(matched, more...)
-			capped = capped || c
-		}
-		seen := map[string]bool{} // one candidate reached two ways is walked once
-		matched = slices.DeleteFunc(matched, func(l match.Located) bool {
-			k := l.Root.Path + "\x00" + string(l.Name)
-			dup := seen[k]
-			seen[k] = true
-			return dup
-		})
-	}
-	if capped {
-		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
-	}
-	if u.Script != "" {
-		// The client runs the file named over the call's own script, unless
-		// the call is allowed without its permission check: both are judged.
-		unseen = append(unseen, scriptFinding(u))
-	}
-	if len(matched) == 0 && len(unseen) == 0 && len(typed) == 0 {
+	j.reach(ctx)
+	if len(j.matched) == 0 && len(j.unseen) == 0 && len(j.typed) == 0 {
 		return unknown(ctx, u, env)
 	}
 	if mayBeTwin(u, env) {
-		unseen = append(unseen, twinFinding(u))
+		j.unseen = append(j.unseen, twinFinding(u))
 	}
-	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
-	if err != nil {
+	if err := j.read(ctx); err != nil {
 		return Result{}, err
 	}
-	// Every other match is walked on the spot, before the store is opened
-	// for writing (its lock is never held during a walk). The daemon's
-	// cache is never read here: it lags the disk by its debounce, and the
-	// gate must judge the bytes about to load, not those of 100 ms ago.
-	obs, err := observe(ctx, rest)
+	res, err := j.answer(ctx)
 	if err != nil {
-		return Result{}, err
+		return Result{Policy: res.Policy}, err
 	}
-	st, err := openStore(storeOptions(ctx, env.Store))
+	if len(j.rest) > 0 && ctx.Err() != nil {
+		// A walk cut short by the deadline is no judgement. Verdicts read
+		// by id are, whenever they were read.
+		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
+	}
+	return res, nil
+}
+
+// judging is one Check under way: what its use reaches, then what was
+// read of it.
+type judging struct {
+	u     Use
+	env   Env
+	found []match.Located
+	blind []match.Blind
+
+	matched []match.Located // what u may load
+	unseen  []Finding       // what u may load that cannot be seen
+	typed   []typedAgent    // the agent types a workflow's scripts name
+
+	pre  []Finding       // the adverse verdicts read by id, before any walk
+	rest []match.Located // the matches left to walk
+	obs  []baseline.Observation
+}
+
+// reach gathers every candidate u may load, and a finding for each place
+// it may load from unseen.
+func (j *judging) reach(ctx context.Context) {
+	u := j.u
+	j.matched = j.named(ctx)
+	refs, capped := match.Referenced(u.Name, j.found, j.matched)
+	j.matched = append(j.matched, refs...)
+	j.unseen = unobservable(u, j.blind, j.matched)
+	if u.Kind == resolve.Workflow && j.started() {
+		capped = true
+	}
+	if capped {
+		j.unseen = append(j.unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
+	if u.Script != "" {
+		// The client runs the file named over the call's own script. A
+		// call allowed without its permission check runs the script: both
+		// are judged.
+		j.unseen = append(j.unseen, scriptFinding(u))
+	}
+}
+
+// named is the candidates u names: by path, else by name with the nested
+// commands of that name.
+func (j *judging) named(ctx context.Context) []match.Located {
+	u := j.u
+	switch {
+	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
+		return nil // no file runs: the script is asked, what it starts judged
+	case u.Path != "" && u.Kind == resolve.Workflow:
+		// A script inside a skill was never reviewed as a workflow.
+		var kept []match.Located
+		for _, l := range match.ByPath(j.found, u.Path) {
+			if match.RunsAsWorkflow(&l) {
+				kept = append(kept, l)
+			}
+		}
+		return kept
+	case u.Path != "":
+		return match.ByPath(j.found, u.Path)
+	}
+	matched := match.Resolve(u.Kind, u.Name, j.found)
+	return append(matched, match.Nested(ctx, u.Kind, u.Name, j.found, matched)...)
+}
+
+// started adds what a workflow's scripts start, which runs with no
+// PreToolUse call of its own. capped: their references went past the
+// bounds.
+func (j *judging) started() (capped bool) {
+	st, hidden, typed := starts(j.u, j.found, j.matched, j.blind)
+	j.typed = typed
+	j.unseen = append(j.unseen, hidden...)
+	for _, s := range st {
+		more, c := match.Referenced(s.Name, j.found, []match.Located{s.L})
+		j.matched = append(j.matched, s.L)
+		j.matched = append(j.matched, more...)
+		capped = capped || c
+	}
+	j.matched = once(j.matched)
+	return capped
+}
+
+// once keeps the first of each candidate: one reached two ways is walked
+// once.
+func once(ls []match.Located) []match.Located {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ls, func(l match.Located) bool {
+		k := l.Root.Path + "\x00" + string(l.Name)
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
+}
+
+// read reads the verdicts of the matches by id, then walks the rest. The
+// walk comes before the store is opened for writing: its lock is never
+// held during a walk. The daemon's cache is never read here. It lags the
+// disk by its debounce, and the gate judges the bytes about to load.
+func (j *judging) read(ctx context.Context) error {
+	var err error
+	if j.pre, j.rest, _, err = adverseFirst(ctx, j.matched, j.env.Store); err != nil {
+		return err
+	}
+	j.obs, err = observe(ctx, j.rest)
+	return err
+}
+
+// answer judges what was read under the store's policy and journals an
+// ask or a deny.
+func (j *judging) answer(ctx context.Context) (Result, error) {
+	st, err := openStore(storeOptions(ctx, j.env.Store))
 	if err != nil {
 		return Result{}, err
 	}
 	defer st.Close()
 	var res Result
 	err = st.View(func(tx *baseline.Tx) error {
-		res = Result{Findings: append(slices.Clone(pre), unseen...)}
-		p, err := tx.Policy().Get()
-		if err != nil {
-			return err
-		}
-		more, err := typedFindings(tx, typed, env)
-		if err != nil {
-			return err
-		}
-		res.Findings = append(res.Findings, more...)
-		if res.Policy, err = ParsePolicy(p); err != nil {
-			return err
-		}
-		sts, err := tx.Compare(obs)
-		if err != nil {
-			return err
-		}
-		for i := range sts {
-			s := &sts[i]
-			if s.Observed == nil {
-				continue // a record of the same root that was not asked about
-			}
-			f, err := finding(tx, s, candidateFor(u, s, rest))
-			if err != nil {
-				return err
-			}
-			res.Findings = append(res.Findings, f)
-		}
-		res.Answer, res.Reason = Judge(res.Policy, res.Findings)
-		return nil
+		var err error
+		res, err = j.judge(tx)
+		return err
 	})
-	if u.DenyOnly && res.Answer != Deny {
+	if j.u.DenyOnly && res.Answer != Deny {
 		res.Answer, res.Reason = None, ""
 	}
 	if err == nil && res.Answer != None {
-		// Only an ask or a deny writes: the common silent answer never
+		// Only an ask or a deny writes. The common silent answer never
 		// commits (nor syncs) a transaction.
-		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
+		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, j.u, res, j.env.Now) })
 	}
 	if err != nil {
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: judging: %w", ErrStore, err)
 	}
-	if len(rest) > 0 && ctx.Err() != nil {
-		// A walk cut short by the deadline is no judgement; verdicts read
-		// by id are, whenever they were read.
-		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
+	return res, nil
+}
+
+// judge finds every candidate's state in tx and answers under its policy.
+// On an error, the result holds the policy when it was read.
+func (j *judging) judge(tx *baseline.Tx) (Result, error) {
+	res := Result{Findings: append(slices.Clone(j.pre), j.unseen...)}
+	p, err := tx.Policy().Get()
+	if err != nil {
+		return res, err
 	}
+	more, err := typedFindings(tx, j.typed, j.env)
+	if err != nil {
+		return res, err
+	}
+	res.Findings = append(res.Findings, more...)
+	if res.Policy, err = ParsePolicy(p); err != nil {
+		return res, err
+	}
+	sts, err := tx.Compare(j.obs)
+	if err != nil {
+		return res, err
+	}
+	for i := range sts {
+		s := &sts[i]
+		if s.Observed == nil {
+			continue // a record of the same root that was not asked about
+		}
+		f, err := finding(tx, s, candidateFor(j.u, s, j.rest))
+		if err != nil {
+			return res, err
+		}
+		res.Findings = append(res.Findings, f)
+	}
+	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
 	return res, nil
 }
 
