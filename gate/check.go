@@ -23,63 +23,63 @@ import (
 
 // Use is one moment of use the gate is asked about.
 type Use struct {
-	// Kind is Skill for the Skill tool and a typed /name (both reach
-	// skills and commands), Agent for the Agent tool.
+	// Kind is Skill for the Skill tool and a typed /name. Both reach
+	// skills and commands. It is Agent for the Agent tool.
 	Kind resolve.Kind
 	// Name is the name as Claude Code sent it: attacker text, never shown.
 	Name string
 	// Event names the hook in the journal ("PreToolUse", ...).
 	Event string
-	// Path, when set, names the candidate by a file inside it instead of
-	// by name (a ConfigChange of a skill file); it is never cleaned.
+	// Path, when set, names the candidate by a file inside it, not by
+	// name: a ConfigChange of a skill file. It is never cleaned.
 	Path string
-	// ToolUseID and Session name the tool call an ask is about, so that
-	// its PostToolUse can record the person's allow (AllowedAtUse); Prompt
+	// ToolUseID and Session name the tool call an ask is about. Its
+	// PostToolUse then records the person's allow (AllowedAtUse). Prompt
 	// is Claude Code's prompt.id, carried into the fleet's events.
 	ToolUseID, Session, Prompt string
-	// DenyOnly: only a deny is answered (and journaled); anything milder
-	// is left unsaid, but a check that could not be made is answered as
-	// run answers any (never silence). For the agent a call runs as,
+	// DenyOnly: only a deny is answered and journaled. Anything milder is
+	// left unsaid. A check that could not be made is answered as run
+	// answers any, never with silence. It is for the agent a call runs as,
 	// judged beside the call.
 	DenyOnly bool
-	// Script is a Workflow call's own script (attacker text, shown only
-	// quoted), which runs when no name or Path names a file.
+	// Script is a Workflow call's own script: attacker text, shown only
+	// quoted. It runs when no name or Path names a file.
 	Script string
 }
 
-// Env is where the gate looks: the roots, the store (created when absent,
-// as the hook does) and the walker's limits.
+// Env is where the gate looks: the roots, the store and the walker's
+// limits. The store is created when absent, as the hook does.
 type Env struct {
 	Roots  []claude.Root
 	Store  baseline.Options
 	Walker walker.Config
 	Now    time.Time
 	// AddedUnknown: the folders the session added could not all be
-	// observed (clientproc.AddedDirs.Problem), so a name of no observed
+	// observed (clientproc.AddedDirs.Problem). So a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
 	// PluginsUnknown: the plugins the session loads from folders
-	// (--plugin-dir) could not all be observed or named, so any
-	// plugin:name may be served by one of them, which the client prefers
-	// to an installed plugin of its name: such a name is never answered
-	// from an observed plugin's verdict alone.
+	// (--plugin-dir) could not all be observed or named. So one of them
+	// may serve any plugin:name. The client prefers it to an installed
+	// plugin of its name. Such a name is never answered from an observed
+	// plugin's verdict alone.
 	PluginsUnknown bool
-	// InlineGiven: folders are given with --plugin-dir; Inline, the
-	// names (plugin@inline) of the plugins observed in them now, which
-	// the session's start kept are compared with (withStartPlugins).
+	// InlineGiven: folders are given with --plugin-dir. Inline: the names
+	// (plugin@inline) of the plugins observed in them now.
+	// withStartPlugins compares them with those the session's start kept.
 	InlineGiven bool
 	Inline      []string
 	// AddedInstructions reports whether the client reads the instruction
-	// files of the folders the session added (clientproc's
-	// AddedInstructions, asked only once the session added one); nil: it
+	// files of the folders the session added. It is clientproc's
+	// AddedInstructions, asked only once the session added one. nil: it
 	// does not. Home anchors their ~/ imports (claude.Places.Home).
 	AddedInstructions func() bool
 	Home              string
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
-// the name resolved to, judged; none means the name is not a candidate
-// (a built-in agent, a typo, a name that fails the display gate).
+// the name resolved to, judged. None means the name is not a candidate: a
+// built-in agent, a typo, a name that fails the display gate.
 type Result struct {
 	Policy   Policy
 	Answer   Answer
@@ -289,13 +289,13 @@ func (j *judging) judge(tx *baseline.Tx) (Result, error) {
 }
 
 // unknown answers a use whose name resolves to no candidate skillwire
-// observed: one of the client's own skills or agents is nothing to judge
-// while every folder the session loads from is observed; any other name
-// may load what skillwire cannot see (a folder it does not watch), so it is
-// judged as new and never reviewed. Unknown is a finding, never silence.
-// A name that is the name of a candidate recorded BLOCK or SUSPECT is held
-// as that verdict: the file it loads may be that candidate, moved where
-// skillwire cannot see it.
+// observed. Unknown is a finding, never silence. One of the client's own
+// skills or agents is nothing to judge while every folder the session
+// loads from is observed. Any other name may load what skillwire cannot
+// see, from a folder it does not watch. So it is judged as new and never
+// reviewed. The name of a candidate recorded BLOCK or SUSPECT is held as
+// that verdict. The file it loads may be that candidate, moved out of
+// skillwire's sight.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	workflows := u.Kind == resolve.Workflow
 	if u.Path != "" && !workflows || u.Kind == resolve.Agent && u.Name == "" {
@@ -329,8 +329,8 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	return res, nil
 }
 
-// unknownFinding is the finding of u, whose name resolves to no
-// candidate skillwire observed, before the store is read (heldNamed).
+// unknownFinding is the finding of u, whose name resolves to no candidate
+// skillwire observed. It is made before the store is read (heldNamed).
 func unknownFinding(u Use, env Env) Finding {
 	workflows := u.Kind == resolve.Workflow
 	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: env.AddedUnknown}
@@ -343,11 +343,12 @@ func unknownFinding(u Use, env Env) Finding {
 			f.State, f.Builtin = Vetted, true // no file replaces the client's own
 		}
 	case claude.Builtin(u.Name, u.Kind == resolve.Agent):
-		// A built-in's name may be served by a file of a folder skillwire
-		// does not watch (the client prefers the file). While the session's
-		// added folders are all observed, that file would have matched:
-		// familiar, so strict asks and balanced lets the client's own run.
-		// While they are not, the name is new, and asked.
+		// A file of a folder skillwire does not watch may serve a
+		// built-in's name: the client prefers the file. While the
+		// session's added folders are all observed, that file would have
+		// matched. So the name is familiar: strict asks, and balanced lets
+		// the client's own run. While they are not, the name is new, and
+		// asked.
 		f.Builtin = true
 		if !env.AddedUnknown {
 			f.State = Familiar
@@ -360,7 +361,7 @@ func unknownFinding(u Use, env Env) Finding {
 	return f
 }
 
-// heldNamed is f, u's finding of no observed candidate, held as the
+// heldNamed is f, u's finding of no observed candidate. It is held as the
 // candidate recorded BLOCK or SUSPECT that u's name names, if any.
 func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
 	l, ok, err := adverseNamed(tx, u)
@@ -370,15 +371,15 @@ func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
 	return f, err
 }
 
-// twinFinding is the finding of u while mayBeTwin: a plugin's inline
-// twin skillwire cannot observe may serve it.
+// twinFinding is the finding of u while mayBeTwin. A plugin's inline twin
+// skillwire cannot observe may serve it.
 func twinFinding(u Use) Finding {
 	return Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: true, Twin: true}
 }
 
-// mayBeTwin: u names a plugin's skill, agent or command (plugin:name)
-// while the session loads plugins skillwire cannot all observe or name,
-// one of which may be that plugin's inline twin.
+// mayBeTwin: u names a plugin's skill, agent or command (plugin:name).
+// And the session loads plugins skillwire cannot all observe or name. One
+// of them may be that plugin's inline twin.
 func mayBeTwin(u Use, env Env) bool {
 	return env.PluginsUnknown && u.Path == "" && strings.Contains(u.Name, ":")
 }
@@ -392,14 +393,14 @@ func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	return f, err
 }
 
-// blockedByFolder answers a use whose name is the folder (or file) of a
-// candidate under a verdict that gives the policy's worst answer, before
-// any other candidate is read: listing a root costs little, while reading
-// and parsing every frontmatter in it is the attacker's to make slow (200
-// skills of 64 KiB each), so a BLOCK named by its folder is denied whatever
-// else the roots hold. A root that could not be listed (a fanout of 4,100
-// empty folders) is probed by the name itself: its record, by id, needs no
-// listing. ok is false when nothing here decides the answer.
+// blockedByFolder answers a use whose name is the folder or file of a
+// candidate under the policy's worst verdict. It answers before any other
+// candidate is read. Listing a root costs little. Reading and parsing
+// every frontmatter in it is the attacker's to make slow: 200 skills of 64
+// KiB each. So a BLOCK named by its folder is denied whatever else the
+// roots hold. A root that could not be listed is probed by the name
+// itself: a fanout of 4,100 empty folders, say. Its record, by id, needs
+// no listing. ok is false when nothing here decides the answer.
 func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located, blind []match.Blind) (Result, bool, error) {
 	if u.Path != "" || u.Kind == resolve.Workflow {
 		return Result{}, false, nil // a workflow is named by what its file says
@@ -452,11 +453,12 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located,
 	return res, true, nil
 }
 
-// adverseFirst reads the record of every match by id before any walk: an
-// adverse verdict on the record stays in force whatever the content, so
-// those matches are judged without reading a byte of them (a BLOCK padded
-// with gigabytes is denied in time). rest is what is left to walk: nothing
-// when the adverse findings already give the worst answer the policy has.
+// adverseFirst reads the record of every match by id before any walk. An
+// adverse verdict on the record stays in force whatever the content. So
+// those matches are judged without reading a byte of them. A BLOCK padded
+// with gigabytes is denied in time. rest is what is left to walk. It is
+// nothing when the adverse findings already give the policy's worst
+// answer.
 func adverseFirst(ctx context.Context, matched []match.Located, o baseline.Options) (pre []Finding, rest []match.Located, p Policy, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
@@ -512,7 +514,7 @@ func adverseState(v *baseline.Verdict) State {
 }
 
 // fallbackPolicy is the policy to answer under when the store could not be
-// read: its mirror beside the store, else the default.
+// read. It is the mirror beside the store, else the default.
 func fallbackPolicy(o baseline.Options) Policy {
 	if p, err := ParsePolicy(o.Policy); o.Policy != "" && err == nil {
 		return p // the administrator's, whatever the mirror says
@@ -525,7 +527,7 @@ func fallbackPolicy(o baseline.Options) Policy {
 	return DefaultPolicy
 }
 
-// openStore opens the store, a held lock reported as ErrLocked and any
+// openStore opens the store. A held lock is reported as ErrLocked, any
 // other failure as ErrStore.
 func openStore(o baseline.Options) (*baseline.Store, error) {
 	st, err := baseline.Open(o)
@@ -538,7 +540,7 @@ func openStore(o baseline.Options) (*baseline.Store, error) {
 	return st, nil
 }
 
-// storeOptions bounds the lock wait by ctx's deadline and creates an absent
+// storeOptions bounds the lock wait by ctx's deadline. It creates an absent
 // store, as the session hook does: ids are minted with its secret.
 func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	o.Create, o.ReadOnly = true, false
@@ -552,7 +554,7 @@ func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 }
 
 // unobservable judges Anomalous every root that could not be listed and
-// that u's candidate could live in and win from: a name that may resolve
+// that u's candidate could live in and win from. A name that may resolve
 // into a root the gate cannot see cannot be judged. A root is passed over
 // only when a match found elsewhere outranks anything it could hold.
 func unobservable(u Use, blind []match.Blind, matched []match.Located) []Finding {
@@ -578,7 +580,7 @@ func unobservable(u Use, blind []match.Blind, matched []match.Located) []Finding
 	return out
 }
 
-// observe reads each matched candidate as it is now, walking that one
+// observe reads each matched candidate as it is now. It walks that one
 // candidate under the walker's proofs and limits.
 func observe(ctx context.Context, matched []match.Located) ([]baseline.Observation, error) {
 	if len(matched) == 0 {
@@ -616,9 +618,9 @@ func hasRoot(roots []claude.Root, path string) bool {
 	return false
 }
 
-// candidateFor is the candidate of the standing s as the gate resolved it
-// (with its frontmatter name, when read), its id the store's, its folder
-// as observed now; a plugin's is of the kind u asked for.
+// candidateFor is the candidate of the standing s as the gate resolved it.
+// It has its frontmatter name, when read, and the store's id. Its folder
+// is as observed now. A plugin's is of the kind u asked for.
 func candidateFor(u Use, s *baseline.Standing, matched []match.Located) resolve.Candidate {
 	c := resolve.CandidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
@@ -636,11 +638,11 @@ func candidateFor(u Use, s *baseline.Standing, matched []match.Located) resolve.
 	return c
 }
 
-// finding maps a standing to the gate's state, the worst that applies:
-// an adverse verdict in force, then an anomaly or a partial read, then a
-// review the content left (pending, halted), then never reviewed (new, or
-// changed since skillwire told of it), then first-use or seen and
-// unchanged, and last SAFE at exactly this digest.
+// finding maps a standing to the gate's state, the worst that applies.
+// First comes an adverse verdict in force. Then an anomaly or a partial
+// read. Then a review the content left: pending, halted. Then never
+// reviewed: new, or changed since skillwire told of it. Then first-use,
+// or seen and unchanged. Last comes SAFE at exactly this digest.
 func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Finding, error) {
 	f := Finding{Candidate: c, Digest: s.Digest()}
 	obs := s.Observed
@@ -671,13 +673,13 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Findin
 		f.State = New
 		return newFinding(tx, s, f)
 	case s.State == baseline.Unchanged && (rec.Status == baseline.StatusBaseline || rec.AllowedAt(s.Digest())):
-		// Accepted by the store's very first run, or allowed at use by
-		// the person at these bytes.
+		// Accepted by the store's very first run. Or the person allowed
+		// it at use, at these bytes.
 		f.State = Familiar
 		f.Change.On = rec.Observed
 		return f, nil
 	case s.State == baseline.Unchanged:
-		// Told to a session, never decided by a person: telling the
+		// Told to a session, never decided by a person. Telling the
 		// model is no review.
 		f.State, f.Undecided = New, true
 		f.Change.On = rec.FirstSeen
@@ -695,9 +697,9 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Findin
 	return f, err
 }
 
-// change counts the files that differ from the version last delivered
-// (the reviewed one when that is what was delivered). No audit log is
-// read on this path, so the reason says nothing of announcements.
+// change counts the files that differ from the version last delivered.
+// That may be the reviewed one. No audit log is read on this path. So the
+// reason says nothing of announcements.
 func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 	rec := s.Prior
 	c := Change{Unreconciled: true, On: rec.Observed}
@@ -727,7 +729,7 @@ func (c *Change) count(a, b *snapshot.Manifest) {
 }
 
 // Asked is the id of every candidate in r that asks or denies under its
-// policy, as the journal notes them; a root that could not be listed has
+// policy, as the journal notes them. A root that could not be listed has
 // none.
 func (r Result) Asked() []string {
 	var ids []string
@@ -744,7 +746,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	var asked []hookstate.Asked
 	for _, f := range res.Findings {
 		if f.Root || !anomaly.IsID(f.Candidate.ID) {
-			continue // a root that could not be listed, a name of no candidate: nothing to note on
+			continue // an unlisted root, a name of no candidate: nothing to note on
 		}
 		a := Decide(res.Policy, f.State)
 		kind := baseline.NoteGateAsk
@@ -770,8 +772,8 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	if len(asked) == 0 || res.Answer != Ask {
 		return nil
 	}
-	// The person's answer to this ask comes back as the call's PostToolUse
-	// when they allow it; an ask that is never answered is dropped later.
+	// When the person allows this ask, the call's PostToolUse brings the
+	// answer back. An ask that is never answered is dropped later.
 	err := tx.Asks().Keep(u.ToolUseID, hookstate.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
 	if errors.Is(err, hookstate.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
@@ -780,7 +782,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 }
 
 // Outcome is what a hook does with one use: print Answer with Reason, or
-// nothing; Note, when set, says on stderr why the gate could not judge.
+// nothing. Note, when set, says on stderr why the gate could not judge.
 type Outcome struct {
 	Answer Answer
 	Reason string
@@ -788,11 +790,11 @@ type Outcome struct {
 	Result Result
 }
 
-// run is Check under a hard deadline. Past it, on any internal error (a
-// panic included) or on a locked store, the answer is fail's under the
-// store's policy when it was read, else under fallbackPolicy: nothing
-// under audit and balanced, deny under strict. A store that cannot be
-// opened or read (ErrStore) with its policy unread is answered as strict.
+// run is Check under a hard deadline. Past it, the answer is fail's. So it
+// is on any internal error, a panic included, and on a locked store. fail
+// answers under the store's policy when it was read, else under
+// fallbackPolicy. A store that cannot be opened or read (ErrStore), its
+// policy unread, is answered as strict.
 func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()

@@ -11,8 +11,9 @@ import (
 )
 
 // scriptFinding is the finding of a Workflow call that runs a script no
-// watched file holds: the call's own (script), or a file named by a path
-// (scriptPath) that is no watched workflow's. Either is asked, quoted.
+// watched file holds. It is the call's own (script), or a file named by a
+// path (scriptPath) that is no watched workflow's. Either is asked,
+// quoted.
 func scriptFinding(u Use) Finding {
 	f := Finding{Candidate: resolve.Candidate{Kind: resolve.Workflow}, State: New, Unknown: true}
 	if u.Script != "" {
@@ -23,28 +24,29 @@ func scriptFinding(u Use) Finding {
 	return f
 }
 
-// maxStarts bounds the candidates a Workflow call's scripts may start
-// that the gate judges: past it, what is left is unknown, and judged so.
+// maxStarts bounds the candidates the gate judges that a Workflow call's
+// scripts may start. Past it, what is left is unknown, and judged so.
 const maxStarts = match.MaxRefs
 
-// typedAgent is a literal agentType of a script's agent() call: a name
-// the script is certain to start when the call runs.
+// typedAgent is a literal agentType of a script's agent() call. The
+// script is certain to start that name when the call runs.
 type typedAgent struct {
 	name     string
 	observed bool // it reaches a candidate skillwire observed
 }
 
-// starts is every candidate of found that the scripts a Workflow call runs
-// may start with no PreToolUse call of their own: the agents their
-// literals name (workflow.ReadStarts: a superset), the child workflows
-// their workflow('name') calls name, and those children's agents (the
-// client nests one level only). Each is marked with how it is reached, and
-// unseen holds what cannot be named: a script that could not be read, an
-// agent() whose agentType is no literal, a plugin's workflow (its scripts
-// are not read here), a folder of agents that could not be listed, the
-// bound passed. typed is every literal agentType, each once, to be judged
-// as an Agent call of it is (typedFindings): one of no observed agent
-// may be served from where skillwire cannot see.
+// starts is every candidate of found that a Workflow call's scripts may
+// start with no PreToolUse call of their own. Those are the agents their
+// literals name (workflow.ReadStarts: a superset). Then the child
+// workflows their workflow('name') calls name, and those children's
+// agents. The client nests one level only. Each is marked with how it is
+// reached. unseen holds what cannot be named: a script that could not be
+// read, or an agent() whose agentType is no literal. So is a plugin's
+// workflow, whose scripts are not read here. So are a folder of agents
+// that could not be listed and the bound passed. typed is every literal
+// agentType, each once. Each is judged as an Agent call of it is
+// (typedFindings). One of no observed agent may be served from out of
+// skillwire's sight.
 func starts(u Use, found, matched []match.Located, blind []match.Blind) (out []match.Started, unseen []Finding, typed []typedAgent) {
 	type script struct {
 		who string
@@ -150,14 +152,14 @@ func starts(u Use, found, matched []match.Located, blind []match.Blind) (out []m
 }
 
 // typedFindings judges each literal agentType as the Agent tool judges a
-// call of its name (unknown, Check): one of no observed agent is held as
-// the candidate recorded BLOCK or SUSPECT that it names, and asked while
-// the session's added folders (or, for plugin:name, its plugin folders)
-// are not all observed; a built-in's name is the client's own otherwise.
-// One that names nothing anywhere is not started (the client's agent()
-// fails on an unknown type), so it is no finding. An observed one is
-// judged as a candidate, and held besides while plugin folders may serve
-// its twin.
+// call of its name (unknown, Check). One of no observed agent is held as
+// the candidate recorded BLOCK or SUSPECT that it names. It is asked while
+// the session's added folders are not all observed. For plugin:name, its
+// plugin folders count. Otherwise a built-in's name is the client's own.
+// One that names nothing anywhere is not started: the client's agent()
+// fails on an unknown type. So it is no finding. An observed one is judged
+// as a candidate. It is held besides while plugin folders may serve its
+// twin.
 func typedFindings(tx *baseline.Tx, typed []typedAgent, env Env) ([]Finding, error) {
 	var out []Finding
 	for _, t := range typed {
