@@ -8,10 +8,10 @@ import (
 	"github.com/skillwire/skillwire/gate/shellcmd"
 )
 
-// bash answers a Bash call: a skillwire command that records a person's
-// decision is asked of the person under balanced and strict (audit
-// observes only), denied when project settings steer skillwire; every
-// other command is left to Claude Code's own permissions.
+// bash answers a Bash call. A skillwire command that records a person's
+// decision is asked of the person under balanced and strict. Audit only
+// observes. Such a command is denied when project settings steer
+// skillwire. Every other command is left to Claude Code's own permissions.
 func (h HookEnv) bash(command string) answerer {
 	what, ok := shellcmd.Decision(command)
 	answer := func(a Answer, reason, dir string) Response {

@@ -16,69 +16,70 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/claude/workflow"
+	"github.com/skillwire/skillwire/gate/match"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
 
 // Use is one moment of use the gate is asked about.
 type Use struct {
-	// Kind is Skill for the Skill tool and a typed /name (both reach
-	// skills and commands), Agent for the Agent tool.
+	// Kind is Skill for the Skill tool and a typed /name. Both reach
+	// skills and commands. It is Agent for the Agent tool.
 	Kind resolve.Kind
 	// Name is the name as Claude Code sent it: attacker text, never shown.
 	Name string
 	// Event names the hook in the journal ("PreToolUse", ...).
 	Event string
-	// Path, when set, names the candidate by a file inside it instead of
-	// by name (a ConfigChange of a skill file); it is never cleaned.
+	// Path, when set, names the candidate by a file inside it, not by
+	// name: a ConfigChange of a skill file. It is never cleaned.
 	Path string
-	// ToolUseID and Session name the tool call an ask is about, so that
-	// its PostToolUse can record the person's allow (AllowedAtUse); Prompt
+	// ToolUseID and Session name the tool call an ask is about. Its
+	// PostToolUse then records the person's allow (AllowedAtUse). Prompt
 	// is Claude Code's prompt.id, carried into the fleet's events.
 	ToolUseID, Session, Prompt string
-	// DenyOnly: only a deny is answered (and journaled); anything milder
-	// is left unsaid, but a check that could not be made is answered as
-	// run answers any (never silence). For the agent a call runs as,
+	// DenyOnly: only a deny is answered and journaled. Anything milder is
+	// left unsaid. A check that could not be made is answered as run
+	// answers any, never with silence. It is for the agent a call runs as,
 	// judged beside the call.
 	DenyOnly bool
-	// Script is a Workflow call's own script (attacker text, shown only
-	// quoted), which runs when no name or Path names a file.
+	// Script is a Workflow call's own script: attacker text, shown only
+	// quoted. It runs when no name or Path names a file.
 	Script string
 }
 
-// Env is where the gate looks: the roots, the store (created when absent,
-// as the hook does) and the walker's limits.
+// Env is where the gate looks: the roots, the store and the walker's
+// limits. The store is created when absent, as the hook does.
 type Env struct {
 	Roots  []claude.Root
 	Store  baseline.Options
 	Walker walker.Config
 	Now    time.Time
 	// AddedUnknown: the folders the session added could not all be
-	// observed (clientproc.AddedDirs.Problem), so a name of no observed
+	// observed (clientproc.AddedDirs.Problem). So a name of no observed
 	// candidate may be served from one of them, a built-in's included.
 	AddedUnknown bool
 	// PluginsUnknown: the plugins the session loads from folders
-	// (--plugin-dir) could not all be observed or named, so any
-	// plugin:name may be served by one of them, which the client prefers
-	// to an installed plugin of its name: such a name is never answered
-	// from an observed plugin's verdict alone.
+	// (--plugin-dir) could not all be observed or named. So one of them
+	// may serve any plugin:name. The client prefers it to an installed
+	// plugin of its name. Such a name is never answered from an observed
+	// plugin's verdict alone.
 	PluginsUnknown bool
-	// InlineGiven: folders are given with --plugin-dir; Inline, the
-	// names (plugin@inline) of the plugins observed in them now, which
-	// the session's start kept are compared with (withStartPlugins).
+	// InlineGiven: folders are given with --plugin-dir. Inline: the names
+	// (plugin@inline) of the plugins observed in them now.
+	// withStartPlugins compares them with those the session's start kept.
 	InlineGiven bool
 	Inline      []string
 	// AddedInstructions reports whether the client reads the instruction
-	// files of the folders the session added (clientproc's
-	// AddedInstructions, asked only once the session added one); nil: it
+	// files of the folders the session added. It is clientproc's
+	// AddedInstructions, asked only once the session added one. nil: it
 	// does not. Home anchors their ~/ imports (claude.Places.Home).
 	AddedInstructions func() bool
 	Home              string
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
-// the name resolved to, judged; none means the name is not a candidate
-// (a built-in agent, a typo, a name that fails the display gate).
+// the name resolved to, judged. None means the name is not a candidate: a
+// built-in agent, a typo, a name that fails the display gate.
 type Result struct {
 	Policy   Policy
 	Answer   Answer
@@ -86,160 +87,215 @@ type Result struct {
 	Findings []Finding
 }
 
-// located is a candidate found on disk, with where it is.
-type located struct {
-	root claude.Root
-	name []byte
-	dir  bool // listed as a directory (or a link to one)
-	cand resolve.Candidate
-	cfg  walker.Config
-}
-
-// Check judges u on the bytes on disk now: the name is resolved among the
-// candidates of env.Roots as Claude Code resolves it, each match is walked
-// on the spot, compared with the store, and answered under the
-// store's policy, worst answer winning. Every ask and deny is journaled as
-// a note on the candidate. An error means the gate could not judge: the
-// caller answers with fail, as run does.
+// Check judges u on the bytes on disk now. The name is resolved among the
+// candidates of env.Roots as the client resolves it. Each match is walked
+// on the spot and compared with the store. The store's policy answers,
+// and the worst answer wins. Every ask and deny is journaled as a note on
+// the candidate. An error means the gate could not judge: the caller
+// answers with fail, as run does.
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
-	found, blind := discover(env.Roots, env.Walker)
-	if res, ok, err := blockedByFolder(ctx, u, env, found, blind); ok || err != nil {
+	j := &judging{u: u, env: env}
+	j.found, j.blind = match.Discover(env.Roots, env.Walker)
+	if res, ok, err := blockedByFolder(ctx, u, env, j.found, j.blind); ok || err != nil {
 		return res, err
 	}
-	var matched []located
-	switch {
-	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
-		// No file is what runs: the script is asked, what it starts judged.
-	case u.Path != "":
-		matched = byPath(found, u.Path)
-		if u.Kind == resolve.Workflow {
-			// A script inside a skill was never reviewed as a workflow.
-			kept := matched[:0]
-			for _, l := range matched {
-				if runsAsWorkflow(&l) {
-					kept = append(kept, l)
-				}
-			}
-			matched = kept
-		}
-	default:
-		matched = resolveFound(u, found)
-	}
-	matched = append(matched, nested(ctx, u, found, matched)...)
-	refs, capped := referenced(u, found, matched)
-	matched = append(matched, refs...)
-	unseen := unobservable(u, blind, matched)
-	var typed []typedAgent
-	if u.Kind == resolve.Workflow {
-		// What the scripts start runs with no PreToolUse call of its own.
-		st, hidden, t := starts(u, found, matched, blind)
-		typed = t
-		unseen = append(unseen, hidden...)
-		for _, s := range st {
-			more, c := referenced(Use{Kind: s.l.cand.Kind, Name: s.name, Event: u.Event}, found, []located{s.l})
-			matched = append(matched, s.l)
-			matched = append(matched, more...)
-			capped = capped || c
-		}
-		seen := map[string]bool{} // one candidate reached two ways is walked once
-		matched = slices.DeleteFunc(matched, func(l located) bool {
-			k := l.root.Path + "\x00" + string(l.name)
-			dup := seen[k]
-			seen[k] = true
-			return dup
-		})
-	}
-	if capped {
-		unseen = append(unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
-	}
-	if u.Script != "" {
-		// The client runs the file named over the call's own script, unless
-		// the call is allowed without its permission check: both are judged.
-		unseen = append(unseen, scriptFinding(u))
-	}
-	if len(matched) == 0 && len(unseen) == 0 && len(typed) == 0 {
+	j.reach(ctx)
+	if len(j.matched) == 0 && len(j.unseen) == 0 && len(j.typed) == 0 {
 		return unknown(ctx, u, env)
 	}
 	if mayBeTwin(u, env) {
-		unseen = append(unseen, twinFinding(u))
+		j.unseen = append(j.unseen, twinFinding(u))
 	}
-	pre, rest, _, err := adverseFirst(ctx, matched, env.Store)
-	if err != nil {
+	if err := j.read(ctx); err != nil {
 		return Result{}, err
 	}
-	// Every other match is walked on the spot, before the store is opened
-	// for writing (its lock is never held during a walk). The daemon's
-	// cache is never read here: it lags the disk by its debounce, and the
-	// gate must judge the bytes about to load, not those of 100 ms ago.
-	obs, err := observe(ctx, rest)
+	res, err := j.answer(ctx)
 	if err != nil {
-		return Result{}, err
+		return Result{Policy: res.Policy}, err
 	}
-	st, err := openStore(storeOptions(ctx, env.Store))
-	if err != nil {
-		return Result{}, err
-	}
-	defer st.Close()
-	var res Result
-	err = st.View(func(tx *baseline.Tx) error {
-		res = Result{Findings: append(slices.Clone(pre), unseen...)}
-		p, err := tx.Policy().Get()
-		if err != nil {
-			return err
-		}
-		more, err := typedFindings(tx, typed, env)
-		if err != nil {
-			return err
-		}
-		res.Findings = append(res.Findings, more...)
-		if res.Policy, err = ParsePolicy(p); err != nil {
-			return err
-		}
-		sts, err := tx.Compare(obs)
-		if err != nil {
-			return err
-		}
-		for i := range sts {
-			s := &sts[i]
-			if s.Observed == nil {
-				continue // a record of the same root that was not asked about
-			}
-			f, err := finding(tx, s, candidateFor(u, s, rest))
-			if err != nil {
-				return err
-			}
-			res.Findings = append(res.Findings, f)
-		}
-		res.Answer, res.Reason = Judge(res.Policy, res.Findings)
-		return nil
-	})
-	if u.DenyOnly && res.Answer != Deny {
-		res.Answer, res.Reason = None, ""
-	}
-	if err == nil && res.Answer != None {
-		// Only an ask or a deny writes: the common silent answer never
-		// commits (nor syncs) a transaction.
-		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
-	}
-	if err != nil {
-		return Result{Policy: res.Policy}, fmt.Errorf("%w: judging: %w", ErrStore, err)
-	}
-	if len(rest) > 0 && ctx.Err() != nil {
-		// A walk cut short by the deadline is no judgement; verdicts read
+	if len(j.rest) > 0 && ctx.Err() != nil {
+		// A walk cut short by the deadline is no judgement. Verdicts read
 		// by id are, whenever they were read.
 		return Result{Policy: res.Policy}, fmt.Errorf("%w: %w", ErrDeadline, ctx.Err())
 	}
 	return res, nil
 }
 
+// judging is one Check under way: what its use reaches, then what was
+// read of it.
+type judging struct {
+	u     Use
+	env   Env
+	found []match.Located
+	blind []match.Blind
+
+	matched []match.Located // what u may load
+	unseen  []Finding       // what u may load that cannot be seen
+	typed   []typedAgent    // the agent types a workflow's scripts name
+
+	pre  []Finding       // the adverse verdicts read by id, before any walk
+	rest []match.Located // the matches left to walk
+	obs  []baseline.Observation
+}
+
+// reach gathers every candidate u may load, and a finding for each place
+// it may load from unseen.
+func (j *judging) reach(ctx context.Context) {
+	u := j.u
+	j.matched = j.named(ctx)
+	refs, capped := match.Referenced(u.Name, j.found, j.matched)
+	j.matched = append(j.matched, refs...)
+	j.unseen = unobservable(u, j.blind, j.matched)
+	if u.Kind == resolve.Workflow && j.started() {
+		capped = true
+	}
+	if capped {
+		j.unseen = append(j.unseen, Finding{Candidate: resolve.Candidate{Kind: u.Kind}, State: Anomalous, Root: true, Anomaly: anomaly.Depth, Capped: true})
+	}
+	if u.Script != "" {
+		// The client runs the file named over the call's own script. A
+		// call allowed without its permission check runs the script: both
+		// are judged.
+		j.unseen = append(j.unseen, scriptFinding(u))
+	}
+}
+
+// named is the candidates u names: by path, else by name with the nested
+// commands of that name.
+func (j *judging) named(ctx context.Context) []match.Located {
+	u := j.u
+	switch {
+	case u.Kind == resolve.Workflow && u.Script != "" && u.Name == "" && u.Path == "":
+		return nil // no file runs: the script is asked, what it starts judged
+	case u.Path != "" && u.Kind == resolve.Workflow:
+		// A script inside a skill was never reviewed as a workflow.
+		var kept []match.Located
+		for _, l := range match.ByPath(j.found, u.Path) {
+			if match.RunsAsWorkflow(&l) {
+				kept = append(kept, l)
+			}
+		}
+		return kept
+	case u.Path != "":
+		return match.ByPath(j.found, u.Path)
+	}
+	matched := match.Resolve(u.Kind, u.Name, j.found)
+	return append(matched, match.Nested(ctx, u.Kind, u.Name, j.found, matched)...)
+}
+
+// started adds what a workflow's scripts start, which runs with no
+// PreToolUse call of its own. capped: their references went past the
+// bounds.
+func (j *judging) started() (capped bool) {
+	st, hidden, typed := starts(j.u, j.found, j.matched, j.blind)
+	j.typed = typed
+	j.unseen = append(j.unseen, hidden...)
+	for _, s := range st {
+		more, c := match.Referenced(s.Name, j.found, []match.Located{s.L})
+		j.matched = append(j.matched, s.L)
+		j.matched = append(j.matched, more...)
+		capped = capped || c
+	}
+	j.matched = once(j.matched)
+	return capped
+}
+
+// once keeps the first of each candidate: one reached two ways is walked
+// once.
+func once(ls []match.Located) []match.Located {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ls, func(l match.Located) bool {
+		k := l.Root.Path + "\x00" + string(l.Name)
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
+}
+
+// read reads the verdicts of the matches by id, then walks the rest. The
+// walk comes before the store is opened for writing: its lock is never
+// held during a walk. The daemon's cache is never read here. It lags the
+// disk by its debounce, and the gate judges the bytes about to load.
+func (j *judging) read(ctx context.Context) error {
+	var err error
+	if j.pre, j.rest, _, err = adverseFirst(ctx, j.matched, j.env.Store); err != nil {
+		return err
+	}
+	j.obs, err = observe(ctx, j.rest)
+	return err
+}
+
+// answer judges what was read under the store's policy and journals an
+// ask or a deny.
+func (j *judging) answer(ctx context.Context) (Result, error) {
+	st, err := openStore(storeOptions(ctx, j.env.Store))
+	if err != nil {
+		return Result{}, err
+	}
+	defer st.Close()
+	var res Result
+	err = st.View(func(tx *baseline.Tx) error {
+		var err error
+		res, err = j.judge(tx)
+		return err
+	})
+	if j.u.DenyOnly && res.Answer != Deny {
+		res.Answer, res.Reason = None, ""
+	}
+	if err == nil && res.Answer != None {
+		// Only an ask or a deny writes. The common silent answer never
+		// commits (nor syncs) a transaction.
+		err = st.Update(func(tx *baseline.Tx) error { return journal(tx, j.u, res, j.env.Now) })
+	}
+	if err != nil {
+		return Result{Policy: res.Policy}, fmt.Errorf("%w: judging: %w", ErrStore, err)
+	}
+	return res, nil
+}
+
+// judge finds every candidate's state in tx and answers under its policy.
+// On an error, the result holds the policy when it was read.
+func (j *judging) judge(tx *baseline.Tx) (Result, error) {
+	res := Result{Findings: append(slices.Clone(j.pre), j.unseen...)}
+	p, err := tx.Policy().Get()
+	if err != nil {
+		return res, err
+	}
+	more, err := typedFindings(tx, j.typed, j.env)
+	if err != nil {
+		return res, err
+	}
+	res.Findings = append(res.Findings, more...)
+	if res.Policy, err = ParsePolicy(p); err != nil {
+		return res, err
+	}
+	sts, err := tx.Compare(j.obs)
+	if err != nil {
+		return res, err
+	}
+	for i := range sts {
+		s := &sts[i]
+		if s.Observed == nil {
+			continue // a record of the same root that was not asked about
+		}
+		f, err := finding(tx, s, candidateFor(j.u, s, j.rest))
+		if err != nil {
+			return res, err
+		}
+		res.Findings = append(res.Findings, f)
+	}
+	res.Answer, res.Reason = Judge(res.Policy, res.Findings)
+	return res, nil
+}
+
 // unknown answers a use whose name resolves to no candidate skillwire
-// observed: one of the client's own skills or agents is nothing to judge
-// while every folder the session loads from is observed; any other name
-// may load what skillwire cannot see (a folder it does not watch), so it is
-// judged as new and never reviewed. Unknown is a finding, never silence.
-// A name that is the name of a candidate recorded BLOCK or SUSPECT is held
-// as that verdict: the file it loads may be that candidate, moved where
-// skillwire cannot see it.
+// observed. Unknown is a finding, never silence. One of the client's own
+// skills or agents is nothing to judge while every folder the session
+// loads from is observed. Any other name may load what skillwire cannot
+// see, from a folder it does not watch. So it is judged as new and never
+// reviewed. The name of a candidate recorded BLOCK or SUSPECT is held as
+// that verdict. The file it loads may be that candidate, moved out of
+// skillwire's sight.
 func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	workflows := u.Kind == resolve.Workflow
 	if u.Path != "" && !workflows || u.Kind == resolve.Agent && u.Name == "" {
@@ -273,8 +329,8 @@ func unknown(ctx context.Context, u Use, env Env) (Result, error) {
 	return res, nil
 }
 
-// unknownFinding is the finding of u, whose name resolves to no
-// candidate skillwire observed, before the store is read (heldNamed).
+// unknownFinding is the finding of u, whose name resolves to no candidate
+// skillwire observed. It is made before the store is read (heldNamed).
 func unknownFinding(u Use, env Env) Finding {
 	workflows := u.Kind == resolve.Workflow
 	f := Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: env.AddedUnknown}
@@ -287,11 +343,12 @@ func unknownFinding(u Use, env Env) Finding {
 			f.State, f.Builtin = Vetted, true // no file replaces the client's own
 		}
 	case claude.Builtin(u.Name, u.Kind == resolve.Agent):
-		// A built-in's name may be served by a file of a folder skillwire
-		// does not watch (the client prefers the file). While the session's
-		// added folders are all observed, that file would have matched:
-		// familiar, so strict asks and balanced lets the client's own run.
-		// While they are not, the name is new, and asked.
+		// A file of a folder skillwire does not watch may serve a
+		// built-in's name: the client prefers the file. While the
+		// session's added folders are all observed, that file would have
+		// matched. So the name is familiar: strict asks, and balanced lets
+		// the client's own run. While they are not, the name is new, and
+		// asked.
 		f.Builtin = true
 		if !env.AddedUnknown {
 			f.State = Familiar
@@ -304,7 +361,7 @@ func unknownFinding(u Use, env Env) Finding {
 	return f
 }
 
-// heldNamed is f, u's finding of no observed candidate, held as the
+// heldNamed is f, u's finding of no observed candidate. It is held as the
 // candidate recorded BLOCK or SUSPECT that u's name names, if any.
 func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
 	l, ok, err := adverseNamed(tx, u)
@@ -314,15 +371,15 @@ func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
 	return f, err
 }
 
-// twinFinding is the finding of u while mayBeTwin: a plugin's inline
-// twin skillwire cannot observe may serve it.
+// twinFinding is the finding of u while mayBeTwin. A plugin's inline twin
+// skillwire cannot observe may serve it.
 func twinFinding(u Use) Finding {
 	return Finding{Candidate: resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}, State: New, Unknown: true, AddedUnknown: true, Twin: true}
 }
 
-// mayBeTwin: u names a plugin's skill, agent or command (plugin:name)
-// while the session loads plugins skillwire cannot all observe or name,
-// one of which may be that plugin's inline twin.
+// mayBeTwin: u names a plugin's skill, agent or command (plugin:name).
+// And the session loads plugins skillwire cannot all observe or name. One
+// of them may be that plugin's inline twin.
 func mayBeTwin(u Use, env Env) bool {
 	return env.PluginsUnknown && u.Path == "" && strings.Contains(u.Name, ":")
 }
@@ -336,15 +393,15 @@ func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	return f, err
 }
 
-// blockedByFolder answers a use whose name is the folder (or file) of a
-// candidate under a verdict that gives the policy's worst answer, before
-// any other candidate is read: listing a root costs little, while reading
-// and parsing every frontmatter in it is the attacker's to make slow (200
-// skills of 64 KiB each), so a BLOCK named by its folder is denied whatever
-// else the roots hold. A root that could not be listed (a fanout of 4,100
-// empty folders) is probed by the name itself: its record, by id, needs no
-// listing. ok is false when nothing here decides the answer.
-func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind []blindRoot) (Result, bool, error) {
+// blockedByFolder answers a use whose name is the folder or file of a
+// candidate under the policy's worst verdict. It answers before any other
+// candidate is read. Listing a root costs little. Reading and parsing
+// every frontmatter in it is the attacker's to make slow: 200 skills of 64
+// KiB each. So a BLOCK named by its folder is denied whatever else the
+// roots hold. A root that could not be listed is probed by the name
+// itself: a fanout of 4,100 empty folders, say. Its record, by id, needs
+// no listing. ok is false when nothing here decides the answer.
+func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located, blind []match.Blind) (Result, bool, error) {
 	if u.Path != "" || u.Kind == resolve.Workflow {
 		return Result{}, false, nil // a workflow is named by what its file says
 	}
@@ -355,26 +412,26 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 	if local == "" {
 		return Result{}, false, nil
 	}
-	var cands []located
+	var cands []match.Located
 	for _, l := range found {
-		if resolve.Reaches(u.Kind, l.cand.Kind) && bytes.Equal(l.cand.Plugin, []byte(plugin)) && namespaced == (len(l.cand.Plugin) > 0) &&
-			l.cand.AnswersTo(u.Kind, local, false) {
+		if resolve.Reaches(u.Kind, l.Cand.Kind) && bytes.Equal(l.Cand.Plugin, []byte(plugin)) && namespaced == (len(l.Cand.Plugin) > 0) &&
+			l.Cand.AnswersTo(u.Kind, local, false) {
 			cands = append(cands, l)
 		}
 	}
 	for _, b := range blind {
-		c := resolve.PlaceOf(b.root)
-		if namespaced || b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
+		c := resolve.PlaceOf(b.Root)
+		if namespaced || b.Root.Kind == claude.Plugins || b.Root.Kind == claude.PluginSources || !resolve.Reaches(u.Kind, c.Kind) {
 			continue
 		}
 		names := []string{local}
-		if b.root.Kind != claude.Skills {
+		if b.Root.Kind != claude.Skills {
 			names = []string{local + ".md", local}
 		}
 		for _, n := range names {
-			if claude.ValidName(b.root.Kind, []byte(n)) {
+			if claude.ValidName(b.Root.Kind, []byte(n)) {
 				c.Folder = []byte(local)
-				cands = append(cands, located{root: b.root, name: []byte(n), cand: c, cfg: env.Walker})
+				cands = append(cands, match.Located{Root: b.Root, Name: []byte(n), Cand: c, Cfg: env.Walker})
 			}
 		}
 	}
@@ -396,12 +453,13 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []located, blind
 	return res, true, nil
 }
 
-// adverseFirst reads the record of every match by id before any walk: an
-// adverse verdict on the record stays in force whatever the content, so
-// those matches are judged without reading a byte of them (a BLOCK padded
-// with gigabytes is denied in time). rest is what is left to walk: nothing
-// when the adverse findings already give the worst answer the policy has.
-func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (pre []Finding, rest []located, p Policy, err error) {
+// adverseFirst reads the record of every match by id before any walk. An
+// adverse verdict on the record stays in force whatever the content. So
+// those matches are judged without reading a byte of them. A BLOCK padded
+// with gigabytes is denied in time. rest is what is left to walk. It is
+// nothing when the adverse findings already give the policy's worst
+// answer.
+func adverseFirst(ctx context.Context, matched []match.Located, o baseline.Options) (pre []Finding, rest []match.Located, p Policy, err error) {
 	o = storeOptions(ctx, o)
 	o.Create, o.ReadOnly = false, true
 	st, err := openStore(o)
@@ -422,7 +480,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 		}
 		worst := None
 		for _, m := range matched {
-			id := tx.ID(m.root.Path, m.name)
+			id := tx.ID(m.Root.Path, m.Name)
 			rec, err := tx.Record(id)
 			if err != nil {
 				return err
@@ -431,7 +489,7 @@ func adverseFirst(ctx context.Context, matched []located, o baseline.Options) (p
 				rest = append(rest, m)
 				continue
 			}
-			f := Finding{Candidate: m.cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
+			f := Finding{Candidate: m.Cand, State: adverseState(rec.Verdict), Reviewed: rec.Verdict.At}
 			f.Candidate.ID = id
 			pre = append(pre, f)
 			worst = Worst(worst, Decide(p, f.State))
@@ -456,7 +514,7 @@ func adverseState(v *baseline.Verdict) State {
 }
 
 // fallbackPolicy is the policy to answer under when the store could not be
-// read: its mirror beside the store, else the default.
+// read. It is the mirror beside the store, else the default.
 func fallbackPolicy(o baseline.Options) Policy {
 	if p, err := ParsePolicy(o.Policy); o.Policy != "" && err == nil {
 		return p // the administrator's, whatever the mirror says
@@ -469,7 +527,7 @@ func fallbackPolicy(o baseline.Options) Policy {
 	return DefaultPolicy
 }
 
-// openStore opens the store, a held lock reported as ErrLocked and any
+// openStore opens the store. A held lock is reported as ErrLocked, any
 // other failure as ErrStore.
 func openStore(o baseline.Options) (*baseline.Store, error) {
 	st, err := baseline.Open(o)
@@ -482,7 +540,7 @@ func openStore(o baseline.Options) (*baseline.Store, error) {
 	return st, nil
 }
 
-// storeOptions bounds the lock wait by ctx's deadline and creates an absent
+// storeOptions bounds the lock wait by ctx's deadline. It creates an absent
 // store, as the session hook does: ids are minted with its secret.
 func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	o.Create, o.ReadOnly = true, false
@@ -495,159 +553,53 @@ func storeOptions(ctx context.Context, o baseline.Options) baseline.Options {
 	return o
 }
 
-// blindRoot is a root that could not be listed, with why.
-type blindRoot struct {
-	root   claude.Root
-	reason anomaly.Reason
-}
-
-// discover lists the candidates of roots by name, without walking them,
-// and the roots that could not be listed (fanout, unreadable, not a
-// directory), which hide whatever candidates they hold.
-func discover(roots []claude.Root, cfg walker.Config) ([]located, []blindRoot) {
-	var specs []walker.RootSpec
-	var kept []claude.Root
-	for _, r := range roots {
-		if resolve.Gated(r.Kind) {
-			specs, kept = append(specs, r.Spec()), append(kept, r)
-		}
-	}
-	var out []located
-	var blind []blindRoot
-	for i, w := range walker.Discover(specs, cfg) {
-		r := kept[i]
-		if len(w.Anomalies) > 0 {
-			blind = append(blind, blindRoot{root: r, reason: w.Anomalies[0]})
-		}
-		for _, c := range w.Candidates {
-			out = append(out, located{root: r, name: c.Name, dir: c.Kind == walker.KindDir, cfg: cfg,
-				cand: resolve.CandidateOf(r, c.Name, c.Kind)})
-		}
-	}
-	return out, blind
-}
-
-// nested are the command folders u may reach that hold a command file
-// Claude Code names as u.Name, and are not outranked by a match: a nested
-// file is invoked by its base name (commands/sub/deploy.md is /deploy, the
-// folder only labels it), and older documents name it /sub:deploy, so both
-// readings count. A folder whose names could not all be listed may hold
-// the name, so it counts too. Only names are listed here (no file is
-// read); what matches is walked whole like any other match.
-func nested(ctx context.Context, u Use, found, matched []located) []located {
-	if u.Path != "" || !resolve.Reaches(u.Kind, resolve.Command) || u.Name == "" {
-		return nil
-	}
-	var out []located
-	for _, l := range found {
-		if l.cand.Kind != resolve.Command || !l.dir || slices.ContainsFunc(matched, func(m located) bool {
-			return m.root.Path == l.root.Path && bytes.Equal(m.name, l.name) || resolve.Beats(u.Kind, m.cand, l.cand)
-		}) {
-			continue
-		}
-		cfg := l.cfg
-		cfg.MaxFileBytes = 0 // names only: every non-empty file is left unread
-		c := walker.Observe(ctx, l.root.Path, l.name, cfg)
-		if c.Partial() || holdsCommand(&c, l.name, u.Name) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// holdsCommand reports whether the command folder c (named folder) holds a
-// file that answers to typed, or may hold one it could not list.
-func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
-	for _, e := range c.Manifest.Entries {
-		if e.Kind == snapshot.Anomaly {
-			switch e.Reason {
-			case anomaly.Fanout, anomaly.Unreadable, anomaly.Depth, anomaly.Unstable, anomaly.Swapped, anomaly.Budget, anomaly.Root:
-				return true // names below it are unknown
-			}
-		}
-		rel, ok := bytes.CutSuffix(e.Path, []byte(".md"))
-		if !ok || len(rel) == 0 {
-			continue
-		}
-		base := rel[bytes.LastIndexByte(rel, '/')+1:]
-		if string(base) == typed || string(folder)+":"+string(bytes.ReplaceAll(rel, []byte("/"), []byte(":"))) == typed ||
-			string(folder)+"/"+string(rel) == typed {
-			return true
-		}
-	}
-	return false
-}
-
 // unobservable judges Anomalous every root that could not be listed and
-// that u's candidate could live in and win from: a name that may resolve
+// that u's candidate could live in and win from. A name that may resolve
 // into a root the gate cannot see cannot be judged. A root is passed over
 // only when a match found elsewhere outranks anything it could hold.
-func unobservable(u Use, blind []blindRoot, matched []located) []Finding {
+func unobservable(u Use, blind []match.Blind, matched []match.Located) []Finding {
 	var out []Finding
 	for _, b := range blind {
-		c := resolve.PlaceOf(b.root)
+		c := resolve.PlaceOf(b.Root)
 		_, _, namespaced := strings.Cut(u.Name, ":")
 		switch {
 		case u.Path != "":
-			if !strings.HasPrefix(u.Path, b.root.Path+"/") {
+			if !strings.HasPrefix(u.Path, b.Root.Path+"/") {
 				continue
 			}
-		case b.root.Kind == claude.Plugins || b.root.Kind == claude.PluginSources:
+		case b.Root.Kind == claude.Plugins || b.Root.Kind == claude.PluginSources:
 			if !namespaced {
 				continue
 			}
 			c.Kind = u.Kind
-		case namespaced && c.Kind != resolve.Workflow || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m located) bool { return resolve.Beats(u.Kind, m.cand, c) }):
+		case namespaced && c.Kind != resolve.Workflow || !resolve.Reaches(u.Kind, c.Kind) || slices.ContainsFunc(matched, func(m match.Located) bool { return resolve.Beats(u.Kind, m.Cand, c) }):
 			continue
 		}
-		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.reason, Root: true})
+		out = append(out, Finding{Candidate: c, State: Anomalous, Anomaly: b.Reason, Root: true})
 	}
 	return out
 }
 
-// byPath is the candidate holding the file at path: root path, a slash,
-// the candidate's name, then, for a folder, a slash and a path inside it.
-// The path is compared as given, never cleaned: one that is relative or
-// holds an empty, "." or ".." component matches nothing (the client
-// resolves it, skillwire does not), nor does a path under a file (a
-// workflow's, an agent's: x.js/../other.js names another file).
-func byPath(found []located, path string) []located {
-	if !strings.HasPrefix(path, "/") || slices.ContainsFunc(strings.Split(path[1:], "/"), func(c string) bool { return c == "" || c == "." || c == ".." }) {
-		return nil
-	}
-	for _, l := range found {
-		dir := l.root.Path + "/"
-		if !strings.HasPrefix(path, dir) {
-			continue
-		}
-		rest := path[len(dir):]
-		if rest == string(l.name) || l.dir && l.cand.Kind != resolve.Workflow && strings.HasPrefix(rest, string(l.name)+"/") {
-			return []located{l}
-		}
-	}
-	return nil
-}
-
-// observe reads each matched candidate as it is now, walking that one
+// observe reads each matched candidate as it is now. It walks that one
 // candidate under the walker's proofs and limits.
-func observe(ctx context.Context, matched []located) ([]baseline.Observation, error) {
+func observe(ctx context.Context, matched []match.Located) ([]baseline.Observation, error) {
 	if len(matched) == 0 {
 		return nil, nil
 	}
 	var roots []claude.Root
 	for _, m := range matched {
-		if !hasRoot(roots, m.root.Path) {
-			roots = append(roots, m.root)
+		if !hasRoot(roots, m.Root.Path) {
+			roots = append(roots, m.Root)
 		}
 	}
 	obs := make([]baseline.Observation, len(roots))
 	for i, r := range roots {
 		w := &walker.Root{Spec: r.Spec()}
 		for _, m := range matched {
-			if m.root.Path != r.Path {
+			if m.Root.Path != r.Path {
 				continue
 			}
-			w.Candidates = append(w.Candidates, walker.ObserveIn(ctx, w.Spec, m.name, m.cfg))
+			w.Candidates = append(w.Candidates, walker.ObserveIn(ctx, w.Spec, m.Name, m.Cfg))
 		}
 		obs[i] = baseline.Observation{Root: r, Walk: w}
 	}
@@ -666,14 +618,14 @@ func hasRoot(roots []claude.Root, path string) bool {
 	return false
 }
 
-// candidateFor is the candidate of the standing s as the gate resolved it
-// (with its frontmatter name, when read), its id the store's, its folder
-// as observed now; a plugin's is of the kind u asked for.
-func candidateFor(u Use, s *baseline.Standing, matched []located) resolve.Candidate {
+// candidateFor is the candidate of the standing s as the gate resolved it.
+// It has its frontmatter name, when read, and the store's id. Its folder
+// is as observed now. A plugin's is of the kind u asked for.
+func candidateFor(u Use, s *baseline.Standing, matched []match.Located) resolve.Candidate {
 	c := resolve.CandidateOf(s.Root, s.Name, s.Observed.Kind)
 	for _, m := range matched {
-		if m.root.Path == s.Root.Path && bytes.Equal(m.name, s.Name) {
-			c.Name, c.Via = m.cand.Name, m.cand.Via
+		if m.Root.Path == s.Root.Path && bytes.Equal(m.Name, s.Name) {
+			c.Name, c.Via = m.Cand.Name, m.Cand.Via
 		}
 	}
 	if c.Scope == resolve.Plugin {
@@ -686,11 +638,11 @@ func candidateFor(u Use, s *baseline.Standing, matched []located) resolve.Candid
 	return c
 }
 
-// finding maps a standing to the gate's state, the worst that applies:
-// an adverse verdict in force, then an anomaly or a partial read, then a
-// review the content left (pending, halted), then never reviewed (new, or
-// changed since skillwire told of it), then first-use or seen and
-// unchanged, and last SAFE at exactly this digest.
+// finding maps a standing to the gate's state, the worst that applies.
+// First comes an adverse verdict in force. Then an anomaly or a partial
+// read. Then a review the content left: pending, halted. Then never
+// reviewed: new, or changed since skillwire told of it. Then first-use,
+// or seen and unchanged. Last comes SAFE at exactly this digest.
 func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Finding, error) {
 	f := Finding{Candidate: c, Digest: s.Digest()}
 	obs := s.Observed
@@ -721,13 +673,13 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Findin
 		f.State = New
 		return newFinding(tx, s, f)
 	case s.State == baseline.Unchanged && (rec.Status == baseline.StatusBaseline || rec.AllowedAt(s.Digest())):
-		// Accepted by the store's very first run, or allowed at use by
-		// the person at these bytes.
+		// Accepted by the store's very first run. Or the person allowed
+		// it at use, at these bytes.
 		f.State = Familiar
 		f.Change.On = rec.Observed
 		return f, nil
 	case s.State == baseline.Unchanged:
-		// Told to a session, never decided by a person: telling the
+		// Told to a session, never decided by a person. Telling the
 		// model is no review.
 		f.State, f.Undecided = New, true
 		f.Change.On = rec.FirstSeen
@@ -745,9 +697,9 @@ func finding(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Findin
 	return f, err
 }
 
-// change counts the files that differ from the version last delivered
-// (the reviewed one when that is what was delivered). No audit log is
-// read on this path, so the reason says nothing of announcements.
+// change counts the files that differ from the version last delivered.
+// That may be the reviewed one. No audit log is read on this path. So the
+// reason says nothing of announcements.
 func change(tx *baseline.Tx, s *baseline.Standing) (Change, error) {
 	rec := s.Prior
 	c := Change{Unreconciled: true, On: rec.Observed}
@@ -777,7 +729,7 @@ func (c *Change) count(a, b *snapshot.Manifest) {
 }
 
 // Asked is the id of every candidate in r that asks or denies under its
-// policy, as the journal notes them; a root that could not be listed has
+// policy, as the journal notes them. A root that could not be listed has
 // none.
 func (r Result) Asked() []string {
 	var ids []string
@@ -794,7 +746,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	var asked []hookstate.Asked
 	for _, f := range res.Findings {
 		if f.Root || !anomaly.IsID(f.Candidate.ID) {
-			continue // a root that could not be listed, a name of no candidate: nothing to note on
+			continue // an unlisted root, a name of no candidate: nothing to note on
 		}
 		a := Decide(res.Policy, f.State)
 		kind := baseline.NoteGateAsk
@@ -820,8 +772,8 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 	if len(asked) == 0 || res.Answer != Ask {
 		return nil
 	}
-	// The person's answer to this ask comes back as the call's PostToolUse
-	// when they allow it; an ask that is never answered is dropped later.
+	// When the person allows this ask, the call's PostToolUse brings the
+	// answer back. An ask that is never answered is dropped later.
 	err := tx.Asks().Keep(u.ToolUseID, hookstate.Ask{Session: u.Session, Tool: u.Kind.String(), Name: u.Name, At: now.UTC(), Asked: asked})
 	if errors.Is(err, hookstate.ErrToolUseID) {
 		return nil // an id skillwire does not keep: the use is asked again next time
@@ -830,7 +782,7 @@ func journal(tx *baseline.Tx, u Use, res Result, now time.Time) error {
 }
 
 // Outcome is what a hook does with one use: print Answer with Reason, or
-// nothing; Note, when set, says on stderr why the gate could not judge.
+// nothing. Note, when set, says on stderr why the gate could not judge.
 type Outcome struct {
 	Answer Answer
 	Reason string
@@ -838,11 +790,11 @@ type Outcome struct {
 	Result Result
 }
 
-// run is Check under a hard deadline. Past it, on any internal error (a
-// panic included) or on a locked store, the answer is fail's under the
-// store's policy when it was read, else under fallbackPolicy: nothing
-// under audit and balanced, deny under strict. A store that cannot be
-// opened or read (ErrStore) with its policy unread is answered as strict.
+// run is Check under a hard deadline. Past it, the answer is fail's. So it
+// is on any internal error, a panic included, and on a locked store. fail
+// answers under the store's policy when it was read, else under
+// fallbackPolicy. A store that cannot be opened or read (ErrStore), its
+// policy unread, is answered as strict.
 func run(ctx context.Context, u Use, env Env, deadline time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()

@@ -13,7 +13,7 @@ import (
 )
 
 // ConfigOutcome is the gate's answer to a ConfigChange: block (Deny) with
-// Reason, or nothing; Notes go to stderr, a block to the hook log too.
+// Reason, or nothing. Notes go to stderr, a block to the hook log too.
 type ConfigOutcome struct {
 	Answer Answer
 	Reason string
@@ -21,11 +21,11 @@ type ConfigOutcome struct {
 }
 
 // configChanged answers a change Claude Code is about to apply mid-session.
-// A skill file's change judges that skill on its bytes now: what the table
-// denies is blocked, and every ask or deny is journaled; an ask is left to
-// the use itself, which the PreToolUse gate holds. A settings source's
-// change is judged by SettingsChanged. A change of policy (managed)
-// settings cannot be blocked.
+// A skill file's change judges that skill on its bytes now. What the table
+// denies is blocked, and every ask or deny is journaled. An ask is left to
+// the use itself, which the PreToolUse gate holds. SettingsChanged judges
+// a settings source's change. A change of policy (managed) settings cannot
+// be blocked.
 func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	switch c.Source {
 	case hookio.SourceSkills:
@@ -54,19 +54,20 @@ func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline
 	return out
 }
 
-// SettingsChanged judges a settings file Claude Code is about to reload:
-// its security subset now, read through the walker, against the form the
-// store last delivered to a session (else the one a person reviewed; else
-// none, so all of it is new). Under balanced and strict a change that adds
-// or changes a hook, a helper command, env, MCP servers or their
-// enablement, enabled plugins or marketplaces, or any permission is
-// blocked, with its first fact as the reason, and journaled as a gate-deny
-// note; so is a file that cannot be read safely (a link, oversize,
-// unparsable), whose change is unknown. The delivered form is left alone,
-// so the next session start tells the change whatever was answered. Policy
-// settings are judged but never blocked; the note says what changed. The
-// file_path Claude Code sends is not trusted to name the file: the source
-// does, in the roots the gate was given.
+// SettingsChanged judges a settings file Claude Code is about to reload.
+// It reads the file's security subset now, through the walker. It compares
+// that with the form the store last delivered to a session. Else it uses
+// the one a person reviewed. Else there is none, so all of it is new.
+// Under balanced and strict, some changes are blocked: those that add or
+// change a hook, a helper command, env, MCP servers or their enablement,
+// enabled plugins or marketplaces, or any permission. The first fact is the
+// reason, and the block is journaled as a gate-deny note. So is a file
+// that cannot be read safely (a link, oversize, unparsable): its change is
+// unknown. The delivered form is left alone. So the next session start
+// tells the change whatever was answered. Policy settings are judged but
+// never blocked. The note says what changed. The file_path Claude Code
+// sends is not trusted to name the file. The source does, in the roots the
+// gate was given.
 func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline time.Duration) ConfigOutcome {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -101,10 +102,11 @@ func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadli
 	return ConfigOutcome{Answer: Deny, Reason: reason}
 }
 
-// settingsJudge says why the observed settings file cand must be blocked
-// ("" when it need not), with its id, under the store's policy (set in p
-// as soon as it is read). Only a block that is answered is journaled as a
-// deny: an unblockable change or the audit policy answers nothing.
+// settingsJudge says why the observed settings file cand must be blocked,
+// with its id. why is "" when it need not. It judges under the store's
+// policy, set in p as soon as it is read. Only a block that is answered
+// is journaled as a deny. An unblockable change or the audit policy
+// answers nothing.
 func settingsJudge(ctx context.Context, root claude.Root, cand *walker.Candidate, label string, blockable bool, env Env, p *Policy) (why, id string, err error) {
 	if cand.Partial() || ctx.Err() != nil {
 		return "", "", fmt.Errorf("%w: reading settings", ErrDeadline)

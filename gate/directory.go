@@ -17,8 +17,9 @@ func told(notice string) Response {
 	return Response{Out: out, Notes: []string{notice}}
 }
 
-// directoryAdded keeps in.Directory for the session and says what it
-// holds, or that it cannot be observed (the client hands it to the model).
+// directoryAdded keeps in.Directory for the session. It says what the
+// folder holds, or that it cannot be observed. The client hands that to
+// the model.
 func directoryAdded(in hookio.DirectoryAdd) answerer {
 	return answerer{
 		steered: func(reason string) Response {
@@ -36,7 +37,7 @@ func directoryAdded(in hookio.DirectoryAdd) answerer {
 			f.Compare(storeOptions(ctx, env.Store))
 			r := told(f.Notice())
 			if obs := f.Instructions(); len(obs) > 0 {
-				// Recorded once the model was told: what the client reads
+				// Recorded once the model was told. What the client reads
 				// from its next turn on is then what was delivered.
 				r.Delivered = func() error {
 					return instructions.RecordRead(obs, instructions.Config{Store: storeOptions(ctx, env.Store), Now: env.Now})
@@ -47,16 +48,16 @@ func directoryAdded(in hookio.DirectoryAdd) answerer {
 	}
 }
 
-// addedRoots are the roots of the folders dirs the session added, their
-// instruction files among them where the client reads those.
+// addedRoots are the roots of the folders dirs the session added. Where
+// the client reads their instruction files, those are among them.
 func (env Env) addedRoots(dirs []string) []claude.Root {
 	on := env.AddedInstructions != nil && env.AddedInstructions()
 	return claude.AddedRoots(dirs, on, env.Home)
 }
 
 // withSessionFolders adds to env the roots of the folders the session
-// added mid-session and, when one could not be kept or the store could
-// not be read, marks env's added folders as not all known.
+// added mid-session. When one could not be kept, or the store could not
+// be read, it marks env's added folders as not all known.
 func withSessionFolders(ctx context.Context, env Env, session string) Env {
 	if session == "" {
 		return env

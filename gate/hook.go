@@ -13,23 +13,23 @@ import (
 	"github.com/skillwire/skillwire/gate/instructions"
 )
 
-// Deadline is the time a gate hook has for its whole answer, reading its
-// input included (DESIGN.md §13).
+// Deadline is the time a gate hook has for its whole answer. Reading its
+// input counts (DESIGN.md §13).
 const Deadline = 2 * time.Second
 
-// HookEnv is what a hook's answer depends on besides its input: the
-// process environment, which says whose project settings apply
-// (claude.HookProjects), and the gate's Env for the hook's cwd ("" when
-// the input gave none), an error meaning the store cannot be located.
+// HookEnv is what a hook's answer depends on besides its input. Claude is
+// the process environment: it says whose project settings apply
+// (claude.HookProjects). For gives the gate's Env for the hook's cwd, ""
+// when the input gave none. Its error means the store cannot be located.
 type HookEnv struct {
 	Claude claude.Env
 	For    func(cwd string) (Env, error)
 }
 
 // Response is a hook's answer: Out for stdout (nil: nothing) and Notes for
-// stderr. When Out asks or denies, Answer, Reason and IDs are what the hook
-// log keeps beside the store in Dir ("" when there is no state directory
-// to trust: unlocated, or steered by project settings).
+// stderr. When Out asks or denies, the hook log keeps Answer, Reason and
+// IDs beside the store in Dir. Dir is "" when there is no state directory
+// to trust: unlocated, or steered by project settings.
 type Response struct {
 	Out    []byte
 	Notes  []string
@@ -37,15 +37,15 @@ type Response struct {
 	Reason string
 	IDs    []string
 	Dir    string
-	// Delivered, when set, records what Out told; it is called only once
+	// Delivered, when set, records what Out told. It is called only once
 	// Out was written whole, never before (session.Deliver's rule).
 	Delivered func() error
 }
 
 // Handle answers the hook of event (hookio.EventPreToolUse, ...) whose
-// input was read as input. A use that names no candidate (another tool, a
-// built-in or MCP prompt) is answered with nothing; every other is judged
-// by the one guard first.
+// input was read as input. A use that names no candidate is answered with
+// nothing: another tool, a built-in or MCP prompt. The one guard judges
+// every other first.
 func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response {
 	switch event {
 	case hookio.EventPreToolUse:
@@ -54,11 +54,11 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			return Unreadable(event, err, h)
 		}
 		if a := in.AgentType; a != "" {
-			// The session (or subagent) runs as an agent: a settings
-			// "agent" can make a BLOCKed one the main agent (a custom file
-			// may take a built-in's name, and then it is the one that
-			// runs), whose every call is denied; a check that could not be
-			// made in time is answered as any other.
+			// The session (or subagent) runs as an agent. A settings
+			// "agent" can make a BLOCKed one the main agent. A custom file
+			// may take a built-in's name, and then it is the one that runs.
+			// Every call of a BLOCKed main agent is denied. A check that
+			// could not be made in time is answered as any other.
 			held := Use{Kind: resolve.Agent, Name: a, Event: event, Session: in.Session, Prompt: in.Prompt, DenyOnly: true}
 			if r := h.guarded(ctx, in.Cwd, h.use(held, hookio.PreToolUseOutput)); r.Answer != None {
 				return r
@@ -113,10 +113,11 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 	return noted(fmt.Sprintf("skillwire gate: no hook answers %q; nothing was answered", event))
 }
 
-// Unreadable answers a hook whose input could not be read (late, too
-// large, not the expected JSON) as any other failure to judge, under the
-// policy mirrored beside the store (as strict when the store cannot be
-// located); the error's text, which may quote the input, is not shown.
+// Unreadable answers a hook whose input could not be read: late, too
+// large, not the expected JSON. It answers as any other failure to judge.
+// The policy is the one mirrored beside the store. It is strict when the
+// store cannot be located. The error's text may quote the input, so it is
+// not shown.
 func Unreadable(event string, err error, h HookEnv) Response {
 	var f failure
 	dir := ""
@@ -136,7 +137,8 @@ func Unreadable(event string, err error, h HookEnv) Response {
 	return r
 }
 
-// renderFor prints event's answer; nil for an event that cannot answer.
+// renderFor prints event's answer. It is nil for an event that cannot
+// answer.
 func renderFor(event string) func(hookio.Decision, string) ([]byte, error) {
 	switch event {
 	case hookio.EventPreToolUse:
@@ -151,18 +153,18 @@ func renderFor(event string) func(hookio.Decision, string) ([]byte, error) {
 
 func noted(note string) Response { return Response{Notes: []string{note}} }
 
-// answerer is how an event whose input was read is answered: when the
-// settings of its projects steer skillwire (reason says how), when the
-// gate's Env cannot be built, and by judging in it.
+// answerer is how an event whose input was read is answered. steered is
+// for when its projects' settings steer skillwire: reason says how. noEnv
+// is for when the gate's Env cannot be built. judge judges in it.
 type answerer struct {
 	steered func(reason string) Response
 	noEnv   func(err error) Response
 	judge   func(ctx context.Context, env Env) Response
 }
 
-// guarded is the one guard of every gate event: in projects whose settings
-// steer skillwire nothing is judged, since the store and the roots the
-// gate would read may be the project's choice rather than the person's.
+// guarded is the one guard of every gate event. In projects whose settings
+// steer skillwire, nothing is judged. The store and the roots the gate
+// would read may be the project's choice, not the person's.
 func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
 	if g, steered := guard(claude.HookProjects(h.Claude, cwd)...); steered {
 		return a.steered(g.Reason)
@@ -174,8 +176,8 @@ func (h HookEnv) guarded(ctx context.Context, cwd string, a answerer) Response {
 	return a.judge(ctx, env)
 }
 
-// use answers a use of a candidate, rendered by render: deny when steered,
-// else run's answer under the hook's deadline.
+// use answers a use of a candidate, rendered by render. It denies when
+// steered. Else it gives run's answer under the hook's deadline.
 func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)) answerer {
 	answer := func(o Outcome, dir string) Response { return respond(u.Event, render, o, dir) }
 	return answerer{
@@ -196,8 +198,8 @@ func (h HookEnv) use(u Use, render func(hookio.Decision, string) ([]byte, error)
 }
 
 // appendGateEvents writes an OCSF event for each candidate an ask or deny
-// was about (events.ndjson beside the store): what a fleet sees of the
-// gate. It never holds the answer past the hook's deadline.
+// was about, to events.ndjson beside the store. It is what a fleet sees of
+// the gate. It never holds the answer past the hook's deadline.
 func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 	if dir == "" {
 		return nil
@@ -218,8 +220,8 @@ func appendGateEvents(ctx context.Context, u Use, o Outcome, dir string) error {
 		evs = append(evs, events.GateAnswer(origin, c, ans))
 	}
 	if len(evs) == 0 && o.Answer != None {
-		// The gate could not judge (a deadline, an error): the answer is
-		// still one a fleet should see.
+		// The gate could not judge: a deadline, an error. A fleet should
+		// still see the answer.
 		c := events.Candidate{Kind: u.Kind.String(), Scope: "unknown"}
 		evs = append(evs, events.GateAnswer(origin, c, events.Answer{Hook: hook, Decision: o.Answer.String(), Policy: o.Result.Policy.String(), Tool: toolOf(u), Reason: o.Reason}))
 	}
@@ -239,9 +241,9 @@ func toolOf(u Use) string {
 	return hookio.ToolSkill
 }
 
-// respond renders o for event (render prints its decision), with the
-// notes for stderr and what the hook log keeps beside the store in dir;
-// an outcome that neither asks nor denies prints nothing.
+// respond renders o for event: render prints its decision. It adds the
+// notes for stderr, and what the hook log keeps beside the store in dir.
+// An outcome that neither asks nor denies prints nothing.
 func respond(event string, render func(hookio.Decision, string) ([]byte, error), o Outcome, dir string) Response {
 	var r Response
 	if o.Note != "" {
@@ -261,9 +263,9 @@ func respond(event string, render func(hookio.Decision, string) ([]byte, error),
 	return r
 }
 
-// configChange answers a change Claude Code is about to apply: blocked
-// when steered (a policy settings change cannot be), else configChanged's
-// answer under the hook's deadline.
+// configChange answers a change Claude Code is about to apply. It blocks
+// when steered, save a policy settings change, which cannot be blocked.
+// Else it gives configChanged's answer under the hook's deadline.
 func (h HookEnv) configChange(in hookio.ConfigChange) answerer {
 	return answerer{
 		steered: func(reason string) Response {
@@ -295,7 +297,7 @@ func (h HookEnv) configChange(in hookio.ConfigChange) answerer {
 }
 
 // allowedAtUse records that the person allowed the call the gate asked
-// about: Claude Code runs PostToolUse only for a call that ran, and a -p
+// about. Claude Code runs PostToolUse only for a call that ran. A -p
 // session or a "no" never runs it. The allow binds to the bytes the ask
 // judged. A call the gate did not ask about records nothing.
 func allowedAtUse(in hookio.ToolUse) answerer {
@@ -313,8 +315,8 @@ func allowedAtUse(in hookio.ToolUse) answerer {
 				if err != nil || a == nil {
 					return err
 				}
-				// The call that ran must be the one asked about: the same
-				// tool and name, not only the same id.
+				// The call that ran must be the one asked about. The tool
+				// and name must match, not only the id.
 				kind, ok := resolve.KindOfTool(in.Tool)
 				if !ok || a.Tool != kind.String() || a.Name != resolve.Spelled(kind, in.Name) {
 					return nil
@@ -338,7 +340,7 @@ func allowedAtUse(in hookio.ToolUse) answerer {
 	}
 }
 
-// instructionsLoaded records a load; the event cannot block, so every
+// instructionsLoaded records a load. The event cannot block, so every
 // answer is a note at most.
 func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 	unrecorded := func(error) Response {
@@ -350,8 +352,8 @@ func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 		},
 		noEnv: unrecorded,
 		judge: func(ctx context.Context, env Env) Response {
-			// A file of a folder /add-dir added is noted under the id of
-			// its candidate there, as a session given the folder names it.
+			// A file of a folder /add-dir added is noted under its
+			// candidate's id there. A session given the folder names it so.
 			env = withSessionFolders(ctx, env, in.Session)
 			if err := recordInstructionsLoaded(ctx, in, env); err != nil {
 				return unrecorded(err)
@@ -361,8 +363,8 @@ func instructionsLoaded(in hookio.InstructionsLoad) answerer {
 	}
 }
 
-// recordInstructionsLoaded journals the load l in env (instructions.Record),
-// the store's lock wait bounded by ctx.
+// recordInstructionsLoaded journals the load l in env (instructions.Record).
+// ctx bounds the store's lock wait.
 func recordInstructionsLoaded(ctx context.Context, l hookio.InstructionsLoad, env Env) error {
 	return instructions.Record(ctx, l, instructions.Config{Roots: env.Roots, Walker: env.Walker, Store: storeOptions(ctx, env.Store), Now: env.Now})
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/skillwire/skillwire/claude/resolve"
 )
 
-// The client serves the inline plugins it read at its start: while folders
-// are given with --plugin-dir, a plugin the session's start kept that is
-// not among those observed now (renamed, removed) holds every plugin:name,
-// the installed, SAFE docs' included; so does a start that kept nothing,
-// or kept a plugin it could not name. The same plugins now, or more, or
-// no folder given, leave the installed plugin's verdict to answer.
+// The client serves the inline plugins it read at its start. Take folders
+// given with --plugin-dir. A plugin the session's start kept may be gone
+// from those observed now: renamed, removed. Then every plugin:name is
+// held, the installed, SAFE docs' included. So it is after a start that
+// kept nothing, or kept a plugin it could not name. The same plugins now,
+// or more, or no folder given, leave the installed plugin's verdict to
+// answer.
 func TestAPluginRenamedSinceTheSessionStartedHoldsEveryPluginName(t *testing.T) {
 	for _, c := range []struct {
 		name    string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/gate/match"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -133,7 +134,7 @@ func TestConfigChangedBlocksOnlyWhatTheTableDenies(t *testing.T) {
 func TestByPathComparesThePathAsGiven(t *testing.T) {
 	tr := newTree(t)
 	tr.skill("user", "pdf")
-	found, _ := discover(tr.env.Roots, tr.env.Walker)
+	found, _ := match.Discover(tr.env.Roots, tr.env.Walker)
 	root := filepath.Join(tr.cfg, "skills")
 	for p, want := range map[string]bool{
 		root + "/pdf/SKILL.md":           true,
@@ -146,7 +147,7 @@ func TestByPathComparesThePathAsGiven(t *testing.T) {
 		root + "/pdf/SKILL.md/":          false,
 		"skills/pdf/SKILL.md":            false,
 	} {
-		if got := len(byPath(found, p)) == 1; got != want {
+		if got := len(match.ByPath(found, p)) == 1; got != want {
 			t.Errorf("%s: matched %v, want %v", p, got, want)
 		}
 	}

@@ -12,12 +12,12 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Adverse verdicts follow content. A new candidate no person decided on
-// that answers to the name of a candidate under an adverse verdict (the
-// BLOCKed skill's folder renamed, its frontmatter still naming it), is
-// another version folder of a plugin under one, or shares most of its
-// files with one by content hash, is held the same way until a person
-// decides on it.
+// Adverse verdicts follow content. Take a new candidate no person decided
+// on. It may answer to the name of a candidate under an adverse verdict:
+// the BLOCKed skill's folder renamed, its frontmatter still naming it. It
+// may be another version folder of a plugin under one. Or it may share
+// most of its files with one, by content hash. Then it is held the same
+// way until a person decides on it.
 
 // maxLikeRecords bounds how many adverse records one answer compares.
 const maxLikeRecords = 64
@@ -29,7 +29,7 @@ type like struct {
 }
 
 // likeAdverse compares the new candidate c, observed as obs, with every
-// record under an adverse verdict of the same kind of root.
+// adverse record of the same kind of root.
 func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (like, bool, error) {
 	recs, err := tx.Records()
 	if err != nil {
@@ -63,7 +63,7 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 			name = bytes.TrimSuffix(name, []byte(".md"))
 		}
 		if r.Kind == claude.Plugins && string(r.Root) == s.Root.Path && claude.SamePlugin(r.Name, s.Name) {
-			// A new version of a plugin under an adverse verdict: whatever
+			// A new version of a plugin under an adverse verdict. Whatever
 			// its files, the plugin is the one a person judged.
 			return like{st, "like " + who + ": it is another version of that plugin"}, true, nil
 		}
@@ -85,8 +85,8 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 	return like{}, false, nil
 }
 
-// answersLike reports whether c answers to the adverse candidate's name,
-// as the client compares names: agents folded (claude.AgentKey).
+// answersLike reports whether c answers to the adverse candidate's name.
+// It compares as the client does: agents folded (claude.AgentKey).
 func answersLike(k claude.Kind, c resolve.Candidate, name []byte) bool {
 	if k == claude.Agents {
 		key := claude.AgentKey(string(name))
@@ -122,9 +122,10 @@ func (s State) verdictWord() string {
 }
 
 // adverseNamed is the candidate under an adverse verdict whose name u's
-// name is, as the client compares names (a skill's or command's folder or
-// file byte for byte, an agent's folded), among the records of the kinds
-// u reaches; plugins and configuration are named otherwise.
+// name is. Names compare as the client compares them. A skill's or
+// command's folder or file is compared byte for byte, an agent's folded.
+// It looks among the records of the kinds u reaches. Plugins and
+// configuration are named otherwise.
 func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 	recs, err := tx.Records()
 	if err != nil {

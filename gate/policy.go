@@ -1,6 +1,6 @@
-// Package gate decides what Claude Code is told at the moment a skill, agent
-// or command is used (DESIGN.md §13): a policy and the candidate's state now
-// give an answer, which is nothing, ask or deny, and never allow.
+// Package gate decides what Claude Code is told at the moment a skill,
+// agent or command is used (DESIGN.md §13). A policy and the candidate's
+// state now give an answer. It is nothing, ask or deny, and never allow.
 package gate
 
 import (
@@ -11,7 +11,7 @@ import (
 	"github.com/skillwire/skillwire/claude/hookio"
 )
 
-// Errors of the gate. A caller wraps its own failure with one of these so
+// Errors of the gate. A caller wraps its own failure with one of these. So
 // fail can say what happened without quoting the failure's text.
 var (
 	ErrPolicy   = errors.New("gate: policy must be audit, balanced or strict")
@@ -22,7 +22,7 @@ var (
 	ErrStore = errors.New("gate: store could not be located or read")
 )
 
-// Policy is the person's choice of how hard the gate holds; it is kept in
+// Policy is the person's choice of how hard the gate holds. It is kept in
 // the store, so a project cannot change it.
 type Policy uint8
 
@@ -72,8 +72,8 @@ func (p *Policy) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// State is what a candidate is now, judged on the bytes on disk, one per
-// row of the gate's table (issue #16).
+// State is what a candidate is now, judged on the bytes on disk. There is
+// one per row of the gate's table (issue #16).
 type State uint8
 
 const (
@@ -109,7 +109,7 @@ func (s State) String() string {
 }
 
 // Answer is what the gate tells Claude Code. None prints nothing and lets
-// Claude Code's own permission flow run; there is no allow. Answers are
+// Claude Code's own permission flow run. There is no allow. Answers are
 // ordered: a greater answer is worse for the candidate.
 type Answer uint8
 
@@ -154,8 +154,9 @@ var table = [...][Strict + 1]Answer{
 }
 
 // Decide answers for one candidate. A policy that is not valid is read as
-// Strict (an unreadable choice must not weaken the gate); a state that is
-// not valid is judged as Anomalous (what cannot be classified is an anomaly).
+// Strict: an unreadable choice must not weaken the gate. A state that is
+// not valid is judged as Anomalous. What cannot be classified is an
+// anomaly.
 func Decide(p Policy, s State) Answer {
 	if !p.Valid() {
 		p = Strict
@@ -166,7 +167,7 @@ func Decide(p Policy, s State) Answer {
 	return table[s][p]
 }
 
-// Worst is the worst of answers, None for none: when a name is ambiguous,
+// Worst is the worst of answers, None for none. When a name is ambiguous,
 // every match is judged and the worst answer wins.
 func Worst(answers ...Answer) Answer {
 	w := None
@@ -179,16 +180,17 @@ func Worst(answers ...Answer) Answer {
 }
 
 // failure is the gate's answer when it could not judge, with a note for
-// stderr (and, under strict, the deny's reason, which the hook log keeps).
+// stderr. Under strict, the note is the deny's reason, which the hook log
+// keeps.
 type failure struct {
 	Answer Answer
 	Note   string
 }
 
-// fail answers for a gate that could not judge in time or at all: nothing
-// under audit (it only observes), ask under balanced, deny under strict
-// (and under a policy that is not valid). The note names the kind of failure only, never err's text,
-// which may quote a path or a name from the tree.
+// fail answers for a gate that could not judge in time or at all. Audit
+// answers nothing: it only observes. Balanced asks. Strict denies, as does
+// a policy that is not valid. The note names the kind of failure only. It
+// never quotes err's text, which may hold a path or a name from the tree.
 func fail(p Policy, err error) failure {
 	what, judge := "an internal error", "could not judge"
 	switch {
@@ -203,15 +205,15 @@ func fail(p Policy, err error) failure {
 	case Audit:
 		return failure{None, fmt.Sprintf("skillwire gate: %s (%s); policy audit answers nothing", judge, what)}
 	case Balanced:
-		// A deadline, an error or a busy store never opens the gate: an
-		// attacker can bring each about (a tree padded past the deadline),
-		// so the person is asked.
+		// A deadline, an error or a busy store never opens the gate. An
+		// attacker can bring each about: a tree padded past the deadline.
+		// So the person is asked.
 		return failure{Ask, fmt.Sprintf("skillwire gate: %s (%s); policy balanced asks", judge, what)}
 	}
 	return failure{Deny, fmt.Sprintf("skillwire gate: %s (%s); policy strict denies until it can", judge, what)}
 }
 
-// unlocated answers for a gate whose store cannot be located at all (the
-// environment names no usable state directory): as strict, since the
-// person's choice cannot be read and the gate is never weaker than it.
+// unlocated answers for a gate whose store cannot be located at all: the
+// environment names no usable state directory. It answers as strict. The
+// person's choice cannot be read, and the gate is never weaker than it.
 func unlocated(err error) failure { return fail(Strict, fmt.Errorf("%w: %w", ErrStore, err)) }

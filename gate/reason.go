@@ -10,8 +10,9 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// Finding is what the gate knows of one candidate when it asks or denies:
-// everything the reason may say, all of it from the store or the walk.
+// Finding is what the gate knows of one candidate when it asks or denies.
+// It is everything the reason may say. All of it is from the store or the
+// walk.
 type Finding struct {
 	Candidate resolve.Candidate
 	State     State
@@ -19,9 +20,9 @@ type Finding struct {
 	Anomaly anomaly.Reason
 	// Partial means the candidate could only be partly read.
 	Partial bool
-	// Root means the finding is of a root that could not be listed: a
+	// Root means the finding is of a root that could not be listed. A
 	// candidate of the name may be in it, unseen. Candidate then holds only
-	// the root's kind and scope, and Anomaly why it could not be listed.
+	// the root's kind and scope. Anomaly says why it could not be listed.
 	Root bool
 	// Reviewed is when the candidate was last reviewed, zero if never.
 	Reviewed time.Time
@@ -29,38 +30,38 @@ type Finding struct {
 	// Digest is the complete digest judged, nil when there is none.
 	Digest *snapshot.Hash
 	// Undecided: New although sessions were told of it, since no person
-	// decided on it (Change.On is when skillwire first saw it).
+	// decided on it. Change.On is when skillwire first saw it.
 	Undecided bool
 	// Capped: the use's references went past what the gate follows.
 	Capped bool
-	// Like, for a new candidate held as Blocked or Suspect, names the
+	// Like is for a new candidate held as Blocked or Suspect. It names the
 	// candidate under the adverse verdict it resembles, and how.
 	Like string
-	// Replaces, for a plugin version pending the review of the version it
-	// replaces, names that version (subject).
+	// Replaces is for a plugin version pending the review of the version
+	// it replaces. It names that version (subject).
 	Replaces string
-	// Unknown: the name resolves to no candidate skillwire observed;
-	// Builtin, it is one of the client's own skills' or agents' names;
-	// AddedUnknown, the session added folders skillwire cannot observe;
-	// Twin, the name may be a plugin's that skillwire cannot observe
+	// Unknown: the name resolves to no candidate skillwire observed.
+	// Builtin: it is one of the client's own skills' or agents' names.
+	// AddedUnknown: the session added folders skillwire cannot observe.
+	// Twin: the name may be a plugin's that skillwire cannot observe
 	// (Env.PluginsUnknown).
 	Unknown, Builtin, AddedUnknown, Twin bool
-	// Script, for a workflow of no watched file (Unknown), says what runs
-	// instead: the call's own script or a file's path, quoted.
+	// Script is for a workflow of no watched file (Unknown). It says what
+	// runs instead: the call's own script or a file's path, quoted.
 	Script string
-	// Unnamed, for a Workflow call, says which of the scripts it runs may
-	// start an agent skillwire cannot name, and why (gated names and fixed
-	// words only).
+	// Unnamed is for a Workflow call. It says which of the scripts it runs
+	// may start an agent skillwire cannot name, and why. It holds gated
+	// names and fixed words only.
 	Unnamed string
 }
 
 // Change is how the bytes on disk differ from the version the person last
-// judged; the zero Change means unchanged.
+// judged. The zero Change means unchanged.
 type Change struct {
 	Added, Modified, Removed int
 	// Announced: the change came with an announcement (issue #14).
 	Announced bool
-	// Unreconciled: no audit log was consulted, so the reason says nothing
+	// Unreconciled: no audit log was consulted. So the reason says nothing
 	// about an announcement either way.
 	Unreconciled bool
 	// Since says which version the change is counted from, and On when.
@@ -80,13 +81,12 @@ const (
 
 func (c Change) changed() bool { return c.Added > 0 || c.Modified > 0 || c.Removed > 0 }
 
-// Reason is the one factual sentence an ask or a deny carries, e.g.
+// Reason is the one factual sentence an ask or a deny carries. It is built
+// from fixed templates, names that pass the display gate, a minted id,
+// numbers and dates only. So no byte of the tree reaches it. An example:
 //
 //	skill "pdf" (swbybm4kq2rx7a3c) changed since it was reviewed SAFE on
 //	2026-11-12: 1 file modified, not announced; see 'skillwire diff swbybm4kq2rx7a3c'
-//
-// It is built from fixed templates, names that pass the display gate, a
-// minted id, numbers and dates only, so no byte of the tree reaches it.
 func Reason(f Finding) string {
 	if f.Unnamed != "" {
 		return f.Unnamed + ", so what it starts cannot be judged"
@@ -219,10 +219,10 @@ func on(t time.Time) string {
 	return " on " + t.UTC().Format(time.DateOnly)
 }
 
-// Judge answers for every candidate a name resolved to: the worst answer
-// wins, and its reason is that of the first finding with it, noting how
-// many candidates answer to the name. No finding, or only findings that
-// answer nothing, gives None and no reason.
+// Judge answers for every candidate a name resolved to. The worst answer
+// wins. Its reason is that of the first finding with it. The reason notes
+// how many candidates answer to the name. No finding, or only findings
+// that answer nothing, gives None and no reason.
 func Judge(p Policy, findings []Finding) (Answer, string) {
 	worst, at := None, -1
 	for i, f := range findings {

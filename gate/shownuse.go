@@ -7,10 +7,10 @@ import (
 )
 
 // shownUse reports whether a used name that no candidate answers may be
-// shown: one that passes the display gate, or a namespaced
-// "<plugin>:<name>" (a plugin's skill, a nested folder's) whose two parts
-// each pass it (an inline --plugin-dir plugin's skill is asked as "pd:ps",
-// never as "a name that cannot be shown").
+// shown. It may when it passes the display gate. A namespaced
+// "<plugin>:<name>" may when its two parts each pass it: a plugin's
+// skill, a nested folder's. So an inline --plugin-dir plugin's skill is
+// asked as "pd:ps", never as "a name that cannot be shown".
 func shownUse(name []byte) bool {
 	ns, rest, ok := bytes.Cut(name, []byte{':'})
 	return anomaly.Gate(name) || ok && anomaly.Gate(ns) && anomaly.Gate(rest)

@@ -3,8 +3,8 @@ package gate
 import "github.com/skillwire/skillwire/claude/steer"
 
 // guard answers every gate hook in projects whose settings steer
-// skillwire: deny, whatever the policy, since the store and the roots the
-// gate would read may be the project's choice rather than the person's.
+// skillwire. It denies, whatever the policy. The store and the roots the
+// gate would read may be the project's choice, not the person's.
 func guard(projects ...string) (Outcome, bool) {
 	r := steer.Steered(projects...)
 	if r == "" {

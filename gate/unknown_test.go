@@ -11,9 +11,8 @@ import (
 )
 
 // While every folder the session added is observed, a built-in's name is
-// the client's own (balanced lets it run); while one is not, a file of
-// that name may be served from it, so the name is new and asked, an
-// agent's included.
+// the client's own: balanced lets it run. While one is not, it may serve a
+// file of that name. So the name is new and asked, an agent's included.
 func TestABuiltinNameIsAskedWhileTheAddedFoldersAreNotAllKnown(t *testing.T) {
 	for _, tc := range []struct {
 		kind resolve.Kind
@@ -54,11 +53,10 @@ func TestABuiltinNameIsAskedWhileTheAddedFoldersAreNotAllKnown(t *testing.T) {
 	})
 }
 
-// A name that matches no observed candidate but is the name of one
-// recorded BLOCK or SUSPECT is held as that verdict (its file may have
-// moved where skillwire cannot see it, an added folder skillwire cannot
-// read), never merely asked: a person's allow at the prompt would load a
-// BLOCKed body.
+// A name may match no observed candidate but name one recorded BLOCK or
+// SUSPECT. It is held as that verdict. Its file may have moved out of
+// skillwire's sight, to an added folder skillwire cannot read. It is never
+// merely asked: a person's allow at the prompt would load a BLOCKed body.
 func TestANameOfNoObservedCandidateIsHeldAsTheAdverseOneItNames(t *testing.T) {
 	for _, tc := range []struct {
 		name, verdict string
@@ -108,12 +106,12 @@ func TestANameOfNoObservedCandidateIsHeldAsTheAdverseOneItNames(t *testing.T) {
 	}
 }
 
-// While the session loads plugins from folders skillwire cannot all
-// observe or name (Env.PluginsUnknown), any plugin:name may be a twin
-// there, which the client prefers to the installed plugin of its name: a
-// name that matches a vetted plugin is asked, never answered from that
-// plugin's verdict; a name of nothing observed is asked as such a twin; an
-// adverse verdict still answers worst; a name of no plugin is not held.
+// The session may load plugins from folders skillwire cannot all observe
+// or name (Env.PluginsUnknown). Then any plugin:name may be a twin there.
+// The client prefers it to the installed plugin of its name. So a name
+// that matches a vetted plugin is asked, never answered from that
+// plugin's verdict. A name of nothing observed is asked as such a twin. An
+// adverse verdict still answers worst. A name of no plugin is not held.
 func TestAPluginNameIsHeldWhileThePluginFoldersAreNotAllKnown(t *testing.T) {
 	for _, unknown := range []bool{false, true} {
 		tr := newTree(t)

@@ -10,14 +10,14 @@ import (
 )
 
 // A new version folder of an installed plugin is judged as the version it
-// replaces (history.Replaced) is: under that version's SAFE review
-// it is pending (balanced asks, strict denies) from its first use, before
-// any session was told of it; a version of the plugin under an adverse
-// verdict holds it as that verdict (likeAdverse).
+// replaces (history.Replaced). Under that version's SAFE review, it is
+// pending from its first use: balanced asks, strict denies. That holds
+// before any session was told of it. A version of the plugin under an
+// adverse verdict holds it as that verdict (likeAdverse).
 
-// newFinding judges a candidate new since the last session: held like an
-// adverse one it resembles, else pending the review of the plugin version
-// it replaces, else new.
+// newFinding judges a candidate new since the last session. It is held
+// like an adverse one it resembles. Else it is pending the review of the
+// plugin version it replaces. Else it is new.
 func newFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	f, err := held(tx, s, f)
 	if err != nil || f.Like != "" || s.Root.Kind != claude.Plugins {
@@ -30,9 +30,9 @@ func newFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, erro
 	return versionPending(tx, s, f, rep, rep.ID)
 }
 
-// carriedFinding names, for a pending plugin version whose review was
-// carried from the version it replaced, that version and counts the
-// change from its reviewed bytes; other pending candidates are left as f.
+// carriedFinding is for a pending plugin version whose review was carried
+// from the version it replaced. It names that version and counts the
+// change from its reviewed bytes. Other pending candidates are left as f.
 func carriedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, bool, error) {
 	r := s.Prior
 	if s.Root.Kind != claude.Plugins || r == nil || r.Review == nil || r.Renamed != nil || !anomaly.IsID(r.Review.From) {
@@ -46,8 +46,9 @@ func carriedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, 
 	return f, true, err
 }
 
-// versionPending is f pending the review of rep, the version it replaces,
-// its change counted from the reviewed version kept as refID's reference.
+// versionPending is f pending the review of rep, the version it replaces.
+// Its change is counted from the reviewed version, kept as refID's
+// reference.
 func versionPending(tx *baseline.Tx, s *baseline.Standing, f Finding, rep *baseline.Record, refID string) (Finding, error) {
 	f.State, f.Reviewed = Pending, rep.Review.At
 	other := resolve.CandidateOf(claude.Root{Kind: claude.Plugins}, rep.Name, walker.KindDir)

@@ -1,19 +1,19 @@
 // Package addeddir is what skillwire does with a folder /add-dir adds
-// mid-session (the client's DirectoryAdded hook): it keeps the folder in the
-// store for the session (Keep), or says in fixed words why it cannot, and
-// says what the folder holds (Folder.Notice), its instruction files among
-// it where the client reads them, which are recorded as read
-// (Folder.Instructions); the session's later hooks read the folders kept
+// mid-session, at the client's DirectoryAdded hook. Keep keeps the folder
+// in the store for the session, or says in fixed words why it cannot.
+// Folder.Notice says what the folder holds. That includes its instruction
+// files where the client reads them. Those are recorded as read
+// (Folder.Instructions). The session's later hooks read the folders kept
 // for it (Dirs).
 //
-// A folder /add-dir adds mid-session is on no command line and in no
-// environment a later hook can read: the DirectoryAdded hook keeps it in
-// the store for the session (hookstate.SessionDirs), every later gate hook
-// of the session judges the names served from it, and the session is told
-// what the folder holds. The client reads only systemMessage of the hook's
-// output, and hands it to the model with its next turn ("DirectoryAdded
-// hook: …"), not to the person (pinned by e2e/addedcfg_test.go); the event
-// cannot block.
+// Such a folder is on no command line and in no environment a later hook
+// can read. So the DirectoryAdded hook keeps it in the store for the
+// session (hookstate.SessionDirs). Every later gate hook of the session
+// judges the names served from it. The session is told what the folder
+// holds. The client reads only systemMessage of the hook's output. It
+// hands that to the model with its next turn ("DirectoryAdded hook: …"),
+// not to the person (pinned by e2e/addedcfg_test.go). The event cannot
+// block.
 package addeddir
 
 import (
@@ -41,9 +41,9 @@ const (
 )
 
 // Dirs are the folders the session added mid-session, as the store of o
-// keeps them (read only); unknown is true when one could not be kept or
-// the store could not be read. A store not made yet keeps none. Their
-// roots are claude.AddedRoots': whether the client reads their
+// keeps them. The store is only read. unknown is true when one could not
+// be kept or the store could not be read. A store not made yet keeps none.
+// Their roots are claude.AddedRoots'. Whether the client reads their
 // instruction files is the caller's to know.
 func Dirs(o baseline.Options, session string) (dirs []string, unknown bool) {
 	o.Create, o.ReadOnly = false, true
@@ -61,9 +61,9 @@ func Dirs(o baseline.Options, session string) (dirs []string, unknown bool) {
 // maxNoticeNames bounds the names a notice of an added folder lists.
 const maxNoticeNames = 8
 
-// Keep keeps the folder of in for its session in the store of o (its lock
-// wait bounded by the caller); why, in fixed words, is why it is not among
-// the session's observed folders.
+// Keep keeps the folder of in for its session in the store of o. The
+// caller bounds its lock wait. why says in fixed words why the folder is
+// not among the session's observed folders.
 func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string) {
 	if in.Session == "" {
 		return unknownNoSession
@@ -97,24 +97,24 @@ func Keep(in hookio.DirectoryAdd, o baseline.Options, now time.Time) (why string
 	return why
 }
 
-// Folder is what the roots of one added folder (claude.AddedRoots of it)
-// hold, walked once: told by Notice, its instruction files recorded from
-// Instructions.
+// Folder is what the roots of one added folder hold, walked once. Its
+// roots are claude.AddedRoots of it. Notice tells it. Its instruction
+// files are recorded from Instructions.
 type Folder struct {
 	Roots []claude.Root
 	Walks []walker.Root
 	// changed are the instruction files changed since the store last
-	// delivered them, by root path and name (Compare); unsure: the store
+	// delivered them, by root path and name (Compare). unsure: the store
 	// could not be read, so whether any changed is not known.
 	changed map[[2]string]bool
 	unsure  bool
 }
 
 // Compare marks the folder's instruction files that changed since the
-// store of o last delivered them (a session given the folder with
-// --add-dir, or an /add-dir before), read only, for Notice to say so. A
-// store not made yet delivered none; one that cannot be read leaves it
-// unknown, and Notice says that.
+// store of o last delivered them, for Notice to say so. A session given
+// the folder with --add-dir delivers them, as does an earlier /add-dir.
+// The store is only read. A store not made yet delivered none. One that
+// cannot be read leaves it unknown, and Notice says that.
 func (f *Folder) Compare(o baseline.Options) {
 	obs := f.Instructions()
 	if len(obs) == 0 {
@@ -136,9 +136,9 @@ func (f *Folder) Compare(o baseline.Options) {
 	f.unsure = err != nil && !errors.Is(err, baseline.ErrAbsent)
 }
 
-// Observe lists the roots of an added folder, and observes its
-// instruction roots whole (their digests are recorded as read), within
-// ctx: a skill's bytes are the gate's to read at its use.
+// Observe lists the roots of an added folder within ctx. It observes its
+// instruction roots whole, since their digests are recorded as read. A
+// skill's bytes are the gate's to read at its use.
 func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config) Folder {
 	var listed, read []walker.RootSpec
 	for _, r := range roots {
@@ -160,8 +160,8 @@ func Observe(ctx context.Context, roots []claude.Root, cfg walker.Config) Folder
 	return f
 }
 
-// isInstructions reports whether r holds instruction files (the roots
-// claude.AddedRoots lists only when the client reads them).
+// isInstructions reports whether r holds instruction files.
+// claude.AddedRoots lists such roots only when the client reads them.
 func isInstructions(r claude.Root) bool { return r.Kind == claude.Config || r.Kind == claude.Rules }
 
 // Instructions are the observations of the folder's instruction roots.
@@ -175,11 +175,11 @@ func (f Folder) Instructions() []baseline.Observation {
 	return obs
 }
 
-// Notice says what the folder holds, for the model (the client hands a
-// DirectoryAdded systemMessage to no one else): counts, and the names
-// that pass the display gate, at most maxNoticeNames, quoted and marked
-// as the files' own; and the instruction files the client reads of it
-// from its next turn, which skillwire cannot stop.
+// Notice says what the folder holds, for the model. The client hands a
+// DirectoryAdded systemMessage to no one else. It gives counts, and at
+// most maxNoticeNames names that pass the display gate. Names are quoted
+// and marked as the files' own. It also names the instruction files the
+// client reads of it from its next turn, which skillwire cannot stop.
 func (f Folder) Notice() string {
 	var parts, blind, names, instr []string
 	hidden, instrHidden, changedHidden := 0, 0, 0
@@ -262,9 +262,9 @@ func (f Folder) Notice() string {
 const changedWords = "changed since skillwire last observed it"
 
 // instructionName is how candidate name of the instruction root r is
-// shown: its path under the folder, skillwire's own components bare and
-// the name the folder's author chose quoted, when it passes the display
-// gate (a rule's name in .claude/rules, or a folder of rules).
+// shown: its path under the folder. skillwire's own components are bare.
+// The name the folder's author chose is quoted, when it passes the display
+// gate. That is a rule's name in .claude/rules, or a folder of rules.
 func instructionName(roots []claude.Root, r claude.Root, name []byte) (string, bool) {
 	if !anomaly.Gate(name) {
 		return "", false

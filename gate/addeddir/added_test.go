@@ -15,8 +15,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// A notice lists at most maxNoticeNames names, each past the display gate,
-// and counts the rest: a folder of hostile names prints none of their bytes.
+// A notice lists at most maxNoticeNames names, each past the display gate.
+// It counts the rest. A folder of hostile names prints none of their bytes.
 func TestANoticeNamesOnlyGatedNamesAndCountsTheRest(t *testing.T) {
 	dir := t.TempDir()
 	var specs []string
@@ -40,7 +40,7 @@ func TestANoticeNamesOnlyGatedNamesAndCountsTheRest(t *testing.T) {
 }
 
 // A hook input that names no session has no session to keep its folder
-// for: that is said, before any store is opened.
+// for. That is said before any store is opened.
 func TestAFolderOfNoSessionIsToldNotKept(t *testing.T) {
 	if why := Keep(hookio.DirectoryAdd{Directory: "/tmp/x"}, baseline.Options{}, time.Time{}); why != unknownNoSession {
 		t.Errorf("no session: %q", why)
@@ -48,10 +48,10 @@ func TestAFolderOfNoSessionIsToldNotKept(t *testing.T) {
 }
 
 // Where the client reads an added folder's instruction files, the notice
-// says it reads them from its next turn on, names each by its path under
-// the folder (skillwire's own components bare, the author's name quoted)
-// and counts the ones whose names fail the display gate; it closes with
-// the mark that quoted text is the files' own. Switched off, it says
+// says it reads them from its next turn on. It names each by its path
+// under the folder. skillwire's own components are bare, the author's name
+// quoted. It counts the ones whose names fail the display gate. It closes
+// with the mark that quoted text is the files' own. Switched off, it says
 // nothing of them.
 func TestANoticeTellsTheInstructionFilesTheClientReadsByGatedName(t *testing.T) {
 	dir := t.TempDir()
@@ -73,10 +73,11 @@ func TestANoticeTellsTheInstructionFilesTheClientReadsByGatedName(t *testing.T) 
 	}
 }
 
-// An instruction file changed since the store last delivered it (a
-// session given the folder with --add-dir) is marked so in the notice, by
-// name or, past the display gate, counted; an unchanged one is not; a
-// store not made yet marks none, and one that cannot be read is said.
+// An instruction file changed since the store last delivered it is marked
+// so in the notice. A session given the folder with --add-dir delivered
+// it. The notice marks it by name, or counts it past the display gate. An
+// unchanged one is not marked. A store not made yet marks none. One that
+// cannot be read is said.
 func TestANoticeMarksTheInstructionFilesChangedSinceTheStoreDeliveredThem(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "CLAUDE.md=be nice", "CLAUDE.local.md=mine", ".claude/rules/\x1b[2J.md=hostile")

@@ -1,7 +1,8 @@
-// Package instructions journals the instruction files Claude Code loads
-// (CLAUDE.md, rules; its InstructionsLoaded hook): each load noted under its
-// candidate's id by the digest the walker reads, only when that digest is
-// new, and a changed load kept for the next session start to tell (Record).
+// Package instructions journals the instruction files Claude Code loads,
+// such as CLAUDE.md and rules, at its InstructionsLoaded hook. Record notes
+// each load under its candidate's id, with the digest the walker reads. It
+// notes a load only when that digest is new. A changed load is kept for
+// the next session start to tell.
 package instructions
 
 import (
@@ -23,8 +24,8 @@ import (
 const changedMark = "changed since the last load: "
 
 // Config is where a load is read and recorded: the roots of the session,
-// the walker's limits, the store (its lock wait already bounded by the
-// caller's deadline) and the time of the load.
+// the walker's limits, the store and the time of the load. The caller's
+// deadline already bounds the store's lock wait.
 type Config struct {
 	Roots  []claude.Root
 	Walker walker.Config
@@ -32,15 +33,14 @@ type Config struct {
 	Now    time.Time
 }
 
-// Record journals that Claude Code loaded the instruction file l.Path,
-// with the digest of its bytes now (read by the walker, under its proofs):
-// a note on the file's id for its first load and for each load whose
-// digest differs from the last noted one, marked changed. A changed
-// load is also kept as an untold instruction change, which the next
-// delivered session start tells and consumes. A load of the same bytes
-// again notes nothing, so the journal grows with changes, not with
-// sessions (and Notes.Add bounds it per file all the same). The event
-// cannot block, so nothing is answered.
+// Record journals that Claude Code loaded the instruction file l.Path.
+// The walker reads the digest of its bytes now, under its proofs. The
+// first load gets a note on the file's id. So does each load whose digest
+// differs from the last noted one, marked changed. A changed load is also
+// kept as an untold instruction change. The next delivered session start
+// tells and consumes it. A load of the same bytes again notes nothing. So
+// the journal grows with changes, not with sessions. Notes.Add bounds it
+// per file all the same. The event cannot block, so nothing is answered.
 func Record(ctx context.Context, l hookio.InstructionsLoad, cfg Config) error {
 	dir, name, ok := splitPath(l.Path)
 	if !ok {
@@ -66,13 +66,13 @@ func Record(ctx context.Context, l hookio.InstructionsLoad, cfg Config) error {
 	return st.Update(func(tx *baseline.Tx) error { return ld.note(tx, dir) })
 }
 
-// Reasons Claude Code loads an instruction file for: those its
-// InstructionsLoaded hook reports, and ReasonDirectoryAdded.
+// Reasons Claude Code loads an instruction file for. Its
+// InstructionsLoaded hook reports all but ReasonDirectoryAdded.
 var reasons = []string{"session_start", "nested_traversal", "path_glob_match", "include", "compact", ReasonDirectoryAdded}
 
 // ReasonDirectoryAdded is the load of an instruction file of a folder
-// /add-dir added: Claude Code 2.1.328 reads it from its next turn on and
-// fires no InstructionsLoaded for it (pinned by e2e/addedcfg_test.go), so
+// /add-dir added. Claude Code 2.1.328 reads it from its next turn on. It
+// fires no InstructionsLoaded for it (pinned by e2e/addedcfg_test.go). So
 // the DirectoryAdded hook notes it (RecordRead).
 const ReasonDirectoryAdded = "directory_added"
 
@@ -97,8 +97,8 @@ func loadOf(c *walker.Candidate, name []byte, memory, reason string, now time.Ti
 	return l
 }
 
-// due is the note of l in the candidate of root's journal, and whether
-// it is due: not when the last noted load noted these bytes.
+// due is the note of l in the journal of root's candidate, and whether it
+// is due. It is not when the last noted load noted these bytes.
 func (l load) due(tx *baseline.Tx, root string) (n baseline.Note, write, changed bool, err error) {
 	n = baseline.Note{Kind: baseline.NoteInstructionsLoaded, At: l.at, Digest: l.digest, ID: tx.ID(root, l.name), Text: l.text}
 	notes, err := tx.Notes().Of(n.ID)
@@ -115,8 +115,8 @@ func (l load) due(tx *baseline.Tx, root string) (n baseline.Note, write, changed
 	return n, true, prev != nil, nil
 }
 
-// note journals l when it is due; a changed load is also kept as an
-// untold instruction change unless it was told already.
+// note journals l when it is due. A changed load is also kept as an untold
+// instruction change, unless it was told already.
 func (l load) note(tx *baseline.Tx, root string) error {
 	n, write, changed, err := l.due(tx, root)
 	if err != nil || !write {
@@ -131,16 +131,16 @@ func (l load) note(tx *baseline.Tx, root string) error {
 	return tx.Instructions().Put(baseline.InstructionChange{ID: n.ID, Name: l.name, Memory: l.memory, At: n.At, Digest: n.Digest})
 }
 
-// RecordRead records the instruction files of obs, the roots of a folder
-// /add-dir added that Claude Code reads from its next turn on, once the
-// model was told of them: each load noted as Record notes one (reason
-// ReasonDirectoryAdded; CLAUDE.local.md a Local file, the rest Project,
-// as the client reports them), each new one, or changed since the store
-// last delivered it or since its last noted load, kept for the next
-// session start to tell the person, and recorded as delivered, so the
-// next session that loads the folder, and the daemon, compare it with
-// what was read here by the id a session given the folder with --add-dir
-// names it. One transaction, however many files.
+// RecordRead records the instruction files of obs once the model was told
+// of them. obs are the roots of a folder /add-dir added. Claude Code reads
+// their files from its next turn on. Each load is noted as Record notes
+// one, with reason ReasonDirectoryAdded. CLAUDE.local.md is a Local file,
+// the rest Project, as the client reports them. A file that is new, or
+// changed since last delivered or last noted, is kept for the next session
+// start to tell the person. Each is recorded as delivered, under the id a
+// session given the folder with --add-dir names it. So the next session
+// that loads the folder, and the daemon, compare it with what was read
+// here. It is one transaction, however many files.
 func RecordRead(obs []baseline.Observation, cfg Config) error {
 	return baseline.Update(cfg.Store, func(tx *baseline.Tx) error {
 		sts, err := tx.Compare(obs)
@@ -160,11 +160,11 @@ func RecordRead(obs []baseline.Observation, cfg Config) error {
 			if err := l.note(tx, st.Root.Path); err != nil {
 				return err
 			}
-			// A file no session start was told of, or one changed since
-			// one was (its record an earlier session's, and no load of it
-			// noted), reaches the person only through the next session
-			// start (the DirectoryAdded notice is the model's): kept for
-			// it as a changed load is, before Advance records it as
+			// Some files no session start told of: new ones, and ones
+			// changed since an earlier session's record with no load
+			// noted. They reach the person only through the next session
+			// start: the DirectoryAdded notice is the model's. So each is
+			// kept for it as a changed load is. Advance then records it as
 			// delivered.
 			if st.State == baseline.New || st.State == baseline.Changed {
 				if err := tx.Instructions().Put(baseline.InstructionChange{ID: st.ID, Name: st.Name, Memory: l.memory, At: l.at, Digest: st.Digest()}); err != nil {
@@ -178,11 +178,12 @@ func RecordRead(obs []baseline.Observation, cfg Config) error {
 	})
 }
 
-// watchedCandidate is the candidate of roots holding the file at path, so
-// that its load is noted under an id the store, diff and status know: the
-// deepest root path, a slash, then the candidate's name (its first
-// components; one of the root's Names when it has them). The path is
-// compared as given: an empty, "." or ".." component matches nothing.
+// watchedCandidate is the candidate of roots holding the file at path. So
+// its load is noted under an id the store, diff and status know. The path
+// is the deepest root path, a slash, then the candidate's name. The name
+// is its first components, one of the root's Names when it has them. The
+// path is compared as given: an empty, "." or ".." component matches
+// nothing.
 func watchedCandidate(roots []claude.Root, path string) (claude.Root, string, bool) {
 	var best claude.Root
 	var name string
@@ -205,11 +206,11 @@ func watchedCandidate(roots []claude.Root, path string) (claude.Root, string, bo
 }
 
 // toldAlready reports whether a changed load needs no telling as loaded
-// mid-session: a load at session start is the session start's to tell
-// (its hook runs beside this one and compares the file with what was last
-// delivered), and a load of the bytes a session was last told of says
-// nothing new. Without this, a CLAUDE.md edited between sessions was told
-// twice: as changed, and again as loaded mid-session.
+// mid-session. A load at session start is the session start's to tell.
+// Its hook runs beside this one and compares the file with what was last
+// delivered. A load of the bytes a session was last told of says nothing
+// new. Without this, a CLAUDE.md edited between sessions was told twice:
+// as changed, and again as loaded mid-session.
 func toldAlready(tx *baseline.Tx, id string, d *snapshot.Hash, reason string) (bool, error) {
 	if reason == "session_start" {
 		return true, nil
@@ -234,7 +235,7 @@ func sameHash[T comparable](a, b *T) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
-// splitPath splits an absolute path at its last slash, uncleaned; a path
+// splitPath splits an absolute path at its last slash, uncleaned. A path
 // ending in a slash, or in . or .., names no file.
 func splitPath(p string) (dir, name string, ok bool) {
 	i := strings.LastIndexByte(p, '/')
@@ -249,7 +250,7 @@ func splitPath(p string) (dir, name string, ok bool) {
 }
 
 // known is v when it is one of the values Claude Code documents, else
-// "unknown": a note is read back to people and sessions.
+// "unknown". A note is read back to people and sessions.
 func known(v string, values ...string) string {
 	for _, k := range values {
 		if v == k {

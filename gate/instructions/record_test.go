@@ -42,11 +42,11 @@ func TestALoadedPathResolvesToTheDeepestWatchedCandidate(t *testing.T) {
 	}
 }
 
-// What the DirectoryAdded hook records as read is recorded once per file
-// whatever the number of files (one transaction), each new one recorded
-// and noted and kept for the next session start to tell the person, an
-// unchanged one noted again never, a changed one kept again; a folder
-// with nothing to read records nothing.
+// What the DirectoryAdded hook records as read is recorded in one
+// transaction, whatever the number of files. Each new file is recorded,
+// noted and kept for the next session start to tell the person. An
+// unchanged one is never noted again. A changed one is kept again. A
+// folder with nothing to read records nothing.
 func TestRecordReadRecordsEachFileOnceAndKeepsAChangeUntilTold(t *testing.T) {
 	dir := t.TempDir()
 	var specs []string
@@ -101,12 +101,13 @@ func TestRecordReadRecordsEachFileOnceAndKeepsAChangeUntilTold(t *testing.T) {
 	}))
 }
 
-// A file an earlier session given the folder with --add-dir delivered
-// (a baseline record, no load note: the client fires InstructionsLoaded
-// only when it reads the file), edited since, then read by /add-dir: the
-// change is kept for the next session start to tell the person (the
-// DirectoryAdded notice reaches only the model), never recorded as
-// delivered with no one told; one unchanged since is kept for no one.
+// An earlier session given the folder with --add-dir delivered a file. It
+// left a baseline record and no load note: the client fires
+// InstructionsLoaded only when it reads the file. The file is edited,
+// then read by /add-dir. The change is kept for the next session start to
+// tell the person, since the DirectoryAdded notice reaches only the
+// model. It is never recorded as delivered with no one told. A file
+// unchanged since is kept for no one.
 func TestRecordReadKeepsAFileChangedSinceAnEarlierSessionForThePerson(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "CLAUDE.md=be nice", "CLAUDE.local.md=mine")

@@ -1,9 +1,9 @@
 // Package settingschange judges a settings file Claude Code is about to
-// reload mid-session (its ConfigChange hook): which file a source names and
-// where it is among the roots (Of, File.Root), and why its change must
-// be blocked, against the form last delivered (Why): what it adds or
-// changes that lets something run, connect or be allowed without asking
-// (Blocks), or a file that cannot be read safely.
+// reload mid-session, at its ConfigChange hook. Of and File.Root say which
+// file a source names and where it is among the roots. Why says why its
+// change must be blocked, against the form last delivered. A change
+// blocks when it lets something run, connect or be allowed without asking
+// (Blocks). So does a file that cannot be read safely.
 package settingschange
 
 import (
@@ -17,16 +17,17 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// File is the settings file a ConfigChange source names: its name, the
-// label a reason gives it, and the scopes of the roots holding it, in the
-// order looked in (a project in $HOME shares the user's root).
+// File is the settings file a ConfigChange source names. It holds its
+// name, the label a reason gives it, and the scopes of the roots holding
+// it. The scopes are in the order looked in: a project in $HOME shares the
+// user's root.
 type File struct {
 	Name, Label string
 	Scopes      []claude.Scope
 }
 
-// Of is the file the settings source names; the zero File, which no root
-// holds, for a source that is none.
+// Of is the file the settings source names. A source that is none gets
+// the zero File, which no root holds.
 func Of(source string) File { return files[source] }
 
 var files = map[string]File{
@@ -36,9 +37,9 @@ var files = map[string]File{
 	hookio.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
 }
 
-// Why is the reason to block the settings file cand now, against
-// the form last delivered (else reviewed): "" when nothing it adds or
-// changes lets something run or be allowed without asking.
+// Why is the reason to block the settings file cand now. It compares
+// against the form last delivered, else the one reviewed. It is "" when
+// nothing added or changed lets something run or be allowed unasked.
 func Why(label string, cand *walker.Candidate, delivered, reviewed []byte) string {
 	if an := cand.Anomalies(); len(an) > 0 {
 		if an[0].Reason == anomaly.Root {
@@ -70,10 +71,10 @@ func Why(label string, cand *walker.Candidate, delivered, reviewed []byte) strin
 }
 
 // Blocks reports whether a settings fact lets something run, connect or
-// be allowed that was not: removals only take away, except a permission
-// rule's (a removed deny rule allows).
+// be allowed that was not. A removal only takes away. A permission rule's
+// is the exception: a removed deny rule allows.
 func Blocks(f config.Fact) bool {
-	if f.Dangerous() { // what config says runs, reroutes or asks less: a key never heard of included
+	if f.Dangerous() { // config's rule: it runs, reroutes or asks less (an unknown key too)
 		return true
 	}
 	switch f.Kind {

@@ -8,8 +8,9 @@ import (
 	"github.com/skillwire/skillwire/claude/hookio"
 )
 
-// What lets something run, connect or be allowed blocks; a removal only
-// takes away, except a permission rule's: a removed deny rule allows.
+// What lets something run, connect or be allowed blocks. A removal only
+// takes away. A permission rule's is the exception: a removed deny rule
+// allows.
 func TestOnlyWhatAddsOrAllowsBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		f    config.Fact
@@ -31,7 +32,7 @@ func TestOnlyWhatAddsOrAllowsBlocks(t *testing.T) {
 }
 
 // A source is read only from a root of its own scopes, by its own file
-// name; a source of no settings file is found in no root.
+// name. A source of no settings file is found in no root.
 func TestASourceIsFoundOnlyInItsOwnScopes(t *testing.T) {
 	roots := []claude.Root{
 		{Path: "/p/.claude", Kind: claude.Config, Scope: claude.Project, Names: []string{"settings.json"}},

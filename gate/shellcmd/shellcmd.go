@@ -1,5 +1,6 @@
-// Package shellcmd reads a shell command line, with the mvdan.cc/sh parser,
-// for the skillwire commands it runs that record a person's decision.
+// Package shellcmd finds, in a shell command line, the skillwire commands
+// that record a person's decision. It reads the line with the mvdan.cc/sh
+// parser.
 package shellcmd
 
 import (
@@ -10,26 +11,26 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// The model's Bash tool can run skillwire itself. A command that records a
-// decision only a person may make (a verdict, a trusted source, the gate's
-// policy, forgetting a record, dropping undelivered events, a restore, an
-// announced edit, switching the hooks off) is asked of the person. This is
-// defence in depth, not a boundary: code the model runs as the user can
-// reach the store other ways.
+// The model's Bash tool can run skillwire itself. Some commands record a
+// decision only a person may make. Such a command is asked of the person.
+// They are: a verdict, a trusted source, the gate's policy, forgetting a
+// record, dropping undelivered events, a restore, an announced edit, and
+// switching the hooks off. This is defence in depth, not a boundary. Code
+// the model runs as the user can reach the store other ways.
 
 // maxShellDepth bounds how deep `sh -c`, `eval` and their like are read
 // into one another.
 const maxShellDepth = 4
 
 // Decision reports whether the shell command line runs a skillwire
-// command that records a person's decision, and names it ("record",
-// "trust add", …). The line is read with a shell parser, never a pattern:
-// every simple command anywhere in it (pipelines, lists, substitutions,
-// functions, `sh -c` strings, `eval`) is looked at, through the wrappers
-// that run another command (env, sudo, timeout, xargs, …). A command word
-// that cannot be read statically followed by a decision word, or a line
-// naming skillwire that does not parse, counts as a decision: unknown is
-// asked, never let through.
+// command that records a person's decision. It names the command
+// ("record", "trust add", …). The line is read with a shell parser, never
+// a pattern. Every simple command anywhere in it is looked at: pipelines,
+// lists, substitutions, functions, `sh -c` strings, `eval`. So is what a
+// wrapper runs (env, sudo, timeout, xargs, …). Unknown is asked, never let
+// through. So a decision word after a command word that cannot be read
+// statically counts as a decision. So does a line naming skillwire that
+// does not parse.
 func Decision(line string) (string, bool) {
 	return decisionIn(line, 0)
 }
@@ -69,15 +70,15 @@ func unreadable(what, line string) (string, bool) {
 	return "", false
 }
 
-// word is one argument: its text when it is a literal (quotes removed),
-// else lit is false.
+// word is one argument. text is its literal value, quotes removed. lit is
+// false when it is no literal.
 type word struct {
 	text string
 	lit  bool
 }
 
-// literal is the value of w, quotes and escapes removed, when no
-// expansion is needed to know it.
+// literal is the value of w, quotes and escapes removed. It is known only
+// when no expansion is needed.
 func literal(w *syntax.Word) []word {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
@@ -92,13 +93,13 @@ func literal(w *syntax.Word) []word {
 			return []word{{}}
 		}
 	}
-	// A glob is expanded by the shell against files skillwire cannot
-	// predict (skillwi?e names skillwire): not a literal.
+	// The shell expands a glob against files skillwire cannot predict.
+	// skillwi?e names skillwire, so a glob is no literal.
 	if lit := w.Lit(); strings.ContainsAny(lit, "*?[") {
 		return []word{{}}
 	}
-	// An empty Config expands nothing and globs nothing: quote removal and
-	// brace expansion are left ({skillwire,record} is two words).
+	// An empty Config expands nothing and globs nothing. Quote removal and
+	// brace expansion are left: {skillwire,record} is two words.
 	fs, err := expand.Fields(&expand.Config{}, w)
 	if err != nil {
 		return []word{{}}
@@ -153,11 +154,11 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 	return inArguments(args[1:], depth)
 }
 
-// shellCall reads a shell's command string: the first operand after a -c
-// (combined flags -lc and options between, -x, --, included). A shell
-// given no -c reads its commands from stdin, a here-document or a file,
-// which cannot be read here: asked when the line names skillwire at all
-// (`echo … | sh`, `bash <<EOF`, `sh <(…)`).
+// shellCall reads a shell's command string: the first operand after a -c.
+// Combined flags (-lc) and options between (-x, --) are read past. A shell
+// given no -c reads its commands from stdin, a here-document or a file.
+// Those cannot be read here. Such a line is asked when it names skillwire
+// at all: `echo … | sh`, `bash <<EOF`, `sh <(…)`.
 func shellCall(args []word, depth int, line string) (string, bool) {
 	for j := 1; j < len(args); j++ {
 		o := args[j].text
@@ -179,11 +180,11 @@ func shellCall(args []word, depth int, line string) (string, bool) {
 	return unreadable("a shell reading its commands from elsewhere", line)
 }
 
-// wrapped reads the command a wrapper runs: one of the words after its
-// own options, whose values are not modelled, so each word that is not an
-// option, an assignment or another wrapper is tried (the loop reaches what
-// follows those). env -S gives a whole command line; xargs gives skillwire
-// its arguments from stdin, which cannot be read: asked.
+// wrapped reads the command a wrapper runs: one of the words after its own
+// options. Option values are not modelled. So each word is tried that is
+// not an option, an assignment or another wrapper. The loop reaches what
+// follows those. env -S gives a whole command line. xargs gives skillwire
+// its arguments from stdin, which cannot be read, so it is asked.
 func wrapped(base string, args []word, depth int, line string) (string, bool) {
 	for j := 1; j < len(args); j++ {
 		w := args[j]
@@ -215,9 +216,9 @@ func wrapped(base string, args []word, depth int, line string) (string, bool) {
 }
 
 // inArguments looks into the arguments of a command skillwire does not
-// know: a word that is skillwire runs it with what follows (find -exec,
-// watch), and a string naming skillwire is read as a command line of its
-// own (trap "…", su -c "…", script -c "…", alias x="…").
+// know. A word that is skillwire runs it with what follows: find -exec,
+// watch. A string naming skillwire is read as a command line of its own:
+// trap "…", su -c "…", script -c "…", alias x="…".
 func inArguments(args []word, depth int) (string, bool) {
 	for j, w := range args {
 		if !w.lit || !strings.Contains(w.text, "skillwire") {
@@ -243,12 +244,12 @@ func inArguments(args []word, depth int) (string, bool) {
 
 func isSkillwire(base string) bool { return strings.HasPrefix(base, "skillwire") }
 
-// printOnly are commands whose arguments are text, never run: a message
+// printOnly are commands whose arguments are text, never run. A message
 // that mentions skillwire is not a decision.
 var printOnly = map[string]bool{"echo": true, "printf": true, "grep": true, "rg": true}
 
 // subcommand reports whether skillwire's arguments args name a decision.
-// loose is for a command word that could not be read: then only a literal
+// loose is for a command word that could not be read. Then only a literal
 // decision word counts.
 func subcommand(args []word, loose bool) (string, bool) {
 	var rest []word
@@ -289,7 +290,7 @@ func subcommand(args []word, loose bool) (string, bool) {
 			return "audit append", true
 		}
 	case "hook":
-		// uninstall switches the gate off; post-tool-use, fed a forged
+		// uninstall switches the gate off. post-tool-use, fed a forged
 		// input, would record a person's allow.
 		if n, lit := next(); !lit || n == "uninstall" || n == "post-tool-use" {
 			return "hook " + n, true

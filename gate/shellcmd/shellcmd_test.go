@@ -79,7 +79,7 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"bash", ""},
 		{"cat skillwire.md", ""},
 		{"echo skillwire record sw1", ""},
-		// git runs "!" aliases and pagers from its arguments: a line that
+		// git runs "!" aliases and pagers from its arguments. A line that
 		// names skillwire in them is asked (second review).
 		{"git commit -m 'skillwire record sw1'", "record"},
 		{"git -c alias.r='!skillwire record foo' r", "record"},
@@ -102,8 +102,8 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 	}
 }
 
-// A hostile line (deep nesting, many wrappers, huge) is answered, bounded,
-// and a line naming skillwire past the nesting bound is asked.
+// A hostile line is answered, bounded: deep nesting, many wrappers, huge.
+// A line naming skillwire past the nesting bound is asked.
 func TestDecisionIsBoundedOnHostileLines(t *testing.T) {
 	nested := "skillwire record x"
 	for range 8 {
@@ -136,8 +136,8 @@ func FuzzDecision(f *testing.F) {
 			t.Errorf("no decision but a name: %q", what)
 		}
 		if ok && !strings.Contains(line, "skillwire") && !strings.ContainsAny(line, "$`\\'\"") {
-			// Without skillwire's name, an expansion, a quote or an escape
-			// (skill\wire is skillwire), no decision can run.
+			// No decision runs without skillwire's name, an expansion, a
+			// quote or an escape. skill\wire is skillwire.
 			t.Errorf("Decision(%q) = %q without skillwire or an expansion in it", line, what)
 		}
 	})
