@@ -1,4 +1,6 @@
-package claude
+// Package cmdline reads a command line the client runs for the local
+// script it starts. The script's bytes are then bound into a digest.
+package cmdline
 
 import (
 	"slices"
@@ -7,27 +9,27 @@ import (
 	"github.com/skillwire/skillwire/internal/pathname"
 )
 
-// ScriptAnchor is what a script path is relative to.
-type ScriptAnchor uint8
+// Anchor is what a script path is relative to.
+type Anchor uint8
 
 const (
-	ScriptAbsolute   ScriptAnchor = iota + 1 // Path is absolute
-	ScriptHome                               // ~/ or $HOME/
-	ScriptProjectDir                         // $CLAUDE_PROJECT_DIR/
-	ScriptPluginRoot                         // ${CLAUDE_PLUGIN_ROOT}/
-	// ScriptRelative is relative to the working directory: a hook runs in
+	Absolute   Anchor = iota + 1 // Path is absolute
+	Home                         // ~/ or $HOME/
+	ProjectDir                   // $CLAUDE_PROJECT_DIR/
+	PluginRoot                   // ${CLAUDE_PLUGIN_ROOT}/
+	// Relative is relative to the working directory: a hook runs in
 	// the project directory, so only a project's own settings bind it.
-	ScriptRelative
+	Relative
 )
 
 // Script is a local file a command runs: its anchor and the path under it,
 // exactly as written after shell quoting is removed (never cleaned).
 type Script struct {
-	Anchor ScriptAnchor
+	Anchor Anchor
 	Path   string
 }
 
-// Bind is what CommandScript could tell of a command line.
+// Bind is what ScriptOf could tell of a command line.
 type Bind uint8
 
 const (
@@ -42,11 +44,11 @@ const (
 
 var scriptAnchors = []struct {
 	prefix string
-	anchor ScriptAnchor
+	anchor Anchor
 }{
-	{"$CLAUDE_PROJECT_DIR/", ScriptProjectDir}, {"${CLAUDE_PROJECT_DIR}/", ScriptProjectDir},
-	{"$CLAUDE_PLUGIN_ROOT/", ScriptPluginRoot}, {"${CLAUDE_PLUGIN_ROOT}/", ScriptPluginRoot},
-	{"$HOME/", ScriptHome}, {"${HOME}/", ScriptHome},
+	{"$CLAUDE_PROJECT_DIR/", ProjectDir}, {"${CLAUDE_PROJECT_DIR}/", ProjectDir},
+	{"$CLAUDE_PLUGIN_ROOT/", PluginRoot}, {"${CLAUDE_PLUGIN_ROOT}/", PluginRoot},
+	{"$HOME/", Home}, {"${HOME}/", Home},
 }
 
 // scriptInterpreters run the file named by their first operand; `bash x.sh`
@@ -71,12 +73,12 @@ var scriptRunners = map[string]scriptRunner{"npx": {}, "bunx": {}, "pnpx": {}, "
 // maxCommandWords bounds the words looked at: wrappers and options past it are not followed.
 const maxCommandWords = 32
 
-// CommandScript reports the local file a command line runs: its program,
+// ScriptOf reports the local file a command line runs: its program,
 // or the first operand of a known interpreter (named by its basename when
 // it is a system path), past assignments and wrappers (exec, env, timeout,
 // nohup, npx, uv run, …) and a leading `cd DIR &&`. A path is reported as
-// written, never cleaned; a relative one is ScriptRelative.
-func CommandScript(command string) (Script, Bind) {
+// written, never cleaned; a relative one is Relative.
+func ScriptOf(command string) (Script, Bind) {
 	return commandScript(command, 0)
 }
 
@@ -91,7 +93,7 @@ func commandScript(command string, depth int) (Script, Bind) {
 			return Script{}, BindUnknown
 		}
 		sc, b := commandScript(rest, depth)
-		if b == BindScript && sc.Anchor == ScriptRelative {
+		if b == BindScript && sc.Anchor == Relative {
 			sc = dir.join(sc.Path)
 		}
 		return sc, b
@@ -109,11 +111,11 @@ func cdDir(args []cmdWord) (Script, Bind) {
 	case w.expansion || w.literal:
 		return Script{}, BindUnknown
 	case w.text == "$CLAUDE_PROJECT_DIR" || w.text == "${CLAUDE_PROJECT_DIR}":
-		return Script{Anchor: ScriptProjectDir}, BindScript
+		return Script{Anchor: ProjectDir}, BindScript
 	case w.text == "$CLAUDE_PLUGIN_ROOT" || w.text == "${CLAUDE_PLUGIN_ROOT}":
-		return Script{Anchor: ScriptPluginRoot}, BindScript
+		return Script{Anchor: PluginRoot}, BindScript
 	case w.text == "~" && w.tilde || w.text == "$HOME" || w.text == "${HOME}":
-		return Script{Anchor: ScriptHome}, BindScript
+		return Script{Anchor: Home}, BindScript
 	}
 	return w.script(true)
 }
@@ -270,7 +272,7 @@ type cmdWord struct {
 // plain reports whether w is exactly s, written without anything the shell expands.
 func (w cmdWord) plain(s string) bool { return w.text == s && !w.expansion && !w.literal }
 
-// script reads w as a file path; relative, it is ScriptRelative (a bare
+// script reads w as a file path; relative, it is Relative (a bare
 // name only as an interpreter's operand: as a program it is found on PATH).
 func (w cmdWord) script(program bool) (Script, Bind) {
 	if w.literal || w.expansion || w.text == "" {
@@ -279,9 +281,9 @@ func (w cmdWord) script(program bool) (Script, Bind) {
 	sc := Script{}
 	switch rest, _ := strings.CutPrefix(w.text, "~/"); {
 	case w.tilde:
-		sc = Script{Anchor: ScriptHome, Path: rest}
+		sc = Script{Anchor: Home, Path: rest}
 	case w.text[0] == '/':
-		sc = Script{Anchor: ScriptAbsolute, Path: w.text}
+		sc = Script{Anchor: Absolute, Path: w.text}
 	case w.text[0] == '$':
 		for _, a := range scriptAnchors {
 			if rest, ok := strings.CutPrefix(w.text, a.prefix); ok {
@@ -292,7 +294,7 @@ func (w cmdWord) script(program bool) (Script, Bind) {
 	case program && !strings.ContainsRune(w.text, '/'):
 		return Script{}, BindNone
 	default:
-		sc = Script{Anchor: ScriptRelative, Path: w.text}
+		sc = Script{Anchor: Relative, Path: w.text}
 	}
 	// Any other expansion left in the path makes the file unknowable here.
 	if sc.Anchor == 0 || sc.Path == "" || strings.ContainsAny(sc.Path, "$`") {
