@@ -33,6 +33,8 @@ const (
 )
 
 // MaxJSON bounds a settings or .mcp.json document (DESIGN §12, "Bad input").
+// It is the one bound of a settings file: the watch and every hook reader
+// refuse a file over it. What the watch holds as oversize no hook acts on.
 const MaxJSON = 1 << 20
 
 // MaxClaudeJSON bounds ~/.claude.json: Claude Code rewrites it at every start
