@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/skillwire/skillwire/claude/config/frontmatter"
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 // frontmatterKeys are the frontmatter fields that change what runs or what
@@ -81,7 +82,7 @@ func extract(m map[string]any, dup bool) Extract {
 // frontmatterMap parses the frontmatter to a mapping (nil for none). bad
 // is why it could not be read whole; dup, that a key was given twice.
 func frontmatterMap(data []byte) (m map[string]any, dup bool, bad Anomaly) {
-	m, dup, err := frontmatter.Read(data, maxConfigDepth)
+	m, dup, err := frontmatter.Read(data, jsonread.MaxDepth)
 	switch {
 	case err == nil:
 		return m, dup, ""

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude/config/frontmatter"
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 func TestFrontmatterExtractsItsFacts(t *testing.T) {
@@ -46,7 +47,7 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 		laughs += fmt.Sprintf("%c: &%c [*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c]\n", i, i, prev, prev, prev, prev, prev, prev, prev, prev, prev)
 	}
 	laughs += "name: *i\n---\n"
-	deep := "---\nname: " + strings.Repeat("[", maxConfigDepth+5) + strings.Repeat("]", maxConfigDepth+5) + "\n---\n"
+	deep := "---\nname: " + strings.Repeat("[", jsonread.MaxDepth+5) + strings.Repeat("]", jsonread.MaxDepth+5) + "\n---\n"
 	for _, c := range []struct {
 		name, doc string
 		want      Anomaly

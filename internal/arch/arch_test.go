@@ -34,6 +34,7 @@ var layer = map[string]int{
 	"snapshot":                    1,
 	"baseline/internal/storefile": 1,
 	"claude/config/frontmatter":   1,
+	"claude/config/jsonread":      1,
 	"snapshot/content":            2,
 	"events":                      2,
 	"walker":                      2,
