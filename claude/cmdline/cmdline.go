@@ -22,8 +22,8 @@ const (
 	Relative
 )
 
-// Script is a local file a command runs: its anchor and the path under it,
-// exactly as written after shell quoting is removed (never cleaned).
+// Script is a local file a command runs: its anchor and the path under it.
+// The path is as written once shell quoting is removed. It is never cleaned.
 type Script struct {
 	Anchor Anchor
 	Path   string
@@ -33,12 +33,13 @@ type Script struct {
 type Bind uint8
 
 const (
-	// BindNone: nothing local to bind (a program found on PATH, code given
-	// inline in the command line, which facts tell whole).
+	// BindNone: nothing local to bind. It is a program found on PATH, or
+	// code inline in the command line, which facts tell whole.
 	BindNone   Bind = iota
 	BindScript      // the Script it runs
-	// BindUnknown: it runs something skillwire cannot bind to a file (an
-	// expansion, a construct it does not parse, an interpreter reading stdin).
+	// BindUnknown: it runs something skillwire cannot bind to a file. That
+	// is an expansion, a construct it does not parse, or an interpreter
+	// reading stdin.
 	BindUnknown
 )
 
@@ -51,7 +52,7 @@ var scriptAnchors = []struct {
 	{"$HOME/", Home}, {"${HOME}/", Home},
 }
 
-// scriptInterpreters run the file named by their first operand; `bash x.sh`
+// scriptInterpreters run the file named by their first operand. `bash x.sh`
 // runs x.sh as surely as `./x.sh` does. `source` and `.` read one into the shell.
 var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "ksh", "lua", "mksh", "node", "nodejs",
 	"perl", "php", "pwsh", "pypy", "pypy3", "python", "python2", "python3", "ruby", "sh", "source", "ts-node", "tsx", "zsh"}
@@ -59,9 +60,10 @@ var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "k
 // scriptShells take -c with a command line of their own.
 var scriptShells = []string{"bash", "dash", "fish", "ksh", "mksh", "sh", "zsh"}
 
-// scriptRunner runs what follows its subcommand (sub, "" for none): a
-// package from a registry (`npx tsx x.ts` runs the tsx package), or, with
-// files, a file of the project (`uv run x.py`). An interpreter after it is read as one.
+// scriptRunner runs what follows its subcommand (sub, "" for none). That is
+// a package from a registry: `npx tsx x.ts` runs the tsx package. With
+// files, it is a file of the project: `uv run x.py`. An interpreter after
+// it is read as one.
 type scriptRunner struct {
 	sub   string
 	files bool
@@ -70,14 +72,15 @@ type scriptRunner struct {
 var scriptRunners = map[string]scriptRunner{"npx": {}, "bunx": {}, "pnpx": {}, "uvx": {}, "pnpm": {sub: "exec"}, "npm": {sub: "exec"},
 	"uv": {sub: "run", files: true}, "poetry": {sub: "run", files: true}, "pipenv": {sub: "run", files: true}}
 
-// maxCommandWords bounds the words looked at: wrappers and options past it are not followed.
+// maxCommandWords bounds the words looked at. Wrappers and options past it
+// are not followed.
 const maxCommandWords = 32
 
-// ScriptOf reports the local file a command line runs: its program,
-// or the first operand of a known interpreter (named by its basename when
-// it is a system path), past assignments and wrappers (exec, env, timeout,
-// nohup, npx, uv run, …) and a leading `cd DIR &&`. A path is reported as
-// written, never cleaned; a relative one is Relative.
+// ScriptOf reports the local file a command line runs. That is its program,
+// or the first operand of a known interpreter. An interpreter at a system
+// path is known by its basename. Assignments, wrappers (exec, env, timeout,
+// nohup, npx, uv run, …) and a leading `cd DIR &&` are passed over. A path
+// is reported as written, never cleaned. A relative one is Relative.
 func ScriptOf(command string) (Script, Bind) {
 	return commandScript(command, 0)
 }
@@ -217,8 +220,8 @@ func isInterpreter(name string) bool {
 	return false
 }
 
-// interpreterScript reads an interpreter's arguments: its first operand is
-// the file; `sh -c LINE` is parsed once more; other inline code binds nothing.
+// interpreterScript reads an interpreter's arguments. Its first operand is
+// the file. `sh -c LINE` is parsed once more. Other inline code binds nothing.
 func interpreterScript(name string, args []cmdWord, depth int) (Script, Bind) {
 	if (name == "deno" || name == "bun") && len(args) > 0 && args[0].plain("run") {
 		args = args[1:]
@@ -272,8 +275,8 @@ type cmdWord struct {
 // plain reports whether w is exactly s, written without anything the shell expands.
 func (w cmdWord) plain(s string) bool { return w.text == s && !w.expansion && !w.literal }
 
-// script reads w as a file path; relative, it is Relative (a bare
-// name only as an interpreter's operand: as a program it is found on PATH).
+// script reads w as a file path. A relative one is Relative. A bare name
+// is one only as an interpreter's operand: as a program it is found on PATH.
 func (w cmdWord) script(program bool) (Script, Bind) {
 	if w.literal || w.expansion || w.text == "" {
 		return Script{}, BindUnknown
@@ -318,8 +321,8 @@ func cmdAssignment(w cmdWord) bool {
 
 // cmdWords splits the first simple command of a POSIX shell line into at
 // most n words, removing quotes. It stops at the first operator, returned
-// with the line after it; ok is false for an unterminated quote, a line
-// that starts with an operator or more than n words.
+// with the line after it. ok is false for an unterminated quote, for a line
+// that starts with an operator, and past n words.
 func cmdWords(s string, n int) (words []cmdWord, op, rest string, ok bool) {
 	i := 0
 	for {
