@@ -26,16 +26,16 @@ var toolKeys = []string{"allowed-tools", "disallowedTools", "skills", "tools"}
 const AnomalyMultiDocument Anomaly = "multidocument"
 
 // Frontmatter extracts frontmatterKeys from the YAML frontmatter of a
-// SKILL.md, agent or command file (data is the file's start; only
-// MaxFrontmatter bytes are looked at). A file without frontmatter has the
-// empty form `{}`. Tool lists are kept sorted whether written as a list or
-// as one string.
+// SKILL.md, agent or command file. data is the file's start; only
+// frontmatter.Max bytes are looked at. A file without frontmatter has the
+// empty form `{}`. Tool lists are kept sorted, written as a list or as
+// one string.
 //
-// Frontmatter the client cannot read either (not YAML even after its own
-// quoting of plain values, frontmatterQuoted) is no anomaly: the client
-// loads such a file with no frontmatter at all. Its form is then
-// unreadableForm, told as a fact (FactFrontmatterUnreadable); the digest
-// still binds every byte of the file.
+// Frontmatter the client cannot read either is no anomaly. It is not YAML
+// even after the client quotes its plain values (frontmatter.ErrUnreadable).
+// The client loads such a file with no frontmatter at all. Its form is
+// then unreadableForm, told as a fact (FactFrontmatterUnreadable). The
+// digest still binds every byte of the file.
 func Frontmatter(data []byte) Extract {
 	m, dup, bad := frontmatterMap(data)
 	if bad == AnomalyUnparsable {
