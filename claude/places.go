@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/claude/cmdline"
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/walker"
@@ -155,7 +156,7 @@ func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 func (r Root) scripts(canon []byte) []string {
 	var out []string
 	for _, c := range config.SettingsCommands(canon) {
-		if p, b := r.bind(c); b == BindScript {
+		if p, b := r.bind(c); b == cmdline.BindScript {
 			out = append(out, p)
 		}
 	}
@@ -163,25 +164,25 @@ func (r Root) scripts(canon []byte) []string {
 }
 
 // bind is the file command c of r's settings runs, or why there is none.
-func (r Root) bind(c config.Command) (string, Bind) {
+func (r Root) bind(c config.Command) (string, cmdline.Bind) {
 	if c.Type != "" && c.Type != "command" {
-		return "", BindNone // an http hook's URL, a prompt hook's prompt
+		return "", cmdline.BindNone // an http hook's URL, a prompt hook's prompt
 	}
-	sc, b := CommandScript(c.Command)
-	if b != BindScript {
+	sc, b := cmdline.ScriptOf(c.Command)
+	if b != cmdline.BindScript {
 		return "", b
 	}
 	switch {
-	case sc.Anchor == ScriptAbsolute:
-		return sc.Path, BindScript
-	case sc.Anchor == ScriptHome && r.Home != "":
-		return pathname.Join(r.Home, sc.Path), BindScript
-	case (sc.Anchor == ScriptProjectDir || sc.Anchor == ScriptRelative) && r.Project != "":
-		return pathname.Join(r.Project, sc.Path), BindScript
-	case sc.Anchor == ScriptRelative && r.Scope == Project:
-		return "", BindNone // no project directory known: nothing to resolve it against
+	case sc.Anchor == cmdline.Absolute:
+		return sc.Path, cmdline.BindScript
+	case sc.Anchor == cmdline.Home && r.Home != "":
+		return pathname.Join(r.Home, sc.Path), cmdline.BindScript
+	case (sc.Anchor == cmdline.ProjectDir || sc.Anchor == cmdline.Relative) && r.Project != "":
+		return pathname.Join(r.Project, sc.Path), cmdline.BindScript
+	case sc.Anchor == cmdline.Relative && r.Scope == Project:
+		return "", cmdline.BindNone // no project directory known: nothing to resolve it against
 	}
-	return "", BindUnknown
+	return "", cmdline.BindUnknown
 }
 
 // StandingFacts are what is told of candidate name of r, of canonical form
@@ -200,7 +201,7 @@ func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	}
 	var fs []config.Fact
 	for _, c := range config.SettingsCommands(canon) {
-		if _, b := r.bind(c); b == BindUnknown {
+		if _, b := r.bind(c); b == cmdline.BindUnknown {
 			fs = append(fs, config.Fact{Kind: config.FactUnboundCommand, Event: c.Event, Name: c.Source, Command: c.Command})
 		}
 	}

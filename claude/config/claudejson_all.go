@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 // McpjsonKeys are a project's approvals of its .mcp.json servers, in
@@ -29,50 +31,47 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
 	}
-	s := &claudeScan{data: trimBOM(data)}
+	s := jsonread.NewScanner(trimBOM(data))
 	kept := map[string]any{}
 	var projects map[string]any           // project -> its mcpServers value
 	var mcpjson map[string]map[string]any // project -> its McpjsonKeys
-	if failed := s.top(func(k string) error {
+	err := s.Top(func(k string) error {
 		switch k {
 		case "mcpServers":
-			return s.keep(kept, "mcpServers", 1)
+			return s.Keep(kept, "mcpServers", 1)
 		case "projects":
 			// Only the last `projects` counts; a repeated project or key
 			// replaces the earlier one.
 			projects, mcpjson = map[string]any{}, map[string]map[string]any{}
-			return s.object(func(p string) error {
+			return s.Object(func(p string) error {
 				delete(projects, p)
 				delete(mcpjson, p)
-				s.space()
-				if s.i == len(s.data) || s.data[s.i] != '{' {
-					return s.skip()
+				if !s.AtObject() {
+					return s.Skip()
 				}
-				return s.object(func(pk string) error {
+				return s.Object(func(pk string) error {
 					if slices.Contains(McpjsonKeys, pk) {
 						if mcpjson[p] == nil {
 							mcpjson[p] = map[string]any{}
 						}
-						return s.keep(mcpjson[p], pk, 3)
+						return s.Keep(mcpjson[p], pk, 3)
 					}
 					if pk != "mcpServers" {
-						return s.skip()
+						return s.Skip()
 					}
 					// Most projects have none: `{}` needs no decoder.
-					s.space()
-					start := s.i
-					if err := s.skip(); err == nil && emptyObject(s.data[start:s.i]) {
+					if s.EmptyObject() {
 						projects[p] = map[string]any{}
 						return nil
 					}
-					s.i = start
-					return s.keep(projects, p, 3)
+					return s.Keep(projects, p, 3)
 				})
 			})
 		}
-		return s.skip()
-	}); failed != nil {
-		return *failed
+		return s.Skip()
+	})
+	if err != nil {
+		return extracted(nil, false, err)
 	}
 	local := map[string]any{}
 	for p, v := range projects {
@@ -91,11 +90,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	if len(mcpjson) > 0 {
 		kept[LocalMcpjsonKey] = mcpjson
 	}
-	ex := Extract{Canonical: canonicalJSON(kept)}
-	if s.dup {
-		ex.Anomalies = []Anomaly{AnomalyDuplicateKey}
-	}
-	return ex
+	return extracted(kept, s.Dup, nil)
 }
 
 // localServerKey names server name of project p in localMcpServers:
@@ -107,19 +102,6 @@ func localServerKey(name, p string) string {
 		return string(canonicalJSON([]any{name, p}))
 	}
 	return name + "@" + p
-}
-
-// emptyObject reports whether b is `{}`, with any whitespace inside.
-func emptyObject(b []byte) bool {
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return false
-	}
-	for _, c := range b[1 : len(b)-1] {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // LocalServer reads a key of localMcpServers back into the server's name

@@ -10,9 +10,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"slices"
-	"strings"
+
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 // Claude Code's JSON configuration (settings, .mcp.json, ~/.claude.json) is
@@ -33,14 +33,13 @@ const (
 )
 
 // MaxJSON bounds a settings or .mcp.json document (DESIGN §12, "Bad input").
+// It is the one bound of a settings file: the watch and every hook reader
+// refuse a file over it. What the watch holds as oversize no hook acts on.
 const MaxJSON = 1 << 20
 
 // MaxClaudeJSON bounds ~/.claude.json: Claude Code rewrites it at every start
 // with per-project history, so real ones grow well past a settings file.
 const MaxClaudeJSON = 16 << 20
-
-// maxConfigDepth bounds the nesting of a kept value; real settings nest about 6 deep.
-const maxConfigDepth = 64
 
 // noiseKeys are the settings keys left out of a settings file's canonical
 // form: every other key, one skillwire has never heard of included, is kept,
@@ -88,122 +87,6 @@ type Extract struct {
 	Anomalies []Anomaly
 }
 
-// errConfigDepth stops a walk nested past maxConfigDepth.
-var errConfigDepth = errors.New("nested too deep")
-
-// configReader walks one JSON document token by token, building only the
-// values it keeps and noting duplicate keys on the way.
-type configReader struct {
-	dec *json.Decoder
-	dup bool
-}
-
-func newConfigReader(data []byte) *configReader {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	return &configReader{dec: dec}
-}
-
-// skipValue is decoded into to pass over a value without building it: the
-// decoder still checks its syntax, and nothing is copied.
-type skipValue struct{}
-
-func (*skipValue) UnmarshalJSON([]byte) error { return nil }
-
-func (r *configReader) skip() error { return r.dec.Decode(&skipValue{}) }
-
-// value builds the next value as map[string]any, []any, string, json.Number,
-// bool or nil. A repeated key keeps its last value, as JSON.parse does.
-func (r *configReader) value(depth int) (any, error) {
-	if depth > maxConfigDepth {
-		return nil, errConfigDepth
-	}
-	tok, err := r.dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		m := map[string]any{}
-		for r.dec.More() {
-			k, err := r.key()
-			if err != nil {
-				return nil, err
-			}
-			v, err := r.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := m[k]; ok {
-				r.dup = true
-			}
-			m[k] = v
-		}
-		_, err := r.dec.Token()
-		return m, err
-	case json.Delim('['):
-		a := []any{}
-		for r.dec.More() {
-			v, err := r.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err := r.dec.Token()
-		return a, err
-	}
-	return tok, nil
-}
-
-func (r *configReader) key() (string, error) {
-	tok, err := r.dec.Token()
-	if err != nil {
-		return "", err
-	}
-	k, ok := tok.(string)
-	if !ok {
-		return "", errors.New("object key is not a string")
-	}
-	return k, nil
-}
-
-// object walks the members of the object that comes next, calling member
-// with each key; member must consume the value. Duplicate keys are noted.
-func (r *configReader) object(member func(key string) error) error {
-	tok, err := r.dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != json.Delim('{') {
-		return errors.New("not an object")
-	}
-	seen := map[string]bool{}
-	for r.dec.More() {
-		k, err := r.key()
-		if err != nil {
-			return err
-		}
-		if seen[k] {
-			r.dup = true
-		}
-		seen[k] = true
-		if err := member(k); err != nil {
-			return err
-		}
-	}
-	_, err = r.dec.Token()
-	return err
-}
-
-// end requires that nothing but whitespace follows the document.
-func (r *configReader) end() error {
-	if _, err := r.dec.Token(); err != io.EOF {
-		return errors.New("data after the top-level object")
-	}
-	return nil
-}
-
 // utf8BOM may open a JSON file: Claude Code strips it, so a file with one
 // configures as much as one without.
 var utf8BOM = []byte("\xef\xbb\xbf")
@@ -212,24 +95,28 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
 
 // extractConfig runs read over data and turns its outcome into an Extract.
-func extractConfig(data []byte, size, max int64, read func(r *configReader) (map[string]any, error)) Extract {
+func extractConfig(data []byte, size, max int64, read func(r *jsonread.Reader) (map[string]any, error)) Extract {
 	if size > max || int64(len(data)) > max {
 		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
 	}
-	r := newConfigReader(trimBOM(data))
+	r := jsonread.NewReader(trimBOM(data))
 	kept, err := read(r)
 	if err == nil {
-		err = r.end()
+		err = r.End()
 	}
-	if errors.Is(err, errConfigDepth) {
+	return extracted(kept, r.Dup, err)
+}
+
+// extracted is the Extract of a read that kept kept, or failed with err.
+func extracted(kept map[string]any, dup bool, err error) Extract {
+	switch {
+	case errors.Is(err, jsonread.ErrDepth):
 		return Extract{Anomalies: []Anomaly{AnomalyDepth}}
-	}
-	if err != nil {
+	case err != nil:
 		return Extract{Anomalies: []Anomaly{AnomalyUnparsable}}
 	}
-	var ex Extract
-	ex.Canonical = canonicalJSON(kept)
-	if r.dup {
+	ex := Extract{Canonical: canonicalJSON(kept)}
+	if dup {
 		ex.Anomalies = []Anomaly{AnomalyDuplicateKey}
 	}
 	return ex
@@ -253,13 +140,13 @@ func canonicalJSON(v any) []byte {
 // (user, project, local or managed). size is the file's size as the caller
 // observed it; data is what it read, bounded.
 func SettingsSubset(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
+	return extractConfig(data, size, MaxJSON, func(r *jsonread.Reader) (map[string]any, error) {
 		kept := map[string]any{}
-		err := r.object(func(k string) error {
+		err := r.Object(func(k string) error {
 			if Noise(k) {
-				return r.skip()
+				return r.Skip()
 			}
-			v, err := r.value(1)
+			v, err := r.Value(1)
 			kept[k] = v
 			return err
 		})
@@ -269,195 +156,16 @@ func SettingsSubset(data []byte, size int64) Extract {
 
 // MCPJSON extracts `mcpServers` of a project's .mcp.json.
 func MCPJSON(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
+	return extractConfig(data, size, MaxJSON, func(r *jsonread.Reader) (map[string]any, error) {
 		kept := map[string]any{}
-		err := r.object(func(k string) error {
+		err := r.Object(func(k string) error {
 			if k != "mcpServers" {
-				return r.skip()
+				return r.Skip()
 			}
-			v, err := r.value(1)
+			v, err := r.Value(1)
 			kept[k] = v
 			return err
 		})
 		return kept, err
 	})
-}
-
-var errClaudeJSON = errors.New("not a JSON object")
-
-// top scans the whole document as one object, nothing after it, and turns
-// a failure into the anomaly of the extract (nil: the scan succeeded).
-func (s *claudeScan) top(fn func(k string) error) *Extract {
-	err := s.object(fn)
-	if err == nil {
-		s.space()
-		if s.i != len(s.data) {
-			err = errors.New("data after the top-level object")
-		}
-	}
-	switch {
-	case errors.Is(err, errConfigDepth):
-		return &Extract{Anomalies: []Anomaly{AnomalyDepth}}
-	case err != nil:
-		return &Extract{Anomalies: []Anomaly{AnomalyUnparsable}}
-	}
-	return nil
-}
-
-// claudeScan walks the few levels of ~/.claude.json that lead to the kept
-// values over raw bytes. Kept values are read by configReader in full.
-type claudeScan struct {
-	data []byte
-	i    int
-	dup  bool
-}
-
-func (s *claudeScan) space() {
-	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
-		s.i++
-	}
-}
-
-// object walks the members of the object that comes next; member must consume the value.
-func (s *claudeScan) object(member func(key string) error) error {
-	s.space()
-	if s.i == len(s.data) || s.data[s.i] != '{' {
-		return errClaudeJSON
-	}
-	s.i++
-	seen := map[string]bool{}
-	for first := true; ; first = false {
-		s.space()
-		if s.i < len(s.data) && s.data[s.i] == '}' && first {
-			s.i++
-			return nil
-		}
-		start := s.i
-		if !s.skipString() {
-			return errClaudeJSON
-		}
-		raw := s.data[start+1 : s.i-1]
-		k := string(raw)
-		if bytes.IndexByte(raw, '\\') >= 0 {
-			if err := json.Unmarshal(s.data[start:s.i], &k); err != nil {
-				return errClaudeJSON
-			}
-		}
-		s.space()
-		if s.i == len(s.data) || s.data[s.i] != ':' {
-			return errClaudeJSON
-		}
-		s.i++
-		if seen[k] {
-			s.dup = true
-		}
-		seen[k] = true
-		if err := member(k); err != nil {
-			return err
-		}
-		s.space()
-		if s.i == len(s.data) {
-			return errClaudeJSON
-		}
-		s.i++
-		switch s.data[s.i-1] {
-		case '}':
-			return nil
-		case ',':
-			continue
-		}
-		return errClaudeJSON
-	}
-}
-
-// keep reads the next value in full (syntax, duplicate keys, depth) into kept[name].
-func (s *claudeScan) keep(kept map[string]any, name string, depth int) error {
-	s.space()
-	start := s.i
-	if err := s.skip(); err != nil {
-		return err
-	}
-	r := newConfigReader(s.data[start:s.i])
-	v, err := r.value(depth)
-	if err == nil {
-		err = r.end()
-	}
-	s.dup = s.dup || r.dup
-	kept[name] = v
-	return err
-}
-
-// skipString passes over the string that starts at s.i, quotes included.
-func (s *claudeScan) skipString() bool {
-	if s.i == len(s.data) || s.data[s.i] != '"' {
-		return false
-	}
-	j := s.i + 1
-	for {
-		k := bytes.IndexByte(s.data[j:], '"')
-		if k < 0 {
-			return false
-		}
-		j += k
-		n := 0
-		for p := j - 1; s.data[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			s.i = j + 1
-			return true
-		}
-		j++
-	}
-}
-
-// maxSkipDepth bounds the nesting of a skipped value, as encoding/json does.
-const maxSkipDepth = 10000
-
-// skip passes over one value, checking that strings end and brackets match.
-func (s *claudeScan) skip() error {
-	s.space()
-	if s.i == len(s.data) {
-		return errClaudeJSON
-	}
-	switch s.data[s.i] {
-	case '"':
-		if !s.skipString() {
-			return errClaudeJSON
-		}
-		return nil
-	case '{', '[':
-		var open []byte
-		for s.i < len(s.data) {
-			switch c := s.data[s.i]; c {
-			case '"':
-				if !s.skipString() {
-					return errClaudeJSON
-				}
-				continue
-			case '{', '[':
-				if open = append(open, c); len(open) > maxSkipDepth {
-					return errConfigDepth
-				}
-			case '}', ']':
-				if len(open) == 0 || open[len(open)-1] != c-2 {
-					return errClaudeJSON
-				}
-				if open = open[:len(open)-1]; len(open) == 0 {
-					s.i++
-					return nil
-				}
-			}
-			s.i++
-		}
-		return errClaudeJSON
-	}
-	start := s.i
-	for s.i < len(s.data) && strings.IndexByte(",}] \t\r\n", s.data[s.i]) < 0 {
-		s.i++
-	}
-	if s.i == start {
-		return errClaudeJSON
-	}
-	return nil
 }

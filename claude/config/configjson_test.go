@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 func subsetOf(t *testing.T, doc string) Extract {
@@ -93,7 +95,7 @@ func TestDuplicateKeysKeepTheLastAndAreReported(t *testing.T) {
 }
 
 func TestBadSettingsAreAnomaliesWithoutACanonicalForm(t *testing.T) {
-	deep := strings.Repeat(`{"a":`, maxConfigDepth+2) + "1" + strings.Repeat("}", maxConfigDepth+2)
+	deep := strings.Repeat(`{"a":`, jsonread.MaxDepth+2) + "1" + strings.Repeat("}", jsonread.MaxDepth+2)
 	for name, c := range map[string]struct {
 		doc  string
 		size int64

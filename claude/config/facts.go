@@ -2,13 +2,9 @@ package config
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/skillwire/skillwire/anomaly"
 )
 
 // FactKind is one kind of security-relevant change of a configuration
@@ -291,48 +287,6 @@ func DangerousEnv(name string) bool {
 	return slices.Contains([]string{"PATH", "SHELL", "BASH_ENV", "ENV", "ZDOTDIR", "HOME", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "SSL_CERT_FILE", "SSL_CERT_DIR", "PROMPT_COMMAND"}, u)
 }
 
-// factNouns name each kind in counts ("+2 hooks"); the words are fixed.
-var factNouns = map[FactKind]string{
-	FactNewHook: "hooks", FactHookRemoved: "removed hooks", FactHelperSet: "helpers", FactHelperRemoved: "removed helpers",
-	FactEnvSet: "env", FactEnvRemoved: "removed env", FactNewMCPServer: "MCP servers", FactMCPServerChanged: "changed MCP servers",
-	FactMCPServerRemoved: "removed MCP servers", FactEnableAllProjectMCP: "enableAllProjectMcpServers",
-	FactMcpjsonServerEnabled: "enabled .mcp.json servers", FactMcpjsonServerDisabled: "disabled .mcp.json servers",
-	FactPermissionsDefaultMode: "permission modes", FactPermissionRuleAdded: "permission rules", FactPermissionRuleRemoved: "removed permission rules",
-	FactAdditionalDirectoryAdded: "additional directories", FactPermissionsChanged: "permissions keys",
-	FactPluginEnabled: "enabled plugins", FactPluginDisabled: "disabled plugins", FactMarketplaceAdded: "marketplaces",
-	FactMarketplaceChanged: "changed marketplaces", FactMarketplaceRemoved: "removed marketplaces", FactNameChanged: "names",
-	FactAllowedToolAdded: "allowed tools", FactAllowedToolRemoved: "removed allowed tools",
-	FactUnboundCommand: "commands skillwire cannot bind to a file", FactSettingSet: "settings",
-	FactFrontmatterMode: "permission modes", FactToolAdded: "tools", FactToolRemoved: "removed tools",
-	FactToolsUnrestricted: "unrestricted tools", FactDisallowedToolAdded: "disallowed tools", FactDisallowedToolRemoved: "no longer disallowed tools",
-	FactPluginInstalled: "installed plugins", FactPluginInstallChanged: "reinstalled plugins", FactPluginUninstalled: "uninstalled plugins",
-	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
-	FactPluginSourceUnwatched: "marketplace folders not watched", FactPluginRecordDiffers: "plugins that differ from their install record",
-	FactNewLSPServer: "LSP servers", FactLSPServerChanged: "changed LSP servers", FactLSPServerRemoved: "removed LSP servers",
-}
-
-// CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
-func CountFacts(fs []Fact) string {
-	n := map[FactKind]int{}
-	var kinds []FactKind
-	for _, f := range fs {
-		if n[f.Kind] == 0 {
-			kinds = append(kinds, f.Kind)
-		}
-		n[f.Kind]++
-	}
-	slices.Sort(kinds)
-	parts := make([]string, len(kinds))
-	for i, k := range kinds {
-		noun, ok := factNouns[k]
-		if !ok {
-			noun = fmt.Sprintf("fact(%d)", k)
-		}
-		parts[i] = fmt.Sprintf("+%d %s", n[k], noun)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // hookFacts compares hooks as multisets of (event, matcher, type, command):
 // a changed command is a new hook and a removed one.
 func hookFacts(old, new any) []Fact {
@@ -395,14 +349,6 @@ func helperFacts(o, n map[string]any) []Fact {
 // helperNames are the settings keys told as helper facts, in the order told.
 func helperNames() []string {
 	return slices.Concat(objectHelperKeys, helperKeys, []string{HeadersHelper})
-}
-
-// helperWho names the helper of a fact: its key, or a marketplace's headersHelper.
-func helperWho(f Fact) string {
-	if f.Name == HeadersHelper {
-		return "marketplace " + factQuote(f.Matcher) + " headersHelper"
-	}
-	return factWord(helperNames(), f.Name)
 }
 
 func cfgHas[K comparable, V any](m map[K]V, k K) bool {
@@ -632,228 +578,12 @@ func cfgJSON(v any) string {
 	return string(canonicalJSON(v))
 }
 
-// cfgDisplay is a JSON value for a fact: a string as itself, any other as its JSON.
-func cfgDisplay(j string) string {
-	var s string
-	if json.Unmarshal([]byte(j), &s) == nil {
-		return s
-	}
-	return j
-}
-
 // cfgText is a string as itself and any other value as its JSON.
 func cfgText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
 	return cfgJSON(v)
-}
-
-// hookEvents and permissionModes are Claude Code's own vocabulary, told
-// bare; any other event or mode name is attacker text and told quoted.
-var (
-	hookEvents = []string{"ConfigChange", "InstructionsLoaded", "Notification", "PermissionRequest",
-		"PostCompact", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse", "SessionEnd",
-		"SessionStart", "Setup", "Stop", "SubagentStart", "SubagentStop", "TaskCompleted",
-		"TeammateIdle", "UserPromptExpansion", "UserPromptSubmit", "WorktreeCreate", "WorktreeRemove"}
-	permissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"}
-)
-
-// factProject names the project of ~/.claude.json a fact is for.
-func factProject(f Fact) string {
-	if f.Project == "" {
-		return ""
-	}
-	return " of project " + factQuote(f.Project) + " in .claude.json"
-}
-
-func factWord(words []string, s string) string {
-	if slices.Contains(words, s) {
-		return s
-	}
-	return factQuote(s)
-}
-
-// String is the fact as one factual line. Attacker text is always quoted and
-// escaped (factQuote); the words around it are fixed. A fact of a plugin's
-// marketplace.json says so first ("marketplace entry: new SessionStart
-// hook runs …").
-func (f Fact) String() string {
-	if f.Origin == OriginEntry || f.Origin == OriginMarketplace {
-		o := f
-		o.Origin = ""
-		if f.Kind == FactSettingSet {
-			return f.Origin + ": " + entryField(f)
-		}
-		return f.Origin + ": " + o.String()
-	}
-	q := factQuote
-	switch f.Kind {
-	case FactNewHook, FactHookRemoved:
-		s := "new " + factWord(hookEvents, f.Event) + " hook"
-		if f.Kind == FactHookRemoved {
-			s = "removed " + factWord(hookEvents, f.Event) + " hook"
-		}
-		if f.Matcher != "" {
-			s += " for " + q(f.Matcher)
-		}
-		switch f.Type {
-		case "", "command":
-			return s + " runs " + q(f.Command)
-		case "http":
-			return s + " posts to " + q(f.Command)
-		}
-		return s + " of type " + q(f.Type) + ": " + q(f.Command)
-	case FactHelperSet:
-		return helperWho(f) + " now runs " + q(f.Command)
-	case FactHelperRemoved:
-		return helperWho(f) + " is no longer set"
-	case FactEnvSet:
-		return "env now sets " + q(f.Name)
-	case FactEnvRemoved:
-		return "env no longer sets " + q(f.Name)
-	case FactNewMCPServer, FactMCPServerChanged:
-		s := "new " + factScope(f.Scope) + "MCP server " + factServer(f)
-		if f.Kind == FactMCPServerChanged {
-			s = factScope(f.Scope) + "MCP server " + factServer(f) + " changed:"
-		}
-		helper := ""
-		if f.Value != "" {
-			helper = "; its headersHelper runs " + q(f.Value)
-		}
-		switch f.Type {
-		case "command":
-			return s + " runs " + q(f.Command) + helper
-		case "url":
-			return s + " connects to " + q(f.Command) + helper
-		}
-		return s + " (no command or URL)" + helper
-	case FactMCPServerRemoved:
-		return factScope(f.Scope) + "MCP server " + factServer(f) + " removed"
-	case FactNewLSPServer, FactLSPServerChanged:
-		s := "new LSP server " + q(f.Name)
-		if f.Kind == FactLSPServerChanged {
-			s = "LSP server " + q(f.Name) + " changed:"
-		}
-		switch f.Type {
-		case "command":
-			return s + " runs " + q(f.Command)
-		case "url":
-			return s + " connects to " + q(f.Command)
-		}
-		return s + " (no command)"
-	case FactLSPServerRemoved:
-		return "LSP server " + q(f.Name) + " removed"
-	case FactEnableAllProjectMCP:
-		return "enableAllProjectMcpServers" + factProject(f) + " is " + factSetting(f.Value, []string{"true", "false"})
-	case FactMcpjsonServerEnabled:
-		return "enabledMcpjsonServers" + factProject(f) + " now includes " + q(f.Name)
-	case FactMcpjsonServerDisabled:
-		return "disabledMcpjsonServers" + factProject(f) + " now includes " + q(f.Name)
-	case FactPermissionsDefaultMode:
-		return "permissions.defaultMode is " + factSetting(f.Value, permissionModes)
-	case FactPermissionRuleAdded:
-		return "permissions." + factWord([]string{"allow", "ask", "deny"}, f.Name) + " now includes " + q(f.Value)
-	case FactPermissionRuleRemoved:
-		return "permissions." + factWord([]string{"allow", "ask", "deny"}, f.Name) + " no longer includes " + q(f.Value)
-	case FactAdditionalDirectoryAdded:
-		return "permissions.additionalDirectories now includes " + q(f.Value)
-	case FactPermissionsChanged:
-		return "permissions key " + q(f.Name) + " changed"
-	case FactPluginEnabled:
-		return "plugin " + q(f.Name) + " is now enabled"
-	case FactPluginDisabled:
-		return "plugin " + q(f.Name) + " is no longer enabled"
-	case FactMarketplaceAdded:
-		return "new marketplace " + q(f.Name) + " from " + q(f.Value)
-	case FactMarketplaceChanged:
-		return "marketplace " + q(f.Name) + " is now from " + q(f.Value)
-	case FactMarketplaceRemoved:
-		return "marketplace " + q(f.Name) + " removed"
-	case FactNameChanged:
-		return "frontmatter name is now " + q(f.Value)
-	case FactAllowedToolAdded:
-		return "allowed-tools now includes " + q(f.Name)
-	case FactAllowedToolRemoved:
-		return "allowed-tools no longer includes " + q(f.Name)
-	case FactPluginInstalled:
-		return "plugin " + q(f.Name) + " is now installed: version " + q(f.Value) + " at " + q(f.Command)
-	case FactPluginInstallChanged:
-		return "plugin " + q(f.Name) + " is now version " + q(f.Value) + " at " + q(f.Command)
-	case FactPluginUninstalled:
-		return "plugin " + q(f.Name) + " is no longer installed"
-	case FactPluginOutsideCache:
-		return "plugin " + q(f.Name) + " is installed from outside the plugin cache: " + q(f.Command)
-	case FactPluginSourceUnwatched:
-		return "marketplace " + q(f.Name) + " loads its plugins in place from a folder skillwire cannot open as written, not watched: " + q(f.Command)
-	case FactPluginRecordDiffers:
-		return "plugin " + q(f.Name) + " at " + q(f.Command) + ": " + recordText(f)
-	case FactFrontmatterUnreadable:
-		return "frontmatter not readable: its tools and hooks are unknown"
-	case FactFrontmatterMode:
-		return "frontmatter permissionMode is " + factSetting(f.Value, permissionModes)
-	case FactToolAdded:
-		return "frontmatter tools now include " + q(f.Name)
-	case FactToolRemoved:
-		return "frontmatter tools no longer include " + q(f.Name)
-	case FactToolsUnrestricted:
-		return "frontmatter tools is no longer set: every tool is available"
-	case FactDisallowedToolAdded:
-		return "frontmatter disallowedTools now include " + q(f.Name)
-	case FactDisallowedToolRemoved:
-		return "frontmatter disallowedTools no longer include " + q(f.Name)
-	case FactSettingSet:
-		name := factWord(slices.Concat(settingKeys, sandboxKeys, []string{"sandbox"}), f.Name)
-		if !slices.Contains(settingKeys, f.Name) && !strings.HasPrefix(f.Name, "sandbox") {
-			name = "setting " + name
-		}
-		switch f.Value {
-		case "":
-			return name + " is no longer set"
-		case "true", "false":
-			s := name + " is now " + f.Value
-			if f.Name == "disableAllHooks" && f.Value == "true" {
-				s += " (every hook is off, skillwire's own too)"
-			}
-			return s
-		}
-		return name + " is now " + q(cfgDisplay(f.Value))
-	case FactUnboundCommand:
-		who := factWord(helperNames(), f.Name)
-		if f.Name == "hooks" {
-			who = factWord(hookEvents, f.Event) + " hook"
-		}
-		return who + " runs a command skillwire cannot bind to a file: " + q(f.Command)
-	}
-	return fmt.Sprintf("fact(%d)", f.Kind)
-}
-
-// factServer names a server: a local one named by a JSON array
-// (localServerKey) as the server and its project, each quoted.
-func factServer(f Fact) string {
-	var pair []*string
-	if f.Scope == "local" && strings.HasPrefix(f.Name, "[") && json.Unmarshal([]byte(f.Name), &pair) == nil && len(pair) == 2 && pair[1] != nil {
-		if pair[0] == nil {
-			return "entry of project " + factQuote(*pair[1]) + ", not an object,"
-		}
-		return factQuote(*pair[0]) + " of project " + factQuote(*pair[1])
-	}
-	return factQuote(f.Name)
-}
-
-func factScope(scope string) string {
-	if scope == "local" {
-		return "local "
-	}
-	return ""
-}
-
-// factSetting tells a new value: "now X" for a known word, quoted otherwise, "no longer set" when unset.
-func factSetting(v string, words []string) string {
-	if v == "" {
-		return "no longer set"
-	}
-	return "now " + factWord(words, v)
 }
 
 // RecordFact is the fact that the install of plugin at path fails check
@@ -863,36 +593,3 @@ func factSetting(v string, words []string) string {
 func RecordFact(plugin, path, check string, recorded, found any) Fact {
 	return Fact{Kind: FactPluginRecordDiffers, Name: plugin, Command: path, Type: check, Value: cfgText(recorded), Event: cfgText(found)}
 }
-
-// recordText says how an install differs from installed_plugins.json.
-func recordText(f Fact) string {
-	q := factQuote
-	switch f.Type {
-	case RecordCopyHash:
-		return "its files differ from what Claude Code installed (copyHash)"
-	case RecordCopyHashUnchecked:
-		return "its copyHash could not be checked: " + q(f.Value)
-	case RecordCopyHashType:
-		return "its copyHash is not a string, so Claude Code holds none: " + q(f.Value)
-	case RecordPathMissing:
-		return "its installPath does not exist"
-	case RecordPathUnrecorded:
-		return "no installPath is recorded: " + q(f.Value)
-	case RecordPathOther:
-		return "its installPath is the cache folder of another plugin"
-	case RecordVersionFolder:
-		return "version " + q(f.Value) + " is recorded for a folder named " + q(f.Event)
-	case RecordVersionManifest:
-		return "version " + q(f.Value) + " is recorded where its plugin.json says " + q(f.Event)
-	case RecordGitCommitSha:
-		return "its gitCommitSha is not a full commit id: " + q(f.Value)
-	}
-	return "its install record is not understood: " + q(f.Type)
-}
-
-// maxFactText bounds one quoted attacker string, in characters of its escaped form.
-const maxFactText = 160
-
-// factQuote quotes attacker text for a one-line fact (anomaly.Quote):
-// fenced so it cannot close its quotes, cut keeping head and tail.
-func factQuote(s string) string { return anomaly.Quote(s, maxFactText) }

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/claude/config/frontmatter"
+	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
 func TestFrontmatterExtractsItsFacts(t *testing.T) {
@@ -44,20 +47,19 @@ func TestFrontmatterRefusesWhatItCannotReadSafely(t *testing.T) {
 		laughs += fmt.Sprintf("%c: &%c [*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c]\n", i, i, prev, prev, prev, prev, prev, prev, prev, prev, prev)
 	}
 	laughs += "name: *i\n---\n"
-	deep := "---\nname: " + strings.Repeat("[", maxConfigDepth+5) + strings.Repeat("]", maxConfigDepth+5) + "\n---\n"
+	deep := "---\nname: " + strings.Repeat("[", jsonread.MaxDepth+5) + strings.Repeat("]", jsonread.MaxDepth+5) + "\n---\n"
 	for _, c := range []struct {
 		name, doc string
 		want      Anomaly
 	}{
 		{"billion laughs", laughs, AnomalyAlias},
-		{"alias past the limit", "---\na: &a [" + strings.Repeat("x,", maxAliasNodes) + "x]\nname: *a\n---\n", AnomalyAlias},
 		{"alias inside its own anchor", "---\na: &a [*a]\n---\n", AnomalyAlias},
 		{"deep", deep, AnomalyDepth},
 		{"a second document after a commented marker", "---\nname: a\n--- #\nhooks: {Stop: [{hooks: [{command: x}]}]}\n---\n", AnomalyMultiDocument},
 		{"a document end marker", "---\nname: a\n...\nallowed-tools: Bash\n---\n", AnomalyMultiDocument},
 		{"a marker then the document", "---\n--- #\nname: a\n---\n", AnomalyMultiDocument},
-		{"unclosed past 64 KiB", "---\nname: x\n" + strings.Repeat("#\n", MaxFrontmatter), AnomalyOversize},
-		{"closing just past 64 KiB", "---\n" + strings.Repeat("#", MaxFrontmatter-4) + "\n---\n", AnomalyOversize},
+		{"unclosed past 64 KiB", "---\nname: x\n" + strings.Repeat("#\n", frontmatter.Max), AnomalyOversize},
+		{"closing just past 64 KiB", "---\n" + strings.Repeat("#", frontmatter.Max-4) + "\n---\n", AnomalyOversize},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ex := Frontmatter([]byte(c.doc))

@@ -314,37 +314,6 @@ func fieldFacts(o, n map[string]any, skip []string) []Fact {
 	return fs
 }
 
-// entryField tells a field of a plugin's marketplace.json (a FactSettingSet
-// of an origin): "field \"source\" is now \"./plug\"".
-//
-// A noise key's field says what the client's schema says of it: "field
-// \"version\" is now \"5\", which the client refuses: the entry is stubbed:
-// its hooks do not run", or that it now holds a value the client accepts.
-// (Not the word "schema": in the client's debug log, hook output saying
-// it reads as the client's own trouble to whoever reads the log.)
-func entryField(f Fact) string {
-	field, whole, stub := "field "+factQuote(f.Name), "entry", "the entry is stubbed: its hooks do not run"
-	if f.Origin == OriginMarketplace {
-		whole, stub = "marketplace", "the marketplace does not load: the entry's hooks do not run"
-	}
-	now := field + " is now " + factQuote(cfgDisplay(f.Value))
-	if f.Value == "" {
-		now = field + " is null or not set"
-	}
-	switch f.Type {
-	case schemaPasses:
-		return field + " now holds a value the client accepts (noise, not shown): unless another field fails, the " + whole + " is applied and its hooks run"
-	case schemaRefused:
-		return now + ", which the client refuses: " + stub
-	case schemaUnproven:
-		return now + ", which skillwire cannot prove the client accepts"
-	}
-	if f.Value == "" {
-		return "field " + factQuote(f.Name) + " is no longer set"
-	}
-	return "field " + factQuote(f.Name) + " is now " + factQuote(cfgDisplay(f.Value))
-}
-
 // entryFieldDangerous: an entry's source and a marketplace's name choose
 // which folder and which marketplace, each watched by its own digest; any
 // other field chooses what loads or is unknown.

@@ -1,13 +1,17 @@
 package config
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/skillwire/skillwire/claude/config/jsonread"
+)
 
 // WholeJSON keeps every key of a JSON object, canonical: for the plugin
 // registries (installed_plugins.json, known_marketplaces.json), where what
 // is installed and where it comes from is the whole document.
 func WholeJSON(data []byte, size int64) Extract {
-	return extractConfig(data, size, MaxJSON, func(r *configReader) (map[string]any, error) {
-		v, err := r.value(0)
+	return extractConfig(data, size, MaxJSON, func(r *jsonread.Reader) (map[string]any, error) {
+		v, err := r.Value(0)
 		if err != nil {
 			return nil, err
 		}

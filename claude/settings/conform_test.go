@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillwire/skillwire/claude/config"
 )
 
 func TestConformChangesOnlyWhatDiffersAndKeepsTheRestAsWritten(t *testing.T) {
@@ -130,24 +132,24 @@ func TestDuplicateKeyErrorsNeverQuoteTheFilesKeys(t *testing.T) {
 
 func TestOpenFileReadsUpToItsOwnBoundAndNeverThroughALink(t *testing.T) {
 	dir := t.TempDir()
-	big := `{"a":"` + strings.Repeat("x", MaxSize) + `"}`
+	big := `{"a":"` + strings.Repeat("x", config.MaxJSON) + `"}`
 	if err := os.WriteFile(dir+"/.claude.json", []byte(big), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := OpenFile(dir+"/.claude.json", 2*MaxSize)
+	f, err := OpenFile(dir+"/.claude.json", 2*config.MaxJSON)
 	if err != nil || string(f.Bytes()) != big {
-		t.Fatalf("a file over MaxSize within its own bound: %v", err)
+		t.Fatalf("a file over config.MaxJSON within its own bound: %v", err)
 	}
-	if _, err := OpenFile(dir+"/.claude.json", MaxSize); !errors.Is(err, ErrTooLarge) {
+	if _, err := OpenFile(dir+"/.claude.json", config.MaxJSON); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("past its bound: %v", err)
 	}
 	if err := os.Symlink(dir+"/.claude.json", dir+"/link.json"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenFile(dir+"/link.json", 2*MaxSize); err == nil {
+	if _, err := OpenFile(dir+"/link.json", 2*config.MaxJSON); err == nil {
 		t.Fatal("read through a link")
 	}
-	if _, err := OpenFile(dir+"/absent.json", MaxSize); !os.IsNotExist(err) {
+	if _, err := OpenFile(dir+"/absent.json", config.MaxJSON); !os.IsNotExist(err) {
 		t.Fatalf("a missing file: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/internal/safefile"
 	"golang.org/x/sys/unix"
@@ -48,7 +49,7 @@ type File struct {
 	// drop-in, which every user's Claude Code must read.
 	dirMode fs.FileMode
 	parents bool
-	max     int64 // the file's size bound: MaxSize unless OpenFile names one
+	max     int64 // the file's size bound: config.MaxJSON unless OpenFile names one
 
 	orig  []byte // the bytes read
 	canon []byte // the document as read, in Encode's layout
@@ -93,7 +94,7 @@ func open(f *File) (*File, error) {
 		return nil, err
 	}
 	defer unix.Close(d)
-	err = f.readIn(d, MaxSize, Parse)
+	err = f.readIn(d, config.MaxJSON, Parse)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.Doc = New()
 		return f, nil
@@ -244,7 +245,7 @@ func (f *File) WriteAt(dirfd int) (backup string, err error) {
 		return "", err
 	}
 	err = safefile.WriteAt(dirfd, f.name(), data, f.Mode, func() error {
-		now, _, err := safefile.ReadAt(dirfd, f.name(), cmp.Or(f.max, MaxSize), safefile.Trust{})
+		now, _, err := safefile.ReadAt(dirfd, f.name(), cmp.Or(f.max, config.MaxJSON), safefile.Trust{})
 		if err != nil || !bytes.Equal(now, f.orig) {
 			return ErrChanged
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/internal/safefile"
 	"golang.org/x/sys/unix"
@@ -29,7 +30,7 @@ func TestOpenReadsOnlyARegularFile(t *testing.T) {
 		{"dangling symlink", func(p string) error { return os.Symlink("nowhere", p) }, safefile.ErrSymlink},
 		{"fifo", func(p string) error { return unix.Mkfifo(p, 0o600) }, safefile.ErrNotRegular},
 		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }, safefile.ErrNotRegular},
-		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, MaxSize+1), 0o600) }, ErrTooLarge},
+		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, config.MaxJSON+1), 0o600) }, ErrTooLarge},
 		{"not JSON", func(p string) error { return os.WriteFile(p, []byte("{"), 0o600) }, ErrNotJSON},
 		{"not an object", func(p string) error { return os.WriteFile(p, []byte("[]"), 0o600) }, ErrNotObject},
 	} {
@@ -190,7 +191,7 @@ func TestWriteCreatesTheFileAndItsDirectory(t *testing.T) {
 		t.Fatalf("backup %q, %v", backup, err)
 	}
 	_, after := f.Change()
-	b, fi, err := safefile.Read(claude.SettingsPath(dir), MaxSize, safefile.Trust{})
+	b, fi, err := safefile.Read(claude.SettingsPath(dir), config.MaxJSON, safefile.Trust{})
 	if err != nil || !bytes.Equal(b, after) || fi.Mode().Perm() != 0o600 {
 		t.Errorf("wrote %q mode %v, %v", b, fi.Mode(), err)
 	}
@@ -277,7 +278,7 @@ func TestABackupKeepsTheModeTheFileHadWhenRead(t *testing.T) {
 	defer unix.Umask(old)
 	dir := t.TempDir()
 	writeSettings(t, dir, `{"model": "opus"}`, 0o600)
-	f, err := OpenFile(claude.SettingsPath(dir), MaxSize)
+	f, err := OpenFile(claude.SettingsPath(dir), config.MaxJSON)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/walker"
@@ -106,7 +107,7 @@ func managedHooks(p claude.Places) bool {
 // readSettings is the parsed settings file sub/name of dir, nil when it is
 // missing or cannot be read or parsed.
 func readFile(dir, sub, name string) *Doc {
-	reads, err := walker.ReadFiles(dir, sub, []string{name}, MaxSize)
+	reads, err := walker.ReadFiles(dir, sub, []string{name}, config.MaxJSON)
 	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 {
 		return nil
 	}

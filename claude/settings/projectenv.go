@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -19,7 +20,7 @@ var ErrProjectSettings = errors.New("project settings could not be read")
 // .claude/settings.json and settings.local.json, in file order. A missing
 // file or .claude sets nothing. The files are read through the walker
 // (walker.ReadFiles): .claude and each file never through a link, a file
-// only when regular and at most MaxSize bytes, with the arrival proof.
+// only when regular and at most config.MaxJSON bytes, with the arrival proof.
 // The project itself is opened as given: it comes from Claude Code, not
 // from the tree. A file that cannot be read safely is ErrProjectSettings,
 // with the keys of the other file still returned: a steering key there is
@@ -28,7 +29,7 @@ func ProjectEnvKeys(project string) ([]string, error) {
 	if !strings.HasPrefix(project, "/") {
 		return nil, fmt.Errorf("%w: the project is not an absolute path", ErrProjectSettings)
 	}
-	reads, err := walker.ReadFiles(project, ".claude", claude.ProjectSettingsFiles, MaxSize)
+	reads, err := walker.ReadFiles(project, ".claude", claude.ProjectSettingsFiles, config.MaxJSON)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrProjectSettings, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"golang.org/x/sys/unix"
 )
@@ -50,7 +51,7 @@ func TestProjectEnvKeysReadsBothSettingsFilesWithoutFollowingLinks(t *testing.T)
 			testtree.Must(t, unix.Mkfifo(filepath.Join(p, ".claude", "settings.json"), 0o644))
 		}, nil, true},
 		{"a file over the size cap is unknown", func(t *testing.T, p string) {
-			write(t, p, "settings.json", `{"env":{}}`+strings.Repeat(" ", MaxSize))
+			write(t, p, "settings.json", `{"env":{}}`+strings.Repeat(" ", config.MaxJSON))
 		}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

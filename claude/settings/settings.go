@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/internal/shellword"
 )
@@ -30,9 +31,6 @@ var (
 	ErrTooLarge    = errors.New("too large to be a settings file")
 	ErrBadExecPath = errors.New("the binary's path is not an absolute, valid UTF-8 path")
 )
-
-// MaxSize bounds the size of a settings.json skillwire will edit.
-const MaxSize = 4 << 20
 
 // HookTimeout is the timeout, in seconds, of the installed hook: above the
 // hook's own 5 s deadline, far below Claude Code's 600 s default.
@@ -69,7 +67,7 @@ func New() *Doc { return &Doc{root: &value{kind: object}} }
 
 // Parse reads a settings.json. It accepts exactly one JSON object,
 // nothing before or after it but whitespace.
-func Parse(data []byte) (*Doc, error) { return parse(data, MaxSize) }
+func Parse(data []byte) (*Doc, error) { return parse(data, config.MaxJSON) }
 
 // parse is Parse of a file bounded by max bytes.
 func parse(data []byte, max int64) (*Doc, error) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude/hookio"
+
+	"github.com/skillwire/skillwire/claude/config"
 )
 
 const testCommand = "/opt/sw/bin/skillwire hook session-start"
@@ -42,7 +44,7 @@ func TestParseRefusesWhatIsNotOneObject(t *testing.T) {
 		{"two objects", `{} {}`, ErrNotJSON},
 		{"trailing text", `{"a": 1} x`, ErrNotJSON},
 		{"control byte in string", "{\"a\": \"\x1b\"}", ErrNotJSON},
-		{"too large", `{"a": "` + strings.Repeat("x", MaxSize) + `"}`, ErrTooLarge},
+		{"too large", `{"a": "` + strings.Repeat("x", config.MaxJSON) + `"}`, ErrTooLarge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.doc))
@@ -352,7 +354,7 @@ func FuzzRoundTrip(f *testing.F) {
 		s, err := Parse(data)
 		if err != nil {
 			trimmed := bytes.TrimLeft(data, " \t\r\n")
-			if json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{' && len(data) <= MaxSize {
+			if json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{' && len(data) <= config.MaxJSON {
 				t.Fatalf("a valid JSON object was refused: %v", err)
 			}
 			return
@@ -404,10 +406,12 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
+// TestParseRefusesDeepNestingWithoutOverflowingTheStack: the deepest
+// document the size bound admits is refused, never a stack overflow.
 func TestParseRefusesDeepNestingWithoutOverflowingTheStack(t *testing.T) {
-	deep := []byte(`{"a":` + strings.Repeat("[", 3_000_000))
+	deep := []byte(`{"a":` + strings.Repeat("[", config.MaxJSON-5))
 	if _, err := Parse(deep); !errors.Is(err, ErrNotJSON) {
-		t.Fatalf("3,000,000 levels: %v, want ErrNotJSON", err)
+		t.Fatalf("%d levels: %v, want ErrNotJSON", config.MaxJSON-5, err)
 	}
 	ok := []byte(`{"a":` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`)
 	if _, err := Parse(ok); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude/settings"
+	"github.com/skillwire/skillwire/claude/config"
 	"golang.org/x/sys/unix"
 )
 
@@ -47,7 +47,7 @@ func TestSteeringOfSettingsThatAreNotRegularFiles(t *testing.T) {
 		"a link": func(dir string) { must(t, os.Symlink("/etc/hostname", filepath.Join(dir, "settings.json"))) },
 		"a FIFO": func(dir string) { must(t, unix.Mkfifo(filepath.Join(dir, "settings.local.json"), 0o644)) },
 		"oversize": func(dir string) {
-			must(t, os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"x":"`+strings.Repeat("a", settings.MaxSize)+`"}`), 0o644))
+			must(t, os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"x":"`+strings.Repeat("a", config.MaxJSON)+`"}`), 0o644))
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

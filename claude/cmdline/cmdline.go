@@ -1,4 +1,6 @@
-package claude
+// Package cmdline reads a command line the client runs for the local
+// script it starts. The script's bytes are then bound into a digest.
+package cmdline
 
 import (
 	"slices"
@@ -7,49 +9,50 @@ import (
 	"github.com/skillwire/skillwire/internal/pathname"
 )
 
-// ScriptAnchor is what a script path is relative to.
-type ScriptAnchor uint8
+// Anchor is what a script path is relative to.
+type Anchor uint8
 
 const (
-	ScriptAbsolute   ScriptAnchor = iota + 1 // Path is absolute
-	ScriptHome                               // ~/ or $HOME/
-	ScriptProjectDir                         // $CLAUDE_PROJECT_DIR/
-	ScriptPluginRoot                         // ${CLAUDE_PLUGIN_ROOT}/
-	// ScriptRelative is relative to the working directory: a hook runs in
+	Absolute   Anchor = iota + 1 // Path is absolute
+	Home                         // ~/ or $HOME/
+	ProjectDir                   // $CLAUDE_PROJECT_DIR/
+	PluginRoot                   // ${CLAUDE_PLUGIN_ROOT}/
+	// Relative is relative to the working directory: a hook runs in
 	// the project directory, so only a project's own settings bind it.
-	ScriptRelative
+	Relative
 )
 
-// Script is a local file a command runs: its anchor and the path under it,
-// exactly as written after shell quoting is removed (never cleaned).
+// Script is a local file a command runs: its anchor and the path under it.
+// The path is as written once shell quoting is removed. It is never cleaned.
 type Script struct {
-	Anchor ScriptAnchor
+	Anchor Anchor
 	Path   string
 }
 
-// Bind is what CommandScript could tell of a command line.
+// Bind is what ScriptOf could tell of a command line.
 type Bind uint8
 
 const (
-	// BindNone: nothing local to bind (a program found on PATH, code given
-	// inline in the command line, which facts tell whole).
+	// BindNone: nothing local to bind. It is a program found on PATH, or
+	// code inline in the command line, which facts tell whole.
 	BindNone   Bind = iota
 	BindScript      // the Script it runs
-	// BindUnknown: it runs something skillwire cannot bind to a file (an
-	// expansion, a construct it does not parse, an interpreter reading stdin).
+	// BindUnknown: it runs something skillwire cannot bind to a file. That
+	// is an expansion, a construct it does not parse, or an interpreter
+	// reading stdin.
 	BindUnknown
 )
 
 var scriptAnchors = []struct {
 	prefix string
-	anchor ScriptAnchor
+	anchor Anchor
 }{
-	{"$CLAUDE_PROJECT_DIR/", ScriptProjectDir}, {"${CLAUDE_PROJECT_DIR}/", ScriptProjectDir},
-	{"$CLAUDE_PLUGIN_ROOT/", ScriptPluginRoot}, {"${CLAUDE_PLUGIN_ROOT}/", ScriptPluginRoot},
-	{"$HOME/", ScriptHome}, {"${HOME}/", ScriptHome},
+	{"$CLAUDE_PROJECT_DIR/", ProjectDir}, {"${CLAUDE_PROJECT_DIR}/", ProjectDir},
+	{"$CLAUDE_PLUGIN_ROOT/", PluginRoot}, {"${CLAUDE_PLUGIN_ROOT}/", PluginRoot},
+	{"$HOME/", Home}, {"${HOME}/", Home},
 }
 
-// scriptInterpreters run the file named by their first operand; `bash x.sh`
+// scriptInterpreters run the file named by their first operand. `bash x.sh`
 // runs x.sh as surely as `./x.sh` does. `source` and `.` read one into the shell.
 var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "ksh", "lua", "mksh", "node", "nodejs",
 	"perl", "php", "pwsh", "pypy", "pypy3", "python", "python2", "python3", "ruby", "sh", "source", "ts-node", "tsx", "zsh"}
@@ -57,9 +60,10 @@ var scriptInterpreters = []string{".", "bash", "bun", "dash", "deno", "fish", "k
 // scriptShells take -c with a command line of their own.
 var scriptShells = []string{"bash", "dash", "fish", "ksh", "mksh", "sh", "zsh"}
 
-// scriptRunner runs what follows its subcommand (sub, "" for none): a
-// package from a registry (`npx tsx x.ts` runs the tsx package), or, with
-// files, a file of the project (`uv run x.py`). An interpreter after it is read as one.
+// scriptRunner runs what follows its subcommand (sub, "" for none). That is
+// a package from a registry: `npx tsx x.ts` runs the tsx package. With
+// files, it is a file of the project: `uv run x.py`. An interpreter after
+// it is read as one.
 type scriptRunner struct {
 	sub   string
 	files bool
@@ -68,15 +72,16 @@ type scriptRunner struct {
 var scriptRunners = map[string]scriptRunner{"npx": {}, "bunx": {}, "pnpx": {}, "uvx": {}, "pnpm": {sub: "exec"}, "npm": {sub: "exec"},
 	"uv": {sub: "run", files: true}, "poetry": {sub: "run", files: true}, "pipenv": {sub: "run", files: true}}
 
-// maxCommandWords bounds the words looked at: wrappers and options past it are not followed.
+// maxCommandWords bounds the words looked at. Wrappers and options past it
+// are not followed.
 const maxCommandWords = 32
 
-// CommandScript reports the local file a command line runs: its program,
-// or the first operand of a known interpreter (named by its basename when
-// it is a system path), past assignments and wrappers (exec, env, timeout,
-// nohup, npx, uv run, …) and a leading `cd DIR &&`. A path is reported as
-// written, never cleaned; a relative one is ScriptRelative.
-func CommandScript(command string) (Script, Bind) {
+// ScriptOf reports the local file a command line runs. That is its program,
+// or the first operand of a known interpreter. An interpreter at a system
+// path is known by its basename. Assignments, wrappers (exec, env, timeout,
+// nohup, npx, uv run, …) and a leading `cd DIR &&` are passed over. A path
+// is reported as written, never cleaned. A relative one is Relative.
+func ScriptOf(command string) (Script, Bind) {
 	return commandScript(command, 0)
 }
 
@@ -91,7 +96,7 @@ func commandScript(command string, depth int) (Script, Bind) {
 			return Script{}, BindUnknown
 		}
 		sc, b := commandScript(rest, depth)
-		if b == BindScript && sc.Anchor == ScriptRelative {
+		if b == BindScript && sc.Anchor == Relative {
 			sc = dir.join(sc.Path)
 		}
 		return sc, b
@@ -109,11 +114,11 @@ func cdDir(args []cmdWord) (Script, Bind) {
 	case w.expansion || w.literal:
 		return Script{}, BindUnknown
 	case w.text == "$CLAUDE_PROJECT_DIR" || w.text == "${CLAUDE_PROJECT_DIR}":
-		return Script{Anchor: ScriptProjectDir}, BindScript
+		return Script{Anchor: ProjectDir}, BindScript
 	case w.text == "$CLAUDE_PLUGIN_ROOT" || w.text == "${CLAUDE_PLUGIN_ROOT}":
-		return Script{Anchor: ScriptPluginRoot}, BindScript
+		return Script{Anchor: PluginRoot}, BindScript
 	case w.text == "~" && w.tilde || w.text == "$HOME" || w.text == "${HOME}":
-		return Script{Anchor: ScriptHome}, BindScript
+		return Script{Anchor: Home}, BindScript
 	}
 	return w.script(true)
 }
@@ -215,8 +220,8 @@ func isInterpreter(name string) bool {
 	return false
 }
 
-// interpreterScript reads an interpreter's arguments: its first operand is
-// the file; `sh -c LINE` is parsed once more; other inline code binds nothing.
+// interpreterScript reads an interpreter's arguments. Its first operand is
+// the file. `sh -c LINE` is parsed once more. Other inline code binds nothing.
 func interpreterScript(name string, args []cmdWord, depth int) (Script, Bind) {
 	if (name == "deno" || name == "bun") && len(args) > 0 && args[0].plain("run") {
 		args = args[1:]
@@ -270,8 +275,8 @@ type cmdWord struct {
 // plain reports whether w is exactly s, written without anything the shell expands.
 func (w cmdWord) plain(s string) bool { return w.text == s && !w.expansion && !w.literal }
 
-// script reads w as a file path; relative, it is ScriptRelative (a bare
-// name only as an interpreter's operand: as a program it is found on PATH).
+// script reads w as a file path. A relative one is Relative. A bare name
+// is one only as an interpreter's operand: as a program it is found on PATH.
 func (w cmdWord) script(program bool) (Script, Bind) {
 	if w.literal || w.expansion || w.text == "" {
 		return Script{}, BindUnknown
@@ -279,9 +284,9 @@ func (w cmdWord) script(program bool) (Script, Bind) {
 	sc := Script{}
 	switch rest, _ := strings.CutPrefix(w.text, "~/"); {
 	case w.tilde:
-		sc = Script{Anchor: ScriptHome, Path: rest}
+		sc = Script{Anchor: Home, Path: rest}
 	case w.text[0] == '/':
-		sc = Script{Anchor: ScriptAbsolute, Path: w.text}
+		sc = Script{Anchor: Absolute, Path: w.text}
 	case w.text[0] == '$':
 		for _, a := range scriptAnchors {
 			if rest, ok := strings.CutPrefix(w.text, a.prefix); ok {
@@ -292,7 +297,7 @@ func (w cmdWord) script(program bool) (Script, Bind) {
 	case program && !strings.ContainsRune(w.text, '/'):
 		return Script{}, BindNone
 	default:
-		sc = Script{Anchor: ScriptRelative, Path: w.text}
+		sc = Script{Anchor: Relative, Path: w.text}
 	}
 	// Any other expansion left in the path makes the file unknowable here.
 	if sc.Anchor == 0 || sc.Path == "" || strings.ContainsAny(sc.Path, "$`") {
@@ -316,8 +321,8 @@ func cmdAssignment(w cmdWord) bool {
 
 // cmdWords splits the first simple command of a POSIX shell line into at
 // most n words, removing quotes. It stops at the first operator, returned
-// with the line after it; ok is false for an unterminated quote, a line
-// that starts with an operator or more than n words.
+// with the line after it. ok is false for an unterminated quote, for a line
+// that starts with an operator, and past n words.
 func cmdWords(s string, n int) (words []cmdWord, op, rest string, ok bool) {
 	i := 0
 	for {

@@ -1,25 +1,25 @@
-package claude
+package cmdline
 
 import (
 	"testing"
 )
 
-func TestCommandScriptFindsLocalFiles(t *testing.T) {
-	abs := func(p string) Script { return Script{ScriptAbsolute, p} }
-	rel := func(p string) Script { return Script{ScriptRelative, p} }
+func TestScriptOfFindsLocalFiles(t *testing.T) {
+	abs := func(p string) Script { return Script{Absolute, p} }
+	rel := func(p string) Script { return Script{Relative, p} }
 	for _, c := range []struct {
 		cmd  string
 		want Script
 		bind Bind
 	}{
-		{`$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh`, Script{ScriptProjectDir, ".claude/hooks/check.sh"}, BindScript},
-		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh --fast`, Script{ScriptProjectDir, ".claude/hooks/check.sh"}, BindScript},
-		{`"${CLAUDE_PROJECT_DIR}/hooks/a b.sh"`, Script{ScriptProjectDir, "hooks/a b.sh"}, BindScript},
-		{`${CLAUDE_PLUGIN_ROOT}/scripts/format.sh`, Script{ScriptPluginRoot, "scripts/format.sh"}, BindScript},
-		{`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.js"`, Script{ScriptPluginRoot, "dist/hook.js"}, BindScript},
-		{`python3 -u ~/.claude/hooks/x.py`, Script{ScriptHome, ".claude/hooks/x.py"}, BindScript},
-		{`~/.claude/statusline.sh`, Script{ScriptHome, ".claude/statusline.sh"}, BindScript},
-		{`$HOME/bin/helper`, Script{ScriptHome, "bin/helper"}, BindScript},
+		{`$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh`, Script{ProjectDir, ".claude/hooks/check.sh"}, BindScript},
+		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh --fast`, Script{ProjectDir, ".claude/hooks/check.sh"}, BindScript},
+		{`"${CLAUDE_PROJECT_DIR}/hooks/a b.sh"`, Script{ProjectDir, "hooks/a b.sh"}, BindScript},
+		{`${CLAUDE_PLUGIN_ROOT}/scripts/format.sh`, Script{PluginRoot, "scripts/format.sh"}, BindScript},
+		{`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.js"`, Script{PluginRoot, "dist/hook.js"}, BindScript},
+		{`python3 -u ~/.claude/hooks/x.py`, Script{Home, ".claude/hooks/x.py"}, BindScript},
+		{`~/.claude/statusline.sh`, Script{Home, ".claude/statusline.sh"}, BindScript},
+		{`$HOME/bin/helper`, Script{Home, "bin/helper"}, BindScript},
 		{`/bin/generate_temp_api_key.sh`, abs("/bin/generate_temp_api_key.sh"), BindScript},
 		{`/opt/x/../../etc/y`, abs("/opt/x/../../etc/y"), BindScript},
 		{`FOO=1 BAR=2 /usr/local/bin/h`, abs("/usr/local/bin/h"), BindScript},
@@ -31,7 +31,7 @@ func TestCommandScriptFindsLocalFiles(t *testing.T) {
 		{`bash .claude/hooks/x.sh`, rel(".claude/hooks/x.sh"), BindScript},
 		{`python3 hooks/x.py`, rel("hooks/x.py"), BindScript},
 		{`python3 x.py`, rel("x.py"), BindScript},
-		{`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, Script{ScriptProjectDir, "./x.sh"}, BindScript},
+		{`cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, Script{ProjectDir, "./x.sh"}, BindScript},
 		{`cd /srv/app; bash run.sh`, abs("/srv/app/run.sh"), BindScript},
 		{`cd "$CLAUDE_PROJECT_DIR" && /abs/x.sh`, abs("/abs/x.sh"), BindScript},
 		// Wrappers are passed over; interpreters are known by their basename.
@@ -63,7 +63,7 @@ func TestCommandScriptFindsLocalFiles(t *testing.T) {
 		{`source .claude/env.sh`, rel(".claude/env.sh"), BindScript},
 		{`bash -c './x.sh --fast'`, rel("./x.sh"), BindScript},
 		// A program of the project's named like an interpreter is the file itself.
-		{`$CLAUDE_PROJECT_DIR/bin/python3 x.py`, Script{ScriptProjectDir, "bin/python3"}, BindScript},
+		{`$CLAUDE_PROJECT_DIR/bin/python3 x.py`, Script{ProjectDir, "bin/python3"}, BindScript},
 		{`./bash x.sh`, rel("./bash"), BindScript},
 		// Nothing local: a program on PATH, code given inline.
 		{`curl -s https://x.example | sh`, Script{}, BindNone},
@@ -93,9 +93,9 @@ func TestCommandScriptFindsLocalFiles(t *testing.T) {
 		{`$SHELL /abs/x.sh`, Script{}, BindUnknown},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
-			got, b := CommandScript(c.cmd)
+			got, b := ScriptOf(c.cmd)
 			if b != c.bind || got != c.want {
-				t.Errorf("CommandScript(%q) = %+v %v, want %+v %v", c.cmd, got, b, c.want, c.bind)
+				t.Errorf("ScriptOf(%q) = %+v %v, want %+v %v", c.cmd, got, b, c.want, c.bind)
 			}
 		})
 	}
@@ -106,7 +106,7 @@ func FuzzCommandScript(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		sc, b := CommandScript(cmd)
+		sc, b := ScriptOf(cmd)
 		if (b == BindScript) != (sc.Anchor != 0) || b == BindScript && sc.Path == "" {
 			t.Fatalf("%q: %+v %v", cmd, sc, b)
 		}
