@@ -79,7 +79,7 @@ func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 	z := func(s string) zname { return zname(s + "\x00") }
 	ents := []dirent{{name: z("b")}, {name: z("a")}, {name: z("c")}}
 	if err := sortNames(ents); err != nil || string(ents[0].name.bytes()) != "a" || string(ents[2].name.bytes()) != "c" {
-		t.Fatalf("sorted %q, %v", ents, err)
+		t.Fatalf("sorted %q %q %q, %v", ents[0].name.bytes(), ents[1].name.bytes(), ents[2].name.bytes(), err)
 	}
 	if err := sortNames([]dirent{{name: z("b")}, {name: z("a")}, {name: z("b")}}); err != errListing {
 		t.Fatalf("a name listed twice: %v", err)

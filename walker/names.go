@@ -3,9 +3,11 @@ package walker
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
@@ -98,9 +100,9 @@ func lookup(fd int, names []NameSpec) []dirent {
 		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 			continue
 		case err != nil:
-			out = append(out, dirent{name: z, typ: unix.DT_UNKNOWN})
+			out = append(out, dirent{name: z, typ: fs.ModeIrregular})
 		default:
-			out = append(out, dirent{name: z, typ: typeOf(uint32(st.Mode))})
+			out = append(out, dirent{name: z, typ: safefile.ModeType(uint32(st.Mode))})
 		}
 	}
 	slices.SortFunc(out, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })

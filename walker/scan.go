@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
 )
@@ -67,10 +69,17 @@ func (s *scanner) done() bool {
 	}
 }
 
+// dirent is one listed name and its type; fs.ModeIrregular is a type the
+// listing did not give.
 type dirent struct {
 	name zname
-	typ  uint8
+	typ  fs.FileMode
 }
+
+// direntType is the type of a d_type. A d_type is its stat mode's type
+// bits shifted right by 12 (DTTOIF), so safefile's one table reads both.
+// DT_UNKNOWN is fs.ModeIrregular.
+func direntType(t uint8) fs.FileMode { return safefile.ModeType(uint32(t) << 12) }
 
 var errFanout = errors.New("walker: too many entries")
 
@@ -118,7 +127,7 @@ func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 			}
 			arena = append(arena, name...)
 			arena = append(arena, 0)
-			ents = append(ents, dirent{name: zname(arena[len(arena)-len(name)-1:]), typ: typ})
+			ents = append(ents, dirent{name: zname(arena[len(arena)-len(name)-1:]), typ: direntType(typ)})
 			return true
 		})
 		if perr != nil {
@@ -192,17 +201,17 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 // candidates too: they are reported, never silently passed over.
 func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool) {
 	typ := d.typ
-	if typ == unix.DT_LNK || typ == unix.DT_UNKNOWN {
+	if typ == fs.ModeSymlink || typ == fs.ModeIrregular {
 		var st unix.Stat_t
 		if err := fstatat(rootfd, d.name.bytes(), &st, 0); err != nil {
 			return KindOther, true
 		}
-		typ = typeOf(uint32(st.Mode))
+		typ = safefile.ModeType(uint32(st.Mode))
 	}
 	switch typ {
-	case unix.DT_DIR:
+	case fs.ModeDir:
 		return KindDir, true
-	case unix.DT_REG:
+	case 0:
 		return KindFile, files
 	}
 	return KindOther, true

@@ -84,27 +84,6 @@ func openDirPath(path string) (int, error) {
 	}
 }
 
-// typeOf maps a stat mode to a dirent type.
-func typeOf(mode uint32) uint8 {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return unix.DT_REG
-	case unix.S_IFDIR:
-		return unix.DT_DIR
-	case unix.S_IFLNK:
-		return unix.DT_LNK
-	case unix.S_IFIFO:
-		return unix.DT_FIFO
-	case unix.S_IFSOCK:
-		return unix.DT_SOCK
-	case unix.S_IFCHR:
-		return unix.DT_CHR
-	case unix.S_IFBLK:
-		return unix.DT_BLK
-	}
-	return unix.DT_UNKNOWN
-}
-
 // sameFile is the arrival proof: what was listed is what was opened.
 func sameFile(a, b *unix.Stat_t) bool {
 	return a.Dev == b.Dev && a.Ino == b.Ino && a.Mode&unix.S_IFMT == b.Mode&unix.S_IFMT

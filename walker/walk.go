@@ -1,9 +1,11 @@
 package walker
 
 import (
+	"io/fs"
 	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
 )
@@ -113,21 +115,21 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 			break
 		}
 		typ := dt.typ
-		if typ == unix.DT_UNKNOWN { // some filesystems do not fill d_type
+		if typ == fs.ModeIrregular { // some filesystems do not fill d_type
 			var st unix.Stat_t
 			if err := fstatat(d.fd, dt.name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 				*e = anomalyEntry(e.Path, openReason(err))
 				continue
 			}
-			typ = typeOf(uint32(st.Mode))
+			typ = safefile.ModeType(uint32(st.Mode))
 		}
 		switch typ {
-		case unix.DT_REG:
+		case 0:
 			idx[nf], nf = i, nf+1 // Kind stays 0 until a reader fills it
-		case unix.DT_DIR:
+		case fs.ModeDir:
 			nd--
 			idx[nd] = i
-		case unix.DT_LNK:
+		case fs.ModeSymlink:
 			target, err := readlinkatZ(d.fd, dt.name, w.st.lbuf)
 			if err != nil {
 				// EINVAL: no longer a link.

@@ -185,7 +185,7 @@ func WriteAt(dirfd int, name string, data []byte, perm fs.FileMode, check func()
 	}
 	var st unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return &KindError{Mode: modeType(uint32(st.Mode))}
+		return &KindError{Mode: ModeType(uint32(st.Mode))}
 	} else if err != nil && !errors.Is(err, unix.ENOENT) {
 		return &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
@@ -265,7 +265,7 @@ func ReadAt(dirfd int, name string, max int64, trust Trust) ([]byte, fs.FileInfo
 		return nil, nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, nil, &KindError{Mode: modeType(uint32(st.Mode))}
+		return nil, nil, &KindError{Mode: ModeType(uint32(st.Mode))}
 	}
 	fd, err := unix.Openat(dirfd, name, openFlags, 0)
 	if errors.Is(err, unix.ELOOP) {
@@ -287,9 +287,13 @@ func entryName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
 }
 
-// modeType is the fs type bits of a stat mode.
-func modeType(m uint32) fs.FileMode {
+// ModeType is the fs type of a stat mode: the one table from a file's
+// mode to its entry type. A regular file is 0; a type it does not know is
+// fs.ModeIrregular.
+func ModeType(m uint32) fs.FileMode {
 	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
 	case unix.S_IFLNK:
 		return fs.ModeSymlink
 	case unix.S_IFDIR:

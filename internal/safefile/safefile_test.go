@@ -386,3 +386,27 @@ func TestAtFunctionsWriteInTheHeldDirectoryAfterASwap(t *testing.T) {
 		t.Fatalf("g: %v, %v", fi, err)
 	}
 }
+
+// TestModeTypeIsTheOneTableFromFileModeToEntryType: every stat type has
+// one entry type; a type the table does not know is irregular.
+func TestModeTypeIsTheOneTableFromFileModeToEntryType(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mode uint32
+		want fs.FileMode
+	}{
+		{"regular", unix.S_IFREG | 0o644, 0},
+		{"dir", unix.S_IFDIR | 0o755, fs.ModeDir},
+		{"symlink", unix.S_IFLNK | 0o777, fs.ModeSymlink},
+		{"fifo", unix.S_IFIFO | 0o600, fs.ModeNamedPipe},
+		{"socket", unix.S_IFSOCK | 0o600, fs.ModeSocket},
+		{"char device", unix.S_IFCHR | 0o666, fs.ModeDevice | fs.ModeCharDevice},
+		{"block device", unix.S_IFBLK | 0o660, fs.ModeDevice},
+		{"unknown: no type bits", 0o644, fs.ModeIrregular},
+		{"unknown: every type bit", unix.S_IFMT, fs.ModeIrregular},
+	} {
+		if got := ModeType(c.mode); got != c.want {
+			t.Errorf("%s: ModeType(%#o) = %v, want %v", c.name, c.mode, got, c.want)
+		}
+	}
+}
