@@ -9,16 +9,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Every open: O_NOFOLLOW (except through a top-level candidate link, on
-// purpose), O_CLOEXEC, and O_NONBLOCK so that a FIFO swapped in after
-// listing cannot block the walk.
+// Every open is O_CLOEXEC and O_NONBLOCK. It is O_NOFOLLOW too, except
+// through a top-level candidate link, on purpose. O_NONBLOCK means a FIFO
+// swapped in after listing cannot block the walk.
 const (
 	openFile = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
 	openDir  = openFile | unix.O_DIRECTORY
 )
 
-// zname is a name followed by its NUL terminator, as getdents delivers it:
-// passed to the kernel as is, it costs no allocation per call.
+// zname is a name followed by its NUL terminator, as getdents delivers
+// it. Passed to the kernel as is, it costs no allocation per call.
 type zname []byte
 
 func (z zname) bytes() []byte { return z[: len(z)-1 : len(z)-1] }
