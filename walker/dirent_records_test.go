@@ -72,9 +72,9 @@ func TestParseBSDDirentsRejectsMalformedRecords(t *testing.T) {
 	}
 }
 
-// A listing that names one entry twice (a directory changed while it was
-// read in several calls) is refused, never turned into a manifest that
-// holds one path twice.
+// A listing that names one entry twice is refused: a directory changed
+// while it was read in several calls. It is never turned into a manifest
+// that holds one path twice.
 func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 	z := func(s string) zname { return zname(s + "\x00") }
 	ents := []dirent{{name: z("b")}, {name: z("a")}, {name: z("c")}}
@@ -87,7 +87,8 @@ func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 }
 
 // The walk and the nested-candidate walk record one reason per listing
-// failure: the error of readDir decides it, anything unknown is unreadable.
+// failure. The error of readDir decides it; anything unknown is
+// unreadable.
 func TestAListingFailureRecordsItsReason(t *testing.T) {
 	for _, tc := range []struct {
 		name string
