@@ -1,8 +1,8 @@
 // Package anomaly owns the closed set of reasons a part of a watched tree
 // could not be observed as plain content, and their one encoding. Every
-// entry point (digest, scan, the hook, the daemon) names an unobservable
-// thing through this package, so a verdict recorded by one is recognised
-// by the others.
+// entry point names an unobservable thing through this package: digest,
+// scan, the hook, the daemon. So a verdict one records, the others
+// recognise.
 package anomaly
 
 import "fmt"

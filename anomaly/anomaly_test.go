@@ -145,7 +145,8 @@ func FuzzGate(f *testing.F) {
 }
 
 // A reused Minter gives every id exactly as a fresh keyed BLAKE3 of the
-// length-prefixed fields would, in any order and from any goroutine.
+// length-prefixed fields would. It does so in any order, from any
+// goroutine.
 func TestMinterReuseGivesTheKeyedHashOfEachCandidate(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, KeySize)
 	want := func(root string, name []byte) string {
@@ -208,9 +209,9 @@ func TestGatePathPassesOnlyWhenEveryComponentPasses(t *testing.T) {
 	}
 }
 
-// Readable paths, one way everywhere (issue 23): a component that passes
-// the display rules is shown as is, a leading dot included; only a failing
-// component ("." and ".." too) is shown by its hash.
+// Readable paths, one way everywhere (issue 23). A component that passes
+// the display rules is shown as is, a leading dot included. Only a failing
+// component, "." and ".." too, is shown by its hash.
 func TestReadablePathsOneWayEverywhere(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{".claude-plugin/plugin.json", ".claude-plugin/plugin.json"},
@@ -231,10 +232,11 @@ func TestReadablePathsOneWayEverywhere(t *testing.T) {
 }
 
 // A file outside the candidate is shown under skillwire's anchor, as its
-// configuration spells it (issue #23): "." and ".." as written, every
-// other component that fails the display rules (a control byte, bytes
-// that are not UTF-8, a bidi override, shell syntax, one past MaxNameLen)
-// by its hash; past MaxPathShown it is not shown at all (ok false).
+// configuration spells it (issue #23). "." and ".." are shown as written.
+// Every other component that fails the display rules is shown by its hash:
+// a control byte, bytes that are not UTF-8, a bidi override, shell syntax,
+// one past MaxNameLen. Past MaxPathShown it is not shown at all (ok
+// false).
 func TestShowOutsideHidesEveryFailingComponent(t *testing.T) {
 	for _, tc := range []struct{ anchor, rel, want string }{
 		{"~/", ".claude/hooks/format.sh", "~/.claude/hooks/format.sh"},
@@ -265,8 +267,8 @@ func TestShowOutsideHidesEveryFailingComponent(t *testing.T) {
 	}
 }
 
-// No shown path holds a byte outside [A-Za-z0-9._@+/#-] past its anchor
-// (but the candidate's own label, "<root>"), whatever the input.
+// No shown path holds a byte outside [A-Za-z0-9._@+/#-] past its anchor,
+// whatever the input. The one exception is the candidate's label, "<root>".
 func FuzzShowPaths(f *testing.F) {
 	for _, s := range []string{"a/b", "a/../b", "x\x1b[31m", "\xff/\u202e", strings.Repeat("z/", 90)} {
 		f.Add([]byte(s))

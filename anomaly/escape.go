@@ -7,63 +7,65 @@ import (
 	"unicode/utf8"
 )
 
-// The one escaper for bytes an attacker may have written (names, paths, log
-// lines, file contents, messages quoting them). Every renderer goes through
-// render, in one of five styles, so no control byte, bidi or format rune,
+// The one escaper for bytes an attacker may have written: names, paths, log
+// lines, file contents, messages quoting them. Every renderer goes through
+// render, in one of five styles. So no control byte, bidi or format rune,
 // line separator or invalid UTF-8 reaches a terminal or a model raw.
 
 // style is how render treats a rune that is not plainly safe to show.
 type style uint8
 
 const (
-	// line: printable UTF-8 passes; everything else is \xNN (a control or
-	// invalid byte) or \uXXXX (a format, bidi, separator or unassigned
-	// rune), and a backslash is doubled so the escaping is reversible.
+	// line: printable UTF-8 passes. A control or invalid byte is \xNN. A
+	// format, bidi, separator or unassigned rune is \uXXXX. A backslash
+	// is doubled, so the escaping is reversible.
 	line style = iota
 	// text: line, but newline and tab pass (multi-line text such as a diff).
 	text
 	// word: only a conservative set of ASCII passes, so no shell syntax
-	// survives; everything else is \xNN per byte, and the result is quoted
+	// survives. Everything else is \xNN per byte. The result is quoted
 	// when anything was escaped (QuoteBytes).
 	word
-	// message: printable ASCII but $, backtick and backslash passes; tab
+	// message: printable ASCII but $, backtick and backslash passes. Tab
 	// and newline become a space, every other byte '?' (Defang).
 	message
-	// jsonASCII: printable ASCII passes; every other rune is a JSON \u
+	// jsonASCII: printable ASCII passes. Every other rune is a JSON \u
 	// escape (EscapeJSON).
 	jsonASCII
 )
 
-// Escape renders b on one line: printable UTF-8 as is; a control byte,
-// tab, newline or invalid byte as \xNN; a bidi, format, separator or
-// unassigned rune (U+202E, U+2066, U+200B, U+FEFF...) as \uXXXX; a
-// backslash as \\.
+// Escape renders b on one line, printable UTF-8 as is. A control byte,
+// tab, newline or invalid byte becomes \xNN. A bidi, format, separator or
+// unassigned rune becomes \uXXXX: U+202E, U+2066, U+200B, U+FEFF and the
+// like. A backslash becomes \\.
 func Escape(b []byte) string { return render(b, line) }
 
 // EscapeText is Escape for multi-line text: newline and tab pass as well.
 func EscapeText(b []byte) string { return render(b, text) }
 
-// QuoteBytes renders bytes that may come from an attacker (a root path under
-// a cloned project, say) as one shell-inert word: a conservative set of
-// printable ASCII passes as is, everything else, including the shell's $ and
-// backtick, is escaped as \xNN, and the result is wrapped in double quotes
-// whenever anything was escaped. No control byte, no shell syntax and no
-// non-ASCII byte survives.
+// QuoteBytes renders bytes that may come from an attacker as one
+// shell-inert word: a root path under a cloned project, say. A
+// conservative set of printable ASCII passes as is. Everything else is
+// escaped as \xNN, the shell's $ and backtick included. The result is
+// wrapped in double quotes whenever anything was escaped. No control
+// byte, no shell syntax and no non-ASCII byte survives.
 func QuoteBytes(b []byte) string { return render(b, word) }
 
-// Defang makes a one-line message that may quote an argument or a system's
-// words safe to print, lossily: every byte a terminal or shell could act
-// on, and every non-ASCII byte, becomes '?'; tab and newline a space.
+// Defang makes a one-line message safe to print, lossily. The message may
+// quote an argument or a system's words. Every byte a terminal or shell
+// could act on becomes '?', and so does every non-ASCII byte. Tab and
+// newline become a space.
 func Defang(msg string) string { return render([]byte(msg), message) }
 
-// EscapeJSON renders a line of JSON text (a line of a settings file) in
-// printable ASCII without changing the value it denotes: every other rune
-// becomes its JSON escape \uXXXX (a surrogate pair above U+FFFF), invalid
-// UTF-8 \ufffd. Tab, CR and newline are escaped too: valid JSON holds them
-// only as whitespace between tokens, which a line shown alone does not need.
+// EscapeJSON renders a line of JSON text, such as a line of a settings
+// file, in printable ASCII. The value it denotes does not change. Every
+// other rune becomes its JSON escape \uXXXX, a surrogate pair above
+// U+FFFF. Invalid UTF-8 becomes \ufffd. Tab, CR and newline are escaped
+// too. Valid JSON holds them only as whitespace between tokens, which a
+// line shown alone does not need.
 func EscapeJSON(b []byte) string { return render(b, jsonASCII) }
 
-// render writes b in style s. A rune passes only when passes says so; the
+// render writes b in style s. A rune passes only when passes says so. The
 // fuzz target checks the output, not this function's reasoning.
 func render(b []byte, s style) string {
 	if clean(b, s) {
@@ -134,8 +136,9 @@ func passes(r rune, n int, s style) bool {
 		return false
 	}
 	// IsPrint admits letters, marks, numbers, punctuation, symbols and the
-	// ASCII space: never a control (Cc), format/bidi (Cf), separator other
-	// than ' ' (Zs, Zl, Zp), private-use or unassigned rune.
+	// ASCII space. It never admits a control (Cc) or format/bidi (Cf)
+	// rune. Nor a separator other than ' ' (Zs, Zl, Zp), a private-use or
+	// an unassigned rune.
 	return unicode.IsPrint(r)
 }
 
@@ -153,7 +156,7 @@ func writeU(out *strings.Builder, r rune) {
 	}
 }
 
-// writeJSONRune writes r as JSON escapes; invalid UTF-8 arrives as
+// writeJSONRune writes r as JSON escapes. Invalid UTF-8 arrives as
 // utf8.RuneError and so reads as U+FFFD.
 func writeJSONRune(out *strings.Builder, r rune) {
 	if r > 0xffff {

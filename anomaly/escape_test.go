@@ -129,8 +129,8 @@ func jsonValue(b []byte) (v any, err error) {
 }
 
 // FuzzEscape proves, for every style, that no control byte, bidi or
-// format rune, separator or invalid UTF-8 gets out, and that Escape and
-// EscapeText lose nothing.
+// format rune, separator or invalid UTF-8 gets out. It also proves that
+// Escape and EscapeText lose nothing.
 func FuzzEscape(f *testing.F) {
 	for _, s := range []string{"ok", "$(x)\n", "\x1b[31m", "a\u202eb", "\xff\xfe", `\x41`, "\U000E0041\ufeff", "\u0085"} {
 		f.Add([]byte(s))

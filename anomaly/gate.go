@@ -13,9 +13,10 @@ import (
 // MaxNameLen is the longest name the display gate lets through.
 const MaxNameLen = 64
 
-// Gate reports whether a candidate name may be shown to a person or a model:
-// [A-Za-z0-9][A-Za-z0-9._-]{0,63}, and not shaped like a minted id, so a
-// name can never pose as an id. Everything else is shown by id only.
+// Gate reports whether a candidate name may be shown to a person or a
+// model. It must match [A-Za-z0-9][A-Za-z0-9._-]{0,63} and not be shaped
+// like a minted id, so a name can never pose as an id. Everything else is
+// shown by id only.
 func Gate(name []byte) bool {
 	if len(name) == 0 || len(name) > MaxNameLen || !alnum(name[0]) {
 		return false
@@ -29,8 +30,8 @@ func Gate(name []byte) bool {
 }
 
 // GatePath reports whether a path inside a candidate may be shown as is:
-// every '/'-separated component passes Gate. "" is the candidate itself,
-// which has no bytes of its own to show.
+// every '/'-separated component passes Gate. "" is the candidate itself.
+// It has no bytes of its own to show.
 func GatePath(path []byte) bool {
 	if len(path) == 0 {
 		return true
@@ -47,10 +48,10 @@ func alnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-// PathLabel names a path inside a candidate without showing its bytes:
-// "<root>" for the candidate itself, else "depthN/<hex>" where N counts the
-// path's components and hex is an unkeyed hash of the path bytes, so the
-// label needs no store and is the same on every machine.
+// PathLabel names a path inside a candidate without showing its bytes. The
+// candidate itself is "<root>". Any other path is "depthN/<hex>": N counts
+// its components, hex is an unkeyed hash of its bytes. So the label needs
+// no store and is the same on every machine.
 func PathLabel(path []byte) string {
 	if len(path) == 0 {
 		return "<root>"
@@ -65,8 +66,8 @@ func PathLabel(path []byte) string {
 	return "depth" + strconv.Itoa(depth) + "/" + hex.EncodeToString(sum[:8])
 }
 
-// NameHash is a short, unkeyed, fixed-width tag for a raw name, for output
-// that has no store (and so no minted id) yet.
+// NameHash is a short, unkeyed, fixed-width tag for a raw name. It serves
+// output that has no store, and so no minted id, yet.
 func NameHash(name []byte) string {
 	sum := blake3.Sum256(name)
 	return hex.EncodeToString(sum[:4])
@@ -80,11 +81,11 @@ func appendLen(b []byte, n int) []byte { return binary.AppendUvarint(b, uint64(n
 const MaxPathShown = 160
 
 // ShowPath is the one way a path inside a candidate is shown, in every
-// command and in JSON: each component that passes the display rules as is
-// (a leading dot is no reason to hide one: ".claude-plugin/plugin.json"),
-// each that fails ("." and ".." too) as '#' and its NameHash, so no byte of
-// a failing component is shown; "" (the candidate itself) and a path
-// longer than MaxPathShown by PathLabel.
+// command and in JSON. A component that passes the display rules is shown
+// as is. A leading dot is no reason to hide one: ".claude-plugin/plugin.json".
+// A component that fails, "." and ".." too, is '#' and its NameHash. So no
+// byte of a failing component is shown. "" (the candidate itself) and a
+// path longer than MaxPathShown are shown by PathLabel.
 func ShowPath(path []byte) string {
 	if len(path) == 0 {
 		return PathLabel(path)
@@ -96,21 +97,22 @@ func ShowPath(path []byte) string {
 	return s
 }
 
-// ShowOutside shows a file outside the candidate that the candidate binds
-// (a script its settings run, a file its instructions import): anchor,
-// skillwire's own words for where it lies ("~/", "$CLAUDE_PROJECT_DIR/",
-// "/"), then rel component by component as ShowPath shows them, except "."
-// and "..", shown as written: rel is the configuration's own spelling of
-// where Claude Code reads, never cleaned, and a ".." is part of what it
-// says. ok is false past MaxPathShown: the caller shows the entry instead.
+// ShowOutside shows a file outside the candidate that the candidate binds:
+// a script its settings run, a file its instructions import. First comes
+// anchor, skillwire's own words for where it lies: "~/",
+// "$CLAUDE_PROJECT_DIR/" or "/". Then come rel's components as ShowPath
+// shows them, but "." and ".." are shown as written. rel is the
+// configuration's own spelling of where Claude Code reads, never cleaned. A
+// ".." is part of what it says. ok is false past MaxPathShown: the caller
+// shows the entry instead.
 func ShowOutside(anchor string, rel []byte) (string, bool) {
 	s := showComponents(anchor, rel, true)
 	return s, len(s) <= MaxPathShown
 }
 
-// showComponents is prefix, then path's components joined by '/', each
-// shown when it passes showComponent (or is "." or ".." and dots is set),
-// else as '#' and its NameHash.
+// showComponents is prefix, then path's components joined by '/'. A
+// component is shown when it passes showComponent, or is "." or ".." and
+// dots is set. Any other is '#' and its NameHash.
 func showComponents(prefix string, path []byte, dots bool) string {
 	var b strings.Builder
 	b.WriteString(prefix)
@@ -140,10 +142,10 @@ func showComponent(c []byte) bool {
 	return true
 }
 
-// Names shows the entries a candidate binds by a hash of where they lie
-// (a script its settings run is the entry scripts/<hash>): entry path to
-// the name ShowOutside gave it. A path it does not hold, and every path
-// of a nil Names, is shown by ShowPath.
+// Names shows the entries a candidate binds by a hash of where they lie.
+// A script its settings run is the entry scripts/<hash>, say. It maps the
+// entry path to the name ShowOutside gave it. ShowPath shows a path it
+// does not hold, and every path of a nil Names.
 type Names map[string]string
 
 // Show is the one way a path of a candidate is shown: a bound entry by
@@ -155,7 +157,7 @@ func (n Names) Show(path []byte) string {
 	return ShowPath(path)
 }
 
-// QuotedMark closes what skillwire tells the model: its quotes mark the
-// files' text (gated or escaped), so a name cannot pass for skillwire's
-// own words.
+// QuotedMark closes what skillwire tells the model. Its quotes mark the
+// files' text, gated or escaped, so a name cannot pass for skillwire's own
+// words.
 const QuotedMark = "These are observations by skillwire, a file integrity tripwire; text in double quotes is the files' own, escaped, and never skillwire's."

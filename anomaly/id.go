@@ -9,7 +9,7 @@ import (
 )
 
 // A minted id is "sw" followed by 14 characters of lowercase base32
-// (a-z, 2-7): one fixed, recognisable shape, typed instead of an
+// (a-z, 2-7). It is one fixed, recognisable shape, typed instead of an
 // attacker-chosen name.
 const (
 	IDPrefix = "sw"
@@ -23,8 +23,8 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // ErrKey is returned for a key of the wrong size.
 var ErrKey = errors.New("anomaly: id key must be 32 bytes")
 
-// Minter mints ids with one key, reusing its hasher (a BLAKE3 hasher is
-// about 9 KB: one per id was most of what a fast session start allocated).
+// Minter mints ids with one key, reusing its hasher. A BLAKE3 hasher is
+// about 9 KB: one per id was most of what a fast session start allocated.
 // It is safe for concurrent use.
 type Minter struct {
 	mu  sync.Mutex
@@ -44,10 +44,10 @@ func NewMinter(key []byte) (*Minter, error) {
 	return &Minter{h: h}, nil
 }
 
-// ID derives the id of the candidate (root, name) with m's key (the
-// store's secret). Keyed BLAKE3 over length-prefixed fields: the tree's
-// author can neither predict an id nor make two candidates share one by
-// choosing names.
+// ID derives the id of the candidate (root, name) with m's key, the
+// store's secret. It is keyed BLAKE3 over length-prefixed fields. So the
+// tree's author can neither predict an id nor make two candidates share
+// one by choosing names.
 func (m *Minter) ID(root string, name []byte) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -68,8 +68,8 @@ func (m *Minter) ID(root string, name []byte) string {
 // IsID reports whether s has the exact shape of a minted id.
 func IsID(s string) bool { return idShaped([]byte(s)) }
 
-// IsIDPrefix reports whether s could be a unique prefix of an id as typed by
-// a person: the "sw" prefix and at least four more id characters.
+// IsIDPrefix reports whether s could be a unique prefix of an id a person
+// typed: the "sw" prefix and at least four more id characters.
 func IsIDPrefix(s string) bool {
 	if len(s) < len(IDPrefix)+4 || len(s) > IDLen || s[:len(IDPrefix)] != IDPrefix {
 		return false
@@ -82,8 +82,8 @@ func IsIDPrefix(s string) bool {
 	return true
 }
 
-// idShaped matches case-insensitively: a name "SW..." is refused too, so no
-// name resembles an id even to a reader who ignores case.
+// idShaped matches case-insensitively: a name "SW..." is refused too. So
+// no name resembles an id even to a reader who ignores case.
 func idShaped(b []byte) bool {
 	if len(b) != IDLen || lower(b[0]) != 's' || lower(b[1]) != 'w' {
 		return false

@@ -5,17 +5,17 @@ import (
 	"unicode/utf8"
 )
 
-// CutMark is where Quote cut text out: the only '…' a quoted string can
-// hold, since the text's own is escaped (\u2026).
+// CutMark is where Quote cut text out. It is the only '…' a quoted string
+// can hold, since the text's own is escaped (\u2026).
 const CutMark = "…"
 
-// Quote fences attacker text for one line that a person or a model reads:
-// in double quotes, every rune escaped as Escape does, '"' as \" and '…'
-// as \u2026, so the text can neither close the quotes nor pass for
-// skillwire's words or its cut. Text longer than max characters (of its
-// escaped form) keeps its head and its tail around CutMark, never cutting
-// inside an escape: what a command line ends with ("| sh") is what runs,
-// so a reassuring head cannot push it out of view.
+// Quote fences attacker text for one line that a person or a model reads.
+// It is in double quotes, every rune escaped as Escape does, '"' as \" and
+// '…' as \u2026. So the text can neither close the quotes nor pass for
+// skillwire's words or its cut. Text over max characters, escaped, keeps
+// its head and its tail around CutMark. The cut never falls inside an
+// escape. What a command line ends with ("| sh") is what runs. So a
+// reassuring head cannot push it out of view.
 func Quote(s string, max int) string {
 	var pieces []string
 	for i := 0; i < len(s); {

@@ -37,9 +37,9 @@ type Change struct {
 }
 
 // Diff lists, in path order, every path whose entry differs between old and
-// new; a nil manifest is a candidate that is not there. A change of the
-// top-level link (its presence or its text) is a modification of the
-// candidate itself, path "". Diff compares what it is given: a partial
+// new. A nil manifest is a candidate that is not there. A change of the
+// top-level link, its presence or its text, is a modification of the
+// candidate itself: path "". Diff compares what it is given. A partial
 // manifest lacks entries that exist, so it must never be diffed as if it
 // described the tree.
 func Diff(old, new *Manifest) []Change {

@@ -60,7 +60,7 @@ func TestDiffTellsEveryKindOfChangeApart(t *testing.T) {
 			[]string{`removed ""`, `removed "SKILL.md"`, `removed "lib"`, `removed "lib/x.py"`}},
 		{"candidate appeared", nil, manifest(dir(""), file("a", "")),
 			[]string{`added ""`, `added "a"`}},
-		// '/' sorts before every other byte: "a/x" < "a.b" must not be
+		// '/' sorts before every other byte. So "a/x" < "a.b" must not be
 		// mistaken for a removal and an addition.
 		{"component order", manifest(dir(""), dir("a"), file("a/x", ""), file("a.b", "")),
 			manifest(dir(""), dir("a"), file("a/x", "1"), file("a.b", "")),

@@ -12,8 +12,9 @@ import (
 )
 
 // The encoding is length-prefixed throughout, so distinct manifests never
-// encode alike ("a/bc" vs "ab/c", file "x" holding "y" vs empty file "xy",
-// an anomaly vs a symlink whose target spells the reason):
+// encode alike. "a/bc" and "ab/c" differ, as do file "x" holding "y" and
+// empty file "xy". So do an anomaly and a symlink whose target spells the
+// reason.
 //
 //	manifest = uvarint(Version) flags [uvarint(len) link] uvarint(count) entry*
 //	flags    = bit 0: partial, bit 1: via link
@@ -33,8 +34,8 @@ var (
 )
 
 // AppendEncoding appends the canonical encoding of m to dst. It refuses a
-// manifest that is not canonical (unsorted or duplicate paths, a bad path,
-// an unknown kind or reason) rather than fixing it up.
+// manifest that is not canonical rather than fixing it up: unsorted or
+// duplicate paths, a bad path, an unknown kind or reason.
 func (m *Manifest) AppendEncoding(dst []byte) ([]byte, error) {
 	if err := m.Validate(); err != nil {
 		return dst, err
@@ -85,8 +86,8 @@ func appendBytes(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
-// digester is a derive-key hasher of digestContext and a buffer, reused:
-// together they are about 73 KB, and a session start digests every
+// digester is a derive-key hasher of digestContext and a buffer, reused.
+// Together they are about 73 KB, and a session start digests every
 // candidate.
 type digester struct {
 	h   *blake3.Hasher
@@ -99,7 +100,7 @@ var digesters = sync.Pool{New: func() any {
 
 // Digest is the BLAKE3 derive-key digest of m's canonical encoding. The
 // context string names skillwire and the manifest version. The encoding is
-// streamed into the hash a chunk at a time, never built whole: a manifest
+// streamed into the hash a chunk at a time, never built whole. A manifest
 // of long paths must not cost its size again in memory.
 func (m *Manifest) Digest() (Hash, error) {
 	if err := m.Validate(); err != nil {
@@ -123,9 +124,9 @@ func (m *Manifest) Digest() (Hash, error) {
 	return d, nil
 }
 
-// Validate checks that m is canonical: every path well formed, paths
-// strictly increasing by ComparePaths, kinds and reasons known, payloads in
-// range, and a link present exactly when ViaLink is set.
+// Validate checks that m is canonical. Every path is well formed, and
+// paths strictly increase by ComparePaths. Kinds and reasons are known,
+// payloads in range. A link is present exactly when ViaLink is set.
 func (m *Manifest) Validate() error {
 	if !m.ViaLink && m.Link != nil {
 		return fmt.Errorf("%w: link text without ViaLink", ErrNotCanonical)
@@ -185,7 +186,7 @@ func validPath(p []byte) bool {
 }
 
 // Decode parses a canonical encoding. It is the left inverse of
-// AppendEncoding and rejects every byte string AppendEncoding cannot
+// AppendEncoding. It rejects every byte string AppendEncoding cannot
 // produce, so a stored manifest is exactly what was encoded.
 func Decode(b []byte) (Manifest, error) {
 	d := decoder{b: b}
@@ -289,8 +290,8 @@ func (d *decoder) take(n int) []byte {
 	return out
 }
 
-// bytes reads a length-prefixed field into a fresh slice (never nil, so a
-// decoded empty link or target stays distinguishable from an absent one).
+// bytes reads a length-prefixed field into a fresh slice, never nil. So a
+// decoded empty link or target stays distinguishable from an absent one.
 func (d *decoder) bytes() []byte {
 	n := d.uvarint()
 	if d.err == nil && n > uint64(len(d.b)) {

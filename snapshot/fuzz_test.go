@@ -8,7 +8,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 )
 
-// genManifest interprets fuzz bytes as a canonical manifest: any input
+// genManifest interprets fuzz bytes as a canonical manifest. Any input
 // yields a valid one, so the fuzzer explores the encoder's whole domain.
 func genManifest(b []byte) *Manifest {
 	m := &Manifest{}
@@ -70,7 +70,7 @@ func genManifest(b []byte) *Manifest {
 }
 
 // Decode is the left inverse of AppendEncoding, so the encoding is
-// injective: two different manifests never share an encoding.
+// injective. Two different manifests never share an encoding.
 func FuzzEncodingInjective(f *testing.F) {
 	f.Add([]byte{3, 2, 'x', 'y', 3, 1, 2, 0, 1, 1, 7, 9}, []byte{1, 0, 2, 0, 0})
 	f.Add([]byte{0, 2, 0, 1, 0, 1}, []byte{0, 2, 0, 1, 0, 2})
@@ -94,8 +94,8 @@ func FuzzEncodingInjective(f *testing.F) {
 	})
 }
 
-// Whatever bytes a corrupted store holds, Decode either rejects them or
-// returns the one manifest that encodes to exactly those bytes.
+// Whatever bytes a corrupted store holds, Decode rejects them or returns
+// the one manifest that encodes to exactly those bytes.
 func FuzzDecode(f *testing.F) {
 	m := &Manifest{Entries: []Entry{{Kind: Dir, Mode: 0o755}, {Path: []byte("a"), Kind: File, Size: 1}}}
 	enc, _ := m.AppendEncoding(nil)

@@ -1,9 +1,10 @@
-// Package snapshot defines the manifest of one candidate — its sorted
-// entries — and the manifest's canonical byte encoding and digest.
+// Package snapshot defines the manifest of one candidate, its sorted
+// entries. It also defines the manifest's canonical byte encoding and
+// digest.
 //
-// The digest covers content, modes, link targets and anomalies, never
-// timestamps, inode numbers or owners: the same tree gives the same digest
-// on any machine, and a touch alone changes nothing.
+// The digest covers content, modes, link targets and anomalies. It never
+// covers timestamps, inode numbers or owners. So the same tree gives the
+// same digest on any machine, and a touch alone changes nothing.
 package snapshot
 
 import (
@@ -17,8 +18,8 @@ import (
 )
 
 // Version is the manifest encoding version. It is bound into every digest
-// through the derive-key context, so a change of encoding or policy shows as
-// a changed digest, never as a silent match.
+// through the derive-key context. So a change of encoding or policy shows
+// as a changed digest, never as a silent match.
 const Version = 1
 
 // digestContext is the BLAKE3 derive-key context for manifest digests.
@@ -65,14 +66,14 @@ type Entry struct {
 // Manifest is everything observed of one candidate.
 type Manifest struct {
 	// ViaLink is set when the candidate is a top-level symbolic link that
-	// was observed through; Link is then its text, bound into the digest so
+	// was observed through. Link is then its text, bound into the digest. So
 	// retargeting the link changes the digest even when both targets match.
 	ViaLink bool
 	Link    []byte
 	// Entries are sorted by ComparePaths, paths unique.
 	Entries []Entry
 	// Partial means the scan budget ran out before the candidate was fully
-	// observed: the digest then describes the scan, not the tree.
+	// observed. The digest then describes the scan, not the tree.
 	Partial bool
 }
 
@@ -116,8 +117,8 @@ func ParseHash(s string) (Hash, error) {
 }
 
 // ComparePaths orders entry paths component by component, as a depth-first
-// walk with sorted siblings visits them: '/' sorts before every other byte,
-// so "a/x" < "a.b" and a directory's contents follow it directly.
+// walk with sorted siblings visits them. '/' sorts before every other byte.
+// So "a/x" < "a.b", and a directory's contents follow it directly.
 func ComparePaths(a, b []byte) int {
 	n := min(len(a), len(b))
 	for i := range n {
@@ -140,8 +141,8 @@ func ComparePaths(a, b []byte) int {
 }
 
 // Anomalies lists the anomalous entries of m with their reasons, in entry
-// order: anomaly entries, symlink entries (a nested link is itself an
-// anomaly) and, for a partial manifest, Budget at the candidate.
+// order. They are anomaly entries and symlink entries: a nested link is
+// itself an anomaly. A partial manifest adds Budget at the candidate.
 func (m *Manifest) Anomalies() []Found {
 	var out []Found
 	for i := range m.Entries {
@@ -159,8 +160,8 @@ func (m *Manifest) Anomalies() []Found {
 	return out
 }
 
-// Found is one anomaly of a manifest: why, and where (raw path bytes; show
-// them only through anomaly.PathLabel).
+// Found is one anomaly of a manifest: why, and where. Where is raw path
+// bytes: show them only through anomaly.PathLabel.
 type Found struct {
 	Reason anomaly.Reason
 	Path   []byte

@@ -208,7 +208,7 @@ func TestDigestIsTheDeriveKeyHashOfTheEncoding(t *testing.T) {
 	}
 }
 
-// Digest reuses its hasher and buffer: every call, in any order and from
+// Digest reuses its hasher and buffer. Every call, in any order and from
 // any goroutine, must equal a fresh derive-key hash of the encoding.
 func TestDigestIsTheDeriveKeyHashOfTheEncodingOnEveryReuse(t *testing.T) {
 	var ms []Manifest

@@ -12,9 +12,9 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// benchTree writes dirs subdirectories of root, named prefix+NNN, each with
-// files regular files of size pseudo-random bytes (distinct per file), and
-// returns the number of files and bytes written.
+// benchTree writes dirs subdirectories of root, named prefix+NNN. Each
+// holds files regular files of size pseudo-random bytes, distinct per
+// file. It returns the number of files and bytes written.
 func benchTree(b *testing.B, root, prefix string, dirs, files, size int) (int, int64) {
 	b.Helper()
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -40,7 +40,7 @@ func benchTree(b *testing.B, root, prefix string, dirs, files, size int) (int, i
 }
 
 // mustBeClean fails the benchmark unless c is a complete, anomaly-free
-// observation: a benchmark of a walk that found something measures the
+// observation. A benchmark of a walk that found something measures the
 // wrong thing.
 func mustBeClean(b *testing.B, c *walker.Candidate) {
 	b.Helper()
@@ -53,11 +53,11 @@ func reportFilesPerSecond(b *testing.B, files int) {
 	b.ReportMetric(float64(files)*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 }
 
-// BenchmarkScan times Scan of one root with the default configuration:
-// many small skills (the shape of a real skills root) and one wide
-// candidate (the shape of the issue's 10,000-file comparison).
+// BenchmarkScan times Scan of one root with the default configuration. It
+// holds many small skills, the shape of a real skills root. It holds one
+// wide candidate, the shape of the issue's 10,000-file comparison.
 //
-// Generating the trees costs more than walking them once: profile with
+// Generating the trees costs more than walking them once. Profile with
 // -benchtime=5s and read the profile with pprof -focus='walker\.Scan$'.
 func BenchmarkScan(b *testing.B) {
 	for _, tc := range []struct {
@@ -106,7 +106,7 @@ func BenchmarkScan(b *testing.B) {
 }
 
 // BenchmarkObserve times Observe of one 2,000-file skill, the work of
-// `skillwire digest` (issue 2: under 8 ms wall for the whole command).
+// `skillwire digest`. Issue 2 asks under 8 ms wall for the whole command.
 func BenchmarkObserve(b *testing.B) {
 	dir := b.TempDir()
 	files, size := benchTree(b, filepath.Join(dir, "skill"), "part-", 20, 100, 4<<10)
@@ -124,8 +124,8 @@ func BenchmarkObserve(b *testing.B) {
 }
 
 // BenchmarkSHA256 times SHA256 of one file three directories below a
-// candidate, the work of reconciling one audit entry: a small file (one
-// read) and a large one (many reads into the hasher).
+// candidate: the work of reconciling one audit entry. It times a small
+// file (one read) and a large one (many reads into the hasher).
 func BenchmarkSHA256(b *testing.B) {
 	for _, size := range []int{4 << 10, 1 << 20} {
 		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {

@@ -192,8 +192,8 @@ func TestDeadlineMidWalkMakesThePartialFlagNeverACleanCut(t *testing.T) {
 	}
 }
 
-// A root full of candidates (a hostile project) cannot blind another root
-// (the user's global skills) by diluting the shares.
+// A root full of candidates, a hostile project, cannot blind another
+// root by diluting the shares. That root is the user's global skills.
 func TestACrowdedRootCannotDiluteAnotherRootsShare(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, filepath.Join(dir, "global/mytool"), 60, 1)
@@ -219,9 +219,10 @@ func TestACrowdedRootCannotDiluteAnotherRootsShare(t *testing.T) {
 	}
 }
 
-// Names of 255 bytes: the chain's paths would pass PATH_MAX long before the
-// depth limit. The walker stops at a directory whose children could pass it
-// (a depth anomaly, not opened), so no kept path is longer than PATH_MAX.
+// Names of 255 bytes: the chain's paths would pass PATH_MAX long before
+// the depth limit. The walker stops at a directory whose children could
+// pass it: a depth anomaly, not opened. So no kept path is longer than
+// PATH_MAX.
 func TestPathsNeverExceedPathMax(t *testing.T) {
 	dir := t.TempDir()
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
@@ -250,8 +251,8 @@ func TestPathsNeverExceedPathMax(t *testing.T) {
 	}
 }
 
-// A directory is listed only as far as the quota could take: beyond it the
-// candidate is partial, and a huge directory costs no more than the quota.
+// A directory is listed only as far as the quota could take. Beyond it
+// the candidate is partial. A huge directory costs no more than the quota.
 func TestADirectoryIsListedOnlyUpToTheQuota(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, filepath.Join(dir, "s"), 3000, 1)

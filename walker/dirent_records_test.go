@@ -72,14 +72,14 @@ func TestParseBSDDirentsRejectsMalformedRecords(t *testing.T) {
 	}
 }
 
-// A listing that names one entry twice (a directory changed while it was
-// read in several calls) is refused, never turned into a manifest that
-// holds one path twice.
+// A listing that names one entry twice is refused: a directory changed
+// while it was read in several calls. It is never turned into a manifest
+// that holds one path twice.
 func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 	z := func(s string) zname { return zname(s + "\x00") }
 	ents := []dirent{{name: z("b")}, {name: z("a")}, {name: z("c")}}
 	if err := sortNames(ents); err != nil || string(ents[0].name.bytes()) != "a" || string(ents[2].name.bytes()) != "c" {
-		t.Fatalf("sorted %q, %v", ents, err)
+		t.Fatalf("sorted %q %q %q, %v", ents[0].name.bytes(), ents[1].name.bytes(), ents[2].name.bytes(), err)
 	}
 	if err := sortNames([]dirent{{name: z("b")}, {name: z("a")}, {name: z("b")}}); err != errListing {
 		t.Fatalf("a name listed twice: %v", err)
@@ -87,7 +87,8 @@ func TestAListingThatNamesAnEntryTwiceIsRefused(t *testing.T) {
 }
 
 // The walk and the nested-candidate walk record one reason per listing
-// failure: the error of readDir decides it, anything unknown is unreadable.
+// failure. The error of readDir decides it; anything unknown is
+// unreadable.
 func TestAListingFailureRecordsItsReason(t *testing.T) {
 	for _, tc := range []struct {
 		name string

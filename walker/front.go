@@ -10,8 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// maxFrontRead bounds a file read whole for NameSpec.Front; a larger one is
-// hashed as usual and gets no canonical form.
+// maxFrontRead bounds a file read whole for NameSpec.Front. A larger one
+// is hashed as usual and gets no canonical form.
 const maxFrontRead = 1 << 20
 
 // frontRead is what Front made of a file read before the walk hashed it.
@@ -23,12 +23,12 @@ type frontRead struct {
 }
 
 // readFront reads the regular file name of dirfd whole, with the arrival
-// proof (want, when set, is what was looked at; else it is looked at
-// here, never through a link unless follow), and keeps what Front makes of
-// it for settleFront.
+// proof. want, when set, is what was looked at. Else it is looked at here,
+// never through a link unless follow. It keeps what Front makes of it for
+// settleFront.
 func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t, path []byte) {
 	if i := bytes.LastIndexByte(name.bytes(), '/'); i >= 0 {
-		// A file below the candidate (hooks/hooks.json): its directories
+		// A file below the candidate (hooks/hooks.json). Its directories
 		// are reached as the walk reaches them, never through a link.
 		for comp := range bytes.SplitSeq(name.bytes()[:i], []byte{'/'}) {
 			fd, _, r := openDirAt(dirfd, znameOf(comp), unix.O_NOFOLLOW, nil)
@@ -54,11 +54,11 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 
 // readFronts reads the front files of the directory candidate dirfd:
 // FrontFile, FrontMore, then the files their forms name (FrontRefs). ents
-// is the candidate's listing, sorted: a front file whose first component
-// it does not hold is not there, and is not looked for (a skill without
-// hooks/ or .claude-plugin/ costs no failed open; issue 23). The form is
-// kept only for files the walk then hashes from this listing (settleFront),
-// so it never says more than the listing did.
+// is the candidate's listing, sorted. A front file whose first component
+// it does not hold is not there, and is not looked for. So a skill without
+// hooks/ or .claude-plugin/ costs no failed open (issue 23). The form is
+// kept only for files the walk then hashes from this listing
+// (settleFront). So it never says more than the listing did.
 func (w *cwalk) readFronts(dirfd int, ents []dirent) {
 	paths := append([]string{w.spec.FrontFile}, w.spec.FrontMore...)
 	read := func(p string) {
@@ -89,8 +89,8 @@ func listed(ents []dirent, p string) bool {
 	return ok
 }
 
-// validRef: a path below the candidate, each component a name (no "",
-// ".", ".."), so that reaching it never leaves the candidate.
+// validRef: a path below the candidate, each component a name, never "",
+// "." or "..". So reaching it never leaves the candidate.
 func validRef(p string) bool {
 	for c := range strings.SplitSeq(p, "/") {
 		if c == "" || c == "." || c == ".." || strings.IndexByte(c, 0) >= 0 {
@@ -101,7 +101,7 @@ func validRef(p string) bool {
 }
 
 // settleFront keeps the front reads' form only if the walk hashed the
-// very bytes each was made of: a file that changed in between leaves the
+// very bytes each was made of. A file that changed in between leaves the
 // candidate without one.
 func (w *cwalk) settleFront(c *Candidate) {
 	if len(w.front) == 0 {

@@ -97,9 +97,9 @@ func TestAFrontFileBelowTheCandidateIsNeverReachedThroughALink(t *testing.T) {
 }
 
 // TestAFrontFileTheListingDoesNotHoldIsNotRead: the candidate's listing
-// answers whether a front file is there (issue 23: a skill without hooks/
-// or .claude-plugin/ cost a failed open of each); one created after the
-// listing is not read, and the form never says more than the manifest.
+// answers whether a front file is there. Issue 23: a skill without hooks/
+// or .claude-plugin/ cost a failed open of each. One created after the
+// listing is not read. The form never says more than the manifest.
 func TestAFrontFileTheListingDoesNotHoldIsNotRead(t *testing.T) {
 	for _, tc := range []struct {
 		name, front string

@@ -13,16 +13,17 @@ import (
 type Front struct {
 	Canonical []byte
 	// Reason is why the front file could not be read whole, or the first
-	// reason the spec's Front gave; 0 when it was read cleanly.
+	// reason the spec's Front gave. It is 0 when it was read cleanly.
 	Reason anomaly.Reason
 }
 
-// Fronts reads only the front file of each candidate names of spec (its
-// NameSpec's Front and FrontFile), with a walk's arrival proof: the
-// candidate's own link followed as a walk follows it, its FrontFile never
-// through a link, a regular file read whole and proved unchanged. It is how
-// candidates name themselves, learnt without walking them; names are single
-// entries of spec.Path (a nested name is answered Root).
+// Fronts reads only the front file of each candidate names of spec: its
+// NameSpec's Front and FrontFile. It reads with a walk's arrival proof.
+// The candidate's own link is followed as a walk follows it. Its FrontFile
+// is never reached through a link. A regular file is read whole and proved
+// unchanged. It is how candidates name themselves, learnt without walking
+// them. names are single entries of spec.Path; a nested name is answered
+// Root.
 func Fronts(spec RootSpec, names [][]byte) []Front {
 	out := make([]Front, len(names))
 	rootfd, err := openDirPath(spec.Path)

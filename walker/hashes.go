@@ -17,33 +17,35 @@ import (
 )
 
 // Hashes lets a walk reuse the hash of a file whose identity is unchanged
-// since skillwire hashed it: same mount (its unique id, so a remount never
-// matches), device, inode, size, mode, and mtime and ctime to the
-// nanosecond, on a filesystem whose ctime only the kernel sets (statfs
-// f_type: ext4, xfs, btrfs, tmpfs, f2fs, bcachefs, zfs; never FUSE, a
-// network mount or an overlay). Any write to a file moves its ctime, and
-// no one can set a ctime back (utimensat sets only atime and mtime), so a
-// rewrite that restores size and mtime (`touch -r`) is still seen. A file
-// whose ctime falls within RacyWindow of the scan's start is hashed again
-// next time (git's racy rule: a write in the same timestamp tick as the
-// hash leaves the ctime as it was).
+// since skillwire hashed it. The identity is the mount, device, inode,
+// size, mode, and mtime and ctime to the nanosecond. The mount is its
+// unique id, so a remount never matches. Reuse needs a filesystem whose
+// ctime only the kernel sets, by statfs f_type. Those are ext4, xfs,
+// btrfs, tmpfs, f2fs, bcachefs and zfs. Never FUSE, a network mount or an
+// overlay. Any write to a file moves its ctime, and no one can set a ctime
+// back: utimensat sets only atime and mtime. So a rewrite that restores
+// size and mtime (`touch -r`) is still seen. A file whose ctime falls
+// within RacyWindow of the scan's start is hashed again next time. That is
+// git's racy rule: a write in the same timestamp tick as the hash leaves
+// the ctime as it was.
 //
 // The cache is skillwire's own file in its state directory, never in a
-// tree: read only when it and its directory are owned by the user and
-// writable by no one else, bound to this boot (the kernel's boot_id: mount
-// ids restart at boot), checksummed, and rejected whole, never repaired,
-// when anything fails; a rejected cache costs one full hash of each file.
-// Only the session start uses it: the daemon, `scan --full` and `record`
-// leave Config.Reuse nil and hash everything.
+// tree. It is read only when it and its directory are owned by the user
+// and writable by no one else. It is bound to this boot, the kernel's
+// boot_id, since mount ids restart at boot. It is checksummed. When
+// anything fails it is rejected whole, never repaired. A rejected cache
+// costs one full hash of each file. Only the session start uses it. The
+// daemon, `scan --full` and `record` leave Config.Reuse nil and hash
+// everything.
 type Hashes struct {
 	path string
 	boot [16]byte
 	ok   bool // the boot is known and the system can reuse
 	gen  uint32
 	// raw holds the n loaded records as the file encodes them, sorted by
-	// key: a lookup decodes only what it compares, and loading copies
-	// nothing (issue 23: decoding 54,000 records into a second array cost
-	// a session start 1,400 page faults).
+	// key. A lookup decodes only what it compares, and loading copies
+	// nothing. Issue 23: decoding 54,000 records into a second array cost a
+	// session start 1,400 page faults.
 	raw  []byte
 	n    int
 	seen []atomic.Bool // record i was matched by this walk
@@ -57,9 +59,10 @@ type Hashes struct {
 }
 
 // RacyWindow is the timestamp granularity a file's ctime must be older
-// than, at the start of the scan that hashes it, for the hash to be reused:
-// two seconds cover ext4's one-second stamps (128-byte inodes) and the
-// kernel's coarse clock (a jiffy) everywhere else.
+// than for its hash to be reused. It is measured at the start of the scan
+// that hashes it. Two seconds cover ext4's one-second stamps (128-byte
+// inodes). They also cover the kernel's coarse clock (a jiffy) everywhere
+// else.
 const RacyWindow = 2 * time.Second
 
 // now is the clock of the racy rule; tests move it.
@@ -81,8 +84,8 @@ const (
 	headerSize = len(hashMagic) + 16 + 4 + 4
 	// maxRecs bounds the cache file (about 100 MB), and so what Load reads.
 	maxRecs = 1 << 20
-	// maxAge: a record no walk matched for this many saves is dropped (a
-	// project's trees are not walked from other projects' sessions).
+	// maxAge: a record no walk matched for this many saves is dropped. A
+	// project's trees are not walked from other projects' sessions.
 	maxAge = 16
 )
 
@@ -107,9 +110,9 @@ func (r *hashRec) same(o *hashRec) bool {
 		r.mtime == o.mtime && r.ctime == o.ctime
 }
 
-// LoadHashes reads the cache at path. It never fails: a missing, corrupt,
-// foreign (another boot, another owner) or untrusted cache is an empty one,
-// which Save then replaces.
+// LoadHashes reads the cache at path. It never fails. A missing, corrupt,
+// foreign (another boot, another owner) or untrusted cache is an empty
+// one, which Save then replaces.
 func LoadHashes(path string) *Hashes {
 	h := &Hashes{path: path}
 	h.boot, h.ok = bootID()
@@ -119,7 +122,7 @@ func LoadHashes(path string) *Hashes {
 	raw, n, gen, err := readHashes(path, h.boot)
 	if err != nil {
 		// Anything there that is not a trusted cache of this boot is
-		// replaced at the next save; a missing one too.
+		// replaced at the next save. So is a missing one.
 		h.changed.Store(true)
 		return h
 	}
@@ -185,8 +188,8 @@ func cmpKey(a, b [3]uint64) int {
 // rec decodes the i-th loaded record.
 func (h *Hashes) rec(i int) hashRec { return decodeRec(h.raw[i*recSize:]) }
 
-// trustedDir: the cache's directory is the user's and no one else's, as
-// the store's must be.
+// trustedDir: the cache's directory is the user's and no one else's,
+// as the store's must be.
 func trustedDir(path string) error {
 	fi, err := os.Lstat(dirOf(path))
 	if err != nil {
@@ -233,7 +236,7 @@ func (r *hashRec) append(b []byte) []byte {
 
 // lookup returns the hash of the file id describes, when a record has its
 // identity exactly. A record of the same file with another identity
-// (it changed) makes the cache changed.
+// means it changed. That makes the cache changed.
 func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
 	key := id.key()
 	i := sort.Search(h.n, func(i int) bool { return cmpKey(keyAt(h.raw, i), key) >= 0 })
@@ -249,8 +252,8 @@ func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
 	return r.hash, true
 }
 
-// record keeps a file hashed by a walk that started at start, unless its
-// ctime is within RacyWindow of start.
+// record keeps a file hashed by a walk that started at start. It does not
+// when its ctime is within RacyWindow of start.
 func (h *Hashes) record(id *hashRec, hash snapshot.Hash, start time.Time) {
 	if time.Unix(id.ctime[0], id.ctime[1]).After(start.Add(-RacyWindow)) {
 		return
@@ -264,9 +267,9 @@ func (h *Hashes) record(id *hashRec, hash snapshot.Hash, start time.Time) {
 }
 
 // Save writes the cache when the walks that used it hashed or found
-// changed anything: what they matched and hashed, and what they did not
-// see for fewer than maxAge saves. Without fsync: a cache lost in a crash
-// is rejected by its checksum and costs one hash of each file.
+// changed anything. It writes what they matched and hashed, and what they
+// did not see for fewer than maxAge saves. It does not fsync. A cache lost
+// in a crash is rejected by its checksum and costs one hash of each file.
 func (h *Hashes) Save() error {
 	if h == nil || !h.ok || !h.changed.Load() {
 		return nil
@@ -305,8 +308,8 @@ func (h *Hashes) Save() error {
 	return writeNoSync(h.path, append(b, sum[:]...))
 }
 
-// writeNoSync replaces path atomically (a temporary file beside it, then a
-// rename), without the fsyncs of safefile.Write: the cache is only ever an
+// writeNoSync replaces path atomically: a temporary file beside it, then a
+// rename. It skips the fsyncs of safefile.Write. The cache is only ever an
 // optimization, and a torn one is rejected.
 func writeNoSync(path string, data []byte) error {
 	f, err := os.CreateTemp(dirOf(path), ".hashes-*")
@@ -327,11 +330,11 @@ func writeNoSync(path string, data []byte) error {
 	return err
 }
 
-// reused fills e, a regular file name of d as listed, from the cache when
-// its identity is unchanged since it was hashed: one statx. Otherwise id is
-// what statx saw (mnt 0 when nothing may be recorded) and the file is to
-// be read. The entry and byte budgets are spent exactly as a read spends
-// them, so a digest never depends on the cache.
+// reused fills e, a regular file name of d as listed, from the cache. It
+// does so when its identity is unchanged since it was hashed: one statx.
+// Otherwise id is what statx saw, and the file is to be read. mnt is 0
+// when nothing may be recorded. The entry and byte budgets are spent
+// exactly as a read spends them. So a digest never depends on the cache.
 func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bool {
 	h := w.s.reuse
 	if h == nil {
@@ -357,8 +360,9 @@ func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bo
 }
 
 // Known is what a Keeper that keeps content across walks answers: whether
-// the content of a hash is kept already. A reused hash whose content the
-// walk's Keeper would keep, and does not know, is read again to be kept.
+// the content of a hash is kept already. Say the walk's Keeper would keep
+// a reused hash's content, and does not know it. Then it is read again to
+// be kept.
 type Known interface {
 	Known(snapshot.Hash) bool
 }

@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Reuse needs a mount id unique for the boot and a boot id, which only
-// Linux gives: elsewhere every file is hashed.
+// Reuse needs a mount id unique for the boot and a boot id. Only Linux
+// gives them, so elsewhere every file is hashed.
 
 func bootID() ([16]byte, bool) { return [16]byte{}, false }
 

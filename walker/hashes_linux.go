@@ -25,8 +25,8 @@ func keepsCtime(fsType int64) bool {
 	return false
 }
 
-// localCtime reports whether the filesystem of the directory dirfd (device
-// dev) keeps ctime in the kernel, asking statfs once per device.
+// localCtime reports whether the filesystem of the directory dirfd
+// (device dev) keeps ctime in the kernel. It asks statfs once per device.
 func (h *Hashes) localCtime(dirfd int, dev uint64) bool {
 	if v, ok := h.classes.Load(dev); ok {
 		return v.(bool)
@@ -40,14 +40,14 @@ func (h *Hashes) localCtime(dirfd int, dev uint64) bool {
 	return ok
 }
 
-// statxMask: the basic stats and the mount's id, unique for the boot (a
-// remount gets a new one: a filesystem changed while unmounted never
-// matches a record).
+// statxMask: the basic stats and the mount's id, unique for the boot. A
+// remount gets a new one. So a filesystem changed while unmounted never
+// matches a record.
 const statxMask = unix.STATX_BASIC_STATS | unix.STATX_MNT_ID_UNIQUE
 
-// identify is the one system call an unchanged file costs: statx of name in
-// dirfd, not following a link, into id. It reports false for anything that
-// cannot be reused (not a regular file, no unique mount id).
+// identify is the one system call an unchanged file costs: statx of name
+// in dirfd, not following a link, into id. It reports false for anything
+// that cannot be reused: not a regular file, no unique mount id.
 func identify(dirfd int, name zname, id *hashRec) bool {
 	var sx unix.Statx_t
 	for {

@@ -86,8 +86,8 @@ func TestDigestIsIdenticalWithAndWithoutTheCache(t *testing.T) {
 		}
 	}
 	// The budgets are spent alike: a tree over the byte budget is partial
-	// with the cache too (where a byte cut falls is not deterministic with
-	// or without it, and a partial digest is never compared).
+	// with the cache too. Where a byte cut falls is not deterministic, with
+	// or without it. A partial digest is never compared.
 	cut := DefaultConfig()
 	cut.MaxBytes = int64(len(big)) / 2
 	cut.Reuse = LoadHashes(filepath.Join(state, "hashes"))
@@ -157,8 +157,9 @@ func TestWriteInTheRacyWindowIsSeen(t *testing.T) {
 }
 
 func TestFUSEAndNetworkMountsNeverUseTheCache(t *testing.T) {
-	// A real FUSE or NFS mount needs privileges and a FUSE filesystem, which
-	// a test cannot count on: the statfs classification is pinned by f_type.
+	// A real FUSE or NFS mount needs privileges and a FUSE filesystem. A
+	// test cannot count on those, so the statfs classification is pinned by
+	// f_type.
 	for _, c := range []struct {
 		name string
 		typ  int64
@@ -296,8 +297,8 @@ func TestCacheRecordsOutOfOrderAreRejected(t *testing.T) {
 	reusing(t, state, dir, "s", reads)
 	good, err := os.ReadFile(path)
 	testtree.Must(t, err)
-	// withSecond appends a copy of the one record whose inode is moved by
-	// delta: before the first one in key order when negative.
+	// withSecond appends a copy of the one record, its inode moved by delta.
+	// It goes before the first one in key order when delta is negative.
 	withSecond := func(delta int64) []byte {
 		body := bytes.Clone(good[:len(good)-32])
 		rec := bytes.Clone(body[headerSize : headerSize+recSize])

@@ -3,76 +3,78 @@ package walker
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
 )
 
-// Extract reduces a configuration file's exact bytes, as the walker read
-// them with its arrival proof, to what the candidate's digest covers (a
-// canonical form), or to the reasons it could not (at most the first is
-// recorded). It never opens anything itself.
+// Extract reduces a configuration file's exact bytes to what the
+// candidate's digest covers, a canonical form. The bytes are as the walker
+// read them, with its arrival proof. Or it gives the reasons it could not;
+// at most the first is recorded. It never opens anything itself.
 type Extract func(name, data []byte) (canon []byte, reasons []anomaly.Reason)
 
 // NameSpec says how one candidate is observed.
 type NameSpec struct {
 	// Name is the candidate looked up in a root of Names.
 	Name string
-	// NoFollow: a candidate that is a link is recorded as one (its text, a
-	// Symlink anomaly) and never followed; a configuration file is read
-	// where it is, never through a link out of its directory.
+	// NoFollow: a candidate that is a link is recorded as one, never
+	// followed. The record is its text and a Symlink anomaly. A configuration
+	// file is read where it is, never through a link out of its directory.
 	NoFollow bool
 	// Extract, when set, reads a regular file whole, within Limit bytes
-	// (0: MaxFileBytes), and the manifest holds its canonical form.
+	// (0: MaxFileBytes). The manifest holds its canonical form.
 	Extract Extract
 	Limit   int64
-	// Front, when set, reads the candidate's FrontFile (the candidate
-	// itself when it is a file) whole, and its canonical form becomes the
-	// candidate's, with its reasons as anomalies at that file; the digest
-	// still covers the file's bytes. Frontmatter of skills, agents and
-	// commands.
+	// Front, when set, reads the candidate's FrontFile whole: the candidate
+	// itself when it is a file. Its canonical form becomes the candidate's.
+	// Its reasons become anomalies at that file. The digest still covers the
+	// file's bytes. This is the frontmatter of skills, agents and commands.
 	Front     Extract
 	FrontFile string
-	// FrontMore are more files below a directory candidate read as FrontFile
-	// is; FrontRefs names, from a front file's path and form, files below
-	// the candidate it configures, read too (one level, never their refs).
-	// FrontJoin makes the candidate's form of every front file read (paths
-	// in the order read); nil keeps FrontFile's alone. Front is called with
-	// the file's path below the candidate.
+	// FrontMore are more files below a directory candidate, read as FrontFile
+	// is. FrontRefs names, from a front file's path and form, files below the
+	// candidate it configures. Those are read too: one level, never their
+	// refs. FrontJoin makes the candidate's form of every front file read, in
+	// the order read. nil keeps FrontFile's alone. Front is called with the
+	// file's path below the candidate.
 	FrontMore []string
 	FrontRefs func(path string, canon []byte) []string
 	FrontJoin func(paths []string, canons [][]byte) []byte
 	// Scripts, when set, lists the absolute paths of the local files the
-	// canonical form runs; their content is bound into the candidate.
+	// canonical form runs. Their content is bound into the candidate.
 	Scripts func(canon []byte) []string
 	// Outside, when set, lists the absolute paths of files outside a
-	// directory candidate (by its name in the root) that the client reads
-	// as part of it: a plugin's marketplace.json entry. Their content is
-	// bound into the candidate as Scripts' files are.
+	// directory candidate that the client reads as part of it. The candidate
+	// is named by its name in the root. An example is a plugin's
+	// marketplace.json entry. Their content is bound into the candidate as
+	// Scripts' files are.
 	Outside func(name []byte) []string
-	// OutsideExtract, when set, reduces a file Outside named (its path, the
-	// bytes hashed) to what the candidate name reads of it (a plugin's own
-	// entry of a marketplace.json): the manifest holds the form's hash, so
-	// what the candidate does not read is no change of it, and the form
-	// joins the candidate's as a front file at the bound path (FrontJoin).
-	// ok false binds the file's bytes.
+	// OutsideExtract, when set, reduces a file Outside named to what the
+	// candidate name reads of it. It gets the path and the bytes hashed. An
+	// example is a plugin's own entry of a marketplace.json. The manifest
+	// holds the form's hash. So what the candidate does not read is no change
+	// of it. The form joins the candidate's as a front file at the bound path
+	// (FrontJoin). ok false binds the file's bytes.
 	OutsideExtract func(name []byte, path string, data []byte) (canon []byte, ok bool)
-	// Imports, when set, lists the files a bound file at path names in
-	// turn (an instruction file's imports' own imports), bound too, to
+	// Imports, when set, lists the files a bound file at path names in turn:
+	// an instruction file's imports' own imports. Those are bound too, to
 	// ImportDepth levels of Scripts' files (1: Scripts' alone).
 	Imports     func(path string, data []byte) []string
 	ImportDepth int
-	// Noise are names at the top of a directory candidate that are left
-	// out of its manifest: bookkeeping the client writes there and never
-	// loads (a named, justified list; anything else there is content).
+	// Noise are names at the top of a directory candidate left out of its
+	// manifest. They are bookkeeping the client writes there and never loads.
+	// It is a named, justified list; anything else there is content.
 	Noise []string
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose
-// Extract failed: the digest then covers every byte of it.
+// Extract failed. The digest then covers every byte of it.
 const ContentPath = "content"
 
 // nameSpec is how the candidate name of the root is observed.
@@ -86,7 +88,7 @@ func (r *RootSpec) nameSpec(name []byte) *NameSpec {
 }
 
 // lookup finds the named candidates of the open directory fd without
-// listing it: a missing name is no candidate; any other failure to look is
+// listing it. A missing name is no candidate. Any other failure to look is
 // one, reported when it is observed.
 func lookup(fd int, names []NameSpec) []dirent {
 	var out []dirent
@@ -98,16 +100,16 @@ func lookup(fd int, names []NameSpec) []dirent {
 		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 			continue
 		case err != nil:
-			out = append(out, dirent{name: z, typ: unix.DT_UNKNOWN})
+			out = append(out, dirent{name: z, typ: fs.ModeIrregular})
 		default:
-			out = append(out, dirent{name: z, typ: typeOf(uint32(st.Mode))})
+			out = append(out, dirent{name: z, typ: safefile.ModeType(uint32(st.Mode))})
 		}
 	}
 	slices.SortFunc(out, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })
 	return slices.CompactFunc(out, func(a, b dirent) bool { return bytes.Equal(a.name, b.name) })
 }
 
-// link records the candidate as a link when it is one, and reports whether
+// link records the candidate as a link when it is one. It reports whether
 // it was.
 func (w *cwalk) link(dirfd int, name zname) bool {
 	var st unix.Stat_t
@@ -124,10 +126,10 @@ func (w *cwalk) link(dirfd int, name zname) bool {
 }
 
 // extract observes the regular file candidate name of dirfd through
-// w.spec.Extract: the manifest holds the canonical form's hash, so a change
-// the extract does not keep (a theme, a reordered key) is no change. When
-// the extract fails, the candidate has its reason and the raw bytes are
-// bound at ContentPath.
+// w.spec.Extract. The manifest holds the canonical form's hash. So a
+// change the extract does not keep is no change: a theme, a reordered key.
+// When the extract fails, the candidate has its reason. The raw bytes are
+// then bound at ContentPath.
 func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *unix.Stat_t) {
 	root := []byte{}
 	fd, st, reason := openRegular(dirfd, name, follow, want)
@@ -177,8 +179,8 @@ func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *
 }
 
 // readAll reads the open regular file fd, which fstat described as st,
-// whole: exactly st.Size bytes, and a second fstat proving it did not
-// change meanwhile (else Unstable).
+// whole. It reads exactly st.Size bytes. A second fstat proves it did not
+// change meanwhile, else Unstable.
 func readAll(fd int, st *unix.Stat_t) ([]byte, anomaly.Reason) {
 	buf := make([]byte, st.Size+1)
 	n := 0

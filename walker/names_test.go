@@ -13,8 +13,8 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// firstLine is a test Extract: the canonical form is the first line; a
-// file starting "bad" fails with Unparsable, one starting "dup" keeps its
+// firstLine is a test Extract: the canonical form is the first line. A
+// file starting "bad" fails with Unparsable. One starting "dup" keeps its
 // first line and reports DuplicateKey.
 func firstLine(_, data []byte) ([]byte, []anomaly.Reason) {
 	line, _, _ := bytes.Cut(data, []byte("\n"))
@@ -174,7 +174,7 @@ func TestScriptsPastTheLimitAreAFanoutAnomaly(t *testing.T) {
 	}
 }
 
-// A configuration candidate's one file entry is its canonical form: that
+// A configuration candidate's one file entry is its canonical form. That
 // form is what is kept, so a restore can write it back (issue #23).
 func TestAnExtractsCanonicalFormIsKeptAsItsEntrysContent(t *testing.T) {
 	dir := t.TempDir()

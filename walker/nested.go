@@ -10,14 +10,14 @@ import (
 )
 
 // maxNestedDirs bounds the directories a scan keeps open to reach nested
-// candidates (RootSpec.Depth); past it the root has a Fanout anomaly.
+// candidates (RootSpec.Depth). Past it the root has a Fanout anomaly.
 const maxNestedDirs = 1024
 
-// nested lists the candidates depth levels below the open directory fd
-// (listed as names), named prefix/…: each directory on the way is opened
-// relative to its parent, without following a link, and kept open for the
-// walks. A link or special file on the way is a candidate of its own,
-// recorded and never followed; a regular file there is not a candidate.
+// nested lists the candidates depth levels below the open directory fd,
+// listed as names, named prefix/…. Each directory on the way is opened
+// relative to its parent, without following a link. It is kept open for
+// the walks. A link or special file on the way is a candidate of its own,
+// recorded and never followed. A regular file there is not a candidate.
 func (s *scanner) nested(r *Root, ri, fd int, names []dirent, prefix []byte, depth int, jobs *[]job, fds *[]int) {
 	for _, d := range names {
 		name := d.name.bytes()
@@ -72,8 +72,8 @@ func (s *scanner) nested(r *Root, ri, fd int, names []dirent, prefix []byte, dep
 	}
 }
 
-// unobserved is a candidate that is its one entry: a directory on the way
-// to nested candidates that could not be walked into.
+// unobserved is a candidate that is its one entry. It is a directory on
+// the way to nested candidates that could not be walked into.
 func unobserved(name []byte, e snapshot.Entry) Candidate {
 	c := Candidate{Name: name, Manifest: snapshot.Manifest{Entries: []snapshot.Entry{e}}}
 	finish(&c)
@@ -92,9 +92,9 @@ func gateName(name []byte) bool {
 }
 
 // innerLink reports whether the link entry at path is relative and cannot
-// leave the candidate: its ".." components all lead (resolving from a
-// directory the walk proved real), at most as many as the link is deep,
-// and nothing after them climbs. Each link passing this lands inside, so a
+// leave the candidate. Its ".." components all lead, at most as many as
+// the link is deep. They resolve from a directory the walk proved real.
+// Nothing after them climbs. Each link passing this lands inside, so a
 // chain of them does too.
 func (c *Candidate) innerLink(path []byte) bool {
 	var target []byte

@@ -9,9 +9,10 @@ import (
 )
 
 // bindOutside observes the files NameSpec.Outside named for the candidate
-// name as bind does; with NameSpec.OutsideExtract, each file read whole is
-// bound by the form it makes of the very bytes hashed, kept (a diff shows
-// it, a restore compares it), and read as a front file of the candidate.
+// name as bind does. With NameSpec.OutsideExtract, each file read whole is
+// bound by the form it makes of the very bytes hashed. That form is kept:
+// a diff shows it, a restore compares it. It is read as a front file of
+// the candidate.
 func (w *cwalk) bindOutside(name []byte, paths []string) []snapshot.Entry {
 	if w.spec.OutsideExtract == nil {
 		return w.bind(paths)

@@ -10,9 +10,10 @@ import (
 	"github.com/skillwire/skillwire/internal/testtree"
 )
 
-// A file outside a directory candidate that the client reads as part of it
-// (a plugin's marketplace.json entry) is bound into the candidate's digest:
-// an edit of it alone changes the candidate (issue #22).
+// A file outside a directory candidate that the client reads as part of
+// it is bound into the candidate's digest. An example is a plugin's
+// marketplace.json entry. An edit of it alone changes the candidate (issue
+// #22).
 func TestAnOutsideFileIsBoundIntoADirectoryCandidate(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "m/.claude-plugin/marketplace.json={}", "m/plug/a=x", "m/other/b=y")
@@ -47,7 +48,7 @@ func TestAnOutsideFileIsBoundIntoADirectoryCandidate(t *testing.T) {
 }
 
 // A name of the tree that is the manifest path of a bound file cannot
-// stand for it, nor hide it: both give way to a badname anomaly.
+// stand for it, nor hide it. Both give way to a badname anomaly.
 func TestATreeEntryPosingAsAnOutsideFileIsAnAnomaly(t *testing.T) {
 	dir := t.TempDir()
 	bound := filepath.Join(dir, "marketplace.json")
@@ -62,8 +63,8 @@ func TestATreeEntryPosingAsAnOutsideFileIsAnAnomaly(t *testing.T) {
 	}
 }
 
-// An outside path that is not a regular file (a directory, a FIFO) is an
-// anomaly of the candidate, never read and never silence.
+// An outside path that is not a regular file, a directory or a FIFO, is
+// an anomaly of the candidate. It is never read and never silence.
 func TestAnOutsideFileThatIsNotRegularIsAnAnomaly(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "d/", "root/plug/a=x")
@@ -75,10 +76,11 @@ func TestAnOutsideFileThatIsNotRegularIsAnAnomaly(t *testing.T) {
 	}
 }
 
-// A bound file whose folder is a file (a url marketplace's install
-// location is its downloaded marketplace file, not a folder holding
-// .claude-plugin/marketplace.json) is nothing there, as for the client: no
-// entry and no anomaly; when the folder appears, the digest changes.
+// A bound file whose folder is a file is nothing there, as for the
+// client: no entry and no anomaly. A url marketplace's install location is
+// its downloaded marketplace file, not a folder holding
+// .claude-plugin/marketplace.json. When the folder appears, the digest
+// changes.
 func TestAnOutsideFileUnderAFileIsNothingThere(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "mkt=a downloaded marketplace", "root/plug/a=x")

@@ -12,12 +12,12 @@ import (
 
 // pool lends helper goroutines to the traversals for reading files. A
 // traversal hands each directory's files over as a batch and goes on
-// listing; helpers take chunks of the oldest open batch. A traversal keeps
-// at most window batches in flight: past that it reads what is left of its
-// oldest batch itself and waits for the helpers still in it, reading ahead
-// in its newer batches meanwhile. So no one waits for a helper that is busy
-// elsewhere, and the descriptors held stay bounded by depth plus the
-// window. Both sides spin briefly (spin) before they park: a handoff per
+// listing. Helpers take chunks of the oldest open batch. A traversal keeps
+// at most window batches in flight. Past that it reads what is left of its
+// oldest batch itself, and waits for the helpers still in it. Meanwhile it
+// reads ahead in its newer batches. So no one waits for a helper that is
+// busy elsewhere. The descriptors held stay bounded by depth plus the
+// window. Both sides spin briefly (spin) before they park. A handoff per
 // directory that parks and wakes a goroutine cost more than the directory.
 type pool struct {
 	mu     sync.Mutex
@@ -26,8 +26,8 @@ type pool struct {
 	closed bool
 	n      int
 	wg     sync.WaitGroup
-	// nopen is len(open) and stop is closed (both set under mu), read
-	// without it by a helper that spins before it parks.
+	// nopen is len(open) and stop is closed, both set under mu. A helper
+	// that spins before it parks reads them without it.
 	nopen atomic.Int32
 	stop  atomic.Bool
 }
@@ -54,10 +54,10 @@ func (p *pool) help() {
 	p.mu.Lock()
 	for {
 		if len(p.open) == 0 && !p.closed {
-			// The traversal offers its next batch within microseconds:
-			// waiting for it awake costs less than parking and being
-			// woken (issue 23: a futex and several nanosleeps per
-			// directory, and the helper late by a timer slack each time).
+			// The traversal offers its next batch within microseconds.
+			// Waiting for it awake costs less than parking and being woken.
+			// Issue 23 saw a futex and several nanosleeps per directory. The
+			// helper was late by a timer slack each time.
 			p.mu.Unlock()
 			spin(func() bool { return p.nopen.Load() > 0 || p.stop.Load() })
 			p.mu.Lock()
@@ -112,8 +112,8 @@ func (p *pool) close() {
 	p.wg.Wait()
 }
 
-// batch is the regular files of one listed directory: out[i] is filled for
-// each i in files, in place.
+// batch is the regular files of one listed directory. out[i] is filled
+// in place for each i in files.
 type batch struct {
 	w      *cwalk
 	dir    *dirRef
@@ -125,9 +125,9 @@ type batch struct {
 	busy   atomic.Int32 // the helpers in active, read without waiting
 }
 
-// spinFor bounds how long a participant spins, yielding, for another to
-// hand it work or finish a chunk before it parks: about a directory's
-// work, and little CPU when the other goroutine is late.
+// spinFor bounds how long a participant spins, yielding, before it parks.
+// It waits for another to hand it work or finish a chunk. That is about a
+// directory's work, and little CPU when the other goroutine is late.
 const spinFor = 50 * time.Microsecond
 
 // spin yields until ready reports true or spinFor has passed.
@@ -165,8 +165,9 @@ func (b *batch) chunk(r *reader) bool {
 	return true
 }
 
-// read observes the batch's k-th file: from the hash cache when it has
-// the file's identity, else by reading it (and the cache learns its hash).
+// read observes the batch's k-th file. It uses the hash cache when that
+// has the file's identity. Else it reads the file, and the cache learns
+// its hash.
 func (b *batch) read(r *reader, k int) {
 	i := b.files[k]
 	var id hashRec
@@ -181,11 +182,11 @@ func (b *batch) read(r *reader, k int) {
 	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id, nil)
 }
 
-// submit puts b in flight; the traversal holds a reference on b's
+// submit puts b in flight. The traversal holds a reference on b's
 // directory for it until it is retired.
-// While every worker walks a candidate of its own, a batch is read at once
-// by its traversal: handing it over would only add wake-ups (issue 23
-// counted 2,653 nanosleep and 294 futex calls in one session start).
+// While every worker walks a candidate of its own, its traversal reads a
+// batch at once. Handing it over would only add wake-ups: issue 23
+// counted 2,653 nanosleep and 294 futex calls in one session start.
 func (w *cwalk) submit(b *batch) {
 	if w.s.pool.n == 0 || int(w.s.walking.Load()) >= w.s.cfg.workers() {
 		b.run(w.st.rd)
@@ -199,8 +200,9 @@ func (w *cwalk) submit(b *batch) {
 	}
 }
 
-// retire finishes the oldest batch in flight: reads what no helper took,
-// waits for the helpers still reading it, and lets go of its directory.
+// retire finishes the oldest batch in flight. It reads what no helper
+// took, waits for the helpers still reading it, and lets go of its
+// directory.
 func (w *cwalk) retire() {
 	b := w.inflight[0]
 	w.inflight[0] = nil
@@ -225,7 +227,7 @@ func (w *cwalk) retire() {
 }
 
 // readAhead reads one chunk of the oldest batch in flight that has one
-// left, reporting whether there was one.
+// left. It reports whether there was one.
 func (w *cwalk) readAhead() bool {
 	for _, b := range w.inflight {
 		if b.left() {

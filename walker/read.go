@@ -15,15 +15,15 @@ import (
 const maxReadBuf = 256 << 10
 
 // reader reads files whole and hashes them; each goroutine has its own.
-// The walker's readers hash with BLAKE3 (the manifest's hash); SHA256's
-// hashes with SHA-256 (the audit log's), through the same reads and proofs.
+// The walker's readers hash with BLAKE3, the manifest's hash. SHA256's
+// hash with SHA-256, the audit log's, through the same reads and proofs.
 type reader struct {
 	buf []byte
 	h   hash.Hash
 	sum func([]byte) [32]byte // one call for a file read in one read
 	out []byte                // h.Sum's destination: a sum costs no allocation
 	// also, when set, hashes every byte read as well: SHA256Observed's
-	// BLAKE3, proving the SHA-256 is of the content the manifest holds.
+	// BLAKE3. It proves the SHA-256 is of the content the manifest holds.
 	also hash.Hash
 }
 
@@ -31,23 +31,23 @@ func newReader() *reader {
 	return &reader{buf: make([]byte, maxReadBuf), h: blake3.New(), sum: blake3.Sum256, out: make([]byte, 0, 32)}
 }
 
-// newSHA256Reader's buffer grows to what its file needs, up to maxReadBuf:
-// it reads one file, not a tree.
+// newSHA256Reader's buffer grows to what its file needs, up to
+// maxReadBuf. It reads one file, not a tree.
 func newSHA256Reader() *reader {
 	return &reader{h: sha256.New(), sum: sha256.Sum256, out: make([]byte, 0, 32)}
 }
 
 // testHookRead, when set by a test, runs after a file's content was read
-// and before the second fstat: the window in which a writer makes it
-// unstable.
+// and before the second fstat. That is the window in which a writer makes
+// it unstable.
 var testHookRead func(path []byte)
 
-// openRegular opens name of dirfd and proves its arrival: the descriptor
-// is a regular file and, when want is set, the very file that was listed
-// (a FIFO swapped in is opened non-blocking, never read, and is Swapped).
+// openRegular opens name of dirfd and proves its arrival. The descriptor
+// is a regular file and, when want is set, the very file that was listed.
+// A FIFO swapped in is opened non-blocking, never read, and is Swapped.
 // follow is set only for a top-level candidate that is itself a link,
-// observed through on purpose; every other open refuses a link
-// (O_NOFOLLOW), so a file swapped for a link is Swapped, never followed.
+// observed through on purpose. Every other open refuses a link
+// (O_NOFOLLOW). So a file swapped for a link is Swapped, never followed.
 // On a reason the descriptor is already closed.
 func openRegular(dirfd int, name zname, follow bool, want *unix.Stat_t) (int, unix.Stat_t, anomaly.Reason) {
 	var st unix.Stat_t
@@ -112,7 +112,7 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 	}
 	*e = snapshot.Entry{Path: path, Kind: snapshot.File, Size: st.Size, Mode: uint32(st.Mode) & 07777, Hash: sum}
 	if id != nil {
-		// What was hashed is what fstat saw before and after the read; the
+		// What was hashed is what fstat saw before and after the read. The
 		// mount is the one statx named, the arrival proof says.
 		*id = hashRec{mnt: id.mnt, dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mode: uint32(st.Mode),
 			mtime: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: [2]int64{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}}
@@ -120,9 +120,10 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 	}
 }
 
-// wholeKept is whole for a file to keep: the file is read into one buffer
-// (the reader's, grown to the file), hashed in one call, and the buffer is
-// returned so the caller keeps exactly the bytes that were hashed.
+// wholeKept is whole for a file to keep. The file is read into one
+// buffer, the reader's, grown to the file. It is hashed in one call. The
+// buffer is returned, so the caller keeps exactly the bytes that were
+// hashed.
 func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]byte, anomaly.Reason) {
 	var sum [32]byte
 	// One byte more than the file: a file that grew fills it and is caught.
@@ -138,7 +139,7 @@ func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]by
 		}
 		total += int64(n)
 		// A read short of the spare byte at the size ends the file, as in
-		// hash: no extra read (the second fstat proves the size).
+		// hash. No extra read: the second fstat proves the size.
 		if n == 0 || total == st.Size && int64(n) < want {
 			break
 		}
@@ -155,8 +156,9 @@ func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]by
 }
 
 // whole hashes the open regular file fd, which fstat described as st,
-// whole or not at all: exactly st.Size bytes, then a second fstat proving
-// the file did not change while it was read (else Unstable, and no hash).
+// whole or not at all. It reads exactly st.Size bytes. Then a second fstat
+// proves the file did not change while it was read. Else it is Unstable,
+// and no hash.
 func (r *reader) whole(fd int, st *unix.Stat_t, path []byte) ([32]byte, anomaly.Reason) {
 	sum, reason := r.hash(fd, st.Size)
 	if reason != 0 {
@@ -168,8 +170,8 @@ func (r *reader) whole(fd int, st *unix.Stat_t, path []byte) ([32]byte, anomaly.
 	return sum, 0
 }
 
-// stable is the second fstat: the file must not have changed while it was
-// read, else it is Unstable and what was read is discarded.
+// stable is the second fstat: the file must not have changed while it
+// was read. Else it is Unstable and what was read is discarded.
 func (r *reader) stable(fd int, st *unix.Stat_t, path []byte) anomaly.Reason {
 	if testHookRead != nil {
 		testHookRead(path)

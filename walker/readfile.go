@@ -14,17 +14,17 @@ type FileRead struct {
 	// Missing: there is no such file (nothing to read, nothing wrong).
 	Missing bool
 	// Reason is why the file could not be read whole: Symlink, Special,
-	// Oversize, Swapped, Unstable, Unreadable; 0 when it was.
+	// Oversize, Swapped, Unstable, Unreadable. It is 0 when it was.
 	Reason anomaly.Reason
 }
 
-// ReadFiles reads the named regular files of the directory sub of dir, for
-// the few configuration files of a watched tree read outside a walk (a
-// project's .claude settings). dir is opened as given (it comes from the
-// caller, not from the tree); sub and each name are reached never through
-// a link, and a file is read as a walk reads it (readWhole), at most limit
-// bytes. A missing dir or sub is nil: every name missing. An error means
-// dir or sub could not be opened.
+// ReadFiles reads the named regular files of the directory sub of dir. It
+// serves the few configuration files of a watched tree read outside a
+// walk: a project's .claude settings. dir is opened as given: it comes
+// from the caller, not from the tree. sub and each name are never reached
+// through a link. A file is read as a walk reads it (readWhole), at most
+// limit bytes. A missing dir or sub is nil: every name missing. An error
+// means dir or sub could not be opened.
 func ReadFiles(dir, sub string, names []string, limit int64) ([]FileRead, error) {
 	dfd, err := openDirPath(dir)
 	if errors.Is(err, unix.ENOENT) {
@@ -51,10 +51,10 @@ func ReadFiles(dir, sub string, names []string, limit int64) ([]FileRead, error)
 }
 
 // readWhole reads the regular file name of dirfd whole, at most limit
-// bytes, with the arrival proof: want, when set, is what was looked at (else
-// it is looked at here, never through a link unless follow); what is opened
-// must be that file, regular, and unchanged while read. missing: there is
-// no such file.
+// bytes, with the arrival proof. want, when set, is what was looked at.
+// Else it is looked at here, never through a link unless follow. What is
+// opened must be that file, regular, and unchanged while read. missing:
+// there is no such file.
 func readWhole(dirfd int, name zname, follow bool, want *unix.Stat_t, limit int64) (data []byte, missing bool, r anomaly.Reason) {
 	if want == nil {
 		want = new(unix.Stat_t)

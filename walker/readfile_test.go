@@ -63,7 +63,7 @@ func TestReadFilesOfAMissingDirectoryReadsNothing(t *testing.T) {
 }
 
 // A file that grew past the limit after it was looked at is still never
-// read: the size of the descriptor opened is checked too.
+// read. The size of the descriptor opened is checked too.
 func TestReadWholeRefusesAFileGrownSinceItWasLookedAt(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "f=small")

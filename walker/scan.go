@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
 )
@@ -23,8 +25,8 @@ type scanner struct {
 	keepMax int64
 	pool    *pool
 	main    *wstate // the calling goroutine's
-	// reuse is cfg.Reuse when this system can reuse hashes; start is when
-	// the scan began, the reference of the racy rule.
+	// reuse is cfg.Reuse when this system can reuse hashes. start is when the
+	// scan began, the reference of the racy rule.
 	reuse *Hashes
 	start time.Time
 	// walking counts the goroutines of parallel that walk a candidate.
@@ -36,9 +38,9 @@ type wstate struct {
 	rd   *reader
 	dbuf []byte // getdents
 	lbuf []byte // readlink
-	// ents and names are readDir's scratch: a listing grows there and is
-	// copied out once, at its size (growing each listing's own slices
-	// cost a session start 1,100 page faults on 2,700 directories).
+	// ents and names are readDir's scratch. A listing grows there and is
+	// copied out once, at its size. Growing each listing's own slices cost a
+	// session start 1,100 page faults on 2,700 directories.
 	ents  []dirent
 	names []byte
 }
@@ -67,22 +69,29 @@ func (s *scanner) done() bool {
 	}
 }
 
+// dirent is one listed name and its type. fs.ModeIrregular is a type the
+// listing did not give.
 type dirent struct {
 	name zname
-	typ  uint8
+	typ  fs.FileMode
 }
+
+// direntType is the type of a d_type. A d_type is its stat mode's type
+// bits shifted right by 12 (DTTOIF), so safefile's one table reads both.
+// DT_UNKNOWN is fs.ModeIrregular.
+func direntType(t uint8) fs.FileMode { return safefile.ModeType(uint32(t) << 12) }
 
 var errFanout = errors.New("walker: too many entries")
 
 // errListing: a listing named one entry twice, which no directory holds at
-// one time. The directory changed while it was read in several calls (on
+// one time. The directory changed while it was read in several calls. On
 // macOS, x/sys re-opens the directory at each call and skips the names it
-// already returned by counting them); its listing is not trusted.
+// already returned by counting them. Its listing is not trusted.
 var errListing = errors.New("walker: the directory changed while it was listed")
 
 // listingReason is the anomaly a directory that could not be listed
-// records: too many entries, a listing that changed under it, else
-// unreadable.
+// records. It is Fanout for too many entries, Unstable for a listing that
+// changed under it, else Unreadable.
 func listingReason(err error) anomaly.Reason {
 	switch err {
 	case errFanout:
@@ -118,7 +127,7 @@ func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 			}
 			arena = append(arena, name...)
 			arena = append(arena, 0)
-			ents = append(ents, dirent{name: zname(arena[len(arena)-len(name)-1:]), typ: typ})
+			ents = append(ents, dirent{name: zname(arena[len(arena)-len(name)-1:]), typ: direntType(typ)})
 			return true
 		})
 		if perr != nil {
@@ -128,8 +137,8 @@ func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 			return nil, errFanout
 		}
 	}
-	// Copied out of the scratch at their size; every name is re-sliced
-	// from the copy (the scratch may also have moved while growing).
+	// Copied out of the scratch at their size. Every name is re-sliced from
+	// the copy, since the scratch may also have moved while growing.
 	out, names := slices.Clone(ents), slices.Clone(arena)
 	off := 0
 	for i := range out {
@@ -140,7 +149,7 @@ func (st *wstate) readDir(fd int, limit int) ([]dirent, error) {
 	return out, sortNames(out)
 }
 
-// sortNames sorts a listing by name and refuses one that names an entry
+// sortNames sorts a listing by name. It refuses one that names an entry
 // twice (errListing): a manifest must never hold one path twice.
 func sortNames(ents []dirent) error {
 	slices.SortFunc(ents, func(a, b dirent) int { return bytes.Compare(a.name.bytes(), b.name.bytes()) })
@@ -187,22 +196,22 @@ func (s *scanner) openRoot(r *Root) (int, []dirent) {
 }
 
 // selectCandidate decides whether a root entry is a candidate. Directories
-// (and links to them) always are; regular files (and links to them) only in
-// roots of files. A link that leads nowhere and a special file are
-// candidates too: they are reported, never silently passed over.
+// and links to them always are. Regular files and links to them are only
+// in roots of files. A link that leads nowhere and a special file are
+// candidates too. They are reported, never silently passed over.
 func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool) {
 	typ := d.typ
-	if typ == unix.DT_LNK || typ == unix.DT_UNKNOWN {
+	if typ == fs.ModeSymlink || typ == fs.ModeIrregular {
 		var st unix.Stat_t
 		if err := fstatat(rootfd, d.name.bytes(), &st, 0); err != nil {
 			return KindOther, true
 		}
-		typ = typeOf(uint32(st.Mode))
+		typ = safefile.ModeType(uint32(st.Mode))
 	}
 	switch typ {
-	case unix.DT_DIR:
+	case fs.ModeDir:
 		return KindDir, true
-	case unix.DT_REG:
+	case 0:
 		return KindFile, files
 	}
 	return KindOther, true
@@ -211,9 +220,9 @@ func (s *scanner) selectCandidate(rootfd int, d dirent, files bool) (Kind, bool)
 // quota is a candidate's share of the budget; used reports what it took.
 type quota struct{ entries, bytes int64 }
 
-// candidate observes the entry leaf of dirfd (c.Name, or its last
-// component for a nested candidate) as one candidate within q,
-// replacing c.Manifest and c.Kind, and reports what it used. st is the
+// candidate observes the entry leaf of dirfd as one candidate within q.
+// leaf is c.Name, or its last component for a nested candidate. It
+// replaces c.Manifest and c.Kind, and reports what it used. st is the
 // calling goroutine's state.
 func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
 	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
@@ -223,8 +232,8 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 	w.observe(c, dirfd)
 	w.drain()
 	if w.top != nil {
-		// Every entry taken is at most one slot: one allocation, exact
-		// or nearly, instead of doublings that leave copies behind.
+		// Every entry taken is at most one slot. So one allocation, exact or
+		// nearly, instead of doublings that leave copies behind.
 		out := make([]snapshot.Entry, 0, len(w.out)+int(w.entries))
 		w.out = w.top.flatten(append(out, w.out...))
 		w.top = nil
@@ -238,8 +247,8 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 	return quota{entries: w.entries, bytes: w.bytes.Load()}
 }
 
-// cwalk is one walk of one candidate. The traversal runs in one goroutine;
-// the file readers touch only bytes, partial and the entries they fill.
+// cwalk is one walk of one candidate. The traversal runs in one goroutine.
+// The file readers touch only bytes, partial and the entries they fill.
 type cwalk struct {
 	s        *scanner
 	st       *wstate
@@ -268,7 +277,7 @@ func (w *cwalk) take() bool {
 	return true
 }
 
-// reserve spends n bytes of the quota before a file is read, so a file is
+// reserve spends n bytes of the quota before a file is read. So a file is
 // hashed whole or not at all.
 func (w *cwalk) reserve(n int64) bool {
 	if w.bytes.Add(n) > w.q.bytes {
@@ -279,10 +288,10 @@ func (w *cwalk) reserve(n int64) bool {
 }
 
 // stopped reports whether the walk must stop. Whatever stops it makes the
-// observation partial: work skipped because the deadline passed must never
-// leave a manifest that looks complete (found in review: subdirectories were
-// skipped after a timeout with Partial unset, and the hook then advised a
-// change that had not happened and stored the cut manifest).
+// observation partial. Work skipped because the deadline passed must never
+// leave a manifest that looks complete. Found in review: subdirectories
+// were skipped after a timeout with Partial unset. The hook then advised a
+// change that had not happened, and stored the cut manifest.
 func (w *cwalk) stopped() bool {
 	if w.s.done() {
 		w.partial.Store(true)
@@ -354,17 +363,17 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 	}
 }
 
-// errLinkText: the candidate was a link when looked at, and its text could
-// not be read: it changed in between.
+// errLinkText: the candidate was a link when looked at, and its text
+// could not be read. It changed in between.
 var errLinkText = errors.New("walker: reading the candidate's link")
 
-// arrive looks at the candidate name of dirfd, into want, as everything
-// that reads a candidate reaches it. A top-level link is followed on
-// purpose (users link skills from a checkout, and Claude Code follows
-// them): want is then its target, nofollow is 0, and the open that follows
+// arrive looks at the candidate name of dirfd, into want. Everything that
+// reads a candidate reaches it so. A top-level link is followed on
+// purpose: users link skills from a checkout, and Claude Code follows
+// them. want is then its target, and nofollow is 0. The open that follows
 // must prove its descriptor is want. Anything else is opened with
-// nofollow, O_NOFOLLOW. With lbuf, a link's text is read into link
-// before its target is looked at (a failure wraps errLinkText).
+// nofollow, O_NOFOLLOW. With lbuf, a link's text is read into link before
+// its target is looked at. A failure then wraps errLinkText.
 func arrive(dirfd int, name zname, want *unix.Stat_t, lbuf []byte) (nofollow int, link []byte, err error) {
 	if err := fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return 0, nil, err

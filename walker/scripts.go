@@ -13,10 +13,10 @@ import (
 )
 
 // ScriptsPath is the manifest directory of the scripts a configuration
-// runs (NameSpec.Scripts): each is bound as ScriptsPath/<hash of its path>.
+// runs (NameSpec.Scripts). Each is bound as ScriptsPath/<hash of its path>.
 const ScriptsPath = "scripts"
 
-// MaxScripts bounds the scripts bound into one candidate; past it the
+// MaxScripts bounds the scripts bound into one candidate. Past it the
 // candidate has a Fanout anomaly at ScriptsPath.
 const MaxScripts = 64
 
@@ -26,20 +26,20 @@ func ScriptEntry(path string) []byte {
 	return []byte(ScriptsPath + "/" + hex.EncodeToString(sum[:16]))
 }
 
-// scripts binds the local files canon runs into the candidate: each is
-// reached as a root is (its directory through links: it comes from the
-// configuration), then opened without following a link, with the arrival
-// proof, read and hashed whole. A missing one is no entry: when it
-// appears, the digest changes. With NameSpec.Imports, the files each bound
-// file names are bound in turn, to ImportDepth levels, each file once (a
-// cycle ends), all within MaxScripts.
+// scripts binds the local files canon runs into the candidate. Each is
+// reached as a root is: its directory through links, since it comes from
+// the configuration. Then it is opened without following a link, with the
+// arrival proof, and read and hashed whole. A missing one is no entry:
+// when it appears, the digest changes. With NameSpec.Imports, the files
+// each bound file names are bound in turn, to ImportDepth levels. Each
+// file is bound once, so a cycle ends. All stay within MaxScripts.
 func (w *cwalk) scripts(canon []byte) {
 	w.out = append(w.out, w.bind(w.spec.Scripts(canon))...)
 }
 
-// bind observes the files level names (absolute paths), and with
-// NameSpec.Imports the files they name in turn, as scripts describes, and
-// returns their entries sorted.
+// bind observes the files level names (absolute paths) as scripts
+// describes. With NameSpec.Imports it observes the files they name in
+// turn. It returns their entries sorted.
 func (w *cwalk) bind(level []string) []snapshot.Entry {
 	seen := map[string]bool{}
 	var ents []snapshot.Entry
@@ -76,11 +76,11 @@ walk:
 	return ents
 }
 
-// outside binds the files NameSpec.Outside names into the entries ents
-// (sorted) of the directory candidate name, at their ScriptEntry paths
-// (with NameSpec.OutsideExtract, by their forms). An entry of the tree at
-// one of those paths poses as the bound file: both give way to a Badname
-// anomaly there, so neither silently stands for the other.
+// outside binds the files NameSpec.Outside names into the sorted entries
+// ents of the directory candidate name. They go at their ScriptEntry
+// paths; with NameSpec.OutsideExtract, by their forms. An entry of the
+// tree at one of those paths poses as the bound file. Both give way to a
+// Badname anomaly there, so neither silently stands for the other.
 func (w *cwalk) outside(name []byte, ents []snapshot.Entry, paths []string) []snapshot.Entry {
 	bound := w.bindOutside(name, paths)
 	if len(bound) == 0 {
@@ -110,7 +110,7 @@ func (w *cwalk) outside(name []byte, ents []snapshot.Entry, paths []string) []sn
 }
 
 // ScriptTargetSuffix marks the entry of what a script that is a link
-// points at: ScriptEntry(p) holds the link text, ScriptEntry(p)+suffix the
+// points at. ScriptEntry(p) holds the link text, ScriptEntry(p)+suffix the
 // target's content.
 const ScriptTargetSuffix = "-target"
 
@@ -127,9 +127,9 @@ func (w *cwalk) script(p string, sink *[]byte) []snapshot.Entry {
 	}
 	fd, err := openDirPath(dir)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-		// Nothing is there to run or read: a missing folder, or a file
-		// where a folder of the path would be (the client, reaching for
-		// it, finds nothing either). When it appears, the digest changes.
+		// Nothing is there to run or read: a missing folder, or a file where
+		// a folder of the path would be. The client, reaching for it, finds
+		// nothing either. When it appears, the digest changes.
 		return nil
 	}
 	if err != nil {
@@ -166,8 +166,8 @@ func (w *cwalk) script(p string, sink *[]byte) []snapshot.Entry {
 	return []snapshot.Entry{anomalyEntry(path, anomaly.Special)}
 }
 
-// scriptTarget hashes what the link name of fd reaches: looked at through
-// the link, then opened through it and proved the same file. A dangling
+// scriptTarget hashes what the link name of fd reaches. It looks through
+// the link, then opens through it and proves the same file. A dangling
 // link is no entry: when its target appears, the digest changes.
 func (w *cwalk) scriptTarget(fd int, name zname, path []byte, sink *[]byte) (snapshot.Entry, bool) {
 	if !w.take() {

@@ -18,25 +18,26 @@ import (
 var ErrNotFile = errors.New("walker: not a regular file")
 
 // SHA256 returns the SHA-256 of the regular file path inside the candidate
-// name of directory dir, for the audit log, which speaks SHA-256 where the
-// manifest speaks BLAKE3. The file is reached exactly as Observe reaches
-// it: the candidate opened relative to dir (a top-level link followed on
-// purpose, its target proven), every component below it opened relative to
-// its parent's descriptor with O_NOFOLLOW, and the file read only when its
-// descriptor proves it regular and the same file that was listed. An empty
-// path is the candidate itself.
+// name of directory dir. It is for the audit log, which speaks SHA-256
+// where the manifest speaks BLAKE3. The file is reached exactly as Observe
+// reaches it. The candidate is opened relative to dir: a top-level link is
+// followed on purpose, its target proven. Every component below it is
+// opened relative to its parent's descriptor with O_NOFOLLOW. The file is
+// read only when its descriptor proves it regular and the same file that
+// was listed. An empty path is the candidate itself.
 //
-// What cannot be hashed as content is a reason, never a guess: Symlink for
-// a link anywhere below the candidate, Special, Oversize, Swapped, Depth,
-// Unreadable, and Unstable when the file changed while it was read (the
-// hash is then discarded).
+// What cannot be hashed as content is a reason, never a guess. Symlink is
+// a link anywhere below the candidate. The others are Special, Oversize,
+// Swapped, Depth and Unreadable. Unstable is a file that changed while it
+// was read; the hash is then discarded.
 func SHA256(dir string, name, path []byte, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
 	return sha256Of(dir, name, path, lim, newSHA256Reader())
 }
 
 // SHA256Observed is SHA256 that also returns the BLAKE3 of the very bytes
-// it hashed, so a caller can prove the SHA-256 is of the content a manifest
-// observed (the file may have been rewritten since) before trusting it.
+// it hashed. So a caller can prove the SHA-256 is of the content a
+// manifest observed before trusting it. The file may have been rewritten
+// since.
 func SHA256Observed(dir string, name, path []byte, lim Limits) (sum [32]byte, b3 snapshot.Hash, r anomaly.Reason, err error) {
 	rd := newSHA256Reader()
 	rd.also = blake3.New()
@@ -120,7 +121,7 @@ func validComps(comps [][]byte) bool {
 	return true
 }
 
-// statFailed: a missing path is an error matching fs.ErrNotExist; any
+// statFailed: a missing path is an error matching fs.ErrNotExist. Any
 // other failure to look at it is Unreadable.
 func statFailed(err error) (sum [32]byte, r anomaly.Reason, _ error) {
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
@@ -133,8 +134,8 @@ func statFailed(err error) (sum [32]byte, r anomaly.Reason, _ error) {
 // directory).
 func notExist(err error) error { return fmt.Errorf("walker: SHA256: %w (%v)", fs.ErrNotExist, err) }
 
-// hashFile hashes name of dirfd, listed as want, whole or not at all,
-// through the walker's own open and read.
+// hashFile hashes name of dirfd, listed as want, whole or not at all. It
+// goes through the walker's own open and read.
 func hashFile(rd *reader, dirfd int, name []byte, follow bool, want *unix.Stat_t, lim Limits) (sum [32]byte, r anomaly.Reason, err error) {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:

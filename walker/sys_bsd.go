@@ -4,15 +4,16 @@ package walker
 
 import "golang.org/x/sys/unix"
 
-// The longest name struct dirent holds: on macOS 1023 bytes (an APFS or
-// HFS+ name of 255 characters can take more than 255 bytes in UTF-8).
+// The longest name struct dirent holds: on macOS 1023 bytes. An APFS or
+// HFS+ name of 255 characters can take more than 255 bytes in UTF-8.
 const maxNameLen = len(unix.Dirent{}.Name) - 1
 
-// Elsewhere system calls go through the platform's C library (macOS
-// supports nothing else), which wants a Go string: one copy per call.
+// Elsewhere system calls go through the platform's C library, as macOS
+// supports nothing else. It wants a Go string: one copy per call.
 
-// The kernel retries slow syscalls interrupted by Go's signals (SA_RESTART),
-// but not all; EINTR is transient and the only error retried here.
+// The kernel retries slow syscalls interrupted by Go's signals
+// (SA_RESTART), but not all. EINTR is transient and the only error
+// retried here.
 func openatZ(dirfd int, name zname, flags int) (int, error) {
 	for {
 		fd, err := unix.Openat(dirfd, string(name.bytes()), flags, 0)

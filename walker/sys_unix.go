@@ -9,16 +9,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Every open: O_NOFOLLOW (except through a top-level candidate link, on
-// purpose), O_CLOEXEC, and O_NONBLOCK so that a FIFO swapped in after
-// listing cannot block the walk.
+// Every open is O_CLOEXEC and O_NONBLOCK. It is O_NOFOLLOW too, except
+// through a top-level candidate link, on purpose. O_NONBLOCK means a FIFO
+// swapped in after listing cannot block the walk.
 const (
 	openFile = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY
 	openDir  = openFile | unix.O_DIRECTORY
 )
 
-// zname is a name followed by its NUL terminator, as getdents delivers it:
-// passed to the kernel as is, it costs no allocation per call.
+// zname is a name followed by its NUL terminator, as getdents delivers
+// it. Passed to the kernel as is, it costs no allocation per call.
 type zname []byte
 
 func (z zname) bytes() []byte { return z[: len(z)-1 : len(z)-1] }
@@ -82,27 +82,6 @@ func openDirPath(path string) (int, error) {
 			return fd, err
 		}
 	}
-}
-
-// typeOf maps a stat mode to a dirent type.
-func typeOf(mode uint32) uint8 {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return unix.DT_REG
-	case unix.S_IFDIR:
-		return unix.DT_DIR
-	case unix.S_IFLNK:
-		return unix.DT_LNK
-	case unix.S_IFIFO:
-		return unix.DT_FIFO
-	case unix.S_IFSOCK:
-		return unix.DT_SOCK
-	case unix.S_IFCHR:
-		return unix.DT_CHR
-	case unix.S_IFBLK:
-		return unix.DT_BLK
-	}
-	return unix.DT_UNKNOWN
 }
 
 // sameFile is the arrival proof: what was listed is what was opened.

@@ -8,15 +8,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TreeFile is one file ReadTree read: a regular file's bytes, or, for a
-// link its caller asked for, the link's target text.
+// TreeFile is one file ReadTree read: a regular file's bytes. For a link
+// its caller asked for, it is the link's target text.
 type TreeFile struct {
 	Path string // relative to the tree, "/"-separated
 	Data []byte
 	Link bool
 }
 
-// TreeLimits bound what ReadTree reads: past any of them it stops with a
+// TreeLimits bound what ReadTree reads. Past any of them it stops with a
 // reason, having read nothing more.
 type TreeLimits struct {
 	MaxFiles int   // files and links, all told
@@ -29,24 +29,25 @@ type TreeConfig struct {
 	Limits TreeLimits
 	// Skip drops a name (a file's or a directory's, by its path) unread.
 	Skip func(path string) bool
-	// SkipDir drops a directory (by its path) unread; a file of that
-	// path is read.
+	// SkipDir drops a directory, by its path, unread. A file of that path
+	// is read.
 	SkipDir func(path string) bool
-	// Link says whether a symbolic link at path is read as its target;
-	// any other link is a Symlink reason.
+	// Link says whether a symbolic link at path is read as its target. Any
+	// other link is a Symlink reason.
 	Link func(path string) bool
 }
 
-// ReadTree reads every regular file below the directory dir, for a digest
-// another program computes over a folder's files (Claude Code's copyHash).
-// dir is opened as given; below it nothing is followed: each directory is
-// opened relative to its parent's descriptor with O_NOFOLLOW and proven the
-// one listed, each file read as a walk reads it (readWhole). A name that is
-// neither a directory, a regular file nor a link Link admits is a reason
-// (Symlink, Special), as is a limit passed (Fanout for files, Oversize for
-// bytes, Depth), a file that changed while read (Unstable, Swapped) or one
-// that cannot be read (Unreadable): the files are then nil. The files come
-// in the order they were listed. An error means dir could not be opened.
+// ReadTree reads every regular file below the directory dir. It serves a
+// digest another program computes over a folder's files: Claude Code's
+// copyHash. dir is opened as given; below it nothing is followed. Each
+// directory is opened relative to its parent's descriptor with O_NOFOLLOW,
+// and proven the one listed. Each file is read as a walk reads it
+// (readWhole). Some names are a reason, and the files are then nil. Such
+// is a name that is not a directory, a regular file or a link Link admits
+// (Symlink, Special). So is a limit passed: Fanout for files, Oversize for
+// bytes, Depth. So are a file that changed while read (Unstable, Swapped)
+// and one that cannot be read (Unreadable). The files come in the order
+// they were listed. An error means dir could not be opened.
 func ReadTree(dir string, cfg TreeConfig) ([]TreeFile, anomaly.Reason, error) {
 	fd, err := openDirPath(dir)
 	if err != nil {

@@ -61,10 +61,10 @@ func entryPaths(m *snapshot.Manifest) []string {
 	return out
 }
 
-// runUnprivileged re-runs the named test as nobody (uid 65534) in a copy of
-// this test binary: root ignores permission bits, so a test of permission
-// denial run as root would prove nothing. It skips, saying why, only when
-// setpriv is missing.
+// runUnprivileged re-runs the named test as nobody (uid 65534) in a copy
+// of this test binary. Root ignores permission bits, so a test of
+// permission denial run as root would prove nothing. It skips, saying
+// why, only when setpriv is missing.
 func runUnprivileged(t *testing.T, name string) {
 	t.Helper()
 	setpriv, err := exec.LookPath("setpriv")
@@ -101,8 +101,8 @@ func runUnprivileged(t *testing.T, name string) {
 }
 
 // keepExchanging swaps each pair of paths atomically, over and over, in a
-// goroutine, for the race tests; stop ends it and waits for it (it is
-// safe to call twice, and runs at cleanup too).
+// goroutine, for the race tests. stop ends it and waits for it. It is safe
+// to call twice, and runs at cleanup too.
 func keepExchanging(t testing.TB, pairs ...[2]string) (stop func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {

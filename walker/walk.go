@@ -1,26 +1,29 @@
 package walker
 
 import (
+	"io/fs"
 	"slices"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"golang.org/x/sys/unix"
 )
 
-// testHookListed, when set by a test, runs after a directory was listed and
-// before any of its entries is opened: the window of a mid-scan swap.
+// testHookListed, when set by a test, runs after a directory was listed
+// and before any of its entries is opened. That is the window of a
+// mid-scan swap.
 var testHookListed func(dir []byte)
 
-// testHookFronts, when set by a test, runs after a candidate's front files
-// were read and before any of its files is hashed.
+// testHookFronts, when set by a test, runs after a candidate's front
+// files were read. It runs before any of its files is hashed.
 var testHookFronts func()
 
 // seg is one directory's entries in name order, allocated once when the
-// directory is listed. File readers fill their entries in place, so the
-// traversal never waits for them before it descends; sub[i] is what was
+// directory is listed. File readers fill their entries in place. So the
+// traversal never waits for them before it descends. sub[i] is what was
 // under entry i when it is a directory. An entry left with Kind 0 was not
-// observed (the walk was cut short) and is left out of the manifest.
+// observed, as the walk was cut short. It is left out of the manifest.
 type seg struct {
 	ents []snapshot.Entry
 	sub  []*seg
@@ -40,7 +43,7 @@ func (s *seg) flatten(out []snapshot.Entry) []snapshot.Entry {
 }
 
 // dirRef is an open directory shared by the traversal and the batches
-// reading its files; the last to let go closes it. Only the traversal's
+// reading its files. The last to let go closes it. Only the traversal's
 // goroutine takes and releases references.
 type dirRef struct {
 	fd   int
@@ -57,12 +60,13 @@ func (d *dirRef) release() {
 }
 
 // dir walks the open directory d at path, depth components below the
-// candidate. It returns the directory's own entry (Kind 0 when the walk
-// was cut short before it) and what is under it. It lists the directory,
-// hands its files to the readers, then descends: descriptors in use are
-// bounded by depth plus the readers' window, never by fanout.
+// candidate. It returns the directory's own entry and what is under it.
+// That entry has Kind 0 when the walk was cut short before it. dir lists
+// the directory, hands its files to the readers, then descends. So
+// descriptors in use are bounded by depth plus the readers' window, never
+// by fanout.
 func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.Entry, *seg) {
-	// Never list more names than the quota could take: past it the walk is
+	// Never list more names than the quota could take. Past it the walk is
 	// partial anyway, and a hostile directory costs bounded time and memory.
 	limit := w.s.cfg.MaxDirEntries
 	budgetLimited := false
@@ -90,12 +94,12 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		}
 	}
 
-	// Classify every name before anything is opened; the entry budget is
+	// Classify every name before anything is opened. The entry budget is
 	// spent here, in name order, so where a cut falls is deterministic.
 	s := &seg{ents: make([]snapshot.Entry, len(ents))}
 	paths := pathArena(path, ents)
-	// The indexes of the files fill idx from the front and the
-	// directories' from the back: one allocation per directory.
+	// The indexes of the files fill idx from the front, the directories'
+	// from the back: one allocation per directory.
 	idx := make([]int, len(ents))
 	nf, nd := 0, len(idx)
 	for i := range ents {
@@ -106,28 +110,28 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		dt := &ents[i]
 		e := &s.ents[i]
 		e.Path = paths[i]
-		// Path bytes are memory the observation keeps: they count against
+		// Path bytes are memory the observation keeps. They count against
 		// the byte budget like file contents.
 		if !w.reserve(int64(len(e.Path))) {
 			ents, s.ents = ents[:i], s.ents[:i]
 			break
 		}
 		typ := dt.typ
-		if typ == unix.DT_UNKNOWN { // some filesystems do not fill d_type
+		if typ == fs.ModeIrregular { // some filesystems do not fill d_type
 			var st unix.Stat_t
 			if err := fstatat(d.fd, dt.name.bytes(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 				*e = anomalyEntry(e.Path, openReason(err))
 				continue
 			}
-			typ = typeOf(uint32(st.Mode))
+			typ = safefile.ModeType(uint32(st.Mode))
 		}
 		switch typ {
-		case unix.DT_REG:
+		case 0:
 			idx[nf], nf = i, nf+1 // Kind stays 0 until a reader fills it
-		case unix.DT_DIR:
+		case fs.ModeDir:
 			nd--
 			idx[nd] = i
-		case unix.DT_LNK:
+		case fs.ModeSymlink:
 			target, err := readlinkatZ(d.fd, dt.name, w.st.lbuf)
 			if err != nil {
 				// EINVAL: no longer a link.
@@ -155,8 +159,8 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	return snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode}, s
 }
 
-// subdir opens and walks one child directory, opened relative to the
-// parent's descriptor by openDirAt, which proves its arrival.
+// subdir opens and walks one child directory. openDirAt opens it relative
+// to the parent's descriptor and proves its arrival.
 func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snapshot.Entry, *seg) {
 	// Too deep, or so long that a child's path could pass PATH_MAX: not
 	// opened. Bounds the bytes of every path the walker keeps.
@@ -175,11 +179,12 @@ func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snap
 	return w.dir(d, path, depth, uint32(st.Mode)&07777)
 }
 
-// openDirAt opens the directory name of dirfd and proves its arrival: with
-// O_DIRECTORY and nofollow (O_NOFOLLOW, or 0 only through a top-level
-// candidate link) the descriptor is a directory that was at that name,
-// never a link's target; when want is set, fstat proves it is the one that
-// was looked at. On a reason the descriptor is already closed.
+// openDirAt opens the directory name of dirfd and proves its arrival. It
+// opens with O_DIRECTORY and nofollow: O_NOFOLLOW, or 0 only through a
+// top-level candidate link. So the descriptor is a directory that was at
+// that name, never a link's target. When want is set, fstat proves it is
+// the one that was looked at. On a reason the descriptor is already
+// closed.
 func openDirAt(dirfd int, name zname, nofollow int, want *unix.Stat_t) (int, unix.Stat_t, anomaly.Reason) {
 	var st unix.Stat_t
 	fd, err := openatZ(dirfd, name, openDir|nofollow)
@@ -197,10 +202,10 @@ func openDirAt(dirfd int, name zname, nofollow int, want *unix.Stat_t) (int, uni
 	return fd, st, 0
 }
 
-// maxPathLen bounds the candidate-relative paths the walker keeps: Linux's
-// PATH_MAX, on every system (the walker opens one component at a time, so
-// the kernel's own limit never applies to these paths). maxNameLen, the
-// longest name a listing can hold, is per system.
+// maxPathLen bounds the candidate-relative paths the walker keeps. It is
+// Linux's PATH_MAX, on every system. The walker opens one component at a
+// time, so the kernel's own limit never applies to these paths.
+// maxNameLen, the longest name a listing can hold, is per system.
 const maxPathLen = 4096
 
 // pathArena builds the paths of a directory's entries in one allocation.

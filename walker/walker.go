@@ -1,10 +1,10 @@
 // Package walker observes candidate trees without trusting them. Every
-// component is opened relative to its parent's descriptor with O_NOFOLLOW,
-// arrival is proven with fstat on the opened descriptor, only regular files
-// are ever read, and nothing else in skillwire opens a file inside a watched
+// component is opened relative to its parent's descriptor with O_NOFOLLOW.
+// Arrival is proven with fstat on the opened descriptor. Only regular files
+// are ever read. Nothing else in skillwire opens a file inside a watched
 // tree. Whatever cannot be observed as content becomes an anomaly entry in
-// the candidate's manifest; an error return means the walk itself could not
-// run.
+// the candidate's manifest. An error return means the walk itself could
+// not run.
 package walker
 
 import (
@@ -20,11 +20,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Limits are structural, per candidate: breaching one marks that candidate
+// Limits are structural, per candidate. Breaching one marks that candidate
 // anomalous and never touches the shared budget.
 type Limits struct {
 	// MaxDepth: a directory this many components below the candidate is
-	// recorded as a Depth anomaly and not opened.
+	// not opened. It is recorded as a Depth anomaly.
 	MaxDepth int
 	// MaxDirEntries: a directory with more entries is a Fanout anomaly and
 	// its contents are not walked. Reading stops at MaxDirEntries+1 names.
@@ -52,24 +52,25 @@ type Config struct {
 	// whole. Anomalies, oversize files and files over KeepMaxBytes never
 	// reach it.
 	Keep Keeper
-	// KeepMaxBytes bounds a kept file (it is read into one buffer); a
+	// KeepMaxBytes bounds a kept file, as it is read into one buffer. A
 	// larger one is hashed as usual and not kept. 0 means DefaultKeepMaxBytes.
 	KeepMaxBytes int64
 	// Reuse, when set, gives a file whose identity is unchanged since it
-	// was hashed the hash it had (see Hashes), and learns what this walk
+	// was hashed the hash it had (see Hashes). It learns what this walk
 	// hashes. Only the session start sets it.
 	Reuse *Hashes
 }
 
 // Keeper receives kept content: exactly the bytes that were hashed into
-// hash, after the arrival proof and the second fstat. data is the reader's
-// buffer, valid only during the call; Keep runs on several goroutines at once.
+// hash. It gets them after the arrival proof and the second fstat. data is
+// the reader's buffer, valid only during the call. Keep runs on several
+// goroutines at once.
 type Keeper interface {
 	Keep(hash snapshot.Hash, data []byte)
 }
 
-// DefaultKeepMaxBytes is the largest file kept by default: skills are text,
-// and keeping must not hold a huge file in memory during a walk.
+// DefaultKeepMaxBytes is the largest file kept by default. Skills are
+// text, and keeping must not hold a huge file in memory during a walk.
 const DefaultKeepMaxBytes = 8 << 20
 
 // keepMax is the bound of a kept file, 0 when nothing is kept.
@@ -83,13 +84,14 @@ func (c *Config) keepMax() int64 {
 	return DefaultKeepMaxBytes
 }
 
-// DefaultLimits and DefaultBudget are sized on real trees (issue 23): a
+// DefaultLimits and DefaultBudget are sized on real trees (issue 23). A
 // plugin that ships a node_modules of 54,000 files is about 62,000 entries
-// and 585 MB (an npm install of jest, typescript, eslint and webpack: 10,014
-// files, 1,491 directories, 108 MB, depth 7, widest directory 584). The
-// budget holds four such plugins' entries and three of their bytes; a
-// first walk of all of it takes about a second on two cores, and a session
-// start that reuses hashes (Hashes) pays one statx per unchanged file.
+// and 585 MB. An npm install of jest, typescript, eslint and webpack is
+// 10,014 files, 1,491 directories and 108 MB. It is 7 deep, its widest
+// directory 584. The budget holds four such plugins' entries and three of
+// their bytes. A first walk of all of it takes about a second on two
+// cores. A session start that reuses hashes (Hashes) pays one statx per
+// unchanged file.
 var (
 	DefaultLimits = Limits{MaxDepth: 24, MaxDirEntries: 4096, MaxFileBytes: 256 << 20}
 	DefaultBudget = Budget{MaxEntries: 250_000, MaxBytes: 2 << 30}
@@ -135,15 +137,15 @@ type Candidate struct {
 	// candidate's digest.
 	Digest snapshot.Hash
 	// Front are the reasons NameSpec.Front could not read the candidate's
-	// frontmatter (they derive from bytes the digest covers).
+	// frontmatter. They derive from bytes the digest covers.
 	Front []snapshot.Found
 	// InnerLinks is RootSpec.InnerLinks.
 	InnerLinks bool
-	// Fixed: the name is one the root's spec named (RootSpec.Names), chosen
-	// by skillwire, not by the tree's author: it needs no display gate.
+	// Fixed: the name is one the root's spec named (RootSpec.Names). skillwire
+	// chose it, not the tree's author, so it needs no display gate.
 	Fixed bool
-	// Canonical is what an Extract made of the file's bytes (nil when the
-	// candidate has no Extract, or its file could not be reduced).
+	// Canonical is what an Extract made of the file's bytes. It is nil when
+	// the candidate has no Extract, or its file could not be reduced.
 	Canonical []byte
 }
 
@@ -179,26 +181,26 @@ func Reasons(found []snapshot.Found) []anomaly.Reason {
 
 // RootSpec names a root: a directory whose top-level entries are candidates.
 type RootSpec struct {
-	// Path is opened as given, following symbolic links: it comes from the
+	// Path is opened as given, following symbolic links. It comes from the
 	// user's configuration, not from a watched tree.
 	Path string
 	// Files: top-level regular files are candidates too (agents, commands).
 	// In a skills root only directories are.
 	Files bool
-	// Names, when set, are the only candidates: each is looked up by name
+	// Names, when set, are the only candidates. Each is looked up by name,
 	// and the root is never listed (see NameSpec).
 	Names []NameSpec
 	// Each, when set, applies to every candidate of a listed root.
 	Each *NameSpec
 	// Depth, when set, makes the candidates the directories this many
-	// levels below the root, named by their path ("m/p/v"); the
+	// levels below the root. They are named by their path ("m/p/v"). The
 	// directories above them are reached without following a link.
 	Depth int
-	// InnerLinks: a relative link that cannot leave the candidate is
-	// content, bound into the digest, and not an anomaly (plugins).
+	// InnerLinks: a relative link that cannot leave the candidate is content,
+	// bound into the digest. It is not an anomaly (plugins).
 	InnerLinks bool
-	// NamesFromTree: Names were read from a watched tree (a marketplace's
-	// entries), not chosen by skillwire, so they pass the display gate as
+	// NamesFromTree: Names were read from a watched tree, a marketplace's
+	// entries. skillwire did not choose them, so they pass the display gate as
 	// a listed name does.
 	NamesFromTree bool
 }
@@ -212,18 +214,18 @@ type Root struct {
 	// Missing: the root does not exist, so there is nothing to watch there.
 	Missing bool
 	// Anomalies of the root itself: Root (not a directory), Unreadable,
-	// Fanout (too many candidates to observe: none were walked).
+	// Fanout. Fanout is too many candidates to observe: none were walked.
 	Anomalies  []anomaly.Reason
 	Candidates []Candidate
 	// Dirs are the directories above nested candidates (RootSpec.Depth)
-	// that the walk opened, relative to the root: where new ones appear.
+	// that the walk opened, relative to the root. New ones appear there.
 	Dirs [][]byte
 }
 
 func finish(c *Candidate) {
 	d, err := c.Manifest.Digest()
 	if err != nil {
-		// The walker builds manifests in canonical order; a failure here is a
+		// The walker builds manifests in canonical order. A failure here is a
 		// bug, and a digest must never be made up for it.
 		panic("walker: non-canonical manifest: " + err.Error())
 	}
@@ -231,10 +233,10 @@ func finish(c *Candidate) {
 }
 
 // Scan observes every candidate of roots under one shared budget, with
-// fair shares: every candidate is observed up to an equal part of the budget
-// before any gets more, so a huge or hostile candidate cannot blind its
-// siblings; what ends partial is the candidate that needed more. When ctx
-// ends, the candidates not yet observed are partial.
+// fair shares. Every candidate is observed up to an equal part of the
+// budget before any gets more. So a huge or hostile candidate cannot blind
+// its siblings. What ends partial is the candidate that needed more. When
+// ctx ends, the candidates not yet observed are partial.
 func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
 	s := newScanner(ctx, cfg)
 	defer s.close()
@@ -245,7 +247,7 @@ func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
 }
 
 // Discover lists the candidates of roots (name and kind) without observing
-// them: the cheap way to learn which candidates exist.
+// them. It is the cheap way to learn which candidates exist.
 func Discover(roots []RootSpec, cfg Config) []Root {
 	s := newScanner(context.Background(), cfg)
 	defer s.close()
@@ -254,7 +256,7 @@ func Discover(roots []RootSpec, cfg Config) []Root {
 	return out
 }
 
-// discover opens and lists every root; the returned descriptors stay open
+// discover opens and lists every root. The returned descriptors stay open
 // for the walks of the returned jobs.
 func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 	out := make([]Root, len(roots))
@@ -302,28 +304,28 @@ func (j job) leaf(c *Candidate) []byte {
 	return c.Name
 }
 
-// maxWork bounds the re-walks of fair sharing, in budgets: however the
+// maxWork bounds the re-walks of fair sharing, in budgets. However the
 // sizes are chosen, a scan walks at most this many times its budget.
 const maxWork = 4
 
 // fairShares gives every candidate a fair share of the budget before any
 // gets more. Round one walks all candidates in parallel, each within a
-// static share (so what any one observes never depends on timing): the
-// budget split equally among roots, then among a root's candidates.
-// The candidates cut short are walked again, from scratch, in further
-// rounds that share what the completed ones left, recomputing shares as
-// candidates finish, for as long as a round completes anything. When
-// everything fits in the budget, everything completes: each round's share
+// static share. So what any one observes never depends on timing. The
+// budget is split equally among roots, then among a root's candidates. The
+// candidates cut short are walked again, from scratch, in further rounds.
+// Those share what the completed ones left, recomputing shares as
+// candidates finish. Rounds go on as long as one completes anything. When
+// everything fits in the budget, everything completes. Each round's share
 // is at least the smallest pending size.
 func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	if len(jobs) == 0 {
 		return
 	}
 	left := quota{entries: s.cfg.MaxEntries, bytes: s.cfg.MaxBytes}
-	// Round one shares the budget equally among the roots first, then among
-	// each root's candidates: a project that ships thousands of candidates
-	// cannot shrink the share of the user's global skills (found in review:
-	// 4,096 links in a project made every global skill partial).
+	// Round one shares the budget equally among the roots first, then
+	// among each root's candidates. So a project that ships thousands of
+	// candidates cannot shrink the share of the user's global skills. Found
+	// in review: 4,096 links in a project made every global skill partial.
 	perRoot := map[int]int64{}
 	for _, j := range jobs {
 		perRoot[j.root]++
@@ -370,8 +372,8 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	}
 }
 
-// parallel runs f for 0..n-1 on up to Workers goroutines, each with its own
-// walk state (the calling goroutine's is one of them).
+// parallel runs f for 0..n-1 on up to Workers goroutines, each with its
+// own walk state. The calling goroutine's is one of them.
 func (s *scanner) parallel(n int, f func(i int, st *wstate)) {
 	var next atomic.Int64
 	run := func(st *wstate) {
@@ -404,12 +406,12 @@ func Observe(ctx context.Context, dir string, name []byte, cfg Config) Candidate
 }
 
 // ObserveIn observes the one candidate name of the root spec, as Scan
-// would, with the whole budget: a nested candidate's directories are
+// would, with the whole budget. A nested candidate's directories are
 // reached one component at a time, never through a link.
 func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Candidate {
 	if spec.Depth > 0 && bytes.Count(name, []byte{'/'}) < spec.Depth {
-		// A link, special file or unreadable directory on the way: it is
-		// recorded as the listing found it, never opened as a candidate.
+		// A link, special file or unreadable directory on the way is
+		// recorded as the listing found it. It is never opened as a candidate.
 		for _, c := range Scan(ctx, []RootSpec{spec}, cfg)[0].Candidates {
 			if bytes.Equal(c.Name, name) {
 				return c
@@ -428,9 +430,9 @@ func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Cand
 }
 
 // ObserveAt observes the candidate name (as Observe names it) of the open
-// directory dirfd, which it does not close: a caller holding a proven
-// descriptor observes through it, never through a path that may have
-// changed since.
+// directory dirfd, which it does not close. A caller holding a proven
+// descriptor observes through it. It never observes through a path that
+// may have changed since.
 func ObserveAt(ctx context.Context, dirfd int, name []byte, cfg Config) Candidate {
 	c := Candidate{Name: bytes.Clone(name)}
 	fd, err := unix.FcntlInt(uintptr(dirfd), unix.F_DUPFD_CLOEXEC, 0)

@@ -79,7 +79,7 @@ func TestTimesAloneDoNotMoveTheDigest(t *testing.T) {
 }
 
 // The walker's side of injectivity: trees that differ only in where a
-// boundary falls get different digests (the encoding side is in snapshot).
+// boundary falls get different digests. The encoding side is in snapshot.
 func TestCraftedTreesNeverShareADigest(t *testing.T) {
 	pairs := []struct {
 		name string
@@ -169,7 +169,7 @@ func TestDanglingTopLevelLinkIsARootAnomaly(t *testing.T) {
 	}
 }
 
-// runWithin fails the test if f does not return within d: a walk that
+// runWithin fails the test if f does not return within d. A walk that
 // opened a FIFO without O_NONBLOCK would hang here.
 func runWithin(t *testing.T, d time.Duration, f func()) {
 	t.Helper()
@@ -223,9 +223,10 @@ func TestFileSwappedForFIFOAfterListingIsSwappedAndDoesNotHang(t *testing.T) {
 	}
 }
 
-// A regular file swapped for a link to outside content between listing and
-// opening: the open refuses the link (O_NOFOLLOW), the content outside is
-// never read. (Found in review: nested files were opened without it.)
+// A regular file swapped for a link to outside content between listing
+// and opening. The open refuses the link (O_NOFOLLOW), and the content
+// outside is never read. Found in review: nested files were opened
+// without it.
 func TestFileSwappedForSymlinkAfterListingIsSwappedNeverFollowed(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "outside=SECRET-CONTENT", "s/victim=innocent", "s/d/nested=innocent")
@@ -331,9 +332,9 @@ func TestDirectorySwappedForSymlinkDuringWalkIsSwapped(t *testing.T) {
 	}
 }
 
-// The real race, without hooks: a goroutine flips a directory and a link to
-// outside content while walks run. Whatever the interleaving, no walk may
-// report content from outside; the swap window is hit at least once.
+// The real race, without hooks: a goroutine flips a directory and a link
+// to outside content while walks run. Whatever the interleaving, no walk
+// may report content from outside. The swap window is hit at least once.
 func TestRaceDirectorySwapNeverLeaksOutsideContent(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "outside/SECRET=x", "s/sub/inner", "s/f")
@@ -546,9 +547,10 @@ func TestScanAndObserveAgreeOnEveryDigest(t *testing.T) {
 	}
 }
 
-// Readers fill file entries in place while the traversal descends; the
-// manifest must come out in canonical order, identical whatever the number
-// of readers, and equal to a plain recursive walk of the same tree.
+// Readers fill file entries in place while the traversal descends. The
+// manifest must come out in canonical order, identical whatever the
+// number of readers. It must equal a plain recursive walk of the same
+// tree.
 func TestManifestDoesNotDependOnTheNumberOfReaders(t *testing.T) {
 	dir := t.TempDir()
 	var specs []string

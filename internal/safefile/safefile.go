@@ -1,6 +1,6 @@
-// Package safefile holds the two file primitives every skillwire package
-// uses for a file it does not walk: a bounded read that never follows a
-// symlink, never blocks and proves what it read, and an atomic replace.
+// Package safefile holds the two file primitives for a file no walk reads.
+// Read is bounded, never follows a symlink, never blocks, and proves what
+// it read. Write replaces atomically.
 package safefile
 
 import (
@@ -32,8 +32,8 @@ var (
 	// ErrPermissive: the file has a permission bit Trust.DenyPerm forbids.
 	ErrPermissive = errors.New("writable by others")
 	// ErrName: an *At function was given a name that is not one entry of
-	// its directory (empty, ".", "..", or holding a slash): it would
-	// reach past the directory the caller proved.
+	// its directory. An empty name, ".", ".." or a slash would reach past
+	// the directory the caller proved.
 	ErrName = errors.New("not a name in the directory")
 )
 
@@ -58,14 +58,15 @@ type Trust struct {
 	DenyPerm fs.FileMode // none of these permission bits is set (else ErrPermissive)
 }
 
-// openFlags: a link at the path is refused, not followed; a FIFO or device
-// planted there cannot block the open nor become a controlling terminal.
+// openFlags: a link at the path is refused, not followed. A FIFO or device
+// planted there can neither block the open nor become a controlling
+// terminal.
 const openFlags = os.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC | unix.O_NOCTTY
 
-// Read reads the regular file at path, at most max bytes, and checks trust
-// on the descriptor it read. The path is examined with lstat first, so
-// nothing but a regular file is ever opened, and the opened file must be
-// the one examined. A missing file wraps fs.ErrNotExist.
+// Read reads the regular file at path, at most max bytes. It checks trust
+// on the descriptor it read. An lstat comes first, so nothing but a
+// regular file is ever opened. The opened file must be the one examined. A
+// missing file wraps fs.ErrNotExist.
 func Read(path string, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 	lfi, err := os.Lstat(path)
 	if err != nil {
@@ -85,8 +86,8 @@ func Read(path string, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 	return readHeld(f, func(fi fs.FileInfo) bool { return os.SameFile(fi, lfi) }, max, trust)
 }
 
-// readHeld reads the opened f, which must be a regular file and the one
-// examined (same), under trust and max.
+// readHeld reads the opened f under trust and max. f must be a regular
+// file and the one examined (same).
 func readHeld(f *os.File, same func(fs.FileInfo) bool, max int64, trust Trust) ([]byte, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -104,8 +105,8 @@ func readHeld(f *os.File, same func(fs.FileInfo) bool, max int64, trust Trust) (
 	if fi.Size() > max {
 		return nil, nil, ErrTooLarge
 	}
-	// Sized by fstat (at most max): one allocation where io.ReadAll's
-	// doublings copied a 200 KB file ten times (the hash cache, issue 23).
+	// Sized by fstat, at most max: one allocation. io.ReadAll's doublings
+	// copied a 200 KB file ten times (the hash cache, issue 23).
 	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, nil, err
@@ -130,29 +131,30 @@ func (t Trust) check(fi fs.FileInfo) error {
 	return nil
 }
 
-// Write replaces the file at path with data, mode perm, atomically: a
-// reader sees the old file or the new one, never part of either, and a
-// crash leaves at most a temporary file beside it, never in its place. The
-// temporary file is created in the same directory (O_EXCL|O_NOFOLLOW),
-// written and synced, renamed over path, and the directory synced. A path
-// that exists and is not a regular file is refused (a *KindError).
+// Write replaces the file at path with data, mode perm, atomically. A
+// reader sees the old file or the new one, never part of either. A crash
+// leaves at most a temporary file beside it, never in its place. The
+// temporary file is made in the same directory (O_EXCL|O_NOFOLLOW). It is
+// written and synced, renamed over path, then the directory is synced. A
+// path that exists and is not a regular file is refused (a *KindError).
 //
 // check, when not nil, runs once the new content is durable, just before
-// it takes the path's place: its error aborts the write, leaving the path
-// as it was (for a caller that must not overwrite a concurrent change).
+// it takes the path's place. Its error aborts the write and leaves the
+// path as it was. It serves a caller that must not overwrite a concurrent
+// change.
 func Write(path string, data []byte, perm fs.FileMode, check func() error) error {
 	return inDirOf(path, func(dirfd int, name string) error { return WriteAt(dirfd, name, data, perm, check) })
 }
 
-// Create writes data at path, mode perm, only when nothing is there:
-// otherwise it fails with an error wrapping fs.ErrExist and writes
-// nothing. The file appears whole (written, synced, then linked in).
+// Create writes data at path, mode perm, only when nothing is there.
+// Otherwise it writes nothing and fails with an error wrapping
+// fs.ErrExist. The file appears whole: written, synced, then linked in.
 func Create(path string, data []byte, perm fs.FileMode) error {
 	return inDirOf(path, func(dirfd int, name string) error { return CreateAt(dirfd, name, data, perm, nil) })
 }
 
-// inDirOf opens the directory holding path once and runs f with it and
-// the file's name: every step after is relative to that descriptor.
+// inDirOf opens the directory holding path once, then runs f with it and
+// the file's name. Every step after is relative to that descriptor.
 func inDirOf(path string, f func(dirfd int, name string) error) error {
 	d, err := OpenDir(dirOf(path))
 	if err != nil {
@@ -162,8 +164,8 @@ func inDirOf(path string, f func(dirfd int, name string) error) error {
 	return f(d, path[strings.LastIndexByte(path, '/')+1:])
 }
 
-// OpenDir opens the directory at path for the *At functions (a link on
-// the way is followed, as the path names it).
+// OpenDir opens the directory at path for the *At functions. A link on
+// the way is followed, as the path names it.
 func OpenDir(path string) (int, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -175,17 +177,16 @@ func OpenDir(path string) (int, error) {
 // Owner is who a file Create makes should belong to.
 type Owner struct{ UID, GID int }
 
-// WriteAt is Write of the file name in the directory dirfd: the check,
-// the temporary file, the rename and the sync all go through dirfd, so a
-// directory swapped on the way after the caller proved dirfd is never
-// written in.
+// WriteAt is Write of the file name in the directory dirfd. The check,
+// the temporary file, the rename and the sync all go through dirfd. So a
+// directory swapped in after the caller proved dirfd is never written in.
 func WriteAt(dirfd int, name string, data []byte, perm fs.FileMode, check func() error) error {
 	if !entryName(name) {
 		return ErrName
 	}
 	var st unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return &KindError{Mode: modeType(uint32(st.Mode))}
+		return &KindError{Mode: ModeType(uint32(st.Mode))}
 	} else if err != nil && !errors.Is(err, unix.ENOENT) {
 		return &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
@@ -195,17 +196,17 @@ func WriteAt(dirfd int, name string, data []byte, perm fs.FileMode, check func()
 }
 
 // CreateAt is Create of the file name in the directory dirfd. own, when
-// not nil, is the owner the file is given before it appears, where the
-// process may give it (a backup of someone else's file, made as root);
-// where it may not, the file stays the process's.
+// not nil, is the owner the file gets before it appears: a backup of
+// someone else's file, made as root. Where the process may not give it,
+// the file stays the process's.
 func CreateAt(dirfd int, name string, data []byte, perm fs.FileMode, own *Owner) error {
 	if !entryName(name) {
 		return ErrName
 	}
 	return place(dirfd, name, data, perm, own, nil, func(tmp string) error {
-		// link(2) never replaces: no fallback to a rename where it fails (a
-		// filesystem without hard links), which could replace a file made
-		// in between.
+		// link(2) never replaces. Where it fails (no hard links), there is
+		// no fallback to a rename: that could replace a file made in
+		// between.
 		if err := unix.Linkat(dirfd, tmp, dirfd, name, 0); err != nil {
 			return &fs.PathError{Op: "link", Path: name, Err: err}
 		}
@@ -265,7 +266,7 @@ func ReadAt(dirfd int, name string, max int64, trust Trust) ([]byte, fs.FileInfo
 		return nil, nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, nil, &KindError{Mode: modeType(uint32(st.Mode))}
+		return nil, nil, &KindError{Mode: ModeType(uint32(st.Mode))}
 	}
 	fd, err := unix.Openat(dirfd, name, openFlags, 0)
 	if errors.Is(err, unix.ELOOP) {
@@ -287,9 +288,13 @@ func entryName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
 }
 
-// modeType is the fs type bits of a stat mode.
-func modeType(m uint32) fs.FileMode {
+// ModeType is the fs type of a stat mode: the one table from a file's
+// mode to its entry type. A regular file is 0. A type it does not know
+// is fs.ModeIrregular.
+func ModeType(m uint32) fs.FileMode {
 	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
 	case unix.S_IFLNK:
 		return fs.ModeSymlink
 	case unix.S_IFDIR:
@@ -315,7 +320,7 @@ func dirOf(path string) string {
 }
 
 // createTemp makes a new file in dirfd, named after the target with a
-// random suffix; O_EXCL|O_NOFOLLOW refuse anything already at the name.
+// random suffix. O_EXCL|O_NOFOLLOW refuse anything already at the name.
 func createTemp(dirfd int, base string) (*os.File, string, error) {
 	for range 100 {
 		var r [8]byte

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// tree makes dir/real (a regular file holding "keep"), a link to it, a
-// dangling link, a directory and a FIFO.
+// tree makes dir/real, a regular file holding "keep". Beside it are a
+// link to it, a dangling link, a directory and a FIFO.
 func tree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -51,7 +51,7 @@ func TestReadRefusesWhatIsNotARegularFileWithoutBlocking(t *testing.T) {
 	}{{"link", true}, {"dangling", true}, {"sub", false}, {"fifo", false}} {
 		t.Run(c.name, func(t *testing.T) {
 			// A FIFO opened without O_NONBLOCK would hang here, and the
-			// test with it: no writer ever comes.
+			// test with it. No writer ever comes.
 			_, _, err := Read(dir+"/"+c.name, 1<<20, Trust{})
 			if !errors.Is(err, ErrNotRegular) {
 				t.Fatalf("error %v, want ErrNotRegular", err)
@@ -87,8 +87,8 @@ func TestReadRefusesAFileOverTheBound(t *testing.T) {
 }
 
 // TestReadIsWholeWhateverFstatSaid: the buffer is sized by fstat, the read
-// is not: a file holding more than its size says (a /proc file says 0) is
-// read whole, and still refused past the bound.
+// is not. A file may hold more than its size says: a /proc file says 0.
+// It is read whole, and still refused past the bound.
 func TestReadIsWholeWhateverFstatSaid(t *testing.T) {
 	const path = "/proc/self/cmdline"
 	want, err := os.ReadFile(path)
@@ -136,7 +136,7 @@ func TestReadChecksTrustOnlyWhenAsked(t *testing.T) {
 }
 
 func TestReadRefusesAFileOwnedByAnotherUser(t *testing.T) {
-	// As root, a file is given away to nobody; otherwise /etc/passwd is
+	// As root, a file is given away to nobody. Otherwise /etc/passwd is
 	// root's on every Unix.
 	path := "/etc/passwd"
 	if os.Geteuid() == 0 {
@@ -206,8 +206,8 @@ func TestWriteRefusesATargetThatIsNotARegularFile(t *testing.T) {
 
 func TestWriteThatStopsBeforeTheRenameLeavesTheTargetWhole(t *testing.T) {
 	// check failing stands for a crash between the durable temporary file
-	// and the rename: the target keeps its old bytes, and nothing else of
-	// the attempt stays.
+	// and the rename. The target keeps its old bytes. Nothing else of the
+	// attempt stays.
 	dir := t.TempDir()
 	path := dir + "/f"
 	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
@@ -240,7 +240,7 @@ func TestTemporaryFilesLeftByACrashNeverReplaceTheTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a writer killed before its rename leaves: temporary files of
-	// the target's name, one a link planted in their place.
+	// the target's name. One is a link planted in their place.
 	stale := []string{dir + "/.f.tmp-0123456789abcdef", dir + "/.f.tmp-link"}
 	if err := os.WriteFile(stale[0], []byte("half"), 0o600); err != nil {
 		t.Fatal(err)
@@ -322,7 +322,7 @@ func FuzzRead(f *testing.F) {
 }
 
 // The *At functions take one entry name of the directory the caller
-// proved: anything that would reach past it is refused before any call.
+// proved. Anything that would reach past it is refused before any call.
 func TestAtFunctionsRefuseWhatIsNotOneName(t *testing.T) {
 	dir := tree(t)
 	d, err := OpenDir(dir)
@@ -346,8 +346,8 @@ func TestAtFunctionsRefuseWhatIsNotOneName(t *testing.T) {
 	}
 }
 
-// Once the directory is held, renaming it away and putting a link in its
-// place changes nothing: the file is written in the held directory.
+// Once the directory is held, swapping a link in for it changes nothing.
+// The file is written in the held directory.
 func TestAtFunctionsWriteInTheHeldDirectoryAfterASwap(t *testing.T) {
 	base := t.TempDir()
 	dir, other := base+"/d", base+"/other"
@@ -384,5 +384,29 @@ func TestAtFunctionsWriteInTheHeldDirectoryAfterASwap(t *testing.T) {
 	}
 	if fi, err := os.Stat(base + "/moved/g"); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Fatalf("g: %v, %v", fi, err)
+	}
+}
+
+// TestModeTypeIsTheOneTableFromFileModeToEntryType: every stat type has
+// one entry type. A type the table does not know is irregular.
+func TestModeTypeIsTheOneTableFromFileModeToEntryType(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mode uint32
+		want fs.FileMode
+	}{
+		{"regular", unix.S_IFREG | 0o644, 0},
+		{"dir", unix.S_IFDIR | 0o755, fs.ModeDir},
+		{"symlink", unix.S_IFLNK | 0o777, fs.ModeSymlink},
+		{"fifo", unix.S_IFIFO | 0o600, fs.ModeNamedPipe},
+		{"socket", unix.S_IFSOCK | 0o600, fs.ModeSocket},
+		{"char device", unix.S_IFCHR | 0o666, fs.ModeDevice | fs.ModeCharDevice},
+		{"block device", unix.S_IFBLK | 0o660, fs.ModeDevice},
+		{"unknown: no type bits", 0o644, fs.ModeIrregular},
+		{"unknown: every type bit", unix.S_IFMT, fs.ModeIrregular},
+	} {
+		if got := ModeType(c.mode); got != c.want {
+			t.Errorf("%s: ModeType(%#o) = %v, want %v", c.name, c.mode, got, c.want)
+		}
 	}
 }

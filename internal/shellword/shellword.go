@@ -1,5 +1,5 @@
-// Package shellword spells one word for a POSIX shell as skillwire writes
-// it into a command line Claude Code runs, and reads back what it wrote.
+// Package shellword spells one word for a POSIX shell, and reads it back.
+// skillwire writes such words into command lines Claude Code runs.
 package shellword
 
 import "strings"
@@ -14,8 +14,8 @@ func safe(s string) bool {
 	return s != ""
 }
 
-// Quote is s as it is when every byte is in [A-Za-z0-9/._+-], else
-// single-quoted, each ' written '\”.
+// Quote is s as it is when every byte is in [A-Za-z0-9/._+-]. Otherwise
+// it is single-quoted: each ' inside closes the quote, adds \' and reopens.
 func Quote(s string) string {
 	if safe(s) {
 		return s

@@ -1,6 +1,6 @@
-// Package testtree builds the file trees that tests observe, from one
-// small DSL, and holds the one helper that fails a test on an error. It is
-// imported only by tests.
+// Package testtree builds the file trees tests observe, from one small
+// DSL. It also holds the one helper that fails a test on an error. Only
+// tests import it.
 package testtree
 
 import (
@@ -12,17 +12,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Make builds a tree under dir, one entry per spec, making missing parent
-// directories. Names are raw bytes (a newline or \xff is data):
+// Make builds a tree under dir, one entry per spec, with missing parent
+// directories. Names are raw bytes: a newline or \xff is data.
 //
-//	"d/"        a directory
-//	"f"         a regular file holding its own spec ("a/f" holds "a/f")
-//	"f=text"    a regular file holding text ("f=" is empty)
-//	"x*=text"   an executable regular file named x
-//	"l -> t"    a symbolic link to t
-//	"p|"        a FIFO
+//	"d/"        is a directory.
+//	"f"         is a regular file holding its own spec: "a/f" holds "a/f".
+//	"f=text"    is a regular file holding text; "f=" is empty.
+//	"x*=text"   is an executable regular file named x.
+//	"l -> t"    is a symbolic link to t.
+//	"p|"        is a FIFO.
 //
-// A regular file is 0644, or 0755 when executable, whatever the umask: a
+// A regular file is 0644, or 0755 when executable, whatever the umask. A
 // digest binds modes, so a tree must not depend on who builds it.
 func Make(t testing.TB, dir string, specs ...string) {
 	t.Helper()

@@ -12,9 +12,9 @@ import (
 )
 
 // Batch writes new objects into one pack. It holds a shared lock on the
-// objects directory from NewBatch to Close, so Collect, which takes it
-// exclusively, never removes an object a batch found already kept before
-// the version that uses it is recorded. Close it after recording.
+// objects directory from NewBatch to Close. Collect takes that lock
+// exclusively. So it never removes an object a batch found already kept
+// before the version that uses it is recorded. Close it after recording.
 type Batch struct {
 	s      *Store
 	lockfd int
@@ -31,7 +31,7 @@ type Batch struct {
 }
 
 // NewBatch starts a batch, or returns ErrBusy at once while Collect holds
-// the store: a caller may hold the baseline store's writer lock, which
+// the store. A caller may hold the baseline store's writer lock, which
 // Collect may be asking for, so a batch never waits. Under the lock the
 // index is read again: an object collected since Open is not taken as
 // kept.
@@ -56,10 +56,10 @@ func (s *Store) NewBatch() (*Batch, error) {
 
 var encodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// Put keeps data as the object key, which must be the BLAKE3-256 of data as
+// Put keeps data as the object key. key must be the BLAKE3-256 of data as
 // the walker computed it over this same buffer. An object already kept, or
-// already put in this batch, is not written again. Safe for concurrent use;
-// data is not retained after Put returns.
+// already put in this batch, is not written again. Put is safe for
+// concurrent use. data is not retained after Put returns.
 func (b *Batch) Put(key snapshot.Hash, data []byte) error {
 	if int64(len(data)) > b.s.max {
 		return fmt.Errorf("%w: %d bytes, bound %d", ErrTooLarge, len(data), b.s.max)

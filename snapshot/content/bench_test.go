@@ -18,8 +18,9 @@ type object struct {
 
 var words = []string{"the", "skill", "runs", "when", "a", "file", "changes", "## Usage", "\n", "`bash`", "settings", "hook", "agent", "- ", "command", "model"}
 
-// benchObjects returns n distinct objects of size bytes: random bytes (the
-// shape of walker.BenchmarkScan's tree) or word salt (the shape of skills).
+// benchObjects returns n distinct objects of size bytes. They are random
+// bytes, the shape of walker.BenchmarkScan's tree. Or word salt, the shape
+// of skills.
 func benchObjects(n, size int, text bool) []object {
 	objs := make([]object, n)
 	var seed [32]byte
@@ -110,8 +111,8 @@ func BenchmarkGet2KiB(b *testing.B) {
 }
 
 // BenchmarkFirstScan10000x2KiB keeps the content of walker.BenchmarkScan's
-// 10,000 x 2 KiB tree as a first scan would: Open, one batch filled from
-// GOMAXPROCS goroutines (the walker's pool), Commit.
+// 10,000 x 2 KiB tree as a first scan would. It opens, fills one batch from
+// GOMAXPROCS goroutines (the walker's pool), and commits.
 func BenchmarkFirstScan10000x2KiB(b *testing.B) {
 	for _, text := range []bool{false, true} {
 		name := map[bool]string{false: "random", true: "text"}[text]

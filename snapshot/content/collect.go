@@ -18,21 +18,22 @@ type Collected struct {
 	Packs   int   // packs removed or rewritten
 	Freed   int64 // bytes on disk freed
 	// Unverified: packs left as they are because a live object in them
-	// failed verification (never copied, never dropped: kept to inspect).
+	// failed verification. They are never copied, never dropped: kept to
+	// inspect.
 	Unverified int
 	// Busy: a batch held the store, so collection stopped early; what is
 	// counted above was done. Collection yields to scans, never waits.
 	Busy bool
 }
 
-// Collect removes every object whose key keep rejects, one pack at a time:
-// a pack with no kept object is removed, a pack with some is rewritten with
-// only those. Each pack is one short step under the exclusive lock, and
-// keep is loaded again at each step, under that lock, so an object that a
-// batch (which holds the shared lock until its versions are recorded) found
-// kept is never collected from under it. Damaged packs are left alone.
-// load must never wait (a batch's owner may hold what it reads): when what
-// it reads is busy it returns ErrBusy, and collection stops as Busy.
+// Collect removes every object whose key keep rejects, one pack at a time.
+// A pack with no kept object is removed. A pack with some is rewritten with
+// only those. Each pack is one short step under the exclusive lock. keep is
+// loaded again at each step, under that lock. A batch holds the shared lock
+// until its versions are recorded. So an object a batch found kept is never
+// collected from under it. Damaged packs are left alone. load must never
+// wait: a batch's owner may hold what it reads. When what it reads is busy
+// it returns ErrBusy, and collection stops as Busy.
 func (s *Store) Collect(load func() (keep func(snapshot.Hash) bool, err error)) (Collected, error) {
 	var c Collected
 	s.mu.RLock()
@@ -69,7 +70,7 @@ func (s *Store) collectPack(name string, load func() (func(snapshot.Hash) bool, 
 		return true, fmt.Errorf("locking the content store: %w", err)
 	}
 	if sweepTemps {
-		// Under the exclusive lock no batch is open: a temporary pack is
+		// Under the exclusive lock no batch is open. So a temporary pack is
 		// what a killed writer left.
 		if err := s.sweepTemps(); err != nil {
 			return true, err
@@ -123,8 +124,8 @@ func (s *Store) collectPack(name string, load func() (func(snapshot.Hash) bool, 
 }
 
 // rewrite copies the live objects of pack name, as they are, into a new
-// pack, each verified first: a corrupt one fails the rewrite (ErrCorrupt),
-// so a bad copy is never carried over as if good.
+// pack. Each is verified first: a corrupt one fails the rewrite
+// (ErrCorrupt). So a bad copy is never carried over as if good.
 func (s *Store) rewrite(name string, live []indexed) (int64, error) {
 	src, _, err := s.openPack(name)
 	if err != nil {

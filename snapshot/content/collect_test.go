@@ -118,8 +118,8 @@ func TestCollectSweepsTempsOfKilledWriters(t *testing.T) {
 func TestABatchNeverWaitsForACollection(t *testing.T) {
 	dir := t.TempDir()
 	s := openStore(t, dir)
-	// Collect's exclusive lock, held through another descriptor (flock
-	// locks belong to the open file, so this conflicts within a process).
+	// Collect's exclusive lock, held through another descriptor. flock locks
+	// belong to the open file, so this conflicts within a process.
 	f, err := os.Open(filepath.Join(dir, ObjectsDir))
 	must(t, err)
 	defer f.Close()

@@ -9,8 +9,8 @@ import (
 
 const fuzzMax = 64 << 10
 
-// FuzzDecodeObject: any bytes under any key never panic, never yield more
-// than the bound, and never yield content whose hash is not the key.
+// FuzzDecodeObject: any bytes under any key never panic. They never yield
+// more than the bound, nor content whose hash is not the key.
 func FuzzDecodeObject(f *testing.F) {
 	for _, d := range [][]byte{nil, []byte("x"), bytes.Repeat([]byte("ab"), 4000)} {
 		k := key(d)
@@ -33,7 +33,7 @@ func FuzzDecodeObject(f *testing.F) {
 	})
 }
 
-// FuzzParseIndex: any pack tail never panics, and every entry it accepts lies
+// FuzzParseIndex: any pack tail never panics. Every entry it accepts lies
 // inside the pack's objects area.
 func FuzzParseIndex(f *testing.F) {
 	entries := []indexed{{key([]byte("a")), loc{int64(len(packMagic)), uint32(objectHeader)}}}

@@ -15,8 +15,8 @@ import (
 //
 //	"swob" | version (1 byte) | uncompressed size (8 bytes, little endian) | zstd frame
 //
-// The declared size lets the decoder refuse, before it allocates, an object
-// larger than the caller's bound.
+// The declared size lets the decoder refuse an object larger than the
+// caller's bound. It refuses before it allocates.
 const (
 	objectMagic   = "swob"
 	objectVersion = 1
@@ -34,12 +34,12 @@ var (
 	codecErr  error
 )
 
-// codec returns the package's shared encoder and decoder: both are safe for
-// concurrent EncodeAll/DecodeAll, and making one costs far more than using it.
+// codec returns the package's shared encoder and decoder. Both are safe for
+// concurrent EncodeAll/DecodeAll. Making one costs far more than using it.
 func codec() (*zstd.Encoder, *zstd.Decoder, error) {
 	codecOnce.Do(func() {
-		// The fastest level: keeping content must cost a scan little, and
-		// BLAKE3 over the result replaces zstd's own checksum.
+		// The fastest level: keeping content must cost a scan little. BLAKE3
+		// over the result replaces zstd's own checksum.
 		encoder, codecErr = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
 			zstd.WithEncoderCRC(false),
@@ -48,8 +48,8 @@ func codec() (*zstd.Encoder, *zstd.Decoder, error) {
 		if codecErr != nil {
 			return
 		}
-		// CapLimit makes DecodeAll stop at cap(dst): the declared size is
-		// the allocation, whatever the frame claims.
+		// CapLimit makes DecodeAll stop at cap(dst). The declared size is the
+		// allocation, whatever the frame claims.
 		decoder, codecErr = zstd.NewReader(nil,
 			zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
 			zstd.WithDecoderMaxMemory(HardMaxObject),
@@ -90,8 +90,8 @@ func DecodeObject(key snapshot.Hash, b []byte, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One spare byte of capacity: a frame longer than declared fills it and
-	// is caught by the length check instead of being cut to fit.
+	// One spare byte of capacity: a frame longer than declared fills it. The
+	// length check catches it instead of cutting it to fit.
 	out, err := dec.DecodeAll(b[objectHeader:], make([]byte, 0, size+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)

@@ -8,15 +8,15 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// A pack holds the objects of one batch, so a first scan of 10,000 files
-// costs one file and one fsync, not 10,000 of each:
+// A pack holds the objects of one batch. So a first scan of 10,000 files
+// costs one file and one fsync, not 10,000 of each.
 //
 //	"swpack\x00" version | object... | index entry... | trailer
 //	index entry: key (32) | offset (8) | length (4)
 //	trailer: count (4) | index offset (8) | BLAKE3-256 of header+index+count+offset (32) | "swpkend\x01"
 //
-// All integers are little endian. The trailer's checksum covers the index, so
-// a damaged index is detected as a whole; each object is still verified
+// All integers are little endian. The trailer's checksum covers the index,
+// so a damaged index is detected as a whole. Each object is still verified
 // against its key when read.
 const (
 	packMagic          = "swpack\x00\x01"
@@ -63,8 +63,8 @@ func indexSum(indexAndCounts []byte) [32]byte {
 	return s
 }
 
-// indexLen reads the trailer (the last packTrailer bytes of a pack of size
-// bytes) and returns where the index starts and how many entries it holds.
+// indexLen reads the trailer, the last packTrailer bytes of a pack of size
+// bytes. It returns where the index starts and how many entries it holds.
 func indexLen(trailer []byte, size int64) (indexOff int64, count int, err error) {
 	if len(trailer) != packTrailer || size < int64(packMinSize) || string(trailer[packTrailer-len(packEnd):]) != packEnd {
 		return 0, 0, fmt.Errorf("%w: no pack trailer", ErrCorrupt)
@@ -77,8 +77,8 @@ func indexLen(trailer []byte, size int64) (indexOff int64, count int, err error)
 	return off, int(n), nil
 }
 
-// parseIndex parses a pack's index and trailer (the bytes from the index
-// offset to the end), for a pack of size bytes whose header is proven
+// parseIndex parses a pack's index and trailer: the bytes from the index
+// offset to the end. The pack is size bytes, and its header is proven
 // separately. Every entry lies inside the objects area.
 func parseIndex(tail []byte, size int64) ([]indexed, error) {
 	if len(tail) < packTrailer {

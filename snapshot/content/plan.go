@@ -22,9 +22,9 @@ const (
 // positive decimal number of bytes.
 var ErrMaxBytes = errors.New(EnvMaxBytes + " must be a positive decimal number of bytes")
 
-// MaxBytes is the byte cap for the value of SKILLWIRE_MAX_SNAPSHOT_BYTES:
-// empty means DefaultMaxBytes; anything else but a positive decimal integer
-// is refused, never silently replaced by the default.
+// MaxBytes is the byte cap for the value of SKILLWIRE_MAX_SNAPSHOT_BYTES.
+// Empty means DefaultMaxBytes. Anything but a positive decimal integer is
+// refused, never silently replaced by the default.
 func MaxBytes(env string) (int64, error) {
 	if env == "" {
 		return DefaultMaxBytes, nil
@@ -61,9 +61,9 @@ type VersionInfo struct {
 
 // Plan returns the versions to drop, in the order decided:
 //  1. of each candidate, an unprotected version older than its newest
-//     perCandidate versions (protected ones count among them);
-//  2. then, while the bytes of what remains (each object counted once)
-//     exceed capBytes, the oldest unprotected version of any candidate.
+//     perCandidate versions. Protected ones count among them.
+//  2. then, while the bytes of what remains exceed capBytes, the oldest
+//     unprotected version of any candidate. Each object counts once.
 //
 // Protected versions are never dropped, even over the cap. perCandidate or
 // capBytes <= 0 disables its rule. Ties in age break by candidate, then

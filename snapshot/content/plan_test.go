@@ -11,8 +11,8 @@ import (
 
 var t0 = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
-// v is version n of candidate c, kept n hours after t0, with own bytes and
-// objects named by small integers of 100 bytes each.
+// v is version n of candidate c, kept n hours after t0, with own bytes.
+// Its objects are named by small integers, 100 bytes each.
 func v(c string, n int, protected bool, own int64, objs ...byte) VersionInfo {
 	vi := VersionInfo{Ref: ref(c, n), Kept: t0.Add(time.Duration(n) * time.Hour), Protected: protected, Bytes: own}
 	for _, o := range objs {

@@ -1,12 +1,13 @@
-// Package content keeps the bytes of kept versions: content-addressed,
-// deduplicated, zstd-compressed objects keyed by the BLAKE3-256 the walker
-// computed over the same buffer. Every read is verified against its key; a
-// corrupt or missing object is reported, never returned.
+// Package content keeps the bytes of kept versions. They are
+// content-addressed, deduplicated, zstd-compressed objects. Each is keyed
+// by the BLAKE3-256 the walker computed over the same buffer. Every read is
+// verified against its key. A corrupt or missing object is reported, never
+// returned.
 //
-// Objects live in pack files under <state>/objects/, one pack per batch,
-// each written to a temporary file, synced and renamed into place. The
-// directory is 0700 and each pack 0600, owned by the user; a symlink, a
-// foreign owner or a group/world permission is refused as ErrUntrusted.
+// Objects live in pack files under <state>/objects/, one pack per batch.
+// Each pack is written to a temporary file, synced and renamed into place.
+// The directory is 0700 and each pack 0600, owned by the user. A symlink,
+// a foreign owner or a group/world permission is refused as ErrUntrusted.
 package content
 
 import (
@@ -31,8 +32,8 @@ var (
 	ErrCorrupt   = errors.New("a content object is corrupt")
 	ErrMissing   = errors.New("a content object is missing")
 	ErrTooLarge  = errors.New("content over the object bound")
-	// ErrBusy: another process holds the store (a collection, or a batch
-	// while collecting); neither side waits for the other.
+	// ErrBusy: another process holds the store, a collection or a batch
+	// while collecting. Neither side waits for the other.
 	ErrBusy = errors.New("the content store is busy")
 )
 
@@ -41,10 +42,10 @@ const ObjectsDir = "objects"
 
 // Options configure Open.
 type Options struct {
-	// Create makes the objects directory (0700) when absent; without it an
+	// Create makes the objects directory (0700) when absent. Without it, an
 	// absent directory is ErrAbsent.
 	Create bool
-	// MaxObject bounds one object's content, on Put and on Get; 0 or more
+	// MaxObject bounds one object's content, on Put and on Get. 0 or more
 	// than HardMaxObject means HardMaxObject.
 	MaxObject int64
 }
@@ -56,8 +57,8 @@ type Store struct {
 
 	mu    sync.RWMutex
 	index map[snapshot.Hash]where
-	// dups holds the other copies of a key kept in more than one pack
-	// (batches racing): a corrupt copy must not shadow a good one.
+	// dups holds the other copies of a key kept in more than one pack, from
+	// batches racing. A corrupt copy must not shadow a good one.
 	dups  map[snapshot.Hash][]where
 	packs map[string]int64 // name -> bytes on disk
 }
@@ -74,10 +75,10 @@ const (
 	tmpPrefix = ".tmp-"
 )
 
-// Open proves dir (the state directory) and its objects directory, and loads
-// the index of every pack. A pack whose index is damaged is not fatal (its
-// objects read as ErrMissing, and it is kept for inspection, never
-// collected); an untrusted directory or pack is.
+// Open proves dir, the state directory, and its objects directory. It
+// loads the index of every pack. A pack whose index is damaged is not
+// fatal: its objects read as ErrMissing. It is kept for inspection, never
+// collected. An untrusted directory or pack is fatal.
 func Open(dir string, o Options) (*Store, error) {
 	if o.MaxObject <= 0 || o.MaxObject > HardMaxObject {
 		o.MaxObject = HardMaxObject
@@ -141,8 +142,8 @@ func (s *Store) Size() int64 {
 // Get returns the content of key, verified against it.
 func (s *Store) Get(key snapshot.Hash) ([]byte, error) { return s.GetSized(key, s.max) }
 
-// GetSized is Get of content known to be size bytes (a manifest entry's
-// size): an object declaring more is corrupt, refused before the decoder
+// GetSized is Get of content known to be size bytes, a manifest entry's
+// size. An object declaring more is corrupt, refused before the decoder
 // allocates for it. Each kept copy of key is tried until one verifies.
 func (s *Store) GetSized(key snapshot.Hash, size int64) ([]byte, error) {
 	size = min(max(size, 0), s.max)
@@ -169,8 +170,8 @@ func (s *Store) GetSized(key snapshot.Hash, size int64) ([]byte, error) {
 			}
 		}
 		if errors.Is(err, unix.ENOENT) && attempt == 0 {
-			// Another process collected the pack, perhaps rewriting the
-			// object into a new one: read the directory again, once.
+			// Another process collected the pack, perhaps rewriting the object
+			// into a new one. Read the directory again, once.
 			if err := s.load(); err != nil {
 				return nil, err
 			}
@@ -297,7 +298,7 @@ func (s *Store) readPack(name string) ([]indexed, int64, error) {
 	return entries, size, nil
 }
 
-// openPack opens a pack without following a link and proves it is a
+// openPack opens a pack without following a link. It proves the pack is a
 // regular file of ours, closed to others.
 func (s *Store) openPack(name string) (fd int, size int64, err error) {
 	fd, err = unix.Openat(s.dirfd, name, fileFlags, 0)
@@ -338,8 +339,8 @@ func randomName() string {
 	return hex.EncodeToString(b[:])
 }
 
-// openDir opens name under parent as a directory, never through a link:
-// O_DIRECTORY|O_NOFOLLOW on a link to a directory fails with ENOTDIR, so
+// openDir opens name under parent as a directory, never through a link.
+// O_DIRECTORY|O_NOFOLLOW on a link to a directory fails with ENOTDIR. So
 // classify again with fstatat.
 func openDir(parent int, name, shown string) (int, error) {
 	fd, err := unix.Openat(parent, name, dirFlags, 0)

@@ -19,8 +19,8 @@ import (
 
 var words = []string{"the", "skill", "runs", "when", "a", "file", "changes", "## Usage", "\n", "`bash`", "settings", "hook", "agent", "- ", "command", "model"}
 
-// fill writes size bytes of deterministic content for (a, b): random
-// bytes (walker.BenchmarkScan's shape) or word salad (a skill's shape).
+// fill writes size bytes of deterministic content for (a, b). It is random
+// bytes, walker.BenchmarkScan's shape, or word salad, a skill's shape.
 func fill(buf []byte, a, b int, text bool) {
 	var seed [32]byte
 	binary.LittleEndian.PutUint64(seed[0:], uint64(a))
@@ -39,7 +39,7 @@ func fill(buf []byte, a, b int, text bool) {
 	copy(buf, out)
 }
 
-// tree writes dirs directories of files files each under root/name; the
+// tree writes dirs directories of files files each under root/name. The
 // content depends on seed too, so trees of distinct seeds share none.
 func tree(b *testing.B, root, name string, dirs, files, size int, text bool, seed int) {
 	b.Helper()
@@ -69,10 +69,11 @@ func benchStore(b *testing.B) (baseline.Options, *baseline.Store) {
 }
 
 // BenchmarkFirstScan10000x2KiB is the first scan of walker.BenchmarkScan's
-// 10,000 x 2 KiB tree without keeping (the walk) and with it (the walk
-// staging what it reads, then its objects written in one pack and its
-// version recorded, as a first session start does after delivery).
-// floor is the machine's floor for keeping: 20 MiB written and fsynced.
+// 10,000 x 2 KiB tree, without keeping and with it. Without, it is the
+// walk. With, the walk stages what it reads, then its objects are written
+// in one pack and its version recorded. A first session start does that
+// after delivery. floor is the machine's floor for keeping: 20 MiB written
+// and fsynced.
 func BenchmarkFirstScan10000x2KiB(b *testing.B) {
 	for _, text := range []bool{false, true} {
 		shape := map[bool]string{false: "random", true: "text"}[text]
@@ -129,8 +130,8 @@ func BenchmarkFirstScan10000x2KiB(b *testing.B) {
 	})
 }
 
-// keptSkill keeps a 2,000-file skill (20 x 100 x 4 KiB of text) and
-// changes one of its files; it returns the kept version.
+// keptSkill keeps a 2,000-file skill (20 x 100 x 4 KiB of text). It changes
+// one of its files and returns the kept version.
 func keptSkill(b *testing.B) (root string, opts baseline.Options, v *baseline.Version, cs *content.Store) {
 	root = b.TempDir()
 	tree(b, root, "skill", 20, 100, 4<<10, true, 0)
@@ -177,8 +178,9 @@ func fromStore(cs *content.Store, stage *Stage) Content {
 }
 
 // BenchmarkDiff2000Files is `skillwire diff ID` on a 2,000-file skill with
-// one modified file: a fresh walk staging what it reads, the content store
-// opened, and the diff of the kept version against it (issue: < 50 ms).
+// one modified file. A fresh walk stages what it reads, and the content
+// store is opened. Then the kept version is diffed against it. The issue
+// asks < 50 ms.
 func BenchmarkDiff2000Files(b *testing.B) {
 	root, opts, v, _ := keptSkill(b)
 	for b.Loop() {
@@ -198,8 +200,8 @@ func BenchmarkDiff2000Files(b *testing.B) {
 }
 
 // BenchmarkStoreGrowth reports the bytes kept for 100 skills x 20 files of
-// 2 KiB text after the first use and after 50 one-file edits, each kept
-// as a version delivered to a session.
+// 2 KiB text. It reports them after the first use and after 50 one-file
+// edits. Each edit is kept as a version delivered to a session.
 func BenchmarkStoreGrowth(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()

@@ -30,9 +30,9 @@ const MaxLine = 4 << 10
 // CutMarker ends a line that was cut at MaxLine bytes.
 const CutMarker = " [line cut at 4 KiB]"
 
-// Content returns the content of a file hash: from a fresh walk's stage or
-// the content store. ok is false when it is not kept; err when it is kept
-// but unusable (corrupt).
+// Content returns the content of a file hash, from a fresh walk's stage or
+// the content store. ok is false when it is not kept. err is set when it is
+// kept but unusable (corrupt).
 type Content func(h snapshot.Hash, size int64) (data []byte, ok bool, err error)
 
 // FileDiff is how one path differs. Every string in it is escaped: paths
@@ -43,8 +43,8 @@ type FileDiff struct {
 	Change  snapshot.ChangeType
 	Old     *snapshot.Entry // nil when added
 	New     *snapshot.Entry // nil when removed
-	// Binary: either side is not UTF-8 text (or holds NUL); shown by size
-	// and hash, no diff.
+	// Binary: either side is not UTF-8 text, or holds NUL. It is shown by
+	// size and hash, no diff.
 	Binary bool
 	// Unkept: a side's content is not kept, so no diff can be shown.
 	Unkept  bool
@@ -54,10 +54,11 @@ type FileDiff struct {
 }
 
 // Diff compares two manifests file by file, with the content of each side
-// from old and new, each path shown by names (a script a settings file
-// runs by where it lies; nil: anomaly.ShowPath). A nil from is nothing (a
-// candidate never reviewed): every entry is added, and the candidate's
-// root itself is not listed. A corrupt object is an error (never shown).
+// from old and new. names shows each path: a script a settings file runs,
+// by where it lies. A nil names is anomaly.ShowPath. A nil from is nothing,
+// a candidate never reviewed. Then every entry is added, and the
+// candidate's root itself is not listed. A corrupt object is an error,
+// never shown.
 func Diff(from, to *snapshot.Manifest, old, new Content, names anomaly.Names) ([]FileDiff, error) {
 	var out []FileDiff
 	for _, c := range snapshot.Diff(from, to) {
@@ -85,8 +86,8 @@ func Diff(from, to *snapshot.Manifest, old, new Content, names anomaly.Names) ([
 		isFile := func(e *snapshot.Entry) bool { return e == nil || e.Kind == snapshot.File }
 		switch {
 		case !isFile(c.Old) || !isFile(c.New):
-			// A directory, link or anomaly on either side: the change of
-			// kind says it; there are no lines to compare.
+			// A directory, link or anomaly on either side: the change of kind
+			// says it. There are no lines to compare.
 		case !aok || !bok:
 			fd.Unkept = true
 		case isBinary(a) || isBinary(b):
@@ -99,9 +100,9 @@ func Diff(from, to *snapshot.Manifest, old, new Content, names anomaly.Names) ([
 	return out, nil
 }
 
-// showPath is names.Show, but the candidate itself is "" (a file
-// candidate's diff labels are a/ and b/) where names does not show it by
-// where it lies.
+// showPath is names.Show, but the candidate itself is "" where names does
+// not show it by where it lies. A file candidate's diff labels are a/ and
+// b/.
 func showPath(names anomaly.Names, p []byte) string {
 	if len(p) == 0 {
 		return names[""]
@@ -114,7 +115,7 @@ func isBinary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(
 
 // unified returns the escaped unified diff of a and b, and the lines added
 // and deleted. Long lines are cut before diffing, so the diff's own lines
-// stay bounded; the labels carry the escaped path.
+// stay bounded. The labels carry the escaped path.
 func unified(path string, a, b []byte, added, removed bool) (string, int, int) {
 	from, to := "a/"+path, "b/"+path
 	if added {
@@ -141,9 +142,10 @@ func unified(path string, a, b []byte, added, removed bool) (string, int, int) {
 	return out.String(), plus, minus
 }
 
-// escapeLine escapes one diff line and, when escaping made it longer than
-// MaxLine (a control byte is four bytes escaped), cuts it after escaping,
-// between two escaped runes, with the marker: what is shown stays bounded.
+// escapeLine escapes one diff line. Escaping may make it longer than
+// MaxLine: a control byte is four bytes escaped. Then it is cut after
+// escaping, between two escaped runes, with the marker. So what is shown
+// stays bounded.
 func escapeLine(line string) string {
 	esc := anomaly.EscapeText([]byte(line))
 	body, nl := strings.CutSuffix(esc, "\n")
@@ -191,8 +193,8 @@ func cutLines(b []byte) string {
 	return out.String()
 }
 
-// Stat sums a diff: files added, removed and modified (mode changes count
-// as modified).
+// Stat sums a diff: files added, removed and modified. Mode changes count
+// as modified.
 func Stat(ds []FileDiff) (added, removed, modified int) {
 	for _, d := range ds {
 		switch d.Change {
@@ -208,8 +210,8 @@ func Stat(ds []FileDiff) (added, removed, modified int) {
 }
 
 // Find returns the version among vs whose digest starts with the hex
-// prefix p ("blake3:" optional, at least 4 hex digits): a full digest or a
-// unique prefix.
+// prefix p. "blake3:" is optional, and p has at least 4 hex digits. So p is
+// a full digest or a unique prefix.
 func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
 	p = strings.TrimPrefix(p, "blake3:")
 	if len(p) < 4 {
@@ -230,10 +232,11 @@ func Find(vs []baseline.Version, p string) (*baseline.Version, error) {
 	return nil, fmt.Errorf("%w: %s", ErrAmbiguous, anomaly.Escape([]byte(p)))
 }
 
-// Reviewed is the version a diff starts from and a restore goes back to:
-// the one carrying the candidate's SAFE verdict (in force, else the last
-// review kept across changes), else its first-use version; nil when the
-// candidate has neither (never reviewed, first seen after first use).
+// Reviewed is the version a diff starts from and a restore goes back to.
+// It is the one carrying the candidate's SAFE verdict: in force, else the
+// last review kept across changes. Else it is its first-use version. It is
+// nil when the candidate has neither: never reviewed, first seen after
+// first use.
 func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
 	if rec != nil {
 		for _, v := range []*baseline.Verdict{rec.Verdict, rec.Review} {
@@ -256,9 +259,9 @@ func Reviewed(rec *baseline.Record, vs []baseline.Version) *baseline.Version {
 }
 
 // Forms serves, before next, the canonical forms of a configuration
-// candidate (settings, MCP servers) as they are: its manifest's one file is
-// a form's BLAKE3, and the form is what the store keeps of it, not the
-// file. A restore writes one back.
+// candidate as they are: settings, MCP servers. Its manifest's one file is
+// a form's BLAKE3. The form is what the store keeps of it, not the file. A
+// restore writes one back.
 func Forms(next Content, forms ...[]byte) Content {
 	byHash := map[snapshot.Hash][]byte{}
 	for _, f := range forms {
@@ -274,11 +277,11 @@ func Forms(next Content, forms ...[]byte) Content {
 	}
 }
 
-// Canonical serves the forms of a configuration candidate for showing:
-// those given (Forms) and what next holds of the file entries roots (the
-// content store keeps a form too), each pretty-printed, keys sorted, one
-// per line, so a diff shows the key that changed; Diff escapes it like
-// any text.
+// Canonical serves the forms of a configuration candidate for showing.
+// They are those given (Forms), and what next holds of the file entries
+// roots. The content store keeps a form too. Each is pretty-printed, keys
+// sorted, one per line, so a diff shows the key that changed. Diff escapes
+// it like any text.
 func Canonical(next Content, roots []snapshot.Hash, forms ...[]byte) Content {
 	raw := Forms(next, forms...)
 	isForm := map[snapshot.Hash]bool{}
@@ -299,8 +302,8 @@ func Canonical(next Content, roots []snapshot.Hash, forms ...[]byte) Content {
 	}
 }
 
-// Pretty is canonical JSON indented with its object keys sorted and
-// numbers as written; what does not parse is returned as it is.
+// Pretty is canonical JSON indented, its object keys sorted, numbers as
+// written. What does not parse is returned as it is.
 func Pretty(canon []byte) []byte {
 	if !json.Valid(canon) {
 		return canon

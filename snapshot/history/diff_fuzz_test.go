@@ -12,9 +12,9 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 )
 
-// FuzzDiffTextIsEscaped: whatever two files hold, their diff is valid UTF-8
-// with no control byte but newline and tab, no bidi or format rune, and no
-// line longer than the cut allows.
+// FuzzDiffTextIsEscaped: whatever two files hold, their diff is valid
+// UTF-8. It holds no control byte but newline and tab, no bidi or format
+// rune. No line is longer than the cut allows.
 func FuzzDiffTextIsEscaped(f *testing.F) {
 	f.Add([]byte("a\nb\n"), []byte("a\n\x1b[2J\u202eb\n"))
 	f.Add([]byte(""), []byte("\xff\xfe\r\n"))
@@ -36,8 +36,8 @@ func FuzzDiffTextIsEscaped(f *testing.F) {
 	})
 }
 
-// FuzzPrettyKeepsTheValue: whatever a canonical form holds, Pretty either
-// returns it unchanged or returns JSON of the same value.
+// FuzzPrettyKeepsTheValue: whatever a canonical form holds, Pretty returns
+// it unchanged or returns JSON of the same value.
 func FuzzPrettyKeepsTheValue(f *testing.F) {
 	f.Add([]byte(`{"b":1,"a":[true,null,"x\u001b"]}`))
 	f.Add([]byte(`{"a":1}{"b":2}`))

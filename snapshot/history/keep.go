@@ -34,7 +34,7 @@ func verdictOn(rec *baseline.Record, d snapshot.Hash) *baseline.Verdict {
 
 // Pending is a set of versions whose objects are written and durable, to be
 // recorded in the store. Its batch holds the content store's shared lock
-// until Close, so collection cannot remove an object it found already kept
+// until Close. So collection cannot remove an object it found already kept
 // before the versions using it are recorded.
 type Pending struct {
 	store    *content.Store
@@ -43,12 +43,12 @@ type Pending struct {
 	ids      []string
 }
 
-// Prepare writes the content of wants that is staged (and not already
-// kept) into the content store under stateDir, in one pack. A version is
-// restorable when it has no anomaly and every file's content is kept. With
-// no wants it does nothing (an unchanged scan writes nothing). On a content
-// store failure the versions are still returned, not restorable, with the
-// error: keeping content never stops a delivery from being recorded.
+// Prepare writes the staged content of wants, not already kept, into the
+// content store under stateDir, in one pack. A version is restorable when
+// it has no anomaly and every file's content is kept. With no wants it
+// does nothing: an unchanged scan writes nothing. On a content store
+// failure the versions are still returned, not restorable, with the error.
+// Keeping content never stops a delivery from being recorded.
 func Prepare(stateDir string, stage *Stage, wants []Want, now time.Time) (*Pending, error) {
 	p := &Pending{}
 	if len(wants) == 0 {
@@ -105,8 +105,8 @@ func (p *Pending) queue(m *snapshot.Manifest, stage *Stage, queued map[snapshot.
 	return puts
 }
 
-// putAll puts the queued objects from GOMAXPROCS goroutines (compression
-// is the cost) and returns the keys that failed.
+// putAll puts the queued objects from GOMAXPROCS goroutines, since
+// compression is the cost. It returns the keys that failed.
 func (p *Pending) putAll(puts []snapshot.Hash, stage *Stage) map[snapshot.Hash]bool {
 	var mu sync.Mutex
 	failed := map[snapshot.Hash]bool{}
@@ -133,7 +133,7 @@ func (p *Pending) putAll(puts []snapshot.Hash, stage *Stage) map[snapshot.Hash]b
 }
 
 // whole reports whether m can be restored: only directories and files,
-// and every file's content kept or put.
+// every file's content kept or put.
 func (p *Pending) whole(m *snapshot.Manifest, stage *Stage, failed map[snapshot.Hash]bool) bool {
 	for i := range m.Entries {
 		e := &m.Entries[i]
@@ -154,8 +154,8 @@ func (p *Pending) whole(m *snapshot.Manifest, stage *Stage, failed map[snapshot.
 }
 
 // Record keeps the prepared versions, inside the caller's transaction. A
-// version the candidate's record holds a verdict on carries it (and is
-// then never collected); one vouched for by auto-accept says so.
+// version the candidate's record holds a verdict on carries it. It is then
+// never collected. One vouched for by auto-accept says so.
 func (p *Pending) Record(tx *baseline.Tx) error {
 	for i, v := range p.versions {
 		rec, err := tx.Record(p.ids[i])
@@ -190,14 +190,14 @@ func (p *Pending) Close() error {
 	return err
 }
 
-// collect applies retention: it drops the versions content.Plan chooses
-// (over capBytes, past the last content.DefaultPerCandidate of each
-// candidate; verdict and first-use versions never), each candidate's in
-// its own short transaction, then removes the objects no kept version
-// uses. The store is opened for each transaction and closed after it, so a
-// session start never waits for a collection; collection never waits
-// either: a busy store (opened for at most collectWait) or an open batch
-// stops it as Busy, with what was done so far.
+// collect applies retention: it drops the versions content.Plan chooses.
+// Those are over capBytes, past the last content.DefaultPerCandidate of
+// each candidate; never verdict and first-use versions. Each candidate's
+// drops go in its own short transaction. Then it removes the objects no
+// kept version uses. The store is opened for each transaction and closed
+// after it. So a session start never waits for a collection. Collection
+// never waits either. A busy store (opened for at most collectWait) or an
+// open batch stops it as Busy, with what was done so far.
 func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	opts.LockTimeout, opts.Create = collectWait, false
 	var infos []content.VersionInfo
@@ -229,7 +229,7 @@ func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	}
 	for _, ref := range drop {
 		// Dropped only as planned: one given a verdict or kept again since
-		// the plan stays (Versions.Drop checks, in its own transaction).
+		// the plan stays. Versions.Drop checks, in its own transaction.
 		err := baseline.Update(opts, func(tx *baseline.Tx) error { return tx.Versions().Drop(ref.Candidate, ref.Digest, seen[ref]) })
 		if errors.Is(err, baseline.ErrBusy) {
 			return content.Collected{Busy: true}, nil
@@ -274,12 +274,12 @@ func collect(opts baseline.Options, capBytes int64) (content.Collected, error) {
 	})
 }
 
-// collectWait is how long collection tries the store: once, and once more
-// (the store polls every 50ms), then it yields.
+// collectWait is how long collection tries the store: once, and once more.
+// The store polls every 50ms. Then it yields.
 const collectWait = time.Millisecond
 
-// infoOf describes a version for content.Plan; an object's bytes are its
-// content's size (an upper bound of what compression leaves on disk).
+// infoOf describes a version for content.Plan. An object's bytes are its
+// content's size, an upper bound of what compression leaves on disk.
 func infoOf(id string, v *baseline.Version) content.VersionInfo {
 	info := content.VersionInfo{Ref: content.VersionRef{Candidate: id, Digest: v.Digest}, Kept: v.At, Protected: v.Protected(),
 		Bytes: int64(64 * len(v.Manifest.Entries))}
@@ -292,8 +292,8 @@ func infoOf(id string, v *baseline.Version) content.VersionInfo {
 }
 
 // Attach makes cfg's walk stage what it reads, for keeping after delivery.
-// known, when not nil, names content the store keeps already (its Has):
-// that content is not copied again. Should it be collected before the
+// known, when not nil, names content the store keeps already (its Has).
+// That content is not copied again. Should it be collected before the
 // versions are written, those versions are recorded as not restorable.
 func Attach(cfg *walker.Config, known ...func(snapshot.Hash) bool) *Stage {
 	s := NewStage(0)

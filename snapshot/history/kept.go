@@ -5,9 +5,9 @@ import (
 	"github.com/skillwire/skillwire/snapshot/content"
 )
 
-// Kept is the content store of a state directory, opened once for reading
-// by a run that looks content up many times; absent or untrusted, it holds
-// nothing (nothing is known to be kept).
+// Kept is the content store of a state directory, opened once for reading.
+// It serves a run that looks content up many times. Absent or untrusted, it
+// holds nothing: nothing is known to be kept.
 type Kept struct{ cs *content.Store }
 
 // OpenKept opens the content store under stateDir, if it can.

@@ -10,15 +10,16 @@ import (
 
 // A new version folder of an installed plugin is held against the version
 // it replaces (issue #22). Which version that is reads the client's
-// registry, so it lives here, above the store, not in it.
+// registry. So it lives here, above the store, not in it.
 
-// Replaced is the record of the version the plugin cache candidate
-// name of root replaces, or nil (not a plugin version; the first version
-// the store knows). The one replaced is the one Claude Code had installed:
-// the installPath the last delivered installed_plugins.json names for the
-// plugin, when the store knows that folder; else the greatest version
-// name below name, else the greatest other. The record is the store's,
-// whether its folder is still in the cache or gone (Removed).
+// Replaced is the record of the version the plugin cache candidate name of
+// root replaces. It is nil when name is not a plugin version, or is the
+// first version the store knows. The one replaced is the one Claude Code
+// had installed. That is the installPath the last delivered
+// installed_plugins.json names for the plugin, when the store knows that
+// folder. Else it is the greatest version name below name, else the
+// greatest other. The record is the store's, whether its folder is still
+// in the cache or gone (Removed).
 func Replaced(t *baseline.Tx, root claude.Root, name []byte) (*baseline.Record, error) {
 	key, ok := claude.PluginKey(name)
 	if root.Kind != claude.Plugins || !ok {

@@ -11,9 +11,9 @@ import (
 )
 
 // Row is one event of a candidate's history: a version kept at a time, in
-// a way (first use, session, daemon, verdict by whom, auto-accept,
-// restored, displaced), with the files added, removed and modified since
-// the row before it in time.
+// a way. The way is first use, session, daemon, verdict by whom,
+// auto-accept, restored or displaced. It counts the files added, removed
+// and modified since the row before it in time.
 type Row struct {
 	Version                  *baseline.Version
 	At                       time.Time
@@ -24,11 +24,11 @@ type Row struct {
 	Files []snapshot.Change
 }
 
-// Rows lists every event of the kept versions vs, newest first. Each
-// event keeps its own time, so a version kept again (a restore of a
-// reviewed version) shows every way it came to be; a row's counts are
-// against the manifest of the row just older (nothing for the oldest).
-// Directories are not counted: the files in them are.
+// Rows lists every event of the kept versions vs, newest first. Each event
+// keeps its own time. So a version kept again, a restore of a reviewed
+// version, shows every way it came to be. A row's counts are against the
+// manifest of the row just older; the oldest has none. Directories are not
+// counted: the files in them are.
 func Rows(vs []baseline.Version) []Row {
 	var rows []Row
 	for i := range vs {

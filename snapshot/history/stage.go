@@ -1,7 +1,8 @@
-// Package history keeps versions of candidates and reads them back: the
-// content the walker kept during a walk is staged in memory, written to the
-// content store only after delivery together with the versions that use
-// it, collected under the retention rules, and compared file by file.
+// Package history keeps versions of candidates and reads them back. The
+// walker's kept content is staged in memory during a walk. It is written
+// to the content store only after delivery, together with the versions
+// that use it. It is collected under the retention rules, and compared
+// file by file.
 package history
 
 import (
@@ -12,18 +13,18 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// DefaultStageBytes bounds what one walk stages in memory; content past it
+// DefaultStageBytes bounds what one walk stages in memory. Content past it
 // is not kept, and the versions needing it are not restorable.
 const DefaultStageBytes = 256 << 20
 
 // Stage holds the content kept during one walk (a walker.Keeper), until
-// the versions that use it are written. Safe for concurrent use: the
+// the versions that use it are written. It is safe for concurrent use. The
 // walker's readers keep in parallel, each key in its own shard.
 type Stage struct {
 	bytes  atomic.Int64
 	max    int64
 	shards [stageShards]shard
-	// known, when set, names content already kept: it is not staged again,
+	// known, when set, names content already kept. It is not staged again,
 	// so a walk of an unchanged tree copies nothing.
 	known func(snapshot.Hash) bool
 }
@@ -48,7 +49,7 @@ func NewStage(max int64) *Stage {
 	return &Stage{max: max}
 }
 
-// Known reports whether the content of h is kept already (walker.Known): a
+// Known reports whether the content of h is kept already (walker.Known). A
 // walk that could reuse h's hash reads the file again when it is not.
 func (s *Stage) Known(h snapshot.Hash) bool { return s.known != nil && s.known(h) }
 

@@ -7,12 +7,13 @@ import (
 )
 
 // Which versions are kept is decided here alone, for the commands and the
-// daemon: a version is kept only when its observation is complete.
+// daemon. A version is kept only when its observation is complete.
 
-// Wants lists the versions worth keeping among standings just delivered:
-// every new or changed candidate with a complete observation, as how (the
-// deliverer: baseline.HowSession or HowDaemon); on first use, new ones are
-// HowFirstUse. Unchanged, partial and removed candidates keep nothing.
+// Wants lists the versions worth keeping among standings just delivered.
+// They are every new or changed candidate with a complete observation, as
+// how: the deliverer, baseline.HowSession or HowDaemon. On first use, new
+// ones are HowFirstUse. Unchanged, partial and removed candidates keep
+// nothing.
 func Wants(sts []baseline.Standing, bootstrap bool, how baseline.How) []Want {
 	var out []Want
 	for i := range sts {
@@ -30,9 +31,9 @@ func Wants(sts []baseline.Standing, bootstrap bool, how baseline.How) []Want {
 }
 
 // Delivered lists the versions a delivered session advisory makes worth
-// keeping: its consumed standings (Wants, as HowSession), and the
-// standings auto-accept accepted, as HowAutoAccept (auto-accept delivers
-// those itself, so they are in no consumed delta).
+// keeping. They are its consumed standings (Wants, as HowSession). Also
+// the standings auto-accept accepted, as HowAutoAccept. Auto-accept
+// delivers those itself, so they are in no consumed delta.
 func Delivered(consumed []baseline.Standing, firstRun bool, accepted []*baseline.Standing) []Want {
 	wants := Wants(consumed, firstRun, baseline.HowSession)
 	for _, s := range accepted {
@@ -43,8 +44,8 @@ func Delivered(consumed []baseline.Standing, firstRun bool, accepted []*baseline
 	return wants
 }
 
-// OnVerdict is the version verdict v was recorded on, candidate c: kept
-// when the observation is complete and the verdict bound to a digest.
+// OnVerdict is the version verdict v was recorded on, candidate c. It is
+// kept when the observation is complete and the verdict bound to a digest.
 func OnVerdict(id string, c *walker.Candidate, v baseline.Verdict) []Want {
 	if c.Partial() || v.Digest == nil {
 		return nil
@@ -53,10 +54,10 @@ func OnVerdict(id string, c *walker.Candidate, v baseline.Verdict) []Want {
 }
 
 // Observed lists the versions the daemon keeps from one walk, as
-// HowDaemon: each complete candidate of roots that an event says changed
-// or appeared, and every complete candidate of a root observed for the
-// first time (fresh, by root path). id names a candidate (the store's
-// baseline.Tx.ID).
+// HowDaemon. One is each complete candidate of roots that an event says
+// changed or appeared. Another is every complete candidate of a root
+// observed for the first time (fresh, by root path). id names a candidate:
+// the store's baseline.Tx.ID.
 func Observed(roots []*walker.Root, fresh map[string]bool, events []cache.Event, id func(root string, name []byte) string) []Want {
 	seen := map[string]bool{}
 	for _, e := range events {

@@ -19,11 +19,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// BenchmarkRestore2000Files restores a 2,000-file skill (20 x 100 files of
-// 4 KiB) from the content store: every object read and verified, the tree
-// built and synced beside the candidate, exchanged, the displaced tree
-// quarantined. Iterations alternate between two kept versions that differ
-// in one file (issue: < 500 ms).
+// BenchmarkRestore2000Files restores a 2,000-file skill from the content
+// store: 20 x 100 files of 4 KiB. Every object is read and verified. The
+// tree is built and synced beside the candidate, then exchanged. The
+// displaced tree is quarantined. Iterations alternate between two kept
+// versions that differ in one file. The issue asks < 500 ms.
 func BenchmarkRestore2000Files(b *testing.B) {
 	base := b.TempDir()
 	root, state := filepath.Join(base, "skills"), filepath.Join(base, "state")
@@ -87,8 +87,8 @@ func BenchmarkRestore2000Files(b *testing.B) {
 }
 
 // BenchmarkFsyncFloor2000Files is the machine's floor for a restore of
-// 2,000 files of 4 KiB: each created, written and fsynced, on the same
-// number of goroutines as the restore uses.
+// 2,000 files of 4 KiB. Each is created, written and fsynced, on as many
+// goroutines as the restore uses.
 func BenchmarkFsyncFloor2000Files(b *testing.B) {
 	buf := make([]byte, 4<<10)
 	for b.Loop() {
@@ -113,9 +113,9 @@ func BenchmarkFsyncFloor2000Files(b *testing.B) {
 func syscallDup(f *os.File) (int, error) { return unix.Dup(int(f.Fd())) }
 
 // BenchmarkPutClaudeJSON20000Projects puts the reviewed servers back into
-// a ~/.claude.json of 20,000 projects, half of them with servers: the
-// projects are indexed once, so the cost grows with the file, not with
-// its square (review of s13: 1.5 s to reach the preview).
+// a ~/.claude.json of 20,000 projects, half of them with servers. The
+// projects are indexed once, so the cost grows with the file, not with its
+// square. The review of s13 found 1.5 s to reach the preview.
 func BenchmarkPutClaudeJSON20000Projects(b *testing.B) {
 	var doc, form strings.Builder
 	doc.WriteString(`{"numStartups": 3, "projects": {`)

@@ -22,20 +22,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A settings or MCP candidate is not a tree: its digest covers the
+// A settings or MCP candidate is not a tree. Its digest covers the
 // security-relevant keys of one file (its canonical form) and the scripts
-// they run. Its restore puts those keys back through the settings editor,
-// every other key (theme, numStartups, a project's history) kept as it is
-// now, and writes no script: a script that differs from the reviewed one
-// is a refusal naming it, never a half restore.
+// they run. Its restore puts those keys back through the settings editor.
+// Every other key is kept as it is now: theme, numStartups, a project's
+// history. It writes no script. A script that differs from the reviewed
+// one is a refusal naming it, never a half restore.
 
 // Refusals of a configuration restore: nothing was written.
 var (
-	// ErrUnfit: the file cannot be edited safely now (not one JSON object,
-	// a key given twice, a link, not a regular file, over its bound).
+	// ErrUnfit: the file cannot be edited safely now. It is not one JSON
+	// object, gives a key twice, is a link or not a regular file, or is over
+	// its bound.
 	ErrUnfit = errors.New("the file cannot be edited safely")
 	// ErrScript: a script the restored keys would run is not the one the
-	// target ran; skillwire writes no script through a settings restore.
+	// target ran. skillwire writes no script through a settings restore.
 	ErrScript = errors.New("a script the reviewed version runs is not that version's")
 	// ErrManaged: managed settings are the administrator's.
 	ErrManaged = errors.New("managed settings are the administrator's: run the restore as root (sudo)")
@@ -45,15 +46,15 @@ var (
 var geteuid = os.Geteuid
 
 // ConfigChange is the edit a configuration restore would write, for the
-// preview: the file's text before and after, in the editor's layout.
+// preview. It is the file's text before and after, in the editor's layout.
 type ConfigChange struct {
 	Path          string
 	Before, After []byte
-	// Reformatted: the file was not in the editor's layout, so its
+	// Reformatted: the file was not in the editor's layout. So its
 	// whitespace changes besides the edit.
 	Reformatted bool
-	// Mode, when not nil, is the file's mode after the restore (the
-	// reviewed one), which differs from its mode now.
+	// Mode, when not nil, is the file's mode after the restore: the
+	// reviewed one, which differs from its mode now.
 	Mode *fs.FileMode
 }
 
@@ -82,8 +83,8 @@ func formOf(r *Request) (*form, error) {
 
 var putSettings = putTop(func(k string) bool { return !config.Noise(k) })
 
-// putTop conforms every top-level key kept to canon's value, removes the
-// kept keys canon lacks and adds those it has; the others stay.
+// putTop conforms every top-level key kept to canon's value. It removes
+// the kept keys canon lacks and adds those it has. The others stay.
 func putTop(kept func(string) bool) func(*settings.Doc, []byte) error {
 	return func(doc *settings.Doc, canon []byte) error {
 		var want map[string]json.RawMessage
@@ -113,11 +114,12 @@ func putTop(kept func(string) bool) func(*settings.Doc, []byte) error {
 	}
 }
 
-// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers),
-// each project's projects[p].mcpServers, from the form's localMcpServers,
-// and each project's approvals of .mcp.json servers (config.McpjsonKeys),
-// from its localMcpjson; every other byte of meaning stays. A project whose servers the form
-// lacks keeps an empty mcpServers, as Claude Code writes one.
+// putClaudeJSON puts back ~/.claude.json's user servers (mcpServers). It
+// puts back each project's projects[p].mcpServers, from the form's
+// localMcpServers. It puts back each project's approvals of .mcp.json
+// servers (config.McpjsonKeys), from its localMcpjson. Every other byte of
+// meaning stays. A project whose servers the form lacks keeps an empty
+// mcpServers, as Claude Code writes one.
 func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 	var want struct {
 		MCPServers json.RawMessage                       `json:"mcpServers"`
@@ -146,8 +148,8 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 			servers[project][name] = v
 		}
 	}
-	// One index of the projects, built once: ~/.claude.json holds a member
-	// per project ever opened, and a lookup per project must not scan them all.
+	// One index of the projects, built once. ~/.claude.json holds a member
+	// per project ever opened. A lookup per project must not scan them all.
 	projects, err := doc.Object("projects")
 	if err != nil {
 		return err
@@ -170,8 +172,8 @@ func putClaudeJSON(doc *settings.Doc, canon []byte) error {
 		if _, ok := whole[p]; ok {
 			continue
 		}
-		// Only an object's mcpServers is a form's: a project that is not an
-		// object (which the form skips) is left as it is.
+		// Only an object's mcpServers is a form's. A project that is not an
+		// object, which the form skips, is left as it is.
 		pd := projects.Get(p)
 		keys, err := pd.Keys()
 		if err != nil || !slices.Contains(keys, "mcpServers") {
@@ -236,10 +238,10 @@ type configEdit struct {
 	change ConfigChange
 }
 
-// checkConfig refuses before anything is read for the edit: the
-// candidate changed since the preview, could not be observed whole, or its
-// file cannot be edited safely now; the target holds an anomaly; a
-// managed file and no root.
+// checkConfig refuses before anything is read for the edit. It refuses a
+// candidate changed since the preview or not observed whole. It refuses a
+// file that cannot be edited safely now, and a target holding an anomaly.
+// It refuses a managed file and no root.
 func checkConfig(r *Request) error {
 	c := r.Current
 	switch {
@@ -308,10 +310,10 @@ func nameSpec(spec *walker.RootSpec, name []byte) *walker.NameSpec {
 	return spec.Each
 }
 
-// editConfig reads the file through the editor, puts the target's keys in
-// it and proves, before anything is written, that the file written would
-// be observed as the target: its form is the target's, and the scripts it
-// would run are the target's now.
+// editConfig reads the file through the editor and puts the target's keys
+// in it. Before anything is written, it proves the file written would be
+// observed as the target. Its form must be the target's. The scripts it
+// would run must be the target's now.
 func (r *Request) editConfig(ctx context.Context, f *form) (*configEdit, error) {
 	canon, err := targetForm(r)
 	if err != nil {
@@ -360,10 +362,10 @@ func (r *Request) editConfig(ctx context.Context, f *form) (*configEdit, error) 
 	return e, nil
 }
 
-// scriptsAsTarget observes the file as it would be observed once
-// restored (its form the target's: the walker binds the scripts it runs,
-// as they are on disk now) and refuses when that is not the target,
-// naming the script.
+// scriptsAsTarget observes the file as it would be observed once restored.
+// Its form is then the target's, and the walker binds the scripts it runs,
+// as they are on disk now. It refuses when that is not the target, naming
+// the script.
 func (r *Request) scriptsAsTarget(ctx context.Context, spec walker.RootSpec, ns *walker.NameSpec, canon []byte) error {
 	as := *ns
 	as.Name = string(r.Name)
@@ -422,11 +424,12 @@ func openRefusal(err error) error {
 	return err
 }
 
-// writeConfig writes the edit in the folder proved again to have no link
-// on its way and to be the one the file was read in, through that held
-// descriptor only (the editor backs the file up first and refuses a file
-// changed since it was read, a link swapped in included), then observes
-// the candidate again: only a digest equal to the target's is a restore.
+// writeConfig writes the edit in the folder the file was read in. That
+// folder is proved again to have no link on its way and to be the same
+// one. The write goes through that held descriptor only. The editor backs
+// the file up first. It refuses a file changed since it was read, a link
+// swapped in included. Then writeConfig observes the candidate again. Only
+// a digest equal to the target's is a restore.
 func (r *Request) writeConfig(ctx context.Context, e *configEdit) (*Result, error) {
 	fd, err := openNoLinks(r.Root.Path)
 	if err != nil {
@@ -451,9 +454,10 @@ func (r *Request) writeConfig(ctx context.Context, e *configEdit) (*Result, erro
 		Backup: backup, written: e.change.After}, nil
 }
 
-// doConfig is Do for a configuration candidate, in the same order: observe
-// and check; the preview (the file's change); confirm; the displaced
-// version kept; the write; the record, the audit, the event.
+// doConfig is Do for a configuration candidate, in the same order. It
+// observes and checks, then previews the file's change, then confirms.
+// Then the displaced version is kept, the file written. Last come the
+// record, the audit and the event.
 func doConfig(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (Outcome, error) {
 	f, err := formOf(r)
 	if err != nil {

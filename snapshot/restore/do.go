@@ -15,7 +15,7 @@ import (
 )
 
 // ErrPreview: the changes a restore would make could not be read for its
-// preview (a kept object could not be read); nothing was written.
+// preview, as a kept object could not be read. Nothing was written.
 var ErrPreview = errors.New("the preview of the restore could not be made")
 
 // Preview is what a restore would change, given to confirm before anything
@@ -29,7 +29,7 @@ type Preview struct {
 // Outcome is what Do did. Result is nil when no exchange was made: the
 // candidate already is the target (Already), or confirm said no. Once the
 // exchange is made, what failed after it is said here, never as Do's
-// error: the tree in place changed whatever followed.
+// error. The tree in place changed, whatever followed.
 type Outcome struct {
 	Already bool
 	Result  *Result
@@ -45,13 +45,13 @@ type Outcome struct {
 }
 
 // Do restores r.Target in place of the candidate, in the one order that
-// loses nothing: the candidate is observed now (its content staged) and
-// checked; confirm is given the preview and says whether to go on (its
-// error is returned as it is); the displaced tree's content is written to
-// the content store before the exchange, so it is kept whole whatever
-// happens next; the exchange is run; the store records it (as restored, or
-// noted when the tree in place is not the target); and only then is a
-// verified restore appended to the audit log at r.AuditLog.
+// loses nothing. First the candidate is observed now, its content staged,
+// and checked. Then confirm is given the preview and says whether to go
+// on; its error is returned as it is. The displaced tree's content is
+// written to the content store before the exchange. So it is kept whole
+// whatever happens next. Then the exchange is run. The store records it:
+// as restored, or noted when the tree in place is not the target. Only
+// then is a verified restore appended to the audit log at r.AuditLog.
 func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (Outcome, error) {
 	if claude.IsForm(r.Root.Kind, r.Name) {
 		return doConfig(ctx, r, confirm)
@@ -71,8 +71,8 @@ func Do(ctx context.Context, r *Request, confirm func(Preview) (bool, error)) (O
 	return r.finish(ctx, stage, func() (*Result, error) { return run(r) })
 }
 
-// observe walks the candidate now into r.Current, its content staged (it
-// is kept as the displaced version), and checks the request with check.
+// observe walks the candidate now into r.Current, and checks the request
+// with check. Its content is staged: it is kept as the displaced version.
 func (r *Request) observe(ctx context.Context, check func(*Request) error) (*history.Stage, error) {
 	cfg := r.Walk
 	stage := history.Attach(&cfg)
@@ -81,9 +81,9 @@ func (r *Request) observe(ctx context.Context, check func(*Request) error) (*his
 	return stage, check(r)
 }
 
-// finish keeps the displaced version (its content staged), then makes the
-// change with put, and records what it made: the store, then the audit
-// log for a verified restore, then the fleet event.
+// finish keeps the displaced version, its content staged. Then it makes
+// the change with put, and records what it made. The store comes first,
+// then the audit log for a verified restore, then the fleet event.
 func (r *Request) finish(ctx context.Context, stage *history.Stage, put func() (*Result, error)) (Outcome, error) {
 	p, _ := history.Prepare(r.StateDir, stage, []history.Want{{ID: r.ID, Manifest: &r.Current.Manifest, How: baseline.HowDisplaced}}, r.Now)
 	defer p.Close()
@@ -99,9 +99,9 @@ func (r *Request) finish(ctx context.Context, stage *history.Stage, put func() (
 	return out, nil
 }
 
-// event tells a fleet of an exchange made (File Remediation Activity): the
-// displaced digest, what is in place, where the displaced tree went, and
-// failure when what is in place is not the target.
+// event tells a fleet of an exchange made (File Remediation Activity). It
+// holds the displaced digest, what is in place, and where the displaced
+// tree went. failure is set when what is in place is not the target.
 func (r *Request) event(ctx context.Context, cur *walker.Candidate, res *Result) error {
 	var failed error
 	if !res.Verified {
@@ -114,9 +114,9 @@ func (r *Request) event(ctx context.Context, cur *walker.Candidate, res *Result)
 	return events.Append(ctx, r.StateDir, ev)
 }
 
-// recordExchange records an exchange made, in one transaction: the displaced
-// version always; the restore when the target was verified in place, else
-// a note of what is.
+// recordExchange records an exchange made, in one transaction. The
+// displaced version is always recorded. The restore is too when the
+// target was verified in place; else a note of what is.
 func (r *Request) recordExchange(p *history.Pending, res *Result) error {
 	st, err := baseline.Open(baseline.Options{Dir: r.StateDir, LockTimeout: r.LockTimeout})
 	if err != nil {
@@ -134,8 +134,8 @@ func (r *Request) recordExchange(p *history.Pending, res *Result) error {
 	})
 }
 
-// withStage reads what the walk staged first (the bytes on disk now, not
-// yet kept), then get.
+// withStage reads first what the walk staged: the bytes on disk now, not
+// yet kept. Then it reads get.
 func withStage(stage *history.Stage, get history.Content) history.Content {
 	return func(h snapshot.Hash, size int64) ([]byte, bool, error) {
 		if b, ok := stage.Get(h); ok {

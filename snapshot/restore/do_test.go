@@ -13,8 +13,9 @@ import (
 	"github.com/skillwire/skillwire/snapshot/content"
 )
 
-// doRequest is fx's request as the command makes it for Do: a store that
-// exists, an audit log beside it, the current candidate left to Do.
+// doRequest is fx's request as the command makes it for Do. It has a store
+// that exists and an audit log beside it. The current candidate is left to
+// Do.
 func (fx *fixture) doRequest(t *testing.T) *Request {
 	t.Helper()
 	st, err := baseline.Open(baseline.Options{Dir: fx.state, Create: true, LockTimeout: time.Second})

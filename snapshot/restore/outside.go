@@ -10,11 +10,11 @@ import (
 )
 
 // outside splits off the entries of a directory candidate bound from
-// outside its folder (a plugin's marketplace.json, walker.NameSpec.Outside):
-// a restore never writes them, so it refuses unless they are now what the
-// target holds. It returns the target to build, and the digests of the
-// candidate now and of the target without them: what the walk from the
-// parent's descriptor sees.
+// outside its folder: a plugin's marketplace.json, walker.NameSpec.Outside.
+// A restore never writes them. So it refuses unless they are now what the
+// target holds. It returns the target to build. It also returns the
+// digests of the candidate now and of the target without them. That is
+// what the walk from the parent's descriptor sees.
 func (r *Request) outside() (build *snapshot.Manifest, current, target snapshot.Hash, err error) {
 	bound := r.Root.BoundPaths(r.Name)
 	if len(bound) == 0 {

@@ -12,8 +12,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// setupMarket is setup for a plugin folder s of a local marketplace whose
-// marketplace.json (outside the folder) is bound into it (issue #22).
+// setupMarket is setup for a plugin folder s of a local marketplace. Its
+// marketplace.json, outside the folder, is bound into it (issue #22).
 func setupMarket(t *testing.T) (*fixture, *Request, string) {
 	t.Helper()
 	fx := setup(t)
@@ -35,8 +35,8 @@ func setupMarket(t *testing.T) (*fixture, *Request, string) {
 	return fx, r, market
 }
 
-// A restore writes only the folder: the marketplace.json bound into it is
-// never written into the tree, and the restore is verified against the
+// A restore writes only the folder. The marketplace.json bound into it is
+// never written into the tree. The restore is verified against the
 // folder's own entries.
 func TestARestoreNeverWritesAFileBoundFromOutside(t *testing.T) {
 	fx, r, market := setupMarket(t)
@@ -55,7 +55,7 @@ func TestARestoreNeverWritesAFileBoundFromOutside(t *testing.T) {
 }
 
 // A bound file that is no longer the target's is refused before anything
-// is written: a restore cannot put it back.
+// is written. A restore cannot put it back.
 func TestARestoreRefusesWhenAFileBoundFromOutsideChanged(t *testing.T) {
 	fx, r, market := setupMarket(t)
 	must(t, os.WriteFile(market, []byte(`{"plugins":[{"name":"s","hooks":{}}]}`), 0o644))

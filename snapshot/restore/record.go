@@ -12,13 +12,13 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// recordRestored writes a finished restore into the store: the target is kept as
-// restored (the newest version) and the candidate's record advances to the
-// target's digest, so its verdict for that digest applies again. The
-// displaced tree is kept by the caller, whose content it staged.
+// recordRestored writes a finished restore into the store. The target is
+// kept as restored, the newest version. The candidate's record advances to
+// the target's digest, so its verdict for that digest applies again. The
+// caller keeps the displaced tree, whose content it staged.
 func recordRestored(tx *baseline.Tx, r *Request) error {
 	target := *r.Target
-	// A microsecond after the displaced version, kept at r.Now: history
+	// A microsecond after the displaced version, kept at r.Now. So history
 	// lists the restored one first.
 	target.How, target.At = baseline.HowRestored, r.Now.Add(time.Microsecond)
 	target.Verdict, target.Reviewer = "", ""
@@ -39,10 +39,10 @@ func recordRestored(tx *baseline.Tx, r *Request) error {
 		Observed: &restored, Prior: rec}}, false, r.Now); err != nil || r.Target.Verdict != verdict.Safe {
 		return err
 	}
-	// The person's review of exactly these bytes applies again: Advance
-	// brings back the last review; an older one kept on the version is
-	// recorded again, and so is one under a halt (a restore is a person's
-	// act: like a verdict, it clears the halt).
+	// The person's review of exactly these bytes applies again. Advance
+	// brings back the last review. An older one kept on the version is
+	// recorded again, and so is one under a halt. A restore is a person's act:
+	// like a verdict, it clears the halt.
 	if rec, err = tx.Record(r.ID); err != nil || rec != nil && rec.Halt == nil && rec.Verdict != nil && rec.Verdict.Digest != nil && *rec.Verdict.Digest == d {
 		return err
 	}
@@ -52,7 +52,7 @@ func recordRestored(tx *baseline.Tx, r *Request) error {
 }
 
 // recordUnverified notes, in the candidate's journal, an exchange whose
-// result was not the target: nothing is recorded as restored, and the next
+// result was not the target. Nothing is recorded as restored. The next
 // observation tells what is in place as a change.
 func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 	d := res.InPlace
@@ -62,9 +62,9 @@ func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 }
 
 // audit appends one rollback entry per file the restore changed to the log
-// at path: the file's path, and the SHA-256 of its restored content (none
-// for a file the restore took away). A path the log cannot hold (not
-// UTF-8) is counted in skipped, never written altered.
+// at path. The entry holds the file's path, and the SHA-256 of its
+// restored content. A file the restore took away has none. A path the log
+// cannot hold (not UTF-8) is counted in skipped, never written altered.
 func audit(path string, r *Request, res *Result) (written, skipped int, err error) {
 	details, _ := json.Marshal(map[string]string{"restored": r.Target.Digest.String(), "displaced": r.Current.Digest.String()})
 	base := r.Root.Path + "/" + string(r.Name)

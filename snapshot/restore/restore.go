@@ -1,10 +1,11 @@
 // Package restore puts a kept version of a candidate back in place. It
-// never writes into a tree it has not proven: the target is built beside
-// the candidate under the descriptor of its parent, reached from the
-// proven root without following a link (openat, O_EXCL, O_NOFOLLOW), synced, swapped in with one atomic exchange, and the
-// displaced tree is moved into quarantine, never deleted. A crash at any
-// step leaves the old or the new candidate whole in place and the other in
-// the staging directory or in quarantine.
+// never writes into a tree it has not proven. The target is built beside
+// the candidate, under the descriptor of its parent. That parent is
+// reached from the proven root without following a link (openat, O_EXCL,
+// O_NOFOLLOW). The target is synced, then swapped in with one atomic
+// exchange. The displaced tree is moved into quarantine, never deleted. A
+// crash at any step leaves the old or the new candidate whole in place.
+// The other is in the staging directory or in quarantine.
 package restore
 
 import (
@@ -34,8 +35,8 @@ import (
 var (
 	// ErrChanged: the candidate is no longer what the preview showed.
 	ErrChanged = errors.New("the candidate changed since the preview")
-	// ErrNotRestorable: the target version is not restorable (an anomaly,
-	// an oversize file, or content that was never kept).
+	// ErrNotRestorable: the target version is not restorable. It holds an
+	// anomaly, an oversize file, or content that was never kept.
 	ErrNotRestorable = errors.New("the target version is not restorable")
 	// ErrIncomplete: the candidate could not be fully observed, or an
 	// object of the target is missing.
@@ -45,7 +46,7 @@ var (
 	// ErrCorrupt: an object of the target failed verification.
 	ErrCorrupt = errors.New("a kept object is corrupt")
 	// ErrStageReplaced: the staging name no longer holds the tree this
-	// restore built (a writer in the root replaced it).
+	// restore built. A writer in the root replaced it.
 	ErrStageReplaced = errors.New("the staged tree was replaced before the exchange")
 	// ErrUnsupported: the system has no atomic exchange of two names.
 	ErrUnsupported = errors.New("this system cannot exchange two directories atomically")
@@ -61,16 +62,16 @@ const (
 	StepWritten     = "written"     // a configuration file is written, not yet observed again
 )
 
-// testHookStep, set by tests, runs after each step: a test kills the
+// testHookStep, set by tests, runs after each step. A test kills the
 // process there and checks the tree.
 var testHookStep func(step string)
 
-// renameat moves the displaced tree into the state directory's quarantine;
-// a test makes it fail as across filesystems.
+// renameat moves the displaced tree into the state directory's quarantine.
+// A test makes it fail as across filesystems.
 var renameat = unix.Renameat
 
-// StagePrefix starts the name of a staging directory beside the candidate;
-// one left by a crash holds the tree that was not in place.
+// StagePrefix starts the name of a staging directory beside the candidate.
+// One left by a crash holds the tree that was not in place.
 const StagePrefix = ".skillwire-restore-"
 
 // QuarantineDir is the quarantine inside the state directory.
@@ -81,20 +82,19 @@ type Request struct {
 	ID   string
 	Root claude.Root // its Path is the candidate's parent directory
 	Name []byte      // the candidate's name in Root
-	// Current is the candidate as observed for the preview (Do observes
-	// it); Expect, when set, the digest the person saw.
+	// Current is the candidate as observed for the preview; Do observes it.
+	// Expect, when set, is the digest the person saw.
 	Current *walker.Candidate
 	Expect  *snapshot.Hash
 	Target  *baseline.Version
 	Content history.Content // the target's file contents
-	// Forms are the candidate's canonical forms the store keeps
-	// (delivered, reviewed; nil ones skipped): with the one on disk, they
-	// name in the preview the files it binds by a hash of where they lie
+	// Forms are the candidate's canonical forms the store keeps: delivered,
+	// reviewed, nil ones skipped. With the one on disk, they name in the
+	// preview the files it binds by a hash of where they lie
 	// (claude.Root.BoundNames).
 	Forms [][]byte
 	// StateDir holds the store, waited for up to LockTimeout, and the
-	// quarantine; Walk observes the candidate, again just before the
-	// exchange.
+	// quarantine. Walk observes the candidate, again just before the exchange.
 	StateDir    string
 	LockTimeout time.Duration
 	Walk        walker.Config
@@ -111,15 +111,15 @@ type Request struct {
 // whatever else happened. What it says is what was checked, never assumed.
 type Result struct {
 	// InPlace is the candidate's digest observed through the root's
-	// descriptor right after the exchange; Verified: it is the target's,
-	// whole. Unverified, a writer changed the staged tree: it is not the
+	// descriptor right after the exchange. Verified: it is the target's,
+	// whole. Unverified: a writer changed the staged tree. It is not the
 	// target, and must not be recorded as restored.
 	InPlace  snapshot.Hash
 	Verified bool
 	// Quarantine is where the displaced tree is, when it was quarantined.
 	Quarantine string
-	// Beside: the quarantine is beside the root, not in the state
-	// directory (which is on another filesystem).
+	// Beside: the quarantine is beside the root, not in the state directory.
+	// The state directory is on another filesystem.
 	Beside bool
 	// Stranded, when quarantine failed (for QuarantineErr): the displaced
 	// tree is still in the root at this path, under the staging name.
@@ -132,9 +132,10 @@ type Result struct {
 	written []byte // a configuration file's bytes, as written
 }
 
-// check refuses a request before anything is written: a changed, partial
-// or linked candidate, one with any anomaly (a link on the way to a nested
-// candidate is one), an unrestorable target (a link in it is an anomaly).
+// check refuses a request before anything is written. It refuses a
+// changed, partial or linked candidate, and one with any anomaly. A link
+// on the way to a nested candidate is one. It refuses an unrestorable
+// target: a link in it is an anomaly.
 func check(r *Request) error {
 	c := r.Current
 	switch {
@@ -157,10 +158,10 @@ func check(r *Request) error {
 }
 
 // run restores r.Target in place of the candidate. Before the exchange it
-// writes only the staging directory, which a refusal moves into
-// quarantine (never removed: a writer may have put something else there).
-// Once the exchange is made run returns a Result, never an error: what
-// followed (verification, quarantine) is data in it.
+// writes only the staging directory. A refusal moves that into quarantine,
+// never removed: a writer may have put something else there. Once the
+// exchange is made, run returns a Result, never an error. What followed
+// (verification, quarantine) is data in it.
 func run(r *Request) (*Result, error) {
 	if err := check(r); err != nil {
 		return nil, err
@@ -194,7 +195,7 @@ func run(r *Request) (*Result, error) {
 	}
 	defer unix.Close(rootfd)
 	// A nested candidate is built, exchanged and quarantined inside its
-	// own parent, reached without following a link: the kernel never
+	// own parent, reached without following a link. The kernel never
 	// resolves a component of its name.
 	dirfd, dir, leaf, err := openParent(rootfd, string(r.Name))
 	if err != nil {
@@ -204,7 +205,7 @@ func run(r *Request) (*Result, error) {
 	where := r.Root.Path + dir
 	stage := StagePrefix + random()
 	qname := r.ID + "-" + r.Now.UTC().Format("20060102T150405Z") + "-" + random()[:8]
-	// The stage's descriptor is held until after the exchange, so its
+	// The stage's descriptor is held until after the exchange. So its
 	// inode cannot be reused by a replacement with the same number.
 	stagefd, err := build(dirfd, stage, target, data)
 	if err != nil {
@@ -212,9 +213,9 @@ func run(r *Request) (*Result, error) {
 	}
 	defer unix.Close(stagefd)
 	step(StepStaged)
-	// The last look, through the proven parent: the candidate must still
-	// be what was previewed, the parent still at its name in the root, and
-	// the staging name still the tree built.
+	// The last look, through the proven parent. The candidate must still
+	// be what was previewed, and the parent still at its name in the root.
+	// The staging name must still be the tree built.
 	now := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
 	if now.Partial() || now.Digest != current {
 		return nil, r.refuse(dirfd, where, stage, qname, fmt.Errorf("%w: its digest is now %s", ErrChanged, now.Digest))
@@ -235,8 +236,8 @@ func run(r *Request) (*Result, error) {
 	}
 	step(StepExchanged)
 	res := &Result{Changes: snapshot.Diff(&r.Current.Manifest, &r.Target.Manifest)}
-	// The stage could have been edited or swapped up to the exchange: only
-	// a walk of what is now in place says whether the target is.
+	// The stage could have been edited or swapped up to the exchange.
+	// Only a walk of what is now in place says whether the target is.
 	in := walker.ObserveAt(context.Background(), dirfd, []byte(leaf), r.Walk)
 	res.InPlace, res.Verified = in.Digest, !in.Partial() && in.Digest == targetDigest
 	var qerr error
@@ -245,8 +246,8 @@ func run(r *Request) (*Result, error) {
 		res.QuarantineErr = qerr
 		if res.Quarantine == "" { // not moved (else moved, not synced)
 			res.Stranded = where + "/" + stage
-			// The exchange must still be durable: quarantine syncs the
-			// parent only once it moved the displaced tree.
+			// The exchange must still be durable. quarantine syncs the parent
+			// only once it moved the displaced tree.
 			if err := unix.Fsync(dirfd); err != nil {
 				res.QuarantineErr = errors.Join(qerr, fmt.Errorf("syncing the root: %w", err))
 			}
@@ -257,7 +258,7 @@ func run(r *Request) (*Result, error) {
 	return res, nil
 }
 
-// object is the kept content of the target's file entry e; a corrupt
+// object is the kept content of the target's file entry e. A corrupt
 // object is ErrCorrupt.
 func (r *Request) object(e *snapshot.Entry) ([]byte, bool, error) {
 	b, ok, err := r.Content(e.Hash, e.Size)
@@ -268,8 +269,8 @@ func (r *Request) object(e *snapshot.Entry) ([]byte, bool, error) {
 }
 
 // refuse moves the unexchanged staging name of dirfd (the directory at
-// path dir) into quarantine, whatever now holds it (evidence, if a writer
-// replaced it), and returns err saying where it went.
+// path dir) into quarantine, whatever now holds it. If a writer replaced
+// it, that is evidence. It returns err saying where it went.
 func (r *Request) refuse(dirfd int, dir, stage, qname string, err error) error {
 	var st unix.Stat_t
 	if unix.Fstatat(dirfd, stage, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
@@ -282,8 +283,8 @@ func (r *Request) refuse(dirfd int, dir, stage, qname string, err error) error {
 	return fmt.Errorf("%w (the unused staged tree is in %s)", err, where)
 }
 
-// sameAt proves that name of dirfd is the file open as fd (same device and
-// inode), not a replacement.
+// sameAt proves that name of dirfd is the file open as fd, not a
+// replacement: same device and inode.
 func sameAt(dirfd int, name string, fd int) error {
 	var held, now unix.Stat_t
 	if err := unix.Fstat(fd, &held); err != nil {
@@ -310,8 +311,8 @@ func random() string {
 	return hex.EncodeToString(b[:])
 }
 
-// openNoLinks opens the absolute directory path one component at a time,
-// refusing any component that is a symbolic link (ErrSymlink).
+// openNoLinks opens the absolute directory path one component at a time.
+// It refuses any component that is a symbolic link (ErrSymlink).
 func openNoLinks(path string) (int, error) {
 	if !strings.HasPrefix(path, "/") {
 		return -1, fmt.Errorf("restore: the root %q is not absolute", path)
@@ -334,9 +335,9 @@ func openNoLinks(path string) (int, error) {
 	return fd, nil
 }
 
-// openDir opens the directory c of dirfd without following a link, and
-// proves it arrived where it looked: what fstatat saw at c (a directory,
-// not a link) is the file it opened.
+// openDir opens the directory c of dirfd without following a link. It
+// proves it arrived where it looked. What fstatat saw at c, a directory
+// and not a link, is the file it opened.
 func openDir(dirfd int, c string) (int, error) {
 	var at, held unix.Stat_t
 	if err := unix.Fstatat(dirfd, c, &at, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -364,9 +365,9 @@ func openDir(dirfd int, c string) (int, error) {
 }
 
 // openParent opens the directory holding the candidate name of rootfd,
-// one component at a time through openDir; it returns that directory's
-// descriptor (its own, even for a flat name), its path below the root
-// ("" or "/a/b") and the name's last component.
+// one component at a time through openDir. It returns that directory's
+// descriptor, its own even for a flat name. It also returns its path below
+// the root ("" or "/a/b") and the name's last component.
 func openParent(rootfd int, name string) (fd int, dir, leaf string, err error) {
 	if fd, err = dup(rootfd); err != nil {
 		return -1, "", "", fmt.Errorf("restore: opening the root: %w", err)
@@ -387,8 +388,8 @@ func openParent(rootfd int, name string) (fd int, dir, leaf string, err error) {
 }
 
 // stillParent proves that the parent dirfd of the candidate name is still
-// what name reaches from rootfd: a directory moved out of the root since it
-// was opened is never written.
+// what name reaches from rootfd. A directory moved out of the root since
+// it was opened is never written.
 func stillParent(rootfd int, name string, dirfd int) error {
 	fd, _, _, err := openParent(rootfd, name)
 	if err != nil {
@@ -405,11 +406,12 @@ func stillParent(rootfd int, name string, dirfd int) error {
 	return nil
 }
 
-// build writes m as the entry stage of dirfd: directories 0700 while they
-// are filled (their modes last, deepest first), files created with O_EXCL,
-// written, given their mode and synced (by a few goroutines: concurrent
-// fsyncs share the journal's commits); then every directory is synced. It
-// returns a descriptor of the stage itself, which the caller closes.
+// build writes m as the entry stage of dirfd. Directories are 0700 while
+// they are filled; their modes come last, deepest first. Files are created
+// with O_EXCL, written, given their mode and synced. A few goroutines
+// sync, since concurrent fsyncs share the journal's commits. Then every
+// directory is synced. build returns a descriptor of the stage itself,
+// which the caller closes.
 func build(dirfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash][]byte) (stagefd int, err error) {
 	stagefd = -1
 	defer func() {
@@ -489,7 +491,7 @@ func build(dirfd int, stage string, m *snapshot.Manifest, data map[snapshot.Hash
 	return stagefd, unix.Fsync(dirfd)
 }
 
-// writeFile writes one file of the stage; with held, it returns a second
+// writeFile writes one file of the stage. With held, it returns a second
 // descriptor of it (the stage of a file candidate), else -1.
 func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *syncer, held bool) (int, error) {
 	fd, err := unix.Openat(dirfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
@@ -522,7 +524,7 @@ func writeFile(dirfd int, name string, e *snapshot.Entry, b []byte, syncer *sync
 
 func dup(fd int) (int, error) { return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0) }
 
-// syncer fsyncs and closes descriptors on a few goroutines; at most
+// syncer fsyncs and closes descriptors on a few goroutines. At most
 // syncDepth are open at once.
 type syncer struct {
 	fds  chan int
@@ -591,12 +593,12 @@ func quarantine(dirfd int, root, stage, stateDir, qname string) (string, bool, e
 }
 
 // BesidePrefix starts the name of a quarantine directory beside the root.
-// Each is made fresh, never reused: the root's parent is the watched
+// Each is made fresh, never reused. The root's parent is the watched
 // project's, and what already has a name there may be anyone's.
 const BesidePrefix = ".skillwire-quarantine-"
 
-// besideRoot moves stage into a new directory beside the root (in the
-// root's parent, which no root is).
+// besideRoot moves stage into a new directory beside the root: in the
+// root's parent, which no root is.
 func besideRoot(dirfd int, root, stage, qname string) (string, bool, error) {
 	parent := besideParent(root)
 	pfd, err := openNoLinks(parent + "/")
@@ -627,8 +629,8 @@ func besideRoot(dirfd int, root, stage, qname string) (string, bool, error) {
 	return parent + "/" + bname + "/" + qname, true, err
 }
 
-// besideParent is pathname.Parent of the root without its trailing slashes,
-// spelled "" for a child of "/" (and for no parent at all), so that
+// besideParent is pathname.Parent of the root without its trailing
+// slashes. It is "" for a child of "/", and for no parent at all. So
 // parent + "/" + name is the path beside the root with one slash.
 func besideParent(root string) string {
 	p := strings.TrimRight(root, "/")

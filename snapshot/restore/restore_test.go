@@ -100,8 +100,9 @@ func TestRestorePutsTheReviewedVersionBackAndQuarantinesTheDisplacedTree(t *test
 	}
 }
 
-// The quarantine beside a root is parent + "/" + name: the root's parent
-// cut as text (trailing slashes dropped, repeated ones kept), "" under "/".
+// The quarantine beside a root is parent + "/" + name. The root's parent
+// is cut as text: trailing slashes dropped, repeated ones kept. It is ""
+// under "/".
 func TestBesideParentSpellsTheRootsParentForJoining(t *testing.T) {
 	for _, tc := range []struct{ root, want string }{
 		{"/p/.claude/skills", "/p/.claude"},
@@ -482,8 +483,8 @@ func TestARefusalAfterStagingQuarantinesTheStageNeverDeletesIt(t *testing.T) {
 	}
 }
 
-// setupNested is setup for the nested candidate m/p/s (as a plugin
-// version is named), with outside a directory beyond the root.
+// setupNested is setup for the nested candidate m/p/s, as a plugin
+// version is named. outside is a directory beyond the root.
 func setupNested(t *testing.T) (fx *fixture, r *Request, outside string) {
 	t.Helper()
 	base := t.TempDir()
@@ -587,7 +588,7 @@ func TestOpenParentRefusesALinkOrFileOnTheWay(t *testing.T) {
 	}
 }
 
-// Restoring the reviewed version is a person's act, as a verdict is: it
+// Restoring the reviewed version is a person's act, as a verdict is. It
 // clears a halt (DESIGN.md §11, "pending / halted --record or restore--> SAFE").
 func TestRestoringTheReviewedVersionClearsAHalt(t *testing.T) {
 	fx := setup(t)
