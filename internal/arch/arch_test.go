@@ -254,7 +254,7 @@ func TestCommentSentencesAverageAtMost15Words(t *testing.T) {
 
 // commentSentences counts the words and sentences of the // comments of
 // one file, each run of comment lines read as one text. Directives and
-// example output are not prose.
+// code blocks are not prose.
 func commentSentences(t *testing.T, path string) (words, sentences int) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -274,7 +274,12 @@ func commentSentences(t *testing.T, path string) (words, sentences int) {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		text, ok := strings.CutPrefix(line, "//")
-		if !ok || strings.HasPrefix(text, "go:") || strings.HasPrefix(text, "nolint") {
+		if !ok || strings.HasPrefix(text, "go:") || strings.HasPrefix(text, "lint:") || strings.HasPrefix(text, "nolint") {
+			flush()
+			continue
+		}
+		if strings.HasPrefix(text, "\t") {
+			// A code block in a doc comment is not prose.
 			flush()
 			continue
 		}
