@@ -13,6 +13,8 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/pluginrecord"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
@@ -130,8 +132,8 @@ when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
-			out.HooksOff = hooksOff(w.places)
-			out.InstallRecord = installRecord(w.places)
+			out.HooksOff = hooksOff(settings.HooksOffIn(w.places))
+			out.InstallRecord = installRecord(pluginrecord.Facts(w.places))
 			finding = finding || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0
 			show := func() error {
 				if asJSON {
