@@ -135,10 +135,11 @@ store unusable (a corrupt object is never shown).`,
 				to, out.To = &v.Manifest, diffSideJSON{Digest: new(v.Digest.String())}
 			} else {
 				c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
-				if c.Partial() {
+				d := baseline.DigestOf(&c)
+				if d == nil {
 					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
 				}
-				to, out.To = &c.Manifest, diffSideJSON{Digest: new(c.Digest.String()), OnDisk: true}
+				to, out.To = &c.Manifest, diffSideJSON{Digest: new(d.String()), OnDisk: true}
 				forms = append(forms, c.Canonical)
 			}
 			cs, err := w.contentStore()

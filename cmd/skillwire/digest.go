@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -67,11 +68,8 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 			}
 			c := observeForDigest(cmd.Context(), s, dir, name, cfg)
 			found := c.Anomalies()
-			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
-			if !c.Partial() {
-				d := c.Digest.String()
-				out.Digest = &d
-			}
+			out := digestJSON{Digest: hashString(baseline.DigestOf(&c)), Entries: len(c.Manifest.Entries), Partial: c.Partial(),
+				Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
 			for _, f := range found {
 				out.Anomalies = append(out.Anomalies, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
 			}

@@ -51,6 +51,8 @@ type streams struct {
 	// client is where a hook looks for the Claude Code process running
 	// it (the folders it added); the zero value finds none.
 	client clientproc.Client
+	// command is the command running, as observesAdded names it.
+	command string
 }
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
@@ -104,6 +106,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.SetErr(s.err)
 	root.SetIn(s.in)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { s.command = commandName(c) }
 	// cobra's own help command prints an unknown topic raw on stdout and
 	// exits 0; this one refuses it like an unknown command.
 	root.SetHelpCommand(&cobra.Command{

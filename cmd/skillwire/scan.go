@@ -99,7 +99,6 @@ when the store is unusable.`,
 			if err != nil {
 				return err
 			}
-			w.withAdded(s)
 			var keep *history.Keeper
 			if update {
 				keep = w.keeper(&cfg, nil)
@@ -214,10 +213,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.Anomalies = nonNil(walkerReasons(c))
 		cj.AnomalyEntries = anomalyEntries(c)
 	}
-	if d := st.Digest(); d != nil {
-		ds := d.String()
-		cj.Digest = &ds
-	}
+	cj.Digest = hashString(st.Digest())
 	status := st.Status()
 	if status != "" {
 		ss := string(status)
@@ -293,7 +289,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		fmt.Fprintln(tw, "  ID\tSTATE\tNAME\tDIGEST\tSTATUS\tVERDICT\tANOMALIES")
 		for _, c := range r.Candidates {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.State, c.display(),
-				shortDigest(c.Digest, c.Partial), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
+				c.shortDigest(), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
 		}
 	}
 	tw.Flush()
@@ -332,11 +328,13 @@ func displayName(n *string) string {
 	return *n
 }
 
-func shortDigest(d *string, partial bool) string {
+// shortDigest is the digest for a table. A partial candidate has none,
+// and says so.
+func (c *candidateJSON) shortDigest() string {
 	switch {
-	case d != nil:
-		return (*d)[:len("blake3:")+16] + "…"
-	case partial:
+	case c.Digest != nil:
+		return (*c.Digest)[:len("blake3:")+16] + "…"
+	case c.Partial:
 		return "(partial)"
 	}
 	return "-"

@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/claude/managed"
 	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
 )
 
 // world is what the store-backed commands share: where the roots are and
@@ -52,7 +53,31 @@ func (w *world) inlineNames() []string {
 	return names
 }
 
-func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
+// loadWorld is the world of the command running. Those observesAdded
+// names also observe the roots of the folders sessions added.
+func loadWorld(s *streams) (*world, error) {
+	w, err := loadWorldFor(s, "")
+	if err == nil && observesAdded[s.command] {
+		w.withAdded(s)
+	}
+	return w, err
+}
+
+// observesAdded are the commands that observe the roots of the folders
+// sessions added, as the store records them. They list what is on disk,
+// and a session also loads from those folders. The others find a
+// candidate by an id the store holds, or read the store alone. The hooks
+// read the added folders from the client itself (loadHookWorld).
+var observesAdded = map[string]bool{"list": true, "scan": true}
+
+// commandName is c's path below the root: "list", "hook session-start".
+func commandName(c *cobra.Command) string {
+	name := c.Name()
+	for p := c.Parent(); p != nil && p.HasParent(); p = p.Parent() {
+		name = p.Name() + " " + name
+	}
+	return name
+}
 
 // loadWorldFor takes the hook's cwd as the project hint.
 func loadWorldFor(s *streams, projectHint string) (*world, error) {
@@ -103,8 +128,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 }
 
 // withAdded adds to w's roots the added folders' roots the store knows
-// (session.AddedRoots), for a command run outside a session; one that
-// cannot be read is said on stderr.
+// (baseline.AddedRoots). A store that cannot be read is said on stderr.
 func (w *world) withAdded(s *streams) {
 	roots, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
 	if err != nil {
