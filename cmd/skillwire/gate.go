@@ -149,8 +149,8 @@ records nothing. The event cannot block.`),
 	}
 }
 
-// runGateHook reads the hook's input within the gate's deadline, prints
-// gate.Handle's answer and logs an ask or deny.
+// runGateHook reads the hook's input within the gate's deadline. It
+// prints gate.Handle's answer and logs an ask or deny.
 func runGateHook(ctx context.Context, s *streams, event string) {
 	ctx, cancel := context.WithTimeout(ctx, gate.Deadline)
 	defer cancel()
@@ -176,10 +176,10 @@ func runGateHook(ctx context.Context, s *streams, event string) {
 	}
 }
 
-// logGate writes one line to the hook log beside the store in dir for an
-// ask or deny the hook printed (its stderr line is kept as well). With no
-// trusted state directory ("": unlocated, or steered by project settings)
-// there is no log to write to.
+// logGate writes one line to the hook log beside the store in dir. It
+// logs an ask or deny the hook printed; its stderr line stays too. With no
+// trusted state directory there is no log to write to. dir is "" then:
+// unlocated, or steered by project settings.
 func logGate(dir, event string, answer gate.Answer, reason string, ids ...string) {
 	if dir == "" {
 		return

@@ -21,7 +21,7 @@ import (
 )
 
 // The hook's time limits. Claude Code runs SessionStart on every start,
-// resume, clear and compact: it must be fast, and it must never hang a
+// resume, clear and compact. It must be fast. It must never hang a
 // session, whatever the tree or the store.
 const (
 	hookDeadline    = 5 * time.Second
@@ -50,8 +50,8 @@ recorded as delivered only after it was written. It always exits 0 and
 finishes within 5 seconds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// A closed stdout must be an error to see, not a signal that
-			// kills the hook with a non-zero status.
+			// A closed stdout must be an error to see. It must not be a
+			// signal that kills the hook with a non-zero status.
 			signal.Ignore(syscall.SIGPIPE)
 			quietGC(hookHeapLimit)
 			runSessionStart(cmd.Context(), s, hookDeadline)
@@ -93,9 +93,9 @@ func nullDevice(w io.Writer) bool {
 	return st.Mode&unix.S_IFMT == unix.S_IFCHR && null.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == null.Rdev
 }
 
-// runSessionStart returns when the advisory is out or the deadline passed;
-// the returned channel closes when the worker itself is done (the process
-// exits first in production; tests wait for it).
+// runSessionStart returns when the advisory is out or the deadline passed.
+// The channel returned closes when the worker itself is done. The process
+// exits first in production; tests wait for it.
 func runSessionStart(ctx context.Context, s *streams, deadline time.Duration) <-chan struct{} {
 	out := &session.Out{Write: func(text, notice string) bool { return writeSessionStart(s.out, text, notice) }}
 	finished := make(chan struct{})
@@ -155,17 +155,17 @@ func sessionStart(ctx context.Context, s *streams, out *session.Out) {
 	}, out)
 }
 
-// hookLogName is the hook's log beside the store: what it told, every
-// auto-accept and halt, and a delivery not recorded (capped and rotated as
-// the daemon's log is).
+// hookLogName is the hook's log beside the store. It holds what it told,
+// every auto-accept and halt, and a delivery not recorded. It is capped and
+// rotated as the daemon's log is.
 const hookLogName = "hook.log"
 
 // hashesName is the session start's cache of file hashes beside the store.
 const hashesName = "hashes"
 
-// hookLog opens the log at its first line, once the store (and so the
-// state directory) exists; best effort: a log that cannot be opened drops
-// its lines, and never delays or changes what a session is told.
+// hookLog opens the log at its first line, once the store exists, and so
+// the state directory. It is best effort. A log that cannot be opened drops
+// its lines. It never delays or changes what a session is told.
 type hookLog struct {
 	path   string
 	w      io.WriteCloser
@@ -191,8 +191,8 @@ func (l *hookLog) Close() {
 	}
 }
 
-// hookStore is the session start's store: created when absent, waited for
-// no longer than the hook can afford.
+// hookStore is the session start's store. It is created when absent, and
+// waited for no longer than the hook can afford.
 func hookStore(w *world) baseline.Options {
 	o := w.opts(true, false)
 	o.LockTimeout = min(w.timeout, hookLockTimeout)

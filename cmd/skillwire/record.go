@@ -52,7 +52,7 @@ tree), 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			// The verdict is judged first, then the digest's spelling: a
+			// The verdict is judged first, then the digest's spelling. A
 			// malformed --expect-digest still counts as given.
 			want, bad := expectDigest(expect)
 			if err := baseline.CheckRequest(verdict, want); err != nil {
@@ -113,8 +113,8 @@ tree), 4 store unusable.`,
 	return cmd
 }
 
-// refusal says why a verdict was not recorded, in words for the reviewer;
-// the exit code is the refusal's kind (2 a bad request, 3 the tree).
+// refusal says why a verdict was not recorded, in words for the reviewer.
+// The exit code is the refusal's kind: 2 a bad request, 3 the tree.
 func refusal(err error, id string, c *walker.Candidate) error {
 	code := exitCode(err, exitInternal)
 	switch {
@@ -141,8 +141,8 @@ func hashString(h *snapshot.Hash) *string {
 	return &s
 }
 
-// expectDigest is the digest --expect-digest gives, nil when not given; a
-// malformed one is still given (want is set) and bad is the usage failure.
+// expectDigest is the digest --expect-digest gives, nil when not given. A
+// malformed one is still given: want is set, and bad is the usage failure.
 func expectDigest(expect string) (want *snapshot.Hash, bad error) {
 	if expect == "" {
 		return nil, nil

@@ -119,8 +119,8 @@ when the store is unusable.`,
 				}
 				return err
 			})
-			// compared: new means new against a delivered first run; the run
-			// that creates the first baseline accepts, it does not find.
+			// compared: new means new against a delivered first run. The run
+			// that creates the first baseline accepts; it does not find.
 			compared := !update || !first
 			switch {
 			case err == nil:
@@ -231,8 +231,8 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 }
 
 // reconcileSubjects reads the audit logs only when anything is to be
-// reconciled, and reconciles; a log that cannot be read counts as no
-// announcement, and problem says why in fixed words.
+// reconciled, and reconciles. A log that cannot be read counts as no
+// announcement. problem says why in fixed words.
 func reconcileSubjects(w *world, s *streams, sub reconcile.Subjects, lim walker.Limits) (rec map[string]*reconcile.Reconciliation, problem string) {
 	if len(sub.Candidates) == 0 {
 		return nil, ""
@@ -258,8 +258,8 @@ func nonNil[T any](s []T) []T {
 }
 
 func printScan(w io.Writer, out scanJSON, cfgDir string) {
-	// A config root is a directory that holds other things (the home or
-	// project directory): it exists on every machine, so only its files count.
+	// A config root is a directory that holds other things: the home or
+	// project directory. It exists on every machine, so only its files count.
 	present := func(r rootJSON) bool {
 		return len(r.Candidates) > 0 || r.Exists && r.Kind != claude.Config
 	}
@@ -312,8 +312,8 @@ func orDash(s *string) string {
 	return *s
 }
 
-// display is the name for a table: the gated name, else a tag of its hash
-// so two hidden names can be told apart even without ids.
+// display is the name for a table: the gated name, else a tag of its hash.
+// So two hidden names can be told apart even without ids.
 func (c *candidateJSON) display() string {
 	if c.Name == nil && c.hiddenTag != "" {
 		return "(name hidden #" + c.hiddenTag + ")"
