@@ -14,10 +14,10 @@ import (
 )
 
 // A command run outside a session observes the added folders the store
-// has records of: their skills, agents and commands roots, and their
-// configuration roots with only the instruction files recorded there (a
-// settings.json recorded under an added folder is not a file the client
-// reads there), never a root the caller lists already.
+// has records of. It observes their skills, agents and commands roots. Of
+// their configuration roots, only the instruction files recorded there
+// count. The client reads no settings.json under an added folder. A root
+// the caller lists already is never added again.
 func TestAddedRootsAreTheRecordedAddedFoldersInstructionsOnly(t *testing.T) {
 	s := newStart(t)
 	x := filepath.Join(t.TempDir(), "x")
@@ -49,7 +49,7 @@ func TestAddedRootsAreTheRecordedAddedFoldersInstructionsOnly(t *testing.T) {
 	}
 }
 
-// The roots observed from the store's records are bounded: past
+// The roots observed from the store's records are bounded. Past
 // baseline.MaxAddedRoots the rest are told, never walked.
 func TestAddedRootsAreBoundedAndThePastTheBoundIsTold(t *testing.T) {
 	s := newStart(t)

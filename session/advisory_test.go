@@ -18,8 +18,8 @@ import (
 
 var skills = claude.Root{Path: "/cfg/skills", Scope: claude.Global, Kind: claude.Skills}
 
-// standing is a candidate named name in state s; anomalous adds a symlink
-// entry, partial cuts it short.
+// standing is a candidate named name in state s. anomalous adds a symlink
+// entry; partial cuts it short.
 func standing(name string, s baseline.State, mods ...func(*baseline.Standing)) baseline.Standing {
 	st := baseline.Standing{ID: "sw" + strings.Repeat("a", 4) + name, Root: skills, Name: []byte(name), State: s}
 	if s != baseline.Removed {
@@ -161,8 +161,8 @@ func TestFirstRunAcceptsEveryFullyObservedCandidateAndSaysSo(t *testing.T) {
 	}
 }
 
-// A first run says what it accepted kind by kind (issue #23), in the
-// advisory and the person's line alike: a settings file or an MCP
+// A first run says what it accepted kind by kind (issue #23). The advisory
+// and the person's line both say it. A settings file or an MCP
 // configuration accepted unseen is not "a skill".
 func TestFirstRunCountsWhatItAcceptedByKind(t *testing.T) {
 	agents := claude.Root{Path: "/cfg/agents", Scope: claude.Global, Kind: claude.Agents}
@@ -285,7 +285,7 @@ func TestPendingReviewsToldBeforeYieldLinesUpToHalf(t *testing.T) {
 }
 
 // However many new candidates arrive, a BLOCK is never crowded out of the
-// advisory: it is named, and the new ones are counted.
+// advisory. It is named, and the new ones are counted.
 func TestABlockIsNeverCrowdedOutByNewCandidates(t *testing.T) {
 	var sts []baseline.Standing
 	for i := range 12 {

@@ -17,7 +17,7 @@ type AutoOutcome struct {
 }
 
 // Text is the outcome in one line, for the journal, the hook log and the
-// session: fixed words, numbers and a gated source only.
+// session. It holds fixed words, numbers and a gated source only.
 func (o *AutoOutcome) Text() string {
 	d := &o.Decision
 	if !d.Accept {
@@ -34,11 +34,11 @@ func pct(words, of int) string {
 	return fmt.Sprintf("%d %%", (words*100+of/2)/of)
 }
 
-// DecideAuto runs auto-accept for every pending candidate not yet halted,
-// once a person trusts a source (off until then: nothing is decided, and
-// pending candidates stay pending). content returns kept bytes by BLAKE3;
-// nil means none are kept, and every change then halts ("previous content
-// not kept") rather than being accepted unmeasured.
+// DecideAuto runs auto-accept for every pending candidate not yet halted.
+// It is off until a person trusts a source: then nothing is decided, and
+// pending candidates stay pending. content returns kept bytes by BLAKE3.
+// nil means none are kept. Every change then halts ("previous content not
+// kept") rather than being accepted unmeasured.
 func DecideAuto(sts []baseline.Standing, rec map[string]*reconcile.Reconciliation, trusted []string, content func(snapshot.Hash) ([]byte, bool)) []AutoOutcome {
 	if len(trusted) == 0 {
 		return nil
@@ -49,8 +49,8 @@ func DecideAuto(sts []baseline.Standing, rec map[string]*reconcile.Reconciliatio
 	var out []AutoOutcome
 	for i := range sts {
 		st := &sts[i]
-		// A review carried over by a rename waits for a person: the rename
-		// was announced by nobody.
+		// A review carried over by a rename waits for a person. Nobody
+		// announced the rename.
 		if !isPending(st) || st.Prior.Halt != nil || st.Prior.Renamed != nil || st.Digest() == nil {
 			continue
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Daemon is what can be known of the daemon: whether one holds its role
-// now (the flock) and its last heartbeat in the store (nil when none).
+// Daemon is what can be known of the daemon. Running: one holds its role
+// now (the flock). Heartbeat is its last in the store, nil when none.
 type Daemon struct {
 	Running   bool
 	Heartbeat *cache.Heartbeat
@@ -25,16 +25,16 @@ func (d Daemon) Alive(now time.Time) bool {
 }
 
 // Trusts reports whether the daemon's cached observation of root may stand
-// in for a walk: it is alive, watches everything (not degraded to
-// rescans), and its heartbeat names root.
+// in for a walk. The daemon is alive and watches everything, not degraded
+// to rescans. Its heartbeat names root.
 func (d Daemon) Trusts(root string, now time.Time) bool {
 	return d.Alive(now) && d.Heartbeat.Whole && slices.Contains(d.Heartbeat.Roots, root)
 }
 
 // cached returns the daemon's cached observations of the roots it is
-// trusted for, keyed by root path; nil means every root is walked. Without
-// a daemon (one flock tells) the store is not even opened, and any trouble
-// with it only means no cache: the caller advises it after the walk.
+// trusted for, keyed by root path. nil means every root is walked. Without
+// a daemon the store is not even opened: one flock tells. Any trouble with
+// the store only means no cache. The caller advises it after the walk.
 func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[string]*walker.Root {
 	if !cache.DaemonRunning(opts.Dir) {
 		return nil
@@ -47,9 +47,9 @@ func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 		}
 		d := Daemon{Running: true, Heartbeat: hb}
 		for _, r := range roots {
-			// Configuration files are read at every start: a few small
-			// files, whose canonical form (the facts told) and the scripts
-			// they run, outside any watched directory, no cache holds.
+			// Configuration files are read at every start. They are few and
+			// small. No cache holds their canonical form (the facts told) or
+			// the scripts they run, outside any watched directory.
 			if !d.Trusts(r.Path, now) || r.Kind == claude.Config || r.Kind == claude.ManagedSettings {
 				continue
 			}
@@ -69,8 +69,8 @@ func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 	return out
 }
 
-// observe walks the roots that are not cached, all under one shared
-// budget, and pairs every root with its observation.
+// observe walks the roots not cached, all under one shared budget. It
+// pairs every root with its observation.
 func observe(ctx context.Context, roots []claude.Root, cfg walker.Config, cached map[string]*walker.Root) []baseline.Observation {
 	var specs []walker.RootSpec
 	for _, r := range roots {

@@ -51,8 +51,8 @@ func TestTheDaemonsCacheIsTrustedOnlyWhileItWatchesTheRootWhole(t *testing.T) {
 	}
 }
 
-// fixture is a state directory with a store whose cache holds an
-// observation of root a that differs from what is on disk, so a test can
+// fixture is a state directory with a store. Its cache holds an
+// observation of root a that differs from what is on disk. So a test can
 // tell a cached root from a walked one.
 type fixture struct {
 	opts  baseline.Options

@@ -10,15 +10,15 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// CheckSubjects is what `check` reconciles: every candidate of roots
-// against the version a person reviewed SAFE, else its first-use version,
-// with what obs found there now. A candidate with neither (first seen after
-// the first run and never reviewed, or not in the store yet) is compared
-// with nothing, so all of its files stay listed as added until a person
-// records a verdict; a candidate whose removal was delivered was last seen
-// absent, since then. incomplete lists the candidates whose root could not
-// be listed: their absence says nothing. Candidates come in the order
-// scan shows them, by root, then by name.
+// CheckSubjects is what `check` reconciles. Each candidate of roots is
+// compared with the version a person reviewed SAFE, else its first-use
+// version, using what obs found there now. A candidate with neither is
+// compared with nothing. It was first seen after the first run and never
+// reviewed, or is not in the store yet. So all its files stay listed as
+// added until a person records a verdict. A candidate whose removal was
+// delivered was last seen absent. incomplete lists the candidates whose
+// root could not be listed: their absence says nothing. Candidates come
+// in scan's order, by root, then by name.
 func CheckSubjects(tx *baseline.Tx, roots []claude.Root, obs []baseline.Observation) (cands []reconcile.Candidate, incomplete []string, err error) {
 	known := map[string]int{}
 	for i, r := range roots {

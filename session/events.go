@@ -13,11 +13,11 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// fleetEvents are what a delivered session start tells a fleet: each
-// candidate it consumed as new, changed, removed or partial, each
-// auto-accept and halt applied, and each disagreement with Claude Code's
-// install record it told (every session while it stands). The session's
-// id comes from the hook.
+// fleetEvents are what a delivered session start tells a fleet. They hold
+// each candidate it consumed as new, changed, removed or partial. They
+// hold each auto-accept and halt applied. They hold each disagreement with
+// the client's install record it told, every session while it stands. The
+// session's id comes from the hook.
 func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
 	origin := events.Origin{SessionID: s.Session, Via: "session-start"}
 	auto, rec := in.Auto, in.Reconciled
@@ -67,8 +67,8 @@ func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) 
 const maxFileEvents = 256
 
 // fileEvents are a delivered candidate's changed files (File System
-// Activity), each with its reconciliation class and, for a file added or
-// modified whose bytes are kept, its SHA-256, which SIEMs index.
+// Activity), each with its reconciliation class. A file added or modified
+// whose bytes are kept carries its SHA-256, which SIEMs index.
 func fileEvents(origin events.Origin, st *baseline.Standing, r *reconcile.Reconciliation, content func(snapshot.Hash) ([]byte, bool)) []events.Event {
 	if r == nil {
 		return nil
@@ -99,7 +99,7 @@ func fleetCandidate(st *baseline.Standing) events.Candidate {
 	return events.Candidate{ID: st.ID, Kind: kind, Scope: string(st.Root.Scope), Name: name, Path: st.Root.Path + "/" + string(st.Name)}
 }
 
-// appendFleetEvents writes them beside the store; a failure is logged,
+// appendFleetEvents writes them beside the store. A failure is logged,
 // never fatal to the session start.
 func appendFleetEvents(ctx context.Context, s Start, adv *Advisory, in *Input, content func(snapshot.Hash) ([]byte, bool)) {
 	evs := fleetEvents(s, adv, in, content)

@@ -13,9 +13,9 @@ import (
 
 // A configuration candidate is told by its facts ("new SessionStart hook
 // runs …"), not as "changed". Facts hold attacker text, quoted, escaped and
-// cut by config.Fact.String. Every dangerous fact is told (config.Fact.Dangerous)
-// while the item's budget holds; other facts fill up to maxFacts, and the
-// rest are counted per kind, never dropped unsaid.
+// cut by config.Fact.String. Every dangerous fact is told
+// (config.Fact.Dangerous) while the item's budget holds. Other facts fill
+// up to maxFacts. The rest are counted per kind, never dropped unsaid.
 const maxFacts = 3
 
 // itemReserve is what an item's line keeps free for its other parts (the

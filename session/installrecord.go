@@ -12,23 +12,23 @@ import (
 	"github.com/skillwire/skillwire/events"
 )
 
-// Claude Code's own record of what it installed (installed_plugins.json)
-// is checked against each plugin's folder at every session start
-// (pluginrecord.Facts): a disagreement is a finding that
-// stands while the folder or the record stays as it is, so it is told in
-// every session, not once, and is never consumed.
+// Claude Code records what it installed in installed_plugins.json. Each
+// session start checks it against each plugin's folder
+// (pluginrecord.Facts). A disagreement stands while the folder and the
+// record stay as they are. So it is told in every session and never
+// consumed.
 
 // maxRecordLines and recordBudget bound what the install record's
-// findings take of the advisory; the rest are counted, never dropped
-// unsaid, and the items keep the remainder of textBudget.
+// findings take of the advisory. The rest are counted, never dropped
+// unsaid. The items keep the remainder of textBudget.
 const (
 	maxRecordLines = 3
 	recordBudget   = 1800
 )
 
 // recordCheck is the install-record check of one session start, run
-// beside the walk: its cost (a read of each managed plugin's folder) adds
-// to the session start only where it outlasts the walk.
+// beside the walk. It reads each managed plugin's folder. That cost adds
+// to the start only where it outlasts the walk.
 type recordCheck struct {
 	done  chan struct{}
 	facts []config.Fact
@@ -62,8 +62,8 @@ func recordChecker(p claude.Places) func() []config.Fact {
 	return func() []config.Fact { return pluginrecord.Facts(p) }
 }
 
-// wait is what the check found, or late when it did not finish before ctx
-// ended (or failed): then what it would have said is unknown, and told.
+// wait is what the check found. late: it failed, or did not finish
+// before ctx ended. Then what it would have said is unknown, and told.
 func (c *recordCheck) wait(ctx context.Context) (facts []config.Fact, late bool) {
 	if c == nil {
 		return nil, false
@@ -89,8 +89,8 @@ func (c *recordCheck) wait(ctx context.Context) (facts []config.Fact, late bool)
 const recordLate = "- install record not checked: skillwire could not compare Claude Code's installed_plugins.json with the plugins' folders within this session start's time, so whether a plugin's files are what the client installed is unknown; run skillwire status"
 
 // recordLines are the advisory's lines of the install record's findings,
-// dangerous first, each escaped by config.Fact.String, at most
-// maxRecordLines within recordBudget; the rest in one counted line.
+// dangerous first, each escaped by config.Fact.String. At most
+// maxRecordLines fit within recordBudget. The rest are one counted line.
 func recordLines(in Input) []string {
 	var lines []string
 	if in.InstallRecordLate {
@@ -129,10 +129,11 @@ func recordPlugins(fs []config.Fact) int {
 // record was not checked in time.
 const recordUnchecked = "not checked"
 
-// recordEvents are the fleet's findings of the install record: one per
-// fact, about the cached version its installPath names when the session
-// observed it (its id), else the install by its record; and, when the
-// check did not finish, one about installed_plugins.json of cfg.
+// recordEvents are the fleet's findings of the install record, one per
+// fact. A fact is about the cached version its installPath names, by id,
+// when the session observed it. Else it is about the install, by its
+// record. A check that did not finish adds one about cfg's
+// installed_plugins.json.
 func recordEvents(origin events.Origin, in *Input, cfg string) []events.Event {
 	var out []events.Event
 	if in.InstallRecordLate {

@@ -17,9 +17,9 @@ import (
 	"github.com/skillwire/skillwire/internal/testtree"
 )
 
-// recordStart is newStart with a configuration directory whose
-// installed_plugins.json records plug@mkt as version record (raw JSON
-// string text) at its cache folder 1.0.0.
+// recordStart is newStart with a configuration directory. Its
+// installed_plugins.json records plug@mkt at its cache folder 1.0.0. The
+// version recorded is record, raw JSON string text.
 func recordStart(t *testing.T, record string) Start {
 	s := newStart(t)
 	cfg := filepath.Join(filepath.Dir(s.Store.Dir), "cfg")
@@ -45,9 +45,9 @@ func runBoth(t *testing.T, s Start) (text, notice string) {
 }
 
 // A plugin whose folder disagrees with Claude Code's installed_plugins.json
-// is told at the session start, to the model escaped and to the person
-// counted, and again at every session while it stands (it is never
-// consumed); each session's fleet events carry it. Once the record and the
+// is told at the session start. The model gets it escaped, the person
+// counted. It is told again at every session while it stands: it is never
+// consumed. Each session's fleet events carry it. Once the record and the
 // folder agree, nothing is told. Control bytes of the record never get out.
 func TestAnInstallRecordFindingIsToldEverySessionWhileItStands(t *testing.T) {
 	s := recordStart(t, `9.9.9\u001b[2J\u202e`)
@@ -77,7 +77,7 @@ func TestAnInstallRecordFindingIsToldEverySessionWhileItStands(t *testing.T) {
 	}
 }
 
-// Without a usable store the findings are still told: they are about the
+// Without a usable store the findings are still told. They are about the
 // disk, not about what the store holds.
 func TestAnInstallRecordFindingIsToldWithoutAStore(t *testing.T) {
 	s := recordStart(t, "2.0.0")
@@ -93,8 +93,8 @@ func TestAnInstallRecordFindingIsToldWithoutAStore(t *testing.T) {
 	}
 }
 
-// A check that does not finish in time, or fails, is told as not checked
-// (unknown is a finding), never as nothing to say.
+// A check that fails or does not finish in time is told as not checked.
+// Unknown is a finding, never nothing to say.
 func TestAnInstallRecordNotCheckedIsToldNotSilent(t *testing.T) {
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -129,7 +129,8 @@ func TestAnInstallRecordNotCheckedIsToldNotSilent(t *testing.T) {
 }
 
 // Thousands of findings of huge hostile text take a bounded part of the
-// advisory, dangerous first, the rest counted, and a BLOCK is still named.
+// advisory. Dangerous ones go first, the rest are counted. A BLOCK is
+// still named.
 func TestInstallRecordFindingsNeverCrowdOutABlock(t *testing.T) {
 	var fs []config.Fact
 	for i := range 5000 {

@@ -10,12 +10,12 @@ import (
 	"github.com/skillwire/skillwire/claude/settings"
 )
 
-// mainAgentLines are the lines that say a settings file's "agent" makes a
-// candidate under an adverse verdict the session's main agent. No hook can
-// keep its instructions out of the session (they are its system prompt),
-// so the person and the model are told at every session start, and the
-// gate denies each Skill, Agent and Bash call made as it. The agent is
-// matched by its file's name as the client folds agent names.
+// mainAgentLines say a settings file's "agent" makes a candidate under an
+// adverse verdict the session's main agent. No hook can keep its
+// instructions out of the session: they are its system prompt. So the
+// person and the model are told at every session start. The gate denies
+// each Skill, Agent and Bash call made as it. The agent is matched by its
+// file's name, as the client folds agent names.
 func mainAgentLines(in Input) []string {
 	var lines []string
 	for i := range in.Standings {
@@ -42,8 +42,8 @@ func mainAgentLines(in Input) []string {
 	return lines
 }
 
-// agentNamed reports whether the agent ag answers to the folded name key:
-// by its file's name or by its frontmatter name, as the client names it.
+// agentNamed reports whether agent ag answers to the folded name key. It
+// answers by its file's name or its frontmatter name, as the client's.
 func agentNamed(ag *baseline.Standing, key string) bool {
 	if claude.AgentKey(string(bytes.TrimSuffix(ag.Name, []byte(".md")))) == key {
 		return true
@@ -57,10 +57,10 @@ func agentNamed(ag *baseline.Standing, key string) bool {
 	return json.Unmarshal(ag.Observed.Canonical, &fm) == nil && fm.Name != nil && claude.AgentKey(*fm.Name) == key
 }
 
-// hooksOffElsewhere are the settings files of the registered projects
-// other than this one that switch skillwire's hooks off (a project's own
-// disableAllHooks stops the very hook that would tell it, so it is told in
-// the next session where hooks run). Bounded by maxHooksOffProjects.
+// hooksOffElsewhere are the settings files of other registered projects
+// that switch skillwire's hooks off. A project's own disableAllHooks stops
+// the very hook that would tell it. So it is told in the next session where
+// hooks run. Bounded by maxHooksOffProjects.
 func hooksOffElsewhere(p claude.Places, current string, projects []string) []settings.HooksOff {
 	if p.Config == "" {
 		return nil
@@ -73,8 +73,8 @@ func hooksOffElsewhere(p claude.Places, current string, projects []string) []set
 		if proj == current {
 			continue
 		}
-		// Only the project's own files: the user's settings.json, were it
-		// to switch hooks off, would have stopped this session's too.
+		// Only the project's own files. The user's settings.json, were it to
+		// switch hooks off, would have stopped this session's hooks too.
 		q := claude.Places{Managed: p.Managed, Project: proj}
 		for _, h := range settings.HooksOffIn(q) {
 			if h.Scope == claude.Project {

@@ -8,16 +8,16 @@ import (
 	"github.com/skillwire/skillwire/claude/config"
 )
 
-// The advisory goes to the model, the party a tree's author talks to; the
+// The advisory goes to the model, the party a tree's author talks to. The
 // person sees only the hook's systemMessage. So the person's line counts
-// every item (told or held over) in fixed words and says what to run: it
+// every item, told or held over, in fixed words, and says what to run. It
 // holds no name, id or quoted text at all.
 
 // noticeRun is what the notice tells the person to run.
 const noticeRun = " — run `skillwire status`"
 
-// notice is the person's one line for an advisory of items, "" when there
-// is nothing to say.
+// notice is the person's one line for an advisory of items. It is ""
+// when there is nothing to say.
 func notice(in Input, accepted string, items []item, instructions int) string {
 	var parts []string
 	if in.StoreProblem != "" {

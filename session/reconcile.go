@@ -10,8 +10,8 @@ import (
 	"github.com/skillwire/skillwire/snapshot"
 )
 
-// wanted reports whether st's changes are reconciled: what a session is
-// told as changed or new, and what is pending.
+// wanted reports whether st's changes are reconciled. Those of what a
+// session is told as changed or new, and of what is pending, are.
 func wanted(st *baseline.Standing) bool {
 	if st.ID == "" || st.Observed == nil {
 		return false
@@ -21,10 +21,10 @@ func wanted(st *baseline.Standing) bool {
 }
 
 // readSubjects reads, for every wanted standing, the reference its
-// changes are measured against: a plugin version new since the last
-// session is measured against the version it replaces (rep), so the files
+// changes are measured against. A plugin version new since the last
+// session is measured against the version it replaces (rep). So the files
 // that differ from it are named, not every file as added. Nothing is read
-// for the others: the session start without changes stays as fast as
+// for the others. A session start without changes stays as fast as
 // before.
 func readSubjects(tx *baseline.Tx, sts []baseline.Standing, rep map[string]*Replaced) (reconcile.Subjects, error) {
 	versus := func(st *baseline.Standing) *Replaced {
@@ -44,7 +44,7 @@ func readSubjects(tx *baseline.Tx, sts []baseline.Standing, rep map[string]*Repl
 }
 
 // ReadDifferingSubjects is readSubjects for every standing that differs
-// from its reference, delivered already or not: what scan shows as each
+// from its reference, delivered already or not. Scan shows these as each
 // candidate's changes (DESIGN.md §7). A candidate never reviewed and not
 // accepted on first use differs from nothing: all of it is added.
 func ReadDifferingSubjects(tx *baseline.Tx, sts []baseline.Standing) (reconcile.Subjects, error) {
@@ -61,7 +61,7 @@ var typeOrder = []snapshot.ChangeType{snapshot.Modified, snapshot.Added, snapsho
 var typeWords = map[snapshot.ChangeType]string{snapshot.Modified: "modified", snapshot.Added: "added",
 	snapshot.Removed: "removed", snapshot.ModeChanged: "changed in mode"}
 
-// Summary sums a reconciliation up in one line of fixed templates:
+// Summary sums a reconciliation up in one line of fixed templates. Say,
 // "2 files modified, not announced in any audit log: a, b; see skillwire
 // diff ID".
 func Summary(r *reconcile.Reconciliation, id string) string {

@@ -10,12 +10,13 @@ import (
 )
 
 // DetectRenames pairs, within one comparison, each removed candidate
-// reviewed SAFE with a new candidate of the same root that is the same
-// thing under another name: the same frontmatter name (from kept bytes;
-// content may be nil), or most file hashes shared. Told as a rename and
-// carried over on delivery (baseline.Reviews.Carry), the review keeps the
-// candidate pending, so a rename never turns a pending change into a
-// one-time notice. Each candidate is paired at most once.
+// reviewed SAFE with a new one of the same root. The new one must be the
+// same thing under another name. It has the same frontmatter name, from
+// kept bytes (content may be nil). Or it shares most file hashes. It is
+// told as a rename, and the review is carried over on delivery
+// (baseline.Reviews.Carry). The review keeps the candidate pending. So a
+// rename never turns a pending change into a one-time notice. Each
+// candidate is paired at most once.
 func DetectRenames(tx *baseline.Tx, sts []baseline.Standing, content func(snapshot.Hash) ([]byte, bool)) ([]baseline.Rename, error) {
 	var out []baseline.Rename
 	used := map[string]bool{}
@@ -47,8 +48,8 @@ func DetectRenames(tx *baseline.Tx, sts []baseline.Standing, content func(snapsh
 	return out, nil
 }
 
-// sharesMostFiles: more than half of the files of the larger version have
-// their content (hash) in the other.
+// sharesMostFiles: over half the files of the larger version have their
+// content (hash) in the other.
 func sharesMostFiles(a, b *snapshot.Manifest) bool {
 	hashes := map[snapshot.Hash]bool{}
 	na := 0
@@ -70,8 +71,8 @@ func sharesMostFiles(a, b *snapshot.Manifest) bool {
 	return shared > 0 && 2*shared > max(na, nb)
 }
 
-// sameFrontmatterName compares the frontmatter name of the main files
-// (SKILL.md, or the candidate file itself), from kept bytes only.
+// sameFrontmatterName compares the main files' frontmatter names. The main
+// file is SKILL.md, or the candidate file itself. Kept bytes only.
 func sameFrontmatterName(a, b *snapshot.Manifest, content func(snapshot.Hash) ([]byte, bool)) bool {
 	if content == nil {
 		return false

@@ -21,8 +21,8 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// life is a store and one global skills root, run through sessions the
-// way the hook runs them: observe, compare, build, deliver, apply.
+// life is a store and one global skills root, run through sessions as the
+// hook runs them. Observe, compare, build, deliver, apply.
 type life struct {
 	t    *testing.T
 	opts baseline.Options
@@ -52,8 +52,8 @@ func newLife(t *testing.T) *life {
 		kept: map[snapshot.Hash][]byte{}}
 }
 
-// announce appends an audit entry for rel (relative to the root) with its
-// content's SHA-256, from source, in the global or the project's log.
+// announce appends an audit entry for rel, relative to the root. It holds
+// its content's SHA-256, from source, in the global or the project's log.
 func (l *life) announce(rel, source string, project bool) {
 	b, err := os.ReadFile(filepath.Join(l.root.Path, rel))
 	must(l.t, err)
@@ -314,7 +314,7 @@ func TestAuditedRefineByATrustedSourceWithinBoundsIsAutoAccepted(t *testing.T) {
 	}
 }
 
-// An auto-accept is recorded when decided but consumed only when told: an
+// An auto-accept is recorded when decided but consumed only when told. An
 // advisory that was not delivered leaves it to the next session.
 func TestAnAutoAcceptNotDeliveredIsToldNextSession(t *testing.T) {
 	l := reviewed(t)
@@ -462,8 +462,8 @@ func (l *life) rename(from, to string) {
 	must(l.t, os.Rename(filepath.Join(l.root.Path, from), filepath.Join(l.root.Path, to)))
 }
 
-// Renaming a reviewed skill's directory keeps its review: the candidate
-// under its new name is pending, told every session, until a person acts.
+// Renaming a reviewed skill's directory keeps its review. Under its new
+// name the candidate is pending, told every session, until a person acts.
 func TestARenamedReviewedSkillStaysPendingUntilAPersonActs(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

@@ -13,56 +13,56 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Start is one session start: the roots it observes and how, the store it
-// compares them with, and what the comparison needs.
+// Start is one session start. It holds the roots it observes and how, the
+// store it compares them with, and what the comparison needs.
 type Start struct {
 	Roots []claude.Root
 	Walk  walker.Config
-	// WalkTimeout bounds the walk: what it did not reach in time is told
+	// WalkTimeout bounds the walk. What it did not reach in time is told
 	// as not fully observable.
 	WalkTimeout time.Duration
 	Store       baseline.Options
-	// Audit reads the audit logs (and says in fixed words why it could
-	// not); it is called only when something is to be reconciled.
+	// Audit reads the audit logs, and says in fixed words why it could
+	// not. It is called only when something is to be reconciled.
 	Audit func() ([]reconcile.Source, string)
 	// Project, when set, is registered once, for the daemon to watch.
 	Project string
-	// Log receives one line per auto-accept and halt, one per delivery,
-	// and why a delivery was not recorded.
+	// Log receives a line per auto-accept, halt and delivery. It also
+	// hears why a delivery was not recorded.
 	Log zerolog.Logger
-	// Warned: the deliverer adds words of its own (a warning), so even an
+	// Warned: the deliverer adds a warning of its own. So even an
 	// advisory with nothing to say is delivered.
 	Warned bool
 	// Session is Claude Code's session id, for the fleet's events.
 	Session string
 	// Places, when set, are read for other projects that switch
-	// skillwire's hooks off (told where its hooks still run).
+	// skillwire's hooks off. Those are told where its hooks still run.
 	Places claude.Places
-	// Stderr, when set, is told of what the hook could not do beside its
-	// answer (the fleet events not written: a full disk, say).
+	// Stderr, when set, hears what the hook could not do beside its
+	// answer. The fleet events not written on a full disk, say.
 	Stderr io.Writer
 }
 
-// Run is one session start, end to end: it observes the roots (the
-// daemon's cache standing in where it is trusted), compares them with the
-// store, reconciles and auto-accepts, builds the advisory and hands its
-// text and the person's notice to deliver, which reports whether it was written whole. What it
-// told is recorded only then (Deliver). Without a usable store the
-// advisory says so, with what could not be observed, and records nothing.
-// The error is why the store could not be read, or why what was
-// delivered was not recorded (logged too): the next session advises it
-// again.
+// Run is one session start, end to end. It observes the roots, the
+// daemon's cache standing in where it is trusted. It compares them with
+// the store, reconciles and auto-accepts, and builds the advisory. deliver
+// gets its text and the person's notice, and reports whether it wrote
+// them whole. Only then is what it told recorded (Deliver). Without a
+// usable store the advisory says so, with what could not be observed. It
+// records nothing then. The error is why the store could not be read, or
+// why what was delivered was not recorded (logged too). The next session
+// advises it again.
 func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (Advisory, error) {
-	// What the content store keeps already is not staged again: an
-	// unchanged tree's walk then copies nothing (and faults no memory in).
+	// What the content store keeps already is not staged again. An
+	// unchanged tree's walk then copies nothing, and faults no memory in.
 	kept := history.OpenKept(s.Store.Dir)
 	defer kept.Close()
 	keep := history.NewKeeper(s.Store, kept.Has)
 	cfg := s.Walk
 	keep.Attach(&cfg)
 
-	// The install record is checked beside the walk, within the same
-	// time: past it, it is told unchecked.
+	// The install record is checked beside the walk, within its time.
+	// Past it, the record is told unchecked.
 	recordCtx, cancelRecord := context.WithTimeout(ctx, s.WalkTimeout)
 	defer cancelRecord()
 	records := startRecordCheck(recordChecker(s.Places))
@@ -96,8 +96,8 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 		s.Log.Warn().Err(err).Msg("session-start: delivered, not recorded; the next session is told again")
 	}
 	if delivered && err == nil {
-		// After the session was told and it was recorded, never before:
-		// the fleet sees what the person and the model were told.
+		// Only after the session was told and it was recorded. The fleet
+		// sees what the person and the model were told.
 		appendFleetEvents(ctx, s, &adv, &in, c.Content)
 	}
 	if kerr := keep.Err(); kerr != nil {
@@ -110,7 +110,7 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 type Delivery struct {
 	Store    baseline.Options
 	Advisory Advisory
-	// Auto are the auto-accept outcomes applied with the advisory: the
+	// Auto are the auto-accept outcomes applied with the advisory. The
 	// versions accepted are kept with those it consumed.
 	Auto []AutoOutcome
 	// Keeper keeps the versions delivered (history.Delivered); nil keeps
@@ -119,11 +119,11 @@ type Delivery struct {
 }
 
 // Deliver is the one delivery path, for session starts and `scan
-// --update`: deliver hands the advisory over and reports whether it was
-// written whole; only then is what it told recorded, in one transaction
+// --update`. deliver hands the advisory over and reports whether it was
+// written whole. Only then is what it told recorded, in one transaction
 // (Advisory.Apply, and the versions it delivered kept). Never advance
-// before delivery: an undelivered advisory records nothing, so the next
-// session is told again. It reports whether deliver succeeded; the error
+// before delivery: an undelivered advisory records nothing. So the next
+// session is told again. It reports whether deliver succeeded. The error
 // is why what was delivered was not recorded.
 func Deliver(d Delivery, deliver func() bool) (bool, error) {
 	if !deliver() {
@@ -141,7 +141,7 @@ func Deliver(d Delivery, deliver func() bool) (bool, error) {
 		if err := d.Advisory.Apply(tx, now); err != nil {
 			return err
 		}
-		// A version not kept loses a diff later, and never fails the
+		// A version not kept loses a diff later. It never fails the
 		// delivery: one not recorded would be told again.
 		if d.Keeper != nil {
 			d.Keeper.Keep(tx, wants, now)
@@ -150,11 +150,11 @@ func Deliver(d Delivery, deliver func() bool) (bool, error) {
 	})
 }
 
-// Scanned is what `scan --update` delivers: every standing it printed
-// becomes the delivered baseline (each accepted as such on the store's
-// first run). It prints no change event, pending review, auto-accept,
-// rename or instruction file, so it consumes none: those are still told
-// at the next session start.
+// Scanned is what `scan --update` delivers. Every standing it printed
+// becomes the delivered baseline, accepted as such on the store's first
+// run. It prints no change event, pending review, auto-accept, rename or
+// instruction file. So it consumes none: the next session start tells
+// them.
 func Scanned(sts []baseline.Standing, firstRun bool) Advisory {
 	return Advisory{Consume: sts, FirstRun: firstRun}
 }

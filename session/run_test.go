@@ -170,9 +170,9 @@ func TestScannedAdvancesWhatWasPrintedAndLeavesEventsForTheNextSession(t *testin
 	}))
 }
 
-// A delivered session start tells a fleet what it told: one OCSF event per
-// candidate it consumed, with the session's id; an undelivered one writes
-// none (never before delivery).
+// A delivered session start tells a fleet what it told. It writes one
+// OCSF event per candidate it consumed, with the session's id. An
+// undelivered one writes none: never before delivery.
 func TestRunTellsAFleetWhatItDeliveredAndNothingBefore(t *testing.T) {
 	s := newStart(t)
 	s.Session = "sess-42"
@@ -218,8 +218,8 @@ func TestRunTellsAFleetEachChangedFile(t *testing.T) {
 	}
 }
 
-// A session start whose fleet events cannot be written still answers, and
-// says so on stderr (issue 24's fault: the events file cannot be written).
+// A session start whose fleet events cannot be written still answers. It
+// says so on stderr. Issue 24's fault: the events file cannot be written.
 func TestRunAnswersAndSaysSoWhenTheFleetEventsCannotBeWritten(t *testing.T) {
 	s := newStart(t)
 	must(t, os.MkdirAll(filepath.Join(s.Store.Dir, "events.ndjson"), 0o700)) // not a file: every append fails

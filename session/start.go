@@ -18,8 +18,8 @@ import (
 type comparison struct {
 	Store baseline.Options
 	Obs   []baseline.Observation
-	// Audit reads the audit logs (and says in fixed words why it could
-	// not); it is called only when something is to be reconciled, so a
+	// Audit reads the audit logs, and says in fixed words why it could
+	// not. It is called only when something is to be reconciled. So a
 	// quiet session start costs what it did before reconciliation.
 	Audit func() ([]reconcile.Source, string)
 	// Content returns kept bytes by BLAKE3; nil when none are kept.
@@ -28,18 +28,18 @@ type comparison struct {
 	Now     time.Time
 	// Project, when set, is registered once, for the daemon to watch.
 	Project string
-	// Places, when its Config is set, are where the other registered
-	// projects' settings are read for disableAllHooks (Input.HooksOff).
+	// Places, when its Config is set, locate the other registered
+	// projects. Their settings are read for disableAllHooks (Input.HooksOff).
 	Places claude.Places
 	// Log receives one line per auto-accept and halt.
 	Log zerolog.Logger
 }
 
-// prepare compares the observation with the store, reconciles what
-// changed with the audit logs and runs bounded auto-accept, recording its
-// decisions (they are decisions, not tells: they stand whether or not the
-// advisory is delivered). The store is never held while logs are read or
-// files hashed. The Input it returns is ready for build.
+// prepare compares the observation with the store. It reconciles what
+// changed with the audit logs and runs bounded auto-accept. It records the
+// auto-accept decisions: they are decisions, not tells, and stand whether
+// or not the advisory is delivered. The store is never held while logs are
+// read or files hashed. The Input it returns is ready for build.
 func (s *comparison) prepare() (Input, error) {
 	in := Input{Obs: s.Obs}
 	st, err := baseline.Open(s.Store)
@@ -84,8 +84,8 @@ func (s *comparison) prepare() (Input, error) {
 	if err == nil && !registered {
 		err = st.Update(func(tx *baseline.Tx) error { return tx.Projects().Register(s.Project, s.Now) })
 	}
-	// The logs are read and files hashed without the store: its lock is
-	// released for the while, and taken again only to record decisions.
+	// The logs are read and files hashed without the store. Its lock is
+	// released meanwhile, and taken again only to record decisions.
 	st.Close()
 	if err != nil || len(subjects.Candidates) == 0 {
 		return in, err

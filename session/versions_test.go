@@ -96,8 +96,8 @@ func TestANewVersionOfAnUnreviewedPluginIsToldOnce(t *testing.T) {
 }
 
 // The version replaced is the one Claude Code's record named, not the
-// greatest folder: a folder 2.0.0 lying in the cache (never reviewed) must
-// not stand in for the reviewed, installed 1.0.0 when 3.0.0 arrives.
+// greatest folder. A folder 2.0.0 lies in the cache, never reviewed. It
+// must not stand in for the reviewed, installed 1.0.0 when 3.0.0 arrives.
 func TestTheVersionReplacedIsTheOneTheClientHadInstalled(t *testing.T) {
 	l := pluginLife(t)
 	l.version("1.0.0", "reviewed words")

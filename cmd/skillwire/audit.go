@@ -16,7 +16,7 @@ import (
 )
 
 // auditScopes names each scope's audit log (auditlog.Scopes), global
-// first; a relative $SKILLWIRE_AUDIT_LOG is refused input.
+// first. A relative $SKILLWIRE_AUDIT_LOG is refused input.
 func (w *world) auditScopes(s *streams) ([]auditlog.Scope, error) {
 	env, _ := s.getenv("SKILLWIRE_AUDIT_LOG")
 	scopes, err := auditlog.Scopes(env, w.roots)
@@ -112,10 +112,10 @@ Exit 0 appended, 2 refused input, 4 an untrusted or busy log.`,
 	return cmd
 }
 
-// auditSHA256 hashes, through the walker, the file an entry names, when it
-// is a regular file inside a watched root or at an absolute path (a script
-// a settings file runs is named where it lies); otherwise it says on stderr
-// why the entry goes without a hash.
+// auditSHA256 hashes, through the walker, the file an entry names. The
+// file must be regular, inside a watched root or at an absolute path. A
+// script a settings file runs is named where it lies. Otherwise it says on
+// stderr why the entry goes without a hash.
 func auditSHA256(s *streams, sc auditlog.Scope, path string) string {
 	root, rel, ok := sc.Locate(path)
 	if i := strings.LastIndexByte(path, '/'); !ok && strings.HasPrefix(path, "/") {

@@ -21,8 +21,8 @@ func (f *confirmFlags) register(cmd *cobra.Command, yesHelp, dryRunHelp string) 
 }
 
 // proceed is called once the change has been shown. It is false on a dry
-// run (said on out), and an exit-2 error when neither --yes nor a yes typed
-// on a terminal confirms it; nothing names what was not done.
+// run, said on out. It is an exit-2 error unless --yes or a yes typed on a
+// terminal confirms it. nothing names what was not done.
 func (f confirmFlags) proceed(s *streams, question, nothing string) (bool, error) {
 	if f.dryRun {
 		fmt.Fprintf(s.out, "dry run: %s\n", nothing)
@@ -34,8 +34,8 @@ func (f confirmFlags) proceed(s *streams, question, nothing string) (bool, error
 	return true, nil
 }
 
-// confirm asks question on a terminal; anything but an explicit yes is a
-// no, and without a terminal there is no one to ask.
+// confirm asks question on a terminal. Anything but an explicit yes is a
+// no. Without a terminal there is no one to ask.
 func confirm(s *streams, question string) bool {
 	in, ok := s.in.(*os.File)
 	if !ok || !isTerminal(in) {

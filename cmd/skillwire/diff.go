@@ -97,8 +97,8 @@ store unusable (a corrupt object is never shown).`,
 			if err != nil {
 				return err
 			}
-			// The canonical forms the store keeps: the one last delivered and
-			// the one reviewed SAFE (nil when none); and the reference check
+			// The canonical forms the store keeps: the one last delivered, and
+			// the one reviewed SAFE (nil when none). Also the reference check
 			// measures changes against, for the time they are measured since.
 			var forms [][]byte
 			var start *baseline.Version // FROM when none is named (history.From)
@@ -135,10 +135,11 @@ store unusable (a corrupt object is never shown).`,
 				to, out.To = &v.Manifest, diffSideJSON{Digest: new(v.Digest.String())}
 			} else {
 				c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
-				if c.Partial() {
+				d := baseline.DigestOf(&c)
+				if d == nil {
 					return fail(exitFinding, "%s could not be fully observed (partial); nothing to compare", ref.id)
 				}
-				to, out.To = &c.Manifest, diffSideJSON{Digest: new(c.Digest.String()), OnDisk: true}
+				to, out.To = &c.Manifest, diffSideJSON{Digest: new(d.String()), OnDisk: true}
 				forms = append(forms, c.Canonical)
 			}
 			cs, err := w.contentStore()
@@ -191,9 +192,9 @@ store unusable (a corrupt object is never shown).`,
 	return cmd
 }
 
-// diffSince is when the changes from version from are measured since: the
-// time of check's reference when from is it (reviewed, or first used),
-// else when from was last kept. Only an audit entry after it explains one.
+// diffSince is when the changes from version from are measured since.
+// When from is check's reference (reviewed, or first used), its time. Else
+// when from was last kept. Only an audit entry after it explains one.
 func diffSince(from *baseline.Version, ref *baseline.Reference) time.Time {
 	if ref != nil && ref.Digest == from.Digest {
 		return ref.At
@@ -202,9 +203,9 @@ func diffSince(from *baseline.Version, ref *baseline.Reference) time.Time {
 }
 
 // diffClasses reconciles c's changes with the audit logs as check does
-// (reconcile.Run), the TO side's bytes from content: each change by its
-// raw path. problem says why the logs could not be read ("" when they
-// were): then no class is known.
+// (reconcile.Run). The TO side's bytes come from content, each change by
+// its raw path. problem says why the logs could not be read, "" when they
+// were. Then no class is known.
 func (w *world) diffClasses(s *streams, c reconcile.Candidate, lim walker.Limits, content history.Content) (map[string]reconcile.Change, string) {
 	src, problem := w.readAudit(s)
 	if problem != "" {
@@ -251,8 +252,8 @@ func fileJSON(d *history.FileDiff, stat bool) fileDiffJSON {
 	return j
 }
 
-// printDiff renders a diff for a terminal: everything in it is escaped
-// already (history.Diff escapes paths and text).
+// printDiff renders a diff for a terminal. Everything in it is escaped
+// already: history.Diff escapes paths and text.
 func printDiff(w io.Writer, out *diffJSON, ds []history.FileDiff, stat bool) {
 	from, to := "nothing (never reviewed)", *out.To.Digest
 	if out.From.Digest != nil {
@@ -311,8 +312,8 @@ func kindText(e *snapshot.Entry) string {
 	return e.Kind.String()
 }
 
-// configRoots are the hashes of the file entries of ms when the candidate
-// is a configuration file: the content kept of them is its form.
+// configRoots are the hashes of the file entries of ms, for a
+// configuration file. The content kept of them is its form.
 func configRoots(root claude.Root, name []byte, ms ...*snapshot.Manifest) []snapshot.Hash {
 	if !claude.IsForm(root.Kind, name) {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -23,8 +24,8 @@ type digestJSON struct {
 	Entries   int           `json:"entries"`
 	Partial   bool          `json:"partial"`
 	Anomalies []anomalyJSON `json:"anomalies"`
-	// ViaSymlink: the candidate is a top-level link, observed through it
-	// (information, not an anomaly; the link text is in the digest).
+	// ViaSymlink: the candidate is a top-level link, observed through it.
+	// It is information, not an anomaly; the link text is in the digest.
 	ViaSymlink bool `json:"via_symlink"`
 }
 
@@ -67,11 +68,8 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 			}
 			c := observeForDigest(cmd.Context(), s, dir, name, cfg)
 			found := c.Anomalies()
-			out := digestJSON{Entries: len(c.Manifest.Entries), Partial: c.Partial(), Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
-			if !c.Partial() {
-				d := c.Digest.String()
-				out.Digest = &d
-			}
+			out := digestJSON{Digest: hashString(baseline.DigestOf(&c)), Entries: len(c.Manifest.Entries), Partial: c.Partial(),
+				Anomalies: []anomalyJSON{}, ViaSymlink: c.Manifest.ViaLink}
 			for _, f := range found {
 				out.Anomalies = append(out.Anomalies, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
 			}
@@ -93,10 +91,10 @@ Exit 0 clean, 3 anomalous or partial, 2 refused.`,
 	return cmd
 }
 
-// observeForDigest observes dir/name as scan and record do: under the root
-// that holds it (a configuration file reduced to what it configures, a
-// plugin version as the cache's), so the digest printed is the one record
-// binds; anything else plainly.
+// observeForDigest observes dir/name as scan and record do, under the root
+// that holds it. A configuration file is reduced to what it configures; a
+// plugin version is observed as the cache's. So the digest printed is the
+// one record binds. Anything else is observed plainly.
 func observeForDigest(ctx context.Context, s *streams, dir string, name []byte, cfg walker.Config) walker.Candidate {
 	var places claude.Places
 	if w, err := loadWorld(s); err == nil {

@@ -18,12 +18,12 @@ import (
 )
 
 // exitKinds is the one mapping from the libraries' error kinds to exit
-// codes (DESIGN.md §7), matched with errors.Is, first match wins.
+// codes (DESIGN.md §7). errors.Is matches them; the first match wins.
 var exitKinds = []struct {
 	err  error
 	code int
 }{
-	// Internal or I/O error: writing failed on the system's side, or a
+	// Internal or I/O error. Writing failed on the system's side, or a
 	// folder's backups use every name (README: exit 1).
 	{settings.ErrTooManyBackups, exitInternal},
 	{settings.ErrWrite, exitInternal},
@@ -71,8 +71,8 @@ var exitKinds = []struct {
 	{fs.ErrNotExist, exitNoAudit},
 }
 
-// exitCode is the exit code of err's kind, or fallback for an error of no
-// kind listed: the command knows what its other failures mean.
+// exitCode is the exit code of err's kind. An error of no kind listed
+// gets fallback: the command knows what its other failures mean.
 func exitCode(err error, fallback int) int {
 	for _, k := range exitKinds {
 		if errors.Is(err, k.err) {
@@ -82,14 +82,14 @@ func exitCode(err error, fallback int) int {
 	return fallback
 }
 
-// failure is err as the command's failure: its kind's exit code (else
-// fallback) and its text, defanged, since a path in it may hold any byte.
+// failure is err as the command's failure: its kind's exit code, else
+// fallback, and its text. The text is defanged: a path may hold any byte.
 func failure(err error, fallback int) error {
 	return fail(exitCode(err, fallback), "%s", defang(err.Error()))
 }
 
-// storeErr is a failure to use the store: could not audit, unless its kind
-// says otherwise (a refused verdict), and an absent store says how to
+// storeErr is a failure to use the store. It could not audit, unless its
+// kind says otherwise (a refused verdict). An absent store says how to
 // create one.
 func storeErr(err error) error {
 	if errors.Is(err, baseline.ErrAbsent) {

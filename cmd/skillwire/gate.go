@@ -10,10 +10,8 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/managed"
-	"github.com/skillwire/skillwire/claude/steer"
 	"github.com/skillwire/skillwire/gate"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -151,8 +149,8 @@ records nothing. The event cannot block.`),
 	}
 }
 
-// runGateHook reads the hook's input within the gate's deadline, prints
-// gate.Handle's answer and logs an ask or deny.
+// runGateHook reads the hook's input within the gate's deadline. It
+// prints gate.Handle's answer and logs an ask or deny.
 func runGateHook(ctx context.Context, s *streams, event string) {
 	ctx, cancel := context.WithTimeout(ctx, gate.Deadline)
 	defer cancel()
@@ -178,10 +176,10 @@ func runGateHook(ctx context.Context, s *streams, event string) {
 	}
 }
 
-// logGate writes one line to the hook log beside the store in dir for an
-// ask or deny the hook printed (its stderr line is kept as well). With no
-// trusted state directory ("": unlocated, or steered by project settings)
-// there is no log to write to.
+// logGate writes one line to the hook log beside the store in dir. It
+// logs an ask or deny the hook printed; its stderr line stays too. With no
+// trusted state directory there is no log to write to. dir is "" then:
+// unlocated, or steered by project settings.
 func logGate(dir, event string, answer gate.Answer, reason string, ids ...string) {
 	if dir == "" {
 		return
@@ -194,41 +192,6 @@ func logGate(dir, event string, answer gate.Answer, reason string, ids ...string
 		e = e.Strs("ids", ids)
 	}
 	e.Msg("gate")
-}
-
-// steeredSession delivers the session start's one line when the project's
-// settings steer skillwire, and reports whether it did; settings that
-// only could not be read leave a warning line for the advisory instead.
-func steeredSession(s *streams, cwd string, out *hookOut) bool {
-	ps := claude.HookProjects(claudeEnv(s), cwd)
-	n := steer.SessionNotice(ps...)
-	if n != "" {
-		out.deliver(n, n)
-		return true
-	}
-	out.warnFirst(steer.SessionWarning(ps...))
-	return false
-}
-
-// warnFirst adds a line said before whatever o delivers; the deadline's
-// delivery may read it from another goroutine.
-func (o *hookOut) warnFirst(line string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	switch {
-	case line == "":
-	case o.warn == "":
-		o.warn = line
-	default:
-		o.warn += "\n" + line
-	}
-}
-
-// warned reports whether a line is to be said first.
-func (o *hookOut) warned() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.warn != ""
 }
 
 // gateEnv is the gate's view of the world for the hook's cwd.

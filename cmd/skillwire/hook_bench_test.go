@@ -35,9 +35,9 @@ func writeFiles(b *testing.B, dir string, n int, data []byte) {
 	}
 }
 
-// hookBenchWith adds, with plugins, what issue #15 watches: 20 installed
-// plugins of 20 files, one of them with a node_modules of 20,000 files of
-// 1 KiB in 200 directories, and a settings.json with a hook, a CLAUDE.md
+// hookBenchWith adds, with plugins, what issue #15 watches. That is 20
+// installed plugins of 20 files. One has a node_modules of 20,000 files of
+// 1 KiB in 200 directories. Then a settings.json with a hook, a CLAUDE.md
 // and a ~/.claude.json of 200 KB.
 func hookBenchWith(b *testing.B, plugins bool) (*streams, map[string]string) {
 	dir := b.TempDir()
@@ -165,8 +165,8 @@ func fastPath(b *testing.B, env map[string]string) {
 }
 
 // BenchmarkHookOneChanged is the hook on the same tree with one skill
-// changed at each session start: the change is reconciled with the audit
-// log (absent here) and told.
+// changed at each session start. The change is reconciled with the audit
+// log, absent here, and told.
 func BenchmarkHookOneChanged(b *testing.B) {
 	s, env := hookBench(b)
 	p := env["CLAUDE_CONFIG_DIR"] + "/skills/skill-000/f00"
@@ -190,10 +190,10 @@ func BenchmarkHookOneChanged(b *testing.B) {
 }
 
 // managedPlugin adds to hookBench's tree the copy of one plugin a managed
-// install recorded, with the copyHash the pinned client wrote for it (the
-// vector of plugin_install_record.txtar); withHash false records the
-// same install without it, so the two benchmarks differ only by the
-// check of one copy.
+// install recorded. It carries the copyHash the pinned client wrote for it
+// (the vector of plugin_install_record.txtar). withHash false records the
+// same install without it. So the two benchmarks differ only by the check
+// of one copy.
 func managedPlugin(b *testing.B, withHash bool) *streams {
 	s, env := hookBench(b)
 	cfg := env["CLAUDE_CONFIG_DIR"]
@@ -227,8 +227,8 @@ func managedPlugin(b *testing.B, withHash bool) *streams {
 }
 
 // BenchmarkHookManagedPluginUnchanged is the hook with nothing changed
-// where one managed plugin's install recorded a copyHash: the copy is read
-// and hashed as the client hashes it, and agrees (nothing told).
+// where one managed plugin's install recorded a copyHash. The copy is read
+// and hashed as the client hashes it, and agrees: nothing is told.
 func BenchmarkHookManagedPluginUnchanged(b *testing.B) { runUnchanged(b, managedPlugin(b, true)) }
 
 // BenchmarkHookManagedPluginNoCopyHash is the same install recording no

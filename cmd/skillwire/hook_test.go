@@ -7,6 +7,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/skillwire/skillwire/session"
 )
 
 // decodeOne requires out to be exactly one SessionStart object and returns
@@ -43,14 +45,14 @@ func TestHookAlwaysAnswersWithinItsDeadline(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("took %v", d)
 	}
-	if got := decodeOne(t, out.Bytes()); got != textDeadline {
+	if got := decodeOne(t, out.Bytes()); got != session.TextDeadline {
 		t.Fatalf("advisory %q", got)
 	}
 	// The late worker may not write a second object; let it finish before
 	// the temporary directory goes.
 	w.Close()
 	<-worker
-	if got := decodeOne(t, out.Bytes()); got != textDeadline {
+	if got := decodeOne(t, out.Bytes()); got != session.TextDeadline {
 		t.Fatalf("after the worker: %q", out.Bytes())
 	}
 }
@@ -60,7 +62,7 @@ func TestHookPanicDegradesToOneAdvisoryLine(t *testing.T) {
 	s := &streams{in: bytes.NewReader(nil), out: &out, err: io.Discard,
 		getenv: func(string) (string, bool) { panic("injected") }}
 	runSessionStart(context.Background(), s, 5*time.Second)
-	if got := decodeOne(t, out.Bytes()); got != textIncomplete {
+	if got := decodeOne(t, out.Bytes()); got != session.TextIncomplete {
 		t.Fatalf("advisory %q", got)
 	}
 }

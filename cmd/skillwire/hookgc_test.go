@@ -8,8 +8,8 @@ import (
 )
 
 // TestQuietGCIsBoundedAndRestoresPacing: the session start's collector is
-// off only up to the limit, and the first collection gives back the
-// process's own GOGC and GOMEMLIMIT, so a huge tree is collected as before.
+// off only up to the limit. The first collection gives back the process's
+// own GOGC and GOMEMLIMIT. So a huge tree is collected as before.
 func TestQuietGCIsBoundedAndRestoresPacing(t *testing.T) {
 	oldPercent := debug.SetGCPercent(150)
 	oldLimit := debug.SetMemoryLimit(1 << 40)

@@ -39,7 +39,6 @@ Exit 0, or 4 when the store is unusable.`,
 			if err != nil {
 				return err
 			}
-			w.withAdded(s)
 			obs := w.scan(cmd.Context(), s, cfg)
 			st, err := w.open(true, false)
 			if err != nil {
@@ -71,7 +70,7 @@ Exit 0, or 4 when the store is unusable.`,
 			fmt.Fprintln(tw, "ID\tSCOPE\tKIND\tNAME\tSTATE\tSTATUS\tVERDICT\tDIGEST\tANOMALIES")
 			for _, c := range out.Candidates {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.Scope, c.Kind, c.display(),
-					c.State, orDash(c.Status), orDash(c.Verdict), shortDigest(c.Digest, c.Partial), reasonsOrDash(c.Anomalies))
+					c.State, orDash(c.Status), orDash(c.Verdict), c.shortDigest(), reasonsOrDash(c.Anomalies))
 			}
 			return tw.Flush()
 		},

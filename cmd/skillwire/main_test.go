@@ -24,7 +24,7 @@ import (
 )
 
 // TestMain lets the test binary run as the skillwire command inside the
-// scripts: each `exec skillwire` is a real process with real exit codes.
+// scripts. Each `exec skillwire` is a real process with real exit codes.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"skillwire": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
@@ -34,8 +34,8 @@ func TestMain(m *testing.M) {
 // TestScript runs the CLI scripts in testdata/script. Each script names the
 // invariant it guards in its opening comment.
 func TestScript(t *testing.T) {
-	// The work directories live under a root that other users may traverse
-	// (not read), so a script can run skillwire as nobody on its $WORK tree.
+	// The work directories live under a root that other users may traverse,
+	// not read. So a script can run skillwire as nobody on its $WORK tree.
 	root, err := os.MkdirTemp("", "skillwire-script")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestScript(t *testing.T) {
 }
 
 // nobodyBin is a copy of the test binary, named skillwire, that uid 65534
-// may execute: tests run as root in CI, and root ignores chmod 000.
+// may execute. Tests run as root in CI, and root ignores chmod 000.
 type nobodyBin struct {
 	dir  string
 	once sync.Once
@@ -197,8 +197,8 @@ func cmdScriptentry(ts *testscript.TestScript, neg bool, args []string) {
 
 // envhex VAR HEX
 //
-// sets VAR to the raw bytes HEX spells: a newline, an ESC, an invalid
-// UTF-8 byte cannot be written in a script line, but $VAR can be used in
+// sets VAR to the raw bytes HEX spells. A newline, an ESC, an invalid
+// UTF-8 byte cannot be written in a script line. But $VAR can be used in
 // mkdir, cp, exec arguments and hasbytes.
 func cmdEnvhex(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
@@ -267,11 +267,11 @@ func cmdNfiles(ts *testscript.TestScript, neg bool, args []string) {
 
 // json PATH = VALUE | PATH ~ REGEXP | PATH keys KEY... | PATH len N | PATH setenv VAR
 //
-// checks the last command's stdout, which must be exactly one JSON object
-// and nothing else (DESIGN.md §7). PATH is dot-separated (. is the whole
-// object); a * component means every element of an array, and there must
-// be at least one. = compares with a JSON value, ~ matches a string,
-// keys requires exactly these object keys, len an array's length; setenv
+// checks the last command's stdout. It must be exactly one JSON object and
+// nothing else (DESIGN.md §7). PATH is dot-separated; . is the whole
+// object. A * component means every element of an array, and there must be
+// at least one. = compares with a JSON value. ~ matches a string. keys
+// requires exactly these object keys. len checks an array's length. setenv
 // saves a string for a later comparison with text output.
 func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {

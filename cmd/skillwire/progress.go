@@ -14,9 +14,9 @@ import (
 // progressDelay is how long a scan runs before it shows progress at all.
 const progressDelay = 300 * time.Millisecond
 
-// startProgress shows a count of observed entries on w when w is a terminal
-// and the scan takes longer than a moment; the returned func stops and
-// erases it.
+// startProgress shows a count of observed entries on w. It shows it only
+// on a terminal, once the scan takes longer than a moment. The func
+// returned stops and erases it.
 func startProgress(w io.Writer, n *atomic.Int64) func() {
 	f, ok := w.(*os.File)
 	if !ok || !isTerminal(f) {

@@ -7,11 +7,9 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
-	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -54,7 +52,7 @@ tree), 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			// The verdict is judged first, then the digest's spelling: a
+			// The verdict is judged first, then the digest's spelling. A
 			// malformed --expect-digest still counts as given.
 			want, bad := expectDigest(expect)
 			if err := baseline.CheckRequest(verdict, want); err != nil {
@@ -67,65 +65,36 @@ tree), 4 store unusable.`,
 			if err != nil {
 				return err
 			}
-			st, err := w.open(true, false)
-			if err != nil {
-				return err
-			}
-			ref, err := w.resolve(st, args[0])
-			st.Close() // never held during the walk
-			if err != nil {
-				return err
-			}
-
 			keep := w.keeper(&cfg, nil)
 			defer collect(s, keep) // after the store is closed
-			c := walker.ObserveIn(cmd.Context(), ref.root.Spec(), ref.name, cfg)
-			found := c.Anomalies()
-			v := baseline.Verdict{Verdict: verdict, Reviewer: baseline.SanitizeReviewer(reviewer), At: time.Now().UTC().Truncate(time.Second)}
-			if !c.Partial() {
-				d := c.Digest
-				v.Digest = &d
-			}
-			tg := baseline.Target{ID: ref.id, Root: ref.root, Name: ref.name, Observed: &c, Expect: want}
-			// Refused before the store is opened again: a refusal writes nothing.
-			if err := baseline.CheckVerdict(tg, v); err != nil {
-				return refusal(err, ref.id, &c)
-			}
-
-			st, err = w.open(true, false)
-			if err != nil {
+			res, err := review.Record(cmd.Context(), review.Request{
+				Store: w.opts(true, false),
+				Find: func(st *baseline.Store) (review.Candidate, error) {
+					ref, err := w.resolve(st, args[0])
+					return review.Candidate{ID: ref.id, Root: ref.root, Name: ref.name}, err
+				},
+				Verdict:  verdict,
+				Expect:   want,
+				Reviewer: reviewer,
+				Walk:     cfg,
+				Keeper:   keep,
+			})
+			if ee := (*exitError)(nil); errors.As(err, &ee) {
 				return err
+			} else if err != nil {
+				return refusal(err, res.ID, res.Observed)
 			}
-			defer st.Close()
-			var replaced *baseline.Verdict
-			if err := st.Update(func(tx *baseline.Tx) error {
-				var err error
-				if replaced, err = tx.RecordVerdict(tg, v); err == nil {
-					// A version not kept loses a diff later; it never
-					// fails the verdict.
-					keep.Keep(tx, history.OnVerdict(ref.id, &c, v), time.Now().UTC())
-				}
-				return err
-			}); err != nil {
-				return refusal(err, ref.id, &c)
+			if res.EventErr != nil {
+				fmt.Fprintf(s.err, "skillwire: the fleet event of the verdict was not written: %s\n", defang(res.EventErr.Error()))
 			}
-
-			out := recordJSON{Recorded: ref.id, Verdict: verdict, Digest: hashString(v.Digest), Reasons: nonNil(walker.Reasons(found))}
-			name, _ := ref.root.Display(ref.name)
-			ev := events.Verdict(events.Origin{Time: v.At, Via: "record"},
-				events.Candidate{ID: ref.id, Kind: claude.KindOf(ref.root.Kind, ref.name, &c.Manifest), Scope: string(ref.root.Scope), Name: name,
-					Path: ref.root.Path + "/" + string(ref.name)},
-				verdict, orDash(out.Digest), v.Reviewer)
-			if err := events.Append(cmd.Context(), w.stateDir, ev); err != nil {
-				fmt.Fprintf(s.err, "skillwire: the fleet event of the verdict was not written: %s\n", defang(err.Error()))
-			}
-			if replaced != nil {
-				out.Replaced = &replacedJSON{Verdict: replaced.Verdict, Digest: hashString(replaced.Digest), Reviewer: replaced.Reviewer, At: replaced.At}
+			out := recordJSON{Recorded: res.ID, Verdict: verdict, Digest: hashString(res.Verdict.Digest), Reasons: nonNil(walkerReasons(res.Observed))}
+			if r := res.Replaced; r != nil {
+				out.Replaced = &replacedJSON{Verdict: r.Verdict, Digest: hashString(r.Digest), Reviewer: r.Reviewer, At: r.At}
 			}
 			if asJSON {
 				return writeJSON(s.out, out)
 			}
-			fmt.Fprintf(s.out, "recorded %s for %s (%s) at %s\n", verdict, ref.id, w.refName(ref), orDash(out.Digest))
+			fmt.Fprintf(s.out, "recorded %s for %s (%s) at %s\n", verdict, res.ID, w.refName(candidateRef{res.ID, res.Root, res.Name}), orDash(out.Digest))
 			if r := out.Replaced; r != nil {
 				fmt.Fprintf(s.out, "replaces %s recorded %s", r.Verdict, r.At.Format(time.RFC3339))
 				if r.Reviewer != "" {
@@ -144,8 +113,8 @@ tree), 4 store unusable.`,
 	return cmd
 }
 
-// refusal says why a verdict was not recorded, in words for the reviewer;
-// the exit code is the refusal's kind (2 a bad request, 3 the tree).
+// refusal says why a verdict was not recorded, in words for the reviewer.
+// The exit code is the refusal's kind: 2 a bad request, 3 the tree.
 func refusal(err error, id string, c *walker.Candidate) error {
 	code := exitCode(err, exitInternal)
 	switch {
@@ -172,8 +141,8 @@ func hashString(h *snapshot.Hash) *string {
 	return &s
 }
 
-// expectDigest is the digest --expect-digest gives, nil when not given; a
-// malformed one is still given (want is set) and bad is the usage failure.
+// expectDigest is the digest --expect-digest gives, nil when not given. A
+// malformed one is still given: want is set, and bad is the usage failure.
 func expectDigest(expect string) (want *snapshot.Hash, bad error) {
 	if expect == "" {
 		return nil, nil

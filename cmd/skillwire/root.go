@@ -49,8 +49,10 @@ type streams struct {
 	out, err io.Writer
 	getenv   func(string) (string, bool)
 	// client is where a hook looks for the Claude Code process running
-	// it (the folders it added); the zero value finds none.
+	// it, for the folders it added. The zero value finds none.
 	client clientproc.Client
+	// command is the command running, as observesAdded names it.
+	command string
 }
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
@@ -104,8 +106,9 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.SetErr(s.err)
 	root.SetIn(s.in)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { s.command = commandName(c) }
 	// cobra's own help command prints an unknown topic raw on stdout and
-	// exits 0; this one refuses it like an unknown command.
+	// exits 0. This one refuses it like an unknown command.
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
@@ -132,9 +135,9 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 
 // writeJSON prints exactly one JSON object and a newline. The output is
 // not HTML: "<root>" prints as written (DESIGN.md §7), not as \u003c. It is
-// pure ASCII: every other rune is a \u escape, so no bidi override or line
-// separator from a log line or a name reaches a terminal or a model raw,
-// and the decoded value is the same.
+// pure ASCII: every other rune is a \u escape. So no bidi override or line
+// separator from a log line or a name reaches a terminal or a model raw.
+// The decoded value is the same.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

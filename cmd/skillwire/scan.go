@@ -13,6 +13,8 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/pluginrecord"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
@@ -97,7 +99,6 @@ when the store is unusable.`,
 			if err != nil {
 				return err
 			}
-			w.withAdded(s)
 			var keep *history.Keeper
 			if update {
 				keep = w.keeper(&cfg, nil)
@@ -118,8 +119,8 @@ when the store is unusable.`,
 				}
 				return err
 			})
-			// compared: new means new against a delivered first run; the run
-			// that creates the first baseline accepts, it does not find.
+			// compared: new means new against a delivered first run. The run
+			// that creates the first baseline accepts; it does not find.
 			compared := !update || !first
 			switch {
 			case err == nil:
@@ -130,8 +131,8 @@ when the store is unusable.`,
 			}
 			rec, _ := reconcileSubjects(w, s, subjects, cfg.Limits)
 			out, finding := renderRoots(w, obs, sts, compared, rec)
-			out.HooksOff = hooksOff(w.places)
-			out.InstallRecord = installRecord(w.places)
+			out.HooksOff = hooksOff(settings.HooksOffIn(w.places))
+			out.InstallRecord = installRecord(pluginrecord.Facts(w.places))
 			finding = finding || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0
 			show := func() error {
 				if asJSON {
@@ -212,10 +213,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.Anomalies = nonNil(walkerReasons(c))
 		cj.AnomalyEntries = anomalyEntries(c)
 	}
-	if d := st.Digest(); d != nil {
-		ds := d.String()
-		cj.Digest = &ds
-	}
+	cj.Digest = hashString(st.Digest())
 	status := st.Status()
 	if status != "" {
 		ss := string(status)
@@ -233,8 +231,8 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 }
 
 // reconcileSubjects reads the audit logs only when anything is to be
-// reconciled, and reconciles; a log that cannot be read counts as no
-// announcement, and problem says why in fixed words.
+// reconciled, and reconciles. A log that cannot be read counts as no
+// announcement. problem says why in fixed words.
 func reconcileSubjects(w *world, s *streams, sub reconcile.Subjects, lim walker.Limits) (rec map[string]*reconcile.Reconciliation, problem string) {
 	if len(sub.Candidates) == 0 {
 		return nil, ""
@@ -260,8 +258,8 @@ func nonNil[T any](s []T) []T {
 }
 
 func printScan(w io.Writer, out scanJSON, cfgDir string) {
-	// A config root is a directory that holds other things (the home or
-	// project directory): it exists on every machine, so only its files count.
+	// A config root is a directory that holds other things: the home or
+	// project directory. It exists on every machine, so only its files count.
 	present := func(r rootJSON) bool {
 		return len(r.Candidates) > 0 || r.Exists && r.Kind != claude.Config
 	}
@@ -291,7 +289,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		fmt.Fprintln(tw, "  ID\tSTATE\tNAME\tDIGEST\tSTATUS\tVERDICT\tANOMALIES")
 		for _, c := range r.Candidates {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.State, c.display(),
-				shortDigest(c.Digest, c.Partial), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
+				c.shortDigest(), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
 		}
 	}
 	tw.Flush()
@@ -314,8 +312,8 @@ func orDash(s *string) string {
 	return *s
 }
 
-// display is the name for a table: the gated name, else a tag of its hash
-// so two hidden names can be told apart even without ids.
+// display is the name for a table: the gated name, else a tag of its hash.
+// So two hidden names can be told apart even without ids.
 func (c *candidateJSON) display() string {
 	if c.Name == nil && c.hiddenTag != "" {
 		return "(name hidden #" + c.hiddenTag + ")"
@@ -330,11 +328,13 @@ func displayName(n *string) string {
 	return *n
 }
 
-func shortDigest(d *string, partial bool) string {
+// shortDigest is the digest for a table. A partial candidate has none,
+// and says so.
+func (c *candidateJSON) shortDigest() string {
 	switch {
-	case d != nil:
-		return (*d)[:len("blake3:")+16] + "…"
-	case partial:
+	case c.Digest != nil:
+		return (*c.Digest)[:len("blake3:")+16] + "…"
+	case c.Partial:
 		return "(partial)"
 	}
 	return "-"

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -12,8 +11,9 @@ import (
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/cache"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/claude/pluginrecord"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/walker"
@@ -78,8 +78,7 @@ type hooksIncompleteJSON struct {
 	Advice  string   `json:"advice"`
 }
 
-func hooksIncomplete(p claude.Places) *hooksIncompleteJSON {
-	i := settings.IncompleteIn(p)
+func hooksIncomplete(i *settings.Incomplete) *hooksIncompleteJSON {
 	if i == nil {
 		return nil
 	}
@@ -94,18 +93,18 @@ type hooksOffJSON struct {
 	Advice string       `json:"advice"`
 }
 
-func hooksOff(p claude.Places) []hooksOffJSON {
+func hooksOff(hs []settings.HooksOff) []hooksOffJSON {
 	out := []hooksOffJSON{}
-	for _, h := range settings.HooksOffIn(p) {
+	for _, h := range hs {
 		out = append(out, hooksOffJSON{Scope: h.Scope, Path: anomaly.QuoteBytes([]byte(h.Path)), Advice: h.Advice()})
 	}
 	return out
 }
 
 // installRecord are the facts of pluginrecord.Facts as lines.
-func installRecord(p claude.Places) []string {
+func installRecord(fs []config.Fact) []string {
 	out := []string{}
-	for _, f := range pluginrecord.Facts(p) {
+	for _, f := range fs {
 		out = append(out, f.String())
 	}
 	return out
@@ -159,63 +158,9 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
-			out := statusJSON{Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{}, Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{},
-				Gate: []baseline.Note{}, HooksOff: hooksOff(w.places), InstallRecord: installRecord(w.places), HooksIncomplete: hooksIncomplete(w.places)}
-			st, oerr := baseline.Open(w.opts(false, true))
-			var rep baseline.Report
-			var subjects reconcile.Subjects
-			if oerr == nil {
-				oerr = st.View(func(tx *baseline.Tx) error {
-					var err error
-					if rep, err = tx.Report(); err != nil {
-						return err
-					}
-					all := slices.Concat(rep.Pending, rep.Unvetted, rep.Adverse, rep.Safe)
-					if subjects, err = reconcile.StoredSubjects(tx, all, w.roots); err != nil {
-						return err
-					}
-					if gate, err := tx.Notes().Recent(gateShown, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
-						return err
-					} else if gate != nil {
-						out.Gate = gate
-					}
-					hb, err := tx.Cache().Heartbeat()
-					out.Daemon = daemonState(session.Daemon{Running: cache.DaemonRunning(w.stateDir), Heartbeat: hb}, time.Now())
-					return err
-				})
-				st.Close()
-			}
-			out.Baseline = baseline.HealthOf(oerr)
-			if oerr != nil && out.Baseline != baseline.Absent {
-				out.Error = defang(oerr.Error())
-			}
-			rec, _ := reconcileSubjects(w, s, subjects, walker.DefaultLimits)
-			for _, r := range rep.Pending {
-				e := statusEntry(w, r)
-				if rc := rec[r.ID]; rc != nil {
-					e.Changes = rc.Files()
-				}
-				out.Pending = append(out.Pending, e)
-			}
-			for _, l := range []struct {
-				dst  *[]statusEntryJSON
-				recs []*baseline.Record
-			}{{&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}} {
-				for _, r := range l.recs {
-					e := statusEntry(w, r)
-					if rc := rec[r.ID]; rc != nil {
-						e.Changes = rc.Files()
-					}
-					*l.dst = append(*l.dst, e)
-				}
-			}
-			for _, l := range [][]statusEntryJSON{out.Pending, out.Adverse, out.Unvetted, out.Safe} {
-				for _, e := range l {
-					if len(e.Anomalies) > 0 && !slices.ContainsFunc(out.Anomalous, func(o statusEntryJSON) bool { return o.ID == e.ID }) {
-						out.Anomalous = append(out.Anomalous, e)
-					}
-				}
-			}
+			rep := review.Report(review.StatusConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places,
+				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown})
+			out := statusOf(w, &rep)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -225,8 +170,8 @@ been recorded yet (which says nothing about what is installed).`,
 			}
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
-				return &exitError{code: exitCode(oerr, exitNoAudit)}
-			case len(out.Adverse) > 0 || len(out.Pending) > 0 || len(out.HooksOff) > 0 || len(out.InstallRecord) > 0 || out.HooksIncomplete != nil:
+				return &exitError{code: exitCode(rep.Err, exitNoAudit)}
+			case rep.Finding():
 				return errFinding
 			}
 			return nil
@@ -234,6 +179,33 @@ been recorded yet (which says nothing about what is installed).`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
+}
+
+// statusOf renders the report in the JSON contract's shape.
+func statusOf(w *world, rep *review.Status) statusJSON {
+	out := statusJSON{Baseline: rep.Health, Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{},
+		Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{}, Gate: []baseline.Note{},
+		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete)}
+	if rep.Err != nil && out.Baseline != baseline.Absent {
+		out.Error = defang(rep.Err.Error())
+	}
+	if rep.Gate != nil {
+		out.Gate = rep.Gate
+	}
+	out.Daemon = daemonState(session.Daemon{Running: rep.DaemonRunning, Heartbeat: rep.Heartbeat}, time.Now())
+	for _, l := range []struct {
+		dst  *[]statusEntryJSON
+		recs []*baseline.Record
+	}{{&out.Pending, rep.Pending}, {&out.Unvetted, rep.Unvetted}, {&out.Adverse, rep.Adverse}, {&out.Safe, rep.Safe}, {&out.Anomalous, rep.Anomalous()}} {
+		for _, r := range l.recs {
+			e := statusEntry(w, r)
+			if rc := rep.Changes[r.ID]; rc != nil {
+				e.Changes = rc.Files()
+			}
+			*l.dst = append(*l.dst, e)
+		}
+	}
+	return out
 }
 
 // gateShown is how many of the gate's recent asks and denies status shows.

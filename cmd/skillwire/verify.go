@@ -100,8 +100,8 @@ of an unknown version, or not a regular file (never a pass).`,
 }
 
 // cannotVerify reports a lock that cannot be used, in the requested
-// format too (a CI log shows why the job failed), and exits 4: a missing
-// or broken lock is never a pass.
+// format too: a CI log shows why the job failed. It exits 4. A missing or
+// broken lock is never a pass.
 func cannotVerify(w io.Writer, format, lockPath string, err error) error {
 	name := anomaly.QuoteBytes([]byte(lockPath))
 	var msg string

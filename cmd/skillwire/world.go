@@ -13,6 +13,7 @@ import (
 	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/claude/managed"
 	"github.com/skillwire/skillwire/walker"
+	"github.com/spf13/cobra"
 )
 
 // world is what the store-backed commands share: where the roots are and
@@ -23,23 +24,23 @@ type world struct {
 	stateDir string
 	timeout  time.Duration
 	// managed is what an administrator set beside Claude Code's managed
-	// settings; managedErr why it could not be read (then the gate is
-	// strict: managed.Policy).
+	// settings. managedErr is why it could not be read; the gate is then
+	// strict (managed.Policy).
 	managed    managed.Config
 	managedErr error
 	// added is what the client running a hook added (--add-dir,
-	// --plugin-dir), and why it could not all be observed; inline the
+	// --plugin-dir), and why it could not all be observed. inline are the
 	// plugins its --plugin-dir folders hold.
 	added  clientproc.AddedDirs
 	inline claude.Inline
 }
 
 // addedUnknown reports whether the session loads from folders skillwire
-// cannot all observe: a name of no observed candidate may be served there.
+// cannot all observe. A name of no observed candidate may be served there.
 func (w *world) addedUnknown() bool { return w.added.Problem != "" || w.pluginsUnknown() }
 
 // pluginsUnknown reports whether the plugins the session loads from
-// folders cannot all be observed and named: any plugin:name may be one.
+// folders cannot all be observed and named. Any plugin:name may be one.
 func (w *world) pluginsUnknown() bool { return w.added.Plugins.Problem != "" || w.inline.Unknown() }
 
 // inlineNames are the names (plugin@inline) of the plugins observed in
@@ -52,7 +53,31 @@ func (w *world) inlineNames() []string {
 	return names
 }
 
-func loadWorld(s *streams) (*world, error) { return loadWorldFor(s, "") }
+// loadWorld is the world of the command running. Those observesAdded
+// names also observe the roots of the folders sessions added.
+func loadWorld(s *streams) (*world, error) {
+	w, err := loadWorldFor(s, "")
+	if err == nil && observesAdded[s.command] {
+		w.withAdded(s)
+	}
+	return w, err
+}
+
+// observesAdded are the commands that observe the roots of the folders
+// sessions added, as the store records them. They list what is on disk,
+// and a session also loads from those folders. The others find a
+// candidate by an id the store holds, or read the store alone. The hooks
+// read the added folders from the client itself (loadHookWorld).
+var observesAdded = map[string]bool{"list": true, "scan": true}
+
+// commandName is c's path below the root: "list", "hook session-start".
+func commandName(c *cobra.Command) string {
+	name := c.Name()
+	for p := c.Parent(); p != nil && p.HasParent(); p = p.Parent() {
+		name = p.Name() + " " + name
+	}
+	return name
+}
 
 // loadWorldFor takes the hook's cwd as the project hint.
 func loadWorldFor(s *streams, projectHint string) (*world, error) {
@@ -73,8 +98,8 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 		}
 		w.timeout = d
 	}
-	// The client's own managed directory is always read: a user's
-	// SKILLWIRE_MANAGED_DIR (empty, or elsewhere) must not switch off what
+	// The client's own managed directory is always read. A user's
+	// SKILLWIRE_MANAGED_DIR, empty or elsewhere, must not switch off what
 	// the administrator set there.
 	w.managed, w.managedErr = managed.ReadAll(claude.ClientManagedDir(), places.Managed)
 	if w.managedErr != nil {
@@ -84,8 +109,8 @@ func loadWorldFor(s *streams, projectHint string) (*world, error) {
 }
 
 // loadHookWorld is a hook's world: the project of its cwd, and the
-// folders the client running it added (read again by every hook, so a
-// gate hook judges what the session loads).
+// folders the client running it added. Every hook reads them again. So a
+// gate hook judges what the session loads.
 func loadHookWorld(s *streams, cwd string) (*world, error) {
 	w, err := loadWorldFor(s, cwd)
 	if err != nil {
@@ -103,8 +128,7 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 }
 
 // withAdded adds to w's roots the added folders' roots the store knows
-// (session.AddedRoots), for a command run outside a session; one that
-// cannot be read is said on stderr.
+// (baseline.AddedRoots). A store that cannot be read is said on stderr.
 func (w *world) withAdded(s *streams) {
 	roots, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home)
 	if err != nil {
@@ -169,15 +193,15 @@ type candidateRef struct {
 	name []byte
 }
 
-// display is how the candidate name of a root of path and kind is shown:
-// by the root the world watches there now, which knows a plugin's source
-// folder by its plugin@marketplace (claude.Root.Display), else as its kind
-// shows it (a record of a folder no longer installed keeps its folder's
-// name).
+// display is how the candidate name of a root of path and kind is shown.
+// The root the world watches there now shows it. That root knows a
+// plugin's source folder by its plugin@marketplace (claude.Root.Display).
+// Else its kind shows it: a record of a folder no longer installed keeps
+// its folder's name.
 func (w *world) display(path string, kind claude.Kind, name []byte) (string, bool) {
 	for _, r := range w.roots {
 		// A folder the root names for its plugin is shown only as that
-		// plugin (hidden when its names fail the gate), never by itself.
+		// plugin, never by itself. It is hidden when its names fail the gate.
 		if r.Path == path && r.Kind == kind && (kind != claude.PluginSources || r.SourcePlugin(name) != nil) {
 			return r.Display(name)
 		}
@@ -196,8 +220,8 @@ func (w *world) refName(ref candidateRef) string {
 
 // resolve finds the one candidate whose id starts with prefix, among the
 // store's records and the candidates on disk now. The prefix is checked
-// for the id shape first, so a name can never be passed where an id goes,
-// and nothing the user typed is echoed back.
+// for the id shape first. So a name can never be passed where an id goes.
+// Nothing the user typed is echoed back.
 func (w *world) resolve(st *baseline.Store, prefix string) (candidateRef, error) {
 	if !anomaly.IsIDPrefix(prefix) {
 		return candidateRef{}, errNotAnID("list")
@@ -242,8 +266,8 @@ func errNotAnID(see string) error {
 	return fail(exitUsage, "not an id: ids look like sw followed by at least 4 of [a-z2-7] (see 'skillwire %s')", see)
 }
 
-// pickID is the one id among ids that starts with prefix: none is the
-// caller's message, several are listed (ids only, never names).
+// pickID is the one id among ids that starts with prefix. none is the
+// caller's message. Several are listed, ids only, never names.
 func pickID(prefix string, ids []string, none string) (string, error) {
 	match := baseline.Resolve(prefix, ids)
 	switch len(match) {

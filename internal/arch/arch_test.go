@@ -69,6 +69,7 @@ var layer = map[string]int{
 	"snapshot/restore": 7,
 	"monitor":          7,
 	"gate":             7,
+	"baseline/review":  7,
 
 	// Entry points.
 	"cmd/skillwire":            8,
