@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude/resolve"
 )
@@ -42,8 +43,12 @@ func TestAPluginRenamedSinceTheSessionStartedHoldsEveryPluginName(t *testing.T) 
 			tr.plugin("mkt", "docs", "1.0.0")
 			tr.record(tr.deliver()["global/mkt/docs/1.0.0"], verdict.Safe)
 			if c.start != nil || c.unnamed {
-				if why := KeepStartPlugins(tr.env.Store, "s1", true, c.start, c.unnamed, tr.env.Now); why != "" {
-					t.Fatal(why)
+				err := baseline.Update(tr.env.Store, func(tx *baseline.Tx) error {
+					_, err := tx.SessionPlugins().Keep("s1", c.start, c.unnamed, tr.env.Now)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
 			}
 			tr.env.InlineGiven, tr.env.Inline = c.given, c.now
@@ -56,27 +61,5 @@ func TestAPluginRenamedSinceTheSessionStartedHoldsEveryPluginName(t *testing.T) 
 				t.Errorf("reason %q", res.Reason)
 			}
 		})
-	}
-}
-
-// A start's plugins that cannot be kept are said, in fixed words: no
-// session, a garbage session id, a store that cannot be written.
-func TestStartPluginsNotKeptAreSaid(t *testing.T) {
-	tr := newTree(t)
-	if why := KeepStartPlugins(tr.env.Store, "s", false, []string{"a@inline"}, false, tr.env.Now); why != "" {
-		t.Errorf("no folder given: %q", why)
-	}
-	for _, s := range []string{"", "x\x1b[2J", strings.Repeat("s", 1000)} {
-		if why := KeepStartPlugins(tr.env.Store, s, true, []string{"a@inline"}, false, tr.env.Now); why == "" || strings.Contains(why, "\x1b") {
-			t.Errorf("session %q: %q", s, why)
-		}
-	}
-	o := tr.env.Store
-	o.Dir = "/proc/nonexistent/state"
-	if why := KeepStartPlugins(o, "s", true, nil, false, tr.env.Now); why == "" {
-		t.Error("a store that cannot be written kept the start")
-	}
-	if told := StartPluginsTold("why"); !strings.Contains(told, "(why)") || !strings.Contains(told, "asks for every plugin") {
-		t.Errorf("%q", told)
 	}
 }

@@ -114,3 +114,27 @@ func TestOutDeliversOnlyTheFirstAdvisory(t *testing.T) {
 		t.Fatalf("wrote %q", got)
 	}
 }
+
+// A start's plugins that cannot be kept are said, in fixed words: no
+// session, a garbage session id, a store that cannot be written.
+func TestStartPluginsNotKeptAreSaid(t *testing.T) {
+	s := newStart(t)
+	now := time.Now()
+	if why := keepStartPlugins(s.Store, "s", StartPlugins{Names: []string{"a@inline"}}, now); why != "" {
+		t.Errorf("no folder given: %q", why)
+	}
+	given := StartPlugins{Given: true, Names: []string{"a@inline"}}
+	for _, id := range []string{"", "x\x1b[2J", strings.Repeat("s", 1000)} {
+		if why := keepStartPlugins(s.Store, id, given, now); why == "" || strings.Contains(why, "\x1b") {
+			t.Errorf("session %q: %q", id, why)
+		}
+	}
+	o := s.Store
+	o.Dir = "/proc/nonexistent/state"
+	if why := keepStartPlugins(o, "s", StartPlugins{Given: true}, now); why == "" {
+		t.Error("a store that cannot be written kept the start")
+	}
+	if told := startPluginsTold("why"); !strings.Contains(told, "(why)") || !strings.Contains(told, "asks for every plugin") {
+		t.Errorf("%q", told)
+	}
+}
