@@ -83,13 +83,7 @@ func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 }
 
 // Digest is the observation's complete digest, or nil.
-func (s *Standing) Digest() *snapshot.Hash {
-	if s.Observed == nil || s.Observed.Partial() {
-		return nil
-	}
-	d := s.Observed.Digest
-	return &d
-}
+func (s *Standing) Digest() *snapshot.Hash { return DigestOf(s.Observed) }
 
 // Compare reads the store and judges every observed candidate. It lists the
 // recorded candidates of the observed roots that are gone. It writes nothing.

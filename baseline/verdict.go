@@ -40,9 +40,9 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 		rec = &Record{ID: tg.ID, Root: []byte(tg.Root.Path), Scope: tg.Root.Scope, Kind: tg.Root.Kind,
 			Name: tg.Name, Status: StatusSeen, FirstSeen: v.At}
 	}
-	if o := tg.Observed; o != nil && !o.Partial() {
-		d := o.Digest
-		rec.Digest, rec.Removed, rec.Observed = &d, false, v.At
+	o := tg.Observed
+	if d := DigestOf(o); d != nil {
+		rec.Digest, rec.Removed, rec.Observed = d, false, v.At
 		rec.Anomalies = walker.Reasons(o.Anomalies())
 		if err := t.putManifest(rec.ID, &o.Manifest); err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (t *Tx) RecordVerdict(tg Target, v Verdict) (*Verdict, error) {
 	if v.Verdict == verdict.Safe && v.Digest != nil {
 		rv := v
 		rec.Review = &rv
-		if o := tg.Observed; o != nil && !o.Partial() && o.Digest == *v.Digest {
+		if d := DigestOf(o); d != nil && *d == *v.Digest {
 			if err := t.putReference(rec.ID, &o.Manifest, v.At, RefReview); err != nil {
 				return nil, err
 			}

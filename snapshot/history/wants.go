@@ -47,7 +47,7 @@ func Delivered(consumed []baseline.Standing, firstRun bool, accepted []*baseline
 // OnVerdict is the version verdict v was recorded on, candidate c. It is
 // kept when the observation is complete and the verdict bound to a digest.
 func OnVerdict(id string, c *walker.Candidate, v baseline.Verdict) []Want {
-	if c.Partial() || v.Digest == nil {
+	if baseline.DigestOf(c) == nil || v.Digest == nil {
 		return nil
 	}
 	return []Want{{ID: id, Manifest: &c.Manifest, How: baseline.HowVerdict, Verdict: v.Verdict, Reviewer: v.Reviewer}}
