@@ -201,9 +201,6 @@ func TestTheRootHoldsAtMost14PackageFolders(t *testing.T) {
 	}
 }
 
-// proseLimit is lowered to 15 as the comments are rewritten (#29).
-const proseLimit = 21
-
 // TestNoPackageButCmdAndWalkerIsOver2500Lines: a package that grows past
 // it is several packages.
 func TestNoPackageButCmdAndWalkerIsOver2500Lines(t *testing.T) {
@@ -248,8 +245,8 @@ func TestCommentSentencesAverageAtMost15Words(t *testing.T) {
 	}
 	avg := float64(words) / float64(max(sentences, 1))
 	t.Logf("%d comment sentences, %d words, %.1f words each", sentences, words, avg)
-	if avg > proseLimit {
-		t.Errorf("comment sentences average %.1f words, want at most %d", avg, proseLimit)
+	if avg > 15 {
+		t.Errorf("comment sentences average %.1f words, want at most 15", avg)
 	}
 }
 
