@@ -23,7 +23,7 @@ const maxImportPaths = 2*walker.MaxScripts + 1
 // Claude Code 2.1.328 lexes the file with marked. In each text token it
 // matches `(?:^|\s)@((?:[^\s\\]|\\ )+)`, with JavaScript's \s. It skips
 // code, code spans and closed HTML comments. skillwire reads a superset
-// and never skips text the client might read:
+// and never skips text the client might read.
 //   - Code and comments are read too: binding a path never imported costs
 //     nothing.
 //   - An @ counts after white space, at the start, or after ASCII

@@ -14,9 +14,9 @@ import (
 
 // cacheNoise are the files Claude Code 2.1.328 writes into a cached
 // version folder for its own bookkeeping and never loads. They are left
-// out of the version's digest, so that a reviewed version stays reviewed:
-//   - .orphaned_at: when an update or uninstall left the version behind;
-//   - .in_use: one marker per running session, to spare a version in use;
+// out of the version's digest, so that a reviewed version stays reviewed.
+//   - .orphaned_at: when an update or uninstall left the version behind.
+//   - .in_use: one marker per running session, to spare a version in use.
 //   - .links_materialized: the stamp of a version's links made files.
 //
 // Any other name there is content, a look-alike of a noise name included.

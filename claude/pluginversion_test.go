@@ -67,7 +67,7 @@ func TestTwoFoldersAreOnePluginOnlyWithTheSameMarketplaceAndPlugin(t *testing.T)
 
 // The client's bookkeeping in a cached version folder moves no digest, so
 // a reviewed version stays reviewed. Claude Code 2.1.328's bundle names
-// these files together, as the names its copy and collection pass over:
+// these files together, as the names its copy and collection pass over.
 //   - .orphaned_at: the time an update or uninstall left the version
 //     behind, written into the old folder. Pinned by
 //     TestAnUpdatedReviewedPluginIsPendingAndAsked: the old version is no
