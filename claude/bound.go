@@ -8,16 +8,17 @@ import (
 )
 
 // BoundNames names the files candidate name of r binds by a hash of where
-// they lie (walker.ScriptEntry: the scripts its settings run, the files its
-// instructions import, a plugin's files outside the cache) as the paths a
-// person knows, for every command and JSON alike: "~/.claude/hooks/x.sh",
-// "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh", "/opt/x.sh". canons are the
-// candidate's canonical forms at hand (on disk, delivered, reviewed; nil
-// ones are skipped): a file that only a form no longer kept ran keeps its
-// hash. A name is given only where the entry's hash is the hash of the
-// very path the walker binds, so no name is ever a guess. A plugin's
-// marketplace.json is named too, and the candidate itself (its entry "",
-// never "<root>"): a settings or instruction file by where it lies
+// they lie (walker.ScriptEntry). They are the scripts its settings run,
+// the files its instructions import, and a plugin's files outside the
+// cache. Each is named as a person knows it, for commands and JSON alike:
+// "~/.claude/hooks/x.sh", "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh",
+// "/opt/x.sh". canons are the candidate's canonical forms at hand: on
+// disk, delivered, reviewed; nil ones are skipped. A file that only a
+// form no longer kept ran keeps its hash. A name is given only where the
+// entry's hash is the hash of the very path the walker binds. So no name
+// is ever a guess. A plugin's marketplace.json is named too. So is the
+// candidate itself, as entry "", never "<root>". A settings or
+// instruction file is named by where it lies
 // ("$CLAUDE_PROJECT_DIR/.claude/settings.json"), any other by its name.
 func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
 	var names anomaly.Names
@@ -45,16 +46,17 @@ func (r Root) BoundNames(name []byte, canons ...[]byte) anomaly.Names {
 }
 
 // NameBound names in names the bound entry (walker.ScriptEntry) shown as
-// s, and what a link there reaches (walker.ScriptTargetSuffix).
+// s. It also names what a link there reaches (walker.ScriptTargetSuffix).
 func NameBound(names anomaly.Names, entry, s string) {
 	names[entry] = s
 	names[entry+walker.ScriptTargetSuffix] = s + " (link target)"
 }
 
 // BoundPaths maps the manifest path of each file candidate name of r binds
-// (as BoundNames finds them) to the absolute path it was bound from: where
-// an audit entry must say the file is. What a link reaches has no path of
-// its own here. nil when the candidate binds nothing.
+// to the absolute path it was bound from. BoundNames finds the same files.
+// The path is where an audit entry must say the file is. What a link
+// reaches has no path of its own here. nil when the candidate binds
+// nothing.
 func (r Root) BoundPaths(name []byte, canons ...[]byte) map[string]string {
 	var paths map[string]string
 	r.eachBound(name, canons, func(e, p string) {
@@ -67,7 +69,7 @@ func (r Root) BoundPaths(name []byte, canons ...[]byte) map[string]string {
 }
 
 // eachBound calls f with the manifest path and the absolute path of every
-// file candidate name of r binds in canons (nil ones skipped).
+// file candidate name of r binds in canons. nil canons are skipped.
 func (r Root) eachBound(name []byte, canons [][]byte, f func(entry, path string)) {
 	for _, p := range r.outsideFiles(name) {
 		f(string(walker.ScriptEntry(p)), p)
@@ -89,8 +91,8 @@ func (r Root) eachBound(name []byte, canons [][]byte, f func(entry, path string)
 }
 
 // boundFiles is what the walker calls to list the files candidate name of
-// r binds (NameSpec.Scripts), taken from r's own Spec: one rule for what
-// is bound and what is named.
+// r binds (NameSpec.Scripts). It is taken from r's own Spec, so one rule
+// says what is bound and what is named.
 func (r Root) boundFiles(name []byte) func([]byte) []string {
 	spec := r.Spec()
 	if spec.Each != nil {
@@ -105,7 +107,7 @@ func (r Root) boundFiles(name []byte) func([]byte) []string {
 }
 
 // showOutside shows the absolute path p under the deepest of r's anchors
-// that holds it (home when the project is home), else as absolute.
+// that holds it, home when the project is home. Else p shows as absolute.
 func (r Root) showOutside(p string) (string, bool) {
 	if !strings.HasPrefix(p, "/") {
 		return "", false

@@ -39,11 +39,11 @@ func rootOf(t *testing.T, p Places, s Scope, k Kind, path string) Root {
 	return Root{}
 }
 
-// Readable paths (issue #23): every script a settings file runs, bound as
-// scripts/<hash of its path>, is named by where it lies: under ~ for the
-// user's, under $CLAUDE_PROJECT_DIR for the project's (relative ones too,
-// which run in the project), an absolute path elsewhere; a link and its
-// target each by the link's path.
+// Readable paths (issue #23): every script a settings file runs is named
+// by where it lies. It is bound as scripts/<hash of its path>. The user's
+// are under ~ and the project's under $CLAUDE_PROJECT_DIR. Relative ones
+// are the project's too, since they run in the project. Elsewhere the path
+// is absolute. A link and its target are each named by the link's path.
 func TestBoundNamesNameEveryScriptTheWalkerBinds(t *testing.T) {
 	dir := t.TempDir()
 	home, proj, opt := filepath.Join(dir, "h"), filepath.Join(dir, "h", "p"), filepath.Join(dir, "opt")
@@ -84,8 +84,8 @@ func TestBoundNamesNameEveryScriptTheWalkerBinds(t *testing.T) {
 			t.Errorf("%s: %d script entries, names never shown: %v", tc.root.Path, seen, tc.want)
 		}
 	}
-	// Control: a form that runs other scripts names none of these entries
-	// (a name is never a guess), and a skill binds nothing to name.
+	// Control: a form that runs other scripts names none of these entries,
+	// since a name is never a guess. A skill binds nothing to name.
 	r := rootOf(t, p, Global, Config, p.Config)
 	c := observed(t, r, "settings.json")
 	other := r.BoundNames(c.Name, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"~/other.sh"}]}]}}`))
@@ -97,8 +97,9 @@ func TestBoundNamesNameEveryScriptTheWalkerBinds(t *testing.T) {
 	if n := (Root{Path: dir, Kind: Skills}).BoundNames([]byte("x"), c.Canonical); len(n) != 1 || n[""] != "x" {
 		t.Errorf("a skill names bound files, or itself otherwise than by its name: %v", n)
 	}
-	// The candidate itself is never "<root>": a settings file by where it
-	// lies, a name that cannot be shown by a hash of it, no byte of it.
+	// The candidate itself is never "<root>". A settings file shows by
+	// where it lies. A name that cannot be shown shows by a hash of it,
+	// with no byte of it.
 	if got := r.BoundNames(c.Name).Show(nil); got != "~/.claude/settings.json" {
 		t.Errorf("the settings file itself is shown as %q", got)
 	}
@@ -107,9 +108,9 @@ func TestBoundNamesNameEveryScriptTheWalkerBinds(t *testing.T) {
 	}
 }
 
-// Naming is a display change only: the entry a script is bound as is the
-// hash of its path as the configuration resolves it, exactly as before
-// issue #23 (golden), and a digest is the same with names or without.
+// Naming is a display change only. A script's entry is the hash of its
+// path as the configuration resolves it, as before issue #23 (golden). A
+// digest is the same with names or without.
 func TestNamingABoundScriptLeavesTheDigestAsItWas(t *testing.T) {
 	if got := string(walker.ScriptEntry("/home/u/.claude/hooks/format.sh")); got != "scripts/4d17dda3b1a58f47fdd6d1ebc296d86d" {
 		t.Fatalf("the binding of a script moved: %s", got)
@@ -148,11 +149,11 @@ func TestNamingABoundScriptLeavesTheDigestAsItWas(t *testing.T) {
 // as skillwire computed it before bound scripts were named.
 const goldenScriptDigest = "blake3:c8dc414813b390e1bef9170622af6372c086432b973aaa3242076c0435044cec"
 
-// A file an instruction file imports is bound like a script, and its
-// name comes from the file's own text: every component that fails the
-// display rules (a control byte, bytes that are not UTF-8, a space and
-// shell syntax, one too long) is shown by its hash, never its bytes; a
-// path too long to show keeps the entry's hash.
+// A file an instruction file imports is bound like a script. Its name
+// comes from the file's own text. Every component that fails the display
+// rules is shown by its hash, never its bytes. Such are a control byte,
+// bytes that are not UTF-8, a space and shell syntax, one too long. A path
+// too long to show keeps the entry's hash.
 func TestBoundNamesShowHostileComponentsByHash(t *testing.T) {
 	dir := t.TempDir()
 	proj := filepath.Join(dir, "p")
@@ -180,8 +181,8 @@ func TestBoundNamesShowHostileComponentsByHash(t *testing.T) {
 	}
 }
 
-// The anchor is the deepest that holds the path: the project inside home
-// is the project's, home itself as the project is home's, "/" anchors
+// The anchor is the deepest that holds the path. The project inside home
+// is the project's. Home itself as the project is home's. "/" anchors
 // nothing.
 func TestBoundNamesAnchorAtTheDeepestDirectory(t *testing.T) {
 	for _, tc := range []struct{ home, project, path, want string }{

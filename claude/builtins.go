@@ -1,23 +1,25 @@
 package claude
 
-// The client's own skills and agents, which no file on disk provides, as
-// Claude Code 2.1.328 lists them to the model ("The following skills are
-// available …", "Available agent types …"). A name that resolves to no
-// candidate skillwire observed is judged as new unless it is one of these.
-// The e2e case TestTheClientsBuiltInsAreTheOnesSkillwireKnows reads the
-// lists from what the pinned client sends and fails when they differ.
+// The client's own skills and agents, which no file on disk provides. They
+// are as Claude Code 2.1.328 lists them to the model: "The following
+// skills are available …", "Available agent types …". A name that
+// resolves to no candidate skillwire observed is judged as new unless it
+// is one of these. The e2e case
+// TestTheClientsBuiltInsAreTheOnesSkillwireKnows reads the lists from what
+// the pinned client sends. It fails when they differ.
 var (
 	BuiltinSkills = []string{
 		"claude-api", "code-review", "dataviz", "fewer-permission-prompts", "init", "keybindings-help", "loop",
 		"plugin-authoring", "run", "security-review", "simplify", "update-config", "workflow-authoring",
 	}
 	// BuiltinAgents are compared by AgentKey, as the client compares agent
-	// names; "fork" is the Agent tool's own type (the model forks itself).
+	// names. "fork" is the Agent tool's own type: the model forks itself.
 	BuiltinAgents = []string{"claude", "Explore", "fork", "general-purpose", "Plan", "statusline-setup"}
 )
 
-// Builtin reports whether name (as the client looks it up: SkillName for a
-// skill) is one of the client's own skills, or agents when agent is set.
+// Builtin reports whether name is one of the client's own skills, or
+// agents when agent is set. name is as the client looks it up: SkillName
+// for a skill.
 func Builtin(name string, agent bool) bool {
 	if agent {
 		if name == "" {

@@ -9,7 +9,7 @@ import (
 )
 
 // Limits bound the discovery of the folders around a project that Claude
-// Code loads from: a hostile tree may be deep, wide or full of links.
+// Code loads from. A hostile tree may be deep, wide or full of links.
 type Limits struct {
 	MaxAncestors int // folders above the project looked at
 	MaxDepth     int // levels below the project searched for nested folders
@@ -21,20 +21,21 @@ type Limits struct {
 var DefaultLimits = Limits{MaxAncestors: 64, MaxDepth: 8, MaxDirs: 4096, MaxNested: 64}
 
 // instructionNames are the instruction files Claude Code reads in the
-// project, each folder above it, and the nested folders it works in;
+// project, in each folder above it, and in the nested folders it works in.
 // AGENTS.md is read where a project has no CLAUDE.md, and watched always.
 var instructionNames = []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}
 
-// ancestors fills Ancestors and Above from p.Project: the folders above it
-// to the filesystem root that hold an instruction file or .claude, and of
-// those the ones whose .claude Claude Code loads skills, agents, commands,
-// output styles and workflows from: up to the repository's top (the
-// nearest folder holding .git), else up to, not including, the home
-// folder, else to "/", as the client's own walk does. A folder holding
-// none of them is no root, so the roots of a project do not depend on how
-// deep it lies; one that gains a CLAUDE.md is found at the next start. A project path that is not plainly absolute
-// ("." or ".." components, doubled slashes) has none: its parents by text
-// would not be its parents.
+// ancestors fills Ancestors and Above from p.Project. Above are the
+// folders above it, up to the filesystem root, that hold an instruction
+// file or .claude. Ancestors are those whose .claude Claude Code loads
+// skills, agents, commands, output styles and workflows from. As in the
+// client's own walk, they reach up to the repository's top, the nearest
+// folder holding .git. Without one they stop before the home folder, else
+// at "/". A folder holding none of them is no root. So the roots of a
+// project do not depend on how deep it lies. One that gains a CLAUDE.md
+// is found at the next start. A project path that is not plainly absolute
+// has none: with "." or ".." components or doubled slashes, its parents by
+// text would not be its parents.
 func (p *Places) ancestors(lim Limits) {
 	if !PlainPath(p.Project) {
 		return
@@ -68,11 +69,11 @@ func (p *Places) ancestors(lim Limits) {
 	p.top = top
 }
 
-// nested fills Nested and NestedInstructions: the folders below the project
-// holding .claude/skills, and those holding an instruction file, found
-// breadth-first within lim, never through a link, never into .git or
-// .claude; then those git ignores are dropped, as the client drops them.
-// NestedPartial says a limit cut the search.
+// nested fills Nested and NestedInstructions. They are the folders below
+// the project holding .claude/skills, and those holding an instruction
+// file. They are found breadth-first within lim, never through a link,
+// never into .git or .claude. Then the folders git ignores are dropped, as
+// the client drops them. NestedPartial says a limit cut the search.
 func (p *Places) nested(lim Limits) {
 	if !PlainPath(p.Project) {
 		return
@@ -83,8 +84,8 @@ func (p *Places) nested(lim Limits) {
 	}
 	queue := []dir{{p.Project, 0}}
 	listed := 0
-	// One git process answers both questions below, started before the
-	// listing so that its start overlaps it.
+	// One git process answers both questions below. It is started before
+	// the listing, so that its start overlaps it.
 	var ig *ignorer
 	if p.top != "" {
 		ig = startIgnorer(p.top)
@@ -124,7 +125,7 @@ func (p *Places) nested(lim Limits) {
 		}
 		if d.depth == 0 && p.top != "" && len(queue) > 0 {
 			// The project's own ignored folders (node_modules, build) are
-			// most of a checkout: asked once, they are never listed.
+			// most of a checkout. Asked once, they are never listed.
 			sub := make([]string, len(queue))
 			for i, q := range queue {
 				sub[i] = q.path
@@ -156,7 +157,7 @@ func keep(dirs []string, drop map[string]bool) []string {
 	return out
 }
 
-// PlainPath: absolute, and every component a name (no "", ".", "..").
+// PlainPath: absolute, and every component a name, not "", "." or "..".
 func PlainPath(p string) bool {
 	if p == "/" {
 		return true

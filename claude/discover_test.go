@@ -132,10 +132,10 @@ func TestGitIgnoredNestedFoldersAreLeftOutAsTheClientLeavesThem(t *testing.T) {
 	}
 }
 
-// One git process answers a discovery's questions, ignored folders found
-// below the project's own included; a negated pattern is not ignored; a
-// user's GIT_FLUSH=0 does not stop the answers; a name with a newline is
-// one path.
+// One git process answers a discovery's questions. They cover the
+// project's own ignored folders and ignored ones found deeper. A negated
+// pattern is not ignored. A user's GIT_FLUSH=0 does not stop the answers. A name with
+// a newline is one path.
 func TestOneGitProcessAnswersEveryIgnoreQuestion(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {

@@ -27,9 +27,13 @@ func TestAnEnvSwitchIsOnOnlyAsTheClientReadsIt(t *testing.T) {
 }
 
 // With AddedInstructions, each added folder's instruction files are roots
-// of scope Added, after every other root, and only the names the client
-// reads there (never AGENTS.md, never settings or .mcp.json, which it
-// ignores in an added folder); off, none is listed.
+// of scope Added, after every other root. Only the names the client reads
+// there are listed. Claude Code 2.1.328 reads CLAUDE.md and
+// CLAUDE.local.md of the folder, .claude/CLAUDE.md and every rule of
+// .claude/rules (those without paths: at the start). It never reads
+// AGENTS.md there, only around the project; pinned by
+// e2e/addedcfg_test.go. It ignores settings and .mcp.json in an added
+// folder. Off, none is listed.
 func TestAnAddedFoldersInstructionsAreRootsOnlyWhenTheClientReadsThem(t *testing.T) {
 	p := Places{Config: "/h/.claude", Project: "/p", Home: "/h", Added: []string{"/x"}}
 	off := p.Roots()
@@ -56,9 +60,9 @@ func TestAnAddedFoldersInstructionsAreRootsOnlyWhenTheClientReadsThem(t *testing
 	}
 }
 
-// A folder /add-dir adds is given the roots a session given it with
-// --add-dir lists, home and all: one file has one id and one digest,
-// whichever way the folder came.
+// A folder /add-dir adds is given the roots of a session given it with
+// --add-dir, home and all. One file has one id and one digest, whichever
+// way the folder came.
 func TestAFolderAddedMidSessionHasTheRootsOfOneGivenAtTheStart(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		p := Places{Config: "/h/.claude", Project: "/p", Home: "/h", Added: []string{"/x"}, AddedInstructions: on}

@@ -11,25 +11,29 @@ import (
 
 // maxImportPaths bounds the paths read from one instruction file. The
 // client has no such bound, so a cut list must always end in the walker's
-// Fanout: more than the walker binds plus every path it can have seen
-// before (walker.MaxScripts each), so at least MaxScripts+1 of them are new.
+// Fanout. The bound is more than the walker binds (walker.MaxScripts) plus
+// every path it can have seen before (MaxScripts more). So at least
+// MaxScripts+1 of them are new.
 const maxImportPaths = 2*walker.MaxScripts + 1
 
-// Imports lists the @path imports of an instruction file as written, in
-// order, without duplicates, with "\ " unescaped and a #fragment cut; at
-// most maxImportPaths of them.
+// Imports lists the @path imports of an instruction file as written: in
+// order, without duplicates, "\ " unescaped and a #fragment cut. It lists
+// at most maxImportPaths of them.
 //
-// Claude Code 2.1.328 lexes the file with marked and matches
-// `(?:^|\s)@((?:[^\s\\]|\\ )+)` (JavaScript's \s) in each text token,
-// skipping code, code spans and closed HTML comments. skillwire reads a
-// superset and never skips text the client might read: code and comments
-// are read too (a path bound that the client never imports costs nothing),
-// and an @ counts after white space, at the start, or after any ASCII
-// punctuation, where one of marked's tokens may end and a text token start
-// (`|@x.md|` in a table, `\*@x.md` after an escape, `<b>@x.md`), and a
-// path is read both whole and cut where a token may end inside it
-// (tokenCuts). An @ after a letter or digit (mail@example.com) is none:
-// marked never ends a token there.
+// Claude Code 2.1.328 lexes the file with marked. In each text token it
+// matches `(?:^|\s)@((?:[^\s\\]|\\ )+)`, with JavaScript's \s. It skips
+// code, code spans and closed HTML comments. skillwire reads a superset
+// and never skips text the client might read.
+//   - Code and comments are read too: binding a path never imported costs
+//     nothing.
+//   - An @ counts after white space, at the start, or after ASCII
+//     punctuation. There one of marked's tokens may end and a text token
+//     start: `|@x.md|` in a table, `\*@x.md` after an escape, `<b>@x.md`.
+//   - A path is read whole and also cut where a token may end inside it
+//     (tokenCuts).
+//
+// An @ after a letter or digit (mail@example.com) is none: marked never
+// ends a token there.
 func Imports(data []byte) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -55,13 +59,13 @@ func Imports(data []byte) []string {
 	return out
 }
 
-// tokenCutChars are where marked may end the text token an import is read
-// from, mid-path: before emphasis, strikethrough, a code span, inline
-// HTML, a link or image, a table cell's end.
+// tokenCutChars are where marked may end, mid-path, the text token an
+// import is read from. They come before emphasis, strikethrough, a code
+// span, inline HTML, a link or image, or a table cell's end.
 const tokenCutChars = "<![]`*~_|"
 
-// tokenCuts are p and each prefix of it that ends before a tokenCutChars
-// character run (`|@x.md|` is x.md to the client), longest last.
+// tokenCuts are p and each prefix of it that ends before a run of
+// tokenCutChars, longest last. `|@x.md|` is x.md to the client.
 func tokenCuts(p string) []string {
 	var out []string
 	for i := 1; i < len(p); i++ {
@@ -81,10 +85,10 @@ func importStart(before []byte) bool {
 	return jsSpace(r) || r < utf8.RuneSelf && isASCIIPunct(byte(r))
 }
 
-// importPath is the path an @ is followed by: runes that are neither
-// JavaScript white space (jsSpace: \s is the set trim removes; a no-break
-// space ends a path for the client as a blank does) nor a backslash, or a
-// backslash and a space.
+// importPath is the path an @ is followed by. It runs over runes that are
+// neither JavaScript white space nor a backslash, and over a backslash and
+// a space. jsSpace is the set trim removes: a no-break space ends a path
+// for the client as a blank does.
 func importPath(b []byte) string {
 	n := 0
 	for n < len(b) {
@@ -108,8 +112,8 @@ func isASCIIPunct(c byte) bool {
 	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
 }
 
-// importable is the client's test of a path: "./", "~/", "/" followed by
-// more, or a first character of [A-Za-z0-9._-].
+// importable is the client's test of a path. It is "./", "~/" or "/"
+// followed by more, or a first character of [A-Za-z0-9._-].
 func importable(p string) bool {
 	if p == "" || p == "/" || strings.IndexByte(p, 0) >= 0 {
 		return false
@@ -120,12 +124,13 @@ func importable(p string) bool {
 }
 
 // importPaths resolves the imports of an instruction file of directory
-// dir: relative to the importing file, ~/ under home (unbound without
-// one), absolute as written. The client reads a path by its text (Node's
-// path.resolve: "nowhere/../x.md" is dir/x.md whether or not nowhere
-// exists); the kernel may reach another file through the same spelling (a
-// link before the ".."). Both are bound where they differ, each opened
-// by the walker with its proofs: what the client reads is never left out.
+// dir. A relative path is under the importing file's dir. ~/ is under home
+// and unbound without one. An absolute path is as written. The client
+// reads a path by its text, with Node's path.resolve: "nowhere/../x.md" is
+// dir/x.md whether or not nowhere exists. The kernel may reach another
+// file through the same spelling, by a link before the "..". Both are
+// bound where they differ, each opened by the walker with its proofs. So
+// what the client reads is never left out.
 func importPaths(dir, home string, data []byte) []string {
 	var out []string
 	for _, p := range Imports(data) {
@@ -149,9 +154,9 @@ func importPaths(dir, home string, data []byte) []string {
 	return out
 }
 
-// lexical is p read by its text, as path.resolve reads it; a relative p
-// (a lock's root is the repository's "./") keeps its "./", so the same
-// file is spelled the same wherever both readings agree.
+// lexical is p read by its text, as path.resolve reads it. A relative p
+// keeps its "./", since a lock's root is the repository's "./". So the
+// same file is spelled the same wherever both readings agree.
 func lexical(p string) string {
 	c := path.Clean(p)
 	if strings.HasPrefix(p, "./") && c != "." {

@@ -13,11 +13,11 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// skillwire reads a superset of the imports the client reads: code,
-// code spans and comments are read too (the reviewer's spellings: an
-// indented fence, a code span across a paragraph, an unclosed comment, a
-// backtick info string), and an @ after punctuation, where one of marked's
-// tokens may end, starts an import. An @ after a letter never does.
+// skillwire reads a superset of the imports the client reads. Code, code
+// spans and comments are read too. The cases are the reviewer's spellings:
+// an indented fence, a code span across a paragraph, an unclosed comment,
+// a backtick info string. An @ after punctuation starts an import, since
+// one of marked's tokens may end there. An @ after a letter never does.
 func TestImportsAreASupersetOfWhatTheClientReads(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
@@ -123,8 +123,8 @@ func write(t *testing.T, p, s string) {
 }
 
 // The client follows imports four levels deep, each relative to the file
-// that imports it: a change at any of those levels moves CLAUDE.md's
-// digest, one at the fifth (which the client does not load) does not.
+// that imports it. A change at any of those levels moves CLAUDE.md's
+// digest. One at the fifth, which the client does not load, does not.
 func TestImportsAreBoundToTheClientsDepth(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir+"/CLAUDE.md", "@l1/a.md\n")
@@ -147,7 +147,7 @@ func TestImportsAreBoundToTheClientsDepth(t *testing.T) {
 	}
 }
 
-// Imports that import each other end; more than the walker binds is an
+// Imports that import each other end. More than the walker binds is an
 // anomaly of the candidate, never silence.
 func TestImportCyclesEndAndTooManyImportsAreAnAnomaly(t *testing.T) {
 	dir := t.TempDir()
@@ -176,9 +176,9 @@ func TestImportCyclesEndAndTooManyImportsAreAnAnomaly(t *testing.T) {
 	}
 }
 
-// The client has no bound on the imports of one file: the 65th is past the
-// walker's bound and the candidate is fanout, never a silent drop; the
-// 33rd (the old per-file bound) is bound like the first.
+// The client has no bound on the imports of one file. The 65th is past the
+// walker's bound, and the candidate is fanout, never a silent drop. The
+// 33rd, at the old per-file bound, is bound like the first.
 func TestTheImportsOfOneFileAreBoundOrAnAnomaly(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -205,7 +205,7 @@ func TestTheImportsOfOneFileAreBoundOrAnAnomaly(t *testing.T) {
 }
 
 // The client reads nowhere/../evil.md as evil.md beside CLAUDE.md, though
-// nowhere does not exist: a change of evil.md moves CLAUDE.md's digest.
+// nowhere does not exist. A change of evil.md moves CLAUDE.md's digest.
 func TestADotDotImportIsBoundAsTheClientReadsIt(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir+"/CLAUDE.md", "@nowhere/../evil.md\n")

@@ -8,14 +8,14 @@ import (
 )
 
 // The client resolves the names a model writes more loosely than it
-// spells them. These rules are the client's (2.1.328, pinned by the e2e
-// cases TestSpellingsTheClientAcceptsAreHeld and their controls); the gate
-// resolves every name through them, so a spelling the client accepts is
-// never one the gate does not know.
+// spells them. These rules are the client's, as of 2.1.328. The e2e cases
+// TestSpellingsTheClientAcceptsAreHeld and their controls pin them. The
+// gate resolves every name through them. So a spelling the client accepts
+// is never one the gate does not know.
 
-// jsSpace is the set JavaScript's String.prototype.trim removes: the client
-// trims a Skill name with it (U+0085 and U+200B are not in it, and the
-// client does not trim them).
+// jsSpace is the set JavaScript's String.prototype.trim removes. The
+// client trims a Skill name with it. U+0085 and U+200B are not in it, and
+// the client does not trim them.
 func jsSpace(r rune) bool {
 	switch {
 	case r >= '\t' && r <= '\r', r == ' ', r == 0xa0, r == 0x1680,
@@ -26,26 +26,26 @@ func jsSpace(r rune) bool {
 	return false
 }
 
-// SkillName is the name the client looks a Skill tool call's skill up by:
-// trimmed as JavaScript trims, then one leading "/" dropped ("/evil" and
-// " evil" load evil; "//evil" and "/ evil" load nothing). Case is kept:
-// "Evil" loads nothing.
+// SkillName is the name the client looks a Skill tool call's skill up by.
+// It is trimmed as JavaScript trims, then one leading "/" is dropped.
+// "/evil" and " evil" load evil; "//evil" and "/ evil" load nothing. Case
+// is kept: "Evil" loads nothing.
 func SkillName(raw string) string {
 	s := strings.TrimFunc(raw, jsSpace)
 	return strings.TrimPrefix(s, "/")
 }
 
 // AgentKey is the form in which two agent names are the same agent to the
-// client. The client folds compatibility forms and case and drops spaces,
-// dashes and underscores ("EvilAgent", "evil_agent", "ＥＶＩＬＡＧＥＮＴ" and
-// "evil—agent" all run evilagent; "evil.agent" does not). The key drops
-// every rune but letters, digits, "." and ":", a superset of what the
-// client drops: a key may join names the client keeps apart, never the
-// reverse, so the gate judges at least every agent a name can run.
+// client. The client folds compatibility forms and case. It drops spaces,
+// dashes and underscores. "EvilAgent", "evil_agent", "ＥＶＩＬＡＧＥＮＴ" and
+// "evil—agent" all run evilagent; "evil.agent" does not. The key drops
+// every rune but letters, digits, "." and ":". That is a superset of what
+// the client drops. A key may join names the client keeps apart, never
+// the reverse. So the gate judges at least every agent a name can run.
 func AgentKey(name string) string {
-	// Lowering can leave a string that NFKC changes again (U+03D4), and
-	// NFKC one that lowering changes: fold until neither does, so a key is
-	// its own key.
+	// Lowering can leave a string that NFKC changes again (U+03D4). NFKC
+	// can leave one that lowering changes. So fold until neither does,
+	// and a key is its own key.
 	k := name
 	for range 4 {
 		next := agentFold(k)

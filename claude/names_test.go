@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Each row is a spelling the real client was seen to resolve (or not): the
+// Each row is a spelling the real client was seen to resolve, or not. The
 // e2e suite pins the same rows against the client.
 func TestSkillNameResolvesAsTheClientDoes(t *testing.T) {
 	for _, tc := range []struct{ raw, want string }{
@@ -42,8 +42,8 @@ func TestAgentKeyJoinsEverySpellingTheClientRuns(t *testing.T) {
 			t.Errorf("AgentKey(%q) = %q, not the key of evilagent", s, AgentKey(s))
 		}
 	}
-	// Spellings the client does not run as evilagent; the key may still
-	// join some of them (it is a superset), but these it keeps apart.
+	// Spellings the client does not run as evilagent. The key may still
+	// join some of them, as a superset, but these it keeps apart.
 	for _, s := range []string{"evil.agent", "evilagent.", "evilagent.md", "evil:agent", "ev1lagent", "user:evilagent", ""} {
 		if AgentKey(s) == AgentKey("evilagent") {
 			t.Errorf("AgentKey(%q) joins evilagent", s)
@@ -60,8 +60,9 @@ func FuzzAgentKeyIsIdempotent(f *testing.F) {
 		if AgentKey(k) != k {
 			t.Errorf("AgentKey(AgentKey(%q)) = %q, not %q", s, AgentKey(k), k)
 		}
-		// The client applies SkillName once ("/ x" is " x", unknown), so
-		// it is not idempotent; it only ever removes a prefix and a suffix.
+		// The client applies SkillName once: "/ x" is " x", unknown. So
+		// it is not idempotent. It only ever removes a prefix and a
+		// suffix.
 		if n := SkillName(s); !strings.Contains(s, n) {
 			t.Errorf("SkillName(%q) = %q, not a part of it", s, n)
 		}

@@ -16,26 +16,29 @@ type Places struct {
 	Config  string // <cfg>: $CLAUDE_CONFIG_DIR, else ~/.claude
 	Project string // the project directory; "" when none is known
 	// ClaudeJSON is the directory of .claude.json: $CLAUDE_CONFIG_DIR when
-	// set, else $HOME; "" leaves it unwatched.
+	// set, else $HOME. "" leaves it unwatched.
 	ClaudeJSON string
-	// Managed is the administrator's directory (managed settings,
-	// CLAUDE.md); "" leaves it unwatched.
+	// Managed is the administrator's directory of managed settings and
+	// CLAUDE.md. "" leaves it unwatched.
 	Managed string
-	// Home anchors ~/ in the commands settings run; "" leaves those unbound.
+	// Home anchors ~/ in the commands settings run. "" leaves those
+	// unbound.
 	Home string
 
-	// Found around the project by Locate (Discover), within Limits:
+	// Locate (Discover) finds these around the project, within Limits.
 	// Above are the folders above it, nearest first, whose instruction
-	// files Claude Code reads (those holding one, or .claude); Ancestors those of them whose .claude it
-	// loads skills, agents, commands, output styles and workflows from (up
-	// to the repository's top); Nested the folders below it holding
-	// .claude/skills and NestedInstructions those holding an instruction
-	// file, git-ignored ones left out. NestedPartial: a limit cut the search.
+	// files Claude Code reads: those holding one, or .claude. Ancestors
+	// are those of them whose .claude it loads skills, agents, commands,
+	// output styles and workflows from, up to the repository's top.
+	// Nested are the folders below it holding .claude/skills.
+	// NestedInstructions are those holding an instruction file.
+	// Git-ignored ones are left out. NestedPartial: a limit cut the
+	// search.
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
 	// Sources are the folders installed plugins of local marketplaces
-	// load from in place, read from the plugin registries by Discover.
+	// load from in place. Discover reads them from the plugin registries.
 	Sources []PluginSource
 	// Markets maps each known marketplace to the marketplace.json its
 	// plugins' entries are read from (marketFiles).
@@ -48,12 +51,10 @@ type Places struct {
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
 	// AddedInstructions: the client reads the instruction files of the
-	// Added folders too (EnvAddedInstructions), which are then roots of
-	// scope Added as well. Claude Code 2.1.328 reads CLAUDE.md and
-	// CLAUDE.local.md of the folder, .claude/CLAUDE.md and every rule of
-	// .claude/rules (those without paths: at the start); not AGENTS.md,
-	// which it reads only around the project (pinned by
-	// e2e/addedcfg_test.go).
+	// Added folders too (EnvAddedInstructions). They are then roots of
+	// scope Added as well.
+	// TestAnAddedFoldersInstructionsAreRootsOnlyWhenTheClientReadsThem
+	// holds which files.
 	AddedInstructions bool
 }
 
@@ -68,8 +69,9 @@ func (p Places) Discover(lim Limits) Places {
 	return p
 }
 
-// ManagedDirEnv overrides the managed directory (tests, and systems where
-// Claude Code is configured to read it elsewhere); empty leaves it unwatched.
+// ManagedDirEnv overrides the managed directory, for tests and for systems
+// where Claude Code is configured to read it elsewhere. Empty leaves it
+// unwatched.
 const ManagedDirEnv = "SKILLWIRE_MANAGED_DIR"
 
 // Locate finds the places from the environment, with projectHint as
@@ -101,13 +103,13 @@ func Locate(env Env, projectHint string) (Places, error) {
 // configFile is what one named configuration file is.
 type configFile struct {
 	kind string
-	// extract reduces the file to what it configures; nil: the file is
+	// extract reduces the file to what it configures. nil: the file is
 	// observed whole, like an agent file.
 	extract walker.Extract
 	limit   int64
 	runs    bool // a settings file: the scripts its commands run are bound in
-	// imports: an instruction file, read whole (through a link, as Claude
-	// Code reads it), with the files its @path imports name bound in.
+	// imports: an instruction file, read whole, with the files its @path
+	// imports name bound in. Like Claude Code, it is read through a link.
 	imports bool
 }
 
@@ -125,22 +127,22 @@ func (f configFile) spec(name string, r Root) walker.NameSpec {
 	return s
 }
 
-// imports lists the files an instruction file of r imports (importPaths):
-// its whole text is its canonical form.
+// imports lists the files an instruction file of r imports (importPaths).
+// Its whole text is its canonical form.
 func (r Root) imports(text []byte) []string { return importPaths(r.Path, r.Home, text) }
 
-// importDepth is how deep Claude Code 2.1.328 follows @path imports: the
-// file itself is level 0 and a file of level 5 is not loaded, so four
-// levels of imports are read (each file once: a cycle ends).
+// importDepth is how deep Claude Code 2.1.328 follows @path imports. The
+// file itself is level 0, and a file of level 5 is not loaded. So four
+// levels of imports are read, each file once: a cycle ends.
 const importDepth = 4
 
-// importsOf lists the files an imported file at p imports in turn:
-// relative to it, as the client resolves them.
+// importsOf lists the files an imported file at p imports in turn. They
+// are relative to it, as the client resolves them.
 func (r Root) importsOf(p string, data []byte) []string {
 	return importPaths(pathname.Parent(p), r.Home, data)
 }
 
-// instructionsExtract keeps an instruction file whole: its digest is its
+// instructionsExtract keeps an instruction file whole. Its digest is its
 // bytes', and its imports are read from it.
 func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	if data == nil {
@@ -149,10 +151,11 @@ func instructionsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return data, nil
 }
 
-// scripts lists the local files the settings subset canon runs (hooks,
-// status line, helpers) that r's anchors resolve: absolute, ~/ and, for a
-// project's own settings, $CLAUDE_PROJECT_DIR/ and relative paths (a hook
-// runs in the project directory), as written, never cleaned.
+// scripts lists the local files the settings subset canon runs: hooks,
+// status line, helpers. It lists those r's anchors resolve, as written,
+// never cleaned. Absolute and ~/ paths always resolve. For a project's own
+// settings, $CLAUDE_PROJECT_DIR/ and relative paths resolve too, since a
+// hook runs in the project directory.
 func (r Root) scripts(canon []byte) []string {
 	var out []string
 	for _, c := range config.SettingsCommands(canon) {
@@ -186,9 +189,10 @@ func (r Root) bind(c config.Command) (string, cmdline.Bind) {
 }
 
 // StandingFacts are what is told of candidate name of r, of canonical form
-// canon, whenever it is told, not only when it is new: each command of a
-// settings file that runs something skillwire cannot bind to a file, each
-// plugin installed_plugins.json loads from outside the watched cache.
+// canon, whenever it is told, not only when it is new. One is each command
+// of a settings file that runs something skillwire cannot bind to a file.
+// Another is each plugin installed_plugins.json loads from outside the
+// watched cache.
 func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
@@ -208,8 +212,9 @@ func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	return fs
 }
 
-// outsideCache: r is <cfg>/plugins; an installPath not under its cache
-// directory (by its text: a ".." component leaves it) is loaded unwatched.
+// outsideCache: r is <cfg>/plugins. An installPath not under its cache
+// directory is loaded unwatched. That is judged by its text, so a ".."
+// component leaves it.
 func (r Root) outsideCache(canon []byte) []config.Fact {
 	var fs []config.Fact
 	for _, in := range r.installsOutside(canon) {
@@ -218,7 +223,8 @@ func (r Root) outsideCache(canon []byte) []config.Fact {
 	return fs
 }
 
-// installsOutside lists (plugin, installPath) of each install outside the cache.
+// installsOutside lists (plugin, installPath) of each install outside the
+// cache.
 func (r Root) installsOutside(canon []byte) [][2]string {
 	cache := pathname.Join(r.Path, "cache") + "/"
 	var out [][2]string
@@ -233,8 +239,8 @@ func (r Root) installsOutside(canon []byte) [][2]string {
 }
 
 // outsidePluginFiles binds into installed_plugins.json the files that
-// declare what a plugin installed outside the cache runs (pluginFronts),
-// each reached as a script is: the cache's walk never sees them.
+// declare what a plugin installed outside the cache runs (pluginFronts).
+// Each is reached as a script is, since the cache's walk never sees them.
 func (r Root) outsidePluginFiles(canon []byte) []string {
 	var out []string
 	for _, in := range r.installsOutside(canon) {
@@ -285,7 +291,7 @@ func wholeExtract(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(config.WholeJSON(data, int64(len(data))))
 }
 
-// reasons turns an Extract into the walker's terms; every ConfigAnomaly
+// reasons turns an Extract into the walker's terms. Every ConfigAnomaly
 // names an anomaly.Reason.
 func reasons(ex config.Extract) ([]byte, []anomaly.Reason) {
 	var rs []anomaly.Reason
@@ -299,12 +305,12 @@ func reasons(ex config.Extract) ([]byte, []anomaly.Reason) {
 	return ex.Canonical, rs
 }
 
-// Roots lists every root, in this order: the skills, agents and commands
-// roots of cfg, then of the project (so their order never moves), then the
-// configuration files, output styles and rules of the user, the managed
-// directory and the project. A project root that is the same directory as
-// a global one (a session started in $HOME) is listed once, as global;
-// named files that share a directory share one root.
+// Roots lists every root, in this order. First come the skills, agents and
+// commands roots of cfg, then of the project, so their order never moves.
+// Then come the configuration files, output styles and rules of the user,
+// the managed directory and the project. A project root in the same
+// directory as a global one is listed once, as global. That is a session
+// started in $HOME. Named files that share a directory share one root.
 func (p Places) Roots() []Root {
 	var roots []Root
 	add := func(r Root) {
@@ -405,8 +411,9 @@ func (p Places) Roots() []Root {
 		slices.Sort(roots[i].Names)
 		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings {
 			// A user's or administrator's settings are the same file in
-			// every project: $CLAUDE_PROJECT_DIR/… is bound only for the
-			// project's own, or the digest would change with the project.
+			// every project. So $CLAUDE_PROJECT_DIR/… is bound only for
+			// the project's own, or the digest would change with the
+			// project.
 			roots[i].Home = p.Home
 			if roots[i].Scope == Project {
 				roots[i].Project = p.Project
@@ -417,16 +424,16 @@ func (p Places) Roots() []Root {
 }
 
 // AddedRoots are the roots of scope Added of the folders dirs, as Roots
-// lists them for Places.Added: with their instruction files when the
-// client reads them (Places.AddedInstructions), home anchoring their ~/
-// imports as Places.Home does, so a folder /add-dir adds is observed by
-// the ids and digests a session given it with --add-dir observes it.
+// lists them for Places.Added. They hold the folders' instruction files
+// when the client reads them (Places.AddedInstructions). home anchors
+// their ~/ imports, as Places.Home does. So a folder /add-dir adds is
+// observed by the ids and digests of a session given it with --add-dir.
 func AddedRoots(dirs []string, instructions bool, home string) []Root {
 	return Places{Added: dirs, AddedInstructions: instructions, Home: home}.addedRoots()
 }
 
 // InlineRoots are the roots of the --plugin-dir plugins named of the
-// folders dir holds (a store's records of them, outside the session), each
+// folders dir holds, as a store records them outside the session. Each is
 // named for its plugin as InlinePlugins names it.
 func InlineRoots(dir string, names []string) []Root {
 	var p Places

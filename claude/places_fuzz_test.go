@@ -30,4 +30,4 @@ func FuzzDisplayAndSplit(f *testing.F) {
 }
 
 // FuzzClaudeJSONServers: ~/.claude.json is refused with one reason or kept
-// in a form that decodes, and with no key other than the two it keeps.
+// in a form that decodes. That form has no key but the two it keeps.

@@ -613,7 +613,7 @@ func factLines(fs []config.Fact) []string {
 }
 
 // An added folder's .claude/skills, agents and commands are roots of scope
-// Added, listed after every other root, so a session without them lists
+// Added, listed after every other root. So a session without them lists
 // the same roots in the same order.
 func TestAddedFoldersAreRootsListedLast(t *testing.T) {
 	p := Places{Config: "/h/.claude", Project: "/p", Home: "/h"}

@@ -15,24 +15,19 @@ import (
 )
 
 // A folder given with --plugin-dir (or CLAUDE_CODE_PLUGIN_DIRS) is loaded
-// by Claude Code 2.1.328 for the session only, in place, as the plugin
-// "name@inline": name is its .claude-plugin/plugin.json "name", else the
-// folder's own name (pinned by e2e/plugindir_test.go). The client reads a
-// folder as one plugin or as a folder of plugins (its loader's b8n): a
-// folder is one plugin when an entry at its top marks it (.claude-plugin,
-// SKILL.md, a non-empty .mcp.json, .lsp.json), or when one of commands,
-// skills, agents, hooks, themes, output-styles, monitors, workflows there
-// holds no .claude-plugin/plugin.json; else each child folder (or link to
-// one) not starting with "." that holds .claude-plugin/plugin.json is a
-// plugin. A .claude-plugin holding only marketplace.json marks nothing.
+// for the session only, in place. Claude Code names its plugin
+// "name@inline", after its plugin.json "name" or else the folder. The
+// client reads such a folder as one plugin or as a folder of plugins.
+// TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt holds
+// the rule.
 
-// InlineMarket is the marketplace word Claude Code names a plugin loaded
-// with --plugin-dir by.
+// InlineMarket is the marketplace word of a plugin loaded with
+// --plugin-dir.
 const InlineMarket = "inline"
 
-// pluginMarkers are the entries that mark a folder as one plugin;
-// componentDirs those of them that may instead be a plugin of a folder of
-// plugins.
+// pluginMarkers are the entries that mark a folder as one plugin.
+// componentDirs are those of them that may instead be a plugin of a
+// folder of plugins.
 var (
 	pluginMarkers = []string{".claude-plugin", "commands", "skills", "agents", "hooks", "themes", "output-styles",
 		"monitors", "workflows", "SKILL.md", ".mcp.json", ".lsp.json"}
@@ -42,40 +37,40 @@ var (
 // Inline is what the folders given with --plugin-dir hold.
 type Inline struct {
 	Plugins []PluginSource
-	// Empty counts the folders that are not there, or hold no plugin the
+	// Empty counts the folders that are not there, hold no plugin the
 	// client loads, or cannot be watched ("/").
 	Empty int
-	// Problem, in fixed words, is why a folder's plugins cannot be known:
-	// it could not be listed, so whether it is one plugin or a folder of
-	// plugins, and which, is not known. "" when every folder was listed.
+	// Problem, in fixed words, is why a folder could not be listed. Then
+	// whether it is one plugin or a folder of plugins is not known, nor
+	// which. "" when every folder was listed.
 	Problem string
-	// Unnamed: a plugin of them may bear a name skillwire cannot read (a
-	// plugin.json it could not read, a folder given through a link).
+	// Unnamed: a plugin of them may bear a name skillwire cannot read.
+	// Examples: an unreadable plugin.json, a folder given through a link.
 	Unnamed bool
 	// Refused are the plugin folders whose plugin.json the client refuses
-	// (sessionManifest): it loads nothing of them, so they are no Plugins.
+	// (sessionManifest). It loads nothing of them, so they are no Plugins.
 	Refused []Refused
 }
 
-// Refused is a plugin folder the client refuses to load: Dir, the
-// folder's path as the client reads it, and Why, in fixed words.
+// Refused is a plugin folder the client refuses to load. Dir is its path
+// as the client reads it; Why is the reason in fixed words.
 type Refused struct{ Dir, Why string }
 
-// Unknown reports whether the plugins of the folders cannot all be named
-// as the client names them: then any plugin:name may be one of them, and
-// an inline plugin overrides an installed one of its name. A refused
-// folder counts: the client read it once, at its start, and a plugin.json
-// made refused mid-session would otherwise hide the inline twin it loaded
-// then behind an installed plugin's verdict.
+// Unknown reports whether the folders' plugins cannot all be named as the
+// client names them. Then any plugin:name may be one of them, and an
+// inline plugin overrides an installed one of its name. A refused folder
+// counts: the client read it once, at its start. A plugin.json made
+// refused mid-session would otherwise hide the inline twin loaded then.
+// An installed plugin's verdict would stand in for it.
 func (in Inline) Unknown() bool { return in.Problem != "" || in.Unnamed || len(in.Refused) > 0 }
 
-// InlinePlugins are the plugins Claude Code loads from the folders dirs
-// (absolute, as the client reads them), each named for its plugin, read
-// through the walker; those of noMCP (and of a folder of plugins there)
-// are loaded without their MCP servers. A folder that cannot be listed is
-// the Problem, never guessed as one plugin; one that is not a folder (or
-// a link to one) is watched as one plugin, so that its observation tells
-// what is wrong, and is Unnamed.
+// InlinePlugins are the plugins Claude Code loads from the folders dirs,
+// read through the walker. dirs are absolute, as the client reads them.
+// Each plugin is named for its plugin.json. The plugins of noMCP (and of
+// a folder of plugins there) are loaded without their MCP servers. A
+// folder that cannot be listed is the Problem, never guessed as one
+// plugin. One that is not a folder (a link to one, a file) is watched as
+// one plugin and is Unnamed. Its observation then tells what is wrong.
 func InlinePlugins(dirs, noMCP []string) Inline {
 	var in Inline
 	for _, d := range dirs {
@@ -125,9 +120,9 @@ func (in *Inline) add(dir, name string, noMCP bool) {
 // maxRefusedTold bounds the refused plugin folders Told names one by one.
 const maxRefusedTold = 3
 
-// Told is what a session is told of the folders given with --plugin-dir
-// that hold no plugin, hold one the client refuses to load, or cannot be
-// listed, from fixed words and the folders' paths quoted
+// Told is what a session is told of the folders given with --plugin-dir.
+// It names those that hold no plugin, hold a refused one, or cannot be
+// listed. It is built from fixed words and the folders' quoted paths
 // (anomaly.QuoteBytes) only; "" when none.
 func (in Inline) Told() string {
 	var lines []string
@@ -164,8 +159,8 @@ const (
 	folderOdd                        // not a folder: a link to one, a file
 )
 
-// collection reads folder d as the client does: one plugin, or a folder of
-// plugins whose loaded children it lists.
+// collection reads folder d as the client does. It is one plugin, or a
+// folder of plugins whose loaded children it lists.
 func collection(d string) ([]string, folderKind) {
 	w := walker.Discover([]walker.RootSpec{{Path: d, Files: true}}, walker.DefaultConfig())[0]
 	switch {
@@ -233,25 +228,24 @@ func manifestState(d string) manifest {
 }
 
 // marketplaceOnly: d's .claude-plugin holds marketplace.json and no
-// plugin.json, which marks a marketplace's folder, not a plugin.
+// plugin.json. That marks a marketplace's folder, not a plugin.
 func marketplaceOnly(d string) bool {
 	reads, err := walker.ReadFiles(d, ".claude-plugin", []string{"plugin.json", "marketplace.json"}, config.MaxJSON)
 	return err == nil && reads != nil && reads[0].Missing && !reads[1].Missing
 }
 
-// emptyFile: the file name of folder d is a regular file of no bytes
-// (read with a limit of 0, a longer one is oversize).
+// emptyFile: the file name of folder d is a regular file of no bytes.
+// It is read with a limit of 0, so a longer one is oversize.
 func emptyFile(d, name string) bool {
 	reads, err := walker.ReadFiles(parent(d), base(d), []string{name}, 0)
 	return err == nil && reads != nil && reads[0].Reason == 0 && !reads[0].Missing && len(reads[0].Data) == 0
 }
 
-// inlineSource is the plugin of folder name of dir: named by its
-// plugin.json "name", else by the folder, as the client names it; a
-// plugin.json that cannot be read, or read as a JSON object, names no
-// plugin (Inline.Unnamed: the gate then holds every plugin's name). why,
-// in fixed words, is why the client refuses to load it (sessionManifest);
-// "" when it may load it.
+// inlineSource is the plugin of folder name of dir. The client names it by
+// its plugin.json "name", else by the folder. A plugin.json that cannot be
+// read as a JSON object names no plugin. Inline.Unnamed then makes the
+// gate hold every plugin's name. why, in fixed words, is why the client
+// refuses to load it (sessionManifest); "" when it may load it.
 func inlineSource(dir, name string) (s PluginSource, why string) {
 	plugin := name
 	reads, err := walker.ReadFiles(pathname.Join(dir, name), ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
@@ -276,12 +270,12 @@ func inlineSource(dir, name string) (s PluginSource, why string) {
 }
 
 // ManifestName is the name the client gives the plugin whose plugin.json
-// is data: its "name", when data is a JSON object with a non-empty string
-// name. ok is false for any other file (not JSON, no name, a name that is
-// no string or is empty), which the client refuses as a manifest: the
-// plugin's name is then unknown, never its folder's. A name the client
-// refuses for its characters (sessionManifest) is still returned: the gate
-// reads it of a cached version only to add matches, never to take one away.
+// is data. That is its "name", when data is a JSON object with a non-empty
+// string name. ok is false for any other file, which the client refuses as
+// a manifest. The plugin's name is then unknown, never its folder's. A
+// name refused for its characters (sessionManifest) is still returned. The
+// gate reads it of a cached version only to add matches, never to remove
+// one.
 func ManifestName(data []byte) (name string, ok bool) {
 	m, ok := sessionManifest(data)
 	return m.name, ok && m.name != ""
@@ -304,18 +298,14 @@ const (
 	refusedVersionType = "its plugin.json's version is not a string"
 )
 
-// sessionManifest reads plugin.json data as Claude Code 2.1.328's loader
-// reads a --plugin-dir plugin's manifest, for the checks that make it
-// refuse the plugin (read in its bundle, pinned by
-// e2e/plugindir2_test.go): the manifest schema's name, a non-empty string
-// with no U+0020 and no control or bidirectional-formatting character
-// (controlOrBidi), and its version, a string; then the loader's own check
-// of a name a plugin.json gives (notInPluginName). A plugin it refuses is
-// never loaded, its hooks never run. The schema refuses more (a malformed
-// hooks entry or component path, say); a plugin.json failing only those is
-// read as loaded, so that it is told and watched, never silence. ok is
-// false when data is not a JSON object skillwire reads: nothing is then
-// known of it.
+// sessionManifest reads plugin.json data as the client's loader reads a
+// --plugin-dir plugin's manifest. It runs only the checks that make the
+// loader refuse the plugin. A refused plugin is never loaded, and its
+// hooks never run. TestAPluginManifestIsRefusedAsTheClientRefusesIt holds
+// the checks. The schema refuses more, such as a malformed hooks entry. A
+// plugin.json failing only those is read as loaded, so it is told and
+// watched, never silent. ok is false when data is not a JSON object:
+// nothing is then known of it.
 func sessionManifest(data []byte) (m pluginManifest, ok bool) {
 	var doc map[string]json.RawMessage
 	if json.Unmarshal(data, &doc) != nil || doc == nil {
@@ -349,7 +339,7 @@ func sessionManifest(data []byte) (m pluginManifest, ok bool) {
 	return m, true
 }
 
-// jsonString is the string the JSON value raw holds; isString is false
+// jsonString is the string the JSON value raw holds. isString is false
 // for any other value, null among them.
 func jsonString(raw json.RawMessage) (s string, isString bool) {
 	raw = bytes.TrimSpace(raw)
@@ -363,17 +353,18 @@ func jsonString(raw json.RawMessage) (s string, isString bool) {
 }
 
 // controlOrBidi are the runes the manifest schema refuses in a plugin's
-// name besides the space: /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.
+// name besides the space. Its pattern:
+// /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.
 func controlOrBidi(r rune) bool {
 	return unicode.IsControl(r) || r == '\u200e' || r == '\u200f' ||
 		'\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069'
 }
 
 // notInPluginName are the runes the client's loader refuses in the name a
-// plugin.json gives (its /[@:\s/\\${ob}]/u, ob
-// \p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\u2028\u2029, invisibleRanges and U+2800),
-// less \p{Cn}: whether a rune is unassigned depends on the Unicode version
-// of each side, and a rune the client takes must never be told as refused.
+// plugin.json gives. Its pattern is /[@:\s/\\${ob}]/u, where ob is
+// \p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\u2028\u2029, invisibleRanges and U+2800.
+// \p{Cn} is left out: whether a rune is unassigned depends on each side's
+// Unicode version. A rune the client takes must never be told as refused.
 // A surrogate never reaches a Go string (json decodes one to U+FFFD).
 func notInPluginName(r rune) bool {
 	switch r {

@@ -13,9 +13,16 @@ import (
 
 const pjson = `.claude-plugin/plugin.json={"name":"pd"}`
 
-// A folder given with --plugin-dir is read as Claude Code reads it: one
-// plugin when an entry at its top marks it, else a folder of plugins, each
-// named by its plugin.json name (the folder's own without one).
+// A folder given with --plugin-dir is read as Claude Code 2.1.328 reads it
+// (its loader's b8n; pinned by e2e/plugindir_test.go). The folder is one
+// plugin when an entry at its top marks it: .claude-plugin, SKILL.md, a
+// non-empty .mcp.json or .lsp.json. It is one plugin, too, when one of
+// commands, skills, agents, hooks, themes, output-styles, monitors or
+// workflows there holds no .claude-plugin/plugin.json. Else it is a folder
+// of plugins. Each child folder (or link to one) not starting with "."
+// that holds .claude-plugin/plugin.json is a plugin. A .claude-plugin
+// holding only marketplace.json marks nothing. Each plugin is named
+// "name@inline", after its plugin.json name or else its folder.
 func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing.T) {
 	type want struct{ dir, name, plugin string }
 	cases := []struct {
@@ -77,9 +84,9 @@ func TestAPluginFolderIsOnePluginOrAFolderOfPluginsAsTheClientReadsIt(t *testing
 }
 
 // The roots of --plugin-dir plugins are plugin-sources roots of scope
-// added, shown as the client names them (pd@inline), one root per folder,
-// never merged into a root of another kind; a name that fails the display
-// gate is hidden.
+// added. They are shown as the client names them (pd@inline), one root
+// per folder. They are never merged into a root of another kind. A name
+// that fails the display gate is hidden.
 func TestAPluginDirsPluginIsAnAddedRootNamedAsTheClientNamesIt(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "pd/"+pjson, "coll/a\x1b[31m/"+pjson, "coll/b/"+pjson)
@@ -109,10 +116,10 @@ func TestAPluginDirsPluginIsAnAddedRootNamedAsTheClientNamesIt(t *testing.T) {
 	}
 }
 
-// A folder of plugins past the walker's fanout cannot be listed: it is
-// the Problem, told in fixed words, never guessed as one plugin named by
-// the folder (a plugin the client never loaded), and every plugin's name
-// is then unknown; the folders beside it are still read.
+// A folder of plugins past the walker's fanout cannot be listed. It is the
+// Problem, told in fixed words. It is never guessed as one plugin named by
+// the folder, a plugin the client never loaded. Every plugin's name is
+// then unknown. The folders beside it are still read.
 func TestAFolderOfPluginsThatCannotBeListedIsTheProblemNeverOnePlugin(t *testing.T) {
 	dir := t.TempDir()
 	specs := []string{"ok/" + pjson}
@@ -129,11 +136,11 @@ func TestAFolderOfPluginsThatCannotBeListedIsTheProblemNeverOnePlugin(t *testing
 	}
 }
 
-// A folder given with --plugin-dir-no-mcp (and each plugin of a folder of
-// plugins there) is loaded without its MCP servers: its .mcp.json and
-// plugin.json's mcpServers are content, and no server of them is in its
-// form; its hooks still are. The same folder given with --plugin-dir keeps
-// them.
+// A folder given with --plugin-dir-no-mcp is loaded without its MCP
+// servers; so is each plugin of a folder of plugins there. Its .mcp.json
+// and plugin.json's mcpServers are content, and no server of them is in
+// its form. Its hooks still are. The same folder given with --plugin-dir
+// keeps them.
 func TestANoMCPPluginFoldersServersAreNotItsForm(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir,
@@ -170,9 +177,10 @@ func TestANoMCPPluginFoldersServersAreNotItsForm(t *testing.T) {
 	}
 }
 
-// The one rule of a plugin's name (used by the local watch's --plugin-dir
-// plugins and by the gate's cached versions): a plugin.json names it only
-// by a non-empty string "name"; any other file leaves its name unknown.
+// The one rule of a plugin's name: a plugin.json names it only by a
+// non-empty string "name". Any other file leaves its name unknown. The
+// local watch's --plugin-dir plugins and the gate's cached versions both
+// use it.
 func TestAPluginIsNamedByItsManifestsNameAlone(t *testing.T) {
 	for _, c := range []struct {
 		data, want string
@@ -198,12 +206,15 @@ func TestAPluginIsNamedByItsManifestsNameAlone(t *testing.T) {
 	}
 }
 
-// A --plugin-dir plugin's plugin.json is read as the client's loader reads
-// it: the manifest schema's name and version, then the loader's check of
-// the name. What it refuses is refused, why in fixed words; a name it
-// takes is the plugin's; a file that is not a JSON object is not known.
-// The name ManifestName gives the gate is the one it gave before: a name
-// the loader refuses still names a cached version's match.
+// A --plugin-dir plugin's plugin.json is read as Claude Code 2.1.328's
+// loader reads it (read in its bundle; pinned by e2e/plugindir2_test.go).
+// First the manifest schema: the name is a non-empty string with no
+// U+0020 and no control or bidirectional-formatting character
+// (controlOrBidi). The version, when given, is a string. Then the loader's
+// own check of the name (notInPluginName). What it refuses is refused, why
+// in fixed words. A name it takes is the plugin's. A file that is not a
+// JSON object is not known. ManifestName gives the gate the name it gave
+// before: a name the loader refuses still names a cached version's match.
 func TestAPluginManifestIsRefusedAsTheClientRefusesIt(t *testing.T) {
 	huge := strings.Repeat("x", 1<<20)
 	for _, c := range []struct {
@@ -265,11 +276,11 @@ func TestAPluginManifestIsRefusedAsTheClientRefusesIt(t *testing.T) {
 	}
 }
 
-// A refused plugin folder is told by its path, quoted so that no byte of
-// it reaches a terminal or a model raw, with why in fixed words; it is no
-// plugin of the session, yet leaves every plugin name unknown (the client
-// read it at its start, maybe valid then); past maxRefusedTold the rest
-// are counted.
+// A refused plugin folder is told by its quoted path, with why in fixed
+// words. The quoting keeps every byte of it from a terminal or a model
+// raw. It is no plugin of the session, yet it leaves every plugin name
+// unknown: the client read it at its start, when it may have been valid.
+// Past maxRefusedTold the rest are counted.
 func TestARefusedPluginFolderIsToldByItsQuotedPathAndWhy(t *testing.T) {
 	dir := t.TempDir()
 	var tree []string

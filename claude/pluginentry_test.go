@@ -29,11 +29,16 @@ func digestOf(t *testing.T, p Places, k Kind, name string) (walker.Candidate, Ro
 	return walker.Candidate{}, Root{}
 }
 
-// The client applies a plugin's marketplace.json entry to it (its hooks,
-// servers, component paths): an edit of the entry alone changes the
-// plugin's candidate, whether it loads in place from a local marketplace
-// or from the cache with its entry read from the marketplace's clone, and
-// the bound file is named for a person (issue #22).
+// The client applies a plugin's marketplace.json entry to it (its K0o and
+// f0o, 2.1.328). The entry's inline hooks are added to plugin.json's, and
+// so are its commands, agents, skills, outputStyles and themes paths. That
+// is strict mode, the default. When the plugin has no plugin.json, the
+// entry is its manifest, servers included. So an edit of the entry alone
+// changes the plugin's candidate. That holds when it loads in place from a
+// local marketplace. It holds when it loads from the cache, its entry read
+// from the marketplace's clone. The e2e case
+// TestAMarketplaceEntrysHooksAreBoundIntoItsPlugin pins it. The bound file
+// is named for a person (issue #22).
 func TestAnEditedMarketplaceEntryChangesItsPlugin(t *testing.T) {
 	hooked := `{"name":"mkt","plugins":[{"name":"plug","source":"./plug","hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}]}`
 	for _, tc := range []struct {
@@ -62,7 +67,8 @@ func TestAnEditedMarketplaceEntryChangesItsPlugin(t *testing.T) {
 	}
 }
 
-// Where the client reads each marketplace's entries from, as known_marketplaces.json records it.
+// Where the client reads each marketplace's entries from, as
+// known_marketplaces.json records it.
 func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 	known, _ := json.Marshal(map[string]any{
 		"dir":  map[string]any{"source": map[string]any{"source": "directory", "path": "/m"}, "installLocation": "/m"},
@@ -87,11 +93,11 @@ func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 }
 
 // What a plugin's candidate binds of its marketplace.json is what the
-// client reads of it for that plugin: its own entry and the marketplace's
-// keys, without the named noise (each of a value the client accepts). Another plugin's entry, or this one's
-// description, is no change of it; its entry's new hook is a change told
-// by what it runs; a marketplace.json that is not one JSON object is
-// bound whole (issue #22).
+// client reads of it for that plugin. That is its own entry and the
+// marketplace's keys, without the named noise. Each noise value is one the
+// client accepts. Another plugin's entry, or this one's description, is no
+// change of it. Its entry's new hook is a change told by what it runs. A
+// marketplace.json that is not one JSON object is bound whole (issue #22).
 func TestAPluginBindsItsOwnEntryNotTheWholeMarketplace(t *testing.T) {
 	const (
 		plain   = `{"name":"mkt","owner":{"name":"a"},"plugins":[{"name":"other","source":"./other"},{"name":"plug","source":"./plug","description":"one"}]}`

@@ -10,22 +10,24 @@ import (
 )
 
 // pluginFronts are the files of a plugin that declare what it runs: hooks
-// and MCP servers, inline in plugin.json or in files it names, in
-// hooks/hooks.json and in .mcp.json.
+// and MCP servers. They are inline in plugin.json or in files it names,
+// in hooks/hooks.json and in .mcp.json.
 var pluginFronts = []string{"hooks/hooks.json", ".claude-plugin/plugin.json", ".mcp.json"}
 
-// pluginFront keeps the hooks and mcpServers of one of a plugin's JSON files.
+// pluginFront keeps the hooks and mcpServers of one of a plugin's JSON
+// files.
 func pluginFront(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(config.PluginFront(data))
 }
 
-// pluginHooksFront keeps the hooks of one of a plugin's JSON files, of a
-// plugin loaded without its MCP servers.
+// pluginHooksFront keeps the hooks of one of a plugin's JSON files. It is
+// for a plugin loaded without its MCP servers.
 func pluginHooksFront(_, data []byte) ([]byte, []anomaly.Reason) {
 	return reasons(config.PluginHooks(data))
 }
 
-// skillFront reads SKILL.md's frontmatter, and a plugin's files as a plugin's.
+// skillFront reads SKILL.md's frontmatter, and a plugin's files as a
+// plugin's.
 func skillFront(path, data []byte) ([]byte, []anomaly.Reason) {
 	if string(path) == "SKILL.md" {
 		return frontmatterExtract(path, data)
@@ -33,8 +35,9 @@ func skillFront(path, data []byte) ([]byte, []anomaly.Reason) {
 	return pluginFront(path, data)
 }
 
-// skillJoin: a skills folder is a plugin only with .claude-plugin/plugin.json;
-// else its form is SKILL.md's alone, as before plugins were known there.
+// skillJoin: a skills folder is a plugin only with
+// .claude-plugin/plugin.json. Else its form is SKILL.md's alone, as before
+// plugins were known there.
 func skillJoin(paths []string, canons [][]byte) []byte {
 	if slices.Contains(paths, ".claude-plugin/plugin.json") {
 		return joinForms(paths, canons)
@@ -54,8 +57,9 @@ func pluginRefs(path string, canon []byte) []string {
 }
 
 // joinForms is config.JoinForms of the plugin's own files, as the walker
-// calls it, with what its marketplace.json says of it (read at a bound
-// path, walker.NameSpec.OutsideExtract) under config.EntryKey.
+// calls it. It adds what its marketplace.json says of it under
+// config.EntryKey. That file is read at a bound path
+// (walker.NameSpec.OutsideExtract).
 func joinForms(paths []string, canons [][]byte) []byte {
 	var own, entries [][]byte
 	for i, p := range paths {
@@ -77,10 +81,11 @@ func joinForms(paths []string, canons [][]byte) []byte {
 	return form
 }
 
-// entryForm is the plugin roots' walker.NameSpec.OutsideExtract: the
-// marketplace.json bound into the candidate name, read as what it says of
-// that candidate's plugin (a cache version's by its folder, the name its
-// install keys it by; a folder loaded in place by its install).
+// entryForm is the plugin roots' walker.NameSpec.OutsideExtract. It reads
+// the marketplace.json bound into the candidate name as what it says of
+// that candidate's plugin. A cache version's plugin is found by its
+// folder, the name its install keys it by. A folder loaded in place is
+// found by its install.
 func (r Root) entryForm(name []byte, _ string, data []byte) ([]byte, bool) {
 	plugin := string(r.SourcePlugin(name))
 	if r.Kind == Plugins {

@@ -9,45 +9,43 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// A plugin whose marketplace is a folder of this machine (a "directory" or
-// "file" source in known_marketplaces.json) and whose marketplace.json entry
-// names it by a relative path is loaded by Claude Code from that path under
-// the marketplace's installLocation, in place: never from the cache copy
-// its install wrote, whatever installed_plugins.json names (the client's
-// loader, 2.1.328: a string entry source of a local marketplace is read
-// from the folder; pinned by the e2e cases
-// TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache and
-// TestAnEditedMarketplaceFolderIsToldAndHeld). Any other source (git,
-// github, url, npm: a clone under plugins/marketplaces, or a fetched
-// package) is copied into the cache and loaded from the install's
-// installPath, which the cache root watches.
+// A plugin of a local marketplace loads in place from its source folder.
+// A local marketplace is a "directory" or "file" source in
+// known_marketplaces.json. When its marketplace.json entry names the
+// plugin by a relative path, the client loads it from that path under
+// installLocation. It never loads the cache copy, whatever
+// installed_plugins.json names. Any other source is copied into the
+// cache, which the cache root watches.
+// TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt holds the
+// rule.
 
 // PluginSource is the folder one installed plugin loads from in place.
 type PluginSource struct {
 	Plugin string // plugin@marketplace, as installed_plugins.json keys it
-	// Dir holds the folder, Name is its entry in Dir: Dir is the
-	// marketplace's installLocation (as written), Name the entry's one
-	// path component. An entry that is the marketplace folder itself, or
-	// lies deeper than one folder, or cannot be read, is the whole
-	// marketplace folder (Dir its parent): the client only loads what
-	// stays inside it, so nothing it loads is left out.
+	// Dir holds the folder, and Name is its entry in Dir. Dir is the
+	// marketplace's installLocation as written; Name is the entry's one
+	// path component. Some entries are the whole marketplace folder, with
+	// Dir its parent: the marketplace folder itself, one deeper than one
+	// folder, one that cannot be read. The client only loads what stays
+	// inside that folder, so nothing it loads is left out.
 	Dir, Name string
 	// Market is the marketplace.json the client reads the plugin's entry
-	// from (its hooks, servers and component paths apply to the plugin):
-	// bound into the candidate, "" when it lies inside the folder.
+	// from. Its hooks, servers and component paths apply to the plugin.
+	// It is bound into the candidate; "" when it lies inside the folder.
 	Market string
 	// NoMCP: the client loads the plugin without its MCP servers
-	// (--plugin-dir-no-mcp): it reads neither .mcp.json nor plugin.json's
+	// (--plugin-dir-no-mcp). It reads neither .mcp.json nor plugin.json's
 	// mcpServers.
 	NoMCP bool
 }
 
-// pluginSources reads, through the walker, the client's plugin registries
-// in <cfg>/plugins and the marketplace.json of each local marketplace an
-// installed plugin comes from, and lists the folders those plugins load
-// from. A registry that cannot be read is its own candidate's anomaly (the
-// Config root <cfg>/plugins); a marketplace location that is not plainly
-// absolute cannot be opened as a root and is told by StandingFacts.
+// pluginSources lists the folders the installed plugins load from. It
+// reads the client's plugin registries in <cfg>/plugins through the
+// walker. It also reads the marketplace.json of each local marketplace a
+// plugin comes from. An unreadable registry is its own candidate's
+// anomaly, under the Config root <cfg>/plugins. A marketplace location
+// that is not plainly absolute cannot be opened as a root. StandingFacts
+// tells it.
 func pluginSources(cfg string) []PluginSource {
 	reads, err := walker.ReadFiles(cfg, "plugins", []string{"installed_plugins.json", "known_marketplaces.json"}, config.MaxJSON)
 	if err != nil || reads == nil {
@@ -76,14 +74,14 @@ func pluginSources(cfg string) []PluginSource {
 }
 
 // openable reports whether a marketplace location can be watched as
-// written: plainly absolute (a "." or ".." component, a doubled or
-// trailing slash would be resolved by the client, never by skillwire),
-// and not "/" (its folder needs a parent to be a candidate of).
+// written. It must be plainly absolute: the client would resolve a "." or
+// ".." component or a doubled or trailing slash, never skillwire. It must
+// not be "/": its folder needs a parent to be a candidate of.
 func openable(loc string) bool { return PlainPath(loc) && loc != "/" }
 
-// unwatchedSources are the standing facts of known_marketplaces.json (its
-// canonical form canon): each local marketplace whose location cannot be
-// opened as written, so that what its plugins load is not watched.
+// unwatchedSources are the standing facts of known_marketplaces.json, of
+// canonical form canon. Each is a local marketplace whose location cannot
+// be opened as written: what its plugins load is not watched.
 func unwatchedSources(canon []byte) []config.Fact {
 	var fs []config.Fact
 	for _, m := range config.KnownLocalMarketplaces(canon) {
@@ -94,9 +92,9 @@ func unwatchedSources(canon []byte) []config.Fact {
 	return fs
 }
 
-// WholeForm is the canonical form of a registry file read whole, nil when
-// it is missing or could not be read or parsed without an anomaly (a key
-// given twice is read one way here and may be read another by the client).
+// WholeForm is the canonical form of a registry file read whole. It is nil
+// when the file is missing, unreadable or parsed with an anomaly. A key
+// given twice is read one way here and may be read another by the client.
 func WholeForm(f walker.FileRead) []byte {
 	if f.Missing || f.Reason != 0 {
 		return nil
@@ -108,9 +106,9 @@ func WholeForm(f walker.FileRead) []byte {
 	return ex.Canonical
 }
 
-// sourceOf is the folder plugin (installed as key) of the local marketplace
-// m loads from; ok is false when its entry is fetched (the cache holds it)
-// or absent (nothing loads).
+// sourceOf is the folder that plugin, installed as key, of the local
+// marketplace m loads from. ok is false when its entry is fetched (the
+// cache holds it) or absent (nothing loads).
 func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool) {
 	whole := PluginSource{Plugin: key, Dir: parent(m.Location), Name: m.Location[strings.LastIndexByte(m.Location, '/')+1:]}
 	manifest := "marketplace.json"
@@ -146,9 +144,9 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	return PluginSource{Plugin: key, Dir: m.Location, Name: rest, Market: m.Location + "/.claude-plugin/" + manifest}, true
 }
 
-// sourceRoots are the PluginSources roots of ss, of scope: one per folder,
-// its Names the plugins' folders in it, each named for its plugin in
-// Sources.
+// sourceRoots are the PluginSources roots of ss, of scope, one per folder.
+// A root's Names are the plugins' folders in it. Sources names each for
+// its plugin.
 func sourceRoots(ss []PluginSource, scope Scope) []Root {
 	var roots []Root
 	for _, s := range ss {
@@ -170,9 +168,10 @@ func sourceRoots(ss []PluginSource, scope Scope) []Root {
 	return roots
 }
 
-// Display is how the candidate name of r is shown: a plugin's source
-// folder by its plugin, "plugin@marketplace", when both parts and the
-// folder's name pass the display gate; any other as Display shows it.
+// Display is how the candidate name of r is shown. A plugin's source
+// folder shows as its plugin, "plugin@marketplace", when both parts and
+// the folder's name pass the display gate. Any other shows as Display
+// shows it.
 func (r Root) Display(name []byte) (string, bool) {
 	if r.Kind != PluginSources {
 		return Display(r.Kind, name)
@@ -185,8 +184,8 @@ func (r Root) Display(name []byte) (string, bool) {
 }
 
 // SourcePlugin is the plugin name Claude Code gives the candidate name of
-// the PluginSources root r by its install (its plugin.json may give
-// another); nil when r names none.
+// the PluginSources root r by its install. Its plugin.json may give
+// another. nil when r names none.
 func (r Root) SourcePlugin(name []byte) []byte {
 	if p, _, _ := strings.Cut(r.Sources[string(name)], "@"); p != "" {
 		return []byte(p)

@@ -16,9 +16,9 @@ import (
 )
 
 // sourceWorld writes a config directory whose registries install plug@mkt
-// from the marketplace mkt recorded as known (its source kind, path and
-// installLocation relative to dir unless absolute), holding manifest as
-// its .claude-plugin/marketplace.json ("" writes none).
+// from the known marketplace mkt. kind, path and installLocation are its
+// record; they are relative to dir unless absolute. manifest is its
+// .claude-plugin/marketplace.json ("" writes none).
 func sourceWorld(t testing.TB, dir, kind, location, manifest string) string {
 	t.Helper()
 	abs := func(p string) string {
@@ -47,11 +47,18 @@ func entry(source string) string {
 	return `{"name":"mkt","plugins":[{"name":"other","source":"./other"},{"name":"plug","source":` + source + `}]}`
 }
 
-// What the client loads a local marketplace's plugin from is watched: the
-// entry's folder when it is one plain component of the marketplace, else
-// the whole marketplace folder (nothing it loads lies outside it); a
-// fetched entry, or none, is the cache's; a location that cannot be
-// opened as written is nothing to walk.
+// What the client loads a local marketplace's plugin from is watched. The
+// client's loader, 2.1.328, reads a string entry source of a local
+// marketplace from the folder, in place, never from the cache copy its
+// install wrote. The e2e cases
+// TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache and
+// TestAnEditedMarketplaceFolderIsToldAndHeld pin it. A git, github, url or
+// npm source is a clone or a fetched package. It is copied into the cache
+// and loaded from the install's installPath. So the watch is the entry's
+// folder when that is one plain component of the marketplace. Else it is
+// the whole marketplace folder, since nothing the client loads lies
+// outside it. A fetched entry, or none, is the cache's. A location that
+// cannot be opened as written is nothing to walk.
 func TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt(t *testing.T) {
 	for _, tc := range []struct {
 		name, kind, location, manifest string
@@ -108,8 +115,8 @@ func TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt(t *testing.T) {
 	}
 }
 
-// A marketplace.json reached through a link is never read (the walker
-// refuses it): the plugin's folder is then unknown, and the whole
+// A marketplace.json reached through a link is never read: the walker
+// refuses it. The plugin's folder is then unknown, and the whole
 // marketplace folder is watched.
 func TestALinkedMarketplaceManifestWatchesTheWholeMarketplace(t *testing.T) {
 	dir := t.TempDir()
@@ -145,10 +152,10 @@ func TestUnreadableRegistriesNameNoSource(t *testing.T) {
 	}
 }
 
-// Each folder is a root listing only its plugins' folders (a sibling is
-// no candidate), each shown as its plugin; a name from the marketplace
-// that fails the display gate is shown by id alone, and its candidate is
-// badname, as a listed name would be.
+// Each folder is a root listing only its plugins' folders; a sibling is no
+// candidate. Each is shown as its plugin. A marketplace name that fails
+// the display gate is shown by id alone. Its candidate is badname, as a
+// listed name would be.
 func TestASourceRootHoldsOnlyItsPluginsFoldersNamedForTheirPlugins(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "m/a/x=1", "m/b\x1b[31m/x=2", "m/sibling/x=3", "m/l -> a")
@@ -199,10 +206,10 @@ func TestASourceRootHoldsOnlyItsPluginsFoldersNamedForTheirPlugins(t *testing.T)
 	}
 }
 
-// A local marketplace whose location cannot be opened as written (relative,
-// "." or "..", a doubled slash, "/", empty) is told whenever its registry
-// is: its plugins load from a folder skillwire does not watch. The
-// location is attacker text, escaped and fenced.
+// A local marketplace whose location cannot be opened as written is told
+// whenever its registry is. Such a location is relative, "." or "..", a
+// doubled slash, "/" or empty. Its plugins load from a folder skillwire
+// does not watch. The location is attacker text, escaped and fenced.
 func TestAnUnopenableMarketplaceLocationIsAStandingFact(t *testing.T) {
 	known := `{
 		"ok":    {"source": {"source": "directory", "path": "/m"}, "installLocation": "/m"},
@@ -235,8 +242,8 @@ func TestAnUnopenableMarketplaceLocationIsAStandingFact(t *testing.T) {
 }
 
 // BenchmarkPluginSources is the cost discovery adds to every session start
-// and gate hook for one local marketplace plugin: three small files read
-// through the walker.
+// and gate hook for one local marketplace plugin. It reads three small
+// files through the walker.
 func BenchmarkPluginSources(b *testing.B) {
 	dir := b.TempDir()
 	cfg := sourceWorld(b, dir, "directory", "m", entry(`"./plug"`))

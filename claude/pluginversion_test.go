@@ -65,11 +65,29 @@ func TestTwoFoldersAreOnePluginOnlyWithTheSameMarketplaceAndPlugin(t *testing.T)
 	}
 }
 
-// The client's bookkeeping in a cached version folder (.orphaned_at at an
-// update, .in_use markers while a session runs it, the .links_materialized
-// stamp of its install) moves no digest, so a reviewed version stays
-// reviewed; any other file there, one of a like name, or those names
-// deeper in the folder, is content and moves it.
+// The client's bookkeeping in a cached version folder moves no digest, so
+// a reviewed version stays reviewed. Claude Code 2.1.328's bundle names
+// these files together, as the names its copy and collection pass over.
+//   - .orphaned_at: the time an update or uninstall left the version
+//     behind, written into the old folder. Pinned by
+//     TestAnUpdatedReviewedPluginIsPendingAndAsked: the old version is no
+//     longer told changed.
+//   - .in_use: a folder of one marker per running session, named by its
+//     process id. Collection spares a version in use.
+//   - .links_materialized: the stamp (JSON: the time, the client's build)
+//     written once the client has turned a version's links into files. It
+//     is read back only to skip that pass. The client's copy never takes
+//     one from a plugin's source. Pinned by
+//     TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold: the stamp
+//     written after skillwire observed the folder is no change.
+//
+// Any other file there is content and moves the digest. So is one of a
+// like name, and so are those names deeper in the folder. Content
+// includes .claude-plugin-link, read to find a link farm. It includes
+// .claude-directory-proof.json, copied from the source and read as proof
+// of a folder's commit. It includes .mcpb-cache, the MCP bundles the
+// client runs, and .git. The client's own scratch
+// .links_materialized.tmp.<hex> is content too.
 func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing.T) {
 	digest := func(t *testing.T, extra ...string) string {
 		t.Helper()

@@ -2,13 +2,13 @@ package claude
 
 import "strings"
 
-// RootOf is the root, and the candidate name in it, under which the
-// candidate at dir/name is observed as scan and record observe it: a root
-// of p holding it (a plugin version is named market/plugin/version under
-// the cache), else a configuration root in dir when name is a
-// configuration file's (settings.json, .mcp.json: reduced to what they
-// configure, so `digest` prints the digest `record` binds). ok is false
-// for anything else: a plain directory or file.
+// RootOf is the root, and the candidate name in it, under which scan and
+// record observe the candidate at dir/name. It is a root of p holding it;
+// a plugin version is named market/plugin/version under the cache. Else it
+// is a configuration root in dir when name is a configuration file's, such
+// as settings.json or .mcp.json. Those are reduced to what they configure,
+// so `digest` prints the digest `record` binds. ok is false for anything
+// else: a plain directory or file.
 func (p Places) RootOf(dir, name string) (r Root, cand string, ok bool) {
 	for _, r := range p.Roots() {
 		rest := name

@@ -1,6 +1,6 @@
-// Package claude knows Claude Code's conventions: where its configuration
-// and project directories are, and which roots hold what it loads or runs
-// without asking (DESIGN §12).
+// Package claude knows Claude Code's conventions. It knows where its
+// configuration and project directories are. It knows which roots hold
+// what it loads or runs without asking (DESIGN §12).
 package claude
 
 import (
@@ -24,8 +24,8 @@ const (
 	Global  Scope = "global"
 	Project Scope = "project"
 	Managed Scope = "managed" // set by the administrator (managed settings)
-	// Added: a folder the session added (--add-dir), whose .claude the
-	// client loads skills, agents and commands from.
+	// Added: a folder the session added (--add-dir). The client loads
+	// skills, agents and commands from its .claude.
 	Added Scope = "added"
 )
 
@@ -39,9 +39,9 @@ const (
 	Skills   Kind = "skills"
 	Agents   Kind = "agents"
 	Commands Kind = "commands"
-	// Config is a directory holding named configuration files (settings,
-	// .mcp.json, CLAUDE.md, …): only those names are candidates, each of the
-	// kind its name says (ConfigFile).
+	// Config is a directory holding named configuration files: settings,
+	// .mcp.json, CLAUDE.md, …. Only those names are candidates, each of
+	// the kind its name says (ConfigFile).
 	Config       Kind = "config"
 	Rules        Kind = "rules"         // .claude/rules: instruction files
 	OutputStyles Kind = "output-styles" // output styles: prompt files
@@ -49,7 +49,7 @@ const (
 	// version directories <marketplace>/<plugin>/<version>.
 	Plugins Kind = "plugins"
 	// PluginSources holds the folders installed plugins of local
-	// marketplaces load from in place (PluginSource): only its Names are
+	// marketplaces load from in place (PluginSource). Only its Names are
 	// candidates, each named for its plugin by Sources.
 	PluginSources Kind = "plugin-sources"
 	// ManagedSettings is managed-settings.d: every entry is a settings file.
@@ -58,8 +58,9 @@ const (
 	Workflows Kind = "workflows"
 )
 
-// Kinds lists the kinds of the roots a repository's .claude holds by
-// directory name, in display order: what `lock` and `verify` cover.
+// Kinds lists the kinds of the roots a repository's .claude holds, by
+// directory name, in display order. They are what `lock` and `verify`
+// cover.
 var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 
 // Valid reports whether k is a root kind.
@@ -84,8 +85,8 @@ const (
 	KindWorkflow     = "workflow"
 )
 
-// CandidateKind is the kind of the candidate name of a root of kind k;
-// "" when a config root does not know the name.
+// CandidateKind is the kind of the candidate name of a root of kind k.
+// It is "" when a config root does not know the name.
 func CandidateKind(k Kind, name []byte) string {
 	switch k {
 	case Skills:
@@ -113,7 +114,7 @@ func CandidateKind(k Kind, name []byte) string {
 }
 
 // IsForm reports whether the candidate name of a root of kind k is kept
-// as a canonical form of one file (a settings or MCP candidate): its
+// as a canonical form of one file, as a settings or MCP candidate is. Its
 // manifest's file entry is the form's hash, not the file's.
 func IsForm(k Kind, name []byte) bool {
 	ck := CandidateKind(k, name)
@@ -121,8 +122,8 @@ func IsForm(k Kind, name []byte) bool {
 }
 
 // ToldOnce reports whether a change of the candidate name of a root of
-// kind k is told once and never held pending a review: instruction files
-// and output styles are read, never run, and Claude Code cannot be stopped
+// kind k is told once and never held pending a review. Instruction files
+// and output styles are read, never run. Claude Code cannot be stopped
 // from reading them.
 func ToldOnce(k Kind, name []byte) bool {
 	switch CandidateKind(k, name) {
@@ -137,38 +138,39 @@ type Root struct {
 	Path  string
 	Scope Scope
 	Kind  Kind
-	// Names are the candidates of a Config root, looked up by name; the
-	// directory itself is never listed (it may be $HOME).
+	// Names are the candidates of a Config root, looked up by name. The
+	// directory itself is never listed: it may be $HOME.
 	Names []string
 	// Home and Project anchor the scripts a settings file runs (~/…,
-	// $CLAUDE_PROJECT_DIR/…); "" leaves those unbound.
+	// $CLAUDE_PROJECT_DIR/…). "" leaves those unbound.
 	Home, Project string
 	// Sources, of a PluginSources root, is the plugin (plugin@marketplace)
 	// each of Names is the folder of.
 	Sources map[string]string
 	// Markets, of a PluginSources root, is the marketplace.json bound into
-	// each of Names; of the plugin cache, each marketplace's (outsideFiles).
+	// each of Names. Of the plugin cache, it is each marketplace's
+	// (outsideFiles).
 	Markets map[string]string
 	// NoMCP, of a PluginSources root, are the Names the client loads
 	// without their MCP servers (PluginSource.NoMCP).
 	NoMCP []string
-	// ConfigDir is the configuration directory the root belongs to, whose
-	// audit log speaks for it: <cfg> for every root of the user's,
-	// <project>/.claude for every root of the project's (the folders
-	// around it included); "" for the administrator's and an added
-	// folder's, for which no log speaks.
+	// ConfigDir is the configuration directory the root belongs to. Its
+	// audit log speaks for the root. It is <cfg> for every root of the
+	// user's. It is <project>/.claude for every root of the project's, the
+	// folders around it included. It is "" for the administrator's and an
+	// added folder's, for which no log speaks.
 	ConfigDir string
 }
 
-// Same reports whether r and o are one root: Roots never lists two roots
+// Same reports whether r and o are one root. Roots never lists two roots
 // of one kind in one directory.
 func (r Root) Same(o Root) bool { return r.Path == o.Path && r.Kind == o.Kind && r.Scope == o.Scope }
 
 // Display is how the candidate name of a root of kind k is shown, and
-// whether it may be: a name that passes the display gate, a configuration
-// file's name (skillwire chose it: ".mcp.json" fails the gate's first
-// rule), or a plugin's "plugin@marketplace/version" when each of the three
-// passes.
+// whether it may be. A name that passes the display gate shows. So does a
+// configuration file's name: skillwire chose it, and ".mcp.json" fails
+// the gate's first rule. So does a plugin's "plugin@marketplace/version"
+// when each of the three passes.
 func Display(k Kind, name []byte) (string, bool) {
 	switch {
 	case k == Plugins:
@@ -187,8 +189,9 @@ func Display(k Kind, name []byte) (string, bool) {
 	return "", false
 }
 
-// ValidName reports whether name can be a candidate of a root of kind k:
-// one entry name, or for the plugin cache a path of up to three components.
+// ValidName reports whether name can be a candidate of a root of kind k.
+// That is one entry name, or for the plugin cache a path of up to three
+// components.
 func ValidName(k Kind, name []byte) bool {
 	n := 1
 	if k == Plugins {
@@ -206,9 +209,9 @@ func ValidName(k Kind, name []byte) bool {
 	return true
 }
 
-// KindOf is the kind of an observed candidate: CandidateKind, except that
-// a folder of a skills root holding .claude-plugin/plugin.json is loaded
-// by Claude Code as a plugin, hooks and all.
+// KindOf is the kind of an observed candidate: CandidateKind, with one
+// exception. Claude Code loads a folder of a skills root holding
+// .claude-plugin/plugin.json as a plugin, hooks and all.
 func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 	if k == Skills && m != nil {
 		_, ok := slices.BinarySearchFunc(m.Entries, []byte(".claude-plugin/plugin.json"), func(e snapshot.Entry, p []byte) int {
@@ -221,18 +224,18 @@ func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 	return CandidateKind(k, name)
 }
 
-// Holds reports whether name can be a candidate of r: any name, except in
-// a Config or PluginSources root, which holds only its Names. A record of
-// another root that shares r's directory is never judged removed by r's
+// Holds reports whether name can be a candidate of r. Any name can, except
+// in a Config or PluginSources root, which holds only its Names. So a
+// record of another root in r's directory is never judged removed by r's
 // observation.
 func (r Root) Holds(name []byte) bool {
 	return r.Kind != Config && r.Kind != PluginSources || slices.Contains(r.Names, string(name))
 }
 
-// Split names the candidate a path under r lies in (rest is relative to
-// r.Path) and says whether it lies inside it (nested) rather than being
-// the candidate itself; ok is false for a path above every candidate (a
-// marketplace or plugin directory of the plugin cache).
+// Split names the candidate a path under r lies in; rest is relative to
+// r.Path. nested says the path lies inside the candidate rather than being
+// it. ok is false for a path above every candidate: a marketplace or
+// plugin directory of the plugin cache.
 func (r Root) Split(rest string) (name string, nested, ok bool) {
 	depth := 1
 	if r.Kind == Plugins {
@@ -249,14 +252,15 @@ func (r Root) Split(rest string) (name string, nested, ok bool) {
 	return rest[:end-1], true, true
 }
 
-// Spec is the walker's view of the root: in a skills root only
-// directories are candidates; agents and commands may be single files;
-// configuration files are read whole and reduced to what they configure.
+// Spec is the walker's view of the root. In a skills root only
+// directories are candidates. Agents and commands may be single files.
+// Configuration files are read whole and reduced to what they configure.
 func (r Root) Spec() walker.RootSpec {
 	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
 	switch r.Kind {
 	case Skills:
-		// A skills folder holding .claude-plugin/plugin.json loads as a plugin (KindOf).
+		// A skills folder holding .claude-plugin/plugin.json loads as a
+		// plugin (KindOf).
 		spec.Each = &walker.NameSpec{Front: skillFront, FrontFile: "SKILL.md", FrontMore: pluginFronts, FrontRefs: pluginRefs, FrontJoin: skillJoin}
 	case Agents, Commands:
 		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
@@ -273,9 +277,9 @@ func (r Root) Spec() walker.RootSpec {
 		each.Noise, each.Outside, each.OutsideExtract = cacheNoise, r.outsideFiles, r.entryForm
 		spec.Each = &each
 	case PluginSources:
-		// The names come from a marketplace.json: the tree's author chose
-		// them, so they pass the display gate; a link there is told, never
-		// followed out of the marketplace.
+		// The names come from a marketplace.json, so the tree's author
+		// chose them: they pass the display gate. A link there is told,
+		// never followed out of the marketplace.
 		spec.InnerLinks, spec.NamesFromTree = true, true
 		for _, n := range r.Names {
 			ns := pluginSpec()
@@ -290,8 +294,8 @@ func (r Root) Spec() walker.RootSpec {
 	return spec
 }
 
-// pluginSpec is how a plugin's folder is observed: all content, with what
-// its hooks and servers run told as facts.
+// pluginSpec is how a plugin's folder is observed: all content. What its
+// hooks and servers run is told as facts.
 func pluginSpec() walker.NameSpec {
 	return walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
 }

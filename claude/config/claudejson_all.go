@@ -17,16 +17,16 @@ var McpjsonKeys = []string{"disabledMcpjsonServers", "enableAllProjectMcpServers
 const LocalMcpjsonKey = "localMcpjson"
 
 // ClaudeJSONServers extracts from ~/.claude.json the user's `mcpServers`
-// and every project's `projects[p].mcpServers`, the latter kept as
-// `localMcpServers` named "server@project". One form whatever project a
-// session starts in (a form of one project's servers would change with the
-// project, and the daemon watches many); a server added to any project is
-// told with the project it is for. Each project's approvals of .mcp.json
-// servers (McpjsonKeys), which Claude Code 2.1.328 moves into the
-// project's settings.local.json at start and acts on, are kept as
-// `localMcpjson` by project, so a change there is told before the client
-// moves it. Every other key of a project (its history, its trust dialog)
-// is noise.
+// and every project's `projects[p].mcpServers`. The latter are kept as
+// `localMcpServers`, named "server@project". The form is one whatever
+// project a session starts in. A form of one project's servers would
+// change with the project, and the daemon watches many. A server added to
+// any project is told with the project it is for. Each project's
+// approvals of .mcp.json servers (McpjsonKeys) are kept as `localMcpjson`
+// by project. Claude Code 2.1.328 moves them into the project's
+// settings.local.json at start and acts on them. So a change there is
+// told before the client moves it. Every other key of a project, such as
+// its history or its trust dialog, is noise.
 func ClaudeJSONServers(data []byte, size int64) Extract {
 	if size > MaxClaudeJSON || int64(len(data)) > MaxClaudeJSON {
 		return Extract{Anomalies: []Anomaly{AnomalyOversize}}
@@ -40,7 +40,7 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 		case "mcpServers":
 			return s.Keep(kept, "mcpServers", 1)
 		case "projects":
-			// Only the last `projects` counts; a repeated project or key
+			// Only the last `projects` counts. A repeated project or key
 			// replaces the earlier one.
 			projects, mcpjson = map[string]any{}, map[string]map[string]any{}
 			return s.Object(func(p string) error {
@@ -93,10 +93,11 @@ func ClaudeJSONServers(data []byte, size int64) Extract {
 	return extracted(kept, s.Dup, nil)
 }
 
-// localServerKey names server name of project p in localMcpServers:
-// "name@p", split at the first @, while that is unambiguous; a name holding
-// an @ or starting with [ is the JSON array ["name","p"] instead (`s@q` of /p
-// and `s` of q@/p would both be "s@q@/p"). No "name@p" starts with [.
+// localServerKey names server name of project p in localMcpServers. The
+// key is "name@p", split at the first @, while that is unambiguous. A name
+// holding an @ or starting with [ is the JSON array ["name","p"] instead.
+// Else `s@q` of /p and `s` of q@/p would both be "s@q@/p". No "name@p"
+// starts with [.
 func localServerKey(name, p string) string {
 	if strings.ContainsRune(name, '@') || strings.HasPrefix(name, "[") {
 		return string(canonicalJSON([]any{name, p}))
@@ -105,9 +106,9 @@ func localServerKey(name, p string) string {
 }
 
 // LocalServer reads a key of localMcpServers back into the server's name
-// and its project, as localServerKey wrote it; whole: the key is
-// [null, project], whose value is that project's whole mcpServers (not an
-// object). ok is false for a key localServerKey never writes.
+// and its project, as localServerKey wrote it. whole: the key is [null,
+// project], whose value is that project's whole mcpServers, not an
+// object. ok is false for a key localServerKey never writes.
 func LocalServer(key string) (name, project string, whole, ok bool) {
 	if !strings.HasPrefix(key, "[") {
 		name, project, ok = strings.Cut(key, "@")

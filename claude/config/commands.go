@@ -11,8 +11,8 @@ import (
 	"github.com/skillwire/skillwire/internal/shellword"
 )
 
-// Command is one thing a configuration makes Claude Code run or call without
-// asking: a hook handler, the status line, a helper.
+// Command is one thing a configuration makes Claude Code run or call
+// without asking: a hook handler, the status line, a helper.
 type Command struct {
 	Source  string // "hooks", "statusLine", "fileSuggestion", "apiKeyHelper", …
 	Event   string // hooks: the event name as written
@@ -22,22 +22,22 @@ type Command struct {
 }
 
 // helperKeys are the settings keys whose string value is a command run by
-// /bin/sh: credentials (gcpAuthRefresh ran a project's value under a Vertex
-// setup), telemetry headers, and the proxy's credentials.
+// /bin/sh. They are credentials, telemetry headers and the proxy's
+// credentials. gcpAuthRefresh ran a project's value under a Vertex setup.
 var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper", "proxyAuthHelper"}
 
-// objectHelperKeys are the settings keys whose object's "command" is run:
-// the status lines (the subagents' too) and the file picker.
+// objectHelperKeys are the settings keys whose object's "command" is run.
+// They are the status lines, the subagents' too, and the file picker.
 var objectHelperKeys = []string{"statusLine", "subagentStatusLine", "fileSuggestion"}
 
-// marketplaceKeys hold marketplaces by name; a url source may name a
-// headersHelper command run to fetch it (Claude Code 2.1.328 reads it at
-// source.headersHelper). additionalMarketplaces is Claude Code's alias of
+// marketplaceKeys hold marketplaces by name. A url source may name a
+// headersHelper command run to fetch it. Claude Code 2.1.328 reads it at
+// source.headersHelper. additionalMarketplaces is Claude Code's alias of
 // extraKnownMarketplaces.
 var marketplaceKeys = []string{"extraKnownMarketplaces", "additionalMarketplaces"}
 
-// HeadersHelper is the Command.Source of a marketplace's headersHelper; its
-// Matcher is the marketplace's name.
+// HeadersHelper is the Command.Source of a marketplace's headersHelper.
+// Its Matcher is the marketplace's name.
 const HeadersHelper = "headersHelper"
 
 // decodeCanonical reads a canonical form back. A form that does not decode
@@ -50,10 +50,10 @@ func decodeCanonical(canonical []byte) map[string]any {
 	return m
 }
 
-// decodeJSON is json.Unmarshal keeping numbers as written (json.Number):
-// a number past float64 (1e400, which JSON.parse reads as Infinity) fails
-// json.Unmarshal into any, and a form read as empty for it would hide every
-// key beside it (a hook added next to "zz": 1e400 was told as no fact).
+// decodeJSON is json.Unmarshal keeping numbers as written (json.Number).
+// A number past float64 fails json.Unmarshal into any. JSON.parse reads
+// 1e400 as Infinity. A form read as empty for it would hide every key
+// beside it. A hook added next to "zz": 1e400 was once told as no fact.
 func decodeJSON(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -66,9 +66,10 @@ func decodeJSON(data []byte, v any) error {
 	return nil
 }
 
-// SettingsCommands lists every command of a settings subset (its Canonical
-// form): every hook handler of every event and matcher, then the status
-// line, the file suggestion command and the helpers.
+// SettingsCommands lists every command of a settings subset, by its
+// Canonical form. First come every hook handler of every event and
+// matcher. Then come the status line, the file suggestion command and the
+// helpers.
 func SettingsCommands(canonical []byte) []Command {
 	doc := decodeCanonical(canonical)
 	cmds := hookCommands(doc["hooks"])
@@ -96,9 +97,9 @@ func SettingsCommands(canonical []byte) []Command {
 }
 
 // marketplaceHeadersHelper is the command a marketplace entry runs for its
-// headers: its source's headersHelper, where the client reads it; else one
-// beside the source, which the client does not read but a later version
-// might, so it is never passed over.
+// headers. That is its source's headersHelper, where the client reads it.
+// Else it is one beside the source. The client does not read that one,
+// but a later version might, so it is never passed over.
 func marketplaceHeadersHelper(entry any) (string, bool) {
 	m, _ := entry.(map[string]any)
 	src, _ := m["source"].(map[string]any)
@@ -109,10 +110,10 @@ func marketplaceHeadersHelper(entry any) (string, bool) {
 	return c, ok
 }
 
-// hookCommands walks a hooks value (settings, plugin hooks.json or
-// frontmatter): event → [ {matcher, hooks: [handler]} ]. A single object
-// where a list belongs is read as a one-element list, so a shape Claude Code
-// might accept is never silently passed over.
+// hookCommands walks a hooks value of settings, a plugin's hooks.json or
+// frontmatter: event → [ {matcher, hooks: [handler]} ]. A single object
+// where a list belongs is read as a one-element list. So a shape Claude
+// Code might accept is never silently passed over.
 func hookCommands(hooks any) []Command {
 	events, _ := hooks.(map[string]any)
 	var cmds []Command
@@ -140,10 +141,10 @@ func hookCommands(hooks any) []Command {
 	return cmds
 }
 
-// execArgs is an exec-form hook's args as shell words after its command:
-// under `command: "/bin/sh"` the args are the payload, so a change of args
-// is a changed hook, and `sh ./x.sh` binds the script as a shell line does.
-// An arg that is not a string is its JSON, quoted: never dropped.
+// execArgs is an exec-form hook's args as shell words after its command.
+// Under `command: "/bin/sh"` the args are the payload. So a change of args
+// is a changed hook, and `sh ./x.sh` binds the script as a shell line
+// does. An arg that is not a string is its JSON, quoted: never dropped.
 func execArgs(v any) string {
 	args, ok := v.([]any)
 	if !ok {

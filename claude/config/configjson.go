@@ -1,9 +1,9 @@
-// Package config reduces Claude Code's configuration files (settings,
-// .mcp.json, ~/.claude.json, the plugin registries, frontmatter) to what
-// they configure, in one canonical form, lists the commands they run, and
-// tells what changed between two forms as facts, in fixed words around
-// quoted attacker text (Fact.String: the advisory, the gate's reasons and
-// verify's reports all tell them so).
+// Package config reduces Claude Code's configuration files to what they
+// configure, in one canonical form. Those are settings, .mcp.json,
+// ~/.claude.json, the plugin registries and frontmatter. It lists the
+// commands they run. It tells what changed between two forms as facts.
+// A fact is fixed words around quoted attacker text (Fact.String). The
+// advisory, the gate's reasons and verify's reports all tell them so.
 package config
 
 import (
@@ -16,9 +16,9 @@ import (
 )
 
 // Claude Code's JSON configuration (settings, .mcp.json, ~/.claude.json) is
-// watched by its security-relevant keys only, in one canonical form, so that
-// `theme`, `numStartups` or a reordered key is not a change while every hook,
-// server and permission is.
+// watched by its security-relevant keys only, in one canonical form. So
+// `theme`, `numStartups` or a reordered key is not a change, while every
+// hook, server and permission is.
 
 // Anomaly is why a configuration document could not be observed as
 // plain data. The names match anomaly.Reason names where one exists.
@@ -37,21 +37,23 @@ const (
 // refuse a file over it. What the watch holds as oversize no hook acts on.
 const MaxJSON = 1 << 20
 
-// MaxClaudeJSON bounds ~/.claude.json: Claude Code rewrites it at every start
-// with per-project history, so real ones grow well past a settings file.
+// MaxClaudeJSON bounds ~/.claude.json. Claude Code rewrites it at every
+// start with per-project history, so real ones grow well past a settings
+// file.
 const MaxClaudeJSON = 16 << 20
 
 // noiseKeys are the settings keys left out of a settings file's canonical
-// form: every other key, one skillwire has never heard of included, is kept,
-// so a new key is a told change, never silence (DESIGN §12). Sorted. Each is
-// here because it changes only how Claude Code looks or which model it asks,
-// never what it runs, reads, trusts or sends where:
+// form. Every other key is kept, one skillwire has never heard of
+// included. So a new key is a told change, never silence (DESIGN §12).
+// Sorted. Each is here because it changes only how Claude Code looks or
+// which model it asks. It never changes what it runs, reads, trusts or
+// sends where.
 //   - "$schema": the editor's schema URL; Claude Code never fetches it.
 //   - "autoUpdates", "autoUpdatesChannel": the client's own updates.
 //   - "cleanupPeriodDays": how long transcripts are kept on disk.
 //   - "includeCoAuthoredBy": a trailer line in commit messages.
-//   - "model", "effortLevel", "alwaysThinkingEnabled": which model, how hard
-//     it thinks; the endpoint it is sent to is env's ANTHROPIC_BASE_URL, kept.
+//   - "model", "effortLevel", "alwaysThinkingEnabled": which model, how
+//     hard it thinks. The endpoint is env's ANTHROPIC_BASE_URL, kept.
 //   - "numStartups", "tipsHistory": counters the client rewrites itself.
 //   - "preferredNotifChannel", "spinnerTipsEnabled", "theme", "verbose":
 //     how the terminal looks and what it prints.
@@ -64,13 +66,14 @@ var noiseKeys = []string{
 }
 
 // Noise reports whether key is left out of a settings file's canonical
-// form (noiseKeys): a restore keeps it as the file has it now.
+// form (noiseKeys). A restore keeps it as the file has it now.
 func Noise(key string) bool {
 	_, noise := slices.BinarySearch(noiseKeys, key)
 	return noise
 }
 
-// settingKeys are the subset keys told as "KEY is now VALUE" (FactSettingSet).
+// settingKeys are the subset keys told as "KEY is now VALUE"
+// (FactSettingSet).
 var settingKeys = []string{
 	"agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
 	"allowedHttpHookUrls", "allowedMcpServers", "autoMemoryDirectory", "blockedMarketplaces", "deniedMcpServers",
@@ -79,19 +82,22 @@ var settingKeys = []string{
 
 // Extract is the security-relevant part of one configuration document.
 type Extract struct {
-	// Canonical is the kept keys as JSON with sorted keys and no insignificant
-	// whitespace; nil when the document could not be read (see Anomalies).
+	// Canonical is the kept keys as JSON with sorted keys and no
+	// insignificant whitespace. It is nil when the document could not be
+	// read (see Anomalies).
 	Canonical []byte
-	// Anomalies holds at most one reason: duplicatekey comes with a Canonical
-	// form; unparsable, oversize, depth and alias come without one.
+	// Anomalies holds at most one reason. duplicatekey comes with a
+	// Canonical form. unparsable, oversize, depth and alias come without
+	// one.
 	Anomalies []Anomaly
 }
 
-// utf8BOM may open a JSON file: Claude Code strips it, so a file with one
+// utf8BOM may open a JSON file. Claude Code strips it, so a file with one
 // configures as much as one without.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// trimBOM strips exactly one leading BOM: a second one is not JSON to Claude Code either.
+// trimBOM strips exactly one leading BOM. A second one is not JSON to
+// Claude Code either.
 func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
 
 // extractConfig runs read over data and turns its outcome into an Extract.
@@ -122,23 +128,25 @@ func extracted(kept map[string]any, dup bool, err error) Extract {
 	return ex
 }
 
-// canonicalJSON encodes a built value: encoding/json sorts map keys and the
-// values hold only JSON types, so equal meaning gives equal bytes.
+// canonicalJSON encodes a built value. encoding/json sorts map keys, and
+// the values hold only JSON types. So equal meaning gives equal bytes.
 func canonicalJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		// Built values are maps, slices, strings, json.Number, bool and nil
-		// from a decoder that validated them; none of them fails to encode.
+		// Built values are maps, slices, strings, json.Number, bool and
+		// nil from a decoder that validated them. None of them fails to
+		// encode.
 		panic("config: canonical JSON: " + err.Error())
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// SettingsSubset extracts every key of a settings.json but noiseKeys
-// (user, project, local or managed). size is the file's size as the caller
-// observed it; data is what it read, bounded.
+// SettingsSubset extracts every key of a settings.json but noiseKeys. The
+// file may be the user's, the project's, a local or a managed one. size
+// is the file's size as the caller observed it. data is what it read,
+// bounded.
 func SettingsSubset(data []byte, size int64) Extract {
 	return extractConfig(data, size, MaxJSON, func(r *jsonread.Reader) (map[string]any, error) {
 		kept := map[string]any{}

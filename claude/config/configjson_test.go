@@ -16,8 +16,9 @@ func subsetOf(t *testing.T, doc string) Extract {
 	return SettingsSubset([]byte(doc), int64(len(doc)))
 }
 
-// securityKeys are keys the canonical form must keep, the command-running
-// ones of Claude Code 2.1.328 and a key no version has yet.
+// securityKeys are keys the canonical form must keep. They are the
+// command-running ones of Claude Code 2.1.328 and a key no version has
+// yet.
 var securityKeys = []string{
 	"additionalMarketplaces", "agent", "allowManagedHooksOnly", "apiKeyHelper", "awsAuthRefresh",
 	"awsCredentialExport", "disableAllHooks", "enableAllProjectMcpServers", "enabledPlugins", "env",
@@ -150,8 +151,8 @@ func TestClaudeJSONBounds(t *testing.T) {
 	}
 }
 
-// claudeJSON200KB is shaped like a real ~/.claude.json: many projects, each
-// with history, and a few servers.
+// claudeJSON200KB is shaped like a real ~/.claude.json: many projects,
+// each with history, and a few servers.
 func claudeJSON200KB() []byte {
 	var b strings.Builder
 	b.WriteString(`{"numStartups":812,"installMethod":"native","autoUpdates":true,"tipsHistory":{"new-user-warmup":7,"memory-command":40},`)
@@ -185,7 +186,8 @@ func FuzzSettingsSubset(f *testing.F) {
 		if ex.Canonical == nil {
 			return
 		}
-		// The canonical form is a fixed point: reading it again gives it back.
+		// The canonical form is a fixed point: reading it again gives it
+		// back.
 		again := SettingsSubset(ex.Canonical, int64(len(ex.Canonical)))
 		if !bytes.Equal(again.Canonical, ex.Canonical) || again.Anomalies != nil {
 			t.Fatalf("not a fixed point: %q -> %q %v", ex.Canonical, again.Canonical, again.Anomalies)
@@ -270,10 +272,10 @@ func TestClaudeJSONServersKeepsEveryProjectsServersByName(t *testing.T) {
 }
 
 // Claude Code 2.1.328 moves a project's approvals of .mcp.json servers
-// from ~/.claude.json into its settings.local.json at start, and acts on
-// them (migrateEnableAllProjectMcpServersToSettings): they are kept in the
-// form by project, told as the settings' own are, before the client moves
-// them; every other key of a project stays noise.
+// from ~/.claude.json into its settings.local.json at start. It acts on
+// them (migrateEnableAllProjectMcpServersToSettings). So they are kept in
+// the form by project, and told as the settings' own are, before the
+// client moves them. Every other key of a project stays noise.
 func TestClaudeJSONKeepsEachProjectsMcpjsonApprovals(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc, want string
@@ -316,13 +318,13 @@ func TestClaudeJSONKeepsEachProjectsMcpjsonApprovals(t *testing.T) {
 	}
 }
 
-// BenchmarkClaudeJSONServers200KB is the worst case: every one of about
+// BenchmarkClaudeJSONServers200KB is the worst case. Every one of about
 // 200 projects has a server of its own.
 func BenchmarkClaudeJSONServers200KB(b *testing.B) {
 	benchServers(b, claudeJSON200KB())
 }
 
-// BenchmarkClaudeJSONServers200KBFewServers is the usual shape: a few
+// BenchmarkClaudeJSONServers200KBFewServers is the usual shape. A few
 // projects have servers, the rest `"mcpServers":{}`.
 func BenchmarkClaudeJSONServers200KBFewServers(b *testing.B) {
 	n := 0
@@ -388,8 +390,9 @@ func TestLocalServerNamesOfTwoProjectsNeverCollide(t *testing.T) {
 	}
 }
 
-// A restore puts .claude.json's servers back by their project: every key
-// localServerKey writes reads back to the name and project it was made of.
+// A restore puts .claude.json's servers back by their project. Every key
+// localServerKey writes reads back to the name and project it was made
+// of.
 func TestLocalServerReadsBackEveryKeyLocalServerKeyWrites(t *testing.T) {
 	for _, c := range [][2]string{{"db", "/p"}, {"a@b", "/p"}, {"[x", "/p"}, {"db", "/p@q"}, {"", "/p"}, {"d\x1bb", "/\u202ep"}} {
 		name, project, whole, ok := LocalServer(localServerKey(c[0], c[1]))

@@ -8,9 +8,9 @@ import (
 )
 
 // FactKind is one kind of security-relevant change of a configuration
-// candidate. Facts are told dangerous ones first (Fact.Dangerous), each
-// group in the order of the constants: hooks, helpers, env and MCP servers
-// before permissions, plugins and the rest.
+// candidate. Dangerous facts are told first (Fact.Dangerous). Each group
+// is in the order of the constants: hooks, helpers, env and MCP servers
+// come before permissions, plugins and the rest.
 type FactKind uint8
 
 const (
@@ -60,8 +60,8 @@ const (
 	FactLSPServerRemoved                  // Name
 )
 
-// The checks of a plugin install against installed_plugins.json, each the
-// Type of a FactPluginRecordDiffers.
+// The checks of a plugin install against installed_plugins.json. Each is
+// the Type of a FactPluginRecordDiffers.
 const (
 	RecordCopyHash          = "copyHash"           // its folder does not hash to its copyHash
 	RecordCopyHashUnchecked = "copyHash unchecked" // Value: why it could not be computed (skillwire's words)
@@ -86,16 +86,18 @@ type Fact struct {
 	Command string
 	Value   string
 	// Project is the project of ~/.claude.json an approval of .mcp.json
-	// servers is for ("" for a settings file's own).
+	// servers is for. It is "" for a settings file's own.
 	Project string
 	// Origin is where in a plugin's marketplace.json the fact was read
-	// (OriginEntry, OriginMarketplace); "" for the candidate's own files.
+	// (OriginEntry, OriginMarketplace). It is "" for the candidate's own
+	// files.
 	Origin string
 }
 
 // Facts lists what changed between two Canonical forms of the same
-// candidate (settings subset, MCP extract or frontmatter), in FactKind
-// order. A nil or damaged old form is read as empty: all is new.
+// candidate, in FactKind order. The forms are a settings subset, an MCP
+// extract or frontmatter. A nil or damaged old form is read as empty: all
+// is new.
 func Facts(old, new []byte) []Fact {
 	o, n := decodeCanonical(old), decodeCanonical(new)
 	var fs []Fact
@@ -144,7 +146,8 @@ func Facts(old, new []byte) []Fact {
 	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
 	fs = append(fs, entryFacts(o[EntryKey], n[EntryKey])...)
 	fs = append(fs, otherFacts(o, n)...)
-	// Dangerous facts first: decoys of a harmless kind never push one out of what is told.
+	// Dangerous facts first: decoys of a harmless kind never push one out
+	// of what is told.
 	slices.SortStableFunc(fs, func(a, b Fact) int {
 		if da, db := a.Dangerous(), b.Dangerous(); da != db {
 			if da {
@@ -158,8 +161,8 @@ func Facts(old, new []byte) []Fact {
 }
 
 // toldKeys are the top-level keys some fact above tells, or that say
-// nothing of their own (installed_plugins.json's "version"); a change of
-// any other key of a canonical form is told as a setting (otherFacts).
+// nothing of their own, like installed_plugins.json's "version". A change
+// of any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey,
@@ -188,7 +191,7 @@ func localMcpjsonFacts(old, new any) []Fact {
 	return fs
 }
 
-// otherFacts tells each other key whose value changed, so a key skillwire
+// otherFacts tells each other key whose value changed. So a key skillwire
 // has never heard of ("fooHelper") is a told change, never silence.
 func otherFacts(o, n map[string]any) []Fact {
 	var fs []Fact
@@ -206,7 +209,7 @@ func otherFacts(o, n map[string]any) []Fact {
 }
 
 // Dangerous reports whether the fact makes Claude Code run something new,
-// reroute or inject into what it runs, or ask less: such a fact is always
+// reroute or inject into what it runs, or ask less. Such a fact is always
 // told, never only counted.
 func (f Fact) Dangerous() bool {
 	switch f.Kind {
@@ -235,8 +238,9 @@ func (f Fact) Dangerous() bool {
 	return false
 }
 
-// dangerousSetting: what turns hooks or the sandbox off, allows more or
-// loads another agent or memory; a managed "only" switch turned off.
+// dangerousSetting: what turns hooks or the sandbox off, allows more, or
+// loads another agent or memory. A managed "only" switch turned off is
+// one too.
 func dangerousSetting(name, value string) bool {
 	switch name {
 	case "disableAllHooks", "skipDangerousModePermissionPrompt", "sandbox.autoAllowBashIfSandboxed", "sandbox.allowUnsandboxedCommands":
@@ -249,7 +253,8 @@ func dangerousSetting(name, value string) bool {
 	return true // the agent, allow-lists, deny-lists, memory directory, sandbox exclusions and network
 }
 
-// sandboxFacts compares the sandbox object key by key; any other shape is one fact.
+// sandboxFacts compares the sandbox object key by key. Any other shape is
+// one fact.
 func sandboxFacts(old, new any) []Fact {
 	om, ok1 := old.(map[string]any)
 	nm, ok2 := new.(map[string]any)
@@ -270,8 +275,9 @@ func sandboxFacts(old, new any) []Fact {
 var sandboxKeys = []string{"sandbox.allowUnsandboxedCommands", "sandbox.autoAllowBashIfSandboxed", "sandbox.enabled",
 	"sandbox.enableWeakerNestedSandbox", "sandbox.excludedCommands", "sandbox.filesystem", "sandbox.ignoreViolations", "sandbox.network"}
 
-// DangerousEnv reports whether an env key reroutes Claude Code's traffic or
-// injects code into what it runs (model endpoints, proxies, loaders, search paths).
+// DangerousEnv reports whether an env key reroutes Claude Code's traffic
+// or injects code into what it runs. Such are model endpoints, proxies,
+// loaders and search paths.
 func DangerousEnv(name string) bool {
 	u := strings.ToUpper(name)
 	for _, p := range []string{"ANTHROPIC_", "CLAUDE_", "LD_", "DYLD_", "NODE_", "NPM_CONFIG_", "PYTHON", "GIT_", "AWS_", "OTEL_", "BUN_", "DENO_", "PERL5", "RUBY"} {
@@ -287,8 +293,8 @@ func DangerousEnv(name string) bool {
 	return slices.Contains([]string{"PATH", "SHELL", "BASH_ENV", "ENV", "ZDOTDIR", "HOME", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "SSL_CERT_FILE", "SSL_CERT_DIR", "PROMPT_COMMAND"}, u)
 }
 
-// hookFacts compares hooks as multisets of (event, matcher, type, command):
-// a changed command is a new hook and a removed one.
+// hookFacts compares hooks as multisets of (event, matcher, type,
+// command). A changed command is a new hook and a removed one.
 func hookFacts(old, new any) []Fact {
 	count := map[Command]int{}
 	for _, c := range hookCommands(old) {
@@ -356,8 +362,8 @@ func cfgHas[K comparable, V any](m map[K]V, k K) bool {
 	return ok
 }
 
-// mapFacts compares two JSON objects member by member. describe, when set,
-// fills the fact from the new value (Type, Command or Value).
+// mapFacts compares two JSON objects member by member. describe, when
+// set, fills the fact from the new value (Type, Command or Value).
 func mapFacts(old, new any, added, changed, removed FactKind, describe func(any, *Fact)) []Fact {
 	om, _ := old.(map[string]any)
 	nm, _ := new.(map[string]any)
@@ -384,8 +390,8 @@ func mapFacts(old, new any, added, changed, removed FactKind, describe func(any,
 	return fs
 }
 
-// listFacts compares two lists as sets of their entries' text; field names
-// which Fact field holds the entry ("" for Name, "value" for Value).
+// listFacts compares two lists as sets of their entries' text. field names
+// which Fact field holds the entry: "" for Name, "value" for Value.
 func listFacts(old, new any, added, removed FactKind, field string) []Fact {
 	os, ns := textSet(old), textSet(new)
 	var fs []Fact
@@ -456,8 +462,8 @@ func permissionFacts(old, new any) []Fact {
 	return fs
 }
 
-// pluginFacts reads enabledPlugins as name → enabled (a list of names, the
-// older form, enables each).
+// pluginFacts reads enabledPlugins as name → enabled. A list of names, the
+// older form, enables each.
 func pluginFacts(old, new any) []Fact {
 	enabled := func(v any) map[string]bool {
 		m := map[string]bool{}
@@ -493,8 +499,9 @@ func pluginFacts(old, new any) []Fact {
 	return fs
 }
 
-// mcpServers reads an mcpServers value: an object of name → config, or (in
-// agent frontmatter) a list of server names and name → config objects.
+// mcpServers reads an mcpServers value: an object of name → config. In
+// agent frontmatter it may be a list of server names and name → config
+// objects.
 func mcpServers(v any) map[string]any {
 	if m, ok := v.(map[string]any); ok {
 		return m
@@ -526,7 +533,7 @@ func describeServer(v any, f *Fact) {
 		f.Type, f.Command = "url", u
 	}
 	// An http, sse or ws server's headersHelper is a command the client
-	// runs for its headers (Claude Code 2.1.328's server schemas).
+	// runs for its headers. So say Claude Code 2.1.328's server schemas.
 	if h, ok := c["headersHelper"]; ok {
 		f.Value = cfgText(h)
 	}
@@ -544,7 +551,8 @@ func installs(v any) []map[string]any {
 	return out
 }
 
-// describeInstall tells a plugin's versions and install paths, joined by ", " when several.
+// describeInstall tells a plugin's versions and install paths, joined by
+// ", " when several.
 func describeInstall(v any, f *Fact) {
 	var vs, ps []string
 	for _, in := range installs(v) {
@@ -586,10 +594,10 @@ func cfgText(v any) string {
 	return cfgJSON(v)
 }
 
-// RecordFact is the fact that the install of plugin at path fails check
-// (a Record… word): recorded is the value the record holds, found the one
-// on disk (nil when none), each told as itself when a string, else as its
-// JSON.
+// RecordFact is the fact that the install of plugin at path fails check,
+// a Record… word. recorded is the value the record holds. found is the
+// one on disk, nil when none. Each is told as itself when a string, else
+// as its JSON.
 func RecordFact(plugin, path, check string, recorded, found any) Fact {
 	return Fact{Kind: FactPluginRecordDiffers, Name: plugin, Command: path, Type: check, Value: cfgText(recorded), Event: cfgText(found)}
 }

@@ -301,10 +301,10 @@ func TestSettingsThatWeakenSecurityAreFacts(t *testing.T) {
 	}
 }
 
-// A number past float64 anywhere in a settings file (JSON.parse reads 1e400
-// as Infinity, and the client loads the file) must not hide a key beside
-// it: a hook added next to it is told by what it runs, and its command is
-// listed.
+// A number past float64 anywhere in a settings file must not hide a key
+// beside it. JSON.parse reads 1e400 as Infinity, and the client loads the
+// file. A hook added next to it is told by what it runs, and its command
+// is listed.
 func TestANumberPastFloat64HidesNoFact(t *testing.T) {
 	for _, num := range []string{"1e400", "-1e400", "123456789012345678901234567890e300", "1e-400"} {
 		old := SettingsSubset([]byte(`{"zz":`+num+`}`), 20)

@@ -11,18 +11,18 @@ import (
 )
 
 // frontmatterKeys are the frontmatter fields that change what runs or what
-// is allowed without asking; an agent's permissionMode, tools and
-// disallowedTools widen what it may do; an agent's skills, and a skill's
+// is allowed without asking. An agent's permissionMode, tools and
+// disallowedTools widen what it may do. An agent's skills, and a skill's
 // agent (with context: fork), load another candidate with it.
 var frontmatterKeys = []string{"agent", "allowed-tools", "context", "disallowedTools", "hooks", "mcpServers", "name", "permissionMode", "skills", "tools"}
 
-// toolKeys are the frontmatter lists (of tools, and an agent's preloaded
-// skills), kept sorted whether written as a list or one string.
+// toolKeys are the frontmatter lists of tools, and an agent's preloaded
+// skills. They are kept sorted, whether written as a list or one string.
 var toolKeys = []string{"allowed-tools", "disallowedTools", "skills", "tools"}
 
-// AnomalyMultiDocument: the frontmatter holds more than one YAML document
-// (a `---` or `...` line inside it): which one a reader takes is a guess,
-// so it is not read at all.
+// AnomalyMultiDocument: the frontmatter holds more than one YAML document,
+// with a `---` or `...` line inside it. Which one a reader takes is a
+// guess, so it is not read at all.
 const AnomalyMultiDocument Anomaly = "multidocument"
 
 // Frontmatter extracts frontmatterKeys from the YAML frontmatter of a
@@ -59,7 +59,8 @@ func Frontmatter(data []byte) Extract {
 }
 
 // FrontmatterFields is Frontmatter keeping every key, each value as
-// written (no list normalised): for comparing two versions key by key.
+// written, no list normalised. It is for comparing two versions key by
+// key.
 func FrontmatterFields(data []byte) Extract {
 	m, dup, bad := frontmatterMap(data)
 	if bad != "" {
@@ -79,8 +80,8 @@ func extract(m map[string]any, dup bool) Extract {
 	return ex
 }
 
-// frontmatterMap parses the frontmatter to a mapping (nil for none). bad
-// is why it could not be read whole; dup, that a key was given twice.
+// frontmatterMap parses the frontmatter to a mapping, nil for none. bad is
+// why it could not be read whole. dup says a key was given twice.
 func frontmatterMap(data []byte) (m map[string]any, dup bool, bad Anomaly) {
 	m, dup, err := frontmatter.Read(data, jsonread.MaxDepth)
 	switch {
@@ -98,17 +99,17 @@ func frontmatterMap(data []byte) (m map[string]any, dup bool, bad Anomaly) {
 	return nil, false, AnomalyUnparsable
 }
 
-// unreadableForm is the form of frontmatter that cannot be read: its
-// unreadableKey is one no frontmatter can give (only frontmatterKeys are
-// kept), and its name is no string, so whoever resolves names takes it to
-// be any (a YAML reader other than the client's may read one).
+// unreadableForm is the form of frontmatter that cannot be read. Its
+// unreadableKey is one no frontmatter can give, since only frontmatterKeys
+// are kept. Its name is no string, so whoever resolves names takes it to
+// be any. A YAML reader other than the client's may read one.
 const (
 	unreadableKey  = "unreadable"
 	unreadableForm = `{"name":{"unreadable":true},"unreadable":true}`
 )
 
-// toolList reads allowed-tools: a list, or one string of tools separated by
-// commas or spaces outside parentheses (`Bash(git add:*), Read`).
+// toolList reads allowed-tools: a list, or one string of tools. The string
+// splits at commas or spaces outside parentheses (`Bash(git add:*), Read`).
 func toolList(v any) []string {
 	var tools []string
 	add := func(s string) {

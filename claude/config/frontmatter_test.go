@@ -140,8 +140,9 @@ func FuzzFrontmatter(f *testing.F) {
 	})
 }
 
-// BenchmarkFrontmatterNestedBrackets is the input that ruled out goccy/go-yaml
-// (13 s for 60 KB of `[`); yaml.v3 refuses it in milliseconds.
+// BenchmarkFrontmatterNestedBrackets is the input that ruled out
+// goccy/go-yaml: 13 s for 60 KB of `[`. yaml.v3 refuses it in
+// milliseconds.
 func BenchmarkFrontmatterNestedBrackets(b *testing.B) {
 	doc := []byte("---\nname: " + strings.Repeat("[", 60000) + "\n---\n")
 	for b.Loop() {
@@ -186,9 +187,9 @@ func TestAgentFrontmatterPermissionsAndToolsAreFacts(t *testing.T) {
 	}
 }
 
-// Frontmatter as the client reads it (issue 23): a file that is not strict
-// YAML is read as Claude Code reads it, plain values quoted once more;
-// what still cannot be read is a told fact, never an anomaly.
+// Frontmatter as the client reads it (issue 23). A file that is not strict
+// YAML is read as Claude Code reads it, plain values quoted once more.
+// What still cannot be read is a told fact, never an anomaly.
 func TestFrontmatterIsReadAsTheClientReadsIt(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"a one-line description holding ': ' and <example> blocks",

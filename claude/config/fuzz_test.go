@@ -28,7 +28,7 @@ func FuzzWholeJSON(f *testing.F) {
 }
 
 // FuzzDisplayAndSplit: a name is shown only when every component passes
-// the display gate, so nothing shown holds a control byte; Split never
+// the display gate. So nothing shown holds a control byte. Split never
 // names a candidate outside the path it was given.
 func FuzzClaudeJSONServers(f *testing.F) {
 	for _, s := range []string{`{}`, `{"mcpServers":{"a":{"command":"x"}},"projects":{"/p":{"mcpServers":{}},"/q":{"mcpServers":{"b":{}}}}}`,
@@ -56,8 +56,8 @@ func FuzzClaudeJSONServers(f *testing.F) {
 }
 
 // FuzzMarketEntry: a marketplace.json is either bound whole or read as a
-// form that is its own form, in which a hook added to plug's entry, or a
-// noise key's value turned to a wrong type, is a change; and every fact
+// form that is its own form. In it, a hook added to plug's entry is a
+// change. So is a noise key's value turned to a wrong type. Every fact
 // told of it, against nothing, is one line without a control or bidi byte.
 func FuzzMarketEntry(f *testing.F) {
 	for _, s := range []string{`{}`, `{"plugins":[{"name":"plug","hooks":{"SessionStart":[{"hooks":[{"command":"a\u001b"}]}]}}]}`,
@@ -96,8 +96,9 @@ func FuzzMarketEntry(f *testing.F) {
 	})
 }
 
-// editPlug is data with edit applied to its first entry named plug, when
-// it decodes (numbers as written) and has one whose edit changes it.
+// editPlug is data with edit applied to its first entry named plug. That
+// holds when it decodes (numbers as written) and has one whose edit
+// changes it.
 func editPlug(data []byte, edit func(map[string]any)) ([]byte, bool) {
 	var doc map[string]any
 	d := json.NewDecoder(bytes.NewReader(data))

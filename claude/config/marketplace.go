@@ -4,15 +4,17 @@ import "strings"
 
 // LocalMarketplace is a marketplace known_marketplaces.json records from a
 // folder of this machine ("directory") or a marketplace.json in one
-// ("file"): Claude Code 2.1.328 loads each of its plugins whose entry names
-// a relative path in place, from Location, never from the cache copy its
-// install wrote (pinned by the e2e case
-// TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache).
+// ("file"). Claude Code 2.1.328 loads in place, from Location, each of its
+// plugins whose entry names a relative path. It never loads the cache copy
+// its install wrote. The e2e case
+// TestADirectoryMarketplacePluginLoadsFromItsSourceNotTheCache pins it.
 type LocalMarketplace struct {
 	Name string
-	// Source is "directory" or "file"; Path is the source's path, as written.
+	// Source is "directory" or "file". Path is the source's path, as
+	// written.
 	Source, Path string
-	// Location is the installLocation as written ("" when it is not a string).
+	// Location is the installLocation as written, "" when it is not a
+	// string.
 	Location string
 }
 
@@ -52,10 +54,11 @@ func InstalledPlugins(canon []byte) []string {
 }
 
 // MarketplaceEntry is what a canonical marketplace.json says of the plugin
-// named plugin: the client takes its first entry of that name. found is
-// false when there is none; relative is true when its source is a path
-// (then source is it, as written), false when it is fetched (an object:
-// github, url, npm, …), which the client installs into the cache.
+// named plugin. The client takes its first entry of that name. found is
+// false when there is none. relative is true when its source is a path,
+// and source is then that path as written. relative is false when the
+// source is fetched, an object such as github, url or npm. The client
+// installs a fetched source into the cache.
 func MarketplaceEntry(canon []byte, plugin string) (source string, found, relative bool) {
 	for _, e := range cfgList(decodeCanonical(canon)["plugins"]) {
 		m, ok := e.(map[string]any)
@@ -69,11 +72,12 @@ func MarketplaceEntry(canon []byte, plugin string) (source string, found, relati
 }
 
 // MarketplaceFiles maps each marketplace of a canonical
-// known_marketplaces.json (WholeJSON's form) to the marketplace.json the
-// client reads its plugins' entries from, as written: a "file" source's
-// path; an installLocation naming a .json file (a "url" source's download);
-// else <installLocation>/.claude-plugin/marketplace.json (a folder, or a
-// clone of a git or github source). A marketplace without a string
+// known_marketplaces.json (WholeJSON's form) to a marketplace.json. It is
+// the one the client reads its plugins' entries from, as written. For a
+// "file" source it is the source's path. For an installLocation naming a
+// .json file, a "url" source's download, it is that file. Else it is
+// <installLocation>/.claude-plugin/marketplace.json, in a folder or in a
+// clone of a git or github source. A marketplace without a string
 // location is left out.
 func MarketplaceFiles(canon []byte) map[string]string {
 	doc := decodeCanonical(canon)

@@ -6,19 +6,14 @@ import (
 	"strings"
 )
 
-// A plugin of a marketplace loads with its marketplace.json entry applied
-// (Claude Code 2.1.328, K0o/f0o): with a plugin.json (strict, the default)
-// the entry's hooks (an inline object only: a path or a list is refused
-// with "not yet supported in a marketplace entry"), commands, agents,
-// skills, outputStyles and themes are added to the plugin's; without one
-// the entry is the plugin's manifest, mcpServers and lspServers included.
-// A bare source name resolves under the marketplace's metadata.pluginRoot.
+// A plugin of a marketplace loads with its marketplace.json entry applied.
 // So what the entry and the marketplace around it say is part of the
 // plugin, and is told by what it runs.
+// TestAnEntrysHooksAndServersAreToldByWhatTheyRun holds the client's rule.
 
 // EntryKey holds, in a plugin candidate's form, what its marketplace.json
-// says of it (MarketEntry's form): told as facts of origin OriginEntry and
-// OriginMarketplace.
+// says of it (MarketEntry's form). It is told as facts of origin
+// OriginEntry and OriginMarketplace.
 const EntryKey = "marketplaceEntry"
 
 // The origins of a fact told of a plugin's marketplace.json (Fact.Origin).
@@ -27,22 +22,21 @@ const (
 	OriginMarketplace = "marketplace.json"  // the marketplace's keys beside "plugins"
 )
 
-// entryNoise are the keys of a plugin's entry that run and load nothing,
-// each with the client's schema of it (2.1.328: the entry is the plugin
-// manifest's schema made partial, plus category and tags): the client
-// copies displayName, description, author, homepage, repository, license
-// and keywords into the manifest it shows in /plugin; version names the
-// cache folder an install writes (a new version is a new candidate, held
-// against the one it replaces); tags and category sort the marketplace's
-// listing. name is how the entry is found (the candidate's own plugin).
-// Any other key, one never heard of included, is told.
+// entryNoise are the keys of a plugin's entry that run and load nothing.
+// Each has the client's schema of it. The client shows displayName,
+// description, author and their like in /plugin. version names the cache
+// folder an install writes: a new version is a new candidate, held
+// against the one it replaces. tags and category sort the marketplace's
+// listing. name is how the entry is found. Any other key, one never heard
+// of included, is told.
 //
-// Only known noise is ignored: the client stubs an entry any field of
-// which fails its schema ("Stubbing unparseable marketplace plugin
-// entry"), and a stubbed entry's hooks do not run; so a noise key is left
-// out only when its value is one the schema surely accepts, and any other
-// value is kept as it is: an edit that makes the entry parse (5 →
-// "1.0.0") changes the form and is told.
+// Only known noise is ignored. The client stubs an entry any field of
+// which fails its schema, and a stubbed entry's hooks do not run. So a
+// noise key is left out only when the schema surely accepts its value.
+// Any other value is kept as it is. Then an edit that makes the entry
+// parse changes the form and is told.
+// TestANoiseKeyIsLeftOutOnlyWhenTheClientsSchemaAcceptsIt holds the
+// record.
 var entryNoise = map[string]noiseRule{
 	"author": {check: person}, "category": {check: text}, "description": {check: text}, "displayName": {check: text},
 	"homepage": {check: webURL}, "keywords": {check: texts}, "license": {check: text}, "name": {check: func(any) schemaVerdict { return accepted }},
@@ -50,13 +44,12 @@ var entryNoise = map[string]noiseRule{
 }
 
 // marketNoise are the keys of a marketplace.json beside "plugins" that
-// load nothing: its owner (required by the client), description and
-// version are shown, $schema is for editors. A marketplace any of whose
-// keys fails the client's schema does not load, and no entry of it is
-// applied: a value not surely accepted is kept, as an entry's. "plugins"
-// holds the other plugins' entries, each its own plugin's (MarketEntry).
-// metadata's description and version are shown likewise
-// (metadata.pluginRoot, where bare sources resolve, is kept).
+// load nothing. Its owner (required), description and version are shown;
+// $schema is for editors. A marketplace with any key failing the client's
+// schema does not load, and no entry of it is applied. So, as in an entry,
+// a value not surely accepted is kept. "plugins" holds the entries, each
+// its own plugin's (MarketEntry). metadataNoise are metadata's shown keys.
+// metadata.pluginRoot, where bare sources resolve, is kept.
 var (
 	marketNoise = map[string]noiseRule{
 		"$schema": {check: text}, "description": {check: text}, "owner": {check: person, required: true}, "version": {check: text},
@@ -65,7 +58,7 @@ var (
 )
 
 // A noiseRule is the client's schema of a noise key, as far as skillwire
-// can prove it: check is the verdict on a value given; required, that the
+// can prove it. check is the verdict on a value given. required says the
 // key's absence fails the schema.
 type noiseRule struct {
 	check    func(any) schemaVerdict
@@ -103,10 +96,10 @@ func texts(v any) schemaVerdict {
 	return accepted
 }
 
-// person is the schema's author and owner: an object whose name is a
-// string of one character or more, email and url strings when given. A key
-// beyond those three is unproven (whether the object is strict is not
-// read).
+// person is the schema's author and owner. It is an object whose name is a
+// string of one character or more, with email and url strings when given.
+// A key beyond those three is unproven: whether the object is strict is
+// not read.
 func person(v any) schemaVerdict {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -130,15 +123,16 @@ func person(v any) schemaVerdict {
 	return verdict
 }
 
-// plainURL is a subset of what a WHATWG URL parser surely accepts: http or
-// https, a host of letters, digits and inner hyphens in dotted labels, the
-// last beginning with a letter (never a number, never read as IPv4), no
-// punycode label (whose decoding may fail), no port, and a path, query and
-// fragment of unreserved and sub-delimiter characters.
+// plainURL is a subset of what a WHATWG URL parser surely accepts. The
+// scheme is http or https, with no port. The host is dotted labels of
+// letters, digits and inner hyphens. The last label begins with a letter,
+// so it is never a number read as IPv4. No punycode label is allowed,
+// since its decoding may fail. The path, query and fragment hold
+// unreserved and sub-delimiter characters only.
 var plainURL = regexp.MustCompile(`^https?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:[/?#][A-Za-z0-9._~!$&'()*+,;=:@%/?#-]*)?$`)
 
 // webURL is the schema's homepage, a string the client checks with its URL
-// parser: plainURL is accepted, any other string unproven.
+// parser. plainURL is accepted, any other string unproven.
 func webURL(v any) schemaVerdict {
 	s, ok := v.(string)
 	switch {
@@ -151,8 +145,8 @@ func webURL(v any) schemaVerdict {
 }
 
 // withoutNoise is m less its noise keys whose values the schema surely
-// accepts; a required noise key that is absent is kept as null, refused
-// alike.
+// accepts. A required noise key that is absent is kept as null, and so
+// refused alike.
 func withoutNoise(m map[string]any, noise map[string]noiseRule) map[string]any {
 	out := map[string]any{}
 	for k, v := range m {
@@ -168,13 +162,14 @@ func withoutNoise(m map[string]any, noise map[string]noiseRule) map[string]any {
 	return out
 }
 
-// MarketEntry is what a marketplace.json (its exact bytes) says of plugin:
-// the canonical form {"entry": …, "marketplace": …} of the client's first
-// entry named plugin (absent when none) and of the marketplace's own keys,
-// each without its noise. ok is false when the file cannot be read as the
-// client reads it (not one JSON object, too large, a key given twice: the
-// client keeps the last, skillwire cannot tell which was meant), or holds
-// a number skillwire cannot decode: the file is then bound whole.
+// MarketEntry is what a marketplace.json, by its exact bytes, says of
+// plugin. It is the canonical form {"entry": …, "marketplace": …}. entry
+// is the client's first entry named plugin, absent when none. marketplace
+// is the marketplace's own keys. Each is without its noise. ok is false
+// when the file cannot be read as the client reads it: the file is then
+// bound whole. That is a file not one JSON object, or too large. It is a
+// key given twice: the client keeps the last, and skillwire cannot tell
+// which was meant. It is a number skillwire cannot decode.
 func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 	ex := WholeJSON(data, int64(len(data)))
 	if ex.Canonical == nil || len(ex.Anomalies) > 0 {
@@ -202,15 +197,16 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 		}
 	}
 	if _, isList := doc["plugins"].([]any); !isList && doc["plugins"] != nil {
-		// Not a list: the client reads no entry of it, and skillwire keeps
-		// its shape, so that it is told.
+		// Not a list: the client reads no entry of it. skillwire
+		// keeps its shape, so that it is told.
 		form["marketplace"].(map[string]any)["plugins"] = doc["plugins"]
 	}
 	return canonicalJSON(form), true
 }
 
 // WithEntry puts a marketplace.json's MarketEntry form into a plugin's
-// form (nil: the plugin's files declare nothing) under EntryKey.
+// form under EntryKey. A nil form means the plugin's files declare
+// nothing.
 func WithEntry(form, entry []byte) []byte {
 	doc := decodeCanonical(form)
 	var e any
@@ -222,8 +218,8 @@ func WithEntry(form, entry []byte) []byte {
 }
 
 // entryFacts tells what changed in a plugin's MarketEntry form, each fact
-// of its origin: the entry's hooks and servers by what they run, its
-// every other key and the marketplace's as fields.
+// of its origin. The entry's hooks and servers are told by what they run.
+// Its every other key, and the marketplace's, are told as fields.
 func entryFacts(old, new any) []Fact {
 	om, _ := old.(map[string]any)
 	nm, _ := new.(map[string]any)
@@ -232,8 +228,8 @@ func entryFacts(old, new any) []Fact {
 	var fs []Fact
 	told := func(k string, kf []Fact) {
 		if len(kf) == 0 && !cfgEqual(oe[k], ne[k]) {
-			// A shape the facts above do not read (a path, a list, a
-			// handler that is not an object) still changed what loads.
+			// A shape the facts above do not read still changed what
+			// loads: a path, a list, a handler that is not an object.
 			kf = []Fact{{Kind: FactSettingSet, Name: k, Value: cfgJSON(ne[k])}}
 		}
 		fs = append(fs, kf...)
@@ -255,8 +251,8 @@ func entryFacts(old, new any) []Fact {
 }
 
 // What the client's schema says of a noise key's new value, in a field
-// fact's Type (entryField): kept in the form, it is refused or unproven;
-// left out, it passes.
+// fact's Type (entryField). Kept in the form, it is refused or unproven.
+// Left out, it passes.
 const (
 	schemaPasses   = "schema passes"
 	schemaRefused  = "schema refuses"
@@ -284,7 +280,8 @@ func schemaFacts(fs []Fact, n map[string]any, rules map[string]noiseRule) []Fact
 }
 
 // objectFacts are mapFacts of servers by name when both values are objects
-// (or absent); nil for any other shape, which entryFacts tells as a field.
+// or absent. They are nil for any other shape, which entryFacts tells as a
+// field.
 func objectFacts(old, new any, added, changed, removed FactKind) []Fact {
 	_, ok1 := old.(map[string]any)
 	_, ok2 := new.(map[string]any)
@@ -294,9 +291,9 @@ func objectFacts(old, new any, added, changed, removed FactKind) []Fact {
 	return mapFacts(old, new, added, changed, removed, describeServer)
 }
 
-// fieldFacts tells each key of o or n but skip whose value changed, or
-// that is given in one and not the other (a null too), as a FactSettingSet
-// of that key, in key order.
+// fieldFacts tells each key of o or n, but skip, as a FactSettingSet of
+// that key, in key order. It tells a key whose value changed, or one given
+// in one and not the other, a null too.
 func fieldFacts(o, n map[string]any, skip []string) []Fact {
 	keys := cfgKeys(n)
 	for _, k := range cfgKeys(o) {
@@ -315,8 +312,8 @@ func fieldFacts(o, n map[string]any, skip []string) []Fact {
 }
 
 // entryFieldDangerous: an entry's source and a marketplace's name choose
-// which folder and which marketplace, each watched by its own digest; any
-// other field chooses what loads or is unknown.
+// which folder and which marketplace. Each of those is watched by its own
+// digest. Any other field chooses what loads, or is unknown.
 func entryFieldDangerous(f Fact) bool {
 	return f.Name != "source" && f.Name != "name"
 }

@@ -8,7 +8,8 @@ import (
 // pluginKeys are what a plugin's files declare that runs.
 var pluginKeys = []string{"hooks", "mcpServers"}
 
-// PluginFront keeps the hooks and mcpServers of one of a plugin's JSON files.
+// PluginFront keeps the hooks and mcpServers of one of a plugin's JSON
+// files.
 func PluginFront(data []byte) Extract { return pluginFront(data, pluginKeys) }
 
 // PluginHooks keeps the hooks of one of a plugin's JSON files, for a
@@ -32,7 +33,8 @@ func pluginFront(data []byte, keys []string) Extract {
 }
 
 // PluginRefs are the files the form of a plugin.json names for its hooks
-// and MCP servers (a path, or a list of paths, relative to the plugin's root).
+// and MCP servers. Each is a path, or a list of paths, relative to the
+// plugin's root.
 func PluginRefs(canon []byte) []string {
 	doc := decodeCanonical(canon)
 	var refs []string
@@ -46,12 +48,12 @@ func PluginRefs(canon []byte) []string {
 	return refs
 }
 
-// JoinForms makes one form of a candidate's front files: each event's
-// hooks in the order the files were read, MCP servers by name (the first
-// file to declare a name keeps it), every other key of the first file.
-// A path left as a string is a file read on its own. A file without a
-// form (unparsable) leaves the candidate without one: a form missing its
-// declarations would tell less than it runs.
+// JoinForms makes one form of a candidate's front files. Each event's
+// hooks come in the order the files were read. MCP servers are by name,
+// and the first file to declare a name keeps it. Every other key is the
+// first file's. A path left as a string is a file read on its own. An
+// unparsable file has no form, and leaves the candidate without one. A
+// form missing its declarations would tell less than it runs.
 func JoinForms(canons [][]byte) []byte {
 	if slices.ContainsFunc(canons, func(c []byte) bool { return c == nil }) {
 		return nil
@@ -89,7 +91,7 @@ func JoinForms(canons [][]byte) []byte {
 type PluginInstall struct{ Plugin, Path string }
 
 // PluginInstalls lists the installs of a canonical installed_plugins.json
-// by plugin name, each with its installPath as written ("" when none).
+// by plugin name. Each has its installPath as written, "" when none.
 func PluginInstalls(canon []byte) []PluginInstall {
 	var out []PluginInstall
 	for _, in := range PluginInstallRecords(canon) {
@@ -98,15 +100,15 @@ func PluginInstalls(canon []byte) []PluginInstall {
 	return out
 }
 
-// PluginInstallRecord is one install installed_plugins.json lists, every
-// field as the record holds it (attacker values, of any JSON type).
+// PluginInstallRecord is one install installed_plugins.json lists. Every
+// field is as the record holds it: attacker values, of any JSON type.
 type PluginInstallRecord struct {
 	Plugin string
 	Fields map[string]any
 }
 
 // PluginInstallRecords lists the installs of a canonical
-// installed_plugins.json by plugin name; an entry that is not an object
+// installed_plugins.json by plugin name. An entry that is not an object
 // is none.
 func PluginInstallRecords(canon []byte) []PluginInstallRecord {
 	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)

@@ -6,9 +6,9 @@ import (
 	"github.com/skillwire/skillwire/claude/config/jsonread"
 )
 
-// WholeJSON keeps every key of a JSON object, canonical: for the plugin
-// registries (installed_plugins.json, known_marketplaces.json), where what
-// is installed and where it comes from is the whole document.
+// WholeJSON keeps every key of a JSON object, canonical. It is for the
+// plugin registries, installed_plugins.json and known_marketplaces.json.
+// There what is installed and where it comes from is the whole document.
 func WholeJSON(data []byte, size int64) Extract {
 	return extractConfig(data, size, MaxJSON, func(r *jsonread.Reader) (map[string]any, error) {
 		v, err := r.Value(0)
@@ -23,12 +23,13 @@ func WholeJSON(data []byte, size int64) Extract {
 	})
 }
 
-// knownMarketplacesKey holds known_marketplaces.json whole in its canonical
-// form: its top-level keys are marketplace names, told as marketplaces,
-// never as settings.
+// knownMarketplacesKey holds known_marketplaces.json whole in its
+// canonical form. Its top-level keys are marketplace names, told as
+// marketplaces, never as settings.
 const knownMarketplacesKey = "knownMarketplaces"
 
-// KnownMarketplaces is known_marketplaces.json, canonical, under knownMarketplacesKey.
+// KnownMarketplaces is known_marketplaces.json, canonical, under
+// knownMarketplacesKey.
 func KnownMarketplaces(data []byte, size int64) Extract {
 	ex := WholeJSON(data, size)
 	if ex.Canonical != nil {

@@ -11,16 +11,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A restore puts a reviewed form back into a file a person (or Claude
-// Code) keeps editing: it changes as little as it can, member by member,
-// so that what it leaves alone keeps its order, its spelling and its
-// place, and the diff it shows is the change and nothing else.
+// A restore puts a reviewed form back into a file a person, or Claude
+// Code, keeps editing. It changes as little as it can, member by member.
+// So what it leaves alone keeps its order, its spelling and its place. The
+// diff it shows is the change and nothing else.
 
-// OpenFile reads the JSON configuration file at path (.mcp.json,
-// .claude.json, a settings file of any scope) as Open reads a settings
-// file: a regular file only, never through a link, at most max bytes. A
-// missing file is an error wrapping fs.ErrNotExist: a restore puts keys
-// back into a file, it never makes one up.
+// OpenFile reads the JSON configuration file at path as Open reads a
+// settings file. That is .mcp.json, .claude.json or a settings file of
+// any scope. It reads a regular file only, never through a link, at most
+// max bytes. A missing file is an error wrapping fs.ErrNotExist. A
+// restore puts keys back into a file; it never makes one up.
 func OpenFile(path string, max int64) (*File, error) {
 	d, err := safefile.OpenDir(pathname.Parent(path))
 	if err != nil {
@@ -31,8 +31,8 @@ func OpenFile(path string, max int64) (*File, error) {
 }
 
 // OpenFileAt is OpenFile of the file named by path's last component in
-// the folder dirfd, which the caller opened (and proved) at path's parent:
-// the file is read there, and WriteAt writes only there.
+// the folder dirfd. The caller opened (and proved) dirfd at path's parent.
+// The file is read there, and WriteAt writes only there.
 func OpenFileAt(dirfd int, path string, max int64) (*File, error) {
 	f := &File{Dir: pathname.Parent(path), Path: path, Mode: 0o600, dirMode: 0o700, max: max}
 	if err := f.readIn(dirfd, max, func(b []byte) (*Doc, error) { return parse(b, max) }); err != nil {
@@ -44,8 +44,8 @@ func OpenFileAt(dirfd int, path string, max int64) (*File, error) {
 // Bytes are the file's bytes as read.
 func (f *File) Bytes() []byte { return f.orig }
 
-// Keys lists the names of the members of the object at path, in order
-// (nil when there is none there). A duplicate name on the way, or a value
+// Keys lists the names of the members of the object at path, in order. It
+// is nil when there is none there. A duplicate name on the way, or a value
 // on the way that is not an object, is ErrShape.
 func (s *Doc) Keys(path ...string) ([]string, error) {
 	v, err := s.at(path, false)
@@ -63,12 +63,13 @@ func (s *Doc) Keys(path ...string) ([]string, error) {
 }
 
 // Conform makes the member at path mean what the JSON value want means,
-// changing as little as it can: members and elements that already mean
-// what want says are kept as written, in their order; a member want lacks
-// is removed, one it adds comes last. Objects missing on the way are
-// added. A duplicate name on the way or inside what is conformed (which
-// of the two would a reader take?), or a value on the way that is not an
-// object, is ErrShape, and nothing is changed.
+// changing as little as it can. Members and elements that already mean
+// what want says are kept as written, in their order. A member want lacks
+// is removed; one it adds comes last. Objects missing on the way are
+// added. Some shapes are ErrShape, and nothing is changed then. One is a
+// duplicate name on the way or inside what is conformed: which of the two
+// would a reader take? Another is a value on the way that is not an
+// object.
 func (s *Doc) Conform(path []string, want []byte) error {
 	w, err := parseValue(want)
 	if err != nil {
@@ -119,7 +120,7 @@ func (s *Doc) Delete(path ...string) error {
 	return nil
 }
 
-// at is the value at path (nil when absent); with add, objects missing on
+// at is the value at path, nil when absent. With add, objects missing on
 // the way are added.
 func (s *Doc) at(path []string, add bool) (*value, error) {
 	v := s.root
@@ -181,7 +182,7 @@ func checkUnique(v *value, path []string) error {
 	return nil
 }
 
-// where names a path by skillwire's own words only: the file's keys are
+// where names a path by skillwire's own words only. The file's keys are
 // attacker text, so they are counted, never quoted.
 func where(path []string) string {
 	if len(path) == 0 {
@@ -190,8 +191,8 @@ func where(path []string) string {
 	return fmt.Sprintf("a key %d level(s) down", len(path))
 }
 
-// conform makes dst mean what want means, in place (dst holds no
-// duplicate name).
+// conform makes dst mean what want means, in place. dst holds no
+// duplicate name.
 func conform(dst, want *value) {
 	switch {
 	case same(dst, want):
@@ -216,10 +217,10 @@ func conform(dst, want *value) {
 	}
 }
 
-// conformElems makes the elements of an array mean want's: an element
-// that means want's next one is kept (those skipped before it, which
-// want lacks, are dropped); else the element in its place is conformed
-// to it, unless a later one of want needs it as it is.
+// conformElems makes the elements of an array mean want's. An element
+// that means want's next one is kept. Those skipped before it, which want
+// lacks, are dropped. Else the element in its place is conformed to it,
+// unless a later one of want needs it as it is.
 func conformElems(have, want []*value) []*value {
 	out := make([]*value, 0, len(want))
 	k := 0
@@ -250,9 +251,9 @@ func indexSame(vs []*value, v *value) int {
 }
 
 // same reports whether a and b mean the same, as the canonical form
-// compares them: objects by their members whatever the order (the last of
-// a repeated name), arrays element by element, strings by what they
-// decode to, other scalars by their text.
+// compares them. Objects compare by their members whatever the order,
+// taking the last of a repeated name. Arrays compare element by element.
+// Strings compare by what they decode to, other scalars by their text.
 func same(a, b *value) bool {
 	if a.kind != b.kind {
 		return false
@@ -288,7 +289,7 @@ func same(a, b *value) bool {
 	return bytes.Equal(a.raw, b.raw)
 }
 
-// parseValue reads one JSON value, nothing after it but whitespace.
+// parseValue reads one JSON value, with nothing after it but whitespace.
 func parseValue(data []byte) (*value, error) {
 	p := newParser(data)
 	v, err := p.value()
@@ -301,17 +302,17 @@ func parseValue(data []byte) (*value, error) {
 	return v, nil
 }
 
-// Object is the object at a path of a Doc, indexed once by member name,
-// so that editing each of its members costs a lookup, not a scan of all
-// of them (~/.claude.json holds one member per project ever opened).
+// Object is the object at a path of a Doc, indexed once by member name.
+// So editing each of its members costs a lookup, not a scan of all of
+// them. ~/.claude.json holds one member per project ever opened.
 type Object struct {
 	v  *value
 	at map[string]*value
 }
 
 // Object indexes the object at path; nil when there is none there. A
-// duplicate name in it, or on the way, or a value that is not an object,
-// is ErrShape.
+// duplicate name in it or on the way is ErrShape. So is a value that is
+// not an object.
 func (s *Doc) Object(path ...string) (*Object, error) {
 	v, err := s.at(path, false)
 	if err != nil || v == nil {
@@ -339,8 +340,8 @@ func (o *Object) Names() []string {
 	return names
 }
 
-// Get is the member name as a Doc of its own (edits to it are edits in
-// place); nil when there is none.
+// Get is the member name as a Doc of its own; edits to it are edits in
+// place. nil when there is none.
 func (o *Object) Get(name string) *Doc {
 	if v := o.at[name]; v != nil {
 		return &Doc{root: v}

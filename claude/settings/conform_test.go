@@ -154,9 +154,9 @@ func TestOpenFileReadsUpToItsOwnBoundAndNeverThroughALink(t *testing.T) {
 	}
 }
 
-// An Object is the object at its path, indexed once: edits through it are
-// edits of the document, in place, and a duplicate name or a value that is
-// not an object is refused as Conform refuses it.
+// An Object is the object at its path, indexed once. Edits through it are
+// edits of the document, in place. A duplicate name, or a value that is
+// not an object, is refused as Conform refuses it.
 func TestAnObjectEditsTheDocumentInPlace(t *testing.T) {
 	d, err := Parse([]byte(`{"projects": {"/a": {"mcpServers": {"x": 1}, "history": []}, "/b": 2}}`))
 	if err != nil {

@@ -22,16 +22,16 @@ import (
 // errors.
 var (
 	// ErrLinkedProject: a project's .claude is a symbolic link. A
-	// repository's .claude is its author's choice: a link there could send
+	// repository's .claude is its author's choice. A link there could send
 	// the edit into another settings file (found in review).
 	ErrLinkedProject = errors.New("the project's .claude is a symbolic link")
-	// ErrChanged: the file changed between its reading and the write
-	// (Claude Code writes it too); nothing was replaced.
+	// ErrChanged: the file changed between its reading and the write.
+	// Claude Code writes it too. Nothing was replaced.
 	ErrChanged = errors.New("changed while skillwire was editing it")
 	// ErrTooManyBackups: MaxBackups backups exist already.
 	ErrTooManyBackups = errors.New("too many backups")
-	// ErrMoved: the folder holding the file is not the one it was read in
-	// (swapped meanwhile); nothing was written.
+	// ErrMoved: the folder holding the file is not the one it was read
+	// in; it was swapped meanwhile. Nothing was written.
 	ErrMoved = errors.New("its folder was replaced while skillwire was editing it")
 )
 
@@ -45,16 +45,17 @@ type File struct {
 	Mode      fs.FileMode // the file's, kept by the edit; 0600 for a new one
 	Doc       *Doc
 	// dirMode is the mode Dir (and, when parents, its parent) is created
-	// with when missing: 0700 for a user's own, 0755 for the managed
-	// drop-in, which every user's Claude Code must read.
+	// with when missing. It is 0700 for a user's own. It is 0755 for the
+	// managed drop-in, which every user's Claude Code must read.
 	dirMode fs.FileMode
 	parents bool
 	max     int64 // the file's size bound: config.MaxJSON unless OpenFile names one
 
 	orig  []byte // the bytes read
 	canon []byte // the document as read, in Encode's layout
-	// read is the file as read: its mode and owner (its backup keeps
-	// them) and the folder it was read in (the write goes there or nowhere).
+	// read is the file as read: its mode and owner, which its backup
+	// keeps, and the folder it was read in. The write goes there or
+	// nowhere.
 	read struct {
 		mode     fs.FileMode
 		owner    safefile.Owner
@@ -71,14 +72,14 @@ func Open(dir string) (*File, error) {
 }
 
 // ManagedDropIn is the file `hook install --managed` writes in the managed
-// directory's managed-settings.d: Claude Code reads every drop-in there as
-// managed settings, whose hooks run even where a project's settings set
+// directory's managed-settings.d. Claude Code reads every drop-in there as
+// managed settings. Their hooks run even where a project's settings set
 // disableAllHooks.
 const ManagedDropIn = "skillwire.json"
 
-// OpenManaged reads skillwire's drop-in in managed's
-// managed-settings.d (a missing one is an empty document), as Open.
-// A new drop-in and its directories are made readable by every user.
+// OpenManaged reads skillwire's drop-in in managed's managed-settings.d,
+// as Open. A missing one is an empty document. A new drop-in and its
+// directories are made readable by every user.
 func OpenManaged(managed string) (*File, error) {
 	dir := pathname.Join(managed, "managed-settings.d")
 	return open(&File{Dir: dir, Path: pathname.Join(dir, ManagedDropIn), Mode: 0o644, dirMode: 0o755, parents: true})
@@ -102,8 +103,8 @@ func open(f *File) (*File, error) {
 	return f, err
 }
 
-// readIn reads the file (named by f.Path's last component) in the folder
-// dirfd, parses it, and records what it was read as.
+// readIn reads the file, named by f.Path's last component, in the folder
+// dirfd. It parses it and records what it was read as.
 func (f *File) readIn(dirfd int, max int64, parse func([]byte) (*Doc, error)) error {
 	var dir unix.Stat_t
 	if err := unix.Fstat(dirfd, &dir); err != nil {
@@ -141,7 +142,7 @@ func OpenProject(project string) (*File, error) {
 }
 
 // InstallHook adds h's hook running command, unless exactly it is there
-// already (added is then false: installing twice is one install). others
+// already. added is then false: installing twice is one install. others
 // counts h's hooks of other skillwire binaries, which install leaves in
 // place.
 func (s *Doc) InstallHook(h HookSpec, command string) (added bool, others int, err error) {
@@ -158,15 +159,16 @@ func (s *Doc) InstallHook(h HookSpec, command string) (added bool, others int, e
 	return added, others, err
 }
 
-// UninstallHooks removes h's hooks of self (the running binary's command
-// for h; "" when it cannot name itself) and those of any binary named
-// skillwire, and returns them.
+// UninstallHooks removes h's hooks of self and those of any binary named
+// skillwire, and returns them. self is the running binary's command for
+// h, "" when it cannot name itself.
 func (s *Doc) UninstallHooks(h HookSpec, self string) ([]string, error) {
 	return s.RemoveHooks(h.Event, func(c string) bool { return (self != "" && c == self) || h.IsCommand(c) })
 }
 
-// Change is the file's text before the edit (nil when it does not exist)
-// and after it, both in Encode's layout, for showing the difference.
+// Change is the file's text before the edit and after it, both in
+// Encode's layout, for showing the difference. before is nil when the
+// file does not exist.
 func (f *File) Change() (before, after []byte) {
 	return f.canon, f.Doc.Encode()
 }
@@ -193,11 +195,11 @@ func (e *WriteError) Is(target error) bool { return target == ErrWrite }
 // ErrWrite is what every *WriteError matches.
 var ErrWrite = errors.New("the settings file could not be written")
 
-// Write backs the original up under a name no file has, then replaces the
-// file with the edited document atomically, with the original's mode
+// Write backs the original up under a name no file has. Then it replaces
+// the file with the edited document atomically, with the original's mode
 // (DESIGN.md §8). It refuses (ErrChanged) when the file is no longer what
-// was read, or was created meanwhile. backup is the backup's path, if any.
-// The folder is opened once (WriteAt): nothing after goes by path.
+// was read, or was created meanwhile. backup is the backup's path, if
+// any. The folder is opened once (WriteAt): nothing after goes by path.
 func (f *File) Write() (backup string, err error) {
 	if !f.Exists {
 		if f.parents {
@@ -217,11 +219,12 @@ func (f *File) Write() (backup string, err error) {
 	return f.WriteAt(d)
 }
 
-// WriteAt is Write in the folder dirfd, which the caller opened (and
-// proved): it must be the folder the file was read in (else ErrMoved), and
-// the backup, the temporary file, the check and the rename all go through
-// it. The backup keeps the mode and, where the process may give it, the
-// owner the file had when read, whatever mode the edit gives the file.
+// WriteAt is Write in the folder dirfd, which the caller opened and
+// proved. It must be the folder the file was read in, else ErrMoved. The
+// backup, the temporary file, the check and the rename all go through it.
+// The backup keeps the mode the file had when read, whatever mode the
+// edit gives the file. It keeps the owner too, where the process may give
+// it.
 func (f *File) WriteAt(dirfd int) (backup string, err error) {
 	data := f.Doc.Encode()
 	if !f.Exists {
@@ -260,8 +263,8 @@ func (f *File) WriteAt(dirfd int) (backup string, err error) {
 	return backup, nil
 }
 
-// writeBackup writes the original bytes to settings.json.skillwire-backup,
-// or the first free .N after it, in dirfd: an existing backup is never
+// writeBackup writes the original bytes to settings.json.skillwire-backup
+// in dirfd, or to the first free .N after it. An existing backup is never
 // overwritten.
 func (f *File) writeBackup(dirfd int) (string, error) {
 	base := f.name() + ".skillwire-backup"
@@ -283,9 +286,10 @@ func (f *File) writeBackup(dirfd int) (string, error) {
 		ErrTooManyBackups, f.Dir, MaxBackups, f.name(), base)
 }
 
-// QuoteJSON spells s as a JSON string the way a settings file shows it:
-// quotes, backslashes and control characters escaped, everything else as
-// it is (the terminal escaping comes after, on the whole line).
+// QuoteJSON spells s as a JSON string the way a settings file shows it.
+// Quotes, backslashes and control characters are escaped, everything
+// else kept as it is. The terminal escaping comes after, on the whole
+// line.
 func QuoteJSON(s string) string {
 	var b bytes.Buffer
 	b.WriteString(`"`)

@@ -39,7 +39,8 @@ func TestOpenReadsOnlyARegularFile(t *testing.T) {
 			if err := c.make(claude.SettingsPath(cfg)); err != nil {
 				t.Fatal(err)
 			}
-			// A FIFO would block an open without O_NONBLOCK: no writer comes.
+			// A FIFO would block an open without O_NONBLOCK: no writer
+			// comes.
 			if _, err := Open(cfg); !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
 			}
@@ -271,8 +272,8 @@ func TestQuoteJSON(t *testing.T) {
 }
 
 // The backup keeps the mode the file had when read, whatever mode the
-// edit gives the file (a restore gives the reviewed one): what it
-// displaced must not become readable by more people than it was.
+// edit gives the file; a restore gives the reviewed one. What it displaced
+// must not become readable by more people than it was.
 func TestABackupKeepsTheModeTheFileHadWhenRead(t *testing.T) {
 	old := unix.Umask(0)
 	defer unix.Umask(old)
@@ -294,9 +295,9 @@ func TestABackupKeepsTheModeTheFileHadWhenRead(t *testing.T) {
 	}
 }
 
-// A folder holding MaxBackups backups already (an attacker's repository
-// can ship them) makes the write impossible, and the error says where and
-// what to do; nothing is written.
+// A folder holding MaxBackups backups already makes the write impossible.
+// An attacker's repository can ship them. The error says where and what to
+// do, and nothing is written.
 func TestTooManyBackupsNameTheFolderAndWhatToDo(t *testing.T) {
 	dir := t.TempDir()
 	writeSettings(t, dir, `{"model": "opus"}`, 0o644)

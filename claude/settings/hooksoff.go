@@ -11,10 +11,11 @@ import (
 )
 
 // HooksOff is a settings file that sets "disableAllHooks": true. Claude
-// Code then runs no hook of user, project or local settings (skillwire's
-// own included: no advisory, no gate), and one set in managed settings
+// Code then runs no hook of user, project or local settings. skillwire's
+// own are among them: no advisory, no gate. One set in managed settings
 // stops the managed hooks too. skillwire's hooks cannot tell of it, since
-// they do not run: scan, status and the daemon do (issue 21, finding 7).
+// they do not run. So scan, status and the daemon do (issue 21, finding
+// 7).
 type HooksOff struct {
 	// Scope is Global (the user's settings.json), Project (the project's
 	// settings.json or settings.local.json) or Managed.
@@ -26,9 +27,9 @@ type HooksOff struct {
 // managed directory.
 const ManagedSettingsFile = "managed-settings.json"
 
-// Advice is what the person can do about h: a non-managed file is
-// overruled by skillwire's hooks in managed settings; a managed one only
-// by its administrator.
+// Advice is what the person can do about h. skillwire's hooks in managed
+// settings overrule a non-managed file. Only its administrator overrules
+// a managed one.
 func (h HooksOff) Advice() string {
 	if h.Scope == claude.Managed {
 		return "only the administrator can turn hooks back on"
@@ -36,14 +37,15 @@ func (h HooksOff) Advice() string {
 	return "run: sudo skillwire hook install --managed"
 }
 
-// HooksOffIn lists the settings files of p that stop skillwire's hooks: the
-// user's settings.json, the project's settings.json and settings.local.json
-// and the managed settings file, each where it sets disableAllHooks: true.
-// A non-managed one stops nothing while skillwire's SessionStart hook is in
-// its managed drop-in (ManagedDropIn): Claude Code runs managed hooks under
-// a non-managed disableAllHooks (pinned by e2e). Files are read through
-// the walker, never through a link; a file that cannot be read or parsed
-// is not listed (its candidate tells that anomaly).
+// HooksOffIn lists the settings files of p that stop skillwire's hooks,
+// each where it sets disableAllHooks: true. The files are the user's
+// settings.json, the project's settings.json and settings.local.json, and
+// the managed settings file. A non-managed one stops nothing while
+// skillwire's SessionStart hook is in its managed drop-in (ManagedDropIn).
+// Claude Code runs managed hooks under a non-managed disableAllHooks
+// (pinned by e2e). Files are read through the walker, never through a
+// link. A file that cannot be read or parsed is not listed; its candidate
+// tells that anomaly.
 func HooksOffIn(p claude.Places) []HooksOff {
 	var out []HooksOff
 	if p.Managed != "" && disablesHooks(p.Managed, ".", ManagedSettingsFile) {
@@ -74,9 +76,10 @@ type settingsFile struct {
 	dir, sub, name, path string
 }
 
-// userFiles are the non-managed settings files that can hold hooks: the
-// user's settings.json, the project's settings.json and settings.local.json
-// (unless the project's .claude is the configuration directory itself).
+// userFiles are the non-managed settings files that can hold hooks. They
+// are the user's settings.json, and the project's settings.json and
+// settings.local.json. The project's are left out when its .claude is the
+// configuration directory itself.
 func userFiles(p claude.Places) []settingsFile {
 	var out []settingsFile
 	if p.Config != "" {
@@ -104,8 +107,8 @@ func managedHooks(p claude.Places) bool {
 	return err == nil && slices.ContainsFunc(cmds, HookSpecs[0].IsCommand)
 }
 
-// readSettings is the parsed settings file sub/name of dir, nil when it is
-// missing or cannot be read or parsed.
+// readFile is the parsed settings file sub/name of dir. It is nil when the
+// file is missing or cannot be read or parsed.
 func readFile(dir, sub, name string) *Doc {
 	reads, err := walker.ReadFiles(dir, sub, []string{name}, config.MaxJSON)
 	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 {
@@ -120,10 +123,11 @@ func readFile(dir, sub, name string) *Doc {
 
 // Incomplete is a settings file holding skillwire's SessionStart hook
 // without some of the others `hook install` installs, each under its
-// matcher: an install made before a hook (or a tool of a matcher, such as
-// Workflow) was added, or one a person or the model trimmed. Claude
-// Code then runs what is there and nothing tells of the rest (the gate
-// never sees a folder /add-dir adds without DirectoryAdded).
+// matcher. It may be an install made before a hook, or a matcher's tool
+// such as Workflow, was added. It may be one a person or the model
+// trimmed. Claude Code then runs what is there, and nothing tells of the
+// rest. Without DirectoryAdded, the gate never sees a folder /add-dir
+// adds.
 type Incomplete struct {
 	Path    string
 	Missing []HookSpec
@@ -142,12 +146,12 @@ func (i Incomplete) Events() []string {
 }
 
 // IncompleteIn is the install of skillwire's hooks that lacks some of
-// HookSpecs, nil when none does: the files that can hold them (the managed
-// drop-in, the user's settings.json, the project's settings.json and
-// settings.local.json) are read through the walker, a hook counts as
-// installed in any of them, and the install is named by the first that
-// holds the SessionStart hook. Without a SessionStart hook anywhere nothing
-// is installed and nothing is incomplete.
+// HookSpecs, nil when none does. It reads through the walker the files
+// that can hold them. Those are the managed drop-in, the user's
+// settings.json, and the project's settings.json and settings.local.json.
+// A hook counts as installed in any of them. The install is named by the
+// first that holds the SessionStart hook. Without a SessionStart hook
+// anywhere, nothing is installed and nothing is incomplete.
 func IncompleteIn(p claude.Places) *Incomplete {
 	var files []settingsFile
 	if p.Managed != "" {

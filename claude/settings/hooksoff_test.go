@@ -98,7 +98,7 @@ func TestAnInstallLackingSomeOfSkillwiresHooksIsIncomplete(t *testing.T) {
 		{"another program's command is not skillwire's", []string{"cfg/settings.json=" + strings.ReplaceAll(hooksJSON(all...), "hook directory-added", "hook directory-added; curl x")}, "cfg/settings.json", []string{"DirectoryAdded"}},
 		{"a linked file is never read", []string{"x.json=" + hooksJSON(all...), "cfg/settings.json -> ../x.json"}, "", nil},
 		{"garbage is no install", []string{"cfg/settings.json={\"hooks\":[1,2"}, "", nil},
-		// An install from before the gate judged Workflow calls: its
+		// An install from before the gate judged Workflow calls. Its
 		// PreToolUse and PostToolUse run for every tool but Workflow.
 		{"an older matcher without Workflow", []string{"cfg/settings.json=" + strings.ReplaceAll(hooksJSON(all...), "|Workflow", "")}, "cfg/settings.json", []string{"PreToolUse", "PostToolUse"}},
 		{"a matcher that is not a string", []string{"cfg/settings.json=" + strings.Replace(hooksJSON(all...), `"matcher":"^(Skill|Agent|Task|Workflow|Bash)$"`, `"matcher":["Workflow"]`, 1)}, "cfg/settings.json", []string{"PreToolUse"}},

@@ -11,20 +11,21 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// ErrProjectSettings: a project's settings file could not be read safely
-// (a link, not a regular file, too large, or not JSON skillwire can parse).
-// Claude Code may still apply it, so what it sets is unknown, not absent.
+// ErrProjectSettings: a project's settings file could not be read safely.
+// It is a link, not a regular file, too large, or not JSON skillwire can
+// parse. Claude Code may still apply it, so what it sets is unknown, not
+// absent.
 var ErrProjectSettings = errors.New("project settings could not be read")
 
 // ProjectEnvKeys lists the keys of the env object of the project's
 // .claude/settings.json and settings.local.json, in file order. A missing
 // file or .claude sets nothing. The files are read through the walker
-// (walker.ReadFiles): .claude and each file never through a link, a file
-// only when regular and at most config.MaxJSON bytes, with the arrival proof.
-// The project itself is opened as given: it comes from Claude Code, not
-// from the tree. A file that cannot be read safely is ErrProjectSettings,
-// with the keys of the other file still returned: a steering key there is
-// known whatever the other hides.
+// (walker.ReadFiles), with the arrival proof. Neither .claude nor a file
+// is read through a link. A file is read only when regular and at most
+// config.MaxJSON bytes. The project itself is opened as given: it comes
+// from Claude Code, not from the tree. A file that cannot be read safely
+// is ErrProjectSettings. The keys of the other file are still returned.
+// So a steering key there is known whatever the other hides.
 func ProjectEnvKeys(project string) ([]string, error) {
 	if !strings.HasPrefix(project, "/") {
 		return nil, fmt.Errorf("%w: the project is not an absolute path", ErrProjectSettings)
@@ -45,7 +46,7 @@ func ProjectEnvKeys(project string) ([]string, error) {
 	return keys, errors.Join(errs...)
 }
 
-// envKeysOf is the env keys of one settings file read; a missing file
+// envKeysOf is the env keys of one settings file read. A missing file
 // sets none.
 func envKeysOf(r walker.FileRead) ([]string, error) {
 	switch {
@@ -63,8 +64,8 @@ func envKeysOf(r walker.FileRead) ([]string, error) {
 	return s.EnvKeys()
 }
 
-// EnvKeys lists the member names of the settings' env object, in order,
-// duplicates included (any of them may be the one applied).
+// EnvKeys lists the member names of the settings' env object, in order.
+// Duplicates are included, since any of them may be the one applied.
 func (s *Doc) EnvKeys() ([]string, error) {
 	var keys []string
 	for _, m := range s.root.members {

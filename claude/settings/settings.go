@@ -1,7 +1,7 @@
-// Package settings reads and edits Claude Code's settings.json: a parse
-// that keeps every byte of meaning, the hooks skillwire installs
-// (HookSpecs) and removes, the edited file written beside a backup, and
-// what settings files say of hooks turned off and of a project's env.
+// Package settings reads and edits Claude Code's settings.json. Its parse
+// keeps every byte of meaning. It installs and removes skillwire's hooks
+// (HookSpecs). It writes the edited file beside a backup. It reads what
+// settings files say of hooks turned off and of a project's env.
 package settings
 
 import (
@@ -17,10 +17,11 @@ import (
 	"github.com/skillwire/skillwire/internal/shellword"
 )
 
-// A settings.json belongs to the user (or to a project's authors): skillwire
-// edits only hooks.SessionStart and writes every other byte of meaning back as
-// it was read — key order, duplicate keys, number spellings, string escapes.
-// Only whitespace is rewritten, in the two-space layout Claude Code writes.
+// A settings.json belongs to the user, or to a project's authors.
+// skillwire edits only hooks.SessionStart. It writes every other byte of
+// meaning back as it was read: key order, duplicate keys, number
+// spellings, string escapes. Only whitespace is rewritten, in the
+// two-space layout Claude Code writes.
 
 // Settings errors. Their messages name only skillwire's own keys and array
 // indices, never text from the file.
@@ -32,8 +33,9 @@ var (
 	ErrBadExecPath = errors.New("the binary's path is not an absolute, valid UTF-8 path")
 )
 
-// HookTimeout is the timeout, in seconds, of the installed hook: above the
-// hook's own 5 s deadline, far below Claude Code's 600 s default.
+// HookTimeout is the timeout, in seconds, of the installed hook. It is
+// above the hook's own 5 s deadline, far below Claude Code's 600 s
+// default.
 const HookTimeout = 10
 
 type kind uint8
@@ -44,8 +46,9 @@ const (
 	array
 )
 
-// value is one JSON value as written: an object keeps its members in order
-// (duplicates included), an array its elements, a scalar its source text.
+// value is one JSON value as written. An object keeps its members in
+// order, duplicates included. An array keeps its elements, a scalar its
+// source text.
 type value struct {
 	kind    kind
 	raw     []byte
@@ -65,7 +68,7 @@ type Doc struct{ root *value }
 // New is the empty settings object, for a file that does not exist.
 func New() *Doc { return &Doc{root: &value{kind: object}} }
 
-// Parse reads a settings.json. It accepts exactly one JSON object,
+// Parse reads a settings.json. It accepts exactly one JSON object, with
 // nothing before or after it but whitespace.
 func Parse(data []byte) (*Doc, error) { return parse(data, config.MaxJSON) }
 
@@ -97,13 +100,13 @@ func newParser(data []byte) *parser {
 	return p
 }
 
-// maxDepth bounds nesting: the parser recurses once per level, and
-// a hostile project's settings.json of 4 MiB of '[' overflowed the stack.
+// maxDepth bounds nesting. The parser recurses once per level, and a
+// hostile project's settings.json of 4 MiB of '[' overflowed the stack.
 const maxDepth = 256
 
 // token returns the next token and its source text. The decoder validates
-// the syntax; the text between the offsets before and after a token is the
-// token itself, preceded by whitespace and separators only.
+// the syntax. The text between the offsets before and after a token is
+// the token itself, preceded by whitespace and separators only.
 func (p *parser) token() (json.Token, []byte, error) {
 	start := p.dec.InputOffset()
 	tok, err := p.dec.Token()
@@ -176,8 +179,8 @@ func (p *parser) valueFrom(tok json.Token, raw []byte) (*value, error) {
 	return &value{kind: scalar, raw: bytes.Clone(raw)}, nil
 }
 
-// Encode writes the settings in Claude Code's own layout (two-space
-// indentation), ending with a newline.
+// Encode writes the settings in Claude Code's own layout, two-space
+// indentation, ending with a newline.
 func (s *Doc) Encode() []byte {
 	var b bytes.Buffer
 	encode(&b, s.root, 0)
@@ -230,8 +233,8 @@ func encode(b *bytes.Buffer, v *value, depth int) {
 	}
 }
 
-// lookup finds the last member named name (JavaScript's JSON.parse, which
-// Claude Code uses, keeps the last of duplicate keys).
+// lookup finds the last member named name. Claude Code uses JavaScript's
+// JSON.parse, which keeps the last of duplicate keys.
 func (v *value) lookup(name string) *member {
 	for i := len(v.members) - 1; i >= 0; i-- {
 		if v.members[i].name == name {
@@ -242,7 +245,8 @@ func (v *value) lookup(name string) *member {
 }
 
 // container finds the member name of object v, which must be of kind k if
-// present; an edit of a duplicated key would be ambiguous, so it is refused.
+// present. An edit of a duplicated key would be ambiguous, so it is
+// refused.
 func (v *value) container(name string, k kind, where string) (*member, error) {
 	var found *member
 	for i := range v.members {
@@ -304,9 +308,9 @@ func HookEntry(command string) []byte {
 	return b.Bytes()
 }
 
-// eventHooks validates the path to hooks.<event> and returns its members
-// (nil when absent). Claude Code rejects a settings file of another shape,
-// and an edit of one would be a guess, so every level is checked.
+// eventHooks validates the path to hooks.<event> and returns its members,
+// nil when absent. Claude Code rejects a settings file of another shape,
+// and an edit of one would be a guess. So every level is checked.
 func (s *Doc) eventHooks(event string) (hooks, ss *member, err error) {
 	if hooks, err = s.root.container("hooks", object, "hooks"); err != nil || hooks == nil {
 		return nil, nil, err
@@ -370,8 +374,8 @@ func (s *Doc) Commands(event string) ([]string, error) {
 }
 
 // Has reports whether h is installed: a command hook of a binary named
-// skillwire for h, in a group of exactly h's matcher (under another, an
-// older install's, it does not run for every tool it should).
+// skillwire for h, in a group of exactly h's matcher. Under another
+// matcher, an older install's, it does not run for every tool it should.
 func (s *Doc) Has(h HookSpec) bool {
 	_, ss, err := s.eventHooks(h.Event)
 	if err != nil || ss == nil {
@@ -395,9 +399,9 @@ func (s *Doc) Has(h HookSpec) bool {
 // AddHook adds to hooks.<event> a group holding one command hook, with
 // matcher when it is not "". It adds nothing, and reports false, when a
 // command hook with exactly this command is already under that event in a
-// group of exactly this matcher. The command under another matcher (which
-// would run it for other tools, or never) is removed and added again
-// under matcher: a repair, reported true like an add.
+// group of exactly this matcher. The command under another matcher would
+// run for other tools, or never. It is removed and added again under
+// matcher: a repair, reported true like an add.
 func (s *Doc) AddHook(event, matcher, command string) (bool, error) {
 	_, ss, err := s.eventHooks(event)
 	if err != nil {
@@ -431,7 +435,8 @@ func (s *Doc) AddHook(event, matcher, command string) (bool, error) {
 	return true, nil
 }
 
-// hasCommand reports whether group g holds a command hook running command.
+// hasCommand reports whether group g holds a command hook running
+// command.
 func hasCommand(g *value, command string) bool {
 	hs := g.lookup("hooks")
 	if hs == nil {
@@ -445,7 +450,7 @@ func hasCommand(g *value, command string) bool {
 	return false
 }
 
-// matcherOf is group g's matcher, "" when absent; a matcher that is not a
+// matcherOf is group g's matcher, "" when absent. A matcher that is not a
 // string is never equal to one install writes.
 func matcherOf(g *value) string {
 	m := g.lookup("matcher")
@@ -459,8 +464,9 @@ func matcherOf(g *value) string {
 }
 
 // RemoveHooks removes the command hooks of event whose command ours
-// accepts, and nothing else but what that empties: a group left without
-// hooks, then the event, then hooks. It returns the removed commands.
+// accepts. It removes nothing else but what that empties: a group left
+// without hooks, then the event, then hooks. It returns the removed
+// commands.
 func (s *Doc) RemoveHooks(event string, ours func(string) bool) ([]string, error) {
 	hooks, ss, err := s.eventHooks(event)
 	if err != nil || ss == nil {
@@ -511,26 +517,27 @@ func without(ms []member, m *member) []member {
 	return ms
 }
 
-// HooksDisabled reports a top-level "disableAllHooks": true, under which
+// HooksDisabled reports a top-level "disableAllHooks": true. Under it
 // Claude Code runs no hook at all.
 func (s *Doc) HooksDisabled() bool {
 	m := s.root.lookup("disableAllHooks")
 	return m != nil && m.val.kind == scalar && string(m.val.raw) == "true"
 }
 
-// HookSpec is one hook skillwire installs: the event, its matcher ("" for
-// none: every occurrence) and the subcommand of `skillwire hook` it runs.
+// HookSpec is one hook skillwire installs. It holds the event, its matcher
+// and the subcommand of `skillwire hook` it runs. A matcher of "" is none:
+// every occurrence.
 type HookSpec struct {
 	Event, Matcher, Sub string
 }
 
 // HookSpecs are the seven hooks `hook install` installs, in order. The
-// PreToolUse matcher is an anchored regex (a value with "|" is a regex,
-// unanchored otherwise) for the tools that name a candidate (Workflow runs
-// a watched workflow), and Bash, for skillwire's own decision commands;
-// "Task" is the Agent tool's name before Claude Code renamed it.
-// PostToolUse, on the candidate tools alone, records that a person allowed
-// a use the gate asked about.
+// PreToolUse matcher is an anchored regex; a value with "|" is a regex,
+// unanchored otherwise. It matches the tools that name a candidate.
+// Workflow is among them, since it runs a watched workflow. It matches
+// Bash too, for skillwire's own decision commands. "Task" is the Agent
+// tool's name before Claude Code renamed it. PostToolUse, on the candidate
+// tools alone, records that a person allowed a use the gate asked about.
 var HookSpecs = []HookSpec{
 	{hookio.EventSessionStart, "", "session-start"},
 	{hookio.EventPreToolUse, "^(" + candidateTools + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
@@ -538,8 +545,8 @@ var HookSpecs = []HookSpec{
 	{hookio.EventConfigChange, "", "config-change"},
 	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
 	{hookio.EventPostToolUse, "^(" + candidateTools + ")$", "post-tool-use"},
-	// DirectoryAdded, for /add-dir mid-session: the folder is kept for the
-	// session's gate, and the person told what it holds.
+	// DirectoryAdded, for /add-dir mid-session: the folder is kept for
+	// the session's gate, and the person is told what it holds.
 	{hookio.EventDirectoryAdded, "", "directory-added"},
 }
 
@@ -547,11 +554,12 @@ var HookSpecs = []HookSpec{
 const candidateTools = hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolWorkflow
 
 // HookCommand is the SessionStart command install writes for the binary at
-// exe. Claude Code runs it through a shell, so a path with any other byte
+// exe. Claude Code runs it through a shell. So a path with any byte other
 // than [A-Za-z0-9/._+-] is single-quoted.
 func HookCommand(exe string) (string, error) { return HookSpecs[0].Command(exe) }
 
-// Command is the command of h for the binary at exe, quoted as HookCommand.
+// Command is the command of h for the binary at exe, quoted as
+// HookCommand.
 func (h HookSpec) Command(exe string) (string, error) {
 	if !strings.HasPrefix(exe, "/") || !utf8.ValidString(exe) {
 		return "", ErrBadExecPath

@@ -329,11 +329,11 @@ func semantic(t *testing.T, b []byte) any {
 	return v
 }
 
-// FuzzRoundTrip: any JSON object parses; decode→encode→decode is
-// the same document, meaning the same to encoding/json; and installing then
-// uninstalling the hook restores it, unless the original already held a
-// skillwire hook or an empty hooks/SessionStart (which uninstall cannot
-// tell from one install created).
+// FuzzRoundTrip: any JSON object parses. decode→encode→decode is the same
+// document, meaning the same to encoding/json. Installing then
+// uninstalling the hook restores it. The exception is an original that
+// already held a skillwire hook or an empty hooks/SessionStart. Uninstall
+// cannot tell those from what one install created.
 func FuzzRoundTrip(f *testing.F) {
 	for _, seed := range []string{
 		`{}`,
