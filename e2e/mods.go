@@ -3,12 +3,17 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ModFolder is a plugin folder whose hooks/hooks.json may name a hooks
@@ -58,6 +63,14 @@ func markerModule(marker string, events ...string) string {
 	return b.String()
 }
 
+// handlerModule is a hooks module of one handler, given as the source of an
+// on(...) call. The handler may call mark(text), which writes marker, and
+// read the file at SKILL.
+func handlerModule(handler, marker, skill string) string {
+	return "const MARKER = " + jsString(marker) + ";\nconst SKILL = " + jsString(skill) + ";\n" +
+		"export function register(on) {\n  " + handler + "\n}\n"
+}
+
 // Marker is the text a module wrote, "" when it never ran.
 func Marker(path string) string {
 	b, _ := os.ReadFile(path)
@@ -86,4 +99,76 @@ func ModJudged(debug, id string) (tier, judgement string) {
 // "hooks module pd@inline loaded (worker, environment 2, tier user); events: …".
 func ModLoaded(debug, id string) bool {
 	return regexp.MustCompile(`hooks module ` + regexp.QuoteMeta(id) + ` loaded \(worker, environment \d+, tier \w+\)`).MatchString(debug)
+}
+
+// managedRun is how a case's client reads managed settings from a folder of
+// the world's, SKILLWIRE_MANAGED_DIR. The client reads them only at
+// /etc/claude-code. So it runs in a private mount namespace: an overlay on
+// /etc, with the world's folder bound at /etc/claude-code. The machine's /etc
+// is never written.
+const managedRun = `set -e
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/upper,workdir=$1/work" /etc
+mkdir -p /etc/claude-code
+mount --bind "$2" /etc/claude-code
+shift 2
+exec "$@"
+`
+
+// ClaudeManaged is Claude with the world's managed folder read as the
+// client's managed settings.
+func (w *World) ClaudeManaged(m *Model, r Run) *Result {
+	w.t.Helper()
+	if os.Geteuid() != 0 {
+		w.t.Fatal("a managed case mounts in a private namespace and must run as root (CI does)")
+	}
+	// The overlay's options are a comma-separated list, and a subtest's
+	// name puts commas in t.TempDir's path. So its folders are elsewhere.
+	ns, err := os.MkdirTemp("", "swmods")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { os.RemoveAll(ns) })
+	managed := filepath.Join(w.Root, "managed")
+	for _, d := range []string{filepath.Join(ns, "upper"), filepath.Join(ns, "work"), managed} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return w.claudeVia(m, r, "unshare", "--mount", "--propagation", "private", "sh", "-c", managedRun, "sh", ns, managed)
+}
+
+// claudeVia runs the client as Claude does, through the command prefix.
+func (w *World) claudeVia(m *Model, r Run, prefix ...string) *Result {
+	w.t.Helper()
+	debug := filepath.Join(w.Root, "debug-"+strconv.FormatInt(time.Now().UnixNano(), 10)+".log")
+	args := append([]string{"-p", r.Prompt, "--output-format", "json", "--debug-file", debug}, r.Args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prefix[0], append(append(prefix[1:], claudeBin), args...)...)
+	cmd.Dir = w.Project
+	if r.Dir != "" {
+		cmd.Dir = r.Dir
+	}
+	cmd.Env = append(append(append(append([]string{}, w.Env...), clientEnv(m)...), "PWD="+cmd.Dir), r.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = strings.NewReader("")
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	res := &Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.Exit = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatalf("claude: %v", err)
+	}
+	if ctx.Err() != nil {
+		w.t.Fatalf("claude did not finish in time\nstderr: %s", res.Stderr)
+	}
+	d, _ := os.ReadFile(debug)
+	res.Debug = string(d)
+	_ = json.Unmarshal(stdout.Bytes(), &res.Out)
+	if res.Out == nil {
+		w.t.Logf("claude printed no JSON result (exit %d)\nstdout: %s\nstderr: %s", res.Exit, res.Stdout, res.Stderr)
+	}
+	return res
 }
