@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -435,6 +436,97 @@ func TestTheSecurityDefaultKeepsAManagedAdvisoryFromAMod(t *testing.T) {
 			}
 			if bypass := "pd: session.append bypassed by cc-plugin-sec-default (tier user)"; !rewritten && !strings.Contains(r.Debug, bypass) {
 				t.Errorf("the log does not say %q", bypass)
+			}
+		})
+	}
+}
+
+// seatLine is the client's own line on where its security default sits.
+var seatLine = regexp.MustCompile(`cc-plugin-sec-default@builtin (?:seated|not seated)[^\n]*`)
+
+// policyRun runs the client once with a marker mod at --plugin-dir and the
+// files given, written under the world's root; managed/ is read as the
+// client's managed settings. It returns the mod's marker and the run.
+func policyRun(t *testing.T, files map[string]string) (string, *Result) {
+	t.Helper()
+	w := NewWorld(t)
+	marker := filepath.Join(w.Root, "marker")
+	dir := w.Mod("pd", ModFolder{Name: "pd", Source: markerModule(marker, "session.start")})
+	for rel, text := range files {
+		w.Write(rel, text)
+	}
+	r := w.ClaudeManaged(model(t, nil), Run{Prompt: "hello", Args: []string{"--plugin-dir", dir}})
+	return Marker(marker), r
+}
+
+// Any managed settings file with a key seats the client's security default
+// outermost (issue 30): managed-settings.json or a drop-in, whatever the key.
+// `hook install --managed` writes such a drop-in. Controls: no managed
+// settings, or an empty managed-settings.json, seat nothing. Managed
+// prependPlugins that does not list it leaves it out.
+func TestAnyManagedSettingSeatsTheSecurityDefault(t *testing.T) {
+	t.Parallel()
+	const none = "cc-plugin-sec-default@builtin not seated: no managed settings and not a Team or Enterprise organization (none)"
+	for _, tc := range []struct {
+		name, file, text, seat string
+	}{
+		{"managed-settings.json of one unrelated key", "managed/managed-settings.json", `{"cleanupPeriodDays":30}`, seated},
+		{"a drop-in of one unrelated key", "managed/managed-settings.d/a.json", `{"cleanupPeriodDays":30}`, seated},
+		{"control: no managed settings", "", "", none},
+		{"control: managed-settings.json {}", "managed/managed-settings.json", `{}`, none},
+		{"control: managed prependPlugins []", "managed/managed-settings.d/a.json", `{"prependPlugins":[]}`, notSeated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			files := map[string]string{}
+			if tc.file != "" {
+				files[tc.file] = tc.text
+			}
+			marker, r := policyRun(t, files)
+			if got := seatLine.FindString(r.Debug); got != tc.seat {
+				t.Errorf("the client says %q, want %q", got, tc.seat)
+			}
+			if marker == "" {
+				t.Errorf("the mod did not run: the premise changed")
+			}
+		})
+	}
+}
+
+// allowManagedModsOnly in managed settings keeps a person's mod from loading
+// (issue 30). It is read under pluginConfigs["cc-plugin-sec-default@builtin"]
+// .options, from a drop-in or managed-settings.json, and only where the
+// security default is seated. The client reads the module, then judges it
+// "hooks module left out by cc-plugin-sec-default". Controls: the same key
+// in user settings, false, under the short id "sec-default@builtin", or
+// with managed prependPlugins [] that leaves the security default out: the
+// mod runs.
+func TestManagedModsOnlyKeepsAPersonsModFromLoading(t *testing.T) {
+	t.Parallel()
+	const shortID = `{"pluginConfigs":{"sec-default@builtin":{"options":{"allowManagedModsOnly":true}}}}`
+	for _, tc := range []struct {
+		name, file, text string
+		runs             bool
+	}{
+		{"a managed drop-in", "managed/managed-settings.d/a.json", modsOnly, false},
+		{"managed-settings.json", "managed/managed-settings.json", modsOnly, false},
+		{"control: user settings", "home/.claude/settings.json", modsOnly, true},
+		{"control: false", "managed/managed-settings.d/a.json", strings.Replace(modsOnly, "true", "false", 1), true},
+		{"control: the short id", "managed/managed-settings.d/a.json", shortID, true},
+		{"control: the security default not seated", "managed/managed-settings.d/a.json", `{"prependPlugins":[],` + modsOnly[1:], true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			marker, r := policyRun(t, map[string]string{tc.file: tc.text})
+			if got := marker != ""; got != tc.runs {
+				t.Errorf("the mod ran: %v, want %v", got, tc.runs)
+			}
+			want := "admitted"
+			if !tc.runs {
+				want = "hooks module left out by cc-plugin-sec-default"
+			}
+			if _, judged := ModJudged(r.Debug, "pd@inline"); judged != want {
+				t.Errorf("the client judged the mod %q, want %q", judged, want)
 			}
 		})
 	}
