@@ -101,13 +101,15 @@ func (r *Repo) Ignored(dirs []string) map[string]bool {
 func (r *Repo) excluded(rel string) bool {
 	parts := strings.Split(rel, "/")
 	rules := r.base
+	nonASCII := false // go-git matches a rule against any name of the path
 	for k := 1; k <= len(parts); k++ {
 		l := r.level(parts[:k-1])
 		if l.unknown {
 			return false
 		}
 		rules = append(rules[:len(rules):len(rules)], l.rules...)
-		if last(rules, parts[:k], !ascii(parts[k-1])) == gitignore.Exclude {
+		nonASCII = nonASCII || !ascii(parts[k-1])
+		if last(rules, parts[:k], nonASCII) == gitignore.Exclude {
 			return true
 		}
 	}

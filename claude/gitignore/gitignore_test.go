@@ -143,6 +143,10 @@ var realCorpus = []corpusCase{
 		".gitignore=**/gen/\na/**/b\ndocs/**\n",
 		"gen/", "x/y/gen/", "a/b/", "a/x/y/b/", "docs/", "docs/api/", "docsx/",
 	}},
+	{name: "a negation opening with a double star", specs: []string{
+		".gitignore=/c\n*.d\n!**/c\n!**/x.d\n",
+		"c/", "a/c/", "x.d/", "a/x.d/", "y.d/",
+	}},
 	{name: "double star alone and inside a name", specs: []string{
 		".gitignore=x/**/\nfoo**bar\n",
 		"x/", "x/y/", "foobar/", "fooXbar/", "a/fooYbar/",
@@ -261,7 +265,10 @@ var hostileCorpus = []corpusCase{
 		".gitignore=[[:digit:]]h\n!x[[:alpha:]]\n", "1h/", "xa/",
 	}},
 	{name: "a class or a ? beside a non-ASCII name", specs: []string{
-		".gitignore=?ber\n??ber\n\x1b[31m\n[ü]x\n", "über/", "\x1b[31m/", "üx/",
+		".gitignore=?ber\n??ber\n\x1b[31m\n[ü]x\n", "über/x/", "\x1b[31m/", "üx/",
+	}},
+	{name: "a ? matching a non-ASCII folder above", specs: []string{
+		".gitignore=?ber\n", "über/x/",
 	}},
 	{name: "an unterminated class and a lone backslash", specs: []string{
 		".gitignore=[ab\nx\\\n!y[\n", "[ab/", "x\\/", "a/", "y[/",
@@ -346,10 +353,10 @@ func runCorpus(t *testing.T, cases []corpusCase) {
 // and git does not is a failure: skillwire would stop watching what the
 // client loads. The converse is counted.
 func TestRandomPatternsNeverIgnoreWhatGitLoads(t *testing.T) {
-	w := newWorld(t, "a/b/c/", "a/c/", "b/a/", "c/a/b/", "ab/", "ba/c/", "a.b/", "bc/a/")
+	w := newWorld(t, "a/b/c/", "a/c/", "b/a/", "c/a/b/", "ab/", "ba/c/", "a.b/", "bc/a/", "üb/a/", "a/üb/")
 	dirs := w.dirs()
-	words := []string{"a", "b", "c", "*", "?", "**", "a*", "*b", "[ab]", "[!a]", "a.b"}
-	same, runs := 0, 300
+	words := []string{"a", "b", "c", "*", "?", "**", "a*", "*b", "[ab]", "[!a]", "a.b", "?b", "??b", "ü*"}
+	same, runs := 0, 1000
 	for seed := range runs {
 		rng := rand.New(rand.NewPCG(uint64(seed), 1))
 		top, sub := randomPatterns(rng, words, 5), randomPatterns(rng, words, 3)

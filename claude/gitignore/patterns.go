@@ -76,6 +76,10 @@ func forGoGit(line string) (string, bool) {
 		return "", false
 	}
 	var b strings.Builder
+	if rest, ok := strings.CutPrefix(line, "!"); ok {
+		b.WriteByte('!') // not part of the first name: "!**/x" keeps its "**"
+		line = rest
+	}
 	parts := strings.Split(line, "/")
 	for i, c := range parts {
 		if i > 0 {
