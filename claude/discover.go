@@ -84,12 +84,9 @@ func (p *Places) nested(lim Limits) {
 	}
 	queue := []dir{{p.Project, 0}}
 	listed := 0
-	// One git process answers both questions below. It is started before
-	// the listing, so that its start overlaps it.
 	var ig *ignorer
 	if p.top != "" {
-		ig = startIgnorer(p.top)
-		defer ig.close()
+		ig = newIgnorer(p.top)
 	}
 	for len(queue) > 0 {
 		d := queue[0]

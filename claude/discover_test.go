@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -129,46 +128,5 @@ func TestGitIgnoredNestedFoldersAreLeftOutAsTheClientLeavesThem(t *testing.T) {
 	}
 	if len(p.NestedInstructions) > 0 {
 		t.Errorf("an ignored CLAUDE.md is watched: %q", p.NestedInstructions)
-	}
-}
-
-// One git process answers a discovery's questions. They cover the
-// project's own ignored folders and ignored ones found deeper. A negated
-// pattern is not ignored. A user's GIT_FLUSH=0 does not stop the answers. A name with
-// a newline is one path.
-func TestOneGitProcessAnswersEveryIgnoreQuestion(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal("git is needed: Claude Code asks it what is ignored")
-	}
-	bin := t.TempDir()
-	calls := filepath.Join(bin, "calls")
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho x >> "+calls+"\nexec "+git+" \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
-	t.Setenv("GIT_FLUSH", "0")
-	root := t.TempDir()
-	testtree.Make(t, root,
-		".gitignore=node_modules/\n",
-		"node_modules/x/.claude/skills/ign/",
-		"src/.gitignore=gen/\n!keep/\n",
-		"src/gen/.claude/skills/ign/",
-		"src/keep/.claude/skills/kept/",
-		"src/a\nb/.claude/skills/nl/",
-		"src/.claude/skills/nest/",
-	)
-	if out, err := exec.Command(git, "init", "-q", root).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	p := (Places{Project: root}).Discover(DefaultLimits)
-	got := rel(root, p.Nested)
-	slices.Sort(got)
-	if want := []string{"src", "src/a\nb", "src/keep"}; !slices.Equal(got, want) {
-		t.Errorf("nested %q, want %q", got, want)
-	}
-	b, _ := os.ReadFile(calls)
-	if n := strings.Count(string(b), "x"); n != 1 {
-		t.Errorf("git ran %d times, want once", n)
 	}
 }

@@ -43,6 +43,7 @@ var layer = map[string]int{
 
 	// What the client does.
 	"claude/config":       2,
+	"claude/gitignore":    2,
 	"claude/managed":      2,
 	"claude":              3,
 	"baseline/cache":      3,
