@@ -192,8 +192,11 @@ func (r Root) bind(c config.Command) (string, cmdline.Bind) {
 // canon, whenever it is told, not only when it is new. One is each command
 // of a settings file that runs something skillwire cannot bind to a file.
 // Another is each plugin installed_plugins.json loads from outside the
-// watched cache.
+// watched cache. A plugin's hooks modules are one too (config.ModuleFacts).
 func (r Root) StandingFacts(name, canon []byte) []config.Fact {
+	if r.Kind == Plugins || r.Kind == PluginSources || r.Kind == Skills {
+		return config.ModuleFacts(canon) // a mod: told whenever its plugin is
+	}
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
 	}
