@@ -50,6 +50,9 @@ type Places struct {
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
+	// DevMods are the plugins of <cfg>/dev-mods/<session id>/ (devMods):
+	// PluginSources roots of scope Added, as Inline's are.
+	DevMods []PluginSource
 	// AddedInstructions: the client reads the instruction files of the
 	// Added folders too (EnvAddedInstructions). They are then roots of
 	// scope Added as well.
@@ -61,7 +64,7 @@ type Places struct {
 // Discover finds the folders around p.Project that Claude Code loads from.
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
-	p.Sources, p.Markets = pluginSources(p.Config), marketFiles(p.Config)
+	p.Sources, p.Markets, p.DevMods = pluginSources(p.Config), marketFiles(p.Config), devMods(p.Config)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -393,7 +396,7 @@ func (p Places) Roots() []Root {
 	for _, d := range p.Added {
 		dirs(pathname.Join(d, ".claude"), Added)
 	}
-	for _, r := range sourceRoots(p.Inline, Added) {
+	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
 	if p.AddedInstructions {
