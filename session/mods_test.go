@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/walker"
 )
 
 // modForm is a plugin form listing one hooks module, with a new hook too.
@@ -46,5 +47,22 @@ func TestThePersonsLineCountsModsFirst(t *testing.T) {
 	control := build(Input{Standings: []baseline.Standing{standing("blocked", baseline.Unchanged, adverse)}})
 	if strings.Contains(control.Notice, "mod") {
 		t.Errorf("control: no mod, notice %q", control.Notice)
+	}
+}
+
+// Installed in user settings, skillwire cannot hold against a loaded mod:
+// the advisory and the person's line say so and name --managed. Control:
+// hooks in managed settings run above every mod, and neither says it.
+func TestAModSaysSkillwireCannotHoldUnlessItsHooksAreManaged(t *testing.T) {
+	obs := []baseline.Observation{{Root: skills, Walk: &walker.Root{Candidates: []walker.Candidate{{Name: []byte("mod"), Canonical: []byte(modForm)}}}}}
+	for _, managed := range []bool{false, true} {
+		adv := build(Input{Obs: obs, ManagedHooks: managed, Standings: []baseline.Standing{standing("mod", baseline.Unchanged, withMod)}})
+		said := strings.Contains(adv.Text, "skillwire cannot hold against it") && strings.Contains(adv.Text, "sudo skillwire hook install --managed")
+		if said == managed {
+			t.Errorf("managed %v: the advisory says it cannot hold: %v\n%s", managed, said, adv.Text)
+		}
+		if got := strings.Contains(adv.Notice, "cannot hold against it: run `sudo skillwire hook install --managed`"); got == managed {
+			t.Errorf("managed %v: the notice says it: %v (%q)", managed, got, adv.Notice)
+		}
 	}
 }

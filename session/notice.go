@@ -35,6 +35,9 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	if in.Incomplete != nil {
 		parts = append(parts, "skillwire's hooks are incomplete")
 	}
+	if unheldMods(in) > 0 {
+		parts = append(parts, "a mod is loaded and skillwire's hooks in user settings cannot hold against it: run `sudo skillwire hook install --managed`")
+	}
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
 	}
