@@ -50,6 +50,9 @@ type Places struct {
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
+	// DevMods are the plugins of <cfg>/dev-mods/<session id>/ (devMods):
+	// PluginSources roots of scope Added, as Inline's are.
+	DevMods []PluginSource
 	// AddedInstructions: the client reads the instruction files of the
 	// Added folders too (EnvAddedInstructions). They are then roots of
 	// scope Added as well.
@@ -61,7 +64,7 @@ type Places struct {
 // Discover finds the folders around p.Project that Claude Code loads from.
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
-	p.Sources, p.Markets = pluginSources(p.Config), marketFiles(p.Config)
+	p.Sources, p.Markets, p.DevMods = pluginSources(p.Config), marketFiles(p.Config), devMods(p.Config)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -192,8 +195,11 @@ func (r Root) bind(c config.Command) (string, cmdline.Bind) {
 // canon, whenever it is told, not only when it is new. One is each command
 // of a settings file that runs something skillwire cannot bind to a file.
 // Another is each plugin installed_plugins.json loads from outside the
-// watched cache.
+// watched cache. A plugin's hooks modules are one too (config.ModuleFacts).
 func (r Root) StandingFacts(name, canon []byte) []config.Fact {
+	if r.Kind == Plugins || r.Kind == PluginSources || r.Kind == Skills {
+		return config.ModuleFacts(canon) // a mod: told whenever its plugin is
+	}
 	if r.Kind == Config && string(name) == "installed_plugins.json" {
 		return r.outsideCache(canon)
 	}
@@ -390,7 +396,7 @@ func (p Places) Roots() []Root {
 	for _, d := range p.Added {
 		dirs(pathname.Join(d, ".claude"), Added)
 	}
-	for _, r := range sourceRoots(p.Inline, Added) {
+	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
 	if p.AddedInstructions {

@@ -56,22 +56,23 @@ func pluginRefs(path string, canon []byte) []string {
 	return config.PluginRefs(canon)
 }
 
-// joinForms is config.JoinForms of the plugin's own files, as the walker
-// calls it. It adds what its marketplace.json says of it under
+// joinForms is config.JoinForms of the plugin's own files, with the
+// modules its hooks files list (config.WithModules), as the walker calls it. It adds what its marketplace.json says of it under
 // config.EntryKey. That file is read at a bound path
 // (walker.NameSpec.OutsideExtract).
 func joinForms(paths []string, canons [][]byte) []byte {
 	var own, entries [][]byte
+	var ownPaths []string
 	for i, p := range paths {
 		if strings.HasPrefix(p, walker.ScriptsPath+"/") {
 			entries = append(entries, canons[i])
 		} else {
-			own = append(own, canons[i])
+			own, ownPaths = append(own, canons[i]), append(ownPaths, p)
 		}
 	}
 	form := []byte("{}")
 	if len(own) > 0 {
-		if form = config.JoinForms(own); form == nil {
+		if form = config.WithModules(config.JoinForms(own), ownPaths, own); form == nil {
 			return nil
 		}
 	}

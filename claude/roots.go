@@ -288,6 +288,9 @@ func (r Root) Spec() walker.RootSpec {
 				ns.Front, ns.FrontMore = pluginHooksFront, []string{".claude-plugin/plugin.json"}
 			}
 			ns.Name, ns.NoFollow, ns.Outside, ns.OutsideExtract = n, true, r.outsideFiles, r.entryForm
+			if isDevMods(r.Path) {
+				ns.Noise = devModNoise
+			}
 			spec.Names = append(spec.Names, ns)
 		}
 	}

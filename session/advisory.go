@@ -31,6 +31,9 @@ type Input struct {
 	// Incomplete is skillwire's own install when it lacks hooks
 	// (settings.IncompleteIn): told every session until installed again.
 	Incomplete *settings.Incomplete
+	// ManagedHooks: skillwire's hooks are in managed settings, above every
+	// mod. Else a mod present is told as what skillwire cannot hold.
+	ManagedHooks bool
 	// mainAgent are the lines mainAgentLines gives, made once by build.
 	mainAgent []string
 	Obs       []baseline.Observation
@@ -515,6 +518,9 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
 	}
 	lines = append(lines, in.mainAgent...)
+	if n := unheldMods(in); n > 0 {
+		lines = append(lines, fmt.Sprintf(modsUnheld, n))
+	}
 	for _, h := range in.HooksOff {
 		lines = append(lines, "- hooks off in another project: project settings "+anomaly.QuoteBytes([]byte(h.Path))+
 			" set disableAllHooks, so Claude Code runs none of skillwire's hooks there (no advisory, no gate); "+h.Advice())

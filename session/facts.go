@@ -45,7 +45,7 @@ func replacedOf(in Input, st *baseline.Standing) *Replaced {
 
 // factsFirst orders the items by category (pending before changed before
 // new), and within one those with dangerous facts before those with other
-// facts, before the rest. Only a dangerous fact lifts a delta above its
+// facts, before the rest. A mod's change comes before all of them. Only a dangerous fact lifts a delta above its
 // category: a harmless one (a frontmatter name) never outranks a pending
 // review. Pending reviews told before go least told first.
 func factsFirst(in Input, items []item) {
@@ -55,6 +55,8 @@ func factsFirst(in Input, items []item) {
 		}
 		fs := toldFacts(in, it.st, it.cat == catPending)
 		switch {
+		case len(fs) > 0 && fs[0].Kind == config.FactHooksModule: // a mod: before every other item
+			return 3 * (int(it.cat) - 2*int(numCategories))
 		case len(fs) > 0 && fs[0].Dangerous(): // toldFacts puts dangerous facts first
 			if it.delta {
 				return 3 * (int(it.cat) - int(numCategories))
@@ -135,15 +137,8 @@ func toldFacts(in Input, st *baseline.Standing, pending bool) []config.Fact {
 		fs = config.Facts(r.Canonical, st.Observed.Canonical)
 	}
 	fs = append(fs, st.Root.StandingFacts(st.Name, st.Observed.Canonical)...)
-	slices.SortStableFunc(fs, func(a, b config.Fact) int { return dangerRank(a) - dangerRank(b) })
+	slices.SortStableFunc(fs, func(a, b config.Fact) int { return a.Rank() - b.Rank() })
 	return fs
-}
-
-func dangerRank(f config.Fact) int {
-	if f.Dangerous() {
-		return 0
-	}
-	return 1
 }
 
 // KindOf is the kind of the candidate of st (claude.KindOf), from its

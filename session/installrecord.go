@@ -81,7 +81,7 @@ func (c *recordCheck) wait(ctx context.Context) (facts []config.Fact, late bool)
 		return nil, true
 	}
 	fs := slices.Clone(c.facts)
-	slices.SortStableFunc(fs, func(a, b config.Fact) int { return dangerRank(a) - dangerRank(b) })
+	slices.SortStableFunc(fs, func(a, b config.Fact) int { return a.Rank() - b.Rank() })
 	return fs, false
 }
 

@@ -35,11 +35,14 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	if in.Incomplete != nil {
 		parts = append(parts, "skillwire's hooks are incomplete")
 	}
+	if unheldMods(in) > 0 {
+		parts = append(parts, "a mod is loaded and skillwire's hooks in user settings cannot hold against it: run `sudo skillwire hook install --managed`")
+	}
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
 	}
 	var n [numCategories]int
-	blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0
+	mods, blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0, 0
 	for _, it := range items {
 		switch {
 		case it.cat != catAdverse:
@@ -52,8 +55,13 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 		if !it.delta && it.cat != catPending {
 			continue
 		}
-		for _, f := range toldFacts(in, it.st, it.cat == catPending) {
+		fs := toldFacts(in, it.st, it.cat == catPending)
+		if len(fs) > 0 && fs[0].Kind == config.FactHooksModule { // toldFacts puts a mod's first
+			mods++
+		}
+		for _, f := range fs {
 			switch {
+			case f.Kind == config.FactHooksModule:
 			case f.Kind == config.FactNewHook:
 				hooks++
 			case f.Kind == config.FactNewMCPServer:
@@ -68,6 +76,7 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 			parts = append(parts, count(k, one, many))
 		}
 	}
+	add(mods, modNotice, "mods"+modNotice[3:])
 	add(blocked, "BLOCKed", "BLOCKed")
 	add(suspect, "SUSPECT", "SUSPECT")
 	add(recordPlugins(in.InstallRecord), "plugin that differs from Claude Code's install record", "plugins that differ from Claude Code's install record")
@@ -90,6 +99,9 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	}
 	return "skillwire: " + strings.Join(parts, ", ") + noticeRun
 }
+
+// modNotice counts a mod first: it can answer or drop every other hook.
+const modNotice = "mod (in-process code that can answer or drop every hook, skillwire's included)"
 
 // count is "1 new hook", "2 new hooks".
 func count(n int, one, many string) string {

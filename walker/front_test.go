@@ -2,11 +2,13 @@ package walker
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/snapshot"
 )
 
 func TestFrontGivesTheCandidateAFormWhileTheDigestCoversTheBytes(t *testing.T) {
@@ -155,5 +157,23 @@ func TestListedAnswersByFirstComponent(t *testing.T) {
 	}
 	if listed(nil, "SKILL.md") {
 		t.Error("an empty listing holds SKILL.md")
+	}
+}
+
+// A noise path below a candidate's top is left out of its manifest; the
+// same name elsewhere is content.
+func TestNoisePathsBelowTheTopAreLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "p/tsconfig.json", "p/.claude-plugin/types/tsconfig.json", "p/.claude-plugin/plugin.json", "p/hooks/tsconfig.json", "p/types/tsconfig.json")
+	spec := RootSpec{Path: dir, Each: &NameSpec{Noise: []string{"tsconfig.json", ".claude-plugin/types/tsconfig.json"}}}
+	w := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0]
+	var got []string
+	for _, e := range w.Candidates[0].Manifest.Entries {
+		if e.Kind == snapshot.File {
+			got = append(got, string(e.Path))
+		}
+	}
+	if want := []string{".claude-plugin/plugin.json", "hooks/tsconfig.json", "types/tsconfig.json"}; !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
 	}
 }

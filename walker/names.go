@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/safefile"
@@ -67,10 +68,23 @@ type NameSpec struct {
 	// ImportDepth levels of Scripts' files (1: Scripts' alone).
 	Imports     func(path string, data []byte) []string
 	ImportDepth int
-	// Noise are names at the top of a directory candidate left out of its
-	// manifest. They are bookkeeping the client writes there and never loads.
-	// It is a named, justified list; anything else there is content.
+	// Noise are paths in a directory candidate left out of its manifest:
+	// "tsconfig.json", ".claude-plugin/types/tsconfig.json". They are
+	// bookkeeping the client writes there and never loads. It is a named,
+	// justified list; anything else there is content.
 	Noise []string
+}
+
+// noise reports whether the entry name of the directory at path, below
+// the candidate, is one of Noise.
+func (n *NameSpec) noise(path, name []byte) bool {
+	for _, p := range n.Noise {
+		if len(p) == len(path)+len(name)+min(len(path), 1) && strings.HasSuffix(p, string(name)) &&
+			(len(path) == 0 || p[len(path)] == '/' && strings.HasPrefix(p, string(path))) {
+			return true
+		}
+	}
+	return false
 }
 
 // ContentPath is the manifest path of the raw bytes of a file whose

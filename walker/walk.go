@@ -84,8 +84,8 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	if testHookListed != nil {
 		testHookListed(path)
 	}
-	if depth == 0 && w.spec != nil && len(w.spec.Noise) > 0 {
-		ents = slices.DeleteFunc(ents, func(e dirent) bool { return slices.Contains(w.spec.Noise, string(e.name.bytes())) })
+	if w.spec != nil && len(w.spec.Noise) > 0 {
+		ents = slices.DeleteFunc(ents, func(e dirent) bool { return w.spec.noise(path, e.name.bytes()) })
 	}
 	if depth == 0 && w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
 		w.readFronts(d.fd, ents)

@@ -58,6 +58,7 @@ const (
 	FactNewLSPServer                      // Name, Type, Command: a plugin's marketplace entry (entryFacts)
 	FactLSPServerChanged                  // Name, Type, Command
 	FactLSPServerRemoved                  // Name
+	FactHooksModule                       // Name (the hooks file), Command (JSON list of modules), Value (how many more): a standing fact (ModuleFacts)
 )
 
 // The checks of a plugin install against installed_plugins.json. Each is
@@ -148,15 +149,7 @@ func Facts(old, new []byte) []Fact {
 	fs = append(fs, otherFacts(o, n)...)
 	// Dangerous facts first: decoys of a harmless kind never push one out
 	// of what is told.
-	slices.SortStableFunc(fs, func(a, b Fact) int {
-		if da, db := a.Dangerous(), b.Dangerous(); da != db {
-			if da {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Kind) - int(b.Kind)
-	})
+	slices.SortStableFunc(fs, func(a, b Fact) int { return cmp.Or(a.Rank()-b.Rank(), int(a.Kind)-int(b.Kind)) })
 	return fs
 }
 
@@ -165,7 +158,7 @@ func Facts(old, new []byte) []Fact {
 // of any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey,
+	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey, ModulesKey,
 })
 
 // localMcpjsonFacts tells, project by project, the approvals of .mcp.json
@@ -219,7 +212,7 @@ func (f Fact) Dangerous() bool {
 		}
 		return dangerousSetting(f.Name, f.Value)
 	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactPluginRecordDiffers, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
-		FactNewLSPServer, FactLSPServerChanged,
+		FactNewLSPServer, FactLSPServerChanged, FactHooksModule,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:

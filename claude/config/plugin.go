@@ -8,13 +8,15 @@ import (
 // pluginKeys are what a plugin's files declare that runs.
 var pluginKeys = []string{"hooks", "mcpServers"}
 
-// PluginFront keeps the hooks and mcpServers of one of a plugin's JSON
-// files.
-func PluginFront(data []byte) Extract { return pluginFront(data, pluginKeys) }
+// PluginFront keeps the hooks, mcpServers and modules of one of a
+// plugin's JSON files. Which file's modules load is WithModules's to say.
+func PluginFront(data []byte) Extract {
+	return pluginFront(data, []string{"hooks", "mcpServers", "modules"})
+}
 
-// PluginHooks keeps the hooks of one of a plugin's JSON files, for a
-// plugin the client loads without its MCP servers.
-func PluginHooks(data []byte) Extract { return pluginFront(data, pluginKeys[:1]) }
+// PluginHooks keeps the hooks and modules of one of a plugin's JSON files,
+// for a plugin the client loads without its MCP servers.
+func PluginHooks(data []byte) Extract { return pluginFront(data, []string{"hooks", "modules"}) }
 
 func pluginFront(data []byte, keys []string) Extract {
 	ex := WholeJSON(data, int64(len(data)))

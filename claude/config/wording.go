@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -53,6 +54,8 @@ func (f Fact) String() string {
 		return saySetting(f)
 	case FactUnboundCommand:
 		return sayUnbound(f)
+	case FactHooksModule:
+		return sayModule(f)
 	}
 	return fmt.Sprintf("fact(%d)", f.Kind)
 }
@@ -392,9 +395,18 @@ var factNouns = map[FactKind]string{
 	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
 	FactPluginSourceUnwatched: "marketplace folders not watched", FactPluginRecordDiffers: "plugins that differ from their install record",
 	FactNewLSPServer: "LSP servers", FactLSPServerChanged: "changed LSP servers", FactLSPServerRemoved: "removed LSP servers",
+	FactHooksModule: "hooks files listing modules",
 }
 
-// CountFacts counts fs per kind in FactKind order: "+2 hooks, +1 env".
+func modsFirst(k FactKind) int {
+	if k == FactHooksModule {
+		return 0
+	}
+	return 1
+}
+
+// CountFacts counts fs per kind, hooks modules first, then in FactKind
+// order: "+2 hooks, +1 env".
 func CountFacts(fs []Fact) string {
 	n := map[FactKind]int{}
 	var kinds []FactKind
@@ -404,7 +416,9 @@ func CountFacts(fs []Fact) string {
 		}
 		n[f.Kind]++
 	}
-	slices.Sort(kinds)
+	slices.SortFunc(kinds, func(a, b FactKind) int {
+		return cmp.Or(modsFirst(a)-modsFirst(b), int(a)-int(b))
+	})
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
 		noun, ok := factNouns[k]

@@ -57,7 +57,7 @@ func HooksOffIn(p claude.Places) []HooksOff {
 			user = append(user, HooksOff{Scope: f.scope, Path: f.path})
 		}
 	}
-	if len(user) > 0 && !managedHooks(p) {
+	if len(user) > 0 && !ManagedHooks(p) {
 		out = append(out, user...)
 	}
 	return out
@@ -93,9 +93,9 @@ func userFiles(p claude.Places) []settingsFile {
 	return out
 }
 
-// managedHooks reports whether skillwire's SessionStart hook is in its
-// managed drop-in.
-func managedHooks(p claude.Places) bool {
+// ManagedHooks reports whether skillwire's SessionStart hook is in its
+// managed drop-in: only there do its hooks run above a mod (issue 30).
+func ManagedHooks(p claude.Places) bool {
 	if p.Managed == "" {
 		return false
 	}
