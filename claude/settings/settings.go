@@ -529,15 +529,16 @@ type HookSpec struct {
 // unanchored otherwise) for the tools that name a candidate (Workflow runs
 // a watched workflow), and Bash, for skillwire's own decision commands;
 // "Task" is the Agent tool's name before Claude Code renamed it.
-// PostToolUse, on the candidate tools alone, records that a person allowed
-// a use the gate asked about.
+// PostToolUse, on the candidate tools, records that a person allowed a use
+// the gate asked about. On Read, Edit and Write it keeps what the client
+// read of the nested skills folders the call touched.
 var HookSpecs = []HookSpec{
 	{hookio.EventSessionStart, "", "session-start"},
 	{hookio.EventPreToolUse, "^(" + candidateTools + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
 	{hookio.EventUserPromptExpansion, "", "prompt-expansion"},
 	{hookio.EventConfigChange, "", "config-change"},
 	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
-	{hookio.EventPostToolUse, "^(" + candidateTools + ")$", "post-tool-use"},
+	{hookio.EventPostToolUse, "^(" + candidateTools + "|" + touchTools + ")$", "post-tool-use"},
 	// DirectoryAdded, for /add-dir mid-session: the folder is kept for the
 	// session's gate, and the person told what it holds.
 	{hookio.EventDirectoryAdded, "", "directory-added"},
@@ -545,6 +546,10 @@ var HookSpecs = []HookSpec{
 
 // candidateTools are the tools that name a candidate, for a matcher.
 const candidateTools = hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolWorkflow
+
+// touchTools are the tools whose touch of a file makes the client read the
+// nested skills folders above it.
+const touchTools = hookio.ToolRead + "|" + hookio.ToolEdit + "|" + hookio.ToolWrite
 
 // HookCommand is the SessionStart command install writes for the binary at
 // exe. Claude Code runs it through a shell, so a path with any other byte
