@@ -179,6 +179,10 @@ func (t *Tx) SessionDirs() hookstate.SessionDirs { return hookstate.SessionDirsO
 // (hookstate.SessionPlugins).
 func (t *Tx) SessionPlugins() hookstate.SessionPlugins { return hookstate.SessionPluginsOf(t.tx) }
 
+// SessionServed is what sessions' clients read of nested skills folders
+// (hookstate.SessionServed).
+func (t *Tx) SessionServed() hookstate.SessionServed { return hookstate.SessionServedOf(t.tx) }
+
 // Policy is the person's gate policy (a key of meta).
 type Policy struct{ t *Tx }
 

@@ -75,6 +75,10 @@ type Env struct {
 	// does not. Home anchors their ~/ imports (claude.Places.Home).
 	AddedInstructions func() bool
 	Home              string
+	// Nested are the folders below the project holding .claude/skills
+	// (claude.Places.Nested). The client reads those skills only when a
+	// file below is touched, and serves that copy (served.go).
+	Nested []string
 }
 
 // Result is the gate's answer for one use. Findings hold every candidate
@@ -136,6 +140,27 @@ type judging struct {
 	pre  []Finding       // the adverse verdicts read by id, before any walk
 	rest []match.Located // the matches left to walk
 	obs  []baseline.Observation
+
+	served     *hookstate.Served // what the session's client read, once read
+	servedRead bool              // served could be read
+}
+
+// servedFinding is servedFinding with what the session's client read of
+// nested skills folders, read from tx once. A session that cannot be read
+// has nothing kept.
+func (j *judging) servedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) Finding {
+	if j.served == nil {
+		j.served = &hookstate.Served{}
+		if j.u.Session != "" {
+			sv, err := tx.SessionServed().Of(j.u.Session)
+			*j.served, j.servedRead = sv, err == nil
+		}
+	}
+	now := j.env.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return servedFinding(s, f, *j.served, j.servedRead, now)
 }
 
 // reach gathers every candidate u may load, and a finding for each place
@@ -281,6 +306,9 @@ func (j *judging) judge(tx *baseline.Tx) (Result, error) {
 		f, err := finding(tx, s, candidateFor(j.u, s, j.rest))
 		if err != nil {
 			return res, err
+		}
+		if slices.Contains(j.env.nestedFolders(), s.Root.Path) && s.Root.Kind == claude.Skills {
+			f = j.servedFinding(tx, s, f)
 		}
 		res.Findings = append(res.Findings, f)
 	}

@@ -56,7 +56,7 @@ func (tr *tree) locate() {
 	tr.t.Helper()
 	places, err := claude.Locate(tr.claudeEnv(), "")
 	must(tr.t, err)
-	tr.env.Roots = places.Roots()
+	tr.env.Roots, tr.env.Nested = places.Roots(), places.Nested
 }
 
 func (tr *tree) write(rel, content string) {

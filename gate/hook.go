@@ -81,6 +81,10 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 		if err != nil {
 			return noted("skillwire gate: PostToolUse input could not be read; nothing was recorded")
 		}
+		switch in.Tool {
+		case hookio.ToolRead, hookio.ToolEdit, hookio.ToolWrite:
+			return h.guarded(ctx, in.Cwd, touched(in))
+		}
 		return h.guarded(ctx, in.Cwd, allowedAtUse(in))
 	case hookio.EventUserPromptExpansion:
 		in, err := hookio.ParseUserPromptExpansion(input)
@@ -334,6 +338,27 @@ func allowedAtUse(in hookio.ToolUse) answerer {
 			})
 			if err != nil {
 				return unrecorded(err)
+			}
+			return Response{}
+		},
+	}
+}
+
+// touched keeps what the nested skills folders above the file a Read, Edit
+// or Write touched held: the client read them at that call (keepServed).
+// The event cannot block. A copy not kept leaves the skills' uses asked.
+func touched(in hookio.ToolUse) answerer {
+	unkept := func(error) Response {
+		return noted("skillwire gate: what Claude Code read of a nested skills folder was not kept; its skills' use is asked")
+	}
+	return answerer{
+		steered: func(reason string) Response {
+			return noted("skillwire gate: PostToolUse not recorded: " + reason)
+		},
+		noEnv: unkept,
+		judge: func(ctx context.Context, env Env) Response {
+			if err := keepServed(ctx, in, env); err != nil {
+				return unkept(err)
 			}
 			return Response{}
 		},

@@ -53,6 +53,9 @@ type Finding struct {
 	// may start an agent skillwire cannot name, and why. It holds gated
 	// names and fixed words only.
 	Unnamed string
+	// Served is for a nested skill judged on the copy the client read of
+	// it, not on the disk (servedFinding).
+	Served Served
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -151,6 +154,10 @@ func clause(f Finding) string {
 		return "was reviewed BLOCK" + on(f.Reviewed)
 	case f.State == Suspect:
 		return "was reviewed SUSPECT" + on(f.Reviewed)
+	case f.Served == ServedChanged:
+		return "was written after Claude Code read it this session, so the copy it serves may not be the one on disk, even if its bytes were put back"
+	case f.Served == ServedUnkept:
+		return "is served from the copy Claude Code read when a file below its folder was first touched, and skillwire kept no proof of that copy, so what it serves cannot be judged"
 	case f.State == Anomalous || !f.State.Valid():
 		switch {
 		case f.Partial:

@@ -3,8 +3,10 @@
 // says the person allowed it. SessionDirs holds the folders a session added
 // mid-session, which its later gate hooks judge. SessionPlugins holds the
 // inline plugins a session's start observed, for its later hooks to compare.
-// Its views are reached from a store transaction (baseline.Tx's Asks and
-// SessionDirs). It never reads a record.
+// SessionServed holds what a session's client read of nested skills
+// folders, for its uses to be judged on. Its views are reached from a store
+// transaction (baseline.Tx's Asks, SessionDirs, SessionPlugins and
+// SessionServed). It never reads a record.
 package hookstate
 
 import (

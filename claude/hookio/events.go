@@ -103,6 +103,9 @@ type ToolUse struct {
 	// scriptPath; Name is its name. All are attacker text, never shown
 	// unquoted.
 	Script, ScriptPath string
+	// Path is a Read, Edit or Write call's tool_input.file_path. Its touch
+	// makes the client read the nested skills folders above it.
+	Path string
 }
 
 // Tool names of PreToolUse that can name a candidate.
@@ -114,6 +117,10 @@ const (
 	// ToolWorkflow runs a workflow script. It is one of a folder's by its
 	// meta.name, one from a file (scriptPath) or the call's own (script).
 	ToolWorkflow = "Workflow"
+	// ToolRead, ToolEdit and ToolWrite touch a file (Path).
+	ToolRead  = "Read"
+	ToolEdit  = "Edit"
+	ToolWrite = "Write"
 )
 
 // ParsePreToolUse reads a PreToolUse input.
@@ -154,6 +161,8 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 		key = "command"
 	case ToolWorkflow:
 		key = "name"
+	case ToolRead, ToolEdit, ToolWrite:
+		key = "file_path"
 	default:
 		return u, nil
 	}
@@ -173,9 +182,12 @@ func parseToolUse(b []byte, event string) (ToolUse, error) {
 	if err != nil {
 		return ToolUse{}, err
 	}
-	if u.Tool == ToolBash {
+	switch u.Tool {
+	case ToolBash:
 		u.Command = v
-	} else {
+	case ToolRead, ToolEdit, ToolWrite:
+		u.Path = v
+	default:
 		u.Name = v
 	}
 	return u, nil

@@ -537,21 +537,27 @@ type HookSpec struct {
 // Workflow is among them, since it runs a watched workflow. It matches
 // Bash too, for skillwire's own decision commands. "Task" is the Agent
 // tool's name before Claude Code renamed it. PostToolUse, on the candidate
-// tools alone, records that a person allowed a use the gate asked about.
+// tools, records that a person allowed a use the gate asked about. On
+// Read, Edit and Write it keeps what the client read of the nested skills
+// folders the call touched.
 var HookSpecs = []HookSpec{
 	{hookio.EventSessionStart, "", "session-start"},
 	{hookio.EventPreToolUse, "^(" + candidateTools + "|" + hookio.ToolBash + ")$", "pre-tool-use"},
 	{hookio.EventUserPromptExpansion, "", "prompt-expansion"},
 	{hookio.EventConfigChange, "", "config-change"},
 	{hookio.EventInstructionsLoaded, "", "instructions-loaded"},
-	{hookio.EventPostToolUse, "^(" + candidateTools + ")$", "post-tool-use"},
-	// DirectoryAdded, for /add-dir mid-session: the folder is kept for
-	// the session's gate, and the person is told what it holds.
+	{hookio.EventPostToolUse, "^(" + candidateTools + "|" + touchTools + ")$", "post-tool-use"},
+	// DirectoryAdded, for /add-dir mid-session: the folder is kept for the
+	// session's gate, and the person told what it holds.
 	{hookio.EventDirectoryAdded, "", "directory-added"},
 }
 
 // candidateTools are the tools that name a candidate, for a matcher.
 const candidateTools = hookio.ToolSkill + "|" + hookio.ToolAgent + "|" + hookio.ToolTask + "|" + hookio.ToolWorkflow
+
+// touchTools are the tools whose touch of a file makes the client read the
+// nested skills folders above it.
+const touchTools = hookio.ToolRead + "|" + hookio.ToolEdit + "|" + hookio.ToolWrite
 
 // HookCommand is the SessionStart command install writes for the binary at
 // exe. Claude Code runs it through a shell. So a path with any byte other

@@ -145,7 +145,10 @@ observe (built-in names are then asked too). The event cannot block.`),
 person about that very call (by its tool_use_id) and the person allowed it,
 the allow is recorded on the candidate, bound to the bytes asked about, and
 later uses of those bytes are familiar. A call the gate did not ask about
-records nothing. The event cannot block.`),
+records nothing. After a Read, Edit or Write it keeps, for the session,
+what each nested skills folder above the file held (sub/.claude/skills):
+Claude Code reads such a folder then, once, and serves that copy, so a use
+of its skills is judged on it. The event cannot block.`),
 	}
 }
 
@@ -209,5 +212,5 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),
 		Walker: cfg, Now: time.Now(), AddedUnknown: w.addedUnknown(), PluginsUnknown: w.pluginsUnknown(),
 		InlineGiven: len(w.added.Plugins.Dirs) > 0, Inline: w.inlineNames(),
-		AddedInstructions: instructions, Home: w.places.Home}, nil
+		AddedInstructions: instructions, Home: w.places.Home, Nested: w.places.Nested}, nil
 }

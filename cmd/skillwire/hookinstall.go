@@ -69,7 +69,9 @@ and the gate's 'hook pre-tool-use' (PreToolUse, matcher Skill, Agent,
 Task and Bash), 'hook prompt-expansion' (UserPromptExpansion), 'hook
 config-change' (ConfigChange), 'hook instructions-loaded'
 (InstructionsLoaded), 'hook post-tool-use' (PostToolUse, matcher Skill,
-Agent and Task: the person's allow of an asked use) and 'hook
+Agent, Task and Workflow: the person's allow of an asked use; Read, Edit and
+Write: what the client read of the nested skills folders above the file)
+and 'hook
 directory-added' (DirectoryAdded: a folder /add-dir adds mid-session) to the
 global settings.json (or, with --project, the project's
 .claude/settings.json); --events chooses among them. A hook already there

@@ -1,0 +1,134 @@
+package hookstate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillwire/skillwire/snapshot"
+	bolt "go.etcd.io/bbolt"
+)
+
+// servedID is a minted id's shape, one for each i below 26*26.
+func servedID(i int) string { return fmt.Sprintf("swaaaaaaaaaaaa%c%c", 'a'+i/26, 'a'+i%26) }
+
+// The first copy kept of a folder stays. The client reads a folder once, so a
+// later touch must not replace what it read with what is on disk then.
+func TestTheFirstCopyKeptOfAFolderStays(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	first, later := snapshot.Hash{1}, snapshot.Hash{2}
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if s, err := ss.Of("s1"); err != nil || len(s.Folders) != 0 {
+			t.Errorf("nothing kept yet: %+v %v", s, err)
+		}
+		if _, err := ss.Keep("s1", "/p/sub/.claude/skills", []ServedSkill{{ID: servedID(1), Digest: &first, Stamp: first}}, "", now); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ss.Keep("s1", "/p/sub/.claude/skills", []ServedSkill{{ID: servedID(1), Digest: &later, Stamp: later}}, "", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, ok := s.Folder("/p/sub/.claude/skills")
+		sk, kept := f.Skill(servedID(1))
+		if !ok || !kept || *sk.Digest != first || sk.Stamp != first {
+			t.Errorf("a later touch replaced the copy read: %+v", s)
+		}
+		if s, _ := ss.Of("s2"); len(s.Folders) != 0 {
+			t.Errorf("another session sees the copy: %+v", s)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// What is kept is bounded. Past MaxServedSkills the folder is Unknown, never
+// silently short of a skill. Past MaxServedFolders a folder is not kept at
+// all, now or later, so its uses are judged as not kept.
+func TestServedCopiesAreBoundedAndPastTheBoundUnknown(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		many := make([]ServedSkill, MaxServedSkills+1)
+		for i := range many {
+			many[i] = ServedSkill{ID: servedID(i)}
+		}
+		s, err := ss.Keep("s1", "/p/a/.claude/skills", many, "", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, _ := s.Folder("/p/a/.claude/skills"); len(f.Skills) != MaxServedSkills || f.Unknown != UnknownTooManySkills {
+			t.Errorf("past the skills bound: %d kept, unknown %q", len(f.Skills), f.Unknown)
+		}
+		for i := 1; i < MaxServedFolders; i++ {
+			if _, err := ss.Keep("s1", fmt.Sprintf("/p/d%d/.claude/skills", i), nil, "", now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err = ss.Keep("s1", "/p/last/.claude/skills", nil, "", now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.Folder("/p/last/.claude/skills"); ok || len(s.Folders) != MaxServedFolders {
+			t.Errorf("past the folders bound: %d kept, last kept %v", len(s.Folders), ok)
+		}
+		if s, err := ss.Of("s1"); err != nil || len(s.Folders) != MaxServedFolders {
+			t.Errorf("read back: %d %v", len(s.Folders), err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Only what Keep can read back is kept: a session id, a folder path, a
+// minted id and a reason of fixed words. A record that holds anything else
+// is corrupt, and a Keep over it starts afresh.
+func TestServedCopiesAreValidated(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		for _, bad := range []string{"", "x\n", "\xff", strings.Repeat("s", MaxSessionLen+1)} {
+			if _, err := ss.Keep(bad, "/p/a/.claude/skills", nil, "", now); !errors.Is(err, ErrToolUseID) {
+				t.Errorf("session %q: %v", bad, err)
+			}
+		}
+		for _, bad := range []string{"", "rel/.claude/skills", "/p/\xff", "/p/a\x00b", "/" + strings.Repeat("d", maxDirLen)} {
+			if _, err := ss.Keep("s1", bad, nil, "", now); !errors.Is(err, ErrServed) {
+				t.Errorf("folder %q: %v", bad, err)
+			}
+		}
+		if _, err := ss.Keep("s1", "/p/a/.claude/skills", []ServedSkill{{ID: "../x"}}, "", now); !errors.Is(err, ErrServed) {
+			t.Errorf("a skill named by other than a minted id: %v", err)
+		}
+		if _, err := ss.Keep("s1", "/p/a/.claude/skills", nil, "why\x1b[2J", now); !errors.Is(err, ErrServed) {
+			t.Errorf("a reason with a control byte: %v", err)
+		}
+		b, err := tx.CreateBucketIfNotExists(bucketSessionServed)
+		if err != nil {
+			return err
+		}
+		if err := b.Put([]byte("s1"), []byte(`{"folders":[{"path":"rel"}],"at":"2026-12-01T00:00:00Z"}`)); err != nil {
+			return err
+		}
+		if _, err := ss.Of("s1"); err == nil {
+			t.Error("a record with a relative folder read as kept")
+		}
+		s, err := ss.Keep("s1", "/p/a/.claude/skills", nil, "", now)
+		if err != nil || len(s.Folders) != 1 {
+			t.Errorf("a Keep over a corrupt record: %+v %v", s, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
