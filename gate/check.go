@@ -16,6 +16,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/claude/workflow"
+	"github.com/skillwire/skillwire/gate/adverse"
 	"github.com/skillwire/skillwire/gate/match"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
@@ -392,9 +393,9 @@ func unknownFinding(u Use, env Env) Finding {
 // heldNamed is f, u's finding of no observed candidate. It is held as the
 // candidate recorded BLOCK or SUSPECT that u's name names, if any.
 func heldNamed(tx *baseline.Tx, u Use, f Finding) (Finding, error) {
-	l, ok, err := adverseNamed(tx, u)
+	l, ok, err := adverse.Named(tx, u.Kind, u.Name)
 	if ok {
-		f.State, f.Like = l.state, l.text
+		f.State, f.Like = likeState(l), l.Text
 	}
 	return f, err
 }
@@ -412,11 +413,23 @@ func mayBeTwin(u Use, env Env) bool {
 	return env.PluginsUnknown && u.Path == "" && strings.Contains(u.Name, ":")
 }
 
+// likeState is the state a new candidate is held in, as the one it
+// resembles.
+func likeState(l adverse.Like) State {
+	if l.Block {
+		return Blocked
+	}
+	return Suspect
+}
+
+// verdictWord names the verdict s holds a candidate as, in a reason.
+func (s State) verdictWord() string { return adverse.Word(s == Blocked) }
+
 // held is f, new, held the way the adverse candidate it resembles is.
 func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
-	l, ok, err := likeAdverse(tx, s, f.Candidate)
+	l, ok, err := adverse.Resembled(tx, s, f.Candidate)
 	if ok {
-		f.State, f.Like = l.state, l.text
+		f.State, f.Like = likeState(l), l.Text
 	}
 	return f, err
 }

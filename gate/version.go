@@ -13,7 +13,7 @@ import (
 // replaces (history.Replaced). Under that version's SAFE review, it is
 // pending from its first use: balanced asks, strict denies. That holds
 // before any session was told of it. A version of the plugin under an
-// adverse verdict holds it as that verdict (likeAdverse).
+// adverse verdict holds it as that verdict (adverse.Resembled).
 
 // newFinding judges a candidate new since the last session. It is held
 // like an adverse one it resembles. Else it is pending the review of the

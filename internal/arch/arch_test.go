@@ -56,6 +56,8 @@ var layer = map[string]int{
 	"claude/steer":        5,
 	"gate/settingschange": 5,
 	"gate/match":          5,
+	"gate/served":         6,
+	"gate/adverse":        6,
 
 	// The store, and what reads it.
 	"baseline":           5,

@@ -1,4 +1,6 @@
-package gate
+// Package adverse finds the candidate under an adverse verdict that a new
+// one resembles, so the gate holds it the same way.
+package adverse
 
 import (
 	"bytes"
@@ -22,18 +24,18 @@ import (
 // maxLikeRecords bounds how many adverse records one answer compares.
 const maxLikeRecords = 64
 
-// like is the adverse candidate c resembles, and how.
-type like struct {
-	state State
-	text  string // `like BLOCKed skill "evil" (sw…): answers to its name`
+// Like is the adverse candidate a new one resembles, and how.
+type Like struct {
+	Block bool   // BLOCK, else SUSPECT
+	Text  string // `like BLOCKed skill "evil" (sw…): answers to its name`
 }
 
-// likeAdverse compares the new candidate c, observed as obs, with every
+// Resembled compares the new candidate c, observed as s, with every
 // adverse record of the same kind of root.
-func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (like, bool, error) {
+func Resembled(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (Like, bool, error) {
 	recs, err := tx.Records()
 	if err != nil {
-		return like{}, false, err
+		return Like{}, false, err
 	}
 	var obs *snapshot.Manifest
 	if s.Observed != nil {
@@ -47,17 +49,14 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 		if compared++; compared > maxLikeRecords {
 			break
 		}
-		st := Suspect
-		if r.Verdict.Verdict == verdict.Block {
-			st = Blocked
-		}
+		block := r.Verdict.Verdict == verdict.Block
 		kind := walker.KindDir
 		if r.Kind != claude.Skills {
 			kind = walker.KindFile
 		}
 		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
 		other.ID = r.ID
-		who := st.verdictWord() + " " + other.Subject()
+		who := Word(block) + " " + other.Subject()
 		name := r.Name
 		if r.Kind != claude.Skills {
 			name = bytes.TrimSuffix(name, []byte(".md"))
@@ -65,10 +64,10 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 		if r.Kind == claude.Plugins && string(r.Root) == s.Root.Path && claude.SamePlugin(r.Name, s.Name) {
 			// A new version of a plugin under an adverse verdict. Whatever
 			// its files, the plugin is the one a person judged.
-			return like{st, "like " + who + ": it is another version of that plugin"}, true, nil
+			return Like{block, "like " + who + ": it is another version of that plugin"}, true, nil
 		}
 		if answersLike(r.Kind, c, name) {
-			return like{st, "like " + who + ": it answers to that name"}, true, nil
+			return Like{block, "like " + who + ": it answers to that name"}, true, nil
 		}
 		if obs == nil {
 			continue
@@ -79,10 +78,10 @@ func likeAdverse(tx *baseline.Tx, s *baseline.Standing, c resolve.Candidate) (li
 		}
 		// Most of its files, or a one-file agent or command whole.
 		if same, of := shared(obs, m); of > 1 && 2*same > of || of == 1 && same == 1 {
-			return like{st, fmt.Sprintf("like %s: %d of %d files identical", who, same, of)}, true, nil
+			return Like{block, fmt.Sprintf("like %s: %d of %d files identical", who, same, of)}, true, nil
 		}
 	}
-	return like{}, false, nil
+	return Like{}, false, nil
 }
 
 // answersLike reports whether c answers to the adverse candidate's name.
@@ -114,24 +113,25 @@ func shared(a, b *snapshot.Manifest) (same, of int) {
 	return same, of
 }
 
-func (s State) verdictWord() string {
-	if s == Blocked {
+// Word is how a reason names the verdict: BLOCKed, else SUSPECT.
+func Word(block bool) string {
+	if block {
 		return "BLOCKed"
 	}
 	return "SUSPECT"
 }
 
-// adverseNamed is the candidate under an adverse verdict whose name u's
-// name is. Names compare as the client compares them. A skill's or
-// command's folder or file is compared byte for byte, an agent's folded.
-// It looks among the records of the kinds u reaches. Plugins and
+// Named is the candidate under an adverse verdict whose name is name, in
+// a use of kind use. Names compare as the client compares them: a skill's
+// or command's folder or file byte for byte, an agent's folded. It looks
+// among the records of the kinds such a use reaches. Plugins and
 // configuration are named otherwise.
-func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
+func Named(tx *baseline.Tx, use resolve.Kind, name string) (Like, bool, error) {
 	recs, err := tx.Records()
 	if err != nil {
-		return like{}, false, err
+		return Like{}, false, err
 	}
-	c := resolve.Candidate{Kind: u.Kind, Folder: []byte(u.Name)}
+	c := resolve.Candidate{Kind: use, Folder: []byte(name)}
 	compared := 0
 	for _, r := range recs {
 		if r.Verdict == nil || !verdict.Adverse(r.Verdict.Verdict) || r.Kind == claude.Plugins || !r.Kind.Valid() || r.Kind == claude.Config {
@@ -142,7 +142,7 @@ func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 			kind = walker.KindFile
 		}
 		other := resolve.CandidateOf(claude.Root{Kind: r.Kind, Scope: r.Scope}, r.Name, kind)
-		if !resolve.Reaches(u.Kind, other.Kind) {
+		if !resolve.Reaches(use, other.Kind) {
 			continue
 		}
 		if compared++; compared > maxLikeRecords {
@@ -151,12 +151,9 @@ func adverseNamed(tx *baseline.Tx, u Use) (like, bool, error) {
 		if !answersLike(r.Kind, c, other.Folder) {
 			continue
 		}
-		st := Suspect
-		if r.Verdict.Verdict == verdict.Block {
-			st = Blocked
-		}
+		block := r.Verdict.Verdict == verdict.Block
 		other.ID = r.ID
-		return like{st, "like " + st.verdictWord() + " " + other.Subject() + ": it answers to that name"}, true, nil
+		return Like{block, "like " + Word(block) + " " + other.Subject() + ": it answers to that name"}, true, nil
 	}
-	return like{}, false, nil
+	return Like{}, false, nil
 }

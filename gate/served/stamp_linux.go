@@ -1,4 +1,4 @@
-package gate
+package served
 
 import (
 	"encoding/binary"
@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// stamp is the identity of the candidate name of root, entry by entry of m:
+// Stamp is the identity of the candidate name of root, entry by entry of m:
 // the path, device, inode, mode, size, mtime and ctime. Any write moves a
 // ctime, and no one can set one back. So an equal stamp later means no file
 // was written since, even one whose bytes were put back. ok is false when a
@@ -19,7 +19,7 @@ import (
 // kernel does not keep: there a stamp proves nothing. racy: a ctime lies
 // within walker.RacyWindow of now. A write in the same clock tick would
 // leave it as it was.
-func stamp(root string, name []byte, m *snapshot.Manifest, now time.Time) (sum snapshot.Hash, racy, ok bool) {
+func Stamp(root string, name []byte, m *snapshot.Manifest, now time.Time) (sum snapshot.Hash, racy, ok bool) {
 	h := blake3.New()
 	local := map[uint64]bool{}
 	var buf []byte
