@@ -85,7 +85,7 @@ test: $(STATICCHECK)
 # another binary.
 CLAUDE_CODE_VERSION ?=
 e2e:
-	cd e2e && CLAUDE_CODE_VERSION=$(CLAUDE_CODE_VERSION) $(GO) test -tags e2e -count=1 -timeout 15m
+	cd e2e && CLAUDE_CODE_VERSION=$(CLAUDE_CODE_VERSION) $(GO) test -tags e2e -count=1 -timeout 45m
 
 # Every shell script of the repository: *.sh, and any file whose first line
 # is a sh/bash shebang (.ci/run). Skipped, and said, without shellcheck.
