@@ -114,10 +114,11 @@ type configFile struct {
 	// imports: an instruction file, read whole, with the files its @path
 	// imports name bound in. Like Claude Code, it is read through a link.
 	imports bool
+	follow  bool // read through a link, as the client reads it
 }
 
 func (f configFile) spec(name string, r Root) walker.NameSpec {
-	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil, Extract: f.extract, Limit: f.limit}
+	s := walker.NameSpec{Name: name, NoFollow: f.extract != nil && !f.follow, Extract: f.extract, Limit: f.limit}
 	switch {
 	case f.imports:
 		s.Extract, s.Scripts = instructionsExtract, r.imports
@@ -271,6 +272,8 @@ var configFiles = map[string]configFile{
 	"known_marketplaces.json": {kind: KindSettings, extract: marketplacesExtract, limit: config.MaxJSON},
 	".mcp.json":               {kind: KindMCP, extract: mcpExtract, limit: config.MaxJSON},
 	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: config.MaxClaudeJSON},
+	"loop.md":                 loopFile,
+	"scheduled_tasks.json":    tasksFile,
 }
 
 func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
@@ -347,7 +350,7 @@ func (p Places) Roots() []Root {
 		pcfg = pathname.Join(p.Project, ".claude")
 		dirs(pcfg, Project)
 	}
-	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json"}})
+	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json", "loop.md"}})
 	add(Root{Path: pathname.Join(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
 	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins, Markets: p.Markets})
 	add(Root{Path: pathname.Join(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
@@ -361,7 +364,7 @@ func (p Places) Roots() []Root {
 	}
 	if p.Project != "" {
 		add(Root{Path: p.Project, Scope: Project, Kind: Config, Names: []string{".mcp.json", "AGENTS.md", "CLAUDE.local.md", "CLAUDE.md"}})
-		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json"}})
+		add(Root{Path: pcfg, Scope: Project, Kind: Config, Names: []string{"AGENTS.md", "CLAUDE.local.md", "CLAUDE.md", "settings.json", "settings.local.json", "loop.md", "scheduled_tasks.json"}})
 		add(Root{Path: pathname.Join(pcfg, "rules"), Scope: Project, Kind: Rules})
 		add(Root{Path: pathname.Join(pcfg, "output-styles"), Scope: Project, Kind: OutputStyles})
 	}

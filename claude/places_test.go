@@ -33,7 +33,7 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"project skills /p/.claude/skills ",
 		"project agents /p/.claude/agents ",
 		"project commands /p/.claude/commands ",
-		"global config /h/.claude CLAUDE.local.md,CLAUDE.md,settings.json",
+		"global config /h/.claude CLAUDE.local.md,CLAUDE.md,loop.md,settings.json",
 		"global config /h/.claude/plugins installed_plugins.json,known_marketplaces.json",
 		"global plugins /h/.claude/plugins/cache ",
 		"global output-styles /h/.claude/output-styles ",
@@ -42,7 +42,7 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"managed config /etc/cc CLAUDE.local.md,CLAUDE.md,managed-settings.json",
 		"managed managed-settings /etc/cc/managed-settings.d ",
 		"project config /p .mcp.json,AGENTS.md,CLAUDE.local.md,CLAUDE.md",
-		"project config /p/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json",
+		"project config /p/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,loop.md,scheduled_tasks.json,settings.json,settings.local.json",
 		"project rules /p/.claude/rules ",
 		"project output-styles /p/.claude/output-styles ",
 		"global workflows /h/.claude/workflows ",
@@ -87,7 +87,7 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 	// $CLAUDE_CONFIG_DIR holds .claude.json itself.
 	p := Places{Config: "/c", ClaudeJSON: "/c"}
 	got := rootLines(p.Roots())
-	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.local.md,CLAUDE.md,settings.json") {
+	if !slices.Contains(got, "global config /c .claude.json,CLAUDE.local.md,CLAUDE.md,loop.md,settings.json") {
 		t.Errorf("roots: %q", got)
 	}
 	// A session started in $HOME: the project is the home directory.
@@ -99,7 +99,7 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
 		}
 	}
-	if !slices.Contains(got, "global config "+home+"/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,settings.json,settings.local.json") {
+	if !slices.Contains(got, "global config "+home+"/.claude AGENTS.md,CLAUDE.local.md,CLAUDE.md,loop.md,scheduled_tasks.json,settings.json,settings.local.json") {
 		t.Errorf("roots: %q", got)
 	}
 }

@@ -59,6 +59,9 @@ const (
 	FactLSPServerChanged                  // Name, Type, Command
 	FactLSPServerRemoved                  // Name
 	FactHooksModule                       // Name (the hooks file), Command (JSON list of modules), Value (how many more): a standing fact (ModuleFacts)
+	FactScheduledTaskNew                  // Name (its id), Command (prompt), Value (cron), Type ("once", "recurring")
+	FactScheduledTaskChanged              // Name, Command, Value, Type
+	FactScheduledTaskRemoved              // Name
 )
 
 // The checks of a plugin install against installed_plugins.json. Each is
@@ -146,6 +149,7 @@ func Facts(old, new []byte) []Fact {
 	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
 	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
 	fs = append(fs, entryFacts(o[EntryKey], n[EntryKey])...)
+	fs = append(fs, taskFacts(o[TasksKey], n[TasksKey])...)
 	fs = append(fs, otherFacts(o, n)...)
 	// Dangerous facts first: decoys of a harmless kind never push one out
 	// of what is told.
@@ -158,7 +162,7 @@ func Facts(old, new []byte) []Fact {
 // of any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
 	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey, ModulesKey,
+	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey, ModulesKey, TasksKey,
 })
 
 // localMcpjsonFacts tells, project by project, the approvals of .mcp.json
@@ -212,7 +216,7 @@ func (f Fact) Dangerous() bool {
 		}
 		return dangerousSetting(f.Name, f.Value)
 	case FactNewHook, FactHelperSet, FactUnboundCommand, FactPluginInstalled, FactPluginInstallChanged, FactPluginOutsideCache, FactPluginSourceUnwatched, FactPluginRecordDiffers, FactNewMCPServer, FactMCPServerChanged, FactMcpjsonServerEnabled,
-		FactNewLSPServer, FactLSPServerChanged, FactHooksModule,
+		FactNewLSPServer, FactLSPServerChanged, FactHooksModule, FactScheduledTaskNew, FactScheduledTaskChanged,
 		FactAdditionalDirectoryAdded, FactPluginEnabled, FactAllowedToolAdded:
 		return true
 	case FactEnvSet:

@@ -56,6 +56,8 @@ func (f Fact) String() string {
 		return sayUnbound(f)
 	case FactHooksModule:
 		return sayModule(f)
+	case FactScheduledTaskNew, FactScheduledTaskChanged, FactScheduledTaskRemoved:
+		return sayTask(f)
 	}
 	return fmt.Sprintf("fact(%d)", f.Kind)
 }
@@ -134,6 +136,17 @@ func sayLSPServer(f Fact) string {
 		return s + " connects to " + factQuote(f.Command)
 	}
 	return s + " (no command)"
+}
+
+// sayTask tells a scheduled task by the prompt it sends and when.
+func sayTask(f Fact) string {
+	switch f.Kind {
+	case FactScheduledTaskRemoved:
+		return "scheduled task " + factQuote(f.Name) + " removed"
+	case FactScheduledTaskChanged:
+		return "scheduled task " + factQuote(f.Name) + " now sends the prompt " + factQuote(f.Command) + " at cron " + factQuote(f.Value) + ", " + f.Type
+	}
+	return "new scheduled task " + factQuote(f.Name) + " sends the prompt " + factQuote(f.Command) + " at cron " + factQuote(f.Value) + ", " + f.Type
 }
 
 // sayMcpjson tells a project's approval of its .mcp.json servers.
@@ -395,7 +408,8 @@ var factNouns = map[FactKind]string{
 	FactPluginOutsideCache: "plugins installed outside the cache", FactFrontmatterUnreadable: "unreadable frontmatters",
 	FactPluginSourceUnwatched: "marketplace folders not watched", FactPluginRecordDiffers: "plugins that differ from their install record",
 	FactNewLSPServer: "LSP servers", FactLSPServerChanged: "changed LSP servers", FactLSPServerRemoved: "removed LSP servers",
-	FactHooksModule: "hooks files listing modules",
+	FactHooksModule:      "hooks files listing modules",
+	FactScheduledTaskNew: "scheduled tasks", FactScheduledTaskChanged: "changed scheduled tasks", FactScheduledTaskRemoved: "removed scheduled tasks",
 }
 
 func modsFirst(k FactKind) int {
