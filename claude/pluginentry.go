@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/config/registry"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -45,7 +46,7 @@ func (r Root) outsideFiles(name []byte) []string {
 }
 
 // marketFiles reads known_marketplaces.json in <cfg>/plugins, through the
-// walker, for config.MarketplaceFiles. It is nil when the file cannot be
+// walker, for registry.MarketplaceFiles. It is nil when the file cannot be
 // read whole; its own candidate tells why.
 func marketFiles(cfg string) map[string]string {
 	reads, err := walker.ReadFiles(cfg, "plugins", []string{"known_marketplaces.json"}, config.MaxJSON)
@@ -56,5 +57,5 @@ func marketFiles(cfg string) map[string]string {
 	if known == nil {
 		return nil
 	}
-	return config.MarketplaceFiles(known)
+	return registry.MarketplaceFiles(known)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/config/registry"
 	"github.com/skillwire/skillwire/internal/testtree"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -79,7 +80,7 @@ func TestMarketplaceFilesAreWhereTheClientReadsEntries(t *testing.T) {
 		"bad":  "\x1b[2J",
 	})
 	ex := walker.FileRead{Data: known}
-	got := config.MarketplaceFiles(WholeForm(ex))
+	got := registry.MarketplaceFiles(WholeForm(ex))
 	want := map[string]string{"dir": "/m/.claude-plugin/marketplace.json", "file": "/f/x.json",
 		"url": "/c/marketplaces/url.JSON", "git": "/c/marketplaces/git/.claude-plugin/marketplace.json"}
 	if len(got) != len(want) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/config/registry"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -55,14 +56,14 @@ func pluginSources(cfg string) []PluginSource {
 	if installed == nil || known == nil {
 		return nil
 	}
-	markets := config.LocalMarketplaces(known)
+	markets := registry.LocalMarketplaces(known)
 	var out []PluginSource
-	for _, key := range config.InstalledPlugins(installed) {
+	for _, key := range registry.InstalledPlugins(installed) {
 		i := strings.LastIndexByte(key, '@')
 		if i <= 0 {
 			continue
 		}
-		j := slices.IndexFunc(markets, func(m config.LocalMarketplace) bool { return m.Name == key[i+1:] })
+		j := slices.IndexFunc(markets, func(m registry.LocalMarketplace) bool { return m.Name == key[i+1:] })
 		if j < 0 || !openable(markets[j].Location) {
 			continue
 		}
@@ -84,7 +85,7 @@ func openable(loc string) bool { return PlainPath(loc) && loc != "/" }
 // be opened as written: what its plugins load is not watched.
 func unwatchedSources(canon []byte) []config.Fact {
 	var fs []config.Fact
-	for _, m := range config.KnownLocalMarketplaces(canon) {
+	for _, m := range registry.KnownLocalMarketplaces(canon) {
 		if !openable(m.Location) {
 			fs = append(fs, config.Fact{Kind: config.FactPluginSourceUnwatched, Name: m.Name, Command: m.Location})
 		}
@@ -109,7 +110,7 @@ func WholeForm(f walker.FileRead) []byte {
 // sourceOf is the folder that plugin, installed as key, of the local
 // marketplace m loads from. ok is false when its entry is fetched (the
 // cache holds it) or absent (nothing loads).
-func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool) {
+func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bool) {
 	whole := PluginSource{Plugin: key, Dir: parent(m.Location), Name: m.Location[strings.LastIndexByte(m.Location, '/')+1:]}
 	manifest := "marketplace.json"
 	if m.Source == "file" {
@@ -128,7 +129,7 @@ func sourceOf(m config.LocalMarketplace, key, plugin string) (PluginSource, bool
 	if form == nil {
 		return whole, true
 	}
-	src, found, relative := config.MarketplaceEntry(form, plugin)
+	src, found, relative := registry.MarketplaceEntry(form, plugin)
 	if !found || !relative {
 		return PluginSource{}, false
 	}

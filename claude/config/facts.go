@@ -122,7 +122,7 @@ func Facts(old, new []byte) []Fact {
 	fs = append(fs, localMcpjsonFacts(o[LocalMcpjsonKey], n[LocalMcpjsonKey])...)
 	fs = append(fs, permissionFacts(o["permissions"], n["permissions"])...)
 	fs = append(fs, pluginFacts(o["enabledPlugins"], n["enabledPlugins"])...)
-	for _, k := range append(marketplaceKeys, knownMarketplacesKey) {
+	for _, k := range append(marketplaceKeys, KnownMarketplacesKey) {
 		fs = append(fs, mapFacts(o[k], n[k], FactMarketplaceAdded, FactMarketplaceChanged, FactMarketplaceRemoved, describeMarketplace)...)
 	}
 	if n[unreadableKey] == true { // told with every change: what its new bytes allow is unknown
@@ -161,7 +161,7 @@ func Facts(old, new []byte) []Fact {
 // nothing of their own, like installed_plugins.json's "version". A change
 // of any other key of a canonical form is told as a setting (otherFacts).
 var toldKeys = slices.Concat(settingKeys, frontmatterKeys, pluginKeys, objectHelperKeys, helperKeys, marketplaceKeys, []string{unreadableKey,
-	knownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
+	KnownMarketplacesKey, "disabledMcpjsonServers", "enableAllProjectMcpServers", "enabledMcpjsonServers",
 	"enabledPlugins", "env", "localMcpServers", LocalMcpjsonKey, "permissions", "plugins", "sandbox", "version", EntryKey, ModulesKey, TasksKey,
 })
 

@@ -23,17 +23,17 @@ func WholeJSON(data []byte, size int64) Extract {
 	})
 }
 
-// knownMarketplacesKey holds known_marketplaces.json whole in its
+// KnownMarketplacesKey holds known_marketplaces.json whole in its
 // canonical form. Its top-level keys are marketplace names, told as
 // marketplaces, never as settings.
-const knownMarketplacesKey = "knownMarketplaces"
+const KnownMarketplacesKey = "knownMarketplaces"
 
 // KnownMarketplaces is known_marketplaces.json, canonical, under
-// knownMarketplacesKey.
+// KnownMarketplacesKey.
 func KnownMarketplaces(data []byte, size int64) Extract {
 	ex := WholeJSON(data, size)
 	if ex.Canonical != nil {
-		ex.Canonical = canonicalJSON(map[string]any{knownMarketplacesKey: decodeCanonical(ex.Canonical)})
+		ex.Canonical = canonicalJSON(map[string]any{KnownMarketplacesKey: decodeCanonical(ex.Canonical)})
 	}
 	return ex
 }

@@ -1,6 +1,45 @@
-package config
+// Package registry reads the client's plugin registries in their canonical
+// form: the local marketplaces known_marketplaces.json names, the plugins
+// installed_plugins.json lists, and a marketplace's entry for a plugin.
+package registry
 
-import "strings"
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/skillwire/skillwire/claude/config"
+)
+
+// decode is a canonical form as a JSON object, empty when it is none.
+func decode(canon []byte) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(canon, &m) != nil || m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// keys are m's keys, sorted.
+func keys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// list is v as a list; an object is a list of one, as config reads it.
+func list(v any) []any {
+	switch v := v.(type) {
+	case []any:
+		return v
+	case map[string]any:
+		return []any{v}
+	}
+	return nil
+}
 
 // LocalMarketplace is a marketplace known_marketplaces.json records from a
 // folder of this machine ("directory") or a marketplace.json in one
@@ -21,18 +60,18 @@ type LocalMarketplace struct {
 // LocalMarketplaces lists the local marketplaces of a canonical
 // known_marketplaces.json (WholeJSON's form), by name.
 func LocalMarketplaces(canon []byte) []LocalMarketplace {
-	return localMarketplaces(decodeCanonical(canon))
+	return localMarketplaces(decode(canon))
 }
 
 // KnownLocalMarketplaces is LocalMarketplaces of KnownMarketplaces' form.
 func KnownLocalMarketplaces(canon []byte) []LocalMarketplace {
-	doc, _ := decodeCanonical(canon)[knownMarketplacesKey].(map[string]any)
+	doc, _ := decode(canon)[config.KnownMarketplacesKey].(map[string]any)
 	return localMarketplaces(doc)
 }
 
 func localMarketplaces(doc map[string]any) []LocalMarketplace {
 	var out []LocalMarketplace
-	for _, name := range cfgKeys(doc) {
+	for _, name := range keys(doc) {
 		m, _ := doc[name].(map[string]any)
 		src, _ := m["source"].(map[string]any)
 		kind, _ := src["source"].(string)
@@ -49,8 +88,8 @@ func localMarketplaces(doc map[string]any) []LocalMarketplace {
 // InstalledPlugins lists the plugins (plugin@marketplace) a canonical
 // installed_plugins.json holds installs of.
 func InstalledPlugins(canon []byte) []string {
-	plugins, _ := decodeCanonical(canon)["plugins"].(map[string]any)
-	return cfgKeys(plugins)
+	plugins, _ := decode(canon)["plugins"].(map[string]any)
+	return keys(plugins)
 }
 
 // MarketplaceEntry is what a canonical marketplace.json says of the plugin
@@ -60,7 +99,7 @@ func InstalledPlugins(canon []byte) []string {
 // source is fetched, an object such as github, url or npm. The client
 // installs a fetched source into the cache.
 func MarketplaceEntry(canon []byte, plugin string) (source string, found, relative bool) {
-	for _, e := range cfgList(decodeCanonical(canon)["plugins"]) {
+	for _, e := range list(decode(canon)["plugins"]) {
 		m, ok := e.(map[string]any)
 		if !ok || m["name"] != plugin {
 			continue
@@ -80,9 +119,9 @@ func MarketplaceEntry(canon []byte, plugin string) (source string, found, relati
 // clone of a git or github source. A marketplace without a string
 // location is left out.
 func MarketplaceFiles(canon []byte) map[string]string {
-	doc := decodeCanonical(canon)
+	doc := decode(canon)
 	out := map[string]string{}
-	for _, name := range cfgKeys(doc) {
+	for _, name := range keys(doc) {
 		m, _ := doc[name].(map[string]any)
 		src, _ := m["source"].(map[string]any)
 		loc, _ := m["installLocation"].(string)
