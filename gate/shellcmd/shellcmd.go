@@ -30,14 +30,32 @@ const maxShellDepth = 4
 // wrapper runs (env, sudo, timeout, xargs, …). Unknown is asked, never let
 // through. So a decision word after a command word that cannot be read
 // statically counts as a decision. So does a line naming skillwire that
-// does not parse.
-func Decision(line string) (string, bool) {
-	return decisionIn(line, 0)
+// does not parse. A line past a bound is not read: the error wraps
+// ErrUnread.
+func Decision(line string) (string, bool, error) {
+	var r reader
+	what, ok := r.decisionIn(line, 0)
+	if r.err != nil {
+		return "", false, r.err
+	}
+	return what, ok, nil
 }
 
-func decisionIn(line string, depth int) (string, bool) {
+// reader reads one line and the lines nested in it. err is the bound a
+// line passed.
+type reader struct {
+	err error
+}
+
+func (r *reader) decisionIn(line string, depth int) (string, bool) {
 	if depth > maxShellDepth {
 		return unreadable("a command nested past what skillwire reads", line)
+	}
+	if err := bounded(line); err != nil {
+		r.err = err
+	}
+	if r.err != nil {
+		return "", false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
@@ -46,7 +64,7 @@ func decisionIn(line string, depth int) (string, bool) {
 	var what string
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if found {
+		if found || r.err != nil {
 			return false
 		}
 		if c, ok := n.(*syntax.CallExpr); ok {
@@ -54,10 +72,15 @@ func decisionIn(line string, depth int) (string, bool) {
 			for _, a := range c.Args {
 				words = append(words, literal(a)...)
 			}
-			what, found = decisionCall(words, depth, line)
+			if r.err == nil {
+				what, found = r.decisionCall(words, depth, line)
+			}
 		}
-		return !found
+		return !found && r.err == nil
 	})
+	if r.err != nil {
+		return "", false
+	}
 	return what, found
 }
 
@@ -122,7 +145,7 @@ var wrappers = map[string]bool{
 // stdin, a here-string or a substitution skillwire cannot read.
 var shells = map[string]bool{"source": true, ".": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
 
-func decisionCall(args []word, depth int, line string) (string, bool) {
+func (r *reader) decisionCall(args []word, depth int, line string) (string, bool) {
 	if len(args) == 0 {
 		return "", false
 	}
@@ -136,7 +159,7 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 	case isSkillwire(base):
 		return subcommand(args[1:], false)
 	case shells[base]:
-		return shellCall(args, depth, line)
+		return r.shellCall(args, depth, line)
 	case base == "eval":
 		parts := make([]string, 0, len(args)-1)
 		for _, e := range args[1:] {
@@ -145,13 +168,13 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 			}
 			parts = append(parts, e.text)
 		}
-		return decisionIn(strings.Join(parts, " "), depth+1)
+		return r.decisionIn(strings.Join(parts, " "), depth+1)
 	case wrappers[base]:
-		return wrapped(base, args, depth, line)
+		return r.wrapped(base, args, depth, line)
 	case printOnly[base]:
 		return "", false
 	}
-	return inArguments(args[1:], depth)
+	return r.inArguments(args[1:], depth)
 }
 
 // shellCall reads a shell's command string: the first operand after a -c.
@@ -159,7 +182,7 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 // given no -c reads its commands from stdin, a here-document or a file.
 // Those cannot be read here. Such a line is asked when it names skillwire
 // at all: `echo … | sh`, `bash <<EOF`, `sh <(…)`.
-func shellCall(args []word, depth int, line string) (string, bool) {
+func (r *reader) shellCall(args []word, depth int, line string) (string, bool) {
 	for j := 1; j < len(args); j++ {
 		o := args[j].text
 		if !args[j].lit || !strings.HasPrefix(o, "-") || strings.HasPrefix(o, "--") || !strings.Contains(o, "c") {
@@ -173,7 +196,7 @@ func shellCall(args []word, depth int, line string) (string, bool) {
 			if !w.lit {
 				return "a shell running a string skillwire cannot read", true
 			}
-			return decisionIn(w.text, depth+1)
+			return r.decisionIn(w.text, depth+1)
 		}
 		return "", false
 	}
@@ -185,18 +208,18 @@ func shellCall(args []word, depth int, line string) (string, bool) {
 // not an option, an assignment or another wrapper. The loop reaches what
 // follows those. env -S gives a whole command line. xargs gives skillwire
 // its arguments from stdin, which cannot be read, so it is asked.
-func wrapped(base string, args []word, depth int, line string) (string, bool) {
+func (r *reader) wrapped(base string, args []word, depth int, line string) (string, bool) {
 	for j := 1; j < len(args); j++ {
 		w := args[j]
 		if base == "env" && w.lit {
 			if v, ok := strings.CutPrefix(w.text, "--split-string="); ok {
-				return decisionIn(v, depth+1)
+				return r.decisionIn(v, depth+1)
 			}
 			if strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "S") && j+1 < len(args) {
 				if !args[j+1].lit {
 					return "env -S with a string skillwire cannot read", true
 				}
-				return decisionIn(args[j+1].text, depth+1)
+				return r.decisionIn(args[j+1].text, depth+1)
 			}
 		}
 		if w.lit && (strings.HasPrefix(w.text, "-") || strings.Contains(w.text, "=") || wrappers[path.Base(w.text)]) {
@@ -208,7 +231,7 @@ func wrapped(base string, args []word, depth int, line string) (string, bool) {
 			}
 			return unreadable("skillwire given its arguments by xargs", line)
 		}
-		if what, ok := decisionCall(args[j:], depth, line); ok {
+		if what, ok := r.decisionCall(args[j:], depth, line); ok {
 			return what, true
 		}
 	}
@@ -219,7 +242,7 @@ func wrapped(base string, args []word, depth int, line string) (string, bool) {
 // know. A word that is skillwire runs it with what follows: find -exec,
 // watch. A string naming skillwire is read as a command line of its own:
 // trap "…", su -c "…", script -c "…", alias x="…".
-func inArguments(args []word, depth int) (string, bool) {
+func (r *reader) inArguments(args []word, depth int) (string, bool) {
 	for j, w := range args {
 		if !w.lit || !strings.Contains(w.text, "skillwire") {
 			continue
@@ -235,7 +258,7 @@ func inArguments(args []word, depth int) (string, bool) {
 			text = text[i+1:] // alias x="…", VAR=…
 		}
 		text = strings.TrimPrefix(text, "!") // git's shell alias: alias.x=!cmd
-		if what, ok := decisionIn(text, depth+1); ok {
+		if what, ok := r.decisionIn(text, depth+1); ok {
 			return what, true
 		}
 	}
