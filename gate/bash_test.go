@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/gate/shellcmd"
@@ -69,4 +70,41 @@ func TestAnUnreadBashCommandIsDeniedWhenSteeredOrUnlocated(t *testing.T) {
 	h := HookEnv{Claude: newTree(t).claudeEnv(), For: func(string) (Env, error) { return Env{}, errors.New("SKILLWIRE_STATE_DIR is relative") }}
 	r := Handle(context.Background(), hookio.EventPreToolUse, bashUse(deep), h)
 	checkResponse(t, r, Deny, "could not read the command (the Bash command nests deeper than 128); policy strict denies")
+}
+
+// The command is read within the hook's deadline. A read still running at
+// the deadline, or one that panics, is answered by policy: never allowed
+// by silence under strict.
+func TestABashCommandUnreadByTheDeadlineIsAnsweredByPolicy(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	for _, tc := range []struct {
+		name     string
+		decision func(string) (string, bool, error)
+		policy   Policy
+		want     Answer
+		note     string
+	}{
+		{"late", func(string) (string, bool, error) { <-release; return "", false, nil }, Strict, Deny, "could not judge in time (its deadline passed); policy strict denies"},
+		{"late", func(string) (string, bool, error) { <-release; return "", false, nil }, Balanced, Ask, "could not judge in time (its deadline passed); policy balanced asks"},
+		{"late", func(string) (string, bool, error) { <-release; return "", false, nil }, Audit, None, "policy audit answers nothing"},
+		{"panicking", func(string) (string, bool, error) { panic("boom") }, Strict, Deny, "could not judge (an internal error); policy strict denies"},
+	} {
+		t.Run(tc.name+"/"+tc.policy.String(), func(t *testing.T) {
+			testHookDecision = tc.decision
+			defer func() { testHookDecision = nil }()
+			tr := newTree(t)
+			tr.deliver()
+			tr.policy(tc.policy)
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			var located int
+			r := Handle(ctx, hookio.EventPreToolUse, bashUse("go test ./..."), tr.hook(&located))
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("answered after %v", d)
+			}
+			checkResponse(t, r, tc.want, tc.note)
+		})
+	}
 }
