@@ -103,8 +103,11 @@ func decide(ctx context.Context, command string) (string, bool, error) {
 // unreadBound names the bound a Bash command passed. It quotes none of
 // the command.
 func unreadBound(err error) string {
-	if errors.Is(err, shellcmd.ErrTooLarge) {
+	switch {
+	case errors.Is(err, shellcmd.ErrTooLarge):
 		return fmt.Sprintf("the Bash command is larger than %d bytes", shellcmd.MaxBytes)
+	case errors.Is(err, shellcmd.ErrTooDeep):
+		return fmt.Sprintf("the Bash command nests deeper than %d", shellcmd.MaxDepth)
 	}
-	return fmt.Sprintf("the Bash command nests deeper than %d", shellcmd.MaxDepth)
+	return "the Bash command expands past what skillwire reads"
 }

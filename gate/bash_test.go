@@ -27,6 +27,7 @@ func TestABashCommandPastTheBoundsIsAnsweredAsACheckThatFailed(t *testing.T) {
 		{"the issue's 150,000 $(", "echo " + strings.Repeat("$(", 150_000) + hostile + strings.Repeat(")", 150_000), "is larger than 65536 bytes"},
 		{"1,000 $(", "echo " + strings.Repeat("$(", 1000) + hostile + strings.Repeat(")", 1000), "nests deeper than 128"},
 		{"a long word", "echo " + hostile + strings.Repeat("a", shellcmd.MaxBytes), "is larger than 65536 bytes"},
+		{"2^15 brace words", "ls " + strings.Repeat("{a,b}", 15) + " " + hostile, "expands past what skillwire reads"},
 	}
 	for _, l := range lines {
 		for _, tc := range []struct {

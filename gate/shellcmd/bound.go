@@ -18,6 +18,17 @@ const (
 	// MaxDepth bounds a line's nesting, as depth measures it. A line
 	// nested this deep parses in about two milliseconds.
 	MaxDepth = 128
+	// maxFields bounds the words brace expansion makes of one line, nested
+	// lines included. {a,b}{a,b}… doubles with every pair.
+	maxFields = 4096
+	// maxFieldBytes bounds the bytes of those words.
+	maxFieldBytes = 4 * MaxBytes
+	// maxParsed bounds the bytes parsed for one line, nested lines
+	// included. eval and sh -c reread their words. sudo eval sudo eval …
+	// rereads them at every nesting: 400 bytes once took 10 s. Each parse
+	// costs parseCost more, for its own work.
+	maxParsed = 3 * MaxBytes
+	parseCost = 512
 )
 
 // ErrUnread is a line Decision does not read: it is past a bound. Such a
@@ -28,6 +39,7 @@ var ErrUnread = errors.New("shellcmd: the command line is past what skillwire re
 var (
 	ErrTooLarge = fmt.Errorf("%w: larger than %d bytes", ErrUnread, MaxBytes)
 	ErrTooDeep  = fmt.Errorf("%w: nested deeper than %d", ErrUnread, MaxDepth)
+	ErrTooWide  = fmt.Errorf("%w: its words or nested lines expand too far", ErrUnread)
 )
 
 // bounded refuses a line past MaxBytes or MaxDepth.

@@ -111,6 +111,33 @@ func TestALineAtTheSizeBoundIsReadAndPastItIsUnread(t *testing.T) {
 	}
 }
 
+// Brace expansion doubles with every pair: 762 bytes once took 3.5 s.
+// sudo eval sudo eval … rereads its words at every nesting: 400 bytes
+// took 10 s. Past the budget the line is unread (ErrTooWide), not let
+// through.
+func TestAnExpansionPastTheBudgetIsUnread(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want error
+	}{
+		{"mkdir -p src/{a,b,c}/{x,y,z}", nil},
+		{"echo {1..4097}", nil}, // 4097 words: the first is free
+		{"echo {1..4098}", ErrTooWide},
+		{"ls " + rep("{a,b}", 15) + "; skillwire record x", ErrTooWide},
+		{"ls" + rep(" "+rep("{a,b}", 6), 64) + "; skillwire record x", nil},
+		{"ls" + rep(" "+rep("{a,b}", 6), 66) + "; skillwire record x", ErrTooWide},
+		{"echo {" + rep("a", 30000) + ",b}{c,d}{e,f}{g,h}{i,j}", ErrTooWide}, // too many bytes
+		{"sh -c " + rep("{a,b}", 13), ErrTooWide},
+		{rep("sudo eval ", 40), ErrTooWide},
+		{"sh -c '" + rep("a", MaxBytes-20) + "'", nil}, // read twice
+	} {
+		_, _, err := Decision(tc.line)
+		if !errors.Is(err, ErrUnread) && tc.want != nil || tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("Decision(%.60q) = %v; want %v", tc.line, err, tc.want)
+		}
+	}
+}
+
 // The lines a person's session runs stay well within the bounds: brackets
 // in quotes, comments and here-documents do not count.
 func TestOrdinaryLinesAreRead(t *testing.T) {
@@ -202,11 +229,13 @@ func treeDepth(line string) int {
 }
 
 // The worst lines Decision reads: each nesting at its bound, and the
-// widest flat line.
+// widest flat line and expansion.
 func BenchmarkDecisionWorstAccepted(b *testing.B) {
 	worst := map[string]string{
-		"flat":  rep("echo a; ", MaxBytes/8),
-		"words": "echo" + rep(" a", MaxBytes/2-3),
+		"flat":   rep("echo a; ", MaxBytes/8),
+		"words":  "echo" + rep(" a", MaxBytes/2-3),
+		"braces": "echo {1..4097}",
+		"eval":   rep("sudo eval ", 9),
 	}
 	for _, tc := range nestings {
 		n := 1

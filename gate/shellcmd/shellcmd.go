@@ -33,7 +33,7 @@ const maxShellDepth = 4
 // does not parse. A line past a bound is not read: the error wraps
 // ErrUnread.
 func Decision(line string) (string, bool, error) {
-	var r reader
+	r := reader{fields: maxFields, bytes: maxFieldBytes, parsed: maxParsed}
 	what, ok := r.decisionIn(line, 0)
 	if r.err != nil {
 		return "", false, r.err
@@ -41,10 +41,12 @@ func Decision(line string) (string, bool, error) {
 	return what, ok, nil
 }
 
-// reader reads one line and the lines nested in it. err is the bound a
-// line passed.
+// reader reads one line and the lines nested in it. fields and bytes are
+// what brace expansion may still make. parsed is what may still be
+// parsed. err is the bound a line passed.
 type reader struct {
-	err error
+	fields, bytes, parsed int
+	err                   error
 }
 
 func (r *reader) decisionIn(line string, depth int) (string, bool) {
@@ -53,6 +55,9 @@ func (r *reader) decisionIn(line string, depth int) (string, bool) {
 	}
 	if err := bounded(line); err != nil {
 		r.err = err
+	}
+	if r.parsed -= len(line) + parseCost; r.parsed < 0 && r.err == nil {
+		r.err = ErrTooWide
 	}
 	if r.err != nil {
 		return "", false
@@ -70,7 +75,7 @@ func (r *reader) decisionIn(line string, depth int) (string, bool) {
 		if c, ok := n.(*syntax.CallExpr); ok {
 			var words []word
 			for _, a := range c.Args {
-				words = append(words, literal(a)...)
+				words = append(words, r.literal(a)...)
 			}
 			if r.err == nil {
 				what, found = r.decisionCall(words, depth, line)
@@ -102,7 +107,7 @@ type word struct {
 
 // literal is the value of w, quotes and escapes removed. It is known only
 // when no expansion is needed.
-func literal(w *syntax.Word) []word {
+func (r *reader) literal(w *syntax.Word) []word {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
@@ -122,14 +127,23 @@ func literal(w *syntax.Word) []word {
 		return []word{{}}
 	}
 	// An empty Config expands nothing and globs nothing. Quote removal and
-	// brace expansion are left: {skillwire,record} is two words.
-	fs, err := expand.Fields(&expand.Config{}, w)
-	if err != nil {
-		return []word{{}}
-	}
-	out := make([]word, len(fs))
-	for i, f := range fs {
-		out[i] = word{text: f, lit: true}
+	// brace expansion are left: {skillwire,record} is two words. Each word
+	// past a word's first is charged to the line. Past the budget the line
+	// is not read: an unknown word could hide a decision.
+	var out []word
+	for f, err := range expand.FieldsSeq(&expand.Config{}, w) {
+		if err != nil {
+			return []word{{}}
+		}
+		if len(out) > 0 {
+			r.fields--
+			r.bytes -= len(f)
+			if r.fields < 0 || r.bytes < 0 {
+				r.err = ErrTooWide
+				return nil
+			}
+		}
+		out = append(out, word{text: f, lit: true})
 	}
 	return out
 }
