@@ -236,6 +236,8 @@ func BenchmarkDecisionWorstAccepted(b *testing.B) {
 		"words":  "echo" + rep(" a", MaxBytes/2-3),
 		"braces": "echo {1..4097}",
 		"eval":   rep("sudo eval ", 9),
+		"sudo x": rep("sudo x ", MaxBytes/7),
+		"sudo $": rep("sudo $a ", MaxBytes/8),
 	}
 	for _, tc := range nestings {
 		n := 1

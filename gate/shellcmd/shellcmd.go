@@ -123,8 +123,12 @@ func (r *reader) literal(w *syntax.Word) []word {
 	}
 	// The shell expands a glob against files skillwire cannot predict.
 	// skillwi?e names skillwire, so a glob is no literal.
-	if lit := w.Lit(); strings.ContainsAny(lit, "*?[") {
+	lit := w.Lit()
+	if strings.ContainsAny(lit, "*?[") {
 		return []word{{}}
+	}
+	if plain(w) {
+		return []word{{text: lit, lit: true}} // half the time of a long flat line
 	}
 	// An empty Config expands nothing and globs nothing. Quote removal and
 	// brace expansion are left: {skillwire,record} is two words. Each word
@@ -146,6 +150,16 @@ func (r *reader) literal(w *syntax.Word) []word {
 		out = append(out, word{text: f, lit: true})
 	}
 	return out
+}
+
+// plain reports whether w is one bare word that expansion leaves as it is:
+// no escape, brace or tilde.
+func plain(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && !strings.ContainsAny(l.Value, "\\{~")
 }
 
 // wrappers run the command that follows them (after their own options).
@@ -197,24 +211,32 @@ func (r *reader) decisionCall(args []word, depth int, line string) (string, bool
 // Those cannot be read here. Such a line is asked when it names skillwire
 // at all: `echo … | sh`, `bash <<EOF`, `sh <(…)`.
 func (r *reader) shellCall(args []word, depth int, line string) (string, bool) {
+	j := dashC(args)
+	if j == len(args) {
+		return unreadable("a shell reading its commands from elsewhere", line)
+	}
+	for k := j + 1; k < len(args); k++ {
+		w := args[k]
+		if w.lit && strings.HasPrefix(w.text, "-") {
+			continue // an option between -c and its string
+		}
+		if !w.lit {
+			return "a shell running a string skillwire cannot read", true
+		}
+		return r.decisionIn(w.text, depth+1)
+	}
+	return "", false
+}
+
+// dashC is the index of the first -c after the shell's name, else len(args).
+func dashC(args []word) int {
 	for j := 1; j < len(args); j++ {
 		o := args[j].text
-		if !args[j].lit || !strings.HasPrefix(o, "-") || strings.HasPrefix(o, "--") || !strings.Contains(o, "c") {
-			continue
+		if args[j].lit && strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "c") {
+			return j
 		}
-		for k := j + 1; k < len(args); k++ {
-			w := args[k]
-			if w.lit && strings.HasPrefix(w.text, "-") {
-				continue // an option between -c and its string
-			}
-			if !w.lit {
-				return "a shell running a string skillwire cannot read", true
-			}
-			return r.decisionIn(w.text, depth+1)
-		}
-		return "", false
 	}
-	return unreadable("a shell reading its commands from elsewhere", line)
+	return len(args)
 }
 
 // wrapped reads the command a wrapper runs: one of the words after its own
@@ -222,8 +244,14 @@ func (r *reader) shellCall(args []word, depth int, line string) (string, bool) {
 // not an option, an assignment or another wrapper. The loop reaches what
 // follows those. env -S gives a whole command line. xargs gives skillwire
 // its arguments from stdin, which cannot be read, so it is asked.
+//
+// A later word often reads as an earlier one did. Such a word is skipped,
+// so sudo x sudo x … is read in linear time. A plain command reads all
+// the words after it. A shell reads up to its -c, the same for every
+// shell before that -c.
 func (r *reader) wrapped(base string, args []word, depth int, line string) (string, bool) {
-	for j := 1; j < len(args); j++ {
+	argsRead, shellTo := false, 0
+	for j := 1; j < len(args) && r.err == nil; j++ {
 		w := args[j]
 		if base == "env" && w.lit {
 			if v, ok := strings.CutPrefix(w.text, "--split-string="); ok {
@@ -245,6 +273,17 @@ func (r *reader) wrapped(base string, args []word, depth int, line string) (stri
 			}
 			return unreadable("skillwire given its arguments by xargs", line)
 		}
+		if b := path.Base(w.text); w.lit && shells[b] {
+			if j < shellTo {
+				continue
+			}
+			shellTo = j + dashC(args[j:])
+		} else if w.lit && !isSkillwire(b) && b != "eval" && !printOnly[b] {
+			if argsRead {
+				continue
+			}
+			argsRead = true
+		}
 		if what, ok := r.decisionCall(args[j:], depth, line); ok {
 			return what, true
 		}
@@ -258,6 +297,9 @@ func (r *reader) wrapped(base string, args []word, depth int, line string) (stri
 // trap "…", su -c "…", script -c "…", alias x="…".
 func (r *reader) inArguments(args []word, depth int) (string, bool) {
 	for j, w := range args {
+		if r.err != nil {
+			return "", false
+		}
 		if !w.lit || !strings.Contains(w.text, "skillwire") {
 			continue
 		}
@@ -289,12 +331,16 @@ var printOnly = map[string]bool{"echo": true, "printf": true, "grep": true, "rg"
 // loose is for a command word that could not be read. Then only a literal
 // decision word counts.
 func subcommand(args []word, loose bool) (string, bool) {
+	// The first three words that are no options name a decision. Only
+	// clear reads on, for --events.
 	var rest []word
 	for _, a := range args {
 		if a.lit && strings.HasPrefix(a.text, "-") {
 			continue
 		}
-		rest = append(rest, a)
+		if rest = append(rest, a); len(rest) == 3 {
+			break
+		}
 	}
 	if len(rest) == 0 {
 		return "", false

@@ -3,6 +3,9 @@ package shellcmd
 import (
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
@@ -88,6 +91,14 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"/tmp/fakebin/skillwi?e record foo", "record"},
 		{"source <(echo skillwire record foo)", "a shell reading its commands from elsewhere"},
 		{`. /dev/stdin <<< "skillwire record foo"`, "a shell reading its commands from elsewhere"},
+		// wrapped reads a word once when a later one would read the same.
+		// What it finds is unchanged.
+		{"sudo rm a b skillwire record x", "record"},
+		{"sudo x y sh -c 'skillwire record a'", "record"},
+		{"sudo sh x sh -c 'skillwire record a'", "record"},
+		{"sudo sh -c 'echo' sh -c 'skillwire record a'", "record"},
+		{"sudo x $Y record a", "record"},
+		{"sudo x eval skillwire record a", "record"},
 		{"cat input.json | skillwire hook post-tool-use", "hook post-tool-use"},
 		{"skillwire hook pre-tool-use", ""},
 		{"cat README.md", ""},
@@ -137,6 +148,7 @@ func FuzzDecision(f *testing.F) {
 			t.Errorf("an unread line named %q", what)
 		}
 		checkTreeWithinDepth(t, line)
+		checkPlainWords(t, line)
 		if !ok && what != "" {
 			t.Errorf("no decision but a name: %q", what)
 		}
@@ -146,5 +158,22 @@ func FuzzDecision(f *testing.F) {
 			// runs a file's name.
 			t.Errorf("Decision(%q) = %q without skillwire or an expansion in it", line, what)
 		}
+	})
+}
+
+// checkPlainWords fails when a word plain leaves alone expands otherwise.
+func checkPlainWords(t *testing.T, line string) {
+	t.Helper()
+	f, _ := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if f == nil || bounded(line) != nil {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok && plain(w) {
+			if fs, err := expand.Fields(&expand.Config{}, w); err != nil || len(fs) != 1 || fs[0] != w.Lit() {
+				t.Errorf("plain word %q expands to %q, %v", w.Lit(), fs, err)
+			}
+		}
+		return true
 	})
 }
