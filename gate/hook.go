@@ -65,7 +65,7 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			}
 		}
 		if in.Tool == hookio.ToolBash {
-			return h.guarded(ctx, in.Cwd, h.bash(in.Command))
+			return h.guarded(ctx, in.Cwd, h.bash(ctx, in.Command))
 		}
 		kind, ok := resolve.KindOfTool(in.Tool)
 		if !ok {

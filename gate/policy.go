@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/gate/shellcmd"
 )
 
 // Errors of the gate. A caller wraps its own failure with one of these. So
@@ -200,6 +201,8 @@ func fail(p Policy, err error) failure {
 		what, judge = "the store was locked or busy", "could not judge in time"
 	case errors.Is(err, ErrStore):
 		what = "the store could not be located or read"
+	case errors.Is(err, shellcmd.ErrUnread):
+		what, judge = unreadBound(err), "could not read the command"
 	}
 	switch p {
 	case Audit:

@@ -30,14 +30,37 @@ const maxShellDepth = 4
 // wrapper runs (env, sudo, timeout, xargs, …). Unknown is asked, never let
 // through. So a decision word after a command word that cannot be read
 // statically counts as a decision. So does a line naming skillwire that
-// does not parse.
-func Decision(line string) (string, bool) {
-	return decisionIn(line, 0)
+// does not parse. A line past a bound is not read: the error wraps
+// ErrUnread.
+func Decision(line string) (string, bool, error) {
+	r := reader{fields: maxFields, bytes: maxFieldBytes, parsed: maxParsed}
+	what, ok := r.decisionIn(line, 0)
+	if r.err != nil {
+		return "", false, r.err
+	}
+	return what, ok, nil
 }
 
-func decisionIn(line string, depth int) (string, bool) {
+// reader reads one line and the lines nested in it. fields and bytes are
+// what brace expansion may still make. parsed is what may still be
+// parsed. err is the bound a line passed.
+type reader struct {
+	fields, bytes, parsed int
+	err                   error
+}
+
+func (r *reader) decisionIn(line string, depth int) (string, bool) {
 	if depth > maxShellDepth {
 		return unreadable("a command nested past what skillwire reads", line)
+	}
+	if err := bounded(line); err != nil {
+		r.err = err
+	}
+	if r.parsed -= len(line) + parseCost; r.parsed < 0 && r.err == nil {
+		r.err = ErrTooWide
+	}
+	if r.err != nil {
+		return "", false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
@@ -46,18 +69,23 @@ func decisionIn(line string, depth int) (string, bool) {
 	var what string
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if found {
+		if found || r.err != nil {
 			return false
 		}
 		if c, ok := n.(*syntax.CallExpr); ok {
 			var words []word
 			for _, a := range c.Args {
-				words = append(words, literal(a)...)
+				words = append(words, r.literal(a)...)
 			}
-			what, found = decisionCall(words, depth, line)
+			if r.err == nil {
+				what, found = r.decisionCall(words, depth, line)
+			}
 		}
-		return !found
+		return !found && r.err == nil
 	})
+	if r.err != nil {
+		return "", false
+	}
 	return what, found
 }
 
@@ -79,7 +107,7 @@ type word struct {
 
 // literal is the value of w, quotes and escapes removed. It is known only
 // when no expansion is needed.
-func literal(w *syntax.Word) []word {
+func (r *reader) literal(w *syntax.Word) []word {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
@@ -95,20 +123,43 @@ func literal(w *syntax.Word) []word {
 	}
 	// The shell expands a glob against files skillwire cannot predict.
 	// skillwi?e names skillwire, so a glob is no literal.
-	if lit := w.Lit(); strings.ContainsAny(lit, "*?[") {
+	lit := w.Lit()
+	if strings.ContainsAny(lit, "*?[") {
 		return []word{{}}
+	}
+	if plain(w) {
+		return []word{{text: lit, lit: true}} // half the time of a long flat line
 	}
 	// An empty Config expands nothing and globs nothing. Quote removal and
-	// brace expansion are left: {skillwire,record} is two words.
-	fs, err := expand.Fields(&expand.Config{}, w)
-	if err != nil {
-		return []word{{}}
-	}
-	out := make([]word, len(fs))
-	for i, f := range fs {
-		out[i] = word{text: f, lit: true}
+	// brace expansion are left: {skillwire,record} is two words. Each word
+	// past a word's first is charged to the line. Past the budget the line
+	// is not read: an unknown word could hide a decision.
+	var out []word
+	for f, err := range expand.FieldsSeq(&expand.Config{}, w) {
+		if err != nil {
+			return []word{{}}
+		}
+		if len(out) > 0 {
+			r.fields--
+			r.bytes -= len(f)
+			if r.fields < 0 || r.bytes < 0 {
+				r.err = ErrTooWide
+				return nil
+			}
+		}
+		out = append(out, word{text: f, lit: true})
 	}
 	return out
+}
+
+// plain reports whether w is one bare word that expansion leaves as it is:
+// no escape, brace or tilde.
+func plain(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && !strings.ContainsAny(l.Value, "\\{~")
 }
 
 // wrappers run the command that follows them (after their own options).
@@ -122,7 +173,7 @@ var wrappers = map[string]bool{
 // stdin, a here-string or a substitution skillwire cannot read.
 var shells = map[string]bool{"source": true, ".": true, "sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "busybox": true}
 
-func decisionCall(args []word, depth int, line string) (string, bool) {
+func (r *reader) decisionCall(args []word, depth int, line string) (string, bool) {
 	if len(args) == 0 {
 		return "", false
 	}
@@ -136,7 +187,7 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 	case isSkillwire(base):
 		return subcommand(args[1:], false)
 	case shells[base]:
-		return shellCall(args, depth, line)
+		return r.shellCall(args, depth, line)
 	case base == "eval":
 		parts := make([]string, 0, len(args)-1)
 		for _, e := range args[1:] {
@@ -145,13 +196,13 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 			}
 			parts = append(parts, e.text)
 		}
-		return decisionIn(strings.Join(parts, " "), depth+1)
+		return r.decisionIn(strings.Join(parts, " "), depth+1)
 	case wrappers[base]:
-		return wrapped(base, args, depth, line)
+		return r.wrapped(base, args, depth, line)
 	case printOnly[base]:
 		return "", false
 	}
-	return inArguments(args[1:], depth)
+	return r.inArguments(args[1:], depth)
 }
 
 // shellCall reads a shell's command string: the first operand after a -c.
@@ -159,25 +210,33 @@ func decisionCall(args []word, depth int, line string) (string, bool) {
 // given no -c reads its commands from stdin, a here-document or a file.
 // Those cannot be read here. Such a line is asked when it names skillwire
 // at all: `echo … | sh`, `bash <<EOF`, `sh <(…)`.
-func shellCall(args []word, depth int, line string) (string, bool) {
+func (r *reader) shellCall(args []word, depth int, line string) (string, bool) {
+	j := dashC(args)
+	if j == len(args) {
+		return unreadable("a shell reading its commands from elsewhere", line)
+	}
+	for k := j + 1; k < len(args); k++ {
+		w := args[k]
+		if w.lit && strings.HasPrefix(w.text, "-") {
+			continue // an option between -c and its string
+		}
+		if !w.lit {
+			return "a shell running a string skillwire cannot read", true
+		}
+		return r.decisionIn(w.text, depth+1)
+	}
+	return "", false
+}
+
+// dashC is the index of the first -c after the shell's name, else len(args).
+func dashC(args []word) int {
 	for j := 1; j < len(args); j++ {
 		o := args[j].text
-		if !args[j].lit || !strings.HasPrefix(o, "-") || strings.HasPrefix(o, "--") || !strings.Contains(o, "c") {
-			continue
+		if args[j].lit && strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "c") {
+			return j
 		}
-		for k := j + 1; k < len(args); k++ {
-			w := args[k]
-			if w.lit && strings.HasPrefix(w.text, "-") {
-				continue // an option between -c and its string
-			}
-			if !w.lit {
-				return "a shell running a string skillwire cannot read", true
-			}
-			return decisionIn(w.text, depth+1)
-		}
-		return "", false
 	}
-	return unreadable("a shell reading its commands from elsewhere", line)
+	return len(args)
 }
 
 // wrapped reads the command a wrapper runs: one of the words after its own
@@ -185,18 +244,24 @@ func shellCall(args []word, depth int, line string) (string, bool) {
 // not an option, an assignment or another wrapper. The loop reaches what
 // follows those. env -S gives a whole command line. xargs gives skillwire
 // its arguments from stdin, which cannot be read, so it is asked.
-func wrapped(base string, args []word, depth int, line string) (string, bool) {
-	for j := 1; j < len(args); j++ {
+//
+// A later word often reads as an earlier one did. Such a word is skipped,
+// so sudo x sudo x … is read in linear time. A plain command reads all
+// the words after it. A shell reads up to its -c, the same for every
+// shell before that -c.
+func (r *reader) wrapped(base string, args []word, depth int, line string) (string, bool) {
+	argsRead, shellTo := false, 0
+	for j := 1; j < len(args) && r.err == nil; j++ {
 		w := args[j]
 		if base == "env" && w.lit {
 			if v, ok := strings.CutPrefix(w.text, "--split-string="); ok {
-				return decisionIn(v, depth+1)
+				return r.decisionIn(v, depth+1)
 			}
 			if strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.Contains(w.text, "S") && j+1 < len(args) {
 				if !args[j+1].lit {
 					return "env -S with a string skillwire cannot read", true
 				}
-				return decisionIn(args[j+1].text, depth+1)
+				return r.decisionIn(args[j+1].text, depth+1)
 			}
 		}
 		if w.lit && (strings.HasPrefix(w.text, "-") || strings.Contains(w.text, "=") || wrappers[path.Base(w.text)]) {
@@ -208,7 +273,18 @@ func wrapped(base string, args []word, depth int, line string) (string, bool) {
 			}
 			return unreadable("skillwire given its arguments by xargs", line)
 		}
-		if what, ok := decisionCall(args[j:], depth, line); ok {
+		if b := path.Base(w.text); w.lit && shells[b] {
+			if j < shellTo {
+				continue
+			}
+			shellTo = j + dashC(args[j:])
+		} else if w.lit && !isSkillwire(b) && b != "eval" && !printOnly[b] {
+			if argsRead {
+				continue
+			}
+			argsRead = true
+		}
+		if what, ok := r.decisionCall(args[j:], depth, line); ok {
 			return what, true
 		}
 	}
@@ -219,8 +295,11 @@ func wrapped(base string, args []word, depth int, line string) (string, bool) {
 // know. A word that is skillwire runs it with what follows: find -exec,
 // watch. A string naming skillwire is read as a command line of its own:
 // trap "…", su -c "…", script -c "…", alias x="…".
-func inArguments(args []word, depth int) (string, bool) {
+func (r *reader) inArguments(args []word, depth int) (string, bool) {
 	for j, w := range args {
+		if r.err != nil {
+			return "", false
+		}
 		if !w.lit || !strings.Contains(w.text, "skillwire") {
 			continue
 		}
@@ -235,7 +314,7 @@ func inArguments(args []word, depth int) (string, bool) {
 			text = text[i+1:] // alias x="…", VAR=…
 		}
 		text = strings.TrimPrefix(text, "!") // git's shell alias: alias.x=!cmd
-		if what, ok := decisionIn(text, depth+1); ok {
+		if what, ok := r.decisionIn(text, depth+1); ok {
 			return what, true
 		}
 	}
@@ -252,12 +331,16 @@ var printOnly = map[string]bool{"echo": true, "printf": true, "grep": true, "rg"
 // loose is for a command word that could not be read. Then only a literal
 // decision word counts.
 func subcommand(args []word, loose bool) (string, bool) {
+	// The first three words that are no options name a decision. Only
+	// clear reads on, for --events.
 	var rest []word
 	for _, a := range args {
 		if a.lit && strings.HasPrefix(a.text, "-") {
 			continue
 		}
-		rest = append(rest, a)
+		if rest = append(rest, a); len(rest) == 3 {
+			break
+		}
 	}
 	if len(rest) == 0 {
 		return "", false

@@ -3,6 +3,9 @@ package shellcmd
 import (
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
@@ -88,6 +91,14 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"/tmp/fakebin/skillwi?e record foo", "record"},
 		{"source <(echo skillwire record foo)", "a shell reading its commands from elsewhere"},
 		{`. /dev/stdin <<< "skillwire record foo"`, "a shell reading its commands from elsewhere"},
+		// wrapped reads a word once when a later one would read the same.
+		// What it finds is unchanged.
+		{"sudo rm a b skillwire record x", "record"},
+		{"sudo x y sh -c 'skillwire record a'", "record"},
+		{"sudo sh x sh -c 'skillwire record a'", "record"},
+		{"sudo sh -c 'echo' sh -c 'skillwire record a'", "record"},
+		{"sudo x $Y record a", "record"},
+		{"sudo x eval skillwire record a", "record"},
 		{"cat input.json | skillwire hook post-tool-use", "hook post-tool-use"},
 		{"skillwire hook pre-tool-use", ""},
 		{"cat README.md", ""},
@@ -95,28 +106,29 @@ func TestDecisionIsAskedWhereverTheLineRunsIt(t *testing.T) {
 		{"ls 'unclosed", ""},
 		{"", ""},
 	} {
-		what, ok := Decision(tc.line)
-		if ok != (tc.want != "") || ok && what != tc.want {
-			t.Errorf("Decision(%q) = %q, %v; want %q", tc.line, what, ok, tc.want)
+		what, ok, err := Decision(tc.line)
+		if err != nil || ok != (tc.want != "") || ok && what != tc.want {
+			t.Errorf("Decision(%q) = %q, %v, %v; want %q", tc.line, what, ok, err, tc.want)
 		}
 	}
 }
 
-// A hostile line is answered, bounded: deep nesting, many wrappers, huge.
-// A line naming skillwire past the nesting bound is asked.
+// A hostile line within the bounds is answered: deep sh -c nesting, many
+// wrappers, long. A line naming skillwire past the sh -c bound is asked.
+// Lines past MaxBytes or MaxDepth are bound_test.go's.
 func TestDecisionIsBoundedOnHostileLines(t *testing.T) {
 	nested := "skillwire record x"
 	for range 8 {
 		nested = "sh -c " + shellQuote(nested)
 	}
-	if _, ok := Decision(nested); !ok {
+	if _, ok, _ := Decision(nested); !ok {
 		t.Errorf("a decision nested past the bound was let through")
 	}
-	wrappers := strings.Repeat("sudo ", 20000) + "skillwire record x"
-	if _, ok := Decision(wrappers); !ok {
-		t.Errorf("a decision behind 20,000 wrappers was let through")
+	wrappers := strings.Repeat("sudo ", 12000) + "skillwire record x"
+	if _, ok, _ := Decision(wrappers); !ok {
+		t.Errorf("a decision behind 12,000 wrappers was let through")
 	}
-	if _, ok := Decision(strings.Repeat("echo a; ", 50000)); ok {
+	if _, ok, _ := Decision(strings.Repeat("echo a; ", 8000)); ok {
 		t.Errorf("a long harmless line was asked")
 	}
 	for _, b := range []string{"\x00", "\x1b[2J", "\u202e", "\xff\xfe"} {
@@ -131,14 +143,37 @@ func FuzzDecision(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		what, ok := Decision(line)
+		what, ok, err := Decision(line)
+		if err != nil && (ok || what != "") {
+			t.Errorf("an unread line named %q", what)
+		}
+		checkTreeWithinDepth(t, line)
+		checkPlainWords(t, line)
 		if !ok && what != "" {
 			t.Errorf("no decision but a name: %q", what)
 		}
-		if ok && !strings.Contains(line, "skillwire") && !strings.ContainsAny(line, "$`\\'\"") {
+		if ok && !strings.Contains(line, "skillwire") && !strings.ContainsAny(line, "$`\\'\"*?[") {
 			// No decision runs without skillwire's name, an expansion, a
-			// quote or an escape. skill\wire is skillwire.
+			// glob, a quote or an escape. skill\wire is skillwire. sh -c *
+			// runs a file's name.
 			t.Errorf("Decision(%q) = %q without skillwire or an expansion in it", line, what)
 		}
+	})
+}
+
+// checkPlainWords fails when a word plain leaves alone expands otherwise.
+func checkPlainWords(t *testing.T, line string) {
+	t.Helper()
+	f, _ := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if f == nil || bounded(line) != nil {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok && plain(w) {
+			if fs, err := expand.Fields(&expand.Config{}, w); err != nil || len(fs) != 1 || fs[0] != w.Lit() {
+				t.Errorf("plain word %q expands to %q, %v", w.Lit(), fs, err)
+			}
+		}
+		return true
 	})
 }
