@@ -69,7 +69,7 @@ func (h HookEnv) bash(ctx context.Context, command string) answerer {
 var testHookDecision func(string) (string, bool, error)
 
 // decide runs shellcmd.Decision under ctx's deadline, else Deadline. A
-// panic is an internal error. A read cut short is ErrDeadline.
+// read cut short is ErrDeadline.
 func decide(ctx context.Context, command string) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, untilDeadline(ctx))
 	defer cancel()
@@ -77,37 +77,9 @@ func decide(ctx context.Context, command string) (string, bool, error) {
 	if testHookDecision != nil {
 		decision = testHookDecision
 	}
-	type decided struct {
-		what string
-		ok   bool
-		err  error
+	what, ok, err := shellcmd.Within(ctx, command, decision)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return "", false, fmt.Errorf("%w: reading the Bash command: %w", ErrDeadline, err)
 	}
-	done := make(chan decided, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- decided{err: fmt.Errorf("gate: internal error: %v", r)}
-			}
-		}()
-		what, ok, err := decision(command)
-		done <- decided{what, ok, err}
-	}()
-	select {
-	case d := <-done:
-		return d.what, d.ok, d.err
-	case <-ctx.Done():
-		return "", false, fmt.Errorf("%w: reading the Bash command: %w", ErrDeadline, ctx.Err())
-	}
-}
-
-// unreadBound names the bound a Bash command passed. It quotes none of
-// the command.
-func unreadBound(err error) string {
-	switch {
-	case errors.Is(err, shellcmd.ErrTooLarge):
-		return fmt.Sprintf("the Bash command is larger than %d bytes", shellcmd.MaxBytes)
-	case errors.Is(err, shellcmd.ErrTooDeep):
-		return fmt.Sprintf("the Bash command nests deeper than %d", shellcmd.MaxDepth)
-	}
-	return "the Bash command expands past what skillwire reads"
+	return what, ok, err
 }

@@ -202,7 +202,7 @@ func fail(p Policy, err error) failure {
 	case errors.Is(err, ErrStore):
 		what = "the store could not be located or read"
 	case errors.Is(err, shellcmd.ErrUnread):
-		what, judge = unreadBound(err), "could not read the command"
+		what, judge = shellcmd.Unread(err), "could not read the command"
 	}
 	switch p {
 	case Audit:
