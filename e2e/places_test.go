@@ -129,6 +129,7 @@ func TestNestedSkillIsWatchedAndGatedAndIgnoredOnesAreNot(t *testing.T) {
 			if blocked {
 				w.Record("skill", "nest", "BLOCK")
 			}
+			w.Settle()
 			read := func(f string) Reply { return Call("Read", map[string]any{"file_path": filepath.Join(w.Project, f)}) }
 			m := model(t, []Reply{read("src/x.go"), read("node_modules/x/y.js"), Skill("nest")})
 			r := w.Claude(m, Run{Prompt: "read src/x.go and node_modules/x/y.js, then use nest"})

@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/skillwire/skillwire/walker"
 )
 
 const (
@@ -245,9 +242,7 @@ func TestANestedSkillChangedAfterTheClientReadItIsHeld(t *testing.T) {
 			if tc.uninstall {
 				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 			}
-			// A copy read within walker.RacyWindow of a write proves
-			// nothing and is asked. The untouched control must not be.
-			time.Sleep(walker.RacyWindow + time.Second)
+			w.Settle()
 			f, evil := filepath.Join(w.Root, foo), filepath.Join(w.Home, ".claude", "skills", "evil", "SKILL.md")
 			// foo's frontmatter over evil's body: no byte of the body is in
 			// the model's own calls.

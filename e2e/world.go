@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillwire/skillwire/walker"
 )
 
 // The binaries a run uses, set once by TestMain: skillwire built from the
@@ -87,6 +89,11 @@ func (w *World) Write(rel, content string) string {
 	}
 	return p
 }
+
+// Settle waits past walker.RacyWindow, so that files written until now are
+// no longer racy. A copy read within that window of a write proves nothing,
+// and the gate rightly asks. A control that expects a quiet use needs this.
+func (w *World) Settle() { time.Sleep(walker.RacyWindow + time.Second) }
 
 // Skill writes a skill's SKILL.md with a name, a description and a body.
 func (w *World) Skill(dir, name, body string) string {
