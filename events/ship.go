@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"golang.org/x/sys/unix"
 )
@@ -35,20 +34,11 @@ func Enabled(getenv func(string) (string, bool)) bool {
 
 // NewExporter is the OTLP/HTTP log exporter configured by the standard
 // OTEL_EXPORTER_OTLP_* variables. They are OTEL_EXPORTER_OTLP_ENDPOINT,
-// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE and their _LOGS_
-// forms. Its own retry is off. Ship retries, so that it knows when a
-// batch is delivered.
-func NewExporter(ctx context.Context, t ...Target) (sdklog.Exporter, error) {
-	opts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
-	for _, x := range t {
-		if x.Endpoint != "" {
-			opts = append(opts, otlploghttp.WithEndpointURL(x.Endpoint))
-		}
-		if len(x.Headers) > 0 {
-			opts = append(opts, otlploghttp.WithHeaders(x.Headers))
-		}
-	}
-	exp, err := otlploghttp.New(ctx, opts...)
+// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE, …_CLIENT_CERTIFICATE,
+// …_CLIENT_KEY and their _LOGS_ forms. It never retries. Ship retries, so
+// that it knows when a batch is delivered.
+func NewExporter(_ context.Context, t ...Target) (sdklog.Exporter, error) {
+	exp, err := newHTTPExporter(t)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrExporter, err)
 	}
