@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"golang.org/x/sys/unix"
 )
@@ -31,28 +30,6 @@ func Enabled(getenv func(string) (string, bool)) bool {
 		return true
 	}
 	return false
-}
-
-// NewExporter is the OTLP/HTTP log exporter configured by the standard
-// OTEL_EXPORTER_OTLP_* variables. They are OTEL_EXPORTER_OTLP_ENDPOINT,
-// …_HEADERS, …_TIMEOUT, …_COMPRESSION, …_CERTIFICATE and their _LOGS_
-// forms. Its own retry is off. Ship retries, so that it knows when a
-// batch is delivered.
-func NewExporter(ctx context.Context, t ...Target) (sdklog.Exporter, error) {
-	opts := []otlploghttp.Option{otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
-	for _, x := range t {
-		if x.Endpoint != "" {
-			opts = append(opts, otlploghttp.WithEndpointURL(x.Endpoint))
-		}
-		if len(x.Headers) > 0 {
-			opts = append(opts, otlploghttp.WithHeaders(x.Headers))
-		}
-	}
-	exp, err := otlploghttp.New(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrExporter, err)
-	}
-	return exp, nil
 }
 
 // Target is where an administrator sends the events (managed
@@ -368,16 +345,3 @@ func export(ctx context.Context, c ShipConfig, recs []sdklog.Record) error {
 
 // ErrExporter: the OTLP exporter could not be made from its settings.
 var ErrExporter = errors.New("events: the OTLP exporter")
-
-// ShipOnce sends what is not yet delivered from the events kept in dir.
-// It uses a new exporter configured by the OTEL_EXPORTER_OTLP_* variables,
-// then shuts it down. It is one round of `skillwire events ship` or the
-// daemon.
-func ShipOnce(ctx context.Context, dir string, t Target) (Result, error) {
-	exp, err := NewExporter(ctx, t)
-	if err != nil {
-		return Result{}, err
-	}
-	defer exp.Shutdown(context.Background())
-	return Ship(ctx, ShipConfig{Dir: dir, Exporter: exp})
-}

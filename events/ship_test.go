@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,131 +11,29 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/collector/component/componenttest"
-	"go.opentelemetry.io/collector/config/configgrpc"
-	"go.opentelemetry.io/collector/config/configoptional"
-	"go.opentelemetry.io/collector/consumer"
-	"go.opentelemetry.io/collector/consumer/consumertest"
+	"github.com/skillwire/skillwire/internal/otlptest"
 	"go.opentelemetry.io/collector/pdata/plog"
-	"go.opentelemetry.io/collector/receiver"
-	"go.opentelemetry.io/collector/receiver/otlpreceiver"
-	"go.opentelemetry.io/collector/receiver/receivertest"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
 )
 
-// collector is the OpenTelemetry Collector's own OTLP receiver on
-// 127.0.0.1, HTTP only. It feeds a consumertest sink, optionally slowed.
-type collector struct {
-	t     testing.TB
-	addr  string
-	sink  *consumertest.LogsSink
-	delay time.Duration
-	rcv   receiver.Logs
-}
-
-func startCollector(t testing.TB, addr string, delay time.Duration, sink *consumertest.LogsSink) *collector {
-	t.Helper()
-	if addr == "" {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr = l.Addr().String()
-		l.Close()
-	}
-	if sink == nil {
-		sink = new(consumertest.LogsSink)
-	}
-	c := &collector{t: t, addr: addr, sink: sink, delay: delay}
-	f := otlpreceiver.NewFactory()
-	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
-	cfg.Protocols.GRPC = configoptional.None[configgrpc.ServerConfig]()
-	http := cfg.Protocols.HTTP.GetOrInsertDefault()
-	http.ServerConfig.NetAddr.Endpoint = addr
-	var next consumer.Logs = sink
-	if delay > 0 {
-		next, _ = consumer.NewLogs(func(ctx context.Context, ld plog.Logs) error {
-			time.Sleep(c.delay)
-			return sink.ConsumeLogs(ctx, ld)
-		})
-	}
-	rcv, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
+// newExporter is the SDK's OTLP/HTTP exporter as events/otlp makes it:
+// its own retry off. Made here, since events/otlp imports this package.
+func newExporter(tb testing.TB) sdklog.Exporter {
+	tb.Helper()
+	exp, err := otlploghttp.New(context.Background(), otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := rcv.Start(context.Background(), componenttest.NewNopHost()); err != nil {
-		t.Fatal(err)
-	}
-	c.rcv = rcv
-	t.Cleanup(c.stop)
-	return c
+	tb.Cleanup(func() { exp.Shutdown(context.Background()) })
+	return exp
 }
 
-func startCollectorWith(t testing.TB, consume consumer.ConsumeLogsFunc) *collector {
+func exporterFor(t *testing.T, c *otlptest.Collector) ShipConfig {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	f := otlpreceiver.NewFactory()
-	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
-	cfg.Protocols.GRPC = configoptional.None[configgrpc.ServerConfig]()
-	cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = addr
-	next, _ := consumer.NewLogs(consume)
-	rcv, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rcv.Start(context.Background(), componenttest.NewNopHost()); err != nil {
-		t.Fatal(err)
-	}
-	c := &collector{t: t, addr: addr, rcv: rcv}
-	t.Cleanup(c.stop)
-	return c
-}
-
-func (c *collector) stop() {
-	if c.rcv != nil {
-		c.rcv.Shutdown(context.Background())
-		c.rcv = nil
-	}
-}
-
-// received is every record's attributes, by metadata.uid.
-func (c *collector) received() map[string]map[string]any {
-	out := map[string]map[string]any{}
-	for _, ld := range c.sink.AllLogs() {
-		for i := 0; i < ld.ResourceLogs().Len(); i++ {
-			rl := ld.ResourceLogs().At(i)
-			for j := 0; j < rl.ScopeLogs().Len(); j++ {
-				recs := rl.ScopeLogs().At(j).LogRecords()
-				for k := 0; k < recs.Len(); k++ {
-					a := recs.At(k).Attributes().AsRaw()
-					a["(body)"] = recs.At(k).Body().Str()
-					a["(event_name)"] = recs.At(k).EventName()
-					a["(severity)"] = recs.At(k).SeverityNumber().String()
-					if v, ok := rl.Resource().Attributes().Get("service.name"); ok {
-						a["(service.name)"] = v.Str()
-					}
-					uid, _ := a["metadata.uid"].(string)
-					out[uid] = a
-				}
-			}
-		}
-	}
-	return out
-}
-
-func exporterFor(t *testing.T, c *collector) ShipConfig {
-	t.Helper()
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+c.addr)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+c.Addr)
 	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000")
-	exp, err := NewExporter(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { exp.Shutdown(context.Background()) })
+	exp := newExporter(t)
 	return ShipConfig{Exporter: exp, Attempts: 2, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond}
 }
 
@@ -171,7 +68,7 @@ func missing(want []string, got map[string]map[string]any) []string {
 // prompt.id are set. The body is the event's JSON.
 func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
 	dir := t.TempDir()
-	col := startCollector(t, "", 0, nil)
+	col := otlptest.Start(t, "", 0, nil)
 	sc := exporterFor(t, col)
 	sc.Dir = dir
 	var want []Event
@@ -188,7 +85,7 @@ func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
 	if res.Shipped != len(want) {
 		t.Errorf("shipped %d, want %d", res.Shipped, len(want))
 	}
-	got := col.received()
+	got := col.Received()
 	if len(got) != len(want) {
 		t.Fatalf("received %d, want %d", len(got), len(want))
 	}
@@ -236,14 +133,14 @@ func TestEventsArriveAtTheCollectorWithTheirAttributes(t *testing.T) {
 // back every event arrives.
 func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 	dir := t.TempDir()
-	col := startCollector(t, "", 0, nil)
+	col := otlptest.Start(t, "", 0, nil)
 	sc := exporterFor(t, col)
 	sc.Dir = dir
 	uids := appendN(t, dir, DefaultConfig, 50)
 	if _, err := Ship(context.Background(), sc); err != nil {
 		t.Fatal(err)
 	}
-	col.stop()
+	col.Stop()
 	uids = append(uids, appendN(t, dir, DefaultConfig, 70)...)
 	res, err := Ship(context.Background(), sc)
 	if err == nil {
@@ -252,7 +149,7 @@ func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 	if res.Shipped != 0 {
 		t.Errorf("shipped %d while down", res.Shipped)
 	}
-	col2 := startCollector(t, col.addr, 0, col.sink)
+	col2 := otlptest.Start(t, col.Addr, 0, col.Sink)
 	res, err = Ship(context.Background(), sc)
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +157,7 @@ func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 	if res.Shipped != 70 {
 		t.Errorf("after restart shipped %d, want 70", res.Shipped)
 	}
-	if m := missing(uids, col2.received()); len(m) > 0 {
+	if m := missing(uids, col2.Received()); len(m) > 0 {
 		t.Errorf("%d events lost", len(m))
 	}
 }
@@ -269,7 +166,7 @@ func TestCollectorDownThenBackLosesNothing(t *testing.T) {
 // it waits on the network. So a hook's append stays fast.
 func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
 	dir := t.TempDir()
-	col := startCollector(t, "", 300*time.Millisecond, nil)
+	col := otlptest.Start(t, "", 300*time.Millisecond, nil)
 	sc := exporterFor(t, col)
 	sc.Dir, sc.Batch = dir, 10
 	appendN(t, dir, DefaultConfig, 50)
@@ -302,7 +199,7 @@ func TestSlowCollectorDoesNotSlowAppending(t *testing.T) {
 // ships. The cursor follows the sequence numbers.
 func TestRotationMidShipLosesNothing(t *testing.T) {
 	dir := t.TempDir()
-	col := startCollector(t, "", 0, nil)
+	col := otlptest.Start(t, "", 0, nil)
 	sc := exporterFor(t, col)
 	sc.Dir, sc.Batch = dir, 7
 	small := Config{MaxBytes: 8 << 10, Keep: 50, LockWait: time.Second}
@@ -324,7 +221,7 @@ func TestRotationMidShipLosesNothing(t *testing.T) {
 	if seqs, _ := rotated(dir); len(seqs) < 3 {
 		t.Fatalf("only %d rotations: the test did not rotate mid-ship", len(seqs))
 	}
-	if m := missing(uids, col.received()); len(m) > 0 {
+	if m := missing(uids, col.Received()); len(m) > 0 {
 		t.Errorf("%d of %d events lost", len(m), len(uids))
 	}
 }
@@ -344,7 +241,7 @@ func TestACorruptCursorResendsRatherThanLoses(t *testing.T) {
 	for name, corrupt := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			col := startCollector(t, "", 0, nil)
+			col := otlptest.Start(t, "", 0, nil)
 			sc := exporterFor(t, col)
 			sc.Dir = dir
 			uids := appendN(t, dir, DefaultConfig, 20)
@@ -366,7 +263,7 @@ func TestACorruptCursorResendsRatherThanLoses(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, cursorName+".corrupt")); err != nil {
 				t.Error("the corrupt cursor was not kept aside")
 			}
-			if m := missing(uids, col.received()); len(m) > 0 {
+			if m := missing(uids, col.Received()); len(m) > 0 {
 				t.Errorf("%d events lost", len(m))
 			}
 			res, err = Ship(context.Background(), sc)
@@ -393,7 +290,7 @@ func flip(dir string, f func(*Cursor), fixSum bool) {
 // shipped are counted, not silently skipped.
 func TestRotatedAwayUnshippedIsReported(t *testing.T) {
 	dir := t.TempDir()
-	col := startCollector(t, "", 0, nil)
+	col := otlptest.Start(t, "", 0, nil)
 	sc := exporterFor(t, col)
 	sc.Dir = dir
 	appendN(t, dir, DefaultConfig, 3)
@@ -416,13 +313,9 @@ func BenchmarkShip100k(b *testing.B) {
 	// The collector counts and drops. A sink keeping 100,000 records would
 	// measure the test's garbage collector, not the shipping.
 	var got atomic.Int64
-	col := startCollectorWith(b, func(_ context.Context, ld plog.Logs) error { got.Add(int64(ld.LogRecordCount())); return nil })
-	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+col.addr)
-	exp, err := NewExporter(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer exp.Shutdown(context.Background())
+	col := otlptest.StartWith(b, func(_ context.Context, ld plog.Logs) error { got.Add(int64(ld.LogRecordCount())); return nil })
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+col.Addr)
+	exp := newExporter(b)
 	for b.Loop() {
 		os.Remove(filepath.Join(dir, cursorName))
 		res, err := Ship(context.Background(), ShipConfig{Dir: dir, Exporter: exp})

@@ -10,57 +10,46 @@ import (
 	"github.com/skillwire/skillwire/gate/shellcmd"
 )
 
-// bash answers a Bash call. A skillwire command that records a person's
-// decision is asked of the person under balanced and strict. Audit only
-// observes. Such a command is denied when project settings steer
-// skillwire. Every other command is left to Claude Code's own permissions.
+// bash answers a Bash call that decide read as what (ok) or could not
+// read (err). A skillwire command that records a person's decision is
+// asked of the person under balanced and strict. Audit only observes.
+// Such a command is denied when project settings steer skillwire. Every
+// other command never gets here: Handle leaves it to Claude Code's own
+// permissions before reading anything.
 //
 // A command the gate did not read is unknown: it may be a decision. It is
 // past a bound of shellcmd's, or unread by the deadline. It is answered as
 // a check that failed (fail), and denied when steered.
-func (h HookEnv) bash(ctx context.Context, command string) answerer {
+func bash(what string, err error) answerer {
 	answer := func(a Answer, reason, note, dir string) Response {
 		return respond(hookio.EventPreToolUse, hookio.PreToolUseOutput, Outcome{Answer: a, Reason: reason, Note: note}, dir)
 	}
-	unread := func(p Policy, err error, dir string) Response {
+	unread := func(p Policy, dir string) Response {
 		f := fail(p, err)
 		if f.Answer == None {
 			return answer(None, "", f.Note, "")
 		}
 		return answer(f.Answer, f.Note, "", dir)
 	}
-	reason := func(what string) string {
-		return "the model's Bash call runs skillwire " + strconv.Quote(what) +
-			", a decision only a person makes: allow it only if you asked for it"
-	}
-	// The command is read last, once the store is found. So the read has
-	// what is left of the hook's deadline.
+	reason := "the model's Bash call runs skillwire " + strconv.Quote(what) +
+		", a decision only a person makes: allow it only if you asked for it"
 	return answerer{
-		steered: func(r string) Response {
-			if _, ok, err := decide(ctx, command); ok || err != nil {
-				return answer(Deny, r, "", "")
-			}
-			return Response{}
-		},
+		steered: func(r string) Response { return answer(Deny, r, "", "") },
 		noEnv: func(error) Response {
-			what, ok, err := decide(ctx, command)
-			switch {
-			case err != nil:
-				return unread(Strict, err, "") // the person's policy is unknown
-			case ok:
-				return answer(Ask, reason(what), "", "")
+			if err != nil {
+				return unread(Strict, "") // the person's policy is unknown
 			}
-			return Response{}
+			return answer(Ask, reason, "", "")
 		},
-		judge: func(ctx context.Context, env Env) Response {
-			what, ok, err := decide(ctx, command)
+		judge: func(_ context.Context, env Env) Response {
+			p := fallbackPolicy(env.Store)
 			switch {
 			case err != nil:
-				return unread(fallbackPolicy(env.Store), err, env.Store.Dir)
-			case !ok || fallbackPolicy(env.Store) == Audit:
+				return unread(p, env.Store.Dir)
+			case p == Audit:
 				return Response{}
 			}
-			return answer(Ask, reason(what), "", env.Store.Dir)
+			return answer(Ask, reason, "", env.Store.Dir)
 		},
 	}
 }

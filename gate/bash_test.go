@@ -109,3 +109,25 @@ func TestABashCommandUnreadByTheDeadlineIsAnsweredByPolicy(t *testing.T) {
 		})
 	}
 }
+
+// Issue #34: a Bash command that records no decision is answered before
+// the gate locates anything. No settings are read, no store is opened, no
+// candidate is discovered (For is never called). The control: a decision
+// is located, then asked.
+func TestABashCommandThatDecidesNothingLocatesNothing(t *testing.T) {
+	tr := newTree(t)
+	tr.deliver()
+	tr.policy(Strict)
+	located := 0
+	h := tr.hook(&located)
+	for _, cmd := range []string{"ls -la && git status", "go test ./...", "skillwire status", "cat $(ls) | grep -v skillwire"} {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": tr.project, "tool_input": map[string]any{"command": cmd}})
+		if r := Handle(context.Background(), hookio.EventPreToolUse, b, h); r.Out != nil || r.Notes != nil || located != 0 {
+			t.Errorf("%q: %+v, located %d times, want nothing and never", cmd, r, located)
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": tr.project, "tool_input": map[string]any{"command": "skillwire trust add ci"}})
+	if r := Handle(context.Background(), hookio.EventPreToolUse, b, h); r.Answer != Ask || located != 1 {
+		t.Errorf("the control: %+v, located %d times, want an ask after locating once", r, located)
+	}
+}

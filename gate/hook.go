@@ -65,7 +65,13 @@ func Handle(ctx context.Context, event string, input []byte, h HookEnv) Response
 			}
 		}
 		if in.Tool == hookio.ToolBash {
-			return h.guarded(ctx, in.Cwd, h.bash(ctx, in.Command))
+			// Most commands touch nothing skillwire gates. They are let
+			// through before any setting, store or candidate is read.
+			what, ok, err := decide(ctx, in.Command)
+			if err == nil && !ok {
+				return Response{}
+			}
+			return h.guarded(ctx, in.Cwd, bash(what, err))
 		}
 		kind, ok := resolve.KindOfTool(in.Tool)
 		if !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/skillwire/skillwire/claude/managed"
 	"github.com/skillwire/skillwire/events"
@@ -89,7 +90,7 @@ Delivery is at least once: de-duplicate on metadata.uid.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			res, err := events.ShipOnce(ctx, w.stateDir, target(w))
+			res, err := shipOnce(ctx, w)
 			if errors.Is(err, events.ErrExporter) {
 				return fail(exitUsage, "%v", err)
 			}
@@ -117,9 +118,23 @@ func shipper(s *streams, w *world) func(context.Context) error {
 		return nil
 	}
 	return func(ctx context.Context) error {
-		_, err := events.ShipOnce(ctx, w.stateDir, target(w))
+		_, err := shipOnce(ctx, w)
 		return err
 	}
+}
+
+// shipOnce is one round of shipping, run by the shipper binary beside
+// this one.
+func shipOnce(ctx context.Context, w *world) (events.Result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return events.Result{}, fmt.Errorf("%w: %w", events.ErrExporter, err)
+	}
+	bin, err := events.ShipperBeside(exe)
+	if err != nil {
+		return events.Result{}, fmt.Errorf("%w: %w", events.ErrExporter, err)
+	}
+	return events.ShipVia(ctx, bin, w.stateDir, target(w))
 }
 
 // shipping reports whether the events are shipped: the person's switch, or

@@ -44,7 +44,7 @@ func Resolve(kind resolve.Kind, name string, found []Located) []Located {
 		}
 		// A skill of its own may bear a colon in its frontmatter name: the
 		// client loads "evil:skill" by it, so it answers to the whole name.
-		unknown := readNames(kind, found)
+		unknown := readNames(kind, found, name)
 		for i, l := range found {
 			if l.Cand.Scope != resolve.Plugin && resolve.Reaches(kind, l.Cand.Kind) &&
 				(l.Cand.Name != nil && l.Cand.AnswersTo(kind, name, true) || slices.Contains(unknown, i)) {
@@ -53,7 +53,7 @@ func Resolve(kind resolve.Kind, name string, found []Located) []Located {
 		}
 		return out
 	}
-	unknown := readNames(kind, found)
+	unknown := readNames(kind, found, name)
 	cands := make([]resolve.Candidate, len(found))
 	for i := range found {
 		cands[i] = found[i].Cand
@@ -88,8 +88,16 @@ const nameChunk = 8
 // kind reaches. It reads only the front file, through the walker. It
 // returns the indexes of those whose name could not be read, or was not
 // read within nameBudget.
-func readNames(kind resolve.Kind, found []Located) []int {
+//
+// With typed set, a front file is parsed only when it may name typed
+// (mayName), or when its folder answers to typed. The folder's candidate
+// needs its real name, which can take it out of the by-name reading. So
+// the parsing is bounded by the candidates that may be typed, not by the
+// others on disk (issue 34). A file left unparsed keeps a nil name: it
+// answers only by its folder, which is not typed.
+func readNames(kind resolve.Kind, found []Located, typed string) []int {
 	start := time.Now()
+	filter := typed != "" && literalName(kind, typed)
 	var unknown []int
 	for lo := 0; lo < len(found); {
 		hi := lo + 1
@@ -110,7 +118,16 @@ func readNames(kind resolve.Kind, found []Located) []int {
 				for i, l := range chunk {
 					names[i] = l.Name
 				}
-				for i, f := range walker.Fronts(chunk[0].Root.Spec(), names) {
+				var parse func(int, []byte) bool
+				if filter {
+					parse = func(i int, data []byte) bool {
+						return chunk[i].Cand.AnswersTo(kind, typed, false) || mayName(data, typed)
+					}
+				}
+				for i, f := range walker.FrontsIf(chunk[0].Root.Spec(), names, parse) {
+					if f.Skipped {
+						continue
+					}
 					name, ok := resolve.FrontName(f)
 					if !ok {
 						unknown = append(unknown, lo+c+i)
@@ -122,6 +139,31 @@ func readNames(kind resolve.Kind, found []Located) []int {
 		lo = hi
 	}
 	return unknown
+}
+
+// literalName reports whether every YAML spelling of typed holds its bytes
+// as they are. That is so for a skill or command name, compared byte for
+// byte, of printable ASCII but quotes and backslash. Then plain, quoted
+// and block scalars all hold it verbatim: folding adds a space, and an
+// escape needs a backslash. An agent's name is compared folded
+// (claude.AgentKey), so any spelling may match.
+func literalName(kind resolve.Kind, typed string) bool {
+	if kind != resolve.Skill && kind != resolve.Command {
+		return false
+	}
+	for i := range len(typed) {
+		if c := typed[i]; c <= ' ' || c >= 0x7f || c == '"' || c == '\\' || c == '\'' {
+			return false
+		}
+	}
+	return true
+}
+
+// mayName reports whether a front file's bytes may give the frontmatter
+// name typed, a literalName. They must hold it, or an escape that could
+// spell it. A NUL may mean another encoding than UTF-8: that counts too.
+func mayName(data []byte, typed string) bool {
+	return bytes.Contains(data, []byte(typed)) || bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, 0) >= 0
 }
 
 // maxPluginJSON bounds the plugin.json read to learn a plugin's name, as

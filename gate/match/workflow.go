@@ -93,7 +93,7 @@ func Agents(found []Located) func(names []string) []Started {
 	var plugins []int
 	byKey := map[string][]int{}
 	unknownName := map[int]bool{}
-	for _, i := range readNames(resolve.Agent, found) {
+	for _, i := range readNames(resolve.Agent, found, "") {
 		unknownName[i] = true
 	}
 	for i, l := range found {

@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"internal/pathname":  0,
 	"internal/shellword": 0,
 	"internal/testtree":  0,
+	"internal/otlptest":  0,
 	"anomaly":            0,
 	"baseline/verdict":   0,
 	"claude/hookio":      0,
@@ -37,6 +38,7 @@ var layer = map[string]int{
 	"claude/config/jsonread":      1,
 	"snapshot/content":            2,
 	"events":                      2,
+	"events/otlp":                 3,
 	"walker":                      2,
 	"baseline/hookstate":          2,
 	"baseline/trust":              2,
@@ -77,6 +79,7 @@ var layer = map[string]int{
 
 	// Entry points.
 	"cmd/skillwire":            9,
+	"cmd/skillwire-ship":       9,
 	"internal/bench/daemonlat": 9,
 	"internal/bench/floor":     9,
 	"internal/bench/gentree":   9,
