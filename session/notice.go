@@ -36,7 +36,7 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 		parts = append(parts, "skillwire's hooks are incomplete")
 	}
 	if unheldMods(in) > 0 {
-		parts = append(parts, "a mod is loaded and skillwire's hooks in user settings cannot hold against it: run `sudo skillwire hook install --managed`")
+		parts = append(parts, modsUnheldNotice(in.ModPolicy))
 	}
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
