@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/pathname"
 )
@@ -61,15 +62,16 @@ func (m ModPolicy) ManagedModsOnly() bool {
 func (m ModPolicy) Held() bool { return m.ManagedModsOnly() }
 
 // String is the mod policy in force, and why, in fixed words and the
-// files' paths (the caller escapes them).
+// files' paths, escaped.
 func (m ModPolicy) String() string {
+	q := func(p string) string { return anomaly.QuoteBytes([]byte(p)) }
 	switch {
 	case m.ManagedModsOnly():
-		return "managed mods only: " + m.ModsOnly + " sets allowManagedModsOnly, so a person's mod does not load"
+		return "managed mods only: " + q(m.ModsOnly) + " sets allowManagedModsOnly, so a person's mod does not load"
 	case m.Unseated != "":
-		return "any mod loads: " + m.Unseated + " sets prependPlugins without " + SecDefault + ", which turns the client's security default off"
+		return "any mod loads: " + q(m.Unseated) + " sets prependPlugins without " + SecDefault + ", which turns the client's security default off"
 	case m.NotModsOnly != "":
-		return "not known to hold: " + m.NotModsOnly + " sets allowManagedModsOnly to something other than true"
+		return "not known to hold: " + q(m.NotModsOnly) + " sets allowManagedModsOnly to something other than true"
 	case m.ModsOnly != "":
 		return "any mod loads: allowManagedModsOnly is set, but no managed settings file seats the client's security default"
 	case !m.Seated:

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -68,6 +70,77 @@ type statusJSON struct {
 	// HooksIncomplete is skillwire's own install when it lacks some of its
 	// hooks (settings.IncompleteIn), null when it has them all or none.
 	HooksIncomplete *hooksIncompleteJSON `json:"hooks_incomplete"`
+	// Mods are the plugins on disk whose hooks file lists modules;
+	// ModsUnknown, that some could not be observed whole. ModPolicy is
+	// what holds against them.
+	Mods        []modJSON     `json:"mods"`
+	ModsUnknown bool          `json:"mods_unknown"`
+	ModPolicy   modPolicyJSON `json:"mod_policy"`
+}
+
+// modJSON is one mod: its candidate and what its hooks files list, as
+// facts told.
+type modJSON struct {
+	ID    string       `json:"id,omitempty"`
+	Scope claude.Scope `json:"scope"`
+	Name  *string      `json:"name"`
+	Facts []string     `json:"facts"`
+}
+
+// modPolicyJSON is settings.ModPolicy: whether a mod is held, the client's
+// policy in force and why, and what to run when it is not held.
+type modPolicyJSON struct {
+	Held            bool   `json:"held"`
+	ManagedHooks    bool   `json:"managed_hooks"`
+	ManagedModsOnly bool   `json:"managed_mods_only"`
+	Seated          bool   `json:"security_default_seated"`
+	Policy          string `json:"policy"`
+	Advice          string `json:"advice,omitempty"`
+}
+
+func modsOf(w *world, rep *review.Status) ([]modJSON, modPolicyJSON) {
+	out := []modJSON{}
+	for _, m := range rep.Mods {
+		j := modJSON{ID: m.ID, Scope: m.Root.Scope, Facts: installRecord(m.Facts)}
+		if n, ok := w.display(m.Root.Path, m.Root.Kind, m.Name); ok {
+			j.Name = &n
+		}
+		out = append(out, j)
+	}
+	p := rep.ModPolicy
+	return out, modPolicyJSON{Held: p.Held(), ManagedHooks: p.ManagedHooks, ManagedModsOnly: p.ManagedModsOnly(), Seated: p.Seated && p.Unseated == "",
+		Policy: p.String(), Advice: p.Advice()}
+}
+
+// printMods names each mod with its facts, says when some may be unseen,
+// and gives the mod policy in force.
+func printMods(w io.Writer, out *statusJSON) {
+	for _, m := range out.Mods {
+		fmt.Fprintf(w, "mod: %s %s %s: %s\n", orDash(&m.ID), m.Scope, displayName(m.Name), strings.Join(m.Facts, "; "))
+	}
+	if out.ModsUnknown {
+		fmt.Fprintln(w, "mods: a folder that holds plugins was not observed whole, so a mod may be there untold")
+	}
+	p := out.ModPolicy
+	switch {
+	case p.Held:
+		fmt.Fprintf(w, "mod policy: %s\n", p.Policy)
+	case len(out.Mods) > 0 || out.ModsUnknown:
+		fmt.Fprintf(w, "mod policy: %s; not held: %s\n", p.Policy, p.Advice)
+	default:
+		fmt.Fprintf(w, "mod policy: %s (no mod present)\n", p.Policy)
+	}
+}
+
+// modRoots observes the world's roots that hold plugins, for their mods,
+// with the folders sessions added (--plugin-dir) the store knows.
+func modRoots(ctx context.Context, w *world) []baseline.Observation {
+	mw := *w
+	if added, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home); err == nil {
+		mw.roots = append(slices.Clone(w.roots), added...)
+	}
+	mw.roots = slices.DeleteFunc(slices.Clone(mw.roots), func(r claude.Root) bool { return !settings.HoldsMods(r.Kind) })
+	return mw.observations(walker.Scan(ctx, mw.specs(), walker.DefaultConfig()))
 }
 
 // hooksIncompleteJSON is settings.Incomplete: the file, the missing hooks'
@@ -147,8 +220,18 @@ disableAllHooks: where one sets it, Claude Code runs none of skillwire's
 hooks (no advisory, no gate), and status says so first (--json
 "hooks_off"), with what to do.
 
+It observes the folders that hold plugins for mods (a plugin whose hooks
+file lists "modules": in-process code above every hook of settings but
+managed ones), since a mod can mute the session start that would tell
+one. Each is named with what it lists (--json "mods"), then the client's
+mod policy in force and why (--json "mod_policy"): only managed
+allowManagedModsOnly, with the client's security default seated, keeps a
+person's mod from loading.
+
 Exit 0, 3 when any adverse verdict is in the store, any candidate is
-pending or halted, a settings file stops skillwire's hooks, or a plugin's
+pending or halted, a settings file stops skillwire's hooks, a mod is
+present (or a folder that holds plugins was not observed whole) and the
+mod policy does not keep it from loading, or a plugin's
 folder disagrees with installed_plugins.json (--json "install_record"), 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
@@ -159,7 +242,8 @@ been recorded yet (which says nothing about what is installed).`,
 				return err
 			}
 			rep := review.Report(review.StatusConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places,
-				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown})
+				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown,
+				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), w) }})
 			out := statusOf(w, &rep)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
@@ -185,7 +269,8 @@ been recorded yet (which says nothing about what is installed).`,
 func statusOf(w *world, rep *review.Status) statusJSON {
 	out := statusJSON{Baseline: rep.Health, Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{},
 		Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{}, Gate: []baseline.Note{},
-		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete)}
+		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown}
+	out.Mods, out.ModPolicy = modsOf(w, rep)
 	if rep.Err != nil && out.Baseline != baseline.Absent {
 		out.Error = defang(rep.Err.Error())
 	}
@@ -283,6 +368,7 @@ func printStatusChanges(w io.Writer, out *statusJSON) {
 }
 
 func printStatus(s *streams, out *statusJSON) {
+	printMods(s.out, out)
 	printHooksOff(s.out, out.HooksOff)
 	printInstallRecord(s.out, out.InstallRecord)
 	if i := out.HooksIncomplete; i != nil {
