@@ -74,8 +74,8 @@ type Mod struct {
 	Facts []config.Fact
 }
 
-// modsOf are the mods of obs, and whether some could not be known.
-func modsOf(obs []baseline.Observation) (mods []Mod, unknown bool) {
+// ModsOf are the mods of obs, and whether some could not be known.
+func ModsOf(obs []baseline.Observation) (mods []Mod, unknown bool) {
 	for _, o := range obs {
 		if o.Walk == nil || !settings.HoldsMods(o.Root.Kind) {
 			continue
@@ -99,7 +99,7 @@ func Report(c StatusConfig) Status {
 	s := Status{HooksOff: settings.HooksOffIn(c.Places), InstallRecord: pluginrecord.Facts(c.Places),
 		HooksIncomplete: settings.IncompleteIn(c.Places), ModPolicy: settings.ModPolicyOf(c.Places)}
 	if c.Observe != nil {
-		s.Mods, s.ModsUnknown = modsOf(c.Observe())
+		s.Mods, s.ModsUnknown = ModsOf(c.Observe())
 	}
 	var subjects reconcile.Subjects
 	s.Err = baseline.View(c.Store, func(tx *baseline.Tx) error {
