@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/internal/pathname"
 )
 
@@ -47,6 +48,19 @@ type ModPolicy struct {
 // file can list modules.
 func HoldsMods(k claude.Kind) bool {
 	return k == claude.Plugins || k == claude.PluginSources || k == claude.Skills
+}
+
+// ModTexts are the hooks modules the form canon of a candidate of a root
+// of kind k lists, as facts told (escaped); nil when it is no mod.
+func ModTexts(k claude.Kind, canon []byte) []string {
+	if !HoldsMods(k) {
+		return nil
+	}
+	var out []string
+	for _, f := range config.ModuleFacts(canon) {
+		out = append(out, f.String())
+	}
+	return out
 }
 
 // ManagedModsOnly reports whether the client keeps every person's mod

@@ -13,7 +13,6 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
-	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/pluginrecord"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
@@ -216,9 +215,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.Partial = c.Partial()
 		cj.Anomalies = nonNil(walkerReasons(c))
 		cj.AnomalyEntries = anomalyEntries(c)
-		if settings.HoldsMods(st.Root.Kind) {
-			cj.Mods = installRecord(config.ModuleFacts(c.Canonical))
-		}
+		cj.Mods = settings.ModTexts(st.Root.Kind, c.Canonical)
 	}
 	cj.Digest = hashString(st.Digest())
 	status := st.Status()
