@@ -53,6 +53,9 @@ type Status struct {
 	// runs. HooksIncomplete is skillwire's install lacking some hooks.
 	HooksOff        []settings.HooksOff
 	HooksIncomplete *settings.Incomplete
+	// HooksInstalled: skillwire's SessionStart hook is in a settings file
+	// the client reads. Without it no session is told anything.
+	HooksInstalled bool
 	// InstallRecord is where a plugin's folder disagrees with the
 	// client's own record of what it installed.
 	InstallRecord []config.Fact
@@ -97,7 +100,7 @@ func ModsOf(obs []baseline.Observation) (mods []Mod, unknown bool) {
 // in one read. The audit logs are read after the store is closed.
 func Report(c StatusConfig) Status {
 	s := Status{HooksOff: settings.HooksOffIn(c.Places), InstallRecord: pluginrecord.Facts(c.Places),
-		HooksIncomplete: settings.IncompleteIn(c.Places), ModPolicy: settings.ModPolicyOf(c.Places)}
+		HooksIncomplete: settings.IncompleteIn(c.Places), HooksInstalled: settings.Installed(c.Places), ModPolicy: settings.ModPolicyOf(c.Places)}
 	if c.Observe != nil {
 		s.Mods, s.ModsUnknown = ModsOf(c.Observe())
 	}

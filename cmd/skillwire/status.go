@@ -24,11 +24,12 @@ import (
 
 // statusEntryJSON is S in DESIGN.md §7.
 type statusEntryJSON struct {
-	ID      string  `json:"id"`
-	Kind    string  `json:"kind"`
-	Name    *string `json:"name"`
-	Status  string  `json:"status"`
-	Verdict *string `json:"verdict"`
+	ID      string       `json:"id"`
+	Scope   claude.Scope `json:"scope"`
+	Kind    string       `json:"kind"`
+	Name    *string      `json:"name"`
+	Status  string       `json:"status"`
+	Verdict *string      `json:"verdict"`
 	// Pending and halted entries: why auto-accept halted, and how often
 	// sessions were told.
 	Halt      string     `json:"halt,omitempty"`
@@ -59,7 +60,10 @@ type statusJSON struct {
 	// Anomalous are the entries above whose last delivered observation
 	// holds an anomaly, listed again together.
 	Anomalous []statusEntryJSON `json:"anomalous"`
-	Daemon    daemonJSON        `json:"daemon"`
+	// Changed are the unvetted entries that changed since their first
+	// use, listed again: what a session's notice counts as "changed".
+	Changed []statusEntryJSON `json:"changed_unreviewed"`
+	Daemon  daemonJSON        `json:"daemon"`
 	// Gate is what the gate asked and denied lately, newest first.
 	Gate []baseline.Note `json:"gate"`
 	// HooksOff are the settings files that stop skillwire's hooks.
@@ -70,6 +74,9 @@ type statusJSON struct {
 	// HooksIncomplete is skillwire's own install when it lacks some of its
 	// hooks (settings.IncompleteIn), null when it has them all or none.
 	HooksIncomplete *hooksIncompleteJSON `json:"hooks_incomplete"`
+	// HooksInstalled: skillwire's SessionStart hook is in a settings file
+	// the client reads; without it no session is told anything.
+	HooksInstalled bool `json:"hooks_installed"`
 	// Mods are the plugins on disk whose hooks file lists modules;
 	// ModsUnknown, that some could not be observed whole. ModPolicy is
 	// what holds against them.
@@ -269,7 +276,8 @@ been recorded yet (which says nothing about what is installed).`,
 func statusOf(w *world, rep *review.Status) statusJSON {
 	out := statusJSON{Baseline: rep.Health, Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{},
 		Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{}, Gate: []baseline.Note{},
-		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown}
+		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown,
+		HooksInstalled: rep.HooksInstalled, Changed: []statusEntryJSON{}}
 	out.Mods, out.ModPolicy = modsOf(w, rep)
 	if rep.Err != nil && out.Baseline != baseline.Absent {
 		out.Error = defang(rep.Err.Error())
@@ -288,6 +296,11 @@ func statusOf(w *world, rep *review.Status) statusJSON {
 				e.Changes = rc.Files()
 			}
 			*l.dst = append(*l.dst, e)
+		}
+	}
+	for _, e := range out.Unvetted {
+		if len(e.Changes) > 0 && e.Status != "removed" {
+			out.Changed = append(out.Changed, e)
 		}
 	}
 	return out
@@ -310,7 +323,7 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 }
 
 func statusEntry(w *world, r *baseline.Record) statusEntryJSON {
-	e := statusEntryJSON{ID: r.ID, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
+	e := statusEntryJSON{ID: r.ID, Scope: r.Scope, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
 	if r.Halt != nil {
 		e.Halt = r.Halt.Reason
 	}
@@ -368,6 +381,9 @@ func printStatusChanges(w io.Writer, out *statusJSON) {
 }
 
 func printStatus(s *streams, out *statusJSON) {
+	if !out.HooksInstalled {
+		fmt.Fprintln(s.out, "hooks: skillwire's hooks are not installed: no session is told anything and nothing is gated; run: skillwire hook install (or sudo skillwire hook install --managed --managed-mods-only)")
+	}
 	printMods(s.out, out)
 	printHooksOff(s.out, out.HooksOff)
 	printInstallRecord(s.out, out.InstallRecord)
@@ -389,14 +405,15 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous},
+		{"changed since first use, never reviewed", out.Changed}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 		for _, e := range l.list {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Scope, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
 			if e.Told > 0 {
 				fmt.Fprintf(tw, "\ttold %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
 			}
