@@ -601,3 +601,56 @@ func TestAMuteModIsToldByStatusAndHookInstall(t *testing.T) {
 		})
 	}
 }
+
+// The advisory and the person's line say what holds against a loaded mod
+// (issue 30). The mod in <config>/skills/us only observes. In user
+// settings both say skillwire cannot hold against it. In managed settings
+// alone the advisory arrives, and both say the mod can still rewrite what
+// a deny returns, naming --managed-mods-only. Control: with the client's
+// allowManagedModsOnly the mod is left out and neither says a word of it.
+func TestTheSessionSaysWhatHoldsAgainstAMod(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, install  string // "" user settings; else hook install's flags
+		model, person  string // "" none
+		managed, loads bool
+	}{
+		{"user settings", "", "above skillwire's hooks in user settings, so skillwire cannot hold against it", "skillwire's hooks in user settings cannot hold against it", false, true},
+		{"managed alone", "--managed", "it can still rewrite what a deny returns (session.append)", "can rewrite what skillwire's managed hooks deny", true, true},
+		{"control: managed, allowManagedModsOnly", "--managed --managed-mods-only", "", "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			marker := filepath.Join(w.Root, "marker")
+			w.Mod("home/.claude/skills/us", ModFolder{Name: "other", Source: markerModule(marker, "session.start")})
+			run := w.Claude
+			if tc.managed {
+				w.Install(strings.Fields(tc.install)...)
+				run = w.ClaudeManaged
+			} else {
+				w.Install()
+			}
+			run(model(t, nil), Run{Prompt: "hello"}) // the first run accepts the baseline
+			m := model(t, nil)
+			r := run(m, Run{Prompt: "hello"})
+			if got := Marker(marker) != ""; got != tc.loads {
+				t.Fatalf("the mod ran: %v, want %v: the premise changed", got, tc.loads)
+			}
+			const run2 = "sudo skillwire hook install --managed --managed-mods-only"
+			adv := advisory(m)
+			if tc.model == "" {
+				if strings.Contains(adv, "cannot hold") || strings.Contains(r.Debug, "a mod is loaded") {
+					t.Errorf("told of a mod that did not load:\n%s", adv)
+				}
+				return
+			}
+			if !strings.Contains(adv, tc.model) || !strings.Contains(adv, run2) {
+				t.Errorf("the advisory does not say %q and %q:\n%s", tc.model, run2, adv)
+			}
+			if !strings.Contains(r.Debug, `"systemMessage":"skillwire: `) || !strings.Contains(r.Debug, tc.person) {
+				t.Errorf("the person's line does not say %q", tc.person)
+			}
+		})
+	}
+}
