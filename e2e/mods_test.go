@@ -531,3 +531,126 @@ func TestManagedModsOnlyKeepsAPersonsModFromLoading(t *testing.T) {
 		})
 	}
 }
+
+// A mute mod keeps the advisory from running, so status and hook install
+// tell it (issue 30). The mod sits in <config>/skills/us, a place it loads
+// from and status observes. Installed in user settings, the mod runs (its
+// marker) and no advisory reaches the model. status still names the mod,
+// its policy "not held"; hook install says user settings are a notice,
+// not a gate. Installed --managed --managed-mods-only, the client leaves
+// the mod out and the advisory arrives; status says the policy holds.
+// Control: the same folder without "modules": the advisory arrives, and
+// neither names a mod.
+func TestAMuteModIsToldByStatusAndHookInstall(t *testing.T) {
+	t.Parallel()
+	mute := ""
+	for _, h := range modHandlers {
+		if strings.HasPrefix(h.name, "mute") {
+			mute = h.on
+		}
+	}
+	for _, tc := range []struct {
+		name              string
+		unlisted, managed bool
+	}{
+		{"user settings", false, false},
+		{"managed, allowManagedModsOnly", false, true},
+		{"control: no modules", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := blockedWorld(t, true)
+			marker := filepath.Join(w.Root, "marker")
+			w.Mod("home/.claude/skills/us", ModFolder{Name: "other", Source: handlerModule(mute, marker, ""), Unlisted: tc.unlisted})
+			run := w.Claude
+			if tc.managed {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+				w.Install("--managed", "--managed-mods-only")
+				run = w.ClaudeManaged
+			} else {
+				out := w.MustSkillwire(nil, "hook", "install", "--yes")
+				if got := strings.Contains(out, "notice against a mod, not a gate") && strings.Contains(out, "--managed"); got == tc.unlisted {
+					t.Errorf("hook install says user settings are a notice: %v, want %v:\n%s", got, !tc.unlisted, out)
+				}
+			}
+			m := model(t, nil)
+			r := run(m, Run{Prompt: "hello"})
+			muted := !tc.unlisted && !tc.managed
+			if got := Marker(marker) != ""; got != muted {
+				t.Errorf("the mod ran: %v, want %v", got, muted)
+			}
+			if got := strings.Contains(advisory(m), "verdict BLOCK"); got == muted {
+				t.Errorf("the advisory reached the model: %v, want %v (%q)", got, !muted, advisory(m))
+			}
+			if _, judged := ModJudged(r.Debug, "other@skills-dir"); tc.managed && judged != "hooks module left out by cc-plugin-sec-default" {
+				t.Errorf("the client judged the mod %q under allowManagedModsOnly", judged)
+			}
+			out, code := w.Skillwire("status")
+			if code != 3 {
+				t.Errorf("status exit %d, want 3 (a BLOCK is in the store)", code)
+			}
+			if got := strings.Contains(out, "mod: ") && strings.Contains(out, `hooks module "./register.js"`); got == tc.unlisted {
+				t.Errorf("status names the mod: %v, want %v:\n%s", got, !tc.unlisted, out)
+			}
+			if got := strings.Contains(out, "; not held: "); got != muted {
+				t.Errorf("status says the mod is not held: %v, want %v:\n%s", got, muted, out)
+			}
+			if got := strings.Contains(out, "mod policy: managed mods only"); got != tc.managed {
+				t.Errorf("status says the policy holds: %v, want %v:\n%s", got, tc.managed, out)
+			}
+		})
+	}
+}
+
+// The advisory and the person's line say what holds against a loaded mod
+// (issue 30). The mod in <config>/skills/us only observes. In user
+// settings both say skillwire cannot hold against it. In managed settings
+// alone the advisory arrives, and both say the mod can still rewrite what
+// a deny returns, naming --managed-mods-only. Control: with the client's
+// allowManagedModsOnly the mod is left out and neither says a word of it.
+func TestTheSessionSaysWhatHoldsAgainstAMod(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, install  string // "" user settings; else hook install's flags
+		model, person  string // "" none
+		managed, loads bool
+	}{
+		{"user settings", "", "above skillwire's hooks in user settings, so skillwire cannot hold against it", "skillwire's hooks in user settings cannot hold against it", false, true},
+		{"managed alone", "--managed", "it can still rewrite what a deny returns (session.append)", "can rewrite what skillwire's managed hooks deny", true, true},
+		{"control: managed, allowManagedModsOnly", "--managed --managed-mods-only", "", "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			marker := filepath.Join(w.Root, "marker")
+			w.Mod("home/.claude/skills/us", ModFolder{Name: "other", Source: markerModule(marker, "session.start")})
+			run := w.Claude
+			if tc.managed {
+				w.Install(strings.Fields(tc.install)...)
+				run = w.ClaudeManaged
+			} else {
+				w.Install()
+			}
+			run(model(t, nil), Run{Prompt: "hello"}) // the first run accepts the baseline
+			m := model(t, nil)
+			r := run(m, Run{Prompt: "hello"})
+			if got := Marker(marker) != ""; got != tc.loads {
+				t.Fatalf("the mod ran: %v, want %v: the premise changed", got, tc.loads)
+			}
+			const run2 = "sudo skillwire hook install --managed --managed-mods-only"
+			adv := advisory(m)
+			if tc.model == "" {
+				if strings.Contains(adv, "cannot hold") || strings.Contains(r.Debug, "a mod is loaded") {
+					t.Errorf("told of a mod that did not load:\n%s", adv)
+				}
+				return
+			}
+			if !strings.Contains(adv, tc.model) || !strings.Contains(adv, run2) {
+				t.Errorf("the advisory does not say %q and %q:\n%s", tc.model, run2, adv)
+			}
+			if !strings.Contains(r.Debug, `"systemMessage":"skillwire: `) || !strings.Contains(r.Debug, tc.person) {
+				t.Errorf("the person's line does not say %q", tc.person)
+			}
+		})
+	}
+}

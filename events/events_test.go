@@ -67,6 +67,8 @@ func goldenCases() map[string]Event {
 		"hooks_disabled":    HooksDisabled(when, sett, "disableAllHooks"),
 		"install_record": InstallRecord(when, Candidate{ID: "swplug234567abcd", Kind: "plugin", Scope: "global", Name: "plug@mkt", Path: "/home/ana/.claude/plugins/cache/mkt/plug/1.0.0"},
 			"copyHash", `plugin "plug@mkt" at "/home/ana/.claude/plugins/cache/mkt/plug/1.0.0": its files differ from what Claude Code installed (copyHash)`),
+		"mod": Mod(daemon, plugin, "blake3:"+strings.Repeat("ef", 32), []string{`hooks module "./register.js" (listed in "hooks/hooks.json") runs in-process code that can answer, rewrite or drop every hook of your settings, skillwire's included`},
+			"any mod loads: no managed settings, so the client's security default is not seated", false),
 		"restore":        Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "/home/ana/.claude/skillwire/quarantine/swabcdefgh234567-1", nil),
 		"restore_failed": Restore(Origin{Time: when.Time, Via: "restore"}, skill, "blake3:"+strings.Repeat("ab", 32), "blake3:"+strings.Repeat("cd", 32), "", errors.New("the reviewed version is not kept")),
 	}

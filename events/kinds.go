@@ -213,6 +213,26 @@ func InstallRecord(o Origin, c Candidate, check, told string) Event {
 	return e
 }
 
+// Mod is a Detection Finding (2004) for plugin c whose hooks file lists
+// modules (issue 30). A mod runs in-process code above every hook of
+// settings but managed ones, skillwire's included. facts are what it
+// lists, as told (escaped). policy is the client's mod policy in force. It
+// is High, and Low only when held: the policy keeps it from loading.
+func Mod(o Origin, c Candidate, digest string, facts []string, policy string, held bool) Event {
+	sev := SeverityHigh
+	if held {
+		sev = SeverityLow
+	}
+	key := digest
+	if key == "" {
+		key = strings.Join(facts, ";")
+	}
+	e := finding(o, c, sev, "mod", key, c.Kind+" is a mod: in-process code above skillwire's hooks")
+	e.Message = c.Kind + " " + describe(c) + ": " + strings.Join(facts, "; ")
+	e.Unmapped.Skillwire = Fields{Event: "mod", Via: o.Via, Candidate: ref(c), Digest: digest, Facts: facts, ModPolicy: policy, Held: held}
+	return e
+}
+
 // Restore is File Remediation Activity (7002), activity Restore. The
 // candidate's tree is put back at digest to. The displaced tree (from) is
 // kept in quarantine. A failed restore has status Failure and err's text.

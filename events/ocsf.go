@@ -222,7 +222,7 @@ type Unmapped struct {
 // Fields are skillwire's own facts about an event.
 type Fields struct {
 	// Event names the kind: file_change, candidate, gate_answer, verdict,
-	// auto_accept, halt, restore, hooks_disabled, install_record.
+	// auto_accept, halt, restore, hooks_disabled, install_record, mod.
 	Event     string     `json:"event"`
 	Via       string     `json:"via,omitempty"`
 	Candidate *Candidate `json:"candidate,omitempty"`
@@ -248,6 +248,11 @@ type Fields struct {
 	Setting        string   `json:"setting,omitempty"`
 	// Check is the install-record check a plugin's folder failed.
 	Check string `json:"check,omitempty"`
+	// Facts are a mod's hooks modules as told. ModPolicy is the client's
+	// mod policy in force; Held, that it keeps the mod from loading.
+	Facts     []string `json:"facts,omitempty"`
+	ModPolicy string   `json:"mod_policy,omitempty"`
+	Held      bool     `json:"held,omitempty"`
 	// PathHex is the exact bytes of a path that is not valid UTF-8. JSON
 	// cannot hold them, so file.path carries U+FFFD in their place.
 	PathHex string `json:"path_hex,omitempty"`

@@ -136,7 +136,7 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 		case o.Canonical != nil:
 			ref.Facts = append(config.Facts(old, o.Canonical), rootOf[o.Root].claude("").StandingFacts(o.Name, o.Canonical)...)
 		case o.front != nil && old == nil:
-			ref.Facts = config.Facts(nil, o.front)
+			ref.Facts = append(config.Facts(nil, o.front), modFacts(rootOf[o.Root], o)...)
 		}
 		return ref
 	}
@@ -167,6 +167,8 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 				ref = tell(ref, l.Canonical, o)
 			} else if o.Canonical != nil {
 				ref = tell(ref, nil, o)
+			} else {
+				ref.Facts = modFacts(rootOf[o.Root], o) // a mod is told whenever its plugin changes
 			}
 			files := DiffFiles(&l.Manifest, &o.Manifest)
 			for k := range files {
@@ -182,6 +184,14 @@ func Compare(lock, observed *Lock, problems []Problem) *Report {
 		}
 	}
 	return r
+}
+
+// modFacts are the hooks modules a plugin's form lists (issue 30).
+func modFacts(r Root, o *Candidate) []config.Fact {
+	if o.front == nil {
+		return nil
+	}
+	return r.claude("").StandingFacts(o.Name, o.front)
 }
 
 // key identifies a candidate; neither a root nor a name holds a NUL.

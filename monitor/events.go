@@ -11,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -123,6 +124,12 @@ func (d *daemon) appendEvents(evs []cache.Event) {
 			c.Name, _ = r.Display(ev.Name)
 		}
 		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
+		if r, cur := d.rootAt(string(ev.Root)), d.current(string(ev.Root), ev.Name); r != nil && cur != nil && ev.After != nil {
+			if facts := settings.ModTexts(r.Kind, cur.Canonical); facts != nil {
+				p := settings.ModPolicyOf(claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir})
+				out = append(out, events.Mod(events.Origin{Time: ev.At, Via: "daemon"}, c, obs.Digest, facts, p.String(), p.Held()))
+			}
+		}
 	}
 	if err := events.Append(d.ctx, d.cfg.Store.Dir, out...); err != nil {
 		d.log.Warn().Err(err).Msg("the fleet events of these changes were not written")

@@ -3,7 +3,9 @@
 package monitor
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -26,4 +28,29 @@ func TestChangeEventsCarryTheirReconciledChangesWhenStored(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// A plugin that gains a hooks module is a High "mod" fleet event from the
+// daemon (issue 30): a mute mod keeps every session start from telling it.
+// Control: the change before it, without modules, writes none.
+func TestTheDaemonTellsAModAsAFleetEvent(t *testing.T) {
+	h := startDaemon(t, func(cfg string) {
+		write(t, filepath.Join(cfg, "skills/pd/.claude-plugin/plugin.json"), `{"name":"pd"}`)
+		write(t, filepath.Join(cfg, "skills/pd/hooks/hooks.json"), `{"hooks":{}}`)
+	})
+	h.waitCached("pd")
+	read := func() string {
+		b, _ := os.ReadFile(filepath.Join(h.state, "events.ndjson"))
+		return string(b)
+	}
+	write(t, filepath.Join(h.cfg, "skills/pd/hooks/hooks.json"), `{"hooks":{"Stop":[]}}`)
+	h.waitFor("the change without modules", func(*baseline.Tx) bool { return strings.Contains(read(), `"event":"candidate"`) })
+	if strings.Contains(read(), `"event":"mod"`) {
+		t.Fatalf("control: a mod event without modules:\n%s", read())
+	}
+	write(t, filepath.Join(h.cfg, "skills/pd/hooks/hooks.json"), `{"modules":["./register.js"]}`)
+	h.waitFor("a mod event", func(*baseline.Tx) bool { return strings.Contains(read(), `"event":"mod"`) })
+	if !strings.Contains(read(), `"severity":"High","time":`) || !strings.Contains(read(), `hooks module \"./register.js\"`) {
+		t.Errorf("the mod event:\n%s", read())
+	}
 }

@@ -31,9 +31,10 @@ type Input struct {
 	// Incomplete is skillwire's own install when it lacks hooks
 	// (settings.IncompleteIn): told every session until installed again.
 	Incomplete *settings.Incomplete
-	// ManagedHooks: skillwire's hooks are in managed settings, above every
-	// mod. Else a mod present is told as what skillwire cannot hold.
-	ManagedHooks bool
+	// ModPolicy is what holds against a mod here (settings.ModPolicyOf).
+	// Unless it holds, a mod present is told as what skillwire cannot
+	// hold.
+	ModPolicy settings.ModPolicy
 	// mainAgent are the lines mainAgentLines gives, made once by build.
 	mainAgent []string
 	Obs       []baseline.Observation
@@ -519,7 +520,7 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 	}
 	lines = append(lines, in.mainAgent...)
 	if n := unheldMods(in); n > 0 {
-		lines = append(lines, fmt.Sprintf(modsUnheld, n))
+		lines = append(lines, modsUnheldLine(n, in.ModPolicy))
 	}
 	for _, h := range in.HooksOff {
 		lines = append(lines, "- hooks off in another project: project settings "+anomaly.QuoteBytes([]byte(h.Path))+

@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/snapshot"
 )
@@ -43,6 +44,11 @@ func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) 
 			}
 		}
 		out = append(out, events.CandidateObserved(origin, fleetCandidate(st), obs))
+		if st.Observed != nil {
+			if facts := settings.ModTexts(st.Root.Kind, st.Observed.Canonical); facts != nil {
+				out = append(out, events.Mod(origin, fleetCandidate(st), obs.Digest, facts, in.ModPolicy.String(), in.ModPolicy.Held()))
+			}
+		}
 	}
 	for i := range auto {
 		o := &auto[i]

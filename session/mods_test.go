@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -51,18 +52,35 @@ func TestThePersonsLineCountsModsFirst(t *testing.T) {
 }
 
 // Installed in user settings, skillwire cannot hold against a loaded mod:
-// the advisory and the person's line say so and name --managed. Control:
-// hooks in managed settings run above every mod, and neither says it.
-func TestAModSaysSkillwireCannotHoldUnlessItsHooksAreManaged(t *testing.T) {
+// the advisory and the person's line say so and name --managed. In managed
+// settings a mod can still rewrite a deny: both say so and name
+// --managed-mods-only. Control: the client's allowManagedModsOnly keeps the
+// mod from loading, and neither says a word of it.
+func TestAModSaysSkillwireCannotHoldUnlessModsAreManagedOnly(t *testing.T) {
 	obs := []baseline.Observation{{Root: skills, Walk: &walker.Root{Candidates: []walker.Candidate{{Name: []byte("mod"), Canonical: []byte(modForm)}}}}}
-	for _, managed := range []bool{false, true} {
-		adv := build(Input{Obs: obs, ManagedHooks: managed, Standings: []baseline.Standing{standing("mod", baseline.Unchanged, withMod)}})
-		said := strings.Contains(adv.Text, "skillwire cannot hold against it") && strings.Contains(adv.Text, "sudo skillwire hook install --managed")
-		if said == managed {
-			t.Errorf("managed %v: the advisory says it cannot hold: %v\n%s", managed, said, adv.Text)
+	modsOnly := settings.ModPolicy{ManagedHooks: true, ModsOnly: "/m/managed-settings.d/skillwire.json", Seated: true}
+	for _, tc := range []struct {
+		name           string
+		policy         settings.ModPolicy
+		advice, notice string
+	}{
+		{"user settings", settings.ModPolicy{}, "above skillwire's hooks in user settings, so skillwire cannot hold against it", "skillwire's hooks in user settings cannot hold against it"},
+		{"managed hooks", settings.ModPolicy{ManagedHooks: true, Seated: true}, "it can still rewrite what a deny returns (session.append), so skillwire cannot hold against it", "can rewrite what skillwire's managed hooks deny"},
+		{"control: managed mods only", modsOnly, "", ""},
+	} {
+		adv := build(Input{Obs: obs, ModPolicy: tc.policy, Standings: []baseline.Standing{standing("mod", baseline.Unchanged, withMod)}})
+		const run = "run `sudo skillwire hook install --managed --managed-mods-only`"
+		if tc.advice == "" {
+			if strings.Contains(adv.Text, "cannot hold") || strings.Contains(adv.Notice, "mod") {
+				t.Errorf("%s: told\n%s\n%s", tc.name, adv.Text, adv.Notice)
+			}
+			continue
 		}
-		if got := strings.Contains(adv.Notice, "cannot hold against it: run `sudo skillwire hook install --managed`"); got == managed {
-			t.Errorf("managed %v: the notice says it: %v (%q)", managed, got, adv.Notice)
+		if !strings.Contains(adv.Text, tc.advice) || !strings.Contains(adv.Text, run) {
+			t.Errorf("%s: the advisory\n%s\nwant %q and %q", tc.name, adv.Text, tc.advice, run)
+		}
+		if !strings.Contains(adv.Notice, tc.notice+": "+run) {
+			t.Errorf("%s: the notice %q, want %q", tc.name, adv.Notice, tc.notice)
 		}
 	}
 }

@@ -32,11 +32,17 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 			break
 		}
 	}
+	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
+		parts = append(parts, "the audit logs could not be read")
+	}
 	if in.Incomplete != nil {
 		parts = append(parts, "skillwire's hooks are incomplete")
 	}
+	if n := len(in.HooksOff); n > 0 {
+		parts = append(parts, count(n, "other project's settings switch skillwire's hooks off", "other projects' settings switch skillwire's hooks off"))
+	}
 	if unheldMods(in) > 0 {
-		parts = append(parts, "a mod is loaded and skillwire's hooks in user settings cannot hold against it: run `sudo skillwire hook install --managed`")
+		parts = append(parts, modsUnheldNotice(in.ModPolicy))
 	}
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")

@@ -4,8 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -63,5 +66,59 @@ func TestANoticeIsEmptyWhenThereIsNothingToSay(t *testing.T) {
 	adv := build(Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged)}})
 	if adv.Text != "" || adv.Notice != "" {
 		t.Fatalf("an unchanged session said %q / %q", adv.Text, adv.Notice)
+	}
+}
+
+// The person's line carries every adverse fact the model gets (issue 32).
+// Each case's advisory tells the model a line; the notice counts it in
+// fixed words. Each has its control: without the fact, neither says it.
+func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
+	agents := claude.Root{Path: "/proj/.claude/agents", Scope: claude.Project, Kind: claude.Agents}
+	projectCfg := claude.Root{Path: "/proj/.claude", Scope: claude.Project, Kind: claude.Config}
+	agent := func(block bool) baseline.Standing {
+		st := standing("evilagent.md", baseline.Unchanged)
+		st.Root = agents
+		if block {
+			adverse(&st)
+		}
+		return st
+	}
+	mainAgent := func(block bool) Input {
+		cfg := configStanding("settings.json", baseline.Unchanged, `{"agent":"evilagent"}`, `{"agent":"evilagent"}`)
+		cfg.Root = projectCfg
+		return Input{Standings: []baseline.Standing{cfg, agent(block)}}
+	}
+	hooksOff := func(off bool) Input {
+		in := Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged)}}
+		if off {
+			in.HooksOff = []settings.HooksOff{{Scope: claude.Project, Path: "/other/.claude/settings.json"}}
+		}
+		return in
+	}
+	audit := func(bad bool) Input {
+		in := Input{Standings: []baseline.Standing{standing("a", baseline.Changed)}, Reconciled: map[string]*reconcile.Reconciliation{"swaaaaa": {}}}
+		if bad {
+			in.AuditProblem = "unreadable"
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		name          string
+		in            func(bool) Input
+		model, person string
+	}{
+		{"a BLOCKed main agent", mainAgent, "this session's main agent", "this session's main agent is under an adverse verdict"},
+		{"hooks off in another project", hooksOff, "hooks off in another project", "1 other project's settings switch skillwire's hooks off"},
+		{"the audit logs unread", audit, "The audit logs could not be read", "the audit logs could not be read"},
+	} {
+		for _, on := range []bool{true, false} {
+			adv := build(tc.in(on))
+			if got := strings.Contains(adv.Text, tc.model); got != on {
+				t.Errorf("%s (%v): the model is told: %v\n%s", tc.name, on, got, adv.Text)
+			}
+			if got := strings.Contains(adv.Notice, tc.person); got != on {
+				t.Errorf("%s (%v): the person is told: %v (%q)", tc.name, on, got, adv.Notice)
+			}
+		}
 	}
 }

@@ -79,7 +79,7 @@ func (s *comparison) prepare() (Input, error) {
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
 		in.HooksOff = hooksOffElsewhere(s.Places, s.Project, projects)
 		in.Incomplete = settings.IncompleteIn(s.Places)
-		in.ManagedHooks = settings.ManagedHooks(s.Places)
+		in.ModPolicy = settings.ModPolicyOf(s.Places)
 		return err
 	})
 	if err == nil && !registered {

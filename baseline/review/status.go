@@ -30,6 +30,9 @@ type StatusConfig struct {
 	Limits walker.Limits
 	// Gate is how many of the gate's recent asks and denies are read.
 	Gate int
+	// Observe, when set, observes the roots that hold plugins now, for
+	// their mods: a mute mod keeps every session start from telling one.
+	Observe func() []baseline.Observation
 }
 
 // Status is the store's report, with what stops skillwire's hooks.
@@ -50,16 +53,57 @@ type Status struct {
 	// runs. HooksIncomplete is skillwire's install lacking some hooks.
 	HooksOff        []settings.HooksOff
 	HooksIncomplete *settings.Incomplete
+	// HooksInstalled: skillwire's SessionStart hook is in a settings file
+	// the client reads. Without it no session is told anything.
+	HooksInstalled bool
 	// InstallRecord is where a plugin's folder disagrees with the
 	// client's own record of what it installed.
 	InstallRecord []config.Fact
+	// Mods are the plugins on disk now whose hooks file lists modules.
+	// ModsUnknown: a root or plugin that holds them was not observed
+	// whole, so a mod may be there untold. ModPolicy is what holds
+	// against them.
+	Mods        []Mod
+	ModsUnknown bool
+	ModPolicy   settings.ModPolicy
+}
+
+// Mod is one plugin whose hooks file lists modules. ID is "" without a
+// store.
+type Mod struct {
+	ID    string
+	Root  claude.Root
+	Name  []byte
+	Facts []config.Fact
+}
+
+// ModsOf are the mods of obs, and whether some could not be known.
+func ModsOf(obs []baseline.Observation) (mods []Mod, unknown bool) {
+	for _, o := range obs {
+		if o.Walk == nil || !settings.HoldsMods(o.Root.Kind) {
+			continue
+		}
+		unknown = unknown || len(o.Walk.Anomalies) > 0
+		for i := range o.Walk.Candidates {
+			c := &o.Walk.Candidates[i]
+			if fs := config.ModuleFacts(c.Canonical); len(fs) > 0 {
+				mods = append(mods, Mod{Root: o.Root, Name: c.Name, Facts: fs})
+			} else if c.Partial() {
+				unknown = true
+			}
+		}
+	}
+	return mods, unknown
 }
 
 // Report reads the status. The settings are read first, then the store,
 // in one read. The audit logs are read after the store is closed.
 func Report(c StatusConfig) Status {
 	s := Status{HooksOff: settings.HooksOffIn(c.Places), InstallRecord: pluginrecord.Facts(c.Places),
-		HooksIncomplete: settings.IncompleteIn(c.Places)}
+		HooksIncomplete: settings.IncompleteIn(c.Places), HooksInstalled: settings.Installed(c.Places), ModPolicy: settings.ModPolicyOf(c.Places)}
+	if c.Observe != nil {
+		s.Mods, s.ModsUnknown = ModsOf(c.Observe())
+	}
 	var subjects reconcile.Subjects
 	s.Err = baseline.View(c.Store, func(tx *baseline.Tx) error {
 		var err error
@@ -72,6 +116,9 @@ func Report(c StatusConfig) Status {
 		}
 		if s.Gate, err = tx.Notes().Recent(c.Gate, baseline.NoteGateAsk, baseline.NoteGateDeny); err != nil {
 			return err
+		}
+		for i := range s.Mods {
+			s.Mods[i].ID = tx.ID(s.Mods[i].Root.Path, s.Mods[i].Name)
 		}
 		s.DaemonRunning = cache.DaemonRunning(c.Store.Dir)
 		s.Heartbeat, err = tx.Cache().Heartbeat()
@@ -86,10 +133,18 @@ func Report(c StatusConfig) Status {
 }
 
 // Finding reports whether status is a finding: an adverse verdict in
-// force, a candidate pending, or hooks that do not all run. A store that
-// cannot be read is the caller's failure, not a finding.
+// force, a candidate pending, hooks that do not all run, or a mod that
+// nothing holds against (or may be, unseen). A store that cannot be read
+// is the caller's failure, not a finding.
 func (s *Status) Finding() bool {
-	return len(s.Adverse) > 0 || len(s.Pending) > 0 || len(s.HooksOff) > 0 || len(s.InstallRecord) > 0 || s.HooksIncomplete != nil
+	return len(s.Adverse) > 0 || len(s.Pending) > 0 || len(s.HooksOff) > 0 || len(s.InstallRecord) > 0 || s.HooksIncomplete != nil ||
+		s.ModsUnheld()
+}
+
+// ModsUnheld reports a mod present, or possibly present, that the mod
+// policy does not hold against.
+func (s *Status) ModsUnheld() bool {
+	return (len(s.Mods) > 0 || s.ModsUnknown) && !s.ModPolicy.Held()
 }
 
 // Anomalous are the records whose last delivered observation holds an

@@ -59,3 +59,35 @@ func TestAnomalousListsEachRecordOnceAndNoneRemoved(t *testing.T) {
 		t.Fatalf("anomalous %v", got)
 	}
 }
+
+// A mod on disk is a status finding even with no store: a mute mod keeps
+// every session start from recording it. A plugin folder not observed
+// whole may hide one: that is a finding too. Controls: a plugin without
+// modules, and a skills root of no plugin kind.
+func TestAModOrAPluginNotSeenWholeIsAStatusFinding(t *testing.T) {
+	mod := walker.Candidate{Name: []byte("pd"), Canonical: []byte(`{"hooksModules":[{"file":"hooks/hooks.json","modules":["./r.js"]}]}`)}
+	plain := walker.Candidate{Name: []byte("pd"), Canonical: []byte(`{}`)}
+	partial := walker.Candidate{Name: []byte("pd")}
+	partial.Manifest.Partial = true
+	for _, tc := range []struct {
+		name    string
+		kind    claude.Kind
+		c       walker.Candidate
+		mods    int
+		finding bool
+	}{
+		{"a mod", claude.Skills, mod, 1, true},
+		{"a plugin not seen whole", claude.Plugins, partial, 0, true},
+		{"control: no modules", claude.Skills, plain, 0, false},
+		{"control: agents hold no plugin", claude.Agents, mod, 0, false},
+	} {
+		w := newWorld(t)
+		o := w.store
+		o.ReadOnly = true
+		obs := []baseline.Observation{{Root: claude.Root{Path: "/r", Kind: tc.kind}, Walk: &walker.Root{Candidates: []walker.Candidate{tc.c}}}}
+		s := Report(StatusConfig{Store: o, Gate: 1, Observe: func() []baseline.Observation { return obs }})
+		if len(s.Mods) != tc.mods || s.Finding() != tc.finding {
+			t.Errorf("%s: %d mods, finding %v; want %d, %v", tc.name, len(s.Mods), s.Finding(), tc.mods, tc.finding)
+		}
+	}
+}

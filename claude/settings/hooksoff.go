@@ -153,13 +153,38 @@ func (i Incomplete) Events() []string {
 // first that holds the SessionStart hook. Without a SessionStart hook
 // anywhere, nothing is installed and nothing is incomplete.
 func IncompleteIn(p claude.Places) *Incomplete {
+	install, have := installed(p)
+	if install == "" {
+		return nil
+	}
+	in := &Incomplete{Path: install}
+	for i, h := range HookSpecs {
+		if !have[i] {
+			in.Missing = append(in.Missing, h)
+		}
+	}
+	if len(in.Missing) == 0 {
+		return nil
+	}
+	return in
+}
+
+// Installed reports whether skillwire's SessionStart hook is in any file
+// IncompleteIn reads. Without it no session is told anything.
+func Installed(p claude.Places) bool {
+	install, _ := installed(p)
+	return install != ""
+}
+
+// installed is the first file holding skillwire's SessionStart hook ("":
+// none), and which of HookSpecs any of the files holds.
+func installed(p claude.Places) (install string, have []bool) {
 	var files []settingsFile
 	if p.Managed != "" {
 		files = append(files, settingsFile{claude.Managed, p.Managed, "managed-settings.d", ManagedDropIn, pathname.Join(pathname.Join(p.Managed, "managed-settings.d"), ManagedDropIn)})
 	}
 	files = append(files, userFiles(p)...)
-	have := make([]bool, len(HookSpecs))
-	install := ""
+	have = make([]bool, len(HookSpecs))
 	for _, f := range files {
 		s := readFile(f.dir, f.sub, f.name)
 		if s == nil {
@@ -174,17 +199,5 @@ func IncompleteIn(p claude.Places) *Incomplete {
 			}
 		}
 	}
-	if install == "" {
-		return nil
-	}
-	in := &Incomplete{Path: install}
-	for i, h := range HookSpecs {
-		if !have[i] {
-			in.Missing = append(in.Missing, h)
-		}
-	}
-	if len(in.Missing) == 0 {
-		return nil
-	}
-	return in
+	return install, have
 }

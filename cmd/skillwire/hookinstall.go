@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/internal/safefile"
@@ -20,7 +22,9 @@ import (
 type hookEditFlags struct {
 	project bool
 	managed bool
-	events  []string
+	// modsOnly: --managed-mods-only, only on install.
+	modsOnly bool
+	events   []string
 	confirmFlags
 }
 
@@ -74,7 +78,19 @@ Write: what the client read of the nested skills folders above the file)
 and 'hook
 directory-added' (DirectoryAdded: a folder /add-dir adds mid-session) to the
 global settings.json (or, with --project, the project's
-.claude/settings.json); --events chooses among them. A hook already there
+.claude/settings.json); --events chooses among them.
+
+A mod (a plugin whose hooks file lists "modules") runs in-process code
+above every hook of user and project settings: there skillwire is a
+notice against it, not a gate, and install says so when one is present.
+--managed writes skillwire's drop-in in Claude Code's managed settings,
+whose hooks run above every mod. Even there a mod can rewrite what a deny
+returns. Only the client's own allowManagedModsOnly
+(pluginConfigs["cc-plugin-sec-default@builtin"].options) keeps a person's
+mod from loading. --managed-mods-only adds it to the drop-in; on a
+terminal without it install asks, default no; --yes never adds it. A
+managed prependPlugins that leaves cc-plugin-sec-default out turns the
+client's security default, and that option, off: install says so. A hook already there
 is left as it is. Every other setting is kept. It shows the exact
 change and needs --yes, or a yes typed on a terminal; --dry-run only shows.
 The previous file is kept as settings.json.skillwire-backup (or .N) before
@@ -87,6 +103,8 @@ refused input.`,
 		RunE: func(*cobra.Command, []string) error { return hookInstall(s, f) },
 	}
 	f.register(cmd)
+	cmd.Flags().BoolVar(&f.modsOnly, "managed-mods-only", false,
+		"with --managed: also set the client's allowManagedModsOnly in the drop-in, so no mod but the organization's loads (--yes alone never adds it)")
 	return cmd
 }
 
@@ -120,6 +138,9 @@ func hookInstall(s *streams, f hookEditFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.modsOnly && !f.managed {
+		return fail(exitUsage, "--managed-mods-only sets managed settings: it goes with --managed")
+	}
 	sf, err := openSettings(s, f)
 	if err != nil {
 		return err
@@ -144,6 +165,15 @@ func hookInstall(s *streams, f hookEditFlags) error {
 			fmt.Fprintf(s.out, "note: %d other skillwire %s hook(s) are in this file (another binary?); 'skillwire hook uninstall' removes them all\n", others, h.Event)
 		}
 	}
+	if f.managed {
+		added, err := offerModsOnly(s, f, sf)
+		if err != nil {
+			return err
+		}
+		changed = changed || added
+	} else {
+		noteModsUnheld(s)
+	}
 	if !changed {
 		fmt.Fprintf(s.out, "the hooks are already installed in %s; nothing changed\n", defang(sf.Path))
 		return nil
@@ -152,6 +182,59 @@ func hookInstall(s *streams, f hookEditFlags) error {
 		fmt.Fprintln(s.out, "note: this file sets disableAllHooks, so Claude Code runs no hook until it is removed")
 	}
 	return applySettings(s, f, sf)
+}
+
+// noteModsUnheld says, when a mod is present, that hooks in user or
+// project settings are a notice against it, not a gate, and names
+// --managed.
+func noteModsUnheld(s *streams) {
+	w, err := loadWorldFor(s, "")
+	if err != nil {
+		return
+	}
+	p := settings.ModPolicyOf(w.places)
+	if p.Held() {
+		return
+	}
+	mods, _ := review.ModsOf(modRoots(context.Background(), w))
+	if n := len(mods); n > 0 {
+		fmt.Fprintf(s.out, "note: %d mod(s) present (run `skillwire status`): in user or project settings skillwire's hooks are a notice against a mod, not a gate: it runs above them and can skip, allow or strip a deny and mute the advisory; to hold, run `sudo skillwire hook install --managed --managed-mods-only`\n", n)
+	}
+}
+
+// offerModsOnly adds allowManagedModsOnly to the managed drop-in when
+// --managed-mods-only asks for it, or when a person answers yes on a
+// terminal (default no). --yes never adds it: it keeps a person's own mods
+// from loading. It says when a managed prependPlugins turns the option
+// off, and when the policy is left unset.
+func offerModsOnly(s *streams, f hookEditFlags, sf *settings.File) (bool, error) {
+	env := claudeEnv(s)
+	p, err := claude.Locate(env, "")
+	if err != nil {
+		return false, nil
+	}
+	for _, path := range settings.PrependsWithout(p) {
+		fmt.Fprintf(s.out, "note: %s sets prependPlugins without %s: the client's security default is off, so allowManagedModsOnly does nothing and a mod loads\n", defang(path), settings.SecDefault)
+	}
+	pol := settings.ModPolicyOf(p)
+	if pol.ModsOnly != "" && pol.NotModsOnly == "" {
+		return false, nil
+	}
+	const what = "allowManagedModsOnly keeps every mod but the organization's from loading; without it a mod can still rewrite what skillwire's managed deny returns"
+	add := f.modsOnly
+	if !add && !f.yes && !f.dryRun {
+		fmt.Fprintf(s.out, "%s: %s\n", defang(sf.Path), what)
+		add = confirm(s, "also set allowManagedModsOnly in this drop-in?")
+	}
+	if !add {
+		fmt.Fprintf(s.out, "note: %s; pass --managed-mods-only to set it in this drop-in\n", what)
+		return false, nil
+	}
+	if err := sf.Doc.Conform(settings.ModsOnlyPath, []byte("true")); err != nil {
+		return false, refuseSettings(sf.Path, err)
+	}
+	fmt.Fprintf(s.out, "%s: set pluginConfigs[%q].options.allowManagedModsOnly: true\n", defang(sf.Path), settings.SecDefault)
+	return true, nil
 }
 
 func hookUninstall(s *streams, f hookEditFlags) error {

@@ -71,6 +71,7 @@ Exit 0, or 4 when the store is unusable.`,
 			for _, c := range out.Candidates {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.Scope, c.Kind, c.display(),
 					c.State, orDash(c.Status), orDash(c.Verdict), c.shortDigest(), reasonsOrDash(c.Anomalies))
+				printModLines(tw, "  ", c.Mods)
 			}
 			return tw.Flush()
 		},

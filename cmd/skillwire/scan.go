@@ -42,6 +42,9 @@ type candidateJSON struct {
 	// Changes: its file changes since the version a person reviewed (else
 	// its first-use version), reconciled with the audit logs.
 	Changes []cache.FileChange `json:"changes,omitempty"`
+	// Mods: what its hooks files list as modules, as facts told. A mod
+	// runs in-process code above every hook of settings but managed ones.
+	Mods []string `json:"mods,omitempty"`
 	// hiddenTag tells hidden names apart in text output, without a store.
 	hiddenTag string
 }
@@ -212,6 +215,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		cj.Partial = c.Partial()
 		cj.Anomalies = nonNil(walkerReasons(c))
 		cj.AnomalyEntries = anomalyEntries(c)
+		cj.Mods = settings.ModTexts(st.Root.Kind, c.Canonical)
 	}
 	cj.Digest = hashString(st.Digest())
 	status := st.Status()
@@ -290,6 +294,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		for _, c := range r.Candidates {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(c.ID), c.State, c.display(),
 				c.shortDigest(), orDash(c.Status), orDash(c.Verdict), reasonsOrDash(c.Anomalies))
+			printModLines(tw, "    ", c.Mods)
 		}
 	}
 	tw.Flush()
@@ -303,6 +308,14 @@ func anomalyEntries(c *walker.Candidate) []anomalyJSON {
 		out = append(out, anomalyJSON{Reason: f.Reason, Path: anomaly.PathLabel(f.Path)})
 	}
 	return out
+}
+
+// printModLines gives each of a candidate's mod facts its own line, below
+// its row.
+func printModLines(w io.Writer, indent string, mods []string) {
+	for _, m := range mods {
+		fmt.Fprintf(w, "%smod: %s\n", indent, m)
+	}
 }
 
 func orDash(s *string) string {

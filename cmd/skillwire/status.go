@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,11 +24,12 @@ import (
 
 // statusEntryJSON is S in DESIGN.md §7.
 type statusEntryJSON struct {
-	ID      string  `json:"id"`
-	Kind    string  `json:"kind"`
-	Name    *string `json:"name"`
-	Status  string  `json:"status"`
-	Verdict *string `json:"verdict"`
+	ID      string       `json:"id"`
+	Scope   claude.Scope `json:"scope"`
+	Kind    string       `json:"kind"`
+	Name    *string      `json:"name"`
+	Status  string       `json:"status"`
+	Verdict *string      `json:"verdict"`
 	// Pending and halted entries: why auto-accept halted, and how often
 	// sessions were told.
 	Halt      string     `json:"halt,omitempty"`
@@ -57,7 +60,10 @@ type statusJSON struct {
 	// Anomalous are the entries above whose last delivered observation
 	// holds an anomaly, listed again together.
 	Anomalous []statusEntryJSON `json:"anomalous"`
-	Daemon    daemonJSON        `json:"daemon"`
+	// Changed are the unvetted entries that changed since their first
+	// use, listed again: what a session's notice counts as "changed".
+	Changed []statusEntryJSON `json:"changed_unreviewed"`
+	Daemon  daemonJSON        `json:"daemon"`
 	// Gate is what the gate asked and denied lately, newest first.
 	Gate []baseline.Note `json:"gate"`
 	// HooksOff are the settings files that stop skillwire's hooks.
@@ -68,6 +74,80 @@ type statusJSON struct {
 	// HooksIncomplete is skillwire's own install when it lacks some of its
 	// hooks (settings.IncompleteIn), null when it has them all or none.
 	HooksIncomplete *hooksIncompleteJSON `json:"hooks_incomplete"`
+	// HooksInstalled: skillwire's SessionStart hook is in a settings file
+	// the client reads; without it no session is told anything.
+	HooksInstalled bool `json:"hooks_installed"`
+	// Mods are the plugins on disk whose hooks file lists modules;
+	// ModsUnknown, that some could not be observed whole. ModPolicy is
+	// what holds against them.
+	Mods        []modJSON     `json:"mods"`
+	ModsUnknown bool          `json:"mods_unknown"`
+	ModPolicy   modPolicyJSON `json:"mod_policy"`
+}
+
+// modJSON is one mod: its candidate and what its hooks files list, as
+// facts told.
+type modJSON struct {
+	ID    string       `json:"id,omitempty"`
+	Scope claude.Scope `json:"scope"`
+	Name  *string      `json:"name"`
+	Facts []string     `json:"facts"`
+}
+
+// modPolicyJSON is settings.ModPolicy: whether a mod is held, the client's
+// policy in force and why, and what to run when it is not held.
+type modPolicyJSON struct {
+	Held            bool   `json:"held"`
+	ManagedHooks    bool   `json:"managed_hooks"`
+	ManagedModsOnly bool   `json:"managed_mods_only"`
+	Seated          bool   `json:"security_default_seated"`
+	Policy          string `json:"policy"`
+	Advice          string `json:"advice,omitempty"`
+}
+
+func modsOf(w *world, rep *review.Status) ([]modJSON, modPolicyJSON) {
+	out := []modJSON{}
+	for _, m := range rep.Mods {
+		j := modJSON{ID: m.ID, Scope: m.Root.Scope, Facts: installRecord(m.Facts)}
+		if n, ok := w.display(m.Root.Path, m.Root.Kind, m.Name); ok {
+			j.Name = &n
+		}
+		out = append(out, j)
+	}
+	p := rep.ModPolicy
+	return out, modPolicyJSON{Held: p.Held(), ManagedHooks: p.ManagedHooks, ManagedModsOnly: p.ManagedModsOnly(), Seated: p.Seated && p.Unseated == "",
+		Policy: p.String(), Advice: p.Advice()}
+}
+
+// printMods names each mod with its facts, says when some may be unseen,
+// and gives the mod policy in force.
+func printMods(w io.Writer, out *statusJSON) {
+	for _, m := range out.Mods {
+		fmt.Fprintf(w, "mod: %s %s %s: %s\n", orDash(&m.ID), m.Scope, displayName(m.Name), strings.Join(m.Facts, "; "))
+	}
+	if out.ModsUnknown {
+		fmt.Fprintln(w, "mods: a folder that holds plugins was not observed whole, so a mod may be there untold")
+	}
+	p := out.ModPolicy
+	switch {
+	case p.Held:
+		fmt.Fprintf(w, "mod policy: %s\n", p.Policy)
+	case len(out.Mods) > 0 || out.ModsUnknown:
+		fmt.Fprintf(w, "mod policy: %s; not held: %s\n", p.Policy, p.Advice)
+	default:
+		fmt.Fprintf(w, "mod policy: %s (no mod present)\n", p.Policy)
+	}
+}
+
+// modRoots observes the world's roots that hold plugins, for their mods,
+// with the folders sessions added (--plugin-dir) the store knows.
+func modRoots(ctx context.Context, w *world) []baseline.Observation {
+	mw := *w
+	if added, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home); err == nil {
+		mw.roots = append(slices.Clone(w.roots), added...)
+	}
+	mw.roots = slices.DeleteFunc(slices.Clone(mw.roots), func(r claude.Root) bool { return !settings.HoldsMods(r.Kind) })
+	return mw.observations(walker.Scan(ctx, mw.specs(), walker.DefaultConfig()))
 }
 
 // hooksIncompleteJSON is settings.Incomplete: the file, the missing hooks'
@@ -147,8 +227,18 @@ disableAllHooks: where one sets it, Claude Code runs none of skillwire's
 hooks (no advisory, no gate), and status says so first (--json
 "hooks_off"), with what to do.
 
+It observes the folders that hold plugins for mods (a plugin whose hooks
+file lists "modules": in-process code above every hook of settings but
+managed ones), since a mod can mute the session start that would tell
+one. Each is named with what it lists (--json "mods"), then the client's
+mod policy in force and why (--json "mod_policy"): only managed
+allowManagedModsOnly, with the client's security default seated, keeps a
+person's mod from loading.
+
 Exit 0, 3 when any adverse verdict is in the store, any candidate is
-pending or halted, a settings file stops skillwire's hooks, or a plugin's
+pending or halted, a settings file stops skillwire's hooks, a mod is
+present (or a folder that holds plugins was not observed whole) and the
+mod policy does not keep it from loading, or a plugin's
 folder disagrees with installed_plugins.json (--json "install_record"), 4 when the store is
 corrupt, stale, untrusted or busy. An absent store is exit 0: nothing has
 been recorded yet (which says nothing about what is installed).`,
@@ -159,7 +249,8 @@ been recorded yet (which says nothing about what is installed).`,
 				return err
 			}
 			rep := review.Report(review.StatusConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places,
-				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown})
+				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown,
+				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), w) }})
 			out := statusOf(w, &rep)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
@@ -185,7 +276,9 @@ been recorded yet (which says nothing about what is installed).`,
 func statusOf(w *world, rep *review.Status) statusJSON {
 	out := statusJSON{Baseline: rep.Health, Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{},
 		Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{}, Gate: []baseline.Note{},
-		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete)}
+		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown,
+		HooksInstalled: rep.HooksInstalled, Changed: []statusEntryJSON{}}
+	out.Mods, out.ModPolicy = modsOf(w, rep)
 	if rep.Err != nil && out.Baseline != baseline.Absent {
 		out.Error = defang(rep.Err.Error())
 	}
@@ -203,6 +296,11 @@ func statusOf(w *world, rep *review.Status) statusJSON {
 				e.Changes = rc.Files()
 			}
 			*l.dst = append(*l.dst, e)
+		}
+	}
+	for _, e := range out.Unvetted {
+		if len(e.Changes) > 0 && e.Status != "removed" {
+			out.Changed = append(out.Changed, e)
 		}
 	}
 	return out
@@ -225,7 +323,7 @@ func daemonState(d session.Daemon, now time.Time) daemonJSON {
 }
 
 func statusEntry(w *world, r *baseline.Record) statusEntryJSON {
-	e := statusEntryJSON{ID: r.ID, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
+	e := statusEntryJSON{ID: r.ID, Scope: r.Scope, Kind: claude.CandidateKind(r.Kind, r.Name), Status: string(baseline.StatusOf(r, r.Digest, r.Verdict))}
 	if r.Halt != nil {
 		e.Halt = r.Halt.Reason
 	}
@@ -283,6 +381,10 @@ func printStatusChanges(w io.Writer, out *statusJSON) {
 }
 
 func printStatus(s *streams, out *statusJSON) {
+	if !out.HooksInstalled {
+		fmt.Fprintln(s.out, "hooks: skillwire's hooks are not installed: no session is told anything and nothing is gated; run: skillwire hook install (or sudo skillwire hook install --managed --managed-mods-only)")
+	}
+	printMods(s.out, out)
 	printHooksOff(s.out, out.HooksOff)
 	printInstallRecord(s.out, out.InstallRecord)
 	if i := out.HooksIncomplete; i != nil {
@@ -303,14 +405,15 @@ func printStatus(s *streams, out *statusJSON) {
 	for _, l := range []struct {
 		title string
 		list  []statusEntryJSON
-	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
+	}{{"pending review", out.Pending}, {"adverse verdicts", out.Adverse}, {"anomalies", out.Anomalous},
+		{"changed since first use, never reviewed", out.Changed}, {"unvetted", out.Unvetted}, {"vetted safe", out.Safe}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(s.out, "%s (%d):\n", l.title, len(l.list))
 		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 		for _, e := range l.list {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s", e.ID, e.Scope, e.Kind, displayName(e.Name), e.Status, orDash(e.Verdict), reasonsOrDash(e.Anomalies))
 			if e.Told > 0 {
 				fmt.Fprintf(tw, "\ttold %d time(s) since %s", e.Told, e.ToldSince.UTC().Format(time.DateOnly))
 			}
