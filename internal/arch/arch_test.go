@@ -36,6 +36,7 @@ var layer = map[string]int{
 	"claude/config/frontmatter":   1,
 	"claude/config/jsonread":      1,
 	"snapshot/content":            2,
+	"snapshot/findings":           2,
 	"events":                      2,
 	"walker":                      2,
 	"baseline/hookstate":          2,
