@@ -9,7 +9,7 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
@@ -150,7 +150,7 @@ store unusable (a corrupt object is never shown).`,
 				defer cs.Close()
 			}
 			names := ref.root.BoundNames(ref.name, forms...)
-			roots := configRoots(ref.root, ref.name, fromM, to)
+			roots := review.ConfigRoots(ref.root, ref.name, fromM, to)
 			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), roots, forms...), history.Canonical(kept(cs, stage), roots, forms...), names)
 			if err != nil {
 				return failure(err, exitNoAudit)
@@ -310,19 +310,4 @@ func kindText(e *snapshot.Entry) string {
 		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
 	}
 	return e.Kind.String()
-}
-
-// configRoots are the hashes of the file entries of ms, for a
-// configuration file. The content kept of them is its form.
-func configRoots(root claude.Root, name []byte, ms ...*snapshot.Manifest) []snapshot.Hash {
-	if !claude.IsForm(root.Kind, name) {
-		return nil
-	}
-	var hs []snapshot.Hash
-	for _, m := range ms {
-		if m != nil && len(m.Entries) > 0 && len(m.Entries[0].Path) == 0 && m.Entries[0].Kind == snapshot.File {
-			hs = append(hs, m.Entries[0].Hash)
-		}
-	}
-	return hs
 }
