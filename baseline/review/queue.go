@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/provenance"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/snapshot/findings"
 	"github.com/skillwire/skillwire/snapshot/history"
@@ -42,8 +43,9 @@ type QueueConfig struct {
 	Walk walker.Config
 	// Kept serves the content of kept versions, for the previous side.
 	Kept history.Content
-	// Provenance, when set, says where an item came from.
-	Provenance func(root claude.Root, name []byte, files []findings.File) []string
+	// Places are where the install records are read, for provenance.
+	// The zero value reads none.
+	Places claude.Places
 }
 
 // Item is one candidate awaiting a person's review, as it is on disk now.
@@ -183,8 +185,8 @@ func (it *Item) Observe(ctx context.Context, c QueueConfig) {
 		prev = it.files(&it.From.Manifest, c.Kept)
 	}
 	it.Findings = findings.Of(prev, cur)
-	if c.Provenance != nil {
-		it.Provenance = c.Provenance(it.Root, it.RawName, cur)
+	if c.Places.Config != "" {
+		it.Provenance = provenance.Of(c.Places, it.Root, it.RawName, cur)
 	}
 	it.Risk = riskOf(it, fs)
 }

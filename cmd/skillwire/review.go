@@ -89,7 +89,7 @@ Exit 0 nothing awaits review or every item got a verdict, 3 items remain,
 			if cs != nil {
 				defer cs.Close()
 			}
-			qc := review.QueueConfig{Store: w.opts(false, true), Roots: w.roots, Walk: cfg, Kept: kept(cs, nil)}
+			qc := review.QueueConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places, Walk: cfg, Kept: kept(cs, nil)}
 			items, err := review.Queue(cmd.Context(), qc)
 			if err != nil && !errors.Is(err, baseline.ErrAbsent) {
 				return storeErr(err)

@@ -53,6 +53,7 @@ var layer = map[string]int{
 	"claude/resolve":         5,
 	"claude/settings":        5,
 	"claude/pluginrecord":    5,
+	"claude/provenance":      5,
 	"baseline/legacy":        5,
 	"auditlog":               5,
 	"claude/steer":           6,
