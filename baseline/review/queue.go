@@ -191,9 +191,14 @@ func (it *Item) Observe(ctx context.Context, c QueueConfig) {
 	it.Risk = riskOf(it, fs)
 }
 
-// files are a manifest's regular files with the content served. A file
-// whose content is not served is told as unscanned.
+// files are a manifest's regular files with the content served.
 func (it *Item) files(m *snapshot.Manifest, get history.Content) []findings.File {
+	return filesOf(m, get, it.RawName)
+}
+
+// filesOf are m's regular files with the content get serves; a file not
+// served has no Data. A one-file candidate's file is named name.
+func filesOf(m *snapshot.Manifest, get history.Content, name []byte) []findings.File {
 	var out []findings.File
 	for _, e := range m.Entries {
 		if e.Kind != snapshot.File {
@@ -201,7 +206,7 @@ func (it *Item) files(m *snapshot.Manifest, get history.Content) []findings.File
 		}
 		f := findings.File{Path: e.Path, Exec: e.Mode&0o111 != 0}
 		if len(e.Path) == 0 {
-			f.Path = it.RawName
+			f.Path = name
 		}
 		if get != nil {
 			if b, ok, err := get(e.Hash, e.Size); ok && err == nil {
@@ -211,6 +216,32 @@ func (it *Item) files(m *snapshot.Manifest, get history.Content) []findings.File
 		out = append(out, f)
 	}
 	return out
+}
+
+// DiffFindings are the findings of a diff: the added and modified files
+// of to, against all of from (nil: from nothing). old and new serve the
+// two sides' content.
+func DiffFindings(from, to *snapshot.Manifest, old, new history.Content, name []byte, ds []history.FileDiff) []findings.Finding {
+	changed := map[string]bool{}
+	for _, d := range ds {
+		if d.New != nil && d.New.Kind == snapshot.File {
+			changed[string(d.RawPath)] = true
+		}
+	}
+	var prev, cur []findings.File
+	if from != nil {
+		prev = filesOf(from, old, name)
+	}
+	for _, f := range filesOf(to, new, name) {
+		p := string(f.Path)
+		if len(f.Path) > 0 && len(to.Entries) > 0 && len(to.Entries[0].Path) == 0 && to.Entries[0].Kind == snapshot.File {
+			p = "" // a one-file candidate's raw path
+		}
+		if changed[p] {
+			cur = append(cur, f)
+		}
+	}
+	return findings.Of(prev, cur)
 }
 
 func riskOf(it *Item, fs []config.Fact) Risk {
