@@ -64,7 +64,10 @@ type Finding struct {
 
 // String is the finding on one line, every attacker byte escaped.
 func (f Finding) String() string {
-	s := fmt.Sprintf("%s %s:%d %s", f.Kind, f.File, f.Line, f.Text)
+	s := fmt.Sprintf("%s %s %s", f.Kind, f.File, f.Text)
+	if f.Line > 0 {
+		s = fmt.Sprintf("%s %s:%d %s", f.Kind, f.File, f.Line, f.Text)
+	}
 	if f.Decoded != "" {
 		s += " decodes to " + f.Decoded
 	}
