@@ -166,11 +166,19 @@ func (p *prompter) run(items []*review.Item) error {
 			left++
 			continue
 		}
+		if it.Observed == nil {
+			fmt.Fprintf(out, "%s was not observed (its root is not watched now): nothing was recorded\n", it.ID)
+			left++
+			continue
+		}
 		v := map[string]string{"s": verdict.Safe, "u": verdict.Suspect, "b": verdict.Block}[key]
+		cfg := p.cfg
+		keep := p.w.keeper(&cfg, nil) // the version the verdict names, for later diffs
 		res, err := review.Record(p.cmd.Context(), review.Request{Store: p.w.opts(true, false), Verdict: v, Expect: it.Digest,
-			Reviewer: p.reviewer, Walk: p.cfg, Find: func(*baseline.Store) (review.Candidate, error) {
+			Reviewer: p.reviewer, Walk: cfg, Keeper: keep, Find: func(*baseline.Store) (review.Candidate, error) {
 				return review.Candidate{ID: it.ID, Root: it.Root, Name: it.RawName}, nil
 			}})
+		collect(p.s, keep)
 		switch {
 		case errors.Is(err, baseline.ErrDigestMismatch):
 			fmt.Fprintf(out, "%s changed while you looked (now %s): nothing was recorded; here it is again.\n", it.ID, res.Observed.Digest)
