@@ -7,29 +7,30 @@ import (
 )
 
 // Fetch-and-run forms. Prose around them need not parse as shell, so
-// they are matched per line rather than parsed.
+// they are matched per line rather than parsed. Every expression here is
+// matched against the line in lower case.
 var pipeToShell = []*regexp.Regexp{
 	// curl … | sh, wget -qO- … | sudo bash, … | python3
-	regexp.MustCompile(`(?i)\b(curl|wget|fetch|http)\b[^|\n]*\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?((ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node)\b`),
+	regexp.MustCompile(`\b(curl|wget|fetch|http)\b[^|\n]*\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?((ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node)\b`),
 	// bash <(curl …), source <(wget …)
-	regexp.MustCompile(`(?i)\b((ba|z|k)?sh|source|\.)\s+<\(\s*(curl|wget)\b`),
+	regexp.MustCompile(`\b((ba|z|k)?sh|source|\.)\s+<\(\s*(curl|wget)\b`),
 	// sh -c "$(curl …)"
-	regexp.MustCompile(`(?i)\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
+	regexp.MustCompile(`\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
 	// iwr … | iex, irm … | Invoke-Expression
-	regexp.MustCompile(`(?i)\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(iex|invoke-expression)\b`),
+	regexp.MustCompile(`\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(iex|invoke-expression)\b`),
 	// iex (iwr …), iex ((New-Object Net.WebClient).DownloadString(…))
-	regexp.MustCompile(`(?i)\b(iex|invoke-expression)\s*[(\s]+\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(system\.)?net\.webclient)`),
+	regexp.MustCompile(`\b(iex|invoke-expression)\s*[(\s]+\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(system\.)?net\.webclient)`),
 }
 
 var (
-	urlRE = regexp.MustCompile(`(?i)\b(?:https?|wss?|ftp|git|ssh|sftp)://([^\s/?#"'<>()\[\]{}\x60\\]+)`)
+	urlRE = regexp.MustCompile(`\b(?:https?|wss?|ftp|git|ssh|sftp)://([^\s/?#"'<>()\[\]{}\x60\\]+)`)
 	// git@github.com:owner/repo
 	scpRE = regexp.MustCompile(`\b[A-Za-z0-9._-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+):[A-Za-z0-9._~/-]`)
 	// "fetch URL and follow the instructions", "load your instructions
 	// from URL", "do what the page says".
-	followRE = regexp.MustCompile(`(?i)\b(follow|obey|execute|apply|comply with|carry out|adopt|do)\b[^.!?]{0,80}\b(instructions?|directions|steps|directives|commands|what (it|they|the \w+) says?)\b`)
-	fromRE   = regexp.MustCompile(`(?i)\b(instructions?|directions|directives|prompt|rules)\b[^.!?]{0,60}\b(at|from|in|on)\b[^.!?]{0,20}(https?://|<https?://)`)
-	fetchRE  = regexp.MustCompile(`(?i)\b(fetch|read|download|load|retrieve|get|curl|wget|visit|open|go to|pull|webfetch)\b`)
+	followRE = regexp.MustCompile(`\b(follow|obey|execute|apply|comply with|carry out|adopt|do)\b[^.!?]{0,80}\b(instructions?|directions|steps|directives|commands|what (it|they|the \w+) says?)\b`)
+	fromRE   = regexp.MustCompile(`\b(instructions?|directions|directives|prompt|rules)\b[^.!?]{0,60}\b(at|from|in|on)\b[^.!?]{0,20}(https?://|<https?://)`)
+	fetchRE  = regexp.MustCompile(`\b(fetch|read|download|load|retrieve|get|curl|wget|visit|open|go to|pull|webfetch)\b`)
 )
 
 // scanLines matches the line rules: remote instructions and pipe to
@@ -37,20 +38,32 @@ var (
 func scanLines(c *collector, data []byte) {
 	for n, line := range lines(data) {
 		s := string(line)
+		low := strings.ToLower(s)
 		for _, re := range pipeToShell {
-			if re.MatchString(s) {
+			if mayPipe(line) && re.MatchString(low) {
 				if c.at(PipeToShell) {
 					c.add(PipeToShell, n, s, "")
 				}
 				break
 			}
 		}
-		if urlRE.MatchString(s) && fetchRE.MatchString(s) && (followRE.MatchString(s) || fromRE.MatchString(s)) {
+		if bytes.Contains(line, []byte("://")) && urlRE.MatchString(low) && fetchRE.MatchString(low) && (followRE.MatchString(low) || fromRE.MatchString(low)) {
 			if c.at(RemoteInstructions) {
 				c.add(RemoteInstructions, n, s, "")
 			}
 		}
 	}
+}
+
+// mayPipe: the line holds what every pipeToShell form needs, a pipe, a
+// process or command substitution, or PowerShell's iex. It spares the
+// regular expressions most lines.
+func mayPipe(line []byte) bool {
+	if bytes.IndexByte(line, '|') >= 0 || bytes.Contains(line, []byte("<(")) || bytes.Contains(line, []byte("$(")) {
+		return true
+	}
+	l := bytes.ToLower(line)
+	return bytes.Contains(l, []byte("iex")) || bytes.Contains(l, []byte("invoke-expression"))
 }
 
 // lines yields each line with its 1-based number, cut to MaxLineBytes.
@@ -78,11 +91,16 @@ func Hosts(data []byte) map[string]int {
 		data = data[:MaxFileBytes]
 	}
 	for n, line := range lines(data) {
-		if !bytes.Contains(line, []byte("://")) && !bytes.Contains(line, []byte("@")) {
+		url, scp := bytes.Contains(line, []byte("://")), bytes.IndexByte(line, '@') >= 0
+		if !url && !scp {
 			continue
 		}
+		low := bytes.ToLower(line)
 		for _, re := range []*regexp.Regexp{urlRE, scpRE} {
-			for _, m := range re.FindAllSubmatch(line, MaxPerKind) {
+			if re == scpRE && !scp {
+				continue
+			}
+			for _, m := range re.FindAllSubmatch(low, MaxPerKind) {
 				h := hostOf(string(m[1]))
 				if _, seen := out[h]; h != "" && !seen {
 					out[h] = n
