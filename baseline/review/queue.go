@@ -268,8 +268,15 @@ func riskOf(it *Item, fs []config.Fact) Risk {
 	case claude.KindWorkflow:
 		lower(RiskScripts)
 	case claude.KindPlugin:
-		// A plugin may carry hooks, MCP servers and scripts of its own.
-		lower(RiskHooks)
+		// A plugin carries hooks and MCP servers in files of its own.
+		for _, e := range it.observedEntries() {
+			switch string(e.Path) {
+			case "hooks/hooks.json":
+				lower(RiskHooks)
+			case ".mcp.json":
+				lower(RiskMCP)
+			}
+		}
 	}
 	if findings.Count(it.Findings, findings.ToolsWidened) > 0 {
 		lower(RiskPermissions)
@@ -277,14 +284,19 @@ func riskOf(it *Item, fs []config.Fact) Risk {
 	if findings.Count(it.Findings, findings.NewExecutable) > 0 {
 		lower(RiskScripts)
 	}
-	if it.Observed != nil {
-		for _, e := range it.Observed.Manifest.Entries {
-			if e.Kind == snapshot.File && e.Mode&0o111 != 0 {
-				lower(RiskScripts)
-			}
+	for _, e := range it.observedEntries() {
+		if e.Kind == snapshot.File && e.Mode&0o111 != 0 {
+			lower(RiskScripts)
 		}
 	}
 	return r
+}
+
+func (it *Item) observedEntries() []snapshot.Entry {
+	if it.Observed == nil {
+		return nil
+	}
+	return it.Observed.Manifest.Entries
 }
 
 // Diff is the item's diff since its From version (whole when nil), each

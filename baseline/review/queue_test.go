@@ -106,3 +106,19 @@ func TestAPendingItemIsComparedWithItsReviewedVersion(t *testing.T) {
 		t.Errorf("diff %v %+v", err, ds)
 	}
 }
+
+// A plugin ranks by what it carries: its hooks file before an MCP file
+// before plain text.
+func TestAPluginRanksByWhatItCarries(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want Risk
+	}{{"hooks/hooks.json", RiskHooks}, {".mcp.json", RiskMCP}, {"README.md", RiskInstructions}} {
+		it := &Item{Kind: claude.KindPlugin, Observed: &walker.Candidate{Manifest: snapshot.Manifest{Entries: []snapshot.Entry{
+			{Path: []byte(".claude-plugin/plugin.json"), Kind: snapshot.File, Mode: 0o644},
+			{Path: []byte(c.file), Kind: snapshot.File, Mode: 0o644}}}}}
+		if got := riskOf(it, nil); got != c.want {
+			t.Errorf("a plugin with %s: risk %s, want %s", c.file, got, c.want)
+		}
+	}
+}
