@@ -175,7 +175,7 @@ func (p *prompter) run(items []*review.Item) error {
 		cfg := p.cfg
 		keep := p.w.keeper(&cfg, nil) // the version the verdict names, for later diffs
 		res, err := review.Record(p.cmd.Context(), review.Request{Store: p.w.opts(true, false), Verdict: v, Expect: it.Digest,
-			Reviewer: p.reviewer, Walk: cfg, Keeper: keep, Find: func(*baseline.Store) (review.Candidate, error) {
+			Reviewer: p.reviewer, Walk: cfg, Keeper: keep, Via: "review", Find: func(*baseline.Store) (review.Candidate, error) {
 				return review.Candidate{ID: it.ID, Root: it.Root, Name: it.RawName}, nil
 			}})
 		collect(p.s, keep)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillwire/skillwire/events"
 )
 
 // tmuxSession drives `skillwire review` in a real terminal: tmux on a
@@ -185,6 +187,10 @@ func TestReviewInATerminalRecordsABlockTheGateEnforces(t *testing.T) {
 	}
 	if d := w.decision(t); d != "deny" {
 		t.Fatalf("the gate answers %q to a Skill call of a BLOCKed skill", d)
+	}
+	ev, err := os.ReadFile(filepath.Join(w.dir, "state", events.FileName))
+	if err != nil || !strings.Contains(string(ev), `"verdict":"BLOCK"`) || !strings.Contains(string(ev), `"via":"review"`) {
+		t.Errorf("no fleet event of the BLOCK via review (%v): %s", err, ev)
 	}
 }
 
