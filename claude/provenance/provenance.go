@@ -93,7 +93,13 @@ func plugin(p claude.Places, root claude.Root, name []byte) []string {
 				s += fmt.Sprintf(", %s %s", k, q(v))
 			}
 		}
-		return []string{s}
+		out := []string{s}
+		if at := strings.LastIndexByte(in.Plugin, '@'); at > 0 {
+			if m := marketEntry(p, market, in.Plugin[:at], in.Fields["gitCommitSha"]); m != "" {
+				out = append(out, m)
+			}
+		}
+		return out
 	}
 	return []string{"installed_plugins.json: no install record names this folder"}
 }

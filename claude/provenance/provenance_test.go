@@ -114,9 +114,15 @@ func TestAPluginIsToldByItsInstallRecord(t *testing.T) {
 	p := places(t)
 	root := claude.Root{Path: p.Config + "/plugins/cache", Scope: claude.Global, Kind: claude.Plugins}
 	write(t, p.Config+"/plugins/installed_plugins.json", `{"version":2,"plugins":{"pdf@acme":[{"scope":"user","installPath":"`+root.Path+`/acme/pdf/1.2.0","version":"1.2.0","installedAt":"2026-11-01T00:00:00.000Z","gitCommitSha":"89abcdef0123456789abcdef0123456789abcdef"}]}}`)
+	mkt := p.Config + "/plugins/marketplaces/acme"
+	write(t, p.Config+"/plugins/known_marketplaces.json", `{"acme":{"source":{"source":"github","repo":"acme/plugins"},"installLocation":"`+mkt+`"}}`)
+	write(t, mkt+"/.claude-plugin/marketplace.json", `{"name":"acme","plugins":[{"name":"pdf","source":{"source":"github","repo":"acme/pdf","ref":"v1.2.0","sha":"0000000000000000000000000000000000000000"}}]}`)
 	got := strings.Join(Of(p, root, []byte("acme/pdf/1.2.0"), nil), "\n")
 	if !strings.Contains(got, `plugin "pdf@acme" from marketplace "acme", version "1.2.0", gitCommitSha "89abcdef0123456789abcdef0123456789abcdef"`) {
 		t.Errorf("%s", got)
+	}
+	if !strings.Contains(got, `marketplace entry: source "github", repo "acme/pdf", ref "v1.2.0", sha "0000000000000000000000000000000000000000"; the entry pins sha "0000000000000000000000000000000000000000", the install record's gitCommitSha is "89abcdef0123456789abcdef0123456789abcdef"`) {
+		t.Errorf("the marketplace entry: %s", got)
 	}
 	if got := strings.Join(Of(p, root, []byte("acme/pdf/9.9.9"), nil), "\n"); !strings.Contains(got, "no install record names this folder") {
 		t.Errorf("unrecorded: %s", got)
