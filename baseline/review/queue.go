@@ -126,6 +126,9 @@ func Queue(ctx context.Context, c QueueConfig) ([]*Item, error) {
 	for _, it := range items {
 		if it.Root.Path != "" {
 			it.Observe(ctx, c)
+			// The content staged is dropped: many items must not hold it
+			// all at once. Observe again before Diff.
+			it.stage = nil
 		}
 	}
 	slices.SortStableFunc(items, func(a, b *Item) int {
@@ -300,7 +303,9 @@ func (it *Item) observedEntries() []snapshot.Entry {
 }
 
 // Diff is the item's diff since its From version (whole when nil), each
-// file's text escaped by history.Diff. old serves kept versions.
+// file's text escaped by history.Diff. old serves kept versions. The
+// item must have been observed since Queue (Observe), or the side on
+// disk shows as not kept.
 func (it *Item) Diff(old history.Content) ([]history.FileDiff, error) {
 	if old == nil {
 		old = func(snapshot.Hash, int64) ([]byte, bool, error) { return nil, false, nil }

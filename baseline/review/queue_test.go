@@ -101,6 +101,7 @@ func TestAPendingItemIsComparedWithItsReviewedVersion(t *testing.T) {
 	}
 	k := history.OpenKept(w.store.Dir)
 	defer k.Close()
+	items[0].Observe(context.Background(), QueueConfig{Walk: walker.DefaultConfig()})
 	ds, err := items[0].Diff(func(h snapshot.Hash, _ int64) ([]byte, bool, error) { b, ok := k.Get(h); return b, ok, nil })
 	if err != nil || len(ds) != 1 || !strings.Contains(ds[0].Diff, "-docs at https://docs.example.org\n+hello, see") {
 		t.Errorf("diff %v %+v", err, ds)

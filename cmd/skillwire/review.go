@@ -182,7 +182,6 @@ func (p *prompter) run(items []*review.Item) error {
 		switch {
 		case errors.Is(err, baseline.ErrDigestMismatch):
 			fmt.Fprintf(out, "%s changed while you looked (now %s): nothing was recorded; here it is again.\n", it.ID, res.Observed.Digest)
-			it.Observe(p.cmd.Context(), p.qc)
 			i--
 		case err != nil:
 			fmt.Fprintf(out, "not recorded: %s\n", refusal(err, it.ID, res.Observed))
@@ -199,6 +198,9 @@ func (p *prompter) run(items []*review.Item) error {
 
 // show prints the item, its diff paged, and returns the key pressed.
 func (p *prompter) show(it *review.Item) string {
+	if it.Observed != nil {
+		it.Observe(p.cmd.Context(), p.qc) // what is on disk now is what is shown
+	}
 	var b strings.Builder
 	j := reviewItem(it)
 	fmt.Fprintf(&b, "%s %s %s, %s scope, %s (risk: %s)\n", it.ID, it.Kind, displayName(j.Name), it.Scope, it.Status, it.Risk)
