@@ -211,9 +211,10 @@ func filesOf(m *snapshot.Manifest, get history.Content, name []byte) []findings.
 		if len(e.Path) == 0 {
 			f.Path = name
 		}
+		f.Unread = true
 		if get != nil {
 			if b, ok, err := get(e.Hash, e.Size); ok && err == nil {
-				f.Data = b
+				f.Data, f.Unread = b, false
 			}
 		}
 		out = append(out, f)

@@ -80,6 +80,9 @@ type File struct {
 	Data []byte
 	// Exec: the file's mode lets it run.
 	Exec bool
+	// Unread: its content could not be had (too large to keep, say). It is
+	// told as unscanned, never passed over in silence.
+	Unread bool
 }
 
 // Scan reports what one file's content holds. Findings are in line order
@@ -88,6 +91,9 @@ func Scan(f File) []Finding {
 	name := anomaly.Escape(f.Path)
 	data := f.Data
 	var out []Finding
+	if f.Unread {
+		return []Finding{{Kind: Unscanned, File: name, Text: `"its content was not read"`}}
+	}
 	if len(data) > MaxFileBytes {
 		out = append(out, Finding{Kind: Unscanned, File: name,
 			Text: fmt.Sprintf("%q", fmt.Sprintf("only the first %d of %d bytes were scanned", MaxFileBytes, len(data)))})

@@ -216,3 +216,10 @@ func TestAPathIsShownEscaped(t *testing.T) {
 		t.Fatalf("%v", fs)
 	}
 }
+
+func TestAFileNotReadIsToldUnscanned(t *testing.T) {
+	fs := Of(nil, []File{{Path: []byte("big.bin"), Unread: true}})
+	if len(fs) != 1 || fs[0].Kind != Unscanned || fs[0].File != "big.bin" {
+		t.Fatalf("%v", fs)
+	}
+}
