@@ -286,6 +286,6 @@ type Origin struct {
 	SessionID string    // Claude Code's session.id, when a hook knew it
 	PromptID  string    // Claude Code's prompt.id, when a hook knew it
 	// Via says how skillwire learnt it: "session-start", "daemon", "gate",
-	// "record", "restore", "cli".
+	// "record", "review", "restore", "cli".
 	Via string
 }

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -27,6 +28,8 @@ type Request struct {
 	Walk     walker.Config
 	// Keeper keeps the version the verdict names; nil keeps none.
 	Keeper *history.Keeper
+	// Via names the command in the fleet event: "record" when "".
+	Via string
 }
 
 // Candidate is the one a verdict is recorded on.
@@ -94,12 +97,12 @@ func Record(ctx context.Context, r Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.EventErr = events.Append(ctx, r.Store.Dir, verdictEvent(&res))
+	res.EventErr = events.Append(ctx, r.Store.Dir, verdictEvent(&res, cmp.Or(r.Via, "record")))
 	return res, nil
 }
 
 // verdictEvent is the fleet's event of a recorded verdict.
-func verdictEvent(res *Result) events.Event {
+func verdictEvent(res *Result, via string) events.Event {
 	v := &res.Verdict
 	name, _ := res.Root.Display(res.Name)
 	digest := "-"
@@ -108,5 +111,5 @@ func verdictEvent(res *Result) events.Event {
 	}
 	c := events.Candidate{ID: res.ID, Kind: claude.KindOf(res.Root.Kind, res.Name, &res.Observed.Manifest),
 		Scope: string(res.Root.Scope), Name: name, Path: res.Root.Path + "/" + string(res.Name)}
-	return events.Verdict(events.Origin{Time: v.At, Via: "record"}, c, v.Verdict, digest, v.Reviewer)
+	return events.Verdict(events.Origin{Time: v.At, Via: via}, c, v.Verdict, digest, v.Reviewer)
 }

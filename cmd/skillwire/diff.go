@@ -9,8 +9,9 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/findings"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -24,6 +25,9 @@ type diffJSON struct {
 	// AuditProblem says why the audit logs could not be read (every
 	// file's class is then "unknown"); null when they were.
 	AuditProblem *string `json:"audit_problem"`
+	// Findings are the content findings of the added and modified files,
+	// against the FROM side: facts for a reviewer, never a verdict.
+	Findings []findings.Finding `json:"findings"`
 }
 
 type diffSideJSON struct {
@@ -150,11 +154,13 @@ store unusable (a corrupt object is never shown).`,
 				defer cs.Close()
 			}
 			names := ref.root.BoundNames(ref.name, forms...)
-			roots := configRoots(ref.root, ref.name, fromM, to)
-			ds, err := history.Diff(fromM, to, history.Canonical(kept(cs, nil), roots, forms...), history.Canonical(kept(cs, stage), roots, forms...), names)
+			roots := review.ConfigRoots(ref.root, ref.name, fromM, to)
+			oldC, newC := history.Canonical(kept(cs, nil), roots, forms...), history.Canonical(kept(cs, stage), roots, forms...)
+			ds, err := history.Diff(fromM, to, oldC, newC, names)
 			if err != nil {
 				return failure(err, exitNoAudit)
 			}
+			out.Findings = nonNil(review.DiffFindings(fromM, to, oldC, newC, ref.name, ds))
 			rec := reconcile.Candidate{ID: ref.id, Root: ref.root.Path, Name: ref.name, Stored: fromM, Current: to, Names: names}
 			if from != nil {
 				rec.Since = diffSince(from, reference)
@@ -275,6 +281,22 @@ func printDiff(w io.Writer, out *diffJSON, ds []history.FileDiff, stat bool) {
 	}
 	added, removed, modified := history.Stat(ds)
 	fmt.Fprintf(w, "%d file(s) changed: %d added, %d removed, %d modified\n", len(ds), added, removed, modified)
+	switch {
+	case len(out.Findings) == 0:
+	case stat: // no text: the count of each kind
+		var kinds []string
+		for _, k := range findings.Kinds {
+			if n := findings.Count(out.Findings, k); n > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+			}
+		}
+		fmt.Fprintf(w, "findings: %s\n", strings.Join(kinds, ", "))
+	default:
+		fmt.Fprintf(w, "findings (%d), facts for a reviewer, never a verdict:\n", len(out.Findings))
+		for _, f := range out.Findings {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
 }
 
 func detail(f *fileDiffJSON, d *history.FileDiff) string {
@@ -310,19 +332,4 @@ func kindText(e *snapshot.Entry) string {
 		return "anomaly " + anomaly.Escape([]byte(e.Reason.String()))
 	}
 	return e.Kind.String()
-}
-
-// configRoots are the hashes of the file entries of ms, for a
-// configuration file. The content kept of them is its form.
-func configRoots(root claude.Root, name []byte, ms ...*snapshot.Manifest) []snapshot.Hash {
-	if !claude.IsForm(root.Kind, name) {
-		return nil
-	}
-	var hs []snapshot.Hash
-	for _, m := range ms {
-		if m != nil && len(m.Entries) > 0 && len(m.Entries[0].Path) == 0 && m.Entries[0].Kind == snapshot.File {
-			hs = append(hs, m.Entries[0].Hash)
-		}
-	}
-	return hs
 }

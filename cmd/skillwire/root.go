@@ -125,7 +125,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 	root.AddCommand(newDigestCmd(s), newScanCmd(s))
 	root.AddCommand(newLockCmd(s), newVerifyCmd(s))
 	root.AddCommand(newListCmd(s), newRecordCmd(s), newStatusCmd(s), newForgetCmd(s), newImportCmd(s))
-	root.AddCommand(newHistoryCmd(s), newDiffCmd(s), newRestoreCmd(s))
+	root.AddCommand(newHistoryCmd(s), newDiffCmd(s), newRestoreCmd(s), newReviewCmd(s))
 	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
 	root.AddCommand(newServiceCmd(s), newGateCmd(s))
 	root.AddCommand(newAuditCmd(s), newCheckCmd(s), newTrustCmd(s))

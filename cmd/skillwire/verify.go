@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/lockfile"
+	"github.com/skillwire/skillwire/snapshot/findings"
 	"github.com/spf13/cobra"
 )
 
@@ -39,6 +42,11 @@ to it. --format json prints one object {"ok", "added", "removed",
 "changed", "anomalous", "adverse", "matched"}; github prints workflow
 annotations (::error file=...::...); sarif prints a SARIF 2.1.0 log. Names
 that fail the display gate appear only as hex.
+
+The added and changed files are read for content findings (facts for a
+reviewer, never a verdict: hidden Unicode, bidi, Markdown comments, remote
+instructions, pipe to shell, encoded blobs): one "finding" line each in
+text, "findings" in JSON, and SARIF results under rules named by kind.
 
 Exit 0 the tree matches, 3 it does not, 4 the lock is missing, malformed,
 of an unknown version, or not a regular file (never a pass).`,
@@ -72,15 +80,26 @@ of an unknown version, or not a regular file (never a pass).`,
 			if err != nil {
 				return fail(exitInternal, "%s", defang(err.Error()))
 			}
+			found := review.VerifyFindings(cmp.Or(repo, "."), report)
 			switch format {
 			case "text":
-				err = report.WriteText(s.out, lockPath)
+				if err = report.WriteText(s.out, lockPath); err == nil {
+					for _, f := range found {
+						fmt.Fprintf(s.out, "  finding\t%s %s:%d %s\n", f.Kind, anomaly.QuoteBytes([]byte(f.URI)), f.Line, f.Text)
+					}
+				}
 			case "json":
-				err = writeJSON(s.out, report.JSON())
+				err = writeJSON(s.out, struct {
+					lockfile.ReportJSON
+					Findings []findings.Located `json:"findings,omitempty"`
+				}{report.JSON(), found})
 			case "github":
 				err = report.WriteGitHub(s.out, lockPath)
 			case "sarif":
-				err = writeJSON(s.out, report.SARIF(lockPath, version))
+				var log any
+				if log, err = findings.AddSARIF(report.SARIF(lockPath, version), found); err == nil {
+					err = writeJSON(s.out, log)
+				}
 			}
 			if err != nil {
 				return fail(exitInternal, "writing output: %v", err)
