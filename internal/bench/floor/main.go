@@ -46,6 +46,7 @@ import (
 	_ "github.com/skillwire/skillwire/session"
 	_ "github.com/skillwire/skillwire/snapshot"
 	_ "github.com/skillwire/skillwire/snapshot/content"
+	_ "github.com/skillwire/skillwire/snapshot/findings"
 	_ "github.com/skillwire/skillwire/snapshot/history"
 	_ "github.com/skillwire/skillwire/snapshot/restore"
 	_ "github.com/skillwire/skillwire/walker"
