@@ -121,18 +121,6 @@ func IsForm(k Kind, name []byte) bool {
 	return ck == KindSettings || ck == KindMCP
 }
 
-// ToldOnce reports whether a change of the candidate name of a root of
-// kind k is told once and never held pending a review. Instruction files
-// and output styles are read, never run. Claude Code cannot be stopped
-// from reading them.
-func ToldOnce(k Kind, name []byte) bool {
-	switch CandidateKind(k, name) {
-	case KindInstructions, KindOutputStyle:
-		return true
-	}
-	return false
-}
-
 // Root is one directory of candidates.
 type Root struct {
 	Path  string
