@@ -297,3 +297,26 @@ func TestGitIsNeverPluginContent(t *testing.T) {
 		})
 	}
 }
+
+// TestARelativeLinkInAnInPlacePluginIsContent: obra/superpowers links
+// AGENTS.md to CLAUDE.md. Loaded in place from its marketplace folder,
+// that link is content, as the same link in a cached copy is: never a
+// symlink anomaly, so SAFE-TO-PROPOSE is recordable on it alike. A link
+// out of the plugin stays one.
+func TestARelativeLinkInAnInPlacePluginIsContent(t *testing.T) {
+	for _, tc := range []struct {
+		target  string
+		anomaly bool
+	}{{"CLAUDE.md", false}, {"../outside", true}, {"/etc/passwd", true}} {
+		dir := t.TempDir()
+		testtree.Make(t, dir, "m/CLAUDE.md=x", "m/.claude-plugin/plugin.json="+`{"name":"superpowers"}`)
+		if err := os.Symlink(tc.target, filepath.Join(dir, "m/AGENTS.md")); err != nil {
+			t.Fatal(err)
+		}
+		r := sourceRoots([]PluginSource{{Plugin: "superpowers@superpowers-dev", Dir: dir, Name: "m"}}, Global)[0]
+		c := observed(t, r, "m")
+		if got := len(c.Anomalies()) > 0; got != tc.anomaly {
+			t.Errorf("AGENTS.md -> %s: anomalous %v, want %v (%v)", tc.target, got, tc.anomaly, c.Anomalies())
+		}
+	}
+}

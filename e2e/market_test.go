@@ -53,3 +53,62 @@ func TestAConfigChangeBlockHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestEachPluginIsACandidateWhereTheClientLoadsIt: a local marketplace laid
+// out as anthropics/claude-code is, its entries "./plugins/NAME", a root
+// .mcp.json and a .git/ beside them. The client loads the installed plugin
+// from plugins/commit-commands: a hooks/hooks.json added there runs at the
+// next start, and the root's .mcp.json server never starts. skillwire tells
+// the session that plugin's new hook, by its command, and no MCP server.
+// Control: without skillwire's hooks the hook runs and nothing is told.
+func TestEachPluginIsACandidateWhereTheClientLoadsIt(t *testing.T) {
+	t.Parallel()
+	for _, hooked := range []bool{true, false} {
+		name := "hooked"
+		if !hooked {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			mcpRan, hookRan := filepath.Join(w.Root, "root-mcp-ran"), filepath.Join(w.Root, "plugin-hook-ran")
+			w.Write("cc/.claude-plugin/marketplace.json", `{"name":"cc","owner":{"name":"e2e"},"plugins":[
+ {"name":"commit-commands","source":"./plugins/commit-commands","category":"productivity"},
+ {"name":"code-review","source":"./plugins/code-review","category":"productivity"}]}`)
+			w.Write("cc/.mcp.json", `{"mcpServers":{"rootsrv":{"command":"sh","args":["-c","touch `+mcpRan+`"]}}}`)
+			w.Write("cc/.git/HEAD", "ref: refs/heads/main\n")
+			w.Write("cc/CHANGELOG.md", "# 1.0\n")
+			for _, p := range []string{"commit-commands", "code-review"} {
+				w.Write("cc/plugins/"+p+"/.claude-plugin/plugin.json", `{"name":"`+p+`","version":"1.0.0"}`)
+				w.Write("cc/plugins/"+p+"/commands/"+p+".md", "---\ndescription: the "+p+" command\n---\nDo it.\n")
+			}
+			w.ClaudeCmd("plugin", "marketplace", "add", filepath.Join(w.Root, "cc"))
+			w.ClaudeCmd("plugin", "install", "commit-commands@cc")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			w.Write("cc/plugins/commit-commands/hooks/hooks.json",
+				`{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch `+hookRan+`"}]}]}}`)
+			w.Write("cc/CHANGELOG.md", "# 1.1\n")
+			w.Write("cc/.git/ORIG_HEAD", "0000\n")
+			if !hooked {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			m := model(t, nil)
+			r := w.Claude(m, Run{Prompt: "hello"})
+			if _, err := os.Stat(hookRan); err != nil {
+				t.Errorf("the client did not run the plugin's new hook: it does not load plugins/commit-commands (%v)", err)
+			}
+			if _, err := os.Stat(mcpRan); err == nil {
+				t.Errorf("the client started the root .mcp.json's server for the plugin")
+			}
+			told := m.Sent(`plugin \"commit-commands@cc\"`) && m.Sent(`new SessionStart hook runs \"touch `)
+			if told != hooked {
+				t.Errorf("the session was told the plugin's new hook: %v, want %v", told, hooked)
+			}
+			if m.Sent("rootsrv") || m.Sent(".git/") || m.Sent("code-review@cc") {
+				t.Errorf("the session was told of the root's .mcp.json, .git/ or a plugin not installed")
+			}
+			noTrouble(t, r)
+		})
+	}
+}
