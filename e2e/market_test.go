@@ -4,9 +4,11 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAConfigChangeBlockHolds: the model writes a Stop hook into the
@@ -107,6 +109,76 @@ func TestEachPluginIsACandidateWhereTheClientLoadsIt(t *testing.T) {
 			}
 			if m.Sent("rootsrv") || m.Sent(".git/") || m.Sent("code-review@cc") {
 				t.Errorf("the session was told of the root's .mcp.json, .git/ or a plugin not installed")
+			}
+			noTrouble(t, r)
+		})
+	}
+}
+
+// startDaemon runs skillwire's daemon in the world until the test ends,
+// and waits for its first heartbeat.
+func startDaemon(t *testing.T, w *World) {
+	t.Helper()
+	cmd := exec.Command(skillwireBin, "daemon")
+	cmd.Dir, cmd.Env = w.Project, w.Env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() })
+	for range 100 {
+		if out, _ := w.Skillwire("status", "--json"); strings.Contains(out, `"alive": true`) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // its first rescan and watches
+}
+
+// TestTheDaemonAndAWalkAreTheSameObservation: with the daemon running, a
+// session is told of an installed plugin what a walk tells: nothing when
+// nothing changed, never "1 file removed: marketplace.json". An edit of the
+// plugin's marketplace.json entry, outside the plugin's folder, is told as
+// the entry's new hook (issue 32). Control: without skillwire's hooks
+// nothing is told.
+func TestTheDaemonAndAWalkAreTheSameObservation(t *testing.T) {
+	t.Parallel()
+	for _, hooked := range []bool{true, false} {
+		name := "daemon on"
+		if !hooked {
+			name = "control: hooks uninstalled"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			entry := func(more string) string {
+				return `{"name":"cc","owner":{"name":"e2e"},"plugins":[{"name":"commit","source":"./plugins/commit"` + more + `}]}`
+			}
+			w.Write("cc/.claude-plugin/marketplace.json", entry(""))
+			w.Write("cc/plugins/commit/.claude-plugin/plugin.json", `{"name":"commit","version":"1.0.0"}`)
+			w.Write("cc/plugins/commit/commands/commit.md", "---\ndescription: commit\n---\nCommit.\n")
+			w.ClaudeCmd("plugin", "marketplace", "add", filepath.Join(w.Root, "cc"))
+			w.ClaudeCmd("plugin", "install", "commit@cc")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			if !hooked {
+				w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+			}
+			startDaemon(t, w)
+			m := model(t, nil)
+			r := w.Claude(m, Run{Prompt: "hello"})
+			if m.Sent("file removed") || m.Sent(`plugin \"commit@cc\"`) {
+				t.Errorf("nothing changed, yet the session was told of commit@cc")
+			}
+			w.Write("cc/.claude-plugin/marketplace.json", entry(`,"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo entry-hook"}]}]}`))
+			time.Sleep(2 * time.Second) // the daemon's debounce and walk
+			m = model(t, nil)
+			r = w.Claude(m, Run{Prompt: "hello"})
+			told := m.Sent(`plugin \"commit@cc\"`) && m.Sent(`new SessionStart hook runs \"echo entry-hook\"`)
+			if told != hooked {
+				t.Errorf("the session was told the entry's new hook: %v, want %v", told, hooked)
+			}
+			if m.Sent("file removed") {
+				t.Errorf("the session was told a file removed")
 			}
 			noTrouble(t, r)
 		})
