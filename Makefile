@@ -54,9 +54,10 @@ build:
 	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/skillwire ./cmd/skillwire-ship
 
 # The main job on this machine's real Claude Code directories. Exit 3 is a
-# finding (something anomalous), not a failure of the command.
-run:
-	@CGO_ENABLED=0 $(GO) run ./cmd/skillwire scan || [ $$? -eq 3 ]
+# finding (something anomalous), not a failure of the command. The binary
+# is built, then run: go run turns every non-zero exit into 1.
+run: build
+	@bin/skillwire scan || [ $$? -eq 3 ]
 
 # staticcheck at a pinned version, built by go install on first use, so a
 # machine with only Go runs the same checks as CI.

@@ -76,7 +76,7 @@ func StatusOf(r *Record, d *snapshot.Hash, inForce *Verdict) Status {
 		return r.Status
 	case r.Halt != nil:
 		return StatusHalted
-	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil || claude.ToldOnce(r.Kind, r.Name):
+	case r.Review == nil || sameDigest(r.Review.Digest, d) && r.Renamed == nil:
 		return r.Status
 	}
 	return StatusPending

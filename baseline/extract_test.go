@@ -63,15 +63,19 @@ func TestARecordOfAnotherRootInTheSameDirectoryIsNeverRemoved(t *testing.T) {
 	}
 }
 
-func TestAReviewedInstructionFileThatChangesIsToldOnceNeverPending(t *testing.T) {
+// TestAReviewedCLAUDEMdKeepsItsLifecycle: a reviewed instruction file or
+// output style that changes is pending until a person decides, as a skill
+// or an agent is. It was told once, then "seen" with no verdict, and
+// silent the next session (issue 32).
+func TestAReviewedCLAUDEMdKeepsItsLifecycle(t *testing.T) {
 	for _, tc := range []struct {
 		root claude.Root
 		name string
 		want bool // pending
 	}{
-		{claude.Root{Scope: claude.Project, Kind: claude.Config, Names: []string{"CLAUDE.md"}}, "CLAUDE.md", false},
-		{claude.Root{Scope: claude.Project, Kind: claude.Rules}, "style.md", false},
-		{claude.Root{Scope: claude.Global, Kind: claude.OutputStyles}, "terse.md", false},
+		{claude.Root{Scope: claude.Project, Kind: claude.Config, Names: []string{"CLAUDE.md"}}, "CLAUDE.md", true},
+		{claude.Root{Scope: claude.Project, Kind: claude.Rules}, "style.md", true},
+		{claude.Root{Scope: claude.Global, Kind: claude.OutputStyles}, "terse.md", true},
 		{claude.Root{Scope: claude.Global, Kind: claude.Agents}, "rev.md", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

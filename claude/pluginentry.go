@@ -45,6 +45,11 @@ func (r Root) outsideFiles(name []byte) []string {
 	return nil
 }
 
+// BoundOutside are the files outside the candidate name of r that a walk
+// binds into it: a plugin's marketplace.json. A watcher of r watches them
+// too, so its observation is a walk's.
+func (r Root) BoundOutside(name []byte) []string { return r.outsideFiles(name) }
+
 // marketFiles reads known_marketplaces.json in <cfg>/plugins, through the
 // walker, for registry.MarketplaceFiles. It is nil when the file cannot be
 // read whole; its own candidate tells why.

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"os"
 	"slices"
 	"strings"
 
@@ -23,12 +24,14 @@ import (
 // PluginSource is the folder one installed plugin loads from in place.
 type PluginSource struct {
 	Plugin string // plugin@marketplace, as installed_plugins.json keys it
-	// Dir holds the folder, and Name is its entry in Dir. Dir is the
-	// marketplace's installLocation as written; Name is the entry's one
-	// path component. Some entries are the whole marketplace folder, with
-	// Dir its parent: the marketplace folder itself, one deeper than one
-	// folder, one that cannot be read. The client only loads what stays
-	// inside that folder, so nothing it loads is left out.
+	// Dir holds the folder, and Name is its entry in Dir. Name is the
+	// entry's last path component, and Dir the folder holding it, below
+	// the marketplace's installLocation as written: for
+	// "./plugins/NAME", <installLocation>/plugins. Some entries are the
+	// whole marketplace folder, with Dir its parent: the marketplace folder
+	// itself ("./"), one through a link, one that cannot be read. The
+	// client only loads what stays inside that folder, so nothing it loads
+	// is left out.
 	Dir, Name string
 	// Market is the marketplace.json the client reads the plugin's entry
 	// from. Its hooks, servers and component paths apply to the plugin.
@@ -139,10 +142,40 @@ func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bo
 	} else if src == "." {
 		rest = ""
 	}
-	if rest == "" || !ValidName(Skills, []byte(rest)) || strings.Contains(rest, `\`) {
+	dir, name, ok := sourceFolder(m.Location, rest)
+	if !ok {
 		return whole, true
 	}
-	return PluginSource{Plugin: key, Dir: m.Location, Name: rest, Market: m.Location + "/.claude-plugin/" + manifest}, true
+	return PluginSource{Plugin: key, Dir: dir, Name: name, Market: m.Location + "/.claude-plugin/" + manifest}, true
+}
+
+// maxSourceDepth bounds the components of an entry's folder below its
+// marketplace: "./plugins/NAME" has two.
+const maxSourceDepth = 4
+
+// sourceFolder splits the entry folder rest of the marketplace folder loc
+// into the folder holding it and its name. Each component is a name: never
+// "", "." or "..", nor a backslash. Each folder on the way must be a
+// folder, not a link: a link is then told as the whole marketplace's
+// content. ok is false for any other rest.
+func sourceFolder(loc, rest string) (dir, name string, ok bool) {
+	comps := strings.Split(strings.TrimRight(rest, "/"), "/")
+	if rest == "" || len(comps) > maxSourceDepth {
+		return "", "", false
+	}
+	for _, c := range comps {
+		if !ValidName(Skills, []byte(c)) || strings.Contains(c, `\`) {
+			return "", "", false
+		}
+	}
+	dir = loc
+	for _, c := range comps[:len(comps)-1] {
+		dir += "/" + c
+		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+			return "", "", false
+		}
+	}
+	return dir, comps[len(comps)-1], true
 }
 
 // sourceRoots are the PluginSources roots of ss, of scope, one per folder.

@@ -36,7 +36,10 @@ func sourceWorld(t testing.TB, dir, kind, location, manifest string) string {
 	testtree.Make(t, dir,
 		"cfg/plugins/installed_plugins.json="+`{"version":2,"plugins":{"plug@mkt":[{"scope":"user","installPath":"/x"}],"other@elsewhere":[{}]}}`,
 		"cfg/plugins/known_marketplaces.json="+string(known),
-		"m/plug/skills/ps/SKILL.md=x")
+		"m/plug/skills/ps/SKILL.md=x", "m/plugins/plug/skills/ps/SKILL.md=x")
+	if err := os.Symlink("plugins", filepath.Join(dir, "m/linked")); err != nil {
+		t.Fatal(err)
+	}
 	if manifest != "" {
 		testtree.Make(t, dir, "m/.claude-plugin/marketplace.json="+manifest)
 	}
@@ -55,9 +58,9 @@ func entry(source string) string {
 // TestAnEditedMarketplaceFolderIsToldAndHeld pin it. A git, github, url or
 // npm source is a clone or a fetched package. It is copied into the cache
 // and loaded from the install's installPath. So the watch is the entry's
-// folder when that is one plain component of the marketplace. Else it is
-// the whole marketplace folder, since nothing the client loads lies
-// outside it. A fetched entry, or none, is the cache's. A location that
+// folder when its path is plain names through real folders, as
+// "./plugins/NAME" of anthropics/claude-code. Else it is the whole
+// marketplace folder, since nothing the client loads lies outside it. A fetched entry, or none, is the cache's. A location that
 // cannot be opened as written is nothing to walk.
 func TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt(t *testing.T) {
 	for _, tc := range []struct {
@@ -70,7 +73,11 @@ func TestAnInstalledLocalPluginIsWatchedWhereTheClientLoadsIt(t *testing.T) {
 		{"file source", "file", "m", entry(`"./plug"`), "m plug"},
 		{"the marketplace is the plugin", "directory", "m", entry(`"./"`), ". m"},
 		{"a dot", "directory", "m", entry(`"."`), ". m"},
-		{"two folders deep", "directory", "m", entry(`"./plugins/plug"`), ". m"},
+		{"two folders deep", "directory", "m", entry(`"./plugins/plug"`), "m/plugins plug"},
+		{"two folders deep, a trailing slash", "directory", "m", entry(`"./plugins/plug/"`), "m/plugins plug"},
+		{"two folders deep, through a link", "directory", "m", entry(`"./linked/plug"`), ". m"},
+		{"two folders deep, a dot-dot on the way", "directory", "m", entry(`"./plugins/../plug"`), ". m"},
+		{"five folders deep", "directory", "m", entry(`"./a/b/c/d/plug"`), ". m"},
 		{"a dot-dot entry", "directory", "m", entry(`"../x"`), ". m"},
 		{"an absolute entry", "directory", "m", entry(`"/etc"`), ". m"},
 		{"a backslash", "directory", "m", entry(`"a\\b"`), ". m"},
@@ -250,6 +257,66 @@ func BenchmarkPluginSources(b *testing.B) {
 	for b.Loop() {
 		if len(pluginSources(cfg)) != 1 {
 			b.Fatal("no source")
+		}
+	}
+}
+
+// TestGitIsNeverPluginContent: a marketplace that is its own plugin, as
+// obra/superpowers is ("source": "./"), is a git checkout. Its .git/ is
+// no part of what the client loads: a pull changing CHANGELOG.md alone
+// changes one file of the plugin. A plugin whose hooks run a script under
+// .git/ keeps .git/ as content, so that script is bound.
+func TestGitIsNeverPluginContent(t *testing.T) {
+	for _, tc := range []struct {
+		name, hooks string
+		wantGit     bool
+	}{
+		{"no hook names .git", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/session-start"}]}]}}`, false},
+		{"a hook runs a script under .git", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/.git/x"}]}]}}`, true},
+		{"hooks.json unreadable as a file", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, "m/.git/HEAD=ref: refs/heads/main", "m/.git/objects/aa/01=x", "m/CHANGELOG.md=1",
+				"m/.claude-plugin/plugin.json="+`{"name":"superpowers"}`, "m/skills/s/SKILL.md=x")
+			if tc.hooks != "" {
+				testtree.Make(t, dir, "m/hooks/hooks.json="+tc.hooks)
+			} else if err := os.MkdirAll(filepath.Join(dir, "m/hooks/hooks.json"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r := sourceRoots([]PluginSource{{Plugin: "superpowers@superpowers-dev", Dir: dir, Name: "m"}}, Global)[0]
+			c := observed(t, r, "m")
+			var git, changelog bool
+			for _, e := range c.Manifest.Entries {
+				git = git || strings.HasPrefix(string(e.Path), ".git")
+				changelog = changelog || string(e.Path) == "CHANGELOG.md"
+			}
+			if git != tc.wantGit || !changelog {
+				t.Errorf(".git in the manifest %v, want %v; CHANGELOG.md there %v, want true", git, tc.wantGit, changelog)
+			}
+		})
+	}
+}
+
+// TestARelativeLinkInAnInPlacePluginIsContent: obra/superpowers links
+// AGENTS.md to CLAUDE.md. Loaded in place from its marketplace folder,
+// that link is content, as the same link in a cached copy is: never a
+// symlink anomaly, so SAFE-TO-PROPOSE is recordable on it alike. A link
+// out of the plugin stays one.
+func TestARelativeLinkInAnInPlacePluginIsContent(t *testing.T) {
+	for _, tc := range []struct {
+		target  string
+		anomaly bool
+	}{{"CLAUDE.md", false}, {"../outside", true}, {"/etc/passwd", true}} {
+		dir := t.TempDir()
+		testtree.Make(t, dir, "m/CLAUDE.md=x", "m/.claude-plugin/plugin.json="+`{"name":"superpowers"}`)
+		if err := os.Symlink(tc.target, filepath.Join(dir, "m/AGENTS.md")); err != nil {
+			t.Fatal(err)
+		}
+		r := sourceRoots([]PluginSource{{Plugin: "superpowers@superpowers-dev", Dir: dir, Name: "m"}}, Global)[0]
+		c := observed(t, r, "m")
+		if got := len(c.Anomalies()) > 0; got != tc.anomaly {
+			t.Errorf("AGENTS.md -> %s: anomalous %v, want %v (%v)", tc.target, got, tc.anomaly, c.Anomalies())
 		}
 	}
 }

@@ -121,18 +121,6 @@ func IsForm(k Kind, name []byte) bool {
 	return ck == KindSettings || ck == KindMCP
 }
 
-// ToldOnce reports whether a change of the candidate name of a root of
-// kind k is told once and never held pending a review. Instruction files
-// and output styles are read, never run. Claude Code cannot be stopped
-// from reading them.
-func ToldOnce(k Kind, name []byte) bool {
-	switch CandidateKind(k, name) {
-	case KindInstructions, KindOutputStyle:
-		return true
-	}
-	return false
-}
-
 // Root is one directory of candidates.
 type Root struct {
 	Path  string
@@ -300,8 +288,16 @@ func (r Root) Spec() walker.RootSpec {
 // pluginSpec is how a plugin's folder is observed: all content. What its
 // hooks and servers run is told as facts.
 func pluginSpec() walker.NameSpec {
-	return walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms}
+	return walker.NameSpec{Front: pluginFront, FrontFile: pluginFronts[0], FrontMore: pluginFronts[1:], FrontRefs: pluginRefs, FrontJoin: joinForms,
+		Unloaded: pluginUnloaded}
 }
+
+// pluginUnloaded are a plugin folder's entries the client never loads as
+// it: a git checkout's .git/, of a marketplace that is one plugin ("./")
+// or of a version cloned into the cache. A pull changes it wholesale. A
+// plugin whose hooks, servers or plugin.json name it keeps it as content
+// (walker.NameSpec.Unloaded).
+var pluginUnloaded = []string{".git"}
 
 // Env is the part of the environment these conventions read.
 type Env struct {

@@ -79,6 +79,9 @@ func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadli
 	cand := walker.ObserveIn(ctx, root.Spec(), []byte(sf.Name), env.Walker)
 	var p Policy
 	why, id, err := settingsJudge(ctx, root, &cand, sf.Label, c.Blockable(), env, &p)
+	if err == nil && why == "" && c.Blockable() {
+		why, id, err = settingsReread(ctx, c.Source, env, &p)
+	}
 	if err != nil {
 		if !p.Valid() {
 			p = fallbackPolicy(env.Store)
@@ -100,6 +103,20 @@ func SettingsChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadli
 	}
 	reason := why + "; blocked until reviewed: see 'skillwire diff " + id + "'"
 	return ConfigOutcome{Answer: Deny, Reason: reason}
+}
+
+// settingsReread says why a settings file the client reads again at a
+// change of source must be blocked (settingschange.Rereads): the first's
+// reason, with its id; "" when none.
+func settingsReread(ctx context.Context, source string, env Env, p *Policy) (why, id string, err error) {
+	for _, o := range settingschange.Rereads(source, env.Roots) {
+		oc := walker.ObserveIn(ctx, o.Root.Spec(), []byte(o.Name), env.Walker)
+		label := o.Label + ", read again with the change of " + settingschange.Of(source).Label
+		if why, id, err = settingsJudge(ctx, o.Root, &oc, label, true, env, p); err != nil || why != "" {
+			return why, id, err
+		}
+	}
+	return "", "", nil
 }
 
 // settingsJudge says why the observed settings file cand must be blocked,

@@ -94,6 +94,9 @@ type daemon struct {
 	// What is to do: walks due after their debounce, a full rescan.
 	pending map[candKey]time.Time
 	full    bool
+	// bound are the candidates each file outside them is bound into, by
+	// its path: a plugin's marketplace.json (claude.Root.BoundOutside).
+	bound map[string][]candKey
 
 	watches  watchSet
 	degraded string // why watching is not whole, "" when it is

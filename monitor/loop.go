@@ -95,6 +95,10 @@ func (d *daemon) onEvent(ev fsnotify.Event) {
 			d.schedule(candKey{root: r.Path, name: name})
 		}
 	}
+	// A file bound into candidates from outside them is their walk.
+	for _, k := range d.bound[ev.Name] {
+		d.schedule(k)
+	}
 	// Anything else is beside the roots, and asks for nothing. Their
 	// parents hold other files.
 	d.scheduleAliases(ev.Name)

@@ -21,6 +21,12 @@ func (d *daemon) currentRoots() ([]claude.Root, error) {
 	if home, err := claude.OSEnv().Home(); err == nil && strings.HasPrefix(home, "/") {
 		places.Home = home
 	}
+	// The global roots as a session's start finds them: the plugins
+	// local marketplaces load in place, each plugin's marketplace.json
+	// bound in, the dev mods. Roots alone knows none of those, so the
+	// daemon's observation lacked them
+	// (TestTheDaemonAndAWalkAreTheSameObservation).
+	places = places.Discover(claude.DefaultLimits)
 	roots := places.Roots()
 	var projects []string
 	var added []claude.Root

@@ -90,7 +90,33 @@ func (d *daemon) wanted() map[string]bool {
 			want[r.Path+"/"+string(dir)] = true
 		}
 	}
+	for f := range d.bindOutside() {
+		want[f[:strings.LastIndexByte(f, '/')]] = true
+	}
 	return want
+}
+
+// bindOutside maps each file bound into a candidate from outside it to
+// those candidates, in d.bound. It returns d.bound. A walk reads them as
+// part of the candidate, so the daemon watches their folders: an edit of
+// a plugin's marketplace.json entry is that plugin's walk, as a walk by
+// the hook sees it (TestTheDaemonAndAWalkAreTheSameObservation).
+func (d *daemon) bindOutside() map[string][]candKey {
+	d.bound = map[string][]candKey{}
+	for _, r := range d.roots {
+		o := d.obs[r.Path]
+		if o == nil {
+			continue
+		}
+		for _, c := range o.Candidates {
+			for _, f := range r.BoundOutside(c.Name) {
+				if strings.LastIndexByte(f, '/') > 0 {
+					d.bound[f] = append(d.bound[f], candKey{root: r.Path, name: string(c.Name)})
+				}
+			}
+		}
+	}
+	return d.bound
 }
 
 // scheduleAliases walks the candidates that see an event's directory

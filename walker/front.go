@@ -41,8 +41,14 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 		name = znameOf(name.bytes()[i+1:])
 	}
 	data, missing, r := readWhole(dirfd, name, follow, want, maxFrontRead)
+	if !missing && r != 0 {
+		w.loadsUnloaded = true // unread: it may name them
+	}
 	if missing || r != 0 {
 		return
+	}
+	for _, u := range w.spec.Unloaded {
+		w.loadsUnloaded = w.loadsUnloaded || bytes.Contains(data, []byte(u))
 	}
 	canon, rs := w.spec.Front(path, data)
 	fr := &frontRead{path: path, hash: blake3.Sum256(data), canon: canon}

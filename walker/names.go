@@ -73,6 +73,12 @@ type NameSpec struct {
 	// bookkeeping the client writes there and never loads. It is a named,
 	// justified list; anything else there is content.
 	Noise []string
+	// Unloaded are entries at the top of a directory candidate the client
+	// never loads unless the candidate names them: ".git" of a plugin.
+	// They are left out of its manifest unless a front file read holds one
+	// of their names, or could not be read. Then they are content. So a
+	// hook running a script under .git/ binds it.
+	Unloaded []string
 }
 
 // noise reports whether the entry name of the directory at path, below

@@ -250,18 +250,21 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 // cwalk is one walk of one candidate. The traversal runs in one goroutine.
 // The file readers touch only bytes, partial and the entries they fill.
 type cwalk struct {
-	s        *scanner
-	st       *wstate
-	spec     *NameSpec
-	leaf     []byte // the candidate's name in the directory it is walked from
-	front    []*frontRead
-	q        quota
-	entries  int64
-	bytes    atomic.Int64
-	partial  atomic.Bool
-	out      []snapshot.Entry // the candidate's own entry, then top flattened
-	top      *seg             // what is under a directory candidate
-	inflight []*batch         // handed to the readers, oldest first
+	s     *scanner
+	st    *wstate
+	spec  *NameSpec
+	leaf  []byte // the candidate's name in the directory it is walked from
+	front []*frontRead
+	// loadsUnloaded: a front file names one of NameSpec.Unloaded, or
+	// could not be read. Those entries are then content.
+	loadsUnloaded bool
+	q             quota
+	entries       int64
+	bytes         atomic.Int64
+	partial       atomic.Bool
+	out           []snapshot.Entry // the candidate's own entry, then top flattened
+	top           *seg             // what is under a directory candidate
+	inflight      []*batch         // handed to the readers, oldest first
 }
 
 // take spends one entry of the quota; false means the walk must stop.

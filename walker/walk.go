@@ -93,6 +93,9 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 			testHookFronts()
 		}
 	}
+	if depth == 0 && w.spec != nil && len(w.spec.Unloaded) > 0 && !w.loadsUnloaded {
+		ents = slices.DeleteFunc(ents, func(e dirent) bool { return slices.Contains(w.spec.Unloaded, string(e.name.bytes())) })
+	}
 
 	// Classify every name before anything is opened. The entry budget is
 	// spent here, in name order, so where a cut falls is deterministic.

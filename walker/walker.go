@@ -275,7 +275,7 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 		}
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.fixed()})
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.fixed(), InnerLinks: spec.InnerLinks})
 				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1, spec: spec.nameSpec(d.name.bytes())})
 			}
 		}

@@ -119,7 +119,7 @@ settings without root; a plugin registry.`,
 			}
 			r := &restore.Request{ID: ref.id, Root: ref.root, Name: ref.name, Expect: want, Target: target, Content: history.Forms(kept(cs, nil), forms...), Forms: forms,
 				StateDir: w.stateDir, LockTimeout: w.timeout, Walk: cfg, Now: time.Now().UTC(),
-				AuditLog: auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)).Log}
+				AuditLog: restore.LogFor(auditlog.PickFor(scopes, ref.root.Scope == claude.Global, ref.root.Path+"/"+string(ref.name)), auditlog.Pick(scopes, true))}
 			o, err := restore.Do(cmd.Context(), r, func(p restore.Preview) (bool, error) {
 				preview := s.out
 				if asJSON {

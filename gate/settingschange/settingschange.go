@@ -37,6 +37,33 @@ var files = map[string]File{
 	hookio.SourcePolicySettings:  {"managed-settings.json", "policy settings", []claude.Scope{claude.Managed}},
 }
 
+// Reread is a settings file the client reads again, in the root holding
+// it.
+type Reread struct {
+	File
+	Root claude.Root
+}
+
+// Rereads are the other settings files of roots the client reads again
+// at a ConfigChange of source. It merges every settings file anew at any
+// change, so a change held blocked in one comes in with another's
+// (TestAConfigChangeBlockHolds). A change of policy settings, which
+// cannot be blocked, re-reads none that a block could hold.
+func Rereads(source string, roots []claude.Root) []Reread {
+	at, ok := Of(source).Root(roots)
+	if !ok || source == hookio.SourcePolicySettings {
+		return nil
+	}
+	var out []Reread
+	for _, s := range []string{hookio.SourceUserSettings, hookio.SourceProjectSettings, hookio.SourceLocalSettings} {
+		f := files[s]
+		if r, ok := f.Root(roots); ok && (r.Path != at.Path || f.Name != files[source].Name) {
+			out = append(out, Reread{f, r})
+		}
+	}
+	return out
+}
+
 // Why is the reason to block the settings file cand now. It compares
 // against the form last delivered, else the one reviewed. It is "" when
 // nothing added or changed lets something run or be allowed unasked.

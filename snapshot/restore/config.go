@@ -77,8 +77,12 @@ func formOf(r *Request) (*form, error) {
 		return &form{limit: config.MaxJSON, put: putTop(func(k string) bool { return k == "mcpServers" })}, nil
 	case ".claude.json":
 		return &form{limit: config.MaxClaudeJSON, put: putClaudeJSON}, nil
+	case "installed_plugins.json", "known_marketplaces.json":
+		return nil, fmt.Errorf("%w: it is one of Claude Code's plugin registries, which follow the plugins installed (change them with /plugin)", ErrNotRestorable)
 	}
-	return nil, fmt.Errorf("%w: it is one of Claude Code's plugin registries, which follow the plugins installed (change them with /plugin)", ErrNotRestorable)
+	// scheduled_tasks.json and any other: no form of it is written back.
+	return nil, fmt.Errorf("%w: skillwire writes no form of %s back; see 'skillwire diff' and put it back by hand, or with the client",
+		ErrNotRestorable, anomaly.QuoteBytes(r.Name))
 }
 
 var putSettings = putTop(func(k string) bool { return !config.Noise(k) })

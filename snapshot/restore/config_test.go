@@ -487,3 +487,14 @@ func TestAClaudeJSONRestorePutsBackEachProjectsMcpjsonApprovals(t *testing.T) {
 		t.Errorf("project /r: %v", r)
 	}
 }
+
+// TestRestoreOfScheduledTasksSaysWhy: .claude/scheduled_tasks.json is no
+// plugin registry. Its refusal says that no form of it is written back,
+// never that it follows the plugins installed (issue 32).
+func TestRestoreOfScheduledTasksSaysWhy(t *testing.T) {
+	fx := newCfgFixture(t, claude.Project, "scheduled_tasks.json", `{"tasks":[]}`, `{"tasks":[{"id":"x"}]}`)
+	_, err := Do(context.Background(), fx.r, yes)
+	if !errors.Is(err, ErrNotRestorable) || strings.Contains(err.Error(), "plugin") || !strings.Contains(err.Error(), "writes no form of scheduled_tasks.json back") {
+		t.Fatalf("Do = %v, want a refusal naming scheduled_tasks.json, not the plugin registries", err)
+	}
+}

@@ -2,6 +2,8 @@ package restore
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"time"
 	"unicode/utf8"
 
@@ -61,11 +63,33 @@ func recordUnverified(tx *baseline.Tx, r *Request, res *Result) error {
 			", but the tree in place is " + d.String() + ": it changed during the restore; not restored"})
 }
 
+// LogFor is the audit log a restore's rollback entries go to: the log of
+// pick, the scope auditlog.PickFor chose. A project's own log is written
+// only when it is there already. A restore never makes a file in the
+// person's repository (issue 32); the entries then go to global's log,
+// in the configuration directory, when that is there. "" when neither
+// may take them: the store's record of the restore stands.
+func LogFor(pick, global auditlog.Scope) string {
+	if !pick.ProjectLog {
+		return pick.Log
+	}
+	if _, err := os.Lstat(pick.Log); err == nil {
+		return pick.Log
+	}
+	if d, err := os.Lstat(filepath.Dir(global.Log)); global.ProjectLog || err != nil || !d.IsDir() {
+		return "" // no configuration directory to make it in
+	}
+	return global.Log
+}
+
 // audit appends one rollback entry per file the restore changed to the log
 // at path. The entry holds the file's path, and the SHA-256 of its
 // restored content. A file the restore took away has none. A path the log
 // cannot hold (not UTF-8) is counted in skipped, never written altered.
 func audit(path string, r *Request, res *Result) (written, skipped int, err error) {
+	if path == "" {
+		return 0, 0, nil // LogFor: no log may take them; the store holds the restore
+	}
 	details, _ := json.Marshal(map[string]string{"restored": r.Target.Digest.String(), "displaced": r.Current.Digest.String()})
 	base := r.Root.Path + "/" + string(r.Name)
 	if res.written != nil {
