@@ -18,7 +18,7 @@ type Tool struct {
 var Tools = []Tool{
 	{"Agent", "Agent", "runs an agent: judged by its subagent_type"},
 	{"Bash", "Bash", "a skillwire decision command is asked of the person"},
-	{"CronCreate", "", "enqueues a prompt the model wrote; the turn it starts meets the gate"},
+	{"CronCreate", "", "fires a prompt as a typed one: a /name in it meets prompt-expansion"},
 	{"CronDelete", "", "cancels a CronCreate job; runs nothing"},
 	{"CronList", "", "lists CronCreate jobs; runs nothing"},
 	{"DeferredToolPlaceholder", "", "a placeholder the model is told never to call"},
