@@ -32,7 +32,7 @@ var Tools = []Tool{
 	{"NotebookEdit", "", "changes a notebook cell; a notebook is no candidate"},
 	{"Read", "", "reads a file into the context; PostToolUse keeps the nested skills its touch loads"},
 	{"ReportFindings", "", "hands review findings to the host's UI; runs and loads nothing"},
-	{"ScheduleWakeup", "", "fires the model's own /loop prompt again; that turn meets the gate"},
+	{"ScheduleWakeup", "", "fires a prompt as a typed one: a /name in it meets prompt-expansion"},
 	{"SendMessage", "", "messages an agent started through Agent, or a session with its own hooks"},
 	{"Skill", "Skill", "loads a skill: judged by its name"},
 	{"TaskStop", "", "stops a background task; runs nothing"},
