@@ -23,7 +23,7 @@ var Tools = []Tool{
 	{"CronList", "", "lists CronCreate jobs; runs nothing"},
 	{"DeferredToolPlaceholder", "", "a placeholder the model is told never to call"},
 	{"Edit", "", "changes a file; a candidate it changes is judged at its use"},
-	{"EnterWorktree", "", "moves the session into a worktree; a name used there is judged at its use"},
+	{"EnterWorktree", "", "moves the session into a worktree; a BLOCK on a project skill holds there"},
 	{"ExitWorktree", "", "moves the session back out of a worktree; runs nothing"},
 	{"ListAgents", "", "lists agents and sessions to message; runs and loads nothing"},
 	// The client runs Bash-matched hooks for Monitor, with tool_name Bash
