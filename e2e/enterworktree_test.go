@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -19,12 +18,8 @@ func TestABlockedProjectSkillIsDeniedInAWorktreeTheModelEnters(t *testing.T) {
 		w := NewWorld(t)
 		gitInit(t, w.Project)
 		w.Skill("proj/.claude/skills", "evil", evilBody)
-		for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "the evil skill"}} {
-			c := exec.Command("git", append([]string{"-C", w.Project, "-c", "user.name=e2e", "-c", "user.email=e2e@invalid"}, args...)...)
-			if out, err := c.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
-		}
+		gitIn(t, w.Project, "add", "-A")
+		gitIn(t, w.Project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "the evil skill")
 		w.TrustProject()
 		w.Install()
 		w.Claude(model(t, nil), Run{Prompt: "hello"})
