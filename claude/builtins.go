@@ -1,7 +1,7 @@
 package claude
 
 // The client's own skills and agents, which no file on disk provides. They
-// are as Claude Code 2.1.328 lists them to the model: "The following
+// are as Claude Code 2.1.328 and 2.1.332 list them to the model: "The following
 // skills are available …", "Available agent types …". A name that
 // resolves to no candidate skillwire observed is judged as new unless it
 // is one of these. The e2e case

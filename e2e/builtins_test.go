@@ -11,11 +11,13 @@ import (
 	"testing"
 
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/claude/settings"
 )
 
-// listing is the names of a "- name: description" listing that follows
-// heading. It is read from the first main request the client sent.
-func listing(t *testing.T, m *Model, heading string) []string {
+// sentBlock is the text that follows heading in the first main request
+// the client sent, up to the next blank line after its first line.
+func sentBlock(t *testing.T, m *Model, heading string) string {
 	t.Helper()
 	for _, r := range m.Requests() {
 		if !r.Main {
@@ -37,18 +39,25 @@ func listing(t *testing.T, m *Model, heading string) []string {
 		if i < 0 {
 			continue
 		}
-		block := s[i+len(heading):]
-		if j := strings.Index(block, "\n\n\n"); j >= 0 {
-			block = block[:j]
-		}
-		var out []string
-		for _, m := range regexp.MustCompile(`(?m)^- ([^:\s]+): `).FindAllStringSubmatch(block, -1) {
-			out = append(out, m[1])
-		}
-		return out
+		return s[i+len(heading):]
 	}
 	t.Fatalf("no request lists %q", heading)
-	return nil
+	return ""
+}
+
+// listing is the names of a "- name: description" listing that follows
+// heading. It is read from the first main request the client sent.
+func listing(t *testing.T, m *Model, heading string) []string {
+	t.Helper()
+	block := sentBlock(t, m, heading)
+	if j := strings.Index(block, "\n\n\n"); j >= 0 {
+		block = block[:j]
+	}
+	var out []string
+	for _, m := range regexp.MustCompile(`(?m)^- ([^:\s]+): `).FindAllStringSubmatch(block, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }
 
 // The client's own skills and agents are exactly the ones skillwire treats as
@@ -79,6 +88,86 @@ func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 	if len(agents) < len(wantAgents) || !slices.Equal(agents[:len(wantAgents)], wantAgents) {
 		t.Errorf("the client's own agents are %q; skillwire knows %q", agents, wantAgents)
 	}
+}
+
+// offeredTools are the tools the first main request offers: its tools
+// array, and the deferred tools it names for ToolSearch to load.
+func offeredTools(t *testing.T, m *Model) []string {
+	t.Helper()
+	var out []string
+	for _, r := range m.Requests() {
+		if !r.Main {
+			continue
+		}
+		tools, _ := r.Body["tools"].([]any)
+		for _, tl := range tools {
+			tm, _ := tl.(map[string]any)
+			name, _ := tm["name"].(string)
+			out = append(out, name)
+		}
+		break
+	}
+	// The heading's sentence goes on to the end of its line. One name a
+	// line follows, up to a blank line.
+	block := sentBlock(t, m, "The following deferred tools are now available via ToolSearch.")
+	_, names, _ := strings.Cut(block, "\n")
+	for _, line := range strings.Split(names, "\n") {
+		if line == "" {
+			break
+		}
+		out = append(out, line)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// The client's own tools are exactly claude.Tools. A tool on one side only
+// fails, named. Each one the table says the gate sees is matched by the
+// PreToolUse matcher `hook install` writes. Each other one is not, and
+// says why it needs no gate.
+func TestTheClientsToolsAreTheOnesSkillwireKnows(t *testing.T) {
+	t.Parallel()
+	w := NewWorld(t)
+	m := model(t, nil)
+	w.Claude(m, Run{Prompt: "hello"})
+	offered := offeredTools(t, m)
+	known := map[string]claude.Tool{}
+	for _, tl := range claude.Tools {
+		known[tl.Name] = tl
+	}
+	for _, name := range offered {
+		if _, ok := known[name]; !ok {
+			t.Errorf("the client offers the tool %q; claude.Tools does not know it", name)
+		}
+	}
+	for _, tl := range claude.Tools {
+		if !slices.Contains(offered, tl.Name) {
+			t.Errorf("claude.Tools knows the tool %q; the client does not offer it (offered %q)", tl.Name, offered)
+		}
+	}
+	matcher := preToolUseMatcher(t)
+	for _, tl := range claude.Tools {
+		switch {
+		case tl.Hook != "" && !matcher.MatchString(tl.Hook):
+			t.Errorf("claude.Tools says the gate sees %q as %q; the PreToolUse matcher %q does not match it", tl.Name, tl.Hook, matcher)
+		case tl.Hook == "" && matcher.MatchString(tl.Name):
+			t.Errorf("the PreToolUse matcher %q matches %q; claude.Tools says the gate does not see it", matcher, tl.Name)
+		case tl.Why == "":
+			t.Errorf("claude.Tools gives no reason for %q", tl.Name)
+		}
+	}
+}
+
+// preToolUseMatcher is the matcher `hook install` writes for PreToolUse.
+func preToolUseMatcher(t *testing.T) *regexp.Regexp {
+	t.Helper()
+	for _, h := range settings.HookSpecs {
+		if h.Event == hookio.EventPreToolUse {
+			return regexp.MustCompile(h.Matcher)
+		}
+	}
+	t.Fatal("hook install writes no PreToolUse hook")
+	return nil
 }
 
 // Unknown is not clean. A skill from an --add-dir folder that arrived after

@@ -18,7 +18,7 @@ import (
 // Typed is one interactive session of the client in a pseudo-terminal. It is
 // for what the client runs only where a person sits: the status lines, the
 // file picker. Keys are typed once the prompt is drawn. The session is ended
-// (its process group killed) once Done reports true, or after 30 s.
+// (its process group killed) once Done reports true, or after Within.
 type Typed struct {
 	Prompt string // the first prompt, given on the command line ("" for none)
 	Keys   string // typed at the prompt
@@ -30,6 +30,8 @@ type Typed struct {
 	// After is never drawn is passed over once a later one's is. That is a
 	// dialog the client shows only sometimes.
 	Then []Step
+	// Within is how long the session may run: 30 s when 0.
+	Within time.Duration
 }
 
 // Step is keys typed once After is drawn and Pause has passed since. A dialog
@@ -70,7 +72,11 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	go func() { _, _ = io.Copy(&screen, master); close(drawn) }()
 	typed := s.Keys == ""
 	then, mark := s.Then, 0
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end) && (s.Done == nil || !s.Done()); {
+	within := s.Within
+	if within == 0 {
+		within = 30 * time.Second
+	}
+	for end := time.Now().Add(within); time.Now().Before(end) && (s.Done == nil || !s.Done()); {
 		time.Sleep(100 * time.Millisecond)
 		drawn := screen.String()
 		switch {
