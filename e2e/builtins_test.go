@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/builtin"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/settings"
 )
@@ -61,7 +61,7 @@ func listing(t *testing.T, m *Model, heading string) []string {
 }
 
 // The client's own skills and agents are exactly the ones skillwire treats as
-// built-in. No file provides them (claude.BuiltinSkills, BuiltinAgents). A
+// built-in. No file provides them (builtin.Skills, BuiltinAgents). A
 // new client version that adds one fails here. Otherwise the gate would judge
 // a name of it as unknown.
 func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
@@ -72,13 +72,13 @@ func TestTheClientsBuiltInsAreTheOnesSkillwireKnows(t *testing.T) {
 	skills := listing(t, m, "The following skills are available for use with the Skill tool:")
 	agents := listing(t, m, "Available agent types for the Agent tool:")
 	slices.Sort(skills)
-	want := slices.Clone(claude.BuiltinSkills)
+	want := slices.Clone(builtin.Skills)
 	slices.Sort(want)
 	if !slices.Equal(skills, want) {
 		t.Errorf("the client's own skills are %q; skillwire knows %q", skills, want)
 	}
 	var wantAgents []string
-	for _, a := range claude.BuiltinAgents {
+	for _, a := range builtin.Agents {
 		if a != "fork" { // the Agent tool's own type, described in the tool, not listed
 			wantAgents = append(wantAgents, a)
 		}
@@ -121,7 +121,7 @@ func offeredTools(t *testing.T, m *Model) []string {
 	return out
 }
 
-// The client's own tools are exactly claude.Tools. A tool on one side only
+// The client's own tools are exactly builtin.Tools. A tool on one side only
 // fails, named. Each one the table says the gate sees is matched by the
 // PreToolUse matcher `hook install` writes. Each other one is not, and
 // says why it needs no gate.
@@ -131,29 +131,29 @@ func TestTheClientsToolsAreTheOnesSkillwireKnows(t *testing.T) {
 	m := model(t, nil)
 	w.Claude(m, Run{Prompt: "hello"})
 	offered := offeredTools(t, m)
-	known := map[string]claude.Tool{}
-	for _, tl := range claude.Tools {
+	known := map[string]builtin.Tool{}
+	for _, tl := range builtin.Tools {
 		known[tl.Name] = tl
 	}
 	for _, name := range offered {
 		if _, ok := known[name]; !ok {
-			t.Errorf("the client offers the tool %q; claude.Tools does not know it", name)
+			t.Errorf("the client offers the tool %q; builtin.Tools does not know it", name)
 		}
 	}
-	for _, tl := range claude.Tools {
+	for _, tl := range builtin.Tools {
 		if !slices.Contains(offered, tl.Name) {
-			t.Errorf("claude.Tools knows the tool %q; the client does not offer it (offered %q)", tl.Name, offered)
+			t.Errorf("builtin.Tools knows the tool %q; the client does not offer it (offered %q)", tl.Name, offered)
 		}
 	}
 	matcher := preToolUseMatcher(t)
-	for _, tl := range claude.Tools {
+	for _, tl := range builtin.Tools {
 		switch {
 		case tl.Hook != "" && !matcher.MatchString(tl.Hook):
-			t.Errorf("claude.Tools says the gate sees %q as %q; the PreToolUse matcher %q does not match it", tl.Name, tl.Hook, matcher)
+			t.Errorf("builtin.Tools says the gate sees %q as %q; the PreToolUse matcher %q does not match it", tl.Name, tl.Hook, matcher)
 		case tl.Hook == "" && matcher.MatchString(tl.Name):
-			t.Errorf("the PreToolUse matcher %q matches %q; claude.Tools says the gate does not see it", matcher, tl.Name)
+			t.Errorf("the PreToolUse matcher %q matches %q; builtin.Tools says the gate does not see it", matcher, tl.Name)
 		case tl.Why == "":
-			t.Errorf("claude.Tools gives no reason for %q", tl.Name)
+			t.Errorf("builtin.Tools gives no reason for %q", tl.Name)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // The model's EnterWorktree moves the session into a new worktree under
 // .claude/worktrees. A BLOCK on a project skill still holds there
-// (claude.Tools:
+// (builtin.Tools:
 // EnterWorktree needs no gate of its own). Control: with the hooks
 // uninstalled its body reaches the model.
 func TestABlockedProjectSkillIsDeniedInAWorktreeTheModelEnters(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // The model cannot record a verdict through its Monitor tool unasked. The
 // client runs Bash-matched hooks for a Monitor call, as tool_name Bash with
 // the monitor's command. So the gate asks it as it asks a Bash call, and in
-// -p the client denies it (claude.Tools: Monitor's Hook is Bash). Control:
+// -p the client denies it (builtin.Tools: Monitor's Hook is Bash). Control:
 // with the hooks uninstalled the verdict is recorded.
 func TestTheModelCannotRecordAVerdictThroughMonitor(t *testing.T) {
 	t.Parallel()

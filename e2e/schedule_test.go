@@ -14,7 +14,7 @@ import (
 // the client expands a /name in it through UserPromptExpansion. A fired
 // /evil of a BLOCKed skill is blocked, and its body never reaches the
 // model. So neither CronCreate nor ScheduleWakeup needs a gate of its own
-// (claude.Tools). Control: with the hooks uninstalled the fired /evil
+// (builtin.Tools). Control: with the hooks uninstalled the fired /evil
 // sends the body. Both fire on a minute: a CronCreate job at the next one,
 // a wakeup of 60 s one to two minutes on.
 func TestAScheduledSlashNameOfABlockedSkillIsBlockedWhenItFires(t *testing.T) {

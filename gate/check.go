@@ -14,6 +14,7 @@ import (
 	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/builtin"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/claude/workflow"
 	"github.com/skillwire/skillwire/gate/adverse"
@@ -371,7 +372,7 @@ func unknownFinding(u Use, env Env) Finding {
 		if workflow.Builtin(u.Name) {
 			f.State, f.Builtin = Vetted, true // no file replaces the client's own
 		}
-	case claude.Builtin(u.Name, u.Kind == resolve.Agent):
+	case builtin.Is(u.Name, u.Kind == resolve.Agent):
 		// A file of a folder skillwire does not watch may serve a
 		// built-in's name: the client prefers the file. While the
 		// session's added folders are all observed, that file would have

@@ -50,6 +50,7 @@ var layer = map[string]int{
 	"claude/gitignore":       2,
 	"claude/managed":         2,
 	"claude":                 4,
+	"claude/builtin":         5,
 	"baseline/cache":         4,
 	"claude/clientproc":      5,
 	"claude/resolve":         5,

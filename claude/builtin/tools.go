@@ -1,4 +1,4 @@
-package claude
+package builtin
 
 // Tool is one of the client's own tools, as it offers it to the model.
 type Tool struct {

@@ -1,4 +1,8 @@
-package claude
+// Package builtin is what the client brings itself: its own skills,
+// agents and tools, which no file on disk provides.
+package builtin
+
+import "github.com/skillwire/skillwire/claude"
 
 // The client's own skills and agents, which no file on disk provides. They
 // are as Claude Code 2.1.328 and 2.1.332 list them to the model: "The following
@@ -8,31 +12,31 @@ package claude
 // TestTheClientsBuiltInsAreTheOnesSkillwireKnows reads the lists from what
 // the pinned client sends. It fails when they differ.
 var (
-	BuiltinSkills = []string{
+	Skills = []string{
 		"claude-api", "code-review", "dataviz", "fewer-permission-prompts", "init", "keybindings-help", "loop",
 		"plugin-authoring", "run", "security-review", "simplify", "update-config", "workflow-authoring",
 	}
-	// BuiltinAgents are compared by AgentKey, as the client compares agent
+	// Agents are compared by AgentKey, as the client compares agent
 	// names. "fork" is the Agent tool's own type: the model forks itself.
-	BuiltinAgents = []string{"claude", "Explore", "fork", "general-purpose", "Plan", "statusline-setup"}
+	Agents = []string{"claude", "Explore", "fork", "general-purpose", "Plan", "statusline-setup"}
 )
 
-// Builtin reports whether name is one of the client's own skills, or
-// agents when agent is set. name is as the client looks it up: SkillName
+// Is reports whether name is one of the client's own skills, or
+// agents when agent is set. name is as the client looks it up: claude.SkillName
 // for a skill.
-func Builtin(name string, agent bool) bool {
+func Is(name string, agent bool) bool {
 	if agent {
 		if name == "" {
 			return true // no subagent_type: the client's general-purpose agent
 		}
-		for _, b := range BuiltinAgents {
-			if AgentKey(b) == AgentKey(name) {
+		for _, b := range Agents {
+			if claude.AgentKey(b) == claude.AgentKey(name) {
 				return true
 			}
 		}
 		return false
 	}
-	for _, b := range BuiltinSkills {
+	for _, b := range Skills {
 		if b == name {
 			return true
 		}
