@@ -48,12 +48,14 @@ const (
 	maxResponseBytes = 4 << 20
 )
 
-// env is the _LOGS_ form of a variable if set, else the general one.
+// env is the _LOGS_ form of a variable if set, else the general one. A
+// variable set to "" is taken as unset.
 func env(name string) (string, bool) {
-	if v, ok := os.LookupEnv(envPrefix + "LOGS_" + name); ok {
+	if v := os.Getenv(envPrefix + "LOGS_" + name); v != "" {
 		return v, true
 	}
-	return os.LookupEnv(envPrefix + name)
+	v := os.Getenv(envPrefix + name)
+	return v, v != ""
 }
 
 // newHTTPExporter reads the environment, then t's fields over it.
@@ -62,9 +64,9 @@ func newHTTPExporter(t []Target) (*exporter, error) {
 	// The endpoint: the _LOGS_ form is the whole URL; the general one
 	// is a base to which /v1/logs is added.
 	raw, add := defaultEndpoint, true
-	if v, ok := os.LookupEnv(envPrefix + "LOGS_ENDPOINT"); ok {
+	if v := os.Getenv(envPrefix + "LOGS_ENDPOINT"); v != "" {
 		raw, add = v, false
-	} else if v, ok := os.LookupEnv(envPrefix + "ENDPOINT"); ok {
+	} else if v := os.Getenv(envPrefix + "ENDPOINT"); v != "" {
 		raw = v
 	}
 	var headers map[string]string
@@ -320,7 +322,7 @@ func appendRecord(b []byte, r *sdklog.Record) []byte {
 	b = appendFixed64(b, 1, unixNano(r.Timestamp()))
 	b = appendVarint(b, 2, uint64(r.Severity()))
 	b = appendString(b, 3, r.SeverityText())
-	if body := r.Body(); body.Type() != attribute.EMPTY && body.Type() != attribute.INVALID {
+	if body := r.Body(); body.Type() != attribute.EMPTY {
 		b = appendMsg(b, 5, func(b []byte) []byte { return appendValue(b, body) })
 	}
 	r.WalkAttributes(func(kv attribute.KeyValue) bool {
