@@ -103,6 +103,7 @@ shellcheck:
 bench:
 	bash internal/bench/bench.sh
 	bash internal/bench/reuse.sh
+	bash internal/bench/hook.sh
 
 fuzz-smoke:
 	@set -e; for t in $(FUZZ); do \

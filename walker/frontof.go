@@ -42,17 +42,18 @@ func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 		return out
 	}
 	defer closeFD(rootfd)
+	var buf []byte // reused for the files not parsed
 	for i, n := range names {
 		var keep func([]byte) bool
 		if parse != nil {
 			keep = func(data []byte) bool { return parse(i, data) }
 		}
-		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep)
+		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf)
 	}
 	return out
 }
 
-func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool) Front {
+func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte) Front {
 	if ns == nil || ns.Front == nil {
 		return Front{}
 	}
@@ -78,25 +79,31 @@ func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool) Fro
 			return Front{Reason: r}
 		}
 		defer closeFD(fd)
-		return readFrontFile(fd, znameOf([]byte(ns.FrontFile)), false, nil, ns, parse)
+		return readFrontFile(fd, znameOf([]byte(ns.FrontFile)), false, nil, ns, parse, buf)
 	case unix.S_IFREG:
 		if ns.FrontFile != "" {
 			return Front{}
 		}
-		return readFrontFile(rootfd, z, nofollow == 0, &want, ns, parse)
+		return readFrontFile(rootfd, z, nofollow == 0, &want, ns, parse, buf)
 	}
 	return Front{Reason: anomaly.Special}
 }
 
 // readFrontFile reads name of dirfd whole (readWhole), saying why when it
-// cannot. It parses what it read unless parse says not to.
-func readFrontFile(dirfd int, name zname, follow bool, want *unix.Stat_t, ns *NameSpec, parse func([]byte) bool) Front {
-	data, missing, r := readWhole(dirfd, name, follow, want, maxFrontRead)
+// cannot. It parses what it read unless parse says not to. With parse
+// set, the file is read into *buf, kept for the next one.
+func readFrontFile(dirfd int, name zname, follow bool, want *unix.Stat_t, ns *NameSpec, parse func([]byte) bool, buf *[]byte) Front {
+	data, missing, r := readWholeInto(dirfd, name, follow, want, maxFrontRead, *buf)
 	if missing || r != 0 {
 		return Front{Reason: r}
 	}
-	if parse != nil && !parse(data) {
-		return Front{Skipped: true}
+	if parse != nil {
+		keep := parse(data)
+		*buf = data[:0]
+		if !keep {
+			return Front{Skipped: true}
+		}
+		data = bytes.Clone(data) // the parse may keep it
 	}
 	canon, rs := ns.Front(name.bytes(), data)
 	f := Front{Canonical: canon}

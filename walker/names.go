@@ -201,8 +201,14 @@ func (w *cwalk) extract(c *Candidate, dirfd int, name zname, follow bool, want *
 // readAll reads the open regular file fd, which fstat described as st,
 // whole. It reads exactly st.Size bytes. A second fstat proves it did not
 // change meanwhile, else Unstable.
-func readAll(fd int, st *unix.Stat_t) ([]byte, anomaly.Reason) {
-	buf := make([]byte, st.Size+1)
+func readAll(fd int, st *unix.Stat_t) ([]byte, anomaly.Reason) { return readAllInto(fd, st, nil) }
+
+// readAllInto is readAll into buf when it is large enough.
+func readAllInto(fd int, st *unix.Stat_t, buf []byte) ([]byte, anomaly.Reason) {
+	if int64(cap(buf)) < st.Size+1 {
+		buf = make([]byte, st.Size+1)
+	}
+	buf = buf[:st.Size+1]
 	n := 0
 	for n < len(buf) {
 		m, err := read(fd, buf[n:])

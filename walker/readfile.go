@@ -56,6 +56,11 @@ func ReadFiles(dir, sub string, names []string, limit int64) ([]FileRead, error)
 // opened must be that file, regular, and unchanged while read. missing:
 // there is no such file.
 func readWhole(dirfd int, name zname, follow bool, want *unix.Stat_t, limit int64) (data []byte, missing bool, r anomaly.Reason) {
+	return readWholeInto(dirfd, name, follow, want, limit, nil)
+}
+
+// readWholeInto is readWhole into buf when it is large enough.
+func readWholeInto(dirfd int, name zname, follow bool, want *unix.Stat_t, limit int64, buf []byte) (data []byte, missing bool, r anomaly.Reason) {
 	if want == nil {
 		want = new(unix.Stat_t)
 		err := fstatat(dirfd, name.bytes(), want, unix.AT_SYMLINK_NOFOLLOW)
@@ -83,6 +88,6 @@ func readWhole(dirfd int, name zname, follow bool, want *unix.Stat_t, limit int6
 		// Grown since it was looked at: still never read past limit.
 		return nil, false, anomaly.Oversize
 	}
-	data, r = readAll(fd, &st)
+	data, r = readAllInto(fd, &st, buf)
 	return data, false, r
 }

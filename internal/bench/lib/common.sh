@@ -22,7 +22,7 @@ bench_cleanup() {
 }
 
 bench_init() {
-	repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P) || die "cannot find the repository"
+	repo=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../../.." && pwd -P) || die "cannot find the repository"
 	cd -- "$repo" || die "cannot enter $repo"
 	[[ -f go.mod && -d cmd/skillwire && -d internal/bench/gentree ]] || die "$repo does not look like the skillwire repository"
 	command -v go >/dev/null || die "go is not on PATH"
