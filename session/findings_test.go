@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/events"
 	"github.com/skillwire/skillwire/snapshot/findings"
 )
 
@@ -36,7 +38,29 @@ func TestSessionCountsContentFindingsOfAChangedCandidate(t *testing.T) {
 			t.Errorf("%q reached the advisory or the notice:\n%s\n%s", leak, text, notice)
 		}
 	}
+	// The fleet's event of the change counts them too, and is Medium.
+	b, err := os.ReadFile(filepath.Join(s.Store.Dir, "events.ndjson"))
+	must(t, err)
+	var changed string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, `"state":"changed"`) {
+			changed = l
+		}
+	}
+	if !strings.Contains(changed, `"findings":[{"kind":"invisible-unicode","count":1},{"kind":"pipe-to-shell","count":1}`) ||
+		!strings.Contains(changed, `"severity":"Medium"`) || strings.Contains(changed, "evil.example") {
+		t.Errorf("the change's event %s\nwant its findings counted, Medium, and no finding's text", changed)
+	}
 	if told, err := run(t, s, true); err != nil || len(told) != 0 {
 		t.Fatalf("control: an unchanged session told %q (%v), want nothing", told, err)
+	}
+}
+
+// The kinds that raise an event's severity are kinds of finding.
+func TestRaisingFindingsAreFindingKinds(t *testing.T) {
+	for _, k := range events.RaisingFindings {
+		if !slices.Contains(findings.Kinds, k) {
+			t.Errorf("events.RaisingFindings holds %q, no kind of finding", k)
+		}
 	}
 }
