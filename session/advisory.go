@@ -497,15 +497,13 @@ func itemText(in Input, it *item) string {
 	case catAutoAccepted:
 		line += "; " + it.auto
 	}
-	if it.delta || it.cat == catPending {
-		if t := findings.CountText(in.Findings[it.st.ID]); t != "" {
-			line += "; " + t + " (skillwire review shows them, in a terminal)"
-		}
-	}
 	if rc := in.Reconciled[it.st.ID]; rc != nil {
 		if sum := Summary(rc, it.st.ID); sum != "" {
 			line += "\n  " + sum
 		}
+	}
+	if t := findings.CountText(in.Findings[it.st.ID]); t != "" && (it.delta || it.cat == catPending) {
+		line += "\n  " + t + " in its content, shown by skillwire review in a terminal"
 	}
 	return line
 }
