@@ -32,7 +32,7 @@ func TestTheSessionNoticeIsThePersonsAndNeverTheModels(t *testing.T) {
 	if a := advisory(m); !strings.Contains(a, "skillwire first run") {
 		t.Errorf("the model got no advisory: %q", a)
 	}
-	if m.Sent(noticeWords) || m.Sent("run `skillwire status`") {
+	if m.Sent(noticeWords) || m.Sent("skillwire review") {
 		t.Errorf("the person's notice reached the model")
 	}
 

@@ -3,6 +3,7 @@ package events
 import (
 	"encoding/hex"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -86,17 +87,42 @@ type Observation struct {
 	Verdict    string   // the verdict in force, "" when none
 	Anomalies  []string // the anomaly reasons observed
 	Unexpected int      // file changes no log explains
+	// Findings are the content findings of a new or changed candidate,
+	// counted by kind (snapshot/findings kinds), in that order.
+	Findings []FindingCount
+}
+
+// FindingCount is how many content findings of one kind a candidate holds.
+type FindingCount struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// RaisingFindings are the finding kinds that make a candidate's event
+// Medium at least: code fetched and run, or text a person cannot see.
+var RaisingFindings = []string{"invisible-unicode", "bidi", "pipe-to-shell"}
+
+// raises reports whether fs hold a kind of RaisingFindings.
+func raises(fs []FindingCount) bool {
+	for _, f := range fs {
+		if f.Count > 0 && slices.Contains(RaisingFindings, f.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // CandidateObserved is a Detection Finding (2004). It is High under a
-// BLOCK. It is Medium when SUSPECT, anomalous, partial or changed
-// unexpectedly. It is Low when changed or removed, Informational when new.
+// BLOCK. It is Medium when SUSPECT, anomalous, partial, changed
+// unexpectedly or holding a finding of RaisingFindings. It is Low when
+// changed or removed, Informational when new. Its content findings are
+// counted by kind in skillwire.findings and its title.
 func CandidateObserved(o Origin, c Candidate, obs Observation) Event {
 	sev := SeverityInformational
 	switch {
 	case obs.Verdict == "BLOCK":
 		sev = SeverityHigh
-	case obs.Verdict == "SUSPECT" || len(obs.Anomalies) > 0 || obs.State == "partial" || obs.Unexpected > 0:
+	case obs.Verdict == "SUSPECT" || len(obs.Anomalies) > 0 || obs.State == "partial" || obs.Unexpected > 0 || raises(obs.Findings):
 		sev = SeverityMedium
 	case obs.State == "changed" || obs.State == "removed":
 		sev = SeverityLow
@@ -108,6 +134,9 @@ func CandidateObserved(o Origin, c Candidate, obs Observation) Event {
 	if len(obs.Anomalies) > 0 {
 		title += ", anomalous"
 	}
+	if len(obs.Findings) > 0 {
+		title += ", with content findings"
+	}
 	if obs.Verdict != "" {
 		title += ", under " + obs.Verdict
 	}
@@ -118,7 +147,7 @@ func CandidateObserved(o Origin, c Candidate, obs Observation) Event {
 	e := finding(o, c, sev, "candidate", key, title)
 	e.Message = c.Kind + " " + describe(c) + ": " + strings.TrimPrefix(title, c.Kind+" ")
 	e.Unmapped.Skillwire = Fields{Event: "candidate", Via: o.Via, Candidate: ref(c), State: obs.State, Digest: obs.Digest,
-		PreviousDigest: obs.Previous, Status: obs.Status, Verdict: obs.Verdict, Anomalies: obs.Anomalies, Unexpected: obs.Unexpected}
+		PreviousDigest: obs.Previous, Status: obs.Status, Verdict: obs.Verdict, Anomalies: obs.Anomalies, Unexpected: obs.Unexpected, Findings: obs.Findings}
 	return e
 }
 

@@ -238,14 +238,16 @@ type Fields struct {
 	Why            string   `json:"why,omitempty"`
 	Anomalies      []string `json:"anomalies,omitempty"`
 	Unexpected     int      `json:"unexpected,omitempty"`
-	Hook           string   `json:"hook,omitempty"`
-	Decision       string   `json:"decision,omitempty"`
-	Policy         string   `json:"policy,omitempty"`
-	Tool           string   `json:"tool,omitempty"`
-	Reason         string   `json:"reason,omitempty"`
-	Source         string   `json:"source,omitempty"`
-	Quarantine     string   `json:"quarantine,omitempty"`
-	Setting        string   `json:"setting,omitempty"`
+	// Findings are a candidate's content findings, counted by kind.
+	Findings   []FindingCount `json:"findings,omitempty"`
+	Hook       string         `json:"hook,omitempty"`
+	Decision   string         `json:"decision,omitempty"`
+	Policy     string         `json:"policy,omitempty"`
+	Tool       string         `json:"tool,omitempty"`
+	Reason     string         `json:"reason,omitempty"`
+	Source     string         `json:"source,omitempty"`
+	Quarantine string         `json:"quarantine,omitempty"`
+	Setting    string         `json:"setting,omitempty"`
 	// Check is the install-record check a plugin's folder failed.
 	Check string `json:"check,omitempty"`
 	// Facts are a mod's hooks modules as told. ModPolicy is the client's

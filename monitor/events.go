@@ -13,6 +13,9 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/snapshot"
+	"github.com/skillwire/skillwire/snapshot/findings"
+	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -46,18 +49,41 @@ func (d *daemon) current(root string, name []byte) *walker.Candidate {
 	return nil
 }
 
-func (d *daemon) putEvents(tx *baseline.Tx, events []cache.Event) error {
-	for i := range events {
-		events[i].ID = tx.ID(string(events[i].Root), events[i].Name)
+// putEvents stores events and tells them. kp holds what the walks staged:
+// a changed candidate's content is read from it for findings.
+func (d *daemon) putEvents(tx *baseline.Tx, evs []cache.Event, kp *history.Keeper) error {
+	for i := range evs {
+		evs[i].ID = tx.ID(string(evs[i].Root), evs[i].Name)
 	}
-	if err := tx.Events().Append(events); err != nil {
+	if err := tx.Events().Append(evs); err != nil {
 		return err
 	}
-	for i := range events {
-		d.logEvent(&events[i])
+	for i := range evs {
+		d.logEvent(&evs[i])
 	}
-	d.appendEvents(events)
+	if len(evs) == 0 {
+		return nil
+	}
+	kept := history.OpenKept(d.cfg.Store.Dir)
+	defer kept.Close()
+	d.appendEvents(evs, func(ev *cache.Event, cur *walker.Candidate) []events.FindingCount {
+		return findingsOf(tx, ev.ID, cur, kp.Content(kept.Get))
+	})
 	return nil
+}
+
+// findingsOf counts the content findings of cur against the reference the
+// store keeps for id: its SAFE review, else what was delivered, else none.
+func findingsOf(tx *baseline.Tx, id string, cur *walker.Candidate, content func(snapshot.Hash) ([]byte, bool)) []events.FindingCount {
+	var prev []findings.File
+	if ref, err := tx.Reviews().Reference(id); err == nil && ref != nil && ref.Manifest != nil {
+		prev = findings.FilesOf(ref.Manifest, content, cur.Name)
+	}
+	var out []events.FindingCount
+	for _, k := range findings.Counts(findings.Of(prev, findings.FilesOf(&cur.Manifest, content, cur.Name))) {
+		out = append(out, events.FindingCount{Kind: k.Kind, Count: k.Count})
+	}
+	return out
 }
 
 // logEvent logs one change the daemon observed. It names the candidate by
@@ -93,8 +119,9 @@ func (d *daemon) logEvent(ev *cache.Event) {
 }
 
 // appendEvents tells a fleet of each change the daemon observed: an OCSF
-// Detection Finding per candidate. A failure is logged, never fatal.
-func (d *daemon) appendEvents(evs []cache.Event) {
+// Detection Finding per candidate, a new or changed one with its content
+// findings counted (found). A failure is logged, never fatal.
+func (d *daemon) appendEvents(evs []cache.Event, found func(*cache.Event, *walker.Candidate) []events.FindingCount) {
 	out := make([]events.Event, 0, len(evs))
 	for i := range evs {
 		ev := &evs[i]
@@ -123,8 +150,12 @@ func (d *daemon) appendEvents(evs []cache.Event) {
 			c.Kind, c.Scope = claude.CandidateKind(r.Kind, ev.Name), string(r.Scope)
 			c.Name, _ = r.Display(ev.Name)
 		}
+		cur := d.current(string(ev.Root), ev.Name)
+		if cur != nil && ev.After != nil && !cur.Partial() {
+			obs.Findings = found(ev, cur)
+		}
 		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
-		if r, cur := d.rootAt(string(ev.Root)), d.current(string(ev.Root), ev.Name); r != nil && cur != nil && ev.After != nil {
+		if r := d.rootAt(string(ev.Root)); r != nil && cur != nil && ev.After != nil {
 			if facts := settings.ModTexts(r.Kind, cur.Canonical); facts != nil {
 				p := settings.ModPolicyOf(claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir})
 				out = append(out, events.Mod(events.Origin{Time: ev.At, Via: "daemon"}, c, obs.Digest, facts, p.String(), p.Held()))

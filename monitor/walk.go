@@ -82,7 +82,7 @@ func (d *daemon) rescan(carry []cache.Event) error {
 				return err
 			}
 		}
-		if err := d.putEvents(tx, events); err != nil {
+		if err := d.putEvents(tx, events, kp); err != nil {
 			return err
 		}
 		if err := d.keep(tx, kp, rootsOf(walked), fresh, events); err != nil {
@@ -161,7 +161,7 @@ func (d *daemon) flushDue(now time.Time) error {
 				return err
 			}
 		}
-		if err := d.putEvents(tx, events); err != nil {
+		if err := d.putEvents(tx, events, kp); err != nil {
 			return err
 		}
 		walkedRoots := map[*walker.Root]bool{}

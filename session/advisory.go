@@ -16,6 +16,7 @@ import (
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/settings"
+	"github.com/skillwire/skillwire/snapshot/findings"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -74,6 +75,9 @@ type Input struct {
 	// what it would say is unknown, and told.
 	InstallRecord     []config.Fact
 	InstallRecordLate bool
+	// Findings are, by id, the content findings of each candidate new or
+	// changed since its reference, counted by kind (contentFindings).
+	Findings map[string][]findings.KindCount
 }
 
 // Advisory is what a session is told, and what the store may consume once
@@ -497,6 +501,9 @@ func itemText(in Input, it *item) string {
 		if sum := Summary(rc, it.st.ID); sum != "" {
 			line += "\n  " + sum
 		}
+	}
+	if t := findings.CountText(in.Findings[it.st.ID]); t != "" && (it.delta || it.cat == catPending) {
+		line += "\n  " + t + " in its content, shown by skillwire review in a terminal"
 	}
 	return line
 }

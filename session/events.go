@@ -38,6 +38,9 @@ func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) 
 		if st.Verdict != nil {
 			obs.Verdict = st.Verdict.Verdict
 		}
+		for _, k := range in.Findings[st.ID] {
+			obs.Findings = append(obs.Findings, events.FindingCount{Kind: k.Kind, Count: k.Count})
+		}
 		if st.Observed != nil {
 			for _, a := range st.Observed.Anomalies() {
 				obs.Anomalies = append(obs.Anomalies, a.Reason.String())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/snapshot/findings"
 )
 
 // The advisory goes to the model, the party a tree's author talks to. The
@@ -15,6 +16,11 @@ import (
 
 // noticeRun is what the notice tells the person to run.
 const noticeRun = " — run `skillwire status`"
+
+// noticeReview is what a first run that accepted something tells the
+// person to run instead. The model's text keeps skillwire status: review
+// refuses without a terminal.
+const noticeReview = " — review them one at a time, riskiest first: skillwire review"
 
 // notice is the person's one line for an advisory of items. It is ""
 // when there is nothing to say.
@@ -49,6 +55,7 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	}
 	var n [numCategories]int
 	mods, blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0, 0
+	var found []findings.KindCount
 	for _, it := range items {
 		switch {
 		case it.cat != catAdverse:
@@ -61,6 +68,7 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 		if !it.delta && it.cat != catPending {
 			continue
 		}
+		found = findings.Sum(found, in.Findings[it.st.ID])
 		fs := toldFacts(in, it.st, it.cat == catPending)
 		if len(fs) > 0 && fs[0].Kind == config.FactHooksModule { // toldFacts puts a mod's first
 			mods++
@@ -99,11 +107,18 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	add(n[catRemoved], "removed", "removed")
 	add(n[catRestored], "modified and restored", "modified and restored")
 	add(n[catAnomalous], "not fully observable", "not fully observable")
+	if t := findings.CountText(found); t != "" {
+		parts = append(parts, t)
+	}
 	add(instructions, "instruction file loaded with changed content", "instruction files loaded with changed content")
 	if len(parts) == 0 {
 		return ""
 	}
-	return "skillwire: " + strings.Join(parts, ", ") + noticeRun
+	run := noticeRun
+	if in.Bootstrap && accepted != "nothing" {
+		run = noticeReview
+	}
+	return "skillwire: " + strings.Join(parts, ", ") + run
 }
 
 // modNotice counts a mod first: it can answer or drop every other hook.

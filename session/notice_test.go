@@ -46,7 +46,8 @@ func TestThePersonSeesTheSessionNotice(t *testing.T) {
 			standing("s", baseline.Unchanged, suspect), standing("l", baseline.Unchanged, anomalous),
 		}}, "skillwire: 1 SUSPECT, 1 not fully observable — run `skillwire status`"},
 		{"first run", Input{Bootstrap: true, Standings: []baseline.Standing{standing("a", baseline.New), standing("b", baseline.New)}},
-			"skillwire: first run, accepted 2 skills as the baseline without review — run `skillwire status`"},
+			"skillwire: first run, accepted 2 skills as the baseline without review — review them one at a time, riskiest first: skillwire review"},
+		{"first run of nothing", Input{Bootstrap: true}, "skillwire: first run, accepted nothing as the baseline without review — run `skillwire status`"},
 		{"store problem", Input{StoreProblem: "busy"}, "skillwire: could not compare with its store — run `skillwire status`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -95,6 +95,7 @@ func (s *comparison) prepare() (Input, error) {
 	src, in.AuditProblem = s.Audit()
 	subjects.Content = s.Content
 	in.Reconciled = subjects.Reconcile(src, s.Now, s.Limits)
+	in.Findings = contentFindings(subjects, s.Content)
 	outs := DecideAuto(in.Standings, in.Reconciled, trusted, s.Content)
 	if len(outs) == 0 {
 		return in, nil
