@@ -86,6 +86,17 @@ func watchedOf(s clientStart) (*watched, error) {
 	places.Added, places.Inline = added.Dirs, inline.Plugins
 	places.AddedInstructions = added.Instructions(hook)
 	wd := &watched{roots: places.Roots(), problem: added.Problem}
+	// A --worktree session moves into .claude/worktrees/<name>, and its
+	// hooks find that folder their project.
+	trees, _ := filepath.Glob(filepath.Join(s.dir, ".claude", "worktrees", "*"))
+	for _, t := range trees {
+		wenv := env
+		wenv.Getwd = func() (string, error) { return t, nil }
+		if tp, err := claude.Locate(wenv, ""); err == nil {
+			tp.Added, tp.Inline, tp.AddedInstructions = places.Added, places.Inline, places.AddedInstructions
+			wd.roots = append(wd.roots, tp.Roots()...)
+		}
+	}
 	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs) {
 		if strings.HasPrefix(d, "/") {
 			wd.scopes = append(wd.scopes, path.Clean(d))
@@ -244,26 +255,26 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 			calls[p] = append(calls[p], a.Call)
 		}
 	}
-	// What is watched, and where the client got to it from: the target of
-	// a watched link, and the folders above a watched path.
-	var reached, targets []string
+	// A folder on the way to another path read is judged by that path: a
+	// listing loads nothing, the files read below it do. The target of a
+	// watched link is watched through it.
+	var targets []string
 	left := order[:0:0]
 	for _, p := range order {
 		if !wd.covers(p) {
 			left = append(left, p)
 			continue
 		}
-		reached = append(reached, p)
 		if t, err := filepath.EvalSymlinks(p); err == nil && t != p {
-			reached, targets = append(reached, t), append(targets, t)
+			targets = append(targets, t)
 		}
 	}
 	for _, p := range left {
 		switch {
 		case slices.ContainsFunc(targets, func(t string) bool { return within(p, t) }):
 			continue // a watched link's target, or within it
-		case slices.ContainsFunc(reached, func(r string) bool { return within(r, p) }):
-			continue // a folder on the way to what is watched
+		case slices.ContainsFunc(order, func(o string) bool { return o != p && within(o, p) }):
+			continue // a folder on the way to another path read
 		case slices.ContainsFunc(exempt, func(e string) bool { return within(p, e) }):
 			continue
 		}
@@ -331,9 +342,11 @@ func globMatch(pat, comps []string) bool {
 	return err == nil && ok && globMatch(pat[1:], comps[1:])
 }
 
-// toolPaths are the paths the model's tool calls named (file_path, path,
-// notebook_path), as the client sent them back in its requests.
-func toolPaths(m *Model) []string {
+// toolPaths are the paths the model's tool calls named, as the client sent
+// them back in its requests: file_path, path, notebook_path, and the words
+// of a Bash command (the client checks the paths a command names). A
+// relative word is read against dir.
+func toolPaths(m *Model, dir string) []string {
 	if m == nil {
 		return nil
 	}
@@ -352,6 +365,15 @@ func toolPaths(m *Model) []string {
 				for _, k := range []string{"file_path", "path", "notebook_path"} {
 					if s, _ := in[k].(string); strings.HasPrefix(s, "/") {
 						out = append(out, path.Clean(s))
+					}
+				}
+				cmd, _ := in["command"].(string)
+				for _, f := range strings.Fields(cmd) {
+					switch {
+					case strings.HasPrefix(f, "/"):
+						out = append(out, path.Clean(f))
+					case !strings.HasPrefix(f, "-") && strings.ContainsAny(f, "./"):
+						out = append(out, path.Join(dir, f))
 					}
 				}
 			}

@@ -141,6 +141,7 @@ func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
 		"proj/CLAUDE.md":                   "@docs/notes.md\n",
 		"proj/docs/notes.md":               "notes",
 		"proj/.claude/unknown.json":        "{}",
+		"proj/tasks.md":                    "tasks",
 		"plug/.claude-plugin/plugin.json":  `{"name":"plug"}`,
 		"plug/skills/p/SKILL.md":           "---\nname: p\n---\n",
 	} {
@@ -151,6 +152,9 @@ func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.Symlink("../tasks.md", filepath.Join(proj, ".claude", "loop.md")); err != nil {
+		t.Fatal(err)
 	}
 	start := clientStart{dir: proj, args: []string{"-p", "hi", "--plugin-dir", filepath.Join(root, "plug")},
 		env: []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + cfg, "PWD=" + proj, "SKILLWIRE_MANAGED_DIR=" + filepath.Join(root, "managed")}}
@@ -163,7 +167,8 @@ func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
 	for _, rel := range []string{
 		"home/.claude/skills/foo/SKILL.md", "home/.claude/skills", "home", "proj", "home/.claude/settings.json",
 		"home/.claude/loop.md", "proj/CLAUDE.md", "proj/docs/notes.md", "proj/docs", "plug/skills/p/SKILL.md",
-		"proj/.claude/unknown.json", "home/.claude/projects/-p/1.jsonl", "proj/read-by-a-tool.txt",
+		"proj/.claude/unknown.json", "home/.claude/projects/-p/1.jsonl",
+		"proj/.claude/loop.md", "proj/tasks.md", // a watched link, and its target "proj/read-by-a-tool.txt",
 	} {
 		reads = append(reads, access{Call: "openat", Path: filepath.Join(root, rel), Prog: client})
 	}

@@ -263,7 +263,7 @@ func (w *World) oracle(start clientStart, m *Model) {
 	if wd.problem != "" {
 		w.t.Logf("coverage oracle: skillwire cannot observe every added folder: %s", wd.problem)
 	}
-	v := judge(reads, claudeBin, wd, w.anchors(start), toolPaths(m), start.managed)
+	v := judge(reads, claudeBin, wd, w.anchors(start), toolPaths(m, start.dir), start.managed)
 	for _, u := range v.Uncovered {
 		w.t.Errorf("coverage oracle: the client read %s: skillwire watches no candidate there, and no entry of e2e/noise.go names it", u)
 	}
