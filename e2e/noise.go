@@ -40,6 +40,11 @@ var readNoise = []noiseEntry{
 	{"**/.claude-plugin/marketplace.json", "a marketplace's catalogue: read when added or updated, it loads nothing itself; each installed plugin binds its entry (claude.Root.Markets)"},
 	{"{config}/plugins/data/*", "a plugin's data folder (CLAUDE_PLUGIN_DATA): what its watched code writes"},
 	{"{config}/plugins/.last_inuse_sweep", "the client's stamp of its last sweep of the plugin cache"},
+	{"{config}/mcp-needs-auth-cache.json", "the client's cache of the MCP servers that wait for a login; the servers are watched where configured"},
+	{"{config}/.gcp_auth_refresh-*", "the client's lock and holder files while it refreshes cloud credentials"},
+	{"{config}/.aws_auth_refresh-*", "the client's lock and holder files while it refreshes cloud credentials"},
+	{"stat:{config}/state", "the client's own state folder, only stat'ed"},
+	{"stat:**/.claude/loop.md", "a stat alone: the client stats loop.md above its start and sends it not (TestABareLoopSendsTheProjectsLoopMDElseTheUsers)"},
 	{"{config}/.last-cleanup", "the client's stamp of its last cleanup of old transcripts"},
 	{"{project}/.claude/routines", "listed, nothing in it read: the client checks it for its sandbox's protected paths (claude/loop.go; a file read in it still fails)"},
 	{"stat:{project}/.claude/routines", "the client only checks it is there, for its sandbox's protected paths (claude/loop.go)"},
@@ -51,6 +56,12 @@ var readNoise = []noiseEntry{
 	{"**/.git/**", "git internals: the client reads the branch and status for its prompt"},
 	{"**/.git", "git internals"},
 	{"**/node_modules/**", "a package folder: the client reads it only as a tool's input"},
+}
+
+// hookOnly are load places only a skillwire hook hears of. In a world
+// whose hooks are uninstalled (a control) they are not judged.
+var hookOnly = []noiseEntry{
+	{"{root}/extra/.claude/**", "the folder a typed /add-dir adds: the DirectoryAdded hook tells skillwire (TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession)"},
 }
 
 // knownGaps are load places skillwire does not watch yet. Each names its

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/walker"
@@ -40,6 +41,10 @@ type watched struct {
 	scopes []string
 	// problem is why skillwire cannot observe every added folder.
 	problem string
+	// told are the plugin folders skillwire tells it cannot name or that
+	// the client refuses. It holds every plugin name for them, so what is
+	// read there is told, not missed.
+	told []string
 }
 
 // fakePid is the client's pid in the /proc the oracle lays out.
@@ -86,6 +91,20 @@ func watchedOf(s clientStart) (*watched, error) {
 	places.Added, places.Inline = added.Dirs, inline.Plugins
 	places.AddedInstructions = added.Instructions(hook)
 	wd := &watched{roots: places.Roots(), problem: added.Problem}
+	// The folders sessions added, as the store records them: a /add-dir
+	// typed mid-session is heard by the hooks alone (DirectoryAdded).
+	store := baseline.Options{Dir: baseline.Location(vars["SKILLWIRE_STATE_DIR"], places.Config)}
+	if more, err := baseline.AddedRoots(store, wd.roots, places.Home); err == nil {
+		wd.roots = append(wd.roots, more...)
+	} else {
+		wd.problem = "the store's added folders: " + err.Error()
+	}
+	if added.Plugins.Problem != "" || inline.Problem != "" || inline.Unnamed {
+		wd.told = append(wd.told, added.Plugins.Dirs...)
+	}
+	for _, r := range inline.Refused {
+		wd.told = append(wd.told, r.Dir)
+	}
 	// A --worktree session moves into .claude/worktrees/<name>, and its
 	// hooks find that folder their project.
 	trees, _ := filepath.Glob(filepath.Join(s.dir, ".claude", "worktrees", "*"))
@@ -225,7 +244,8 @@ type verdict struct {
 // judge sorts the client's reads. client is its program. exempt are the
 // paths the model's tool calls named: the client reads them for the model.
 // managed is the folder the client saw at /etc/claude-code, or "".
-func judge(reads []access, client string, wd *watched, anchors map[string]string, exempt []string, managed string) verdict {
+// hooked says skillwire's hooks are installed in the world (hookOnly).
+func judge(reads []access, client string, wd *watched, anchors map[string]string, exempt []string, managed string, hooked bool) verdict {
 	var v verdict
 	calls := map[string][]string{} // each path judged, with its calls
 	var order []string
@@ -277,11 +297,16 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 			continue // a folder on the way to another path read
 		case slices.ContainsFunc(exempt, func(e string) bool { return within(p, e) }):
 			continue
+		case slices.ContainsFunc(wd.told, func(d string) bool { return within(p, d) }):
+			continue
 		}
 		label := fmt.Sprintf("%s (%s)", anomaly.QuoteBytes([]byte(p)), strings.Join(calls[p], ", "))
 		// A gap first: it is more particular than the noise around it.
 		if n := matchNoise(knownGaps, p, calls[p], anchors); n != nil {
 			v.Gaps = append(v.Gaps, label+": "+n.Why)
+			continue
+		}
+		if !hooked && matchNoise(hookOnly, p, calls[p], anchors) != nil {
 			continue
 		}
 		if matchNoise(readNoise, p, calls[p], anchors) == nil {
