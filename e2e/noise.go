@@ -41,6 +41,8 @@ var readNoise = []noiseEntry{
 	{"{config}/plugins/data/*", "a plugin's data folder (CLAUDE_PLUGIN_DATA): what its watched code writes"},
 	{"{config}/plugins/.last_inuse_sweep", "the client's stamp of its last sweep of the plugin cache"},
 	{"{config}/mcp-needs-auth-cache.json", "the client's cache of the MCP servers that wait for a login; the servers are watched where configured"},
+	{"{root}/extra/.claude/settings.json", "an added folder's settings: the client reads them and applies none (TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient)"},
+	{"{root}/extra/.claude/settings.local.json", "an added folder's local settings: read, none applied (TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient)"},
 	{"{config}/.gcp_auth_refresh-*", "the client's lock and holder files while it refreshes cloud credentials"},
 	{"{config}/.aws_auth_refresh-*", "the client's lock and holder files while it refreshes cloud credentials"},
 	{"stat:{config}/state", "the client's own state folder, only stat'ed"},
@@ -58,10 +60,11 @@ var readNoise = []noiseEntry{
 	{"**/node_modules/**", "a package folder: the client reads it only as a tool's input"},
 }
 
-// hookOnly are load places only a skillwire hook hears of. In a world
-// whose hooks are uninstalled (a control) they are not judged.
+// hookOnly are load places only a skillwire hook hears of, during its
+// session: the oracle, after the session, cannot see what the hook kept.
+// With the hooks uninstalled (a control) nobody hears of them.
 var hookOnly = []noiseEntry{
-	{"{root}/extra/.claude/**", "the folder a typed /add-dir adds: the DirectoryAdded hook tells skillwire (TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession)"},
+	{"{root}/extra/**", "the folder a typed /add-dir adds: the DirectoryAdded hook tells skillwire, which keeps it for the session (TestAFolderAddedWithSlashAddDirIsJudgedLaterInTheSession)"},
 }
 
 // knownGaps are load places skillwire does not watch yet. Each names its

@@ -244,8 +244,7 @@ type verdict struct {
 // judge sorts the client's reads. client is its program. exempt are the
 // paths the model's tool calls named: the client reads them for the model.
 // managed is the folder the client saw at /etc/claude-code, or "".
-// hooked says skillwire's hooks are installed in the world (hookOnly).
-func judge(reads []access, client string, wd *watched, anchors map[string]string, exempt []string, managed string, hooked bool) verdict {
+func judge(reads []access, client string, wd *watched, anchors map[string]string, exempt []string, managed string) verdict {
 	var v verdict
 	calls := map[string][]string{} // each path judged, with its calls
 	var order []string
@@ -306,10 +305,7 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 			v.Gaps = append(v.Gaps, label+": "+n.Why)
 			continue
 		}
-		if !hooked && matchNoise(hookOnly, p, calls[p], anchors) != nil {
-			continue
-		}
-		if matchNoise(readNoise, p, calls[p], anchors) == nil {
+		if matchNoise(hookOnly, p, calls[p], anchors) == nil && matchNoise(readNoise, p, calls[p], anchors) == nil {
 			v.Uncovered = append(v.Uncovered, label)
 		}
 	}

@@ -176,7 +176,7 @@ func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
 		access{Call: "openat", Path: "/etc/passwd", Prog: client},
 		access{Call: "openat", Path: filepath.Join(proj, "by-a-hook"), Prog: "/bin/sh"},
 		access{Call: "openat", Unknown: "a relative path", Prog: client})
-	v := judge(reads, client, wd, map[string]string{"config": cfg}, []string{filepath.Join(proj, "read-by-a-tool.txt")}, "", true)
+	v := judge(reads, client, wd, map[string]string{"config": cfg}, []string{filepath.Join(proj, "read-by-a-tool.txt")}, "")
 	want := []string{anomaly.QuoteBytes([]byte(filepath.Join(proj, ".claude/unknown.json"))) + " (openat)"}
 	if !slices.Equal(v.Uncovered, want) {
 		t.Errorf("uncovered %q, want only %q", v.Uncovered, want)

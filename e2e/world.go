@@ -263,7 +263,7 @@ func (w *World) oracle(start clientStart, m *Model) {
 	if wd.problem != "" {
 		w.t.Logf("coverage oracle: skillwire cannot observe every added folder: %s", wd.problem)
 	}
-	v := judge(reads, claudeBin, wd, w.anchors(start), toolPaths(m, start.dir), start.managed, w.hooked())
+	v := judge(reads, claudeBin, wd, w.anchors(start), toolPaths(m, start.dir), start.managed)
 	for _, u := range v.Uncovered {
 		w.t.Errorf("coverage oracle: the client read %s: skillwire watches no candidate there, and no entry of e2e/noise.go names it", u)
 	}
@@ -273,12 +273,6 @@ func (w *World) oracle(start clientStart, m *Model) {
 	for _, g := range v.Gaps {
 		w.t.Logf("coverage oracle: a known gap: the client read %s", g)
 	}
-}
-
-// hooked reports whether the world's user settings run skillwire's hooks.
-func (w *World) hooked() bool {
-	b, _ := os.ReadFile(filepath.Join(w.Config, "settings.json"))
-	return bytes.Contains(b, []byte(skillwireBin))
 }
 
 // anchors are the world's folders the noise patterns name.
