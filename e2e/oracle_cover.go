@@ -100,7 +100,12 @@ func watchedOf(s clientStart) (*watched, error) {
 		wd.problem = "the store's added folders: " + err.Error()
 	}
 	if added.Plugins.Problem != "" || inline.Problem != "" || inline.Unnamed {
+		// Every folder given, as given: a .zip is none of Dirs.
 		wd.told = append(wd.told, added.Plugins.Dirs...)
+		wd.told = append(wd.told, givenPluginDirs(s.args, s.dir)...)
+		if pluginDirs != "" {
+			wd.told = append(wd.told, strings.Split(pluginDirs, ":")...)
+		}
 	}
 	for _, r := range inline.Refused {
 		wd.told = append(wd.told, r.Dir)
@@ -122,6 +127,28 @@ func watchedOf(s clientStart) (*watched, error) {
 		}
 	}
 	return wd, nil
+}
+
+// givenPluginDirs are the values of args' --plugin-dir and
+// --plugin-dir-no-mcp, a relative one read against dir.
+func givenPluginDirs(args []string, dir string) []string {
+	var out []string
+	for i, a := range args {
+		v, ok := "", false
+		switch {
+		case (a == "--plugin-dir" || a == "--plugin-dir-no-mcp") && i+1 < len(args):
+			v, ok = args[i+1], true
+		case strings.HasPrefix(a, "--plugin-dir=") || strings.HasPrefix(a, "--plugin-dir-no-mcp="):
+			_, v, ok = strings.Cut(a, "=")
+		}
+		if ok && v != "" {
+			if !strings.HasPrefix(v, "/") {
+				v = path.Join(dir, v)
+			}
+			out = append(out, path.Clean(v))
+		}
+	}
+	return out
 }
 
 // settledPluginDirs is CLAUDE_CODE_PLUGIN_DIRS as the client hands it to

@@ -185,3 +185,10 @@ func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
 		t.Errorf("unknown %q, want the one relative path", v.Unknown)
 	}
 }
+
+func TestGivenPluginDirsReadsBothSpellings(t *testing.T) {
+	got := givenPluginDirs([]string{"-p", "x", "--plugin-dir", "/a/p.zip", "--plugin-dir-no-mcp=rel", "--plugin-dir"}, "/w")
+	if want := []string{"/a/p.zip", "/w/rel"}; !slices.Equal(got, want) {
+		t.Errorf("givenPluginDirs = %q, want %q", got, want)
+	}
+}
