@@ -45,6 +45,9 @@ func run(m *testing.M) int {
 	fmt.Printf("e2e: Claude Code %s at %s\n", strings.TrimSpace(version), bin)
 	before := machineManaged()
 	code := m.Run()
+	if gaps := gapsSeen.String(); gaps != "" {
+		fmt.Printf("e2e: coverage oracle: known gaps the client read (e2e/noise.go knownGaps):\n%s\n", gaps)
+	}
 	if after := machineManaged(); after != before {
 		fmt.Fprintf(os.Stderr, "e2e: the machine's own %s changed while the suite ran; no test may write it.\nbefore:\n%s\nafter:\n%s\n", clientManagedDir, before, after)
 		return 1

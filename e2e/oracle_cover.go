@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
@@ -330,6 +331,7 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 		// A gap first: it is more particular than the noise around it.
 		if n := matchNoise(knownGaps, p, calls[p], anchors); n != nil {
 			v.Gaps = append(v.Gaps, label+": "+n.Why)
+			gapsSeen.add(n)
 			continue
 		}
 		if matchNoise(hookOnly, p, calls[p], anchors) == nil && matchNoise(readNoise, p, calls[p], anchors) == nil {
@@ -337,6 +339,37 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 		}
 	}
 	return v
+}
+
+// gapsSeen counts, per known gap, the client runs that read there. The
+// suite tells them at its end (TestMain): a passing test's log is not
+// shown.
+var gapsSeen gapCounts
+
+type gapCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (g *gapCounts) add(e *noiseEntry) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n == nil {
+		g.n = map[string]int{}
+	}
+	g.n[e.Pattern+": "+e.Why]++
+}
+
+// String lists each gap read, with how many times.
+func (g *gapCounts) String() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var lines []string
+	for k, n := range g.n {
+		lines = append(lines, fmt.Sprintf("%s (read %d times)", k, n))
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }
 
 // noiseEntry is one place the client reads that is no load place, or a
