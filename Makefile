@@ -45,7 +45,7 @@ FUZZ += claude/pluginrecord:FuzzJSString
 FUZZ += claude/workflow:FuzzName
 FUZZTIME ?= 5s
 
-.PHONY: build run test e2e shellcheck bench fuzz-smoke
+.PHONY: build run test e2e e2e-latest shellcheck bench fuzz-smoke
 
 # CGO_ENABLED=0: a static binary starts about a millisecond sooner (no
 # dynamic loader, no libc), and the hook starts once per session. Tests keep
@@ -84,9 +84,18 @@ test: $(STATICCHECK)
 # against a stand-in model on loopback. Needs npm; fails, never skips, when
 # the client cannot be had. SKILLWIRE_E2E_CLAUDE=/path/to/claude uses
 # another binary.
+# Every client run is traced (strace, Debian package strace) for the
+# coverage oracle: e2e/oracle.go.
 CLAUDE_CODE_VERSION ?=
 e2e:
 	cd e2e && CLAUDE_CODE_VERSION=$(CLAUDE_CODE_VERSION) $(GO) test -tags e2e -count=1 -timeout 45m
+
+# The same suite against the newest client on npm. Not in CI: the pinned
+# version is what CI holds to; this says what the next one changes.
+e2e-latest:
+	@v=$$(npm view @anthropic-ai/claude-code version) && [ -n "$$v" ] && \
+		echo "e2e-latest: Claude Code $$v" && \
+		$(MAKE) --no-print-directory e2e CLAUDE_CODE_VERSION=$$v
 
 # Every shell script of the repository: *.sh, and any file whose first line
 # is a sh/bash shebang (.ci/run). Skipped, and said, without shellcheck.

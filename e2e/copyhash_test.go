@@ -34,22 +34,15 @@ const copyRefusal = "is not treated as the organization's, and does not load: it
 // where it loads a hooks module. skillwire tells "its files differ from what
 // Claude Code installed (copyHash)". Control: the unedited copy loads and
 // nothing is told. Neither its record nor the client's .links_materialized
-// stamp is told. Not parallel: the managed drop-in is the machine's.
+// stamp is told. The managed drop-in is the world's, read as /etc/claude-code
+// (ClaudeManaged).
 func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
-	dropIn := managedDropIn(t, "skillwire-e2e-copyhash.json")
 	w := NewWorld(t)
 	w.TrustProject()
 	w.Install()
 	url, env := gitMarketplace(t, w)
-	if err := os.MkdirAll(filepath.Dir(dropIn), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	// The source's keys out of order: the client's canonical JSON sorts them.
-	managed := `{"extraKnownMarketplaces":{"mkt":{"source":{"source":"url","url":"` + url + `/marketplace.json"}}},"enabledPlugins":{"plug@mkt":true}}`
-	if err := os.WriteFile(dropIn, []byte(managed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeOurs(t, dropIn) })
+	w.Write("managed/managed-settings.d/skillwire-e2e-copyhash.json", `{"extraKnownMarketplaces":{"mkt":{"source":{"source":"url","url":"`+url+`/marketplace.json"}}},"enabledPlugins":{"plug@mkt":true}}`)
 
 	// The headless install adds the marketplace at one start and fetches the
 	// plugin at the next. It fetches in the background, only with
@@ -62,7 +55,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Claude(m, Run{Prompt: "hello", Args: []string{"--dangerously-skip-permissions"},
+		w.ClaudeManaged(m, Run{Prompt: "hello", Args: []string{"--dangerously-skip-permissions"},
 			Env: append([]string{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=", "IS_SANDBOX=1"}, env...)})
 		m.Close()
 	}
@@ -81,7 +74,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 
 	t.Run("control: the installed copy loads and nothing is told", func(t *testing.T) {
 		m := model(t, nil)
-		r := w.Claude(m, Run{Prompt: "hello", Env: env})
+		r := w.ClaudeManaged(m, Run{Prompt: "hello", Env: env})
 		noTrouble(t, r)
 		if strings.Contains(r.Debug, copyRefusal) || !m.Sent("plug:ps") {
 			t.Errorf("the client did not load its own copy (plug:ps listed to the model: %v)", m.Sent("plug:ps"))
@@ -110,7 +103,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 			t.Fatal(err)
 		}
 		m = model(t, nil)
-		r = w.Claude(m, Run{Prompt: "hello", Env: env})
+		r = w.ClaudeManaged(m, Run{Prompt: "hello", Env: env})
 		noTrouble(t, r)
 		if a := advisory(m); strings.Contains(a, "plug@mkt") || strings.Contains(r.Debug, "systemMessage") {
 			t.Errorf("the session after the client's stamp tells the plugin (the stamp is not content): %q", a)
@@ -123,7 +116,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := model(t, nil)
-		r := w.Claude(m, Run{Prompt: "hello", Env: env})
+		r := w.ClaudeManaged(m, Run{Prompt: "hello", Env: env})
 		// The client compares a copy with its copyHash only where it loads a
 		// hooks module. So a plugin of skills loads edited, unrefused.
 		if strings.Contains(r.Debug, copyRefusal) || !m.Sent("plug:ps") {
@@ -141,7 +134,7 @@ func TestTheClientsCopyHashIsRecomputedAndAMismatchIsTold(t *testing.T) {
 		// differs.
 		for i := range 2 {
 			m := model(t, nil)
-			r := w.Claude(m, Run{Prompt: "hello", Env: env})
+			r := w.ClaudeManaged(m, Run{Prompt: "hello", Env: env})
 			noTrouble(t, r)
 			if !m.Sent(recordWords+`, told every session while it stands: plugin "plug@mkt"`) || !m.Sent(want) {
 				t.Errorf("session %d after the edit: the model was not told the copy differs from its record: %q", i+1, advisory(m))

@@ -3,17 +3,12 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // ModFolder is a plugin folder whose hooks/hooks.json may name a hooks
@@ -135,40 +130,4 @@ func (w *World) ClaudeManaged(m *Model, r Run) *Result {
 		}
 	}
 	return w.claudeVia(m, r, "unshare", "--mount", "--propagation", "private", "sh", "-c", managedRun, "sh", ns, managed)
-}
-
-// claudeVia runs the client as Claude does, through the command prefix.
-func (w *World) claudeVia(m *Model, r Run, prefix ...string) *Result {
-	w.t.Helper()
-	debug := filepath.Join(w.Root, "debug-"+strconv.FormatInt(time.Now().UnixNano(), 10)+".log")
-	args := append([]string{"-p", r.Prompt, "--output-format", "json", "--debug-file", debug}, r.Args...)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, prefix[0], append(append(prefix[1:], claudeBin), args...)...)
-	cmd.Dir = w.Project
-	if r.Dir != "" {
-		cmd.Dir = r.Dir
-	}
-	cmd.Env = append(append(append(append([]string{}, w.Env...), clientEnv(m)...), "PWD="+cmd.Dir), r.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Stdin = strings.NewReader("")
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	res := &Result{Stdout: stdout.String(), Stderr: stderr.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		res.Exit = ee.ExitCode()
-	} else if err != nil {
-		w.t.Fatalf("claude: %v", err)
-	}
-	if ctx.Err() != nil {
-		w.t.Fatalf("claude did not finish in time\nstderr: %s", res.Stderr)
-	}
-	d, _ := os.ReadFile(debug)
-	res.Debug = string(d)
-	_ = json.Unmarshal(stdout.Bytes(), &res.Out)
-	if res.Out == nil {
-		w.t.Logf("claude printed no JSON result (exit %d)\nstdout: %s\nstderr: %s", res.Exit, res.Stdout, res.Stderr)
-	}
-	return res
 }

@@ -2,9 +2,9 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,9 +55,8 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	if s.Prompt != "" {
 		args = append(args, s.Prompt)
 	}
-	cmd := exec.Command(claudeBin, args...)
-	cmd.Dir = w.Project
-	cmd.Env = append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color", "PWD=" + cmd.Dir}, s.Env...)...)
+	env := append(append(append([]string{}, w.Env...), clientEnv(m)...), append([]string{"TERM=xterm-256color", "PWD=" + w.Project}, s.Env...)...)
+	cmd, start := w.clientCmd(context.Background(), nil, w.Project, env, args)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	// Its own session, with the terminal as its controlling one. Its process
 	// group is then its pid, helpers it started included.
@@ -99,6 +98,7 @@ func (w *World) Interactive(m *Model, s Typed) string {
 	_ = cmd.Wait()
 	master.Close()
 	<-drawn
+	w.oracle(start, m)
 	return screen.String()
 }
 

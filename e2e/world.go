@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -179,18 +181,25 @@ type Run struct {
 // Claude runs the client once and returns what it left behind.
 func (w *World) Claude(m *Model, r Run) *Result {
 	w.t.Helper()
+	return w.claudeVia(m, r)
+}
+
+// claudeVia runs the client as Claude does, through the command prefix
+// (none: the client itself).
+func (w *World) claudeVia(m *Model, r Run, prefix ...string) *Result {
+	w.t.Helper()
 	debug := filepath.Join(w.Root, fmt.Sprintf("debug-%d.log", time.Now().UnixNano()))
 	args := append([]string{"-p", r.Prompt, "--output-format", "json", "--debug-file", debug}, r.Args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, args...)
-	cmd.Dir = w.Project
+	dir := w.Project
 	if r.Dir != "" {
-		cmd.Dir = r.Dir
+		dir = r.Dir
 	}
-	cmd.Env = append(append(append(append([]string{}, w.Env...), clientEnv(m)...),
-		"PWD="+cmd.Dir, // as a shell starts it
+	env := append(append(append(append([]string{}, w.Env...), clientEnv(m)...),
+		"PWD="+dir, // as a shell starts it
 	), r.Env...)
+	cmd, start := w.clientCmd(ctx, prefix, dir, env, args)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader("")
@@ -205,6 +214,7 @@ func (w *World) Claude(m *Model, r Run) *Result {
 	if ctx.Err() != nil {
 		w.t.Fatalf("claude did not finish in time\nstderr: %s", res.Stderr)
 	}
+	w.oracle(start, m)
 	d, _ := os.ReadFile(debug)
 	res.Debug = string(d)
 	_ = json.Unmarshal(stdout.Bytes(), &res.Out)
@@ -212,6 +222,82 @@ func (w *World) Claude(m *Model, r Run) *Result {
 		w.t.Logf("claude printed no JSON result (exit %d)\nstdout: %s\nstderr: %s", res.Exit, res.Stdout, res.Stderr)
 	}
 	return res
+}
+
+// clientCmd is every start of the client, the one place the coverage
+// oracle wraps: strace, then prefix, then the client with args in dir.
+// The command runs in its own process group. Its cancel kills the group,
+// strace and the client alike.
+func (w *World) clientCmd(ctx context.Context, prefix []string, dir string, env, args []string) (*exec.Cmd, clientStart) {
+	start := clientStart{trace: filepath.Join(w.Root, fmt.Sprintf("trace-%d.txt", time.Now().UnixNano())),
+		dir: dir, env: env, args: args}
+	if len(prefix) > 0 && prefix[0] == "unshare" {
+		start.managed = filepath.Join(w.Root, "managed")
+	}
+	argv := slices.Concat(straceArgs(start.trace), prefix, []string{claudeBin}, args)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	return cmd, start
+}
+
+// oracle judges what the client of start read (oracle.go). A path it read
+// that skillwire does not watch, and no noise entry names, fails the test.
+// So does a read whose path is not known.
+func (w *World) oracle(start clientStart, m *Model) {
+	w.t.Helper()
+	f, err := os.Open(start.trace)
+	if err != nil {
+		w.t.Errorf("coverage oracle: no trace of the client: %v", err)
+		return
+	}
+	defer f.Close()
+	reads := traceReads(f)
+	wd, err := watchedOf(start)
+	if err != nil {
+		w.t.Errorf("coverage oracle: what skillwire watches for this start: %v", err)
+		return
+	}
+	wd.scopes = append(wd.scopes, w.Root) // the folders tests lay out beside home and project
+	if wd.problem != "" {
+		w.t.Logf("coverage oracle: skillwire cannot observe every added folder: %s", wd.problem)
+	}
+	v := judge(reads, claudeBin, wd, w.anchors(start), toolPaths(m, start.dir), start.managed)
+	for _, u := range v.Uncovered {
+		w.t.Errorf("coverage oracle: the client read %s: skillwire watches no candidate there, and no entry of e2e/noise.go names it", u)
+	}
+	for _, u := range v.Unknown {
+		w.t.Errorf("coverage oracle: the client read a path that cannot be known: %s", u)
+	}
+	for _, g := range v.Gaps {
+		w.t.Logf("coverage oracle: a known gap: the client read %s", g)
+	}
+}
+
+// anchors are the world's folders the noise patterns name.
+func (w *World) anchors(start clientStart) map[string]string {
+	a := map[string]string{"root": w.Root, "project": start.dir}
+	for _, kv := range start.env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME":
+			a["home"] = v
+		case "CLAUDE_CONFIG_DIR":
+			a["config"] = v
+		case "TMPDIR":
+			a["tmp"] = v
+		case "SKILLWIRE_STATE_DIR":
+			a["state"] = v
+		}
+	}
+	if _, ok := a["config"]; !ok && a["home"] != "" {
+		a["config"] = a["home"] + "/.claude"
+	}
+	if _, ok := a["state"]; !ok && a["config"] != "" {
+		a["state"] = a["config"] + "/skillwire"
+	}
+	return a
 }
 
 // apiKey is the key the client sends the stand-in; it is no key at all.
@@ -270,15 +356,15 @@ func (w *World) ClaudeCmd(args ...string) string {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, args...)
-	cmd.Dir = w.Project
-	cmd.Env = append(append([]string{}, w.Env...), "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	env := append(append([]string{}, w.Env...), "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"ANTHROPIC_BASE_URL=http://127.0.0.1:9", "ANTHROPIC_API_KEY="+apiKey)
+	cmd, start := w.clientCmd(ctx, nil, w.Project, env, args)
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		w.t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+	w.oracle(start, nil)
 	return string(out)
 }
 
