@@ -482,14 +482,20 @@ func TestACommandSkillwireCannotBindIsAStandingFact(t *testing.T) {
 
 func TestInstalledPluginsAreFactsAndOneOutsideTheCacheIsSaid(t *testing.T) {
 	whole := func(doc string) []byte { return config.WholeJSON([]byte(doc), 0).Canonical }
-	old := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.0","installPath":"/cfg/plugins/cache/acme/fmt/1.0"}],"gone@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/gone/1"}]}}`)
+	old := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.0","installPath":"/cfg/plugins/cache/acme/fmt/1.0"}],` +
+		`"up@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/up/1","gitCommitSha":"1111111111111111111111111111111111111111"}],` +
+		`"same@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/same/1","gitCommitSha":"3333333333333333333333333333333333333333"}],"gone@acme":[{"version":"1","installPath":"/cfg/plugins/cache/acme/gone/1"}]}}`)
 	now := whole(`{"version":2,"plugins":{"fmt@acme":[{"scope":"user","version":"1.1","installPath":"/home/u/src/fmt"}],` +
+		`"up@acme":[{"version":"2","installPath":"/cfg/plugins/cache/acme/up/2","gitCommitSha":"2222222222222222222222222222222222222222"}],` +
+		`"same@acme":[{"version":"2","installPath":"/cfg/plugins/cache/acme/same/2","gitCommitSha":"3333333333333333333333333333333333333333"}],` +
 		`"lint@acme":[{"version":"2","installPath":"/cfg/plugins/cache/../../tmp/lint"}],"ok@acme":{"version":"3","installPath":"/cfg/plugins/cache/acme/ok/3"}}}`)
 	got := factLines(config.Facts(old, now))
 	want := []string{
 		`plugin "lint@acme" is now installed: version "2" at "/cfg/plugins/cache/../../tmp/lint"`,
 		`plugin "ok@acme" is now installed: version "3" at "/cfg/plugins/cache/acme/ok/3"`,
 		`plugin "fmt@acme" is now version "1.1" at "/home/u/src/fmt"`,
+		`plugin "same@acme" is now version "2" at "/cfg/plugins/cache/acme/same/2"`,
+		`plugin "up@acme" is now version "2" at "/cfg/plugins/cache/acme/up/2", from commit "1111111111111111111111111111111111111111" to commit "2222222222222222222222222222222222222222"`,
 		`plugin "gone@acme" is no longer installed`,
 	}
 	if !slices.Equal(got, want) {

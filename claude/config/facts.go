@@ -96,6 +96,9 @@ type Fact struct {
 	// (OriginEntry, OriginMarketplace). It is "" for the candidate's own
 	// files.
 	Origin string
+	// FromCommit and ToCommit: a reinstalled plugin's gitCommitSha before
+	// and after, when its install record names both and they differ.
+	FromCommit, ToCommit string
 }
 
 // Facts lists what changed between two Canonical forms of the same
@@ -147,7 +150,7 @@ func Facts(old, new []byte) []Fact {
 		}
 	}
 	fs = append(fs, sandboxFacts(o["sandbox"], n["sandbox"])...)
-	fs = append(fs, mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall)...)
+	fs = append(fs, commitFacts(o["plugins"], mapFacts(o["plugins"], n["plugins"], FactPluginInstalled, FactPluginInstallChanged, FactPluginUninstalled, describeInstall), n["plugins"])...)
 	fs = append(fs, entryFacts(o[EntryKey], n[EntryKey])...)
 	fs = append(fs, taskFacts(o[TasksKey], n[TasksKey])...)
 	fs = append(fs, otherFacts(o, n)...)
@@ -546,6 +549,34 @@ func installs(v any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// commitFacts adds to each reinstalled plugin the commits it moved between,
+// from its install records' gitCommitSha.
+func commitFacts(old any, fs []Fact, new any) []Fact {
+	om, _ := old.(map[string]any)
+	nm, _ := new.(map[string]any)
+	for i := range fs {
+		if fs[i].Kind != FactPluginInstallChanged {
+			continue
+		}
+		from, to := commitsOf(om[fs[i].Name]), commitsOf(nm[fs[i].Name])
+		if from != "" && to != "" && from != to {
+			fs[i].FromCommit, fs[i].ToCommit = from, to
+		}
+	}
+	return fs
+}
+
+// commitsOf is an install record's gitCommitSha values, joined by ", ".
+func commitsOf(v any) string {
+	var out []string
+	for _, in := range installs(v) {
+		if sha := cfgText(in["gitCommitSha"]); sha != "" {
+			out = append(out, sha)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // describeInstall tells a plugin's versions and install paths, joined by

@@ -185,7 +185,11 @@ func sayPlugin(f Fact) string {
 	case FactPluginInstalled:
 		return plugin + " is now installed: version " + factQuote(f.Value) + " at " + factQuote(f.Command)
 	case FactPluginInstallChanged:
-		return plugin + " is now version " + factQuote(f.Value) + " at " + factQuote(f.Command)
+		s := plugin + " is now version " + factQuote(f.Value) + " at " + factQuote(f.Command)
+		if f.FromCommit != "" {
+			s += ", from commit " + factQuote(f.FromCommit) + " to commit " + factQuote(f.ToCommit)
+		}
+		return s
 	case FactPluginUninstalled:
 		return plugin + " is no longer installed"
 	case FactPluginOutsideCache:
