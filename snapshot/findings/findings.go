@@ -160,9 +160,6 @@ func isMarkdown(p []byte) bool {
 	return bytes.HasSuffix(l, []byte(".md")) || bytes.HasSuffix(l, []byte(".mdx")) || bytes.HasSuffix(l, []byte(".markdown"))
 }
 
-// lineAt is the 1-based line of byte offset i.
-func lineAt(data []byte, i int) int { return bytes.Count(data[:i], []byte{'\n'}) + 1 }
-
 // lineOf is the line holding offset i, cut to MaxLineBytes around it.
 func lineOf(data []byte, i int) string {
 	start := bytes.LastIndexByte(data[:i], '\n') + 1
