@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -266,11 +267,24 @@ func hookUninstall(s *streams, f hookEditFlags) error {
 			fmt.Fprintf(s.out, "  %s\n", anomaly.EscapeJSON([]byte(settings.QuoteJSON(c))))
 		}
 	}
+	if f.managed {
+		noteModsOnlyKept(s, sf)
+	}
 	if total == 0 {
 		fmt.Fprintf(s.out, "no skillwire hook in %s; nothing changed\n", defang(sf.Path))
 		return nil
 	}
 	return applySettings(s, f, sf)
+}
+
+// noteModsOnlyKept says that uninstall leaves allowManagedModsOnly: the
+// client's own policy, which the organization may want without skillwire.
+func noteModsOnlyKept(s *streams, sf *settings.File) {
+	p := settings.ModsOnlyPath
+	if keys, err := sf.Doc.Keys(p[:len(p)-1]...); err == nil && slices.Contains(keys, p[len(p)-1]) {
+		fmt.Fprintf(s.out, "note: %s keeps allowManagedModsOnly, the client's own mod policy: skillwire leaves it; remove pluginConfigs[%q] by hand if the organization does not want it\n",
+			defang(sf.Path), settings.SecDefault)
+	}
 }
 
 // selfExe is the running binary, for the hook commands. Its path is kept
