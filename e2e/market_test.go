@@ -169,6 +169,7 @@ func TestTheDaemonAndAWalkAreTheSameObservation(t *testing.T) {
 			if m.Sent("file removed") || m.Sent(`plugin \"commit@cc\"`) {
 				t.Errorf("nothing changed, yet the session was told of commit@cc")
 			}
+			noTrouble(t, r)
 			w.Write("cc/.claude-plugin/marketplace.json", entry(`,"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo entry-hook"}]}]}`))
 			time.Sleep(2 * time.Second) // the daemon's debounce and walk
 			m = model(t, nil)
