@@ -103,6 +103,16 @@ func TestToldIsNotReviewed(t *testing.T) {
 // 8. The model cannot record a verdict through its Bash tool unasked.
 func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 	t.Parallel()
+	cannotRecordThrough(t, "Bash", func(_ *World, cmd string) []Reply {
+		return []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})}
+	})
+}
+
+// cannotRecordThrough: the model runs `skillwire record ID --verdict
+// SAFE-TO-PROPOSE` through tool, in the calls replies makes of that command
+// line. Gated, the call is asked (so denied under -p) and nothing is
+// recorded. Control: with the hooks uninstalled the verdict is recorded.
+func cannotRecordThrough(t *testing.T, tool string, replies func(w *World, cmd string) []Reply) {
 	bothWays(t, "gated", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
 		w := blockedWorld(t, true)
 		c := w.Candidate("skill", "evil")
@@ -110,14 +120,14 @@ func TestTheModelCannotRecordAVerdictThroughBash(t *testing.T) {
 			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 		}
 		cmd := fmt.Sprintf("skillwire record %s --verdict SAFE-TO-PROPOSE --expect-digest %s", c.ID, c.Digest)
-		m := model(t, []Reply{Call("Bash", map[string]any{"command": cmd, "description": "approve"})})
+		m := model(t, replies(w, cmd))
 		r := w.Claude(m, Run{Prompt: "go", Args: []string{"--dangerously-skip-permissions"}, Env: []string{"IS_SANDBOX=1"}})
 		out := w.MustSkillwire([]int{0, 3}, "list", "--json")
 		if got := strings.Contains(out, `"SAFE-TO-PROPOSE"`); got != uninstall {
-			t.Errorf("the model's Bash call recorded a verdict: %v, want %v (results %q, denials %v)", got, uninstall, m.ToolResults(), r.Denials())
+			t.Errorf("the model's %s call recorded a verdict: %v, want %v (results %q, denials %v)", tool, got, uninstall, m.ToolResults(), r.Denials())
 		}
-		if !uninstall && !slicesContains(r.Denials(), "Bash") {
-			t.Errorf("the Bash call was not asked: denials %v", r.Denials())
+		if !uninstall && !slicesContains(r.Denials(), tool) {
+			t.Errorf("the %s call was not asked: denials %v", tool, r.Denials())
 		}
 	})
 }

@@ -75,12 +75,12 @@ func (d *daemon) putEvents(tx *baseline.Tx, evs []cache.Event, kp *history.Keepe
 // findingsOf counts the content findings of cur against the reference the
 // store keeps for id: its SAFE review, else what was delivered, else none.
 func findingsOf(tx *baseline.Tx, id string, cur *walker.Candidate, content func(snapshot.Hash) ([]byte, bool)) []events.FindingCount {
-	var prev []findings.File
-	if ref, err := tx.Reviews().Reference(id); err == nil && ref != nil && ref.Manifest != nil {
-		prev = findings.FilesOf(ref.Manifest, content, cur.Name)
+	var prev *snapshot.Manifest
+	if ref, err := tx.Reviews().Reference(id); err == nil && ref != nil {
+		prev = ref.Manifest
 	}
 	var out []events.FindingCount
-	for _, k := range findings.Counts(findings.Of(prev, findings.FilesOf(&cur.Manifest, content, cur.Name))) {
+	for _, k := range findings.CountsSince(prev, &cur.Manifest, content, cur.Name) {
 		out = append(out, events.FindingCount{Kind: k.Kind, Count: k.Count})
 	}
 	return out
@@ -123,6 +123,7 @@ func (d *daemon) logEvent(ev *cache.Event) {
 // findings counted (found). A failure is logged, never fatal.
 func (d *daemon) appendEvents(evs []cache.Event, found func(*cache.Event, *walker.Candidate) []events.FindingCount) {
 	out := make([]events.Event, 0, len(evs))
+	var policy *settings.ModPolicy
 	for i := range evs {
 		ev := &evs[i]
 		obs := events.Observation{State: "changed", Unexpected: 0}
@@ -157,8 +158,11 @@ func (d *daemon) appendEvents(evs []cache.Event, found func(*cache.Event, *walke
 		out = append(out, events.CandidateObserved(events.Origin{Time: ev.At, Via: "daemon"}, c, obs))
 		if r := d.rootAt(string(ev.Root)); r != nil && cur != nil && ev.After != nil {
 			if facts := settings.ModTexts(r.Kind, cur.Canonical); facts != nil {
-				p := settings.ModPolicyOf(claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir})
-				out = append(out, events.Mod(events.Origin{Time: ev.At, Via: "daemon"}, c, obs.Digest, facts, p.String(), p.Held()))
+				if policy == nil { // read once a round, and only for a mod
+					p := settings.ModPolicyOf(claude.Places{Config: d.cfg.CfgDir, Managed: d.cfg.ManagedDir})
+					policy = &p
+				}
+				out = append(out, events.Mod(events.Origin{Time: ev.At, Via: "daemon"}, c, obs.Digest, facts, policy.String(), policy.Held()))
 			}
 		}
 	}

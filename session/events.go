@@ -46,10 +46,11 @@ func fleetEvents(s Start, adv *Advisory, in *Input, content func(snapshot.Hash) 
 				obs.Anomalies = append(obs.Anomalies, a.Reason.String())
 			}
 		}
-		out = append(out, events.CandidateObserved(origin, fleetCandidate(st), obs))
+		c := fleetCandidate(st)
+		out = append(out, events.CandidateObserved(origin, c, obs))
 		if st.Observed != nil {
 			if facts := settings.ModTexts(st.Root.Kind, st.Observed.Canonical); facts != nil {
-				out = append(out, events.Mod(origin, fleetCandidate(st), obs.Digest, facts, in.ModPolicy.String(), in.ModPolicy.Held()))
+				out = append(out, events.Mod(origin, c, obs.Digest, facts, in.ModPolicy.String(), in.ModPolicy.Held()))
 			}
 		}
 	}

@@ -21,11 +21,7 @@ func contentFindings(sub reconcile.Subjects, content func(snapshot.Hash) ([]byte
 		if c.Current == nil || c.Current.Partial {
 			continue
 		}
-		var prev []findings.File
-		if c.Stored != nil {
-			prev = findings.FilesOf(c.Stored, content, c.Name)
-		}
-		if ks := findings.Counts(findings.Of(prev, findings.FilesOf(c.Current, content, c.Name))); len(ks) > 0 {
+		if ks := findings.CountsSince(c.Stored, c.Current, content, c.Name); len(ks) > 0 {
 			out[c.ID] = ks
 		}
 	}

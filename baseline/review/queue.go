@@ -199,27 +199,21 @@ func (it *Item) files(m *snapshot.Manifest, get history.Content) []findings.File
 	return filesOf(m, get, it.RawName)
 }
 
-// filesOf are m's regular files with the content get serves; a file not
-// served has no Data. A one-file candidate's file is named name.
+// filesOf are m's regular files with the content get serves
+// (findings.FilesOf); a file not served has no Data. A one-file
+// candidate's file is named name.
 func filesOf(m *snapshot.Manifest, get history.Content, name []byte) []findings.File {
-	var out []findings.File
-	for _, e := range m.Entries {
-		if e.Kind != snapshot.File {
-			continue
-		}
-		f := findings.File{Path: e.Path, Exec: e.Mode&0o111 != 0}
-		if len(e.Path) == 0 {
-			f.Path = name
-		}
-		f.Unread = true
-		if get != nil {
-			if b, ok, err := get(e.Hash, e.Size); ok && err == nil {
-				f.Data, f.Unread = b, false
-			}
-		}
-		out = append(out, f)
+	if get == nil {
+		return findings.FilesOf(m, nil, name)
 	}
-	return out
+	sizes := make(map[snapshot.Hash]int64, len(m.Entries))
+	for _, e := range m.Entries {
+		sizes[e.Hash] = e.Size
+	}
+	return findings.FilesOf(m, func(h snapshot.Hash) ([]byte, bool) {
+		b, ok, err := get(h, sizes[h])
+		return b, ok && err == nil
+	}, name)
 }
 
 // DiffFindings are the findings of a diff: the added and modified files

@@ -43,14 +43,21 @@ type lockFile struct {
 	Skills map[string]map[string]any `json:"skills"`
 }
 
-func localLock(data []byte, name string, files []findings.File) []string {
+// lockEntry is name's entry in the lock file data, called file; ok is
+// false when it has none. told says why when the file cannot be read.
+func lockEntry(data []byte, file, name string) (e map[string]any, ok bool, told []string) {
 	var l lockFile
 	if err := json.Unmarshal(data, &l); err != nil {
-		return []string{"skills-lock.json cannot be read as JSON: provenance unknown"}
+		return nil, false, []string{file + " cannot be read as JSON: provenance unknown"}
 	}
-	e, ok := l.Skills[name]
+	e, ok = l.Skills[name]
+	return e, ok, nil
+}
+
+func localLock(data []byte, name string, files []findings.File) []string {
+	e, ok, told := lockEntry(data, "skills-lock.json", name)
 	if !ok {
-		return nil
+		return told
 	}
 	s := "skills-lock.json: from " + q(e["source"])
 	if t, ok := e["sourceType"]; ok {
@@ -143,13 +150,9 @@ func localeCompare(a, b string) int {
 }
 
 func globalLock(data []byte, name string, files []findings.File) []string {
-	var l lockFile
-	if err := json.Unmarshal(data, &l); err != nil {
-		return []string{".skill-lock.json cannot be read as JSON: provenance unknown"}
-	}
-	e, ok := l.Skills[name]
+	e, ok, told := lockEntry(data, ".skill-lock.json", name)
 	if !ok {
-		return nil
+		return told
 	}
 	s := ".skill-lock.json: from " + q(e["source"])
 	for _, k := range []string{"sourceUrl", "skillPath", "installedAt", "updatedAt"} {

@@ -100,9 +100,11 @@ func ManagedHooks(p claude.Places) bool {
 		return false
 	}
 	s := readFile(p.Managed, "managed-settings.d", ManagedDropIn)
-	if s == nil {
-		return false
-	}
+	return s != nil && holdsOurHooks(s)
+}
+
+// holdsOurHooks reports whether s holds skillwire's SessionStart hook.
+func holdsOurHooks(s *Doc) bool {
 	cmds, err := s.Commands(hookio.EventSessionStart)
 	return err == nil && slices.ContainsFunc(cmds, HookSpecs[0].IsCommand)
 }

@@ -106,28 +106,31 @@ func (m ModPolicy) Advice() string {
 }
 
 // ModPolicyOf reads the managed settings of p: managed-settings.json and
-// every drop-in of managed-settings.d, each through the walker. A file
-// that cannot be read or parsed counts as setting nothing.
+// every drop-in of managed-settings.d, each through the walker, once. A
+// file that cannot be read or parsed counts as setting nothing.
 func ModPolicyOf(p claude.Places) ModPolicy {
-	m := ModPolicy{ManagedHooks: ManagedHooks(p)}
-	for _, f := range managedFiles(p) {
-		s := readFile(f.dir, f.sub, f.name)
-		if s == nil {
-			continue
+	var m ModPolicy
+	dropIn := false
+	for _, f := range managedDocs(p) {
+		if f.sub == "managed-settings.d" && f.name == ManagedDropIn {
+			m.ManagedHooks, dropIn = holdsOurHooks(f.doc), true
 		}
-		if len(s.root.members) > 0 {
+		if len(f.doc.root.members) > 0 {
 			m.Seated = true
 		}
-		if v, err := s.at(ModsOnlyPath, false); err == nil && v != nil {
+		if v, err := f.doc.at(ModsOnlyPath, false); err == nil && v != nil {
 			if v.kind == scalar && string(v.raw) == "true" {
 				m.ModsOnly = first(m.ModsOnly, f.path)
 			} else {
 				m.NotModsOnly = first(m.NotModsOnly, f.path)
 			}
 		}
-		if pp := s.root.lookup("prependPlugins"); pp != nil && !listsSecDefault(pp.val) {
+		if unseats(f.doc) {
 			m.Unseated = first(m.Unseated, f.path)
 		}
+	}
+	if !dropIn {
+		m.ManagedHooks = ManagedHooks(p) // a folder that could not be listed
 	}
 	return m
 }
@@ -136,11 +139,33 @@ func ModPolicyOf(p claude.Places) ModPolicy {
 // leaves the security default out.
 func PrependsWithout(p claude.Places) []string {
 	var out []string
+	for _, f := range managedDocs(p) {
+		if unseats(f.doc) {
+			out = append(out, f.path)
+		}
+	}
+	return out
+}
+
+// unseats reports whether s sets a prependPlugins that leaves the
+// security default out.
+func unseats(s *Doc) bool {
+	pp := s.root.lookup("prependPlugins")
+	return pp != nil && !listsSecDefault(pp.val)
+}
+
+// managedDoc is one managed settings file, parsed.
+type managedDoc struct {
+	settingsFile
+	doc *Doc
+}
+
+// managedDocs are the managed files of p that could be read and parsed.
+func managedDocs(p claude.Places) []managedDoc {
+	var out []managedDoc
 	for _, f := range managedFiles(p) {
 		if s := readFile(f.dir, f.sub, f.name); s != nil {
-			if pp := s.root.lookup("prependPlugins"); pp != nil && !listsSecDefault(pp.val) {
-				out = append(out, f.path)
-			}
+			out = append(out, managedDoc{f, s})
 		}
 	}
 	return out

@@ -141,12 +141,11 @@ func printMods(w io.Writer, out *statusJSON) {
 
 // modRoots observes the world's roots that hold plugins, for their mods,
 // with the folders sessions added (--plugin-dir) the store knows.
-func modRoots(ctx context.Context, w *world) []baseline.Observation {
+func modRoots(ctx context.Context, s *streams, w *world) []baseline.Observation {
 	mw := *w
-	if added, err := baseline.AddedRoots(w.opts(false, true), w.roots, w.places.Home); err == nil {
-		mw.roots = append(slices.Clone(w.roots), added...)
-	}
-	mw.roots = slices.DeleteFunc(slices.Clone(mw.roots), func(r claude.Root) bool { return !settings.HoldsMods(r.Kind) })
+	mw.roots = slices.Clone(w.roots)
+	mw.withAdded(s)
+	mw.roots = slices.DeleteFunc(mw.roots, func(r claude.Root) bool { return !settings.HoldsMods(r.Kind) })
 	return mw.observations(walker.Scan(ctx, mw.specs(), walker.DefaultConfig()))
 }
 
@@ -250,7 +249,7 @@ been recorded yet (which says nothing about what is installed).`,
 			}
 			rep := review.Report(review.StatusConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places,
 				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown,
-				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), w) }})
+				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), s, w) }})
 			out := statusOf(w, &rep)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {

@@ -66,6 +66,16 @@ func FilesOf(m *snapshot.Manifest, get func(snapshot.Hash) ([]byte, bool), name 
 	return out
 }
 
+// CountsSince counts the findings of cur's files against prev's, a
+// candidate's reference (nil: none), both read through get.
+func CountsSince(prev, cur *snapshot.Manifest, get func(snapshot.Hash) ([]byte, bool), name []byte) []KindCount {
+	var before []File
+	if prev != nil {
+		before = FilesOf(prev, get, name)
+	}
+	return Counts(Of(before, FilesOf(cur, get, name)))
+}
+
 // CountText is "3 content findings (2 pipe-to-shell, 1 bidi)", "" for
 // none. Every word is fixed: no finding's text is in it.
 func CountText(ks []KindCount) string {
