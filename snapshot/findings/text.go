@@ -4,42 +4,52 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-// Fetch-and-run forms. Prose around them need not parse as shell, so
-// they are matched per line rather than parsed. Every expression here is
-// matched against the line in lower case.
-var pipeToShell = []*regexp.Regexp{
-	// curl … | sh, wget -qO- … | sudo bash, … | python3
-	regexp.MustCompile(`\b(curl|wget|fetch|http)\b[^|\n]*\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?((ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node)\b`),
-	// bash <(curl …), source <(wget …)
-	regexp.MustCompile(`\b((ba|z|k)?sh|source|\.)\s+<\(\s*(curl|wget)\b`),
-	// sh -c "$(curl …)"
-	regexp.MustCompile(`\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
-	// iwr … | iex, irm … | Invoke-Expression
-	regexp.MustCompile(`\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(iex|invoke-expression)\b`),
-	// iex (iwr …), iex ((New-Object Net.WebClient).DownloadString(…))
-	regexp.MustCompile(`\b(iex|invoke-expression)\s*[(\s]+\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(system\.)?net\.webclient)`),
+// lineRules are the line rules' expressions. They are compiled at first
+// use (rules): every hook links this package, few read content.
+type lineRules struct {
+	// Fetch-and-run forms. Prose around them need not parse as shell, so
+	// they are matched per line rather than parsed. Every expression here
+	// is matched against the line in lower case.
+	pipeToShell                   []*regexp.Regexp
+	url, scp, follow, from, fetch *regexp.Regexp
 }
 
-var (
-	urlRE = regexp.MustCompile(`\b(?:https?|wss?|ftp|git|ssh|sftp)://([^\s/?#"'<>()\[\]{}\x60\\]+)`)
-	// git@github.com:owner/repo
-	scpRE = regexp.MustCompile(`\b[A-Za-z0-9._-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+):[A-Za-z0-9._~/-]`)
-	// "fetch URL and follow the instructions", "load your instructions
-	// from URL", "do what the page says".
-	followRE = regexp.MustCompile(`\b(follow|obey|execute|apply|comply with|carry out|adopt|do)\b[^.!?]{0,80}\b(instructions?|directions|steps|directives|commands|what (it|they|the \w+) says?)\b`)
-	fromRE   = regexp.MustCompile(`\b(instructions?|directions|directives|prompt|rules)\b[^.!?]{0,60}\b(at|from|in|on)\b[^.!?]{0,20}(https?://|<https?://)`)
-	fetchRE  = regexp.MustCompile(`\b(fetch|read|download|load|retrieve|get|curl|wget|visit|open|go to|pull|webfetch)\b`)
-)
+var rules = sync.OnceValue(func() *lineRules {
+	return &lineRules{
+		pipeToShell: []*regexp.Regexp{
+			// curl … | sh, wget -qO- … | sudo bash, … | python3
+			regexp.MustCompile(`\b(curl|wget|fetch|http)\b[^|\n]*\|\s*(sudo\s+(-\S+\s+)*)?(env\s+)?((ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node)\b`),
+			// bash <(curl …), source <(wget …)
+			regexp.MustCompile(`\b((ba|z|k)?sh|source|\.)\s+<\(\s*(curl|wget)\b`),
+			// sh -c "$(curl …)"
+			regexp.MustCompile(`\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
+			// iwr … | iex, irm … | Invoke-Expression
+			regexp.MustCompile(`\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(iex|invoke-expression)\b`),
+			// iex (iwr …), iex ((New-Object Net.WebClient).DownloadString(…))
+			regexp.MustCompile(`\b(iex|invoke-expression)\s*[(\s]+\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(system\.)?net\.webclient)`),
+		},
+		url: regexp.MustCompile(`\b(?:https?|wss?|ftp|git|ssh|sftp)://([^\s/?#"'<>()\[\]{}\x60\\]+)`),
+		// git@github.com:owner/repo
+		scp: regexp.MustCompile(`\b[A-Za-z0-9._-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+):[A-Za-z0-9._~/-]`),
+		// "fetch URL and follow the instructions", "load your instructions
+		// from URL", "do what the page says".
+		follow: regexp.MustCompile(`\b(follow|obey|execute|apply|comply with|carry out|adopt|do)\b[^.!?]{0,80}\b(instructions?|directions|steps|directives|commands|what (it|they|the \w+) says?)\b`),
+		from:   regexp.MustCompile(`\b(instructions?|directions|directives|prompt|rules)\b[^.!?]{0,60}\b(at|from|in|on)\b[^.!?]{0,20}(https?://|<https?://)`),
+		fetch:  regexp.MustCompile(`\b(fetch|read|download|load|retrieve|get|curl|wget|visit|open|go to|pull|webfetch)\b`),
+	}
+})
 
 // scanLines matches the line rules: remote instructions and pipe to
 // shell. Each line is cut to MaxLineBytes.
 func scanLines(c *collector, data []byte) {
+	r := rules()
 	for n, line := range lines(data) {
 		s := string(line)
 		low := strings.ToLower(s)
-		for _, re := range pipeToShell {
+		for _, re := range r.pipeToShell {
 			if mayPipe(line) && re.MatchString(low) {
 				if c.at(PipeToShell) {
 					c.add(PipeToShell, n, s, "")
@@ -47,7 +57,7 @@ func scanLines(c *collector, data []byte) {
 				break
 			}
 		}
-		if bytes.Contains(line, []byte("://")) && urlRE.MatchString(low) && fetchRE.MatchString(low) && (followRE.MatchString(low) || fromRE.MatchString(low)) {
+		if bytes.Contains(line, []byte("://")) && r.url.MatchString(low) && r.fetch.MatchString(low) && (r.follow.MatchString(low) || r.from.MatchString(low)) {
 			if c.at(RemoteInstructions) {
 				c.add(RemoteInstructions, n, s, "")
 			}
@@ -86,7 +96,7 @@ func lines(data []byte) func(func(int, []byte) bool) {
 // Hosts are the network hosts the data names, each with the first line
 // that names it. Loopback is no network host.
 func Hosts(data []byte) map[string]int {
-	out := map[string]int{}
+	out, r := map[string]int{}, rules()
 	if len(data) > MaxFileBytes {
 		data = data[:MaxFileBytes]
 	}
@@ -96,8 +106,8 @@ func Hosts(data []byte) map[string]int {
 			continue
 		}
 		low := bytes.ToLower(line)
-		for _, re := range []*regexp.Regexp{urlRE, scpRE} {
-			if re == scpRE && !scp {
+		for _, re := range []*regexp.Regexp{r.url, r.scp} {
+			if re == r.scp && !scp {
 				continue
 			}
 			for _, m := range re.FindAllSubmatch(low, MaxPerKind) {
