@@ -38,6 +38,7 @@ var readNoise = []noiseEntry{
 	{"{root}/marketplace-ca.pem", "the test's CA for its marketplace server (NODE_EXTRA_CA_CERTS)"},
 	{"{config}/plugins/marketplaces/*", "a marketplace's copy, and the scratch file of a fetch; its marketplace.json is bound into the plugins it lists"},
 	{"{root}/market", "the local marketplace folder `claude plugin marketplace add` is given, listed to find its catalogue; its plugins are watched where they load (plugin sources)"},
+	{"{root}/cc", "the local marketplace folder of the market cases (e2e/market_test.go), listed as {root}/market is: its plugins are watched where they load"},
 	{"**/.claude-plugin/marketplace.json", "a marketplace's catalogue: read when added or updated, it loads nothing itself; each installed plugin binds its entry (claude.Root.Markets)"},
 	{"{config}/plugins/data/*", "a plugin's data folder (CLAUDE_PLUGIN_DATA): what its watched code writes"},
 	{"{config}/plugins/.last_inuse_sweep", "the client's stamp of its last sweep of the plugin cache"},
