@@ -49,36 +49,50 @@ func (d *daemon) current(root string, name []byte) *walker.Candidate {
 	return nil
 }
 
-// putEvents stores events and tells them. kp holds what the walks staged:
-// a changed candidate's content is read from it for findings.
-func (d *daemon) putEvents(tx *baseline.Tx, evs []cache.Event, kp *history.Keeper) error {
+// putEvents stores evs in tx. It returns what tells them: the log lines
+// and the fleet events. The caller runs it once tx has committed, the
+// store closed. So nothing is told of a batch the store did not keep, and
+// no hook waits on the store while findings are counted. kp holds what the
+// walks staged: a changed candidate's content is read from it.
+func (d *daemon) putEvents(tx *baseline.Tx, evs []cache.Event, kp *history.Keeper) (tell func(), err error) {
 	for i := range evs {
 		evs[i].ID = tx.ID(string(evs[i].Root), evs[i].Name)
 	}
 	if err := tx.Events().Append(evs); err != nil {
-		return err
+		return nil, err
 	}
+	refs := make(map[string]*snapshot.Manifest, len(evs))
 	for i := range evs {
-		d.logEvent(&evs[i])
+		refs[evs[i].ID] = referenceOf(tx, evs[i].ID)
 	}
-	if len(evs) == 0 {
-		return nil
+	return func() {
+		for i := range evs {
+			d.logEvent(&evs[i])
+		}
+		if len(evs) == 0 {
+			return
+		}
+		kept := history.OpenKept(d.cfg.Store.Dir)
+		defer kept.Close()
+		content := kp.Content(kept.Get)
+		d.appendEvents(evs, func(ev *cache.Event, cur *walker.Candidate) []events.FindingCount {
+			return findingsOf(refs[ev.ID], cur, content)
+		})
+	}, nil
+}
+
+// referenceOf is the manifest the store keeps as id's reference: its SAFE
+// review, else what was delivered, else nil.
+func referenceOf(tx *baseline.Tx, id string) *snapshot.Manifest {
+	if ref, err := tx.Reviews().Reference(id); err == nil && ref != nil {
+		return ref.Manifest
 	}
-	kept := history.OpenKept(d.cfg.Store.Dir)
-	defer kept.Close()
-	d.appendEvents(evs, func(ev *cache.Event, cur *walker.Candidate) []events.FindingCount {
-		return findingsOf(tx, ev.ID, cur, kp.Content(kept.Get))
-	})
 	return nil
 }
 
-// findingsOf counts the content findings of cur against the reference the
-// store keeps for id: its SAFE review, else what was delivered, else none.
-func findingsOf(tx *baseline.Tx, id string, cur *walker.Candidate, content func(snapshot.Hash) ([]byte, bool)) []events.FindingCount {
-	var prev *snapshot.Manifest
-	if ref, err := tx.Reviews().Reference(id); err == nil && ref != nil {
-		prev = ref.Manifest
-	}
+// findingsOf counts the content findings of cur against prev, its
+// reference (nil: none).
+func findingsOf(prev *snapshot.Manifest, cur *walker.Candidate, content func(snapshot.Hash) ([]byte, bool)) []events.FindingCount {
 	var out []events.FindingCount
 	for _, k := range findings.CountsSince(prev, &cur.Manifest, content, cur.Name) {
 		out = append(out, events.FindingCount{Kind: k.Kind, Count: k.Count})

@@ -71,7 +71,9 @@ func (d *daemon) rescan(carry []cache.Event) error {
 	}
 	d.reconcile(events)
 	d.noteHooksOff()
-	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
+	var tell func()
+	err = d.withStore(baseline.Update, func(tx *baseline.Tx) error {
+		tell = nil
 		for _, p := range dropped {
 			if err := tx.Cache().DropRoot(p); err != nil {
 				return err
@@ -82,14 +84,30 @@ func (d *daemon) rescan(carry []cache.Event) error {
 				return err
 			}
 		}
-		if err := d.putEvents(tx, events, kp); err != nil {
+		told, err := d.putEvents(tx, events, kp)
+		if err != nil {
 			return err
 		}
 		if err := d.keep(tx, kp, rootsOf(walked), fresh, events); err != nil {
 			return err
 		}
-		return tx.Cache().PutHeartbeat(d.heartbeat(now))
+		if err := tx.Cache().PutHeartbeat(d.heartbeat(now)); err != nil {
+			return err
+		}
+		tell = told
+		return nil
 	})
+	return d.told(err, tell)
+}
+
+// told runs tell, what a committed batch tells, when the store kept it.
+// A busy store keeps nothing and runs no tell: withStore then answers nil
+// with tell still nil.
+func (d *daemon) told(err error, tell func()) error {
+	if err == nil && tell != nil {
+		tell()
+	}
+	return err
 }
 
 func rootsOf(walked []walker.Root) []*walker.Root {
@@ -155,13 +173,16 @@ func (d *daemon) flushDue(now time.Time) error {
 	}
 	d.reconcile(events)
 	d.noteHooksOff()
-	return d.withStore(baseline.Update, func(tx *baseline.Tx) error {
+	var tell func()
+	err := d.withStore(baseline.Update, func(tx *baseline.Tx) error {
+		tell = nil
 		for i, c := range updated {
 			if err := tx.Cache().PutCandidate(roots[i], c); err != nil {
 				return err
 			}
 		}
-		if err := d.putEvents(tx, events, kp); err != nil {
+		told, err := d.putEvents(tx, events, kp)
+		if err != nil {
 			return err
 		}
 		walkedRoots := map[*walker.Root]bool{}
@@ -175,8 +196,13 @@ func (d *daemon) flushDue(now time.Time) error {
 		if err := d.keep(tx, kp, rs, nil, events); err != nil {
 			return err
 		}
-		return tx.Cache().PutHeartbeat(d.heartbeat(at))
+		if err := tx.Cache().PutHeartbeat(d.heartbeat(at)); err != nil {
+			return err
+		}
+		tell = told
+		return nil
 	})
+	return d.told(err, tell)
 }
 
 // budgetLeft is the scan budget minus what every other candidate uses.
