@@ -45,7 +45,7 @@ FUZZ += claude/pluginrecord:FuzzJSString
 FUZZ += claude/workflow:FuzzName
 FUZZTIME ?= 5s
 
-.PHONY: build run test e2e e2e-latest shellcheck bench fuzz-smoke
+.PHONY: build run test e2e e2e-latest shellcheck bench bench-client fuzz-smoke
 
 # CGO_ENABLED=0: a static binary starts about a millisecond sooner (no
 # dynamic loader, no libc), and the hook starts once per session. Tests keep
@@ -108,6 +108,12 @@ shellcheck:
 		echo "shellcheck" $$scripts; \
 		shellcheck -x $$scripts; \
 	fi
+
+# Inside the real client: start to first request with skillwire's hooks and
+# without them, on a home like a real one (issue 34). Needs the e2e suite's
+# client (npm). SKILLWIRE_BENCH_RUNS rounds, default 11.
+bench-client:
+	cd e2e && $(GO) test -tags e2e -count=1 -run '^$$' -bench TheClientsStartWithTheHooks -benchtime 1x -timeout 30m .
 
 bench:
 	bash internal/bench/bench.sh

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Reply is one turn of the stand-in model: text, tool calls, or both.
@@ -54,6 +55,7 @@ type Request struct {
 	Main   bool // the request carried tools: a turn of an agent loop
 	Agent  bool // a subagent's loop (its system prompt is not the main one)
 	Number int
+	At     time.Time // when it arrived
 }
 
 // Model is the stand-in. The main loop's requests take the script's replies
@@ -163,7 +165,7 @@ func (m *Model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	m.mu.Lock()
 	n := len(m.requests)
-	m.requests = append(m.requests, Request{Raw: body, Body: req, Main: main, Agent: agent, Number: n})
+	m.requests = append(m.requests, Request{Raw: body, Body: req, Main: main, Agent: agent, Number: n, At: time.Now()})
 	reply := Say("ok.")
 	switch {
 	case agent:

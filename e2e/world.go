@@ -27,7 +27,7 @@ var (
 // World is one isolated Claude Code home and project. It has HOME, the config
 // directory (CLAUDE_CONFIG_DIR) and a project directory the client starts in.
 type World struct {
-	t       *testing.T
+	t       testing.TB
 	Root    string // the temporary directory holding it all
 	Home    string
 	Config  string // CLAUDE_CONFIG_DIR
@@ -38,7 +38,7 @@ type World struct {
 
 // NewWorld lays out an empty world. Nothing in it is shared with another
 // test or with the machine's own Claude Code.
-func NewWorld(t *testing.T) *World {
+func NewWorld(t testing.TB) *World {
 	t.Helper()
 	root := t.TempDir()
 	w := &World{t: t, Root: root,
