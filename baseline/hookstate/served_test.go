@@ -122,9 +122,77 @@ func TestServedCopiesAreValidated(t *testing.T) {
 		if _, err := ss.Of("s1"); err == nil {
 			t.Error("a record with a relative folder read as kept")
 		}
+		if _, err := ss.Reload("s1", "/p/a/.claude/skills", ServedSkill{ID: servedID(1)}, now); err == nil {
+			t.Error("a Reload over a corrupt record replaced it")
+		}
 		s, err := ss.Keep("s1", "/p/a/.claude/skills", nil, "", now)
-		if err != nil || len(s.Folders) != 1 {
+		if err != nil || len(s.Folders) != 1 || !s.Start {
+			// Start: the start's folders are then absent, so asked.
 			t.Errorf("a Keep over a corrupt record: %+v %v", s, err)
+		}
+		if _, err := ss.KeepStart("", nil, now); !errors.Is(err, ErrToolUseID) {
+			t.Errorf("a start without a session: %v", err)
+		}
+		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: "rel"}}, now); !errors.Is(err, ErrServed) {
+			t.Errorf("a start's relative folder: %v", err)
+		}
+		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: "/p/skills", Skills: []ServedSkill{{ID: "x"}}}}, now); !errors.Is(err, ErrServed) {
+			t.Errorf("a start's skill named by other than a minted id: %v", err)
+		}
+		if _, err := ss.Reload("", "/p/skills", ServedSkill{ID: servedID(1)}, now); !errors.Is(err, ErrToolUseID) {
+			t.Errorf("a reload without a session: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A session start is a new client process: it has read no nested folder
+// yet. So its keep replaces all kept before for the session. A reload
+// replaces one skill of a folder the start kept, or adds it; a folder the
+// start did not keep gains nothing, nor does a session whose start kept
+// nothing.
+func TestAStartReplacesAllKeptAndAReloadOneSkill(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	one, two := snapshot.Hash{1}, snapshot.Hash{2}
+	const top, nested = "/h/.claude/skills", "/p/sub/.claude/skills"
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if s, err := ss.Reload("s1", top, ServedSkill{ID: servedID(1), Digest: &two}, now); err != nil || len(s.Folders) != 0 {
+			t.Errorf("a reload with no start kept: %+v %v", s, err)
+		}
+		if _, err := ss.Keep("s1", nested, nil, "", now); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &one}}}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.Folder(nested); ok || !s.Start {
+			t.Errorf("the start kept the folders before: %+v", s)
+		}
+		if s, err = ss.Reload("s1", top, ServedSkill{ID: servedID(1), Digest: &two}, now); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = ss.Reload("s1", top, ServedSkill{ID: servedID(2), Digest: &one}, now); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = ss.Reload("s1", "/elsewhere/skills", ServedSkill{ID: servedID(3)}, now); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ss.Of("s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := got.Folder(top)
+		a, okA := f.Skill(servedID(1))
+		b, okB := f.Skill(servedID(2))
+		_, other := got.Folder("/elsewhere/skills")
+		if !okA || *a.Digest != two || !okB || *b.Digest != one || len(f.Skills) != 2 || other {
+			t.Errorf("after the reloads: %+v", got)
 		}
 		return nil
 	})
