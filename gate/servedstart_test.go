@@ -32,7 +32,6 @@ func topTree(t *testing.T) (*tree, string) {
 	return tr, foo
 }
 
-
 // start keeps, for session s, what the walk obs observed (KeepStart).
 func (tr *tree) start(s string, obs []baseline.Observation) {
 	tr.t.Helper()
