@@ -56,11 +56,14 @@ type Served struct {
 	Start bool `json:"start,omitempty"`
 }
 
-// Bounds of what is kept: folders per session and skills per folder. Past
-// either, what the client read is Unknown.
+// Bounds of what is kept: folders per session, skills per folder and
+// skills per session. Past any, what the client read is Unknown. A real
+// home holds hundreds of skills in one folder and dozens of plugins; the
+// bounds sit well above that, so only a hostile tree meets them.
 const (
-	MaxServedFolders = 64
-	MaxServedSkills  = 64
+	MaxServedFolders = 1024
+	MaxServedSkills  = 4096
+	MaxServedTotal   = 16384
 )
 
 // UnknownTooManySkills is a folder's Unknown past MaxServedSkills.
@@ -130,8 +133,17 @@ func (ss SessionServed) Keep(session, path string, skills []ServedSkill, unknown
 	if _, ok := s.Folder(path); ok || len(s.Folders) == MaxServedFolders {
 		return s, nil
 	}
-	s.Folders = append(s.Folders, boundFolder(ServedFolder{Path: path, Skills: skills, Unknown: unknown}))
+	s.Folders = append(s.Folders, boundFolder(ServedFolder{Path: path, Skills: skills, Unknown: unknown}, s.room()))
 	return s, ss.put(session, s, now)
+}
+
+// room is how many more skills the record may keep (MaxServedTotal).
+func (s Served) room() int {
+	n := MaxServedTotal
+	for _, f := range s.Folders {
+		n -= len(f.Skills)
+	}
+	return max(n, 0)
 }
 
 // put writes s as session's record, the stale sessions pruned first.
@@ -151,16 +163,19 @@ func (ss SessionServed) put(session string, s Served, now time.Time) error {
 	return b.Put([]byte(session), v)
 }
 
-// boundFolder is f with each skill once, and Unknown past MaxServedSkills.
-func boundFolder(f ServedFolder) ServedFolder {
+// boundFolder is f with each skill once, and Unknown past MaxServedSkills
+// or past room, the skills the record has room for.
+func boundFolder(f ServedFolder, room int) ServedFolder {
 	skills := f.Skills
 	f.Skills = nil
+	seen := make(map[string]bool, len(skills))
 	for _, sk := range skills {
 		switch {
-		case slices.ContainsFunc(f.Skills, func(o ServedSkill) bool { return o.ID == sk.ID }):
-		case len(f.Skills) == MaxServedSkills:
+		case seen[sk.ID]:
+		case len(f.Skills) == min(MaxServedSkills, room):
 			f.Unknown = UnknownTooManySkills
 		default:
+			seen[sk.ID] = true
 			f.Skills = append(f.Skills, sk)
 		}
 	}
@@ -189,12 +204,16 @@ func (ss SessionServed) KeepStart(session string, folders []ServedFolder, now ti
 		return Served{}, ErrToolUseID
 	}
 	s := Served{Start: true}
+	kept, room := map[string]bool{}, MaxServedTotal
 	for _, f := range folders {
 		if !validFolderKept(f) {
 			return Served{}, ErrServed
 		}
-		if _, ok := s.Folder(f.Path); !ok && len(s.Folders) < MaxServedFolders {
-			s.Folders = append(s.Folders, boundFolder(f))
+		if !kept[f.Path] && len(s.Folders) < MaxServedFolders {
+			kept[f.Path] = true
+			b := boundFolder(f, room)
+			room -= len(b.Skills)
+			s.Folders = append(s.Folders, b)
 		}
 	}
 	return s, ss.put(session, s, now)
@@ -222,7 +241,7 @@ func (ss SessionServed) Reload(session, path string, sk ServedSkill, now time.Ti
 	if j := slices.IndexFunc(f.Skills, func(o ServedSkill) bool { return o.ID == sk.ID }); j >= 0 {
 		f.Skills[j] = sk
 	} else {
-		*f = boundFolder(ServedFolder{Path: f.Path, Skills: append(f.Skills, sk), Unknown: f.Unknown})
+		*f = boundFolder(ServedFolder{Path: f.Path, Skills: append(f.Skills, sk), Unknown: f.Unknown}, s.room()+len(f.Skills))
 	}
 	return s, ss.put(session, s, now)
 }
@@ -240,10 +259,12 @@ func validServed(s *Served) bool {
 	if len(s.Folders) > MaxServedFolders {
 		return false
 	}
+	total := 0
 	for _, f := range s.Folders {
 		if !validFolderKept(f) || len(f.Skills) > MaxServedSkills {
 			return false
 		}
+		total += len(f.Skills)
 	}
-	return true
+	return total <= MaxServedTotal
 }
