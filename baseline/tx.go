@@ -121,6 +121,10 @@ func (t *Tx) adverseFor(d snapshot.Hash) (*Verdict, error) {
 	return &v, nil
 }
 
+// AdverseFor is the adverse verdict recorded for exactly the content d on
+// any candidate, or nil. The gate reads it for a copy a client serves.
+func (t *Tx) AdverseFor(d snapshot.Hash) (*Verdict, error) { return t.adverseFor(d) }
+
 // Resolve finds the ids among known that start with prefix. Exactly one
 // match is the answer; none or several is the caller's usage error.
 func Resolve(prefix string, known []string) []string {

@@ -15,10 +15,12 @@ import (
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/builtin"
+	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/claude/workflow"
 	"github.com/skillwire/skillwire/gate/adverse"
 	"github.com/skillwire/skillwire/gate/match"
+	"github.com/skillwire/skillwire/gate/served"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -147,10 +149,9 @@ type judging struct {
 	servedRead bool              // served could be read
 }
 
-// servedFinding is servedFinding with what the session's client read of
-// nested skills folders, read from tx once. A session that cannot be read
-// has nothing kept.
-func (j *judging) servedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding) Finding {
+// servedCopies are what the session's client read, read from tx once. A
+// session that cannot be read has nothing kept (ok false).
+func (j *judging) servedCopies(tx *baseline.Tx) (hookstate.Served, bool) {
 	if j.served == nil {
 		j.served = &hookstate.Served{}
 		if j.u.Session != "" {
@@ -158,11 +159,36 @@ func (j *judging) servedFinding(tx *baseline.Tx, s *baseline.Standing, f Finding
 			*j.served, j.servedRead = sv, err == nil
 		}
 	}
+	return *j.served, j.servedRead
+}
+
+// onServed judges f, of s, on the copy the session's client serves (a
+// nested skill's, a top-level or plugin skill's). A ConfigChange is judged
+// on the disk: the client is about to read it.
+func (j *judging) onServed(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	now := j.env.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return servedFinding(s, f, *j.served, j.servedRead, now)
+	if f.Root || j.u.Event == hookio.EventConfigChange {
+		return f, nil
+	}
+	switch {
+	case s.Root.Kind == claude.Skills && slices.Contains(j.env.nestedFolders(), s.Root.Path):
+		if f.State >= Anomalous {
+			return f, nil
+		}
+		sv, ok := j.servedCopies(tx)
+		return onCopy(s, f, served.JudgeNested(s, f.Digest, sv, ok, now)), nil
+	case served.AtStart(s.Root, j.env.Nested):
+		sv, ok := j.servedCopies(tx)
+		if j.u.Session == "" {
+			ok = true // no session to read: judged as one whose start kept nothing
+		}
+		c, err := served.JudgeAtStart(tx, s, f.Digest, sv, ok, now)
+		return onCopy(s, f, c), err
+	}
+	return f, nil
 }
 
 // reach gathers every candidate u may load, and a finding for each place
@@ -309,8 +335,8 @@ func (j *judging) judge(tx *baseline.Tx) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		if slices.Contains(j.env.nestedFolders(), s.Root.Path) && s.Root.Kind == claude.Skills {
-			f = j.servedFinding(tx, s, f)
+		if f, err = j.onServed(tx, s, f); err != nil {
+			return res, err
 		}
 		res.Findings = append(res.Findings, f)
 	}

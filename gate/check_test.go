@@ -86,12 +86,8 @@ func (tr *tree) store() *baseline.Store {
 	return st
 }
 
-// deliver does what a session start does: observe everything, compare,
-// and advance what was told (first use on the store's first run).
-func (tr *tree) deliver() map[string]baseline.Standing {
-	tr.t.Helper()
-	st := tr.store()
-	defer st.Close()
+// walk observes every root, as a session start does.
+func (tr *tree) walk() []baseline.Observation {
 	specs := make([]walker.RootSpec, len(tr.env.Roots))
 	for i, r := range tr.env.Roots {
 		specs[i] = r.Spec()
@@ -101,6 +97,16 @@ func (tr *tree) deliver() map[string]baseline.Standing {
 	for i := range walked {
 		obs[i] = baseline.Observation{Root: tr.env.Roots[i], Walk: &walked[i]}
 	}
+	return obs
+}
+
+// deliver does what a session start does: observe everything, compare,
+// and advance what was told (first use on the store's first run).
+func (tr *tree) deliver() map[string]baseline.Standing {
+	tr.t.Helper()
+	st := tr.store()
+	defer st.Close()
+	obs := tr.walk()
 	out := map[string]baseline.Standing{}
 	must(tr.t, st.Update(func(tx *baseline.Tx) error {
 		sts, err := tx.Compare(obs)

@@ -8,6 +8,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/hookio"
+	"github.com/skillwire/skillwire/gate/served"
 	"github.com/skillwire/skillwire/gate/settingschange"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -37,10 +38,19 @@ func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline
 	if c.Path == "" {
 		return ConfigOutcome{Notes: []string{"skillwire gate: ConfigChange of skills without an absolute file_path; nothing judged"}}
 	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
 	o := run(ctx, Use{Path: c.Path, Event: hookio.EventConfigChange}, env, deadline)
 	out := ConfigOutcome{}
 	if o.Note != "" {
 		out.Notes = append(out.Notes, o.Note)
+	}
+	if o.Answer != Deny || !c.Blockable() {
+		// Not blocked: the client reads the skill again now.
+		if err := served.Reloaded(ctx, served.ReloadOf{Store: storeOptions(ctx, env.Store), Session: c.Session, Path: c.Path,
+			Roots: env.Roots, Nested: env.Nested, Walker: env.Walker, Now: env.Now}); err != nil {
+			out.Notes = append(out.Notes, "skillwire gate: the copy Claude Code reloads of a skill was not kept; its use is asked")
+		}
 	}
 	switch o.Answer {
 	case Deny:

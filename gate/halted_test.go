@@ -19,15 +19,7 @@ func (tr *tree) halt(key, reason string) {
 	tr.t.Helper()
 	st := tr.store()
 	defer st.Close()
-	specs := make([]walker.RootSpec, len(tr.env.Roots))
-	for i, r := range tr.env.Roots {
-		specs[i] = r.Spec()
-	}
-	walked := walker.Scan(context.Background(), specs, walker.DefaultConfig())
-	obs := make([]baseline.Observation, len(walked))
-	for i := range walked {
-		obs[i] = baseline.Observation{Root: tr.env.Roots[i], Walk: &walked[i]}
-	}
+	obs := tr.walk()
 	must(tr.t, st.Update(func(tx *baseline.Tx) error {
 		sts, err := tx.Compare(obs)
 		if err != nil {

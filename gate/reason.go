@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude/resolve"
+	"github.com/skillwire/skillwire/gate/served"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -53,9 +54,9 @@ type Finding struct {
 	// may start an agent skillwire cannot name, and why. It holds gated
 	// names and fixed words only.
 	Unnamed string
-	// Served is for a nested skill judged on the copy the client read of
-	// it, not on the disk (servedFinding).
-	Served Served
+	// Served is for a skill judged on the copy the client read of it, not
+	// on the disk (onCopy).
+	Served served.Copy
 }
 
 // Change is how the bytes on disk differ from the version the person last
@@ -150,13 +151,17 @@ func clause(f Finding) string {
 	switch {
 	case f.Like != "":
 		return "is new and held as " + f.State.verdictWord() + " until a person decides: " + f.Like
+	case f.Served == served.Blocked || f.Served == served.Suspect:
+		return "is served from the copy Claude Code read this session, whose content was reviewed " + f.State.verdictWord() + ", whatever the disk holds now"
 	case f.State == Blocked:
 		return "was reviewed BLOCK" + on(f.Reviewed)
 	case f.State == Suspect:
 		return "was reviewed SUSPECT" + on(f.Reviewed)
-	case f.Served == ServedChanged:
+	case f.Served == served.Changed:
 		return "was written after Claude Code read it this session, so the copy it serves may not be the one on disk, even if its bytes were put back"
-	case f.Served == ServedUnkept:
+	case f.Served == served.StartUnkept:
+		return "is served from the copy Claude Code read at the session's start or its last reload, and skillwire kept no proof of that copy, so what it serves cannot be judged"
+	case f.Served == served.Unkept:
 		return "is served from the copy Claude Code read when a file below its folder was first touched, and skillwire kept no proof of that copy, so what it serves cannot be judged"
 	case f.State == Anomalous || !f.State.Valid():
 		switch {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/baseline"
-	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/gate/served"
@@ -20,19 +19,6 @@ import (
 // PostToolUse of the touching call keeps what the folder held: each
 // skill's stamp, then its digest (hookstate.SessionServed). A use of a
 // nested skill is judged on that copy.
-
-// Served says why a nested skill's use is judged on the copy the client
-// read, not on the disk.
-type Served uint8
-
-const (
-	// ServedUnkept: no copy of it was kept for the session, or what was
-	// kept proves nothing. What the client serves is unknown.
-	ServedUnkept Served = iota + 1
-	// ServedChanged: a file of it was written after the client read it, or
-	// the copy read is not the disk's.
-	ServedChanged
-)
 
 // nestedFolders are the skills folders of env.Nested, as Roots names them.
 func (env Env) nestedFolders() []string { return served.SkillsFolders(env.Nested) }
@@ -54,45 +40,17 @@ func keepServed(ctx context.Context, in hookio.ToolUse, env Env) error {
 	return served.Keep(ctx, storeOptions(ctx, env.Store), in.Session, folders, env.Roots, env.Walker, now)
 }
 
-// servedFinding judges f, the finding of the nested skill s on the disk
-// now, on the copy the session's client read (served; ok false when it
-// could not be read). A copy not kept, or not proven, is asked at least. A
-// skill written after the client read it, or read other than the disk
-// holds, is answered as changed: pending when it was reviewed, else new.
-// A worse finding stays as it is.
-func servedFinding(s *baseline.Standing, f Finding, sv hookstate.Served, ok bool, now time.Time) Finding {
-	if f.State >= Anomalous || f.Root {
-		return f
+// onCopy raises f, the finding of s on the disk, by what the copy the
+// client serves says (c). A copy of adverse content holds it as that
+// verdict. A changed one is pending when it was reviewed, else new. None
+// kept is asked at least. A worse finding stays as it is.
+func onCopy(s *baseline.Standing, f Finding, c served.Copy) Finding {
+	st := map[served.Copy]State{served.Blocked: Blocked, served.Suspect: Suspect, served.Changed: New, served.Unkept: New, served.StartUnkept: New}[c]
+	if rec := s.Prior; c == served.Changed && rec != nil && (rec.Review != nil || rec.Verdict != nil && rec.Verdict.Verdict == verdict.Safe) {
+		st = Pending
 	}
-	raise := func(st State, why Served) Finding {
-		if st > f.State {
-			f.State, f.Served = st, why
-		}
-		return f
-	}
-	unkept := func() Finding { return raise(New, ServedUnkept) }
-	folder, kept := sv.Folder(s.Root.Path)
-	if !ok || !kept || folder.Unknown != "" {
-		return unkept()
-	}
-	sk, kept := folder.Skill(s.ID)
-	if !kept {
-		return unkept()
-	}
-	sum, _, proven := served.Stamp(s.Root.Path, s.Name, &s.Observed.Manifest, now)
-	changed := New
-	if rec := s.Prior; rec != nil && (rec.Review != nil || rec.Verdict != nil && rec.Verdict.Verdict == verdict.Safe) {
-		changed = Pending
-	}
-	switch {
-	case !proven:
-		return unkept()
-	case sum != sk.Stamp:
-		return raise(changed, ServedChanged)
-	case sk.Racy || sk.Digest == nil || f.Digest == nil:
-		return unkept()
-	case *sk.Digest != *f.Digest:
-		return raise(changed, ServedChanged)
+	if st > f.State && (f.State < Anomalous || c == served.Blocked || c == served.Suspect) {
+		f.State, f.Served = st, c
 	}
 	return f
 }

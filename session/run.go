@@ -9,6 +9,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/gate/served"
 	"github.com/skillwire/skillwire/snapshot/history"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -75,6 +76,9 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Places: s.Places, Log: s.Log,
 		Audit: s.Audit, Content: keep.Content(kept.Get)}
 	in, err := c.prepare()
+	if err == nil {
+		keepServed(s, obs, c.Now)
+	}
 	in.InstallRecord, in.InstallRecordLate = records.wait(recordCtx)
 	if err != nil {
 		// Nothing to compare with: say so, and what could not be observed.
@@ -104,6 +108,19 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 		s.Log.Warn().Err(kerr).Msg("session-start: content not kept (those versions cannot be restored)")
 	}
 	return adv, err
+}
+
+// keepServed keeps, for the session, what its start observed of the
+// folders the client serves as read at its start (served.KeepStart). The
+// gate judges those skills' uses on that copy. Not kept, they are judged
+// on the disk alone, as before the start kept them: it is logged.
+func keepServed(s Start, obs []baseline.Observation, now time.Time) {
+	if s.Session == "" {
+		return
+	}
+	if err := served.KeepStart(s.Store, s.Session, obs, s.Places.Nested, now); err != nil {
+		s.Log.Warn().Err(err).Msg("session-start: the copies the client serves were not kept")
+	}
 }
 
 // Delivery is an advisory to deliver, and what delivering it records.

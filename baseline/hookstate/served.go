@@ -34,6 +34,9 @@ type ServedSkill struct {
 	// Racy: a file was written too close to the stamp. A write in the same
 	// clock tick would leave the stamp as it was.
 	Racy bool `json:"racy,omitempty"`
+	// Unstamped: the files lie where a stamp proves nothing (a FUSE or
+	// network filesystem). Only the digest is kept.
+	Unstamped bool `json:"unstamped,omitempty"`
 }
 
 // ServedFolder is one nested skills folder the session's client read.
@@ -44,17 +47,23 @@ type ServedFolder struct {
 	Unknown string `json:"unknown,omitempty"`
 }
 
-// Served is what one session's client read of nested skills folders.
+// Served is what one session's client read of skills folders.
 type Served struct {
 	Folders []ServedFolder `json:"folders,omitempty"`
 	At      time.Time      `json:"at"`
+	// Start: the session's start kept the folders the client read then
+	// (KeepStart): the top-level skills folders and the plugins.
+	Start bool `json:"start,omitempty"`
 }
 
-// Bounds of what is kept: folders per session and skills per folder. Past
-// either, what the client read is Unknown.
+// Bounds of what is kept: folders per session, skills per folder and
+// skills per session. Past any, what the client read is Unknown. A real
+// home holds hundreds of skills in one folder and dozens of plugins; the
+// bounds sit well above that, so only a hostile tree meets them.
 const (
-	MaxServedFolders = 64
-	MaxServedSkills  = 64
+	MaxServedFolders = 1024
+	MaxServedSkills  = 4096
+	MaxServedTotal   = 16384
 )
 
 // UnknownTooManySkills is a folder's Unknown past MaxServedSkills.
@@ -108,19 +117,15 @@ func (ss SessionServed) Keep(session, path string, skills []ServedSkill, unknown
 	if !validToken(session, MaxSessionLen) {
 		return Served{}, ErrToolUseID
 	}
-	if !validFolder(path) || unknown != "" && !validReason(unknown) {
+	if !validFolderKept(ServedFolder{Path: path, Skills: skills, Unknown: unknown}) {
 		return Served{}, ErrServed
-	}
-	for _, s := range skills {
-		if !anomaly.IsID(s.ID) {
-			return Served{}, ErrServed
-		}
 	}
 	s, err := ss.Of(session)
 	if errors.Is(err, storefile.ErrCorrupt) {
 		// What was kept is not known. A fresh record keeps nothing of the
-		// folders before, so their uses are asked.
-		s, err = Served{}, nil
+		// folders before, so their uses are asked. Start is set: the
+		// start's folders are then absent, never judged on the disk alone.
+		s, err = Served{Start: true}, nil
 	}
 	if err != nil {
 		return Served{}, err
@@ -128,29 +133,117 @@ func (ss SessionServed) Keep(session, path string, skills []ServedSkill, unknown
 	if _, ok := s.Folder(path); ok || len(s.Folders) == MaxServedFolders {
 		return s, nil
 	}
+	s.Folders = append(s.Folders, boundFolder(ServedFolder{Path: path, Skills: skills, Unknown: unknown}, s.room()))
+	return s, ss.put(session, s, now)
+}
+
+// room is how many more skills the record may keep (MaxServedTotal).
+func (s Served) room() int {
+	n := MaxServedTotal
+	for _, f := range s.Folders {
+		n -= len(f.Skills)
+	}
+	return max(n, 0)
+}
+
+// put writes s as session's record, the stale sessions pruned first.
+func (ss SessionServed) put(session string, s Served, now time.Time) error {
 	b, err := storefile.Bucket(ss.tx, bucketSessionServed)
 	if err != nil {
-		return Served{}, err
+		return err
 	}
 	if err := pruneSessions(b, session, now); err != nil {
-		return Served{}, err
+		return err
 	}
-	f := ServedFolder{Path: path, Unknown: unknown}
+	s.At = now
+	v, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(session), v)
+}
+
+// boundFolder is f with each skill once, and Unknown past MaxServedSkills
+// or past room, the skills the record has room for.
+func boundFolder(f ServedFolder, room int) ServedFolder {
+	skills := f.Skills
+	f.Skills = nil
+	seen := make(map[string]bool, len(skills))
 	for _, sk := range skills {
 		switch {
-		case slices.ContainsFunc(f.Skills, func(o ServedSkill) bool { return o.ID == sk.ID }):
-		case len(f.Skills) == MaxServedSkills:
+		case seen[sk.ID]:
+		case len(f.Skills) == min(MaxServedSkills, room):
 			f.Unknown = UnknownTooManySkills
 		default:
+			seen[sk.ID] = true
 			f.Skills = append(f.Skills, sk)
 		}
 	}
-	s.Folders, s.At = append(s.Folders, f), now
-	v, err := json.Marshal(s)
-	if err != nil {
-		return Served{}, err
+	return f
+}
+
+// validFolderKept: f is a folder Keep would keep.
+func validFolderKept(f ServedFolder) bool {
+	if !validFolder(f.Path) || f.Unknown != "" && !validReason(f.Unknown) {
+		return false
 	}
-	return s, b.Put([]byte(session), v)
+	for _, s := range f.Skills {
+		if !anomaly.IsID(s.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepStart keeps what session's client read at its start: folders, each
+// a top-level skills folder or plugins folder. It replaces all kept before.
+// A start is a new client process, which has read no nested folder yet.
+// Past MaxServedFolders the rest are not kept: their uses are asked.
+func (ss SessionServed) KeepStart(session string, folders []ServedFolder, now time.Time) (Served, error) {
+	if !validToken(session, MaxSessionLen) {
+		return Served{}, ErrToolUseID
+	}
+	s := Served{Start: true}
+	kept, room := map[string]bool{}, MaxServedTotal
+	for _, f := range folders {
+		if !validFolderKept(f) {
+			return Served{}, ErrServed
+		}
+		if !kept[f.Path] && len(s.Folders) < MaxServedFolders {
+			kept[f.Path] = true
+			b := boundFolder(f, room)
+			room -= len(b.Skills)
+			s.Folders = append(s.Folders, b)
+		}
+	}
+	return s, ss.put(session, s, now)
+}
+
+// Reload keeps sk as the copy the client reads again of a skill of the
+// folder at path: its watcher is about to reload it. Only a folder the
+// start kept is kept again. Another is judged as not kept, as before.
+func (ss SessionServed) Reload(session, path string, sk ServedSkill, now time.Time) (Served, error) {
+	if !validToken(session, MaxSessionLen) {
+		return Served{}, ErrToolUseID
+	}
+	if !validFolder(path) || !anomaly.IsID(sk.ID) {
+		return Served{}, ErrServed
+	}
+	s, err := ss.Of(session)
+	if err != nil {
+		return Served{}, err // a record not read is not replaced: its uses stay asked
+	}
+	i := slices.IndexFunc(s.Folders, func(f ServedFolder) bool { return f.Path == path })
+	if !s.Start || i < 0 {
+		return s, nil
+	}
+	f := &s.Folders[i]
+	if j := slices.IndexFunc(f.Skills, func(o ServedSkill) bool { return o.ID == sk.ID }); j >= 0 {
+		f.Skills[j] = sk
+	} else {
+		*f = boundFolder(ServedFolder{Path: f.Path, Skills: append(f.Skills, sk), Unknown: f.Unknown}, s.room()+len(f.Skills))
+	}
+	return s, ss.put(session, s, now)
 }
 
 func validFolder(p string) bool {
@@ -166,15 +259,12 @@ func validServed(s *Served) bool {
 	if len(s.Folders) > MaxServedFolders {
 		return false
 	}
+	total := 0
 	for _, f := range s.Folders {
-		if !validFolder(f.Path) || f.Unknown != "" && !validReason(f.Unknown) || len(f.Skills) > MaxServedSkills {
+		if !validFolderKept(f) || len(f.Skills) > MaxServedSkills {
 			return false
 		}
-		for _, sk := range f.Skills {
-			if !anomaly.IsID(sk.ID) {
-				return false
-			}
-		}
+		total += len(f.Skills)
 	}
-	return true
+	return total <= MaxServedTotal
 }

@@ -12,7 +12,11 @@ import (
 )
 
 // servedID is a minted id's shape, one for each i below 26*26.
-func servedID(i int) string { return fmt.Sprintf("swaaaaaaaaaaaa%c%c", 'a'+i/26, 'a'+i%26) }
+// servedID is the i-th of 32,768 distinct ids.
+func servedID(i int) string {
+	const b32 = "abcdefghijklmnopqrstuvwxyz234567"
+	return "swaaaaaaaaaaa" + string([]byte{b32[i/1024%32], b32[i/32%32], b32[i%32]})
+}
 
 // The first copy kept of a folder stays. The client reads a folder once, so a
 // later touch must not replace what it read with what is on disk then.
@@ -66,10 +70,17 @@ func TestServedCopiesAreBoundedAndPastTheBoundUnknown(t *testing.T) {
 		if f, _ := s.Folder("/p/a/.claude/skills"); len(f.Skills) != MaxServedSkills || f.Unknown != UnknownTooManySkills {
 			t.Errorf("past the skills bound: %d kept, unknown %q", len(f.Skills), f.Unknown)
 		}
-		for i := 1; i < MaxServedFolders; i++ {
-			if _, err := ss.Keep("s1", fmt.Sprintf("/p/d%d/.claude/skills", i), nil, "", now); err != nil {
-				t.Fatal(err)
-			}
+		// The start's folders fill the record to one short of the bound;
+		// one nested folder more fits, the next does not.
+		folders := []ServedFolder{s.Folders[0]}
+		for i := 2; i < MaxServedFolders; i++ {
+			folders = append(folders, ServedFolder{Path: fmt.Sprintf("/p/d%d/.claude/skills", i)})
+		}
+		if _, err := ss.KeepStart("s1", folders, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ss.Keep("s1", "/p/d1/.claude/skills", nil, "", now); err != nil {
+			t.Fatal(err)
 		}
 		s, err = ss.Keep("s1", "/p/last/.claude/skills", nil, "", now)
 		if err != nil {
@@ -122,9 +133,132 @@ func TestServedCopiesAreValidated(t *testing.T) {
 		if _, err := ss.Of("s1"); err == nil {
 			t.Error("a record with a relative folder read as kept")
 		}
+		if _, err := ss.Reload("s1", "/p/a/.claude/skills", ServedSkill{ID: servedID(1)}, now); err == nil {
+			t.Error("a Reload over a corrupt record replaced it")
+		}
 		s, err := ss.Keep("s1", "/p/a/.claude/skills", nil, "", now)
-		if err != nil || len(s.Folders) != 1 {
+		if err != nil || len(s.Folders) != 1 || !s.Start {
+			// Start: the start's folders are then absent, so asked.
 			t.Errorf("a Keep over a corrupt record: %+v %v", s, err)
+		}
+		if _, err := ss.KeepStart("", nil, now); !errors.Is(err, ErrToolUseID) {
+			t.Errorf("a start without a session: %v", err)
+		}
+		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: "rel"}}, now); !errors.Is(err, ErrServed) {
+			t.Errorf("a start's relative folder: %v", err)
+		}
+		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: "/p/skills", Skills: []ServedSkill{{ID: "x"}}}}, now); !errors.Is(err, ErrServed) {
+			t.Errorf("a start's skill named by other than a minted id: %v", err)
+		}
+		if _, err := ss.Reload("", "/p/skills", ServedSkill{ID: servedID(1)}, now); !errors.Is(err, ErrToolUseID) {
+			t.Errorf("a reload without a session: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A session start is a new client process: it has read no nested folder
+// yet. So its keep replaces all kept before for the session. A reload
+// replaces one skill of a folder the start kept, or adds it; a folder the
+// start did not keep gains nothing, nor does a session whose start kept
+// nothing.
+func TestAStartReplacesAllKeptAndAReloadOneSkill(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	one, two := snapshot.Hash{1}, snapshot.Hash{2}
+	const top, nested = "/h/.claude/skills", "/p/sub/.claude/skills"
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if s, err := ss.Reload("s1", top, ServedSkill{ID: servedID(1), Digest: &two}, now); err != nil || len(s.Folders) != 0 {
+			t.Errorf("a reload with no start kept: %+v %v", s, err)
+		}
+		if _, err := ss.Keep("s1", nested, nil, "", now); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &one}}}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.Folder(nested); ok || !s.Start {
+			t.Errorf("the start kept the folders before: %+v", s)
+		}
+		if s, err = ss.Reload("s1", top, ServedSkill{ID: servedID(1), Digest: &two}, now); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = ss.Reload("s1", top, ServedSkill{ID: servedID(2), Digest: &one}, now); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = ss.Reload("s1", "/elsewhere/skills", ServedSkill{ID: servedID(3)}, now); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ss.Of("s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := got.Folder(top)
+		a, okA := f.Skill(servedID(1))
+		b, okB := f.Skill(servedID(2))
+		_, other := got.Folder("/elsewhere/skills")
+		if !okA || *a.Digest != two || !okB || *b.Digest != one || len(f.Skills) != 2 || other {
+			t.Errorf("after the reloads: %+v", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A home like a real one is kept whole at its start: 300 skills in one
+// folder and 80 plugins of 4 skills each (Anthropic's and wshobson's
+// marketplaces hold dozens). None is Unknown, so no use of them is asked
+// for want of a copy. Past MaxServedTotal the rest of the folders are
+// Unknown, never silently short of a skill.
+func TestAStartKeepsARealHomeWholeAndPastTheTotalBoundUnknown(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	skills := func(from, n int) []ServedSkill {
+		out := make([]ServedSkill, n)
+		for i := range out {
+			out[i] = ServedSkill{ID: servedID(from + i)}
+		}
+		return out
+	}
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		home := []ServedFolder{{Path: "/h/.claude/skills", Skills: skills(0, 300)}}
+		for i := range 80 {
+			home = append(home, ServedFolder{Path: fmt.Sprintf("/h/.claude/plugins/cache/m/p%d/1.0.0", i), Skills: skills(300+4*i, 4)})
+		}
+		s, err := ss.KeepStart("s1", home, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range s.Folders {
+			if f.Unknown != "" {
+				t.Errorf("%s: %q", f.Path, f.Unknown)
+			}
+		}
+		if len(s.Folders) != 81 || len(s.Folders[0].Skills) != 300 {
+			t.Errorf("kept %d folders, %d skills in the first", len(s.Folders), len(s.Folders[0].Skills))
+		}
+		var big []ServedFolder
+		for i := range MaxServedTotal/MaxServedSkills + 1 {
+			big = append(big, ServedFolder{Path: fmt.Sprintf("/h/big%d", i), Skills: skills(i*MaxServedSkills, MaxServedSkills)})
+		}
+		s, err = ss.KeepStart("s2", big, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := s.Folders[len(s.Folders)-1]
+		if last.Unknown != UnknownTooManySkills || len(last.Skills) != 0 || s.room() != 0 {
+			t.Errorf("past the total bound: the last folder keeps %d, unknown %q, room %d", len(last.Skills), last.Unknown, s.room())
+		}
+		if back, err := ss.Of("s2"); err != nil || len(back.Folders) != len(big) {
+			t.Errorf("read back: %d folders, %v", len(back.Folders), err)
 		}
 		return nil
 	})

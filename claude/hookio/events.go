@@ -238,6 +238,8 @@ type ConfigChange struct {
 	// Path is file_path when absolute, else "". Never cleaned or followed.
 	Path string
 	Cwd  string
+	// Session is session_id: a reload of a skill is kept for it.
+	Session string
 }
 
 // ConfigChange sources as the reference lists them (also the matcher values).
@@ -264,6 +266,9 @@ func ParseConfigChange(b []byte) (ConfigChange, error) {
 		return ConfigChange{}, err
 	}
 	if c.Path, err = f.str("file_path"); err != nil {
+		return ConfigChange{}, err
+	}
+	if c.Session, err = f.str("session_id"); err != nil {
 		return ConfigChange{}, err
 	}
 	c.Path = absolute(c.Path)

@@ -107,8 +107,8 @@ func TestParseConfigChange(t *testing.T) {
 	}{
 		{"project settings", `{"hook_event_name":"ConfigChange","source":"project_settings","file_path":"/p/.claude/settings.json"}`,
 			ConfigChange{Source: SourceProjectSettings, Path: "/p/.claude/settings.json"}, true},
-		{"a skill file", `{"source":"skills","file_path":"/h/.claude/skills/pdf/SKILL.md"}`,
-			ConfigChange{Source: SourceSkills, Path: "/h/.claude/skills/pdf/SKILL.md"}, true},
+		{"a skill file", `{"source":"skills","file_path":"/h/.claude/skills/pdf/SKILL.md","session_id":"s1"}`,
+			ConfigChange{Source: SourceSkills, Path: "/h/.claude/skills/pdf/SKILL.md", Session: "s1"}, true},
 		{"policy settings cannot be blocked", `{"source":"policy_settings","file_path":"/etc/claude-code/managed-settings.json"}`,
 			ConfigChange{Source: SourcePolicySettings, Path: "/etc/claude-code/managed-settings.json"}, false},
 		{"a relative path is dropped, not resolved", `{"source":"local_settings","file_path":"../../etc/passwd"}`,

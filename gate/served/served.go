@@ -1,8 +1,9 @@
-// Package served keeps what the client read of a nested skills folder.
-// Claude Code reads sub/.claude/skills when a Read, Edit or Write first
-// touches a file below sub/, and serves that copy all session (pinned by
-// e2e/served_test.go). Each skill is kept by its stamp and its digest, so
-// the gate can judge the copy the client holds, not the disk.
+// Package served keeps what the client read of its skills, and judges a
+// use on that copy. Claude Code reads sub/.claude/skills when a Read, Edit
+// or Write first touches a file below sub/, and serves that copy all
+// session. It reads its top-level skills and plugins at its start (start.go).
+// Each skill is kept by its stamp and its digest, so the gate can judge
+// the copy the client holds, not the disk (pinned by e2e/served_test.go).
 package served
 
 import (

@@ -1,0 +1,151 @@
+package served
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/baseline/hookstate"
+	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/gate/match"
+	"github.com/skillwire/skillwire/walker"
+)
+
+// Claude Code reads its top-level skills folders and its plugins at its
+// start, and serves that copy. A top-level skill is read again only when
+// its watcher reloads it, after the ConfigChange hook (source skills). A
+// plugin is never read again (pinned by e2e/served_test.go). So the
+// session start keeps what it observed of them, from its one walk. The
+// ConfigChange of a skill keeps its copy again (Reload).
+
+// UnknownUnlisted is a folder's Unknown when it could not be listed.
+const UnknownUnlisted = "the folder could not be listed"
+
+// AtStart reports whether the client reads root at its start and serves
+// that copy: a skills folder other than a nested one (of nested, as
+// claude.Places.Nested), or a plugins folder. A folder added to the session
+// is left out: /add-dir adds one mid-session.
+func AtStart(root claude.Root, nested []string) bool {
+	switch root.Kind {
+	case claude.Skills:
+		return root.Scope != claude.Added && !slices.Contains(SkillsFolders(nested), root.Path)
+	case claude.Plugins:
+		return true
+	case claude.PluginSources:
+		return root.Scope != claude.Added
+	}
+	return false
+}
+
+// stamped is one candidate's copy as a walk read it, stamped after.
+func stamped(root string, c *walker.Candidate, now time.Time) (hookstate.ServedSkill, bool) {
+	d := baseline.DigestOf(c)
+	if d == nil {
+		return hookstate.ServedSkill{}, false // not read whole: its use is judged as not kept
+	}
+	sk := hookstate.ServedSkill{Digest: d}
+	// The stamp comes after the read. A write between them moves the
+	// stamp past the digest read, and the use then finds them apart.
+	sum, racy, ok := Stamp(root, c.Name, &c.Manifest, now)
+	sk.Stamp, sk.Racy, sk.Unstamped = sum, racy, !ok
+	return sk, true
+}
+
+// KeepStart keeps for session what the start's walk observed (obs) of
+// each root AtStart: every candidate by digest and stamp. No root is
+// walked again. The error says why nothing was kept: then a use of those
+// skills is judged on the disk alone, as without a start kept.
+func KeepStart(o baseline.Options, session string, obs []baseline.Observation, nested []string, now time.Time) error {
+	if session == "" {
+		return errors.New("served: a session start without a session")
+	}
+	type read struct {
+		folder hookstate.ServedFolder
+		names  [][]byte
+	}
+	var reads []read
+	for _, ob := range obs {
+		if !AtStart(ob.Root, nested) || ob.Walk == nil {
+			continue
+		}
+		r := read{folder: hookstate.ServedFolder{Path: ob.Root.Path}}
+		switch w := ob.Walk; {
+		case w.Missing: // no folder: the client serves nothing from it
+		case len(w.Anomalies) > 0:
+			r.folder.Unknown = UnknownUnlisted
+		default:
+			for i := range w.Candidates {
+				c := &w.Candidates[i]
+				if sk, ok := stamped(ob.Root.Path, c, now); ok {
+					r.folder.Skills = append(r.folder.Skills, sk)
+					r.names = append(r.names, c.Name)
+				}
+			}
+		}
+		reads = append(reads, r)
+	}
+	return baseline.Update(o, func(tx *baseline.Tx) error {
+		folders := make([]hookstate.ServedFolder, len(reads))
+		for i, r := range reads {
+			folders[i] = r.folder
+			for j, n := range r.names {
+				folders[i].Skills[j].ID = tx.ID(r.folder.Path, n)
+			}
+		}
+		_, err := tx.SessionServed().KeepStart(session, folders, now)
+		return err
+	})
+}
+
+// ReloadOf is a ConfigChange (source skills) of the file Path that was not
+// blocked: the client's watcher reads its skill again after it.
+type ReloadOf struct {
+	Store   baseline.Options
+	Session string
+	Path    string // file_path, never cleaned (match.ByPath)
+	Roots   []claude.Root
+	Nested  []string // claude.Places.Nested
+	Walker  walker.Config
+	Now     time.Time
+}
+
+// Reloaded keeps, for the session of r, the copy of the skill holding
+// r.Path, of a root AtStart. A write after this keep moves the stamp, and
+// the use judges it as written after the read. A file of no such skill
+// keeps nothing.
+func Reloaded(ctx context.Context, r ReloadOf) error {
+	found, _ := match.Discover(r.Roots, r.Walker)
+	for _, l := range match.ByPath(found, r.Path) {
+		if AtStart(l.Root, r.Nested) {
+			return reload(ctx, r, l.Root, l.Name, l.Cfg)
+		}
+	}
+	return nil
+}
+
+// reload keeps the candidate name of root, read now, for r's session.
+func reload(ctx context.Context, r ReloadOf, root claude.Root, name []byte, cfg walker.Config) error {
+	if r.Session == "" {
+		return errors.New("served: a reload without a session")
+	}
+	now := r.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	c := walker.ObserveIn(ctx, root.Spec(), name, cfg)
+	if err := ctx.Err(); err != nil {
+		return err // a read cut short proves nothing: the copy before stays
+	}
+	sk, ok := stamped(root.Path, &c, now)
+	return baseline.Update(r.Store, func(tx *baseline.Tx) error {
+		if !ok {
+			// Not read whole: no copy is proven, so the one before goes.
+			sk = hookstate.ServedSkill{Unstamped: true}
+		}
+		sk.ID = tx.ID(root.Path, name)
+		_, err := tx.SessionServed().Reload(r.Session, root.Path, sk, now)
+		return err
+	})
+}
