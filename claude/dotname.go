@@ -27,5 +27,5 @@ func DotName(k Kind, name []byte) bool {
 			return false
 		}
 	}
-	return !bytes.HasSuffix(low, []byte(".json"))
+	return !bytes.HasSuffix(bytes.ToLower(name), []byte(".json")) // ".json" too
 }

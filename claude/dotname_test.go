@@ -33,6 +33,7 @@ func TestADotLeadingSkillTheClientLoadsIsShown(t *testing.T) {
 		{Skills, ".github", false},
 		{Skills, ".settings.json", false},
 		{Skills, ".SETTINGS.JSON", false},
+		{Skills, ".json", false}, // found by FuzzDisplayAndSplit
 		{Skills, ".", false},
 		{Skills, "..", false},
 		{Skills, "..x", false},
