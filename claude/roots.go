@@ -168,7 +168,7 @@ func Display(k Kind, name []byte) (string, bool) {
 			return string(p) + "@" + string(m) + "/" + string(v), true
 		}
 		return "", false
-	case anomaly.Gate(name):
+	case anomaly.Gate(name), DotName(k, name):
 		return string(name), true
 	}
 	if _, fixed := configFiles[string(name)]; k == Config && fixed {
@@ -245,6 +245,9 @@ func (r Root) Split(rest string) (name string, nested, ok bool) {
 // Configuration files are read whole and reduced to what they configure.
 func (r Root) Spec() walker.RootSpec {
 	spec := walker.RootSpec{Path: r.Path, Files: r.Kind != Skills}
+	if r.Kind == Skills || r.Kind == Agents || r.Kind == Commands {
+		spec.Shown = func(name []byte) bool { return DotName(r.Kind, name) }
+	}
 	switch r.Kind {
 	case Skills:
 		// A skills folder holding .claude-plugin/plugin.json loads as a

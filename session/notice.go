@@ -53,6 +53,9 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	if len(in.mainAgent) > 0 {
 		parts = append(parts, "this session's main agent is under an adverse verdict")
 	}
+	if len(in.unknownAgent) > 0 {
+		parts = append(parts, "this session's main agent is one skillwire does not observe")
+	}
 	var n [numCategories]int
 	mods, blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0, 0
 	var found []findings.KindCount

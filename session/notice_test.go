@@ -89,6 +89,30 @@ func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
 		cfg.Root = projectCfg
 		return Input{Standings: []baseline.Standing{cfg, agent(block)}}
 	}
+	// A plugin's agent named by "agent": as plugin:agent or its bare name.
+	pluginAgent := func(spelled string) func(bool) Input {
+		return func(block bool) Input {
+			cfg := configStanding("settings.json", baseline.Unchanged, "", `{"agent":"`+spelled+`"}`)
+			cfg.Root = projectCfg
+			plug := standing("plug", baseline.Unchanged)
+			plug.Root = claude.Root{Path: "/market", Scope: claude.Global, Kind: claude.PluginSources, Sources: map[string]string{"plug": "plug@mkt"}}
+			plug.Observed.Manifest.Entries = append(plug.Observed.Manifest.Entries, snapshot.Entry{Path: []byte("agents/pagent.md"), Kind: snapshot.File})
+			if block {
+				adverse(&plug)
+			}
+			return Input{Standings: []baseline.Standing{cfg, plug}}
+		}
+	}
+	// A name no observed agent answers to. Control: a built-in's name.
+	unknownAgent := func(unknown bool) Input {
+		name := "general-purpose"
+		if unknown {
+			name = "ghost"
+		}
+		cfg := configStanding("settings.json", baseline.Unchanged, "", `{"agent":"`+name+`"}`)
+		cfg.Root = projectCfg
+		return Input{Standings: []baseline.Standing{cfg, agent(false)}}
+	}
 	hooksOff := func(off bool) Input {
 		in := Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged)}}
 		if off {
@@ -109,6 +133,9 @@ func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
 		model, person string
 	}{
 		{"a BLOCKed main agent", mainAgent, "this session's main agent", "this session's main agent is under an adverse verdict"},
+		{"a BLOCKed plugin's agent as plug:pagent", pluginAgent("plug:pagent"), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
+		{"a BLOCKed plugin's agent as pagent", pluginAgent("pagent"), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
+		{"an unknown main agent", unknownAgent, `unknown main agent: project settings "settings.json" id swaaaasettings.json makes agent "ghost"`, "this session's main agent is one skillwire does not observe"},
 		{"hooks off in another project", hooksOff, "hooks off in another project", "1 other project's settings switch skillwire's hooks off"},
 		{"the audit logs unread", audit, "The audit logs could not be read", "the audit logs could not be read"},
 	} {

@@ -142,7 +142,8 @@ type Candidate struct {
 	// InnerLinks is RootSpec.InnerLinks.
 	InnerLinks bool
 	// Fixed: the name is one the root's spec named (RootSpec.Names). skillwire
-	// chose it, not the tree's author, so it needs no display gate.
+	// chose it, not the tree's author, so it needs no display gate. Or the
+	// spec's Shown passed it: the client loads it under that name.
 	Fixed bool
 	// Canonical is what an Extract made of the file's bytes. It is nil when
 	// the candidate has no Extract, or its file could not be reduced.
@@ -203,10 +204,17 @@ type RootSpec struct {
 	// entries. skillwire did not choose them, so they pass the display gate as
 	// a listed name does.
 	NamesFromTree bool
+	// Shown, when set, passes a name the display gate refuses. The client
+	// loads that name as it is: a skill folder ".hidden-tools" (claude.DotName).
+	Shown func(name []byte) bool
 }
 
 // fixed reports whether the candidates of r are named by skillwire.
 func (r *RootSpec) fixed() bool { return r.Names != nil && !r.NamesFromTree }
+
+// named reports whether name needs no display gate: skillwire chose it,
+// or the spec's Shown passes it.
+func (r *RootSpec) named(name []byte) bool { return r.fixed() || r.Shown != nil && r.Shown(name) }
 
 // Root is the observation of one root.
 type Root struct {
@@ -275,7 +283,7 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 		}
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
-				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.fixed(), InnerLinks: spec.InnerLinks})
+				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.named(d.name.bytes()), InnerLinks: spec.InnerLinks})
 				jobs = append(jobs, job{dirfd: fd, root: i, idx: len(out[i].Candidates) - 1, spec: spec.nameSpec(d.name.bytes())})
 			}
 		}
@@ -421,7 +429,7 @@ func ObserveIn(ctx context.Context, spec RootSpec, name []byte, cfg Config) Cand
 	}
 	fd, err := openDirPath(spec.Path)
 	if err != nil {
-		c := Candidate{Name: bytes.Clone(name), Fixed: spec.fixed(), InnerLinks: spec.InnerLinks}
+		c := Candidate{Name: bytes.Clone(name), Fixed: spec.named(name), InnerLinks: spec.InnerLinks}
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, rootReason(err))}
 		finish(&c)
 		return c
@@ -448,7 +456,7 @@ func ObserveAt(ctx context.Context, dirfd int, name []byte, cfg Config) Candidat
 func observeFrom(ctx context.Context, fd int, spec *RootSpec, name []byte, cfg Config) Candidate {
 	s := newScanner(ctx, cfg)
 	defer s.close()
-	c := Candidate{Name: bytes.Clone(name), Fixed: spec.fixed(), InnerLinks: spec.InnerLinks}
+	c := Candidate{Name: bytes.Clone(name), Fixed: spec.named(name), InnerLinks: spec.InnerLinks}
 	fail := func(r anomaly.Reason) Candidate {
 		c.Manifest.Entries = []snapshot.Entry{anomalyEntry(nil, r)}
 		finish(&c)

@@ -73,7 +73,7 @@ func (c Candidate) Display() string {
 	switch {
 	case c.Name != nil && anomaly.Gate(c.Name):
 		name = c.Name
-	case anomaly.Gate(c.Folder):
+	case anomaly.Gate(c.Folder), len(c.Plugin) == 0 && claude.DotName(c.Kind.root(), c.Folder):
 		name = c.Folder
 	default:
 		return ""
@@ -106,4 +106,17 @@ func (c Candidate) Subject() string {
 		return s + " " + id
 	}
 	return s + " (" + id + ")"
+}
+
+// root is the kind of root that holds a candidate of kind k.
+func (k Kind) root() claude.Kind {
+	switch k {
+	case Agent:
+		return claude.Agents
+	case Command:
+		return claude.Commands
+	case Workflow:
+		return claude.Workflows
+	}
+	return claude.Skills
 }

@@ -72,6 +72,7 @@ var layer = map[string]int{
 	"lockfile":           7,
 	"gate/instructions":  7,
 	"gate/addeddir":      7,
+	"session/mainagent":  7,
 
 	// Use cases: none imports another.
 	"session":          8,
