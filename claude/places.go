@@ -274,6 +274,7 @@ var configFiles = map[string]configFile{
 	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: config.MaxClaudeJSON},
 	"loop.md":                 loopFile,
 	"scheduled_tasks.json":    tasksFile,
+	"MEMORY.md":               memoryFile,
 }
 
 func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
@@ -373,6 +374,9 @@ func (p Places) Roots() []Root {
 	add(Root{Path: pathname.Join(p.Config, "workflows"), Scope: Global, Kind: Workflows})
 	if p.Project != "" {
 		add(Root{Path: pathname.Join(pcfg, "workflows"), Scope: Project, Kind: Workflows})
+	}
+	if m := p.MemoryDir(); m != "" && p.Project != "" {
+		add(Root{Path: m, Scope: Project, Kind: Config, Names: []string{"MEMORY.md"}})
 	}
 	for _, d := range p.Ancestors {
 		c := pathname.Join(d, ".claude")

@@ -47,6 +47,7 @@ func TestRootsListEveryPlaceOfDesign12InAStableOrder(t *testing.T) {
 		"project output-styles /p/.claude/output-styles ",
 		"global workflows /h/.claude/workflows ",
 		"project workflows /p/.claude/workflows ",
+		"project config /h/.claude/projects/-p/memory MEMORY.md",
 	}
 	if got := rootLines(p.Roots()); !slices.Equal(got, want) {
 		t.Errorf("roots:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -95,7 +96,8 @@ func TestRootsShareOneRootPerDirectoryAndKind(t *testing.T) {
 	testtree.Must(t, os.Mkdir(filepath.Join(home, ".claude"), 0o755))
 	got = rootLines(Places{Config: home + "/.claude", Project: home, ClaudeJSON: home}.Roots())
 	for _, l := range got {
-		if strings.HasPrefix(l, "project ") {
+		// The project's memory folder is its own, below projects/.
+		if strings.HasPrefix(l, "project ") && !strings.HasPrefix(l, "project config "+home+"/.claude/projects/") {
 			t.Errorf("a project root in the configuration directory is listed twice: %q", l)
 		}
 	}

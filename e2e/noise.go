@@ -17,7 +17,7 @@ var readNoise = []noiseEntry{
 	{"{config}/session-env", "the environment a session's hooks exported, kept per session id"},
 	{"{config}/session-env/**", "the environment a session's hooks exported (CLAUDE_ENV_FILE)"},
 	{"{config}/projects", "transcripts, one folder per project"},
-	{"{config}/projects/**", "a project's transcripts, sidechains, tool results and workflow journals, written by the client (its memory folder is a known gap)"},
+	{"{config}/projects/**", "a project's transcripts, sidechains, tool results and workflow journals, written by the client; its memory folder's MEMORY.md is watched (claude.Places.MemoryDir)"},
 	{"{config}/shell-snapshots/**", "the client's snapshot of the person's shell functions and aliases"},
 	{"{config}/shell-snapshots", "the client's snapshots of the shell"},
 	{"{config}/todos/**", "the todo lists the model kept"},
@@ -75,7 +75,4 @@ var hookOnly = []noiseEntry{
 
 // knownGaps are load places skillwire does not watch yet. Each names its
 // issue. The oracle tells them in the test log and does not fail on them.
-var knownGaps = []noiseEntry{
-	{"{config}/projects/*/memory", "issue 31: auto memory; the client sends memory/MEMORY.md to the model, skillwire watches no memory folder"},
-	{"{config}/projects/*/memory/**", "issue 31: auto memory files, sent to the model; not watched"},
-}
+var knownGaps = []noiseEntry{}
