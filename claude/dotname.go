@@ -14,14 +14,10 @@ import (
 // passes. A name spelled as the client's own files stays refused: .claude*,
 // .git*, .mcp* and any *.json. It could pose as a configuration file.
 func DotName(k Kind, name []byte) bool {
-	if k != Skills && k != Agents && k != Commands || len(name) < 2 || name[0] != '.' {
+	if k != Skills && k != Agents && k != Commands || len(name) < 2 || name[0] != '.' || !anomaly.Gate(name[1:]) {
 		return false
 	}
-	rest := name[1:]
-	if !anomaly.Gate(rest) {
-		return false
-	}
-	low := bytes.ToLower(rest)
+	low := bytes.ToLower(name[1:])
 	for _, p := range [][]byte{[]byte("claude"), []byte("git"), []byte("mcp")} {
 		if bytes.HasPrefix(low, p) {
 			return false

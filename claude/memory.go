@@ -1,10 +1,9 @@
 package claude
 
 import (
-	"strconv"
-	"strings"
-	"unicode/utf16"
+	"cmp"
 
+	"github.com/skillwire/skillwire/claude/memkey"
 	"github.com/skillwire/skillwire/internal/pathname"
 )
 
@@ -13,38 +12,12 @@ import (
 // start, told like an instruction file, with nothing imported.
 var memoryFile = configFile{kind: KindInstructions, extract: instructionsExtract, follow: true}
 
-// MemoryKey is Claude Code's folder name for a project path. Each UTF-16
-// unit outside [a-zA-Z0-9] becomes '-'. A key over 200 is cut, and the
-// path's hash added. A byte that is no UTF-8 counts as U+FFFD.
-func MemoryKey(path string) string {
-	var b strings.Builder
-	var h int32
-	for _, r := range path { // an invalid byte is utf8.RuneError, U+FFFD
-		units := utf16.Encode([]rune{r})
-		for _, u := range units {
-			h = h*31 + int32(u) // the client's string hash, wrapping as it does
-		}
-		if r < 128 && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
-			b.WriteRune(r)
-		} else {
-			b.WriteString(strings.Repeat("-", len(units)))
-		}
-	}
-	if k := b.String(); len(k) <= 200 {
-		return k
-	}
-	return b.String()[:200] + "-" + strconv.FormatInt(max(int64(h), -int64(h)), 36)
-}
-
 // MemoryDir is the project's memory folder, "" when none is known. It is
 // keyed by the repository's top, else by the project.
 func (p Places) MemoryDir() string {
-	base := p.top
-	if base == "" {
-		base = p.Project
-	}
+	base := cmp.Or(p.top, p.Project)
 	if p.Config == "" || base == "" {
 		return ""
 	}
-	return pathname.Join(pathname.Join(pathname.Join(p.Config, "projects"), MemoryKey(base)), "memory")
+	return pathname.Join(pathname.Join(pathname.Join(p.Config, "projects"), memkey.Of(base)), "memory")
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/memkey"
 )
 
 // The markers of the memory cases: each names the file it was written to.
@@ -23,7 +23,7 @@ const (
 
 // plainKey is the client's folder name for a path of at most 200 chars:
 // each char outside [a-zA-Z0-9] is '-'. Written here from the client's
-// code, apart from claude.MemoryKey.
+// code, apart from memkey.Of.
 func plainKey(path string) string {
 	return regexp.MustCompile(`[^a-zA-Z0-9]`).ReplaceAllString(path, "-")
 }
@@ -75,9 +75,9 @@ func TestMemoryMDIsSentAtSessionStartFromTheFolderOfTheRepositorysTop(t *testing
 				w.Write(c.dir+"/x", "x")
 			}
 			keyOf := filepath.Join(w.Root, c.keyOf)
-			key := claude.MemoryKey(keyOf)
+			key := memkey.Of(keyOf)
 			if len(keyOf) <= 200 && key != plainKey(keyOf) {
-				t.Fatalf("claude.MemoryKey(%q) = %q, want %q", keyOf, key, plainKey(keyOf))
+				t.Fatalf("memkey.Of(%q) = %q, want %q", keyOf, key, plainKey(keyOf))
 			}
 			mem := w.memoryRel(key)
 			var lines []string

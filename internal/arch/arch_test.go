@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"gate/shellcmd":      0,
 	"internal/safefile":  1,
 	"claude/cmdline":     1,
+	"claude/memkey":      0,
 	"internal/arch":      1,
 
 	// What a tree is: manifests, digests, the walk, events.
