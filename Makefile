@@ -51,7 +51,7 @@ FUZZTIME ?= 5s
 # dynamic loader, no libc), and the hook starts once per session. Tests keep
 # cgo: the race detector needs it.
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/skillwire ./cmd/skillwire-ship
+	CGO_ENABLED=0 $(GO) build -o bin/ ./cmd/skillwire ./cmd/skillwire-ship ./cmd/skillwire-service
 
 # The main job on this machine's real Claude Code directories. Exit 3 is a
 # finding (something anomalous), not a failure of the command. The binary

@@ -1,16 +1,12 @@
 package events
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
+
+	"github.com/skillwire/skillwire/internal/helperbin"
 )
 
 // ShipperName is the binary that ships the events: cmd/skillwire-ship,
@@ -33,26 +29,12 @@ type ShipReply struct {
 	Exporter bool `json:"exporter,omitempty"`
 }
 
-// maxReply bounds what is read of the shipper's answer and its stderr.
-const maxReply = 1 << 20
-
 // ShipperBeside is the shipper in the folder of exe, skillwire's own
-// binary. It must be a regular file, not a link, owned by this user or
-// root, and writable by no one else: otherwise it is not run.
+// binary, proven as helperbin.Beside proves every helper.
 func ShipperBeside(exe string) (string, error) {
-	p := filepath.Join(filepath.Dir(exe), ShipperName)
-	fi, err := os.Lstat(p)
+	p, err := helperbin.Beside(exe, ShipperName)
 	if err != nil {
-		return "", fmt.Errorf("events: %s is not installed beside %s (go install ./cmd/%s, or make build): %w", ShipperName, exe, ShipperName, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("events: %s is not a regular file (%s); it is not run", p, fi.Mode().Type())
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return "", fmt.Errorf("events: %s is writable by group or others (%s); it is not run", p, fi.Mode().Perm())
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() && st.Uid != 0 {
-		return "", fmt.Errorf("events: %s belongs to uid %d, not to you or root; it is not run", p, st.Uid)
+		return "", fmt.Errorf("events: %w", err)
 	}
 	return p, nil
 }
@@ -61,19 +43,10 @@ func ShipperBeside(exe string) (string, error) {
 // stdin, the reply from its stdout. The environment goes with it, so the
 // OTEL_EXPORTER_OTLP_* variables still say where.
 func ShipVia(ctx context.Context, bin, dir string, t Target) (Result, error) {
-	req, err := json.Marshal(ShipRequest{Dir: dir, Target: t})
-	if err != nil {
-		return Result{}, err
-	}
-	var out, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Stdin = bytes.NewReader(req)
-	cmd.Stdout = &limited{w: &out, n: maxReply}
-	cmd.Stderr = &limited{w: &stderr, n: maxReply}
-	runErr := cmd.Run()
 	var rep ShipReply
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		return Result{}, fmt.Errorf("events: %s gave no answer (%v): %s", bin, runErr, bytes.TrimSpace(stderr.Bytes()))
+	runErr, err := helperbin.Call(ctx, bin, ShipRequest{Dir: dir, Target: t}, &rep)
+	if err != nil {
+		return Result{}, fmt.Errorf("events: %w", err)
 	}
 	switch {
 	case rep.Exporter:
@@ -92,9 +65,7 @@ func ShipVia(ctx context.Context, bin, dir string, t Target) (Result, error) {
 func ShipServe(ctx context.Context, in io.Reader, out, errw io.Writer,
 	ship func(context.Context, string, Target) (Result, error)) int {
 	var req ShipRequest
-	dec := json.NewDecoder(io.LimitReader(in, maxReply))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := helperbin.Read(in, &req); err != nil {
 		fmt.Fprintf(errw, "%s: reads one JSON request on stdin from skillwire: %v\n", ShipperName, err)
 		return 2
 	}
@@ -107,7 +78,7 @@ func ShipServe(ctx context.Context, in io.Reader, out, errw io.Writer,
 	if err != nil {
 		rep.Error, rep.Exporter = err.Error(), errors.Is(err, ErrExporter)
 	}
-	if e := json.NewEncoder(out).Encode(rep); e != nil {
+	if e := helperbin.Write(out, rep); e != nil {
 		fmt.Fprintf(errw, "%s: %v\n", ShipperName, e)
 		return 1
 	}
@@ -115,19 +86,4 @@ func ShipServe(ctx context.Context, in io.Reader, out, errw io.Writer,
 		return 1
 	}
 	return 0
-}
-
-// limited keeps the first n bytes written and drops the rest.
-type limited struct {
-	w io.Writer
-	n int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	k := min(len(p), l.n)
-	if k > 0 {
-		l.w.Write(p[:k])
-		l.n -= k
-	}
-	return len(p), nil
 }

@@ -28,7 +28,7 @@ func serveFake(mode string) int {
 		return 0
 	case "flood":
 		junk := strings.Repeat("x", 1<<16)
-		for range 128 { // 8 MiB, past maxReply
+		for range 128 { // 8 MiB, past helperbin.MaxReply
 			fmt.Print(junk)
 		}
 		return 0

@@ -12,18 +12,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/kardianos/service"
 	"github.com/skillwire/skillwire/internal/safefile"
 )
 
 // The daemon as a user service that starts at login. skillwire renders the
-// whole definition file itself and hands it to kardianos/service as a
-// template without a single action, so the file written is byte for byte
-// the text the user was shown and confirmed.
+// whole definition file itself. skillwire-service hands it to
+// kardianos/service as a template without a single action (monitor/kardianos),
+// so the file written is byte for byte the text the user was shown and confirmed.
 
 const (
-	serviceName  = "skillwire"                   // the systemd unit skillwire.service
-	launchdLabel = "com.github.skillwire.daemon" // the launchd agent's label and plist name
+	ServiceName  = "skillwire"                   // the systemd unit skillwire.service
+	LaunchdLabel = "com.github.skillwire.daemon" // the launchd agent's label and plist name
 	// restartDelay is systemd's RestartSec and launchd's ThrottleInterval.
 	restartDelay = 10
 	// maxUnit bounds what is read back from a definition file.
@@ -199,7 +198,7 @@ func LaunchdPlist(spec ServiceSpec) (string, error) {
 	b.WriteString(`<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">` + "\n")
 	b.WriteString("<!-- " + marker + " -->\n")
 	b.WriteString(`<plist version="1.0">` + "\n<dict>\n")
-	fmt.Fprintf(&b, "  <key>Label</key>\n  <string>%s</string>\n", launchdLabel)
+	fmt.Fprintf(&b, "  <key>Label</key>\n  <string>%s</string>\n", LaunchdLabel)
 	fmt.Fprintf(&b, "  <key>ProgramArguments</key>\n  <array>\n    <string>%s</string>\n    <string>daemon</string>\n  </array>\n", xmlText(spec.Executable))
 	if len(spec.Env) > 0 {
 		b.WriteString("  <key>EnvironmentVariables</key>\n  <dict>\n")
@@ -260,35 +259,12 @@ func ServiceHome() (string, error) {
 	return os.UserHomeDir()
 }
 
-// unitPath is where the service manager of goos reads the definition.
-func unitPath(goos, home string) string {
+// UnitPath is where the service manager of goos reads the definition.
+func UnitPath(goos, home string) string {
 	if goos == "darwin" {
-		return home + "/Library/LaunchAgents/" + launchdLabel + ".plist"
+		return home + "/Library/LaunchAgents/" + LaunchdLabel + ".plist"
 	}
-	return home + "/.config/systemd/user/" + serviceName + ".service"
-}
-
-// kardianosConfig is the kardianos/service configuration of the user
-// service whose definition file is text. RunAtLoad and KeepAlive say what
-// the plist says, for a reader of this config; the text is what counts.
-func kardianosConfig(goos, text string) *service.Config {
-	c := &service.Config{
-		Name:        serviceName,
-		DisplayName: "skillwire daemon",
-		Description: "watches Claude Code's skills, agents and commands",
-		Arguments:   []string{"daemon"},
-		Option:      service.KeyValue{"UserService": true},
-	}
-	switch goos {
-	case "darwin":
-		c.Name = launchdLabel
-		c.Option["LaunchdConfig"] = text
-		c.Option["RunAtLoad"] = true
-		c.Option["KeepAlive"] = true
-	default:
-		c.Option["SystemdScript"] = text
-	}
-	return c
+	return home + "/.config/systemd/user/" + ServiceName + ".service"
 }
 
 // ServiceStatus is what `skillwire service status` reports.
@@ -311,7 +287,7 @@ func (s ServiceStatus) String() string {
 }
 
 // ServiceManager is what `skillwire service` needs from a service system:
-// kardianos/service in production, a fake in tests.
+// kardianos/service in skillwire-service in production, a fake in tests.
 type ServiceManager interface {
 	// Unit is the path of the definition file.
 	Unit() string
@@ -343,142 +319,23 @@ func ReadUnit(path string) ([]byte, error) {
 	return b, err
 }
 
-// absent is nil when nothing is at path, ErrUnitExists when something is.
-func absent(path string) error {
-	ok, err := unitExists(path)
+// UnitAbsent is nil when nothing is at path, ErrUnitExists when something is.
+func UnitAbsent(path string) error {
+	ok, err := UnitExists(path)
 	if ok {
 		return fmt.Errorf("%w: %s", ErrUnitExists, path)
 	}
 	return err
 }
 
-func unitExists(path string) (bool, error) {
+// UnitExists tells whether anything is at path, without following a link.
+func UnitExists(path string) (bool, error) {
 	_, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	return err == nil, err
 }
-
-// NewServiceManager is the kardianos/service manager of this system. It
-// refuses anything but systemd and launchd: kardianos would fall back to a
-// system-wide SysV script, an upstart job or a Windows service run by
-// another account, none of which is a user service that sees the user's
-// ~/.claude.
-func NewServiceManager() (ServiceManager, error) {
-	sys := service.ChosenSystem()
-	if sys == nil {
-		return nil, ErrServiceUnsupported
-	}
-	switch sys.String() {
-	case "linux-systemd", "darwin-launchd":
-	default:
-		return nil, fmt.Errorf("%w: this system uses %s; run 'skillwire daemon' from your session's autostart instead", ErrServiceUnsupported, sys)
-	}
-	home, err := ServiceHome()
-	if err != nil {
-		return nil, err
-	}
-	return newKardianos(sys, runtime.GOOS, home), nil
-}
-
-func newKardianos(sys service.System, goos, home string) *kardianosManager {
-	return &kardianosManager{sys: sys, goos: goos, unit: unitPath(goos, home)}
-}
-
-type kardianosManager struct {
-	sys  service.System
-	goos string
-	unit string
-}
-
-func (m *kardianosManager) Unit() string { return m.unit }
-
-// svc is the kardianos service; text is needed only to install.
-func (m *kardianosManager) svc(text string) (service.Service, error) {
-	return m.sys.New(noProgram{}, kardianosConfig(m.goos, text))
-}
-
-func (m *kardianosManager) Install(text string) error {
-	// The text goes through kardianos's template engine; without "{{" it
-	// is copied verbatim. The renderers never produce one.
-	if strings.Contains(text, "{{") {
-		return fmt.Errorf("%w: the text holds a template action", ErrServiceSpec)
-	}
-	if err := absent(m.unit); err != nil {
-		return err
-	}
-	s, err := m.svc(text)
-	if err == nil {
-		err = s.Install()
-	}
-	return m.managerErr("install", "enable", err)
-}
-
-func (m *kardianosManager) Uninstall() error {
-	s, err := m.svc("")
-	if err == nil {
-		err = s.Uninstall()
-	}
-	return m.managerErr("uninstall", "disable", err)
-}
-
-func (m *kardianosManager) Start() error {
-	s, err := m.svc("")
-	if err == nil {
-		err = s.Start()
-	}
-	return m.managerErr("start", "start", err)
-}
-
-func (m *kardianosManager) Stop() error {
-	s, err := m.svc("")
-	if err == nil {
-		err = s.Stop()
-	}
-	return m.managerErr("stop", "stop", err)
-}
-
-// Status asks the manager only when the unit file exists: systemd answers
-// "not installed" when it merely cannot be reached.
-func (m *kardianosManager) Status() (ServiceStatus, error) {
-	if ok, err := unitExists(m.unit); err != nil || !ok {
-		return ServiceNotInstalled, err
-	}
-	s, err := m.svc("")
-	if err != nil {
-		return ServiceNotInstalled, m.managerErr("status", "status", err)
-	}
-	st, err := s.Status()
-	switch {
-	case errors.Is(err, service.ErrNotInstalled):
-		return ServiceStopped, fmt.Errorf("the service manager does not know the service although %s exists (reinstall it, or reload the manager)", m.unit)
-	case err != nil:
-		return ServiceStopped, m.managerErr("status", "status", err)
-	case st == service.StatusRunning:
-		return ServiceRunning, nil
-	}
-	return ServiceStopped, nil
-}
-
-// managerErr names the operation. kardianos keeps launchctl's message but
-// drops systemctl's, so on systemd it names the command that tells why.
-func (m *kardianosManager) managerErr(op, verb string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if m.goos == "linux" {
-		return fmt.Errorf("%s: %w (for systemd's reason run: systemctl --user %s %s.service)", op, err, verb, serviceName)
-	}
-	return fmt.Errorf("%s: %w", op, err)
-}
-
-// noProgram satisfies kardianos's Interface, which only its Run uses: the
-// service runs `skillwire daemon`, not this process.
-type noProgram struct{}
-
-func (noProgram) Start(service.Service) error { return nil }
-func (noProgram) Stop(service.Service) error  { return nil }
 
 // NewFakeServiceManager is a service manager for tests only, selected by
 // the CLI when SKILLWIRE_SERVICE_FAKE names a directory; nothing selects it
@@ -488,7 +345,7 @@ func (noProgram) Stop(service.Service) error  { return nil }
 // operation). A file fail-OP (OP is install, uninstall, start, stop or
 // status) makes OP fail with its content as the manager's message.
 func NewFakeServiceManager(dir string) ServiceManager {
-	return &fakeManager{dir: dir, unit: filepath.Join(dir, filepath.Base(unitPath(runtime.GOOS, "")))}
+	return &fakeManager{dir: dir, unit: filepath.Join(dir, filepath.Base(UnitPath(runtime.GOOS, "")))}
 }
 
 type fakeManager struct {
@@ -514,7 +371,7 @@ func (m *fakeManager) call(op string) error {
 }
 
 func (m *fakeManager) Install(text string) error {
-	if err := absent(m.unit); err != nil {
+	if err := UnitAbsent(m.unit); err != nil {
 		return err
 	}
 	if err := m.call("install"); err != nil {
@@ -549,13 +406,13 @@ func (m *fakeManager) Stop() error {
 }
 
 func (m *fakeManager) Status() (ServiceStatus, error) {
-	if ok, err := unitExists(m.unit); err != nil || !ok {
+	if ok, err := UnitExists(m.unit); err != nil || !ok {
 		return ServiceNotInstalled, err
 	}
 	if b, err := os.ReadFile(filepath.Join(m.dir, "fail-status")); err == nil {
 		return ServiceStopped, fmt.Errorf("status: %s", strings.TrimSpace(string(b)))
 	}
-	if ok, err := unitExists(filepath.Join(m.dir, "running")); err != nil || ok {
+	if ok, err := UnitExists(filepath.Join(m.dir, "running")); err != nil || ok {
 		return ServiceRunning, err
 	}
 	return ServiceStopped, nil

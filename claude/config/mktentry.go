@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A plugin of a marketplace loads with its marketplace.json entry applied.
@@ -129,7 +130,9 @@ func person(v any) schemaVerdict {
 // so it is never a number read as IPv4. No punycode label is allowed,
 // since its decoding may fail. The path, query and fragment hold
 // unreserved and sub-delimiter characters only.
-var plainURL = regexp.MustCompile(`^https?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:[/?#][A-Za-z0-9._~!$&'()*+,;=:@%/?#-]*)?$`)
+var plainURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:[/?#][A-Za-z0-9._~!$&'()*+,;=:@%/?#-]*)?$`)
+})
 
 // webURL is the schema's homepage, a string the client checks with its URL
 // parser. plainURL is accepted, any other string unproven.
@@ -138,7 +141,7 @@ func webURL(v any) schemaVerdict {
 	switch {
 	case !ok:
 		return refused
-	case !plainURL.MatchString(s) || strings.Contains(strings.ToLower(s), "xn--"):
+	case !plainURL().MatchString(s) || strings.Contains(strings.ToLower(s), "xn--"):
 		return unproven
 	}
 	return accepted

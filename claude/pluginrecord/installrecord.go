@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/config"
@@ -25,10 +26,11 @@ import (
 // Each install past it is told unchecked.
 const maxCopyChecks = 64
 
+// The forms compile at first use: a hook that reads no record pays nothing.
 var (
 	// userIDForm is the only user id the client keeps (else it makes one).
-	userIDForm = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	commitForm = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	userIDForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	commitForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 )
 
 // Facts checks every install installed_plugins.json lists against its
@@ -70,7 +72,7 @@ func (c *recordCheck) install(key string, in map[string]any) {
 		return
 	}
 	if sha, ok := in["gitCommitSha"]; ok {
-		if s, _ := sha.(string); !commitForm.MatchString(s) {
+		if s, _ := sha.(string); !commitForm().MatchString(s) {
 			c.tell(key, path, config.RecordGitCommitSha, sha, nil)
 		}
 	}
@@ -168,7 +170,7 @@ func userID(p claude.Places) (string, string) {
 	if json.Unmarshal(reads[0].Data, &doc) != nil {
 		return "", "the client's .claude.json is not JSON"
 	}
-	if s, _ := doc.UserID.(string); userIDForm.MatchString(s) {
+	if s, _ := doc.UserID.(string); userIDForm().MatchString(s) {
 		return s, ""
 	}
 	return "", "the client's .claude.json holds no user id"

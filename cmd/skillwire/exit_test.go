@@ -59,3 +59,22 @@ func TestStoreFailuresOfNoKnownKindCannotAudit(t *testing.T) {
 		t.Fatalf("got %#v", err)
 	}
 }
+
+// TestServiceHelperFailuresAreExit1: a missing, unproven or broken
+// skillwire-service is a failure of this installation (exit 1), even
+// when its cause is a missing file; an unsupported system is refused (2).
+func TestServiceHelperFailuresAreExit1(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{fmt.Errorf("%w: skillwire-service is not installed beside /x: %w", monitor.ErrServiceHelper, fs.ErrNotExist), exitInternal},
+		{fmt.Errorf("%w: /x/skillwire-service belongs to uid 7; it is not run", monitor.ErrServiceHelper), exitInternal},
+		{fmt.Errorf("%w: this system uses linux-sysv", monitor.ErrServiceUnsupported), exitUsage},
+	} {
+		var e *exitError
+		if err := managerFailure(tc.err); !errors.As(err, &e) || e.code != tc.want || e.msg == "" {
+			t.Errorf("%v: %v, want exit %d with a message", tc.err, err, tc.want)
+		}
+	}
+}

@@ -19,16 +19,55 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skillwire/skillwire/monitor"
+	"github.com/skillwire/skillwire/monitor/kardianos"
 	"github.com/skillwire/skillwire/walker"
 	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the test binary run as the skillwire command inside the
 // scripts. Each `exec skillwire` is a real process with real exit codes.
+// It also runs as skillwire-service, the real one (kardianos), which
+// skillwire looks for beside its own binary: a link to it is put there.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(withServiceHelper(m), map[string]func(){
 		"skillwire": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		monitor.ServiceHelperName: func() {
+			os.Exit(monitor.ServeService(os.Stdin, os.Stdout, os.Stderr, kardianos.New))
+		},
 	})
+}
+
+// serviceHelperTests links the test binary as skillwire-service beside
+// it for the tests' run, and removes the link after.
+type serviceHelperTests struct {
+	m    *testing.M
+	link string
+}
+
+func withServiceHelper(m *testing.M) serviceHelperTests {
+	// A script's process runs as a command; only the tests' own makes it.
+	if n := filepath.Base(os.Args[0]); n == "skillwire" || n == monitor.ServiceHelperName {
+		return serviceHelperTests{m: m}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	link := filepath.Join(filepath.Dir(exe), monitor.ServiceHelperName)
+	os.Remove(link) // left by a run that was killed
+	if err := os.Link(exe, link); err != nil {
+		panic(err)
+	}
+	return serviceHelperTests{m: m, link: link}
+}
+
+func (t serviceHelperTests) Run() int {
+	code := t.m.Run()
+	if t.link != "" {
+		os.Remove(t.link)
+	}
+	return code
 }
 
 // TestScript runs the CLI scripts in testdata/script. Each script names the

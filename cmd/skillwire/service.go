@@ -50,7 +50,11 @@ user's trees.
 The definition runs this binary by its absolute path, with CLAUDE_CONFIG_DIR,
 SKILLWIRE_STATE_DIR, SKILLWIRE_MAX_ENTRIES, SKILLWIRE_MAX_BYTES,
 SKILLWIRE_LOCK_TIMEOUT, SKILLWIRE_EVENTS_OTLP and the OTEL_EXPORTER_OTLP_*
-variables as set when it is installed.`,
+variables as set when it is installed.
+
+The service manager is asked through skillwire-service, which must be
+installed beside this binary (make build, or go install ./cmd/...): a
+regular file owned by you or root and writable by no one else.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
@@ -128,8 +132,8 @@ Exit 0, 1 when the service manager cannot say (running is then null).`,
 	return svc
 }
 
-// serviceManager is the system's service manager, or the fake that
-// SKILLWIRE_SERVICE_FAKE asks for.
+// serviceManager is the system's service manager, through skillwire-service
+// beside this binary, or the fake that SKILLWIRE_SERVICE_FAKE asks for.
 func serviceManager(s *streams) (monitor.ServiceManager, error) {
 	if dir, ok := s.getenv("SKILLWIRE_SERVICE_FAKE"); ok && dir != "" {
 		if !strings.HasPrefix(dir, "/") {
@@ -138,7 +142,11 @@ func serviceManager(s *streams) (monitor.ServiceManager, error) {
 		fmt.Fprintf(s.err, "skillwire: SKILLWIRE_SERVICE_FAKE is set: a fake service manager in %s stands in for the real one (for tests)\n", defang(dir))
 		return monitor.NewFakeServiceManager(dir), nil
 	}
-	m, err := monitor.NewServiceManager()
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fail(exitInternal, "cannot tell where this binary is: %s", defang(err.Error()))
+	}
+	m, err := monitor.NewServiceManager(exe)
 	if err != nil {
 		return nil, managerFailure(err)
 	}
@@ -146,7 +154,8 @@ func serviceManager(s *streams) (monitor.ServiceManager, error) {
 }
 
 // managerFailure: a system without a user service manager is refused
-// (exit 2, with what to do instead), not an internal error.
+// (exit 2, with what to do instead), not an internal error. A helper that
+// is missing, unproven or broken is exit 1, as any other manager failure.
 func managerFailure(err error) error {
 	if errors.Is(err, monitor.ErrServiceUnsupported) {
 		msg := defang(err.Error())

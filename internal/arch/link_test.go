@@ -8,14 +8,17 @@ import (
 
 // TestTheHookBinaryLinksNoGRPC: every hook starts cmd/skillwire, so it
 // pays for each package's init. The OTLP exporter links gRPC and
-// protobuf: they live in cmd/skillwire-ship alone (issue 34).
+// protobuf: they live in cmd/skillwire-ship alone (issue 34). The user
+// service's kardianos/service probes the init system at init: it lives
+// in cmd/skillwire-service alone.
 func TestTheHookBinaryLinksNoGRPC(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", module+"/cmd/skillwire").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	banned := []string{"google.golang.org/grpc", "google.golang.org/protobuf/", module + "/events/otlp", "go.opentelemetry.io/otel/exporters/"}
+	banned := []string{"google.golang.org/grpc", "google.golang.org/protobuf/", module + "/events/otlp", "go.opentelemetry.io/otel/exporters/",
+		"github.com/kardianos/service", module + "/monitor/kardianos"}
 	for _, d := range deps {
 		for _, b := range banned {
 			if strings.HasPrefix(d, b) {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -105,9 +106,9 @@ func document(body []byte) (yaml.Node, error) {
 // of letters, '_' and '-', a value holding a YAML indicator or ": ". In
 // JavaScript '.' stops at \r, U+2028 and U+2029, so such a line is left.
 var (
-	plainLine    = regexp.MustCompile(`^([a-zA-Z_-]+):\s+(\S[^\r\x{2028}\x{2029}]*)$`)
-	plainSpecial = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
-	leadingTabs  = regexp.MustCompile(`(?m)^\t+`)
+	plainLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z_-]+):\s+(\S[^\r\x{2028}\x{2029}]*)$`) })
+	plainSpecial = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ") })
+	leadingTabs  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\t+`) })
 )
 
 // quoted is the frontmatter as Claude Code rewrites it when it is not YAML.
@@ -118,7 +119,7 @@ var (
 func quoted(body []byte) []byte {
 	lines := strings.Split(string(body), "\n")
 	for i, l := range lines {
-		m := plainLine.FindStringSubmatch(l)
+		m := plainLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -128,14 +129,14 @@ func quoted(body []byte) []byte {
 			continue
 		case v[0] == '[' && v[len(v)-1] == ']' && isList(v):
 			continue
-		case !plainSpecial.MatchString(v):
+		case !plainSpecial().MatchString(v):
 			continue
 		}
 		v = strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`)
 		lines[i] = m[1] + `: "` + v + `"`
 	}
 	out := strings.Join(lines, "\n")
-	return []byte(leadingTabs.ReplaceAllStringFunc(out, func(t string) string { return strings.Repeat("  ", len(t)) }))
+	return []byte(leadingTabs().ReplaceAllStringFunc(out, func(t string) string { return strings.Repeat("  ", len(t)) }))
 }
 
 // isList reports whether v alone is a YAML sequence.
