@@ -77,6 +77,9 @@ for i in $(seq -w 0 199); do
 done
 printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la && git status"},"cwd":"%s"}' "$T/noproject" >"$T/bash.json"
 printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":"%s"}' "$T/noproject" >"$T/skill.json"
+# The session start as the client sends it: with a session id, so the
+# served copies it keeps for the gate are timed too (issue 31).
+printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$T/noproject" >"$T/start.json"
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
@@ -106,7 +109,7 @@ spec_of() {
 	bash) tree=h stdin=$T/bash.json ;;
 	skill) tree=h stdin=$T/skill.json ;;
 	skill-padded) tree=p stdin=$T/skill.json ;;
-	session-start) tree=h argv=("$b" hook session-start) ;;
+	session-start) tree=h stdin=$T/start.json argv=("$b" hook session-start) ;;
 	esac
 }
 # run_one LABEL [PREFIX...]: runs LABEL (under PREFIX, e.g. a counter) in
