@@ -4,7 +4,6 @@ import (
 	"cmp"
 
 	"github.com/skillwire/skillwire/claude/memkey"
-	"github.com/skillwire/skillwire/internal/pathname"
 )
 
 // A project's auto memory folder, as Claude Code 2.1.332 reads it: see
@@ -15,9 +14,5 @@ var memoryFile = configFile{kind: KindInstructions, extract: instructionsExtract
 // MemoryDir is the project's memory folder, "" when none is known. It is
 // keyed by the repository's top, else by the project.
 func (p Places) MemoryDir() string {
-	base := cmp.Or(p.top, p.Project)
-	if p.Config == "" || base == "" {
-		return ""
-	}
-	return pathname.Join(pathname.Join(pathname.Join(p.Config, "projects"), memkey.Of(base)), "memory")
+	return memkey.Dir(p.Config, cmp.Or(p.top, p.Project))
 }

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"github.com/skillwire/skillwire/claude/memkey"
 	"slices"
 	"strings"
 
@@ -43,6 +44,8 @@ type Places struct {
 	// Markets maps each known marketplace to the marketplace.json its
 	// plugins' entries are read from (marketFiles).
 	Markets map[string]string
+	// Memory are the folders settings move auto memory to (memkey.MovedBy).
+	Memory []memkey.Folder
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
@@ -65,6 +68,7 @@ type Places struct {
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
 	p.Sources, p.Markets, p.DevMods = pluginSources(p.Config), marketFiles(p.Config), devMods(p.Config)
+	p.Memory = memkey.MovedBy(p.Config, p.Project, p.Home)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)
@@ -377,6 +381,9 @@ func (p Places) Roots() []Root {
 	}
 	if m := p.MemoryDir(); m != "" && p.Project != "" {
 		add(Root{Path: m, Scope: Project, Kind: Config, Names: []string{"MEMORY.md"}})
+	}
+	for _, m := range p.Memory {
+		add(Root{Path: m.Path, Scope: map[bool]Scope{false: Global, true: Project}[m.Project], Kind: Config, Names: []string{"MEMORY.md"}})
 	}
 	for _, d := range p.Ancestors {
 		c := pathname.Join(d, ".claude")

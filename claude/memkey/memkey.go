@@ -3,10 +3,79 @@
 package memkey
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/internal/pathname"
+	"github.com/skillwire/skillwire/walker"
 )
+
+// Dir is the memory folder of the project at base in the config folder
+// cfg: cfg/projects/<key>/memory. It is "" when either is unknown.
+func Dir(cfg, base string) string {
+	if cfg == "" || base == "" {
+		return ""
+	}
+	return pathname.Join(pathname.Join(pathname.Join(cfg, "projects"), Of(base)), "memory")
+}
+
+// Folder is a memory folder a settings file moves auto memory to. Project:
+// the project's settings name it.
+type Folder struct {
+	Path    string
+	Project bool
+}
+
+// MovedBy reads the user's settings (in cfg) and the project's (in
+// project/.claude, project "" for none). It gives each folder their
+// autoMemoryDirectory names (Moved). Each file that names one counts:
+// watching more than the client loads is safe. A file not read whole, or
+// not JSON, names none; it is a candidate of its own, told as such.
+func MovedBy(cfg, project, home string) []Folder {
+	dirs := [][2]string{{cfg, "."}}
+	if project != "" {
+		dirs = append(dirs, [2]string{project, ".claude"})
+	}
+	var out []Folder
+	for i, d := range dirs {
+		reads, _ := walker.ReadFiles(d[0], d[1], []string{"settings.json", "settings.local.json"}[:1+i], config.MaxJSON)
+		for _, r := range reads {
+			if r.Missing || r.Reason != 0 {
+				continue
+			}
+			if ex := config.WholeJSON(r.Data, int64(len(r.Data))); len(ex.Anomalies) == 0 {
+				if m := Moved(ex.Canonical, home); m != "" {
+					out = append(out, Folder{Path: m, Project: i == 1})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Moved is the folder a settings file's autoMemoryDirectory moves auto
+// memory to, "" when none. Claude Code 2.1.332 takes an absolute path, or
+// one under "~/", from user, project and local settings, and ignores a
+// relative one (e2e TestAMovedMemoryFolderIsWatched). The path is kept as
+// given. settings is the file's canonical JSON.
+func Moved(settings []byte, home string) string {
+	var s struct {
+		Dir *string `json:"autoMemoryDirectory"`
+	}
+	if json.Unmarshal(settings, &s) != nil || s.Dir == nil {
+		return ""
+	}
+	switch d := *s.Dir; {
+	case strings.HasPrefix(d, "/"):
+		return d
+	case strings.HasPrefix(d, "~/") && len(d) > 2 && strings.HasPrefix(home, "/"):
+		return pathname.Join(home, d[2:])
+	}
+	return ""
+}
 
 // Of is Claude Code's folder name for a project path. Each UTF-16
 // unit outside [a-zA-Z0-9] becomes '-'. A key over 200 is cut, and the

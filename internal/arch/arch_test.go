@@ -30,7 +30,7 @@ var layer = map[string]int{
 	"gate/shellcmd":      0,
 	"internal/safefile":  1,
 	"claude/cmdline":     1,
-	"claude/memkey":      0,
+	"claude/memkey":      3,
 	"internal/arch":      1,
 
 	// What a tree is: manifests, digests, the walk, events.
