@@ -1,18 +1,22 @@
 package claude
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestTheMemoryFolderIsKeyedByTheRepositorysTopElseTheProject(t *testing.T) {
 	for _, tc := range []struct {
 		p    Places
-		want string
+		want []string
 	}{
-		{Places{Config: "/h/.claude", Project: "/r/p/sub", top: "/r/p"}, "/h/.claude/projects/-r-p/memory"},
-		{Places{Config: "/h/.claude", Project: "/r/p/sub"}, "/h/.claude/projects/-r-p-sub/memory"},
-		{Places{Config: "/h/.claude"}, ""},
-		{Places{Project: "/p"}, ""},
+		{Places{Config: "/h/.claude", Project: "/r/p/sub", top: "/r/p"}, []string{"/h/.claude/projects/-r-p/memory"}},
+		{Places{Config: "/h/.claude", Project: "/r/p/sub"}, []string{"/h/.claude/projects/-r-p-sub/memory"}},
+		{Places{Config: "/h/.claude", Project: "/p", RemoteMemory: "/rm"}, []string{"/h/.claude/projects/-p/memory", "/rm/projects/-p/memory"}},
+		{Places{Config: "/h/.claude"}, nil},
+		{Places{Project: "/p"}, nil},
 	} {
-		if got := tc.p.MemoryDir(); got != tc.want {
+		if got := tc.p.MemoryDirs(); !slices.Equal(got, tc.want) {
 			t.Errorf("%+v: memory folder %q, want %q", tc.p, got, tc.want)
 		}
 	}

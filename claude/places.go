@@ -44,8 +44,9 @@ type Places struct {
 	// Markets maps each known marketplace to the marketplace.json its
 	// plugins' entries are read from (marketFiles).
 	Markets map[string]string
-	// Memory are the folders settings move auto memory to (memkey.MovedBy).
-	Memory []memkey.Folder
+	// Memory: auto memory moved by settings; RemoteMemory: Config's stand-in.
+	Memory       []memkey.Folder
+	RemoteMemory string
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
@@ -95,6 +96,7 @@ func Locate(env Env, projectHint string) (Places, error) {
 			p.Managed = v
 		}
 	}
+	p.RemoteMemory = memkey.Remote(env.Getenv)
 	if v, ok := env.Getenv("CLAUDE_CONFIG_DIR"); ok && strings.HasPrefix(v, "/") {
 		p.ClaudeJSON = v
 	}
@@ -379,7 +381,7 @@ func (p Places) Roots() []Root {
 	if p.Project != "" {
 		add(Root{Path: pathname.Join(pcfg, "workflows"), Scope: Project, Kind: Workflows})
 	}
-	if m := p.MemoryDir(); m != "" && p.Project != "" {
+	for _, m := range p.MemoryDirs() {
 		add(Root{Path: m, Scope: Project, Kind: Config, Names: []string{"MEMORY.md"}})
 	}
 	for _, m := range p.Memory {

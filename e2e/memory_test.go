@@ -196,26 +196,34 @@ func TestAMovedMemoryFolderIsWatched(t *testing.T) {
 		{"absolute", "{root}/moved", "moved"},
 		{"under home", "~/moved", "home/moved"},
 		{"relative: not read", "moved", "proj/moved"},
+		// $CLAUDE_CODE_REMOTE_MEMORY_DIR stands for the config folder.
+		{"remote", "", "remote/projects/{key}/memory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			bothWays(t, "told", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
 				w := NewWorld(t)
-				w.Write("proj/.claude/settings.json", `{"autoMemoryDirectory":"`+strings.ReplaceAll(tc.value, "{root}", w.Root)+`"}`)
-				w.Write(tc.folder+"/MEMORY.md", first+"\n")
+				run := Run{Prompt: "hello"}
+				if tc.value != "" {
+					w.Write("proj/.claude/settings.json", `{"autoMemoryDirectory":"`+strings.ReplaceAll(tc.value, "{root}", w.Root)+`"}`)
+				} else {
+					run.Env = []string{"CLAUDE_CODE_REMOTE_MEMORY_DIR=" + filepath.Join(w.Root, "remote")}
+				}
+				folder := strings.ReplaceAll(tc.folder, "{key}", plainKey(w.Project))
+				w.Write(folder+"/MEMORY.md", first+"\n")
 				w.Install()
 				m := model(t, nil)
-				noTrouble(t, w.Claude(m, Run{Prompt: "hello"}))
+				noTrouble(t, w.Claude(m, run))
 				read := !strings.HasPrefix(tc.name, "relative")
 				if m.Sent(first) != read {
 					t.Fatalf("the client sent the moved MEMORY.md: %v, want %v", m.Sent(first), read)
 				}
-				w.Write(tc.folder+"/MEMORY.md", changed+"\n")
+				w.Write(folder+"/MEMORY.md", changed+"\n")
 				if uninstall {
 					w.MustSkillwire(nil, "hook", "uninstall", "--yes")
 				}
 				m = model(t, nil)
-				noTrouble(t, w.Claude(m, Run{Prompt: "hello"}))
+				noTrouble(t, w.Claude(m, run))
 				adv := advisory(m)
 				told := strings.Contains(adv, `instructions "MEMORY.md"`) && strings.Contains(adv, "changed")
 				if want := read && !uninstall; told != want || m.Sent(changed) != read {

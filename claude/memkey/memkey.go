@@ -22,6 +22,28 @@ func Dir(cfg, base string) string {
 	return pathname.Join(pathname.Join(pathname.Join(cfg, "projects"), Of(base)), "memory")
 }
 
+// Remote is $CLAUDE_CODE_REMOTE_MEMORY_DIR when absolute, else "". It
+// stands for the config folder in the memory folder's path (2.1.332; e2e
+// TestAMovedMemoryFolderIsWatched).
+func Remote(getenv func(string) (string, bool)) string {
+	if v, ok := getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR"); ok && strings.HasPrefix(v, "/") {
+		return v
+	}
+	return ""
+}
+
+// Dirs are the memory folders of the project at base in each config
+// folder of cfgs that is not "".
+func Dirs(base string, cfgs ...string) []string {
+	var out []string
+	for _, c := range cfgs {
+		if d := Dir(c, base); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Folder is a memory folder a settings file moves auto memory to. Project:
 // the project's settings name it.
 type Folder struct {
