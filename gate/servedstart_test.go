@@ -72,6 +72,12 @@ func TestATopLevelSkillIsJudgedOnTheCopyTheStartKept(t *testing.T) {
 			tr.write(foo, fooEvil)
 			tr.write(foo, fooV1)
 		}, Deny},
+		{"changed at the start, put back, then a compaction's start", Strict, func(tr *tree, foo string) {
+			tr.write(foo, fooEvil)
+			tr.start("s1", tr.walk())
+			tr.write(foo, fooV1)
+			tr.start("s1", tr.walk()) // SessionStart(compact): the same process
+		}, Deny},
 		{"control: untouched", Strict, func(tr *tree, _ string) { tr.start("s1", tr.walk()) }, None},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,6 +112,9 @@ func TestATopLevelSkillWithNoCopyKeptIsAskedOnceTheStartKeptAny(t *testing.T) {
 			tr.start("s1", tr.walk())
 			tr.write(filepath.Join(tr.cfg, "skills", "bar", "SKILL.md"), "---\nname: bar\n---\nBAR\n")
 			tr.record(tr.deliver()["global/bar"], verdict.Safe)
+		}, "s1", Ask},
+		{"marked, its keep never made", func(tr *tree) {
+			must(tr.t, served.MarkStart(storeOptions(context.Background(), tr.env.Store), "s1", tr.env.Now))
 		}, "s1", Ask},
 		{"another session's start", func(tr *tree) { tr.start("s2", tr.walk()) }, "s1", None},
 		{"no session id", func(tr *tree) { tr.start("s1", tr.walk()) }, "", None},

@@ -68,6 +68,7 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	defer cancelRecord()
 	records := startRecordCheck(recordChecker(s.Places))
 
+	markStart(s)
 	// The store is never held during the walk.
 	walkCtx, cancel := context.WithTimeout(ctx, s.WalkTimeout)
 	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
@@ -110,10 +111,22 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	return adv, err
 }
 
+// markStart marks the session as started before its walk. If what the
+// client serves is then not kept, its uses are asked, not judged on the
+// disk alone (served.MarkStart).
+func markStart(s Start) {
+	if s.Session == "" {
+		return
+	}
+	if err := served.MarkStart(s.Store, s.Session, time.Now().UTC()); err != nil {
+		s.Log.Warn().Err(err).Msg("session-start: not marked; if its copies are not kept either, its uses are judged on the disk")
+	}
+}
+
 // keepServed keeps, for the session, what its start observed of the
 // folders the client serves as read at its start (served.KeepStart). The
-// gate judges those skills' uses on that copy. Not kept, they are judged
-// on the disk alone, as before the start kept them: it is logged.
+// gate judges those skills' uses on that copy. Not kept, the session's
+// mark leaves them asked; it is logged.
 func keepServed(s Start, obs []baseline.Observation, now time.Time) {
 	if s.Session == "" {
 		return

@@ -1,6 +1,7 @@
 package hookstate
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -49,8 +50,8 @@ type ServedFolder struct {
 
 // Served is what one session's client read of skills folders.
 type Served struct {
+	At      time.Time      `json:"at"` // first: pruning reads only this
 	Folders []ServedFolder `json:"folders,omitempty"`
-	At      time.Time      `json:"at"`
 	// Start: the session's start kept the folders the client read then
 	// (KeepStart): the top-level skills folders and the plugins.
 	Start bool `json:"start,omitempty"`
@@ -195,25 +196,54 @@ func validFolderKept(f ServedFolder) bool {
 	return true
 }
 
+// MarkStart marks session as started under skillwire, before its start
+// keeps anything. A start whose keep then fails leaves the mark: its uses
+// are asked, never judged on the disk alone. A record kept before stays.
+func (ss SessionServed) MarkStart(session string, now time.Time) error {
+	if !validToken(session, MaxSessionLen) {
+		return ErrToolUseID
+	}
+	s, err := ss.Of(session)
+	if err != nil || s.Start {
+		return err // a record not read stays as it is: its uses are asked
+	}
+	s.Start = true
+	return ss.put(session, s, now)
+}
+
 // KeepStart keeps what session's client read at its start: folders, each
-// a top-level skills folder or plugins folder. It replaces all kept before.
-// A start is a new client process, which has read no nested folder yet.
-// Past MaxServedFolders the rest are not kept: their uses are asked.
+// a top-level skills folder or plugins folder. A skill kept before for the
+// session stays: a SessionStart also fires at a compaction, a /clear and
+// a resume, when the client may serve what it read before (e2e pins none
+// of them). A skill changed since is then asked, never passed. Past the
+// bounds the rest are not kept: their uses are asked.
 func (ss SessionServed) KeepStart(session string, folders []ServedFolder, now time.Time) (Served, error) {
 	if !validToken(session, MaxSessionLen) {
 		return Served{}, ErrToolUseID
 	}
-	s := Served{Start: true}
-	kept, room := map[string]bool{}, MaxServedTotal
 	for _, f := range folders {
 		if !validFolderKept(f) {
 			return Served{}, ErrServed
 		}
-		if !kept[f.Path] && len(s.Folders) < MaxServedFolders {
-			kept[f.Path] = true
-			b := boundFolder(f, room)
-			room -= len(b.Skills)
-			s.Folders = append(s.Folders, b)
+	}
+	s, err := ss.Of(session)
+	if err != nil {
+		return Served{}, err // not read: its uses are asked, so it stays
+	}
+	s.Start = true
+	at := make(map[string]int, len(s.Folders))
+	for i, f := range s.Folders {
+		at[f.Path] = i
+	}
+	for _, f := range folders {
+		i, ok := at[f.Path]
+		switch {
+		case ok:
+			old := s.Folders[i]
+			s.Folders[i] = boundFolder(ServedFolder{Path: f.Path, Skills: append(slices.Clip(old.Skills), f.Skills...), Unknown: cmp.Or(old.Unknown, f.Unknown)}, s.room()+len(old.Skills))
+		case len(s.Folders) < MaxServedFolders:
+			at[f.Path] = len(s.Folders)
+			s.Folders = append(s.Folders, boundFolder(f, s.room()))
 		}
 	}
 	return s, ss.put(session, s, now)

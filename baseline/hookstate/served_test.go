@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/baseline/internal/storefile"
 	"github.com/skillwire/skillwire/snapshot"
 	bolt "go.etcd.io/bbolt"
 )
 
-// servedID is a minted id's shape, one for each i below 26*26.
 // servedID is the i-th of 32,768 distinct ids.
 func servedID(i int) string {
 	const b32 = "abcdefghijklmnopqrstuvwxyz234567"
@@ -165,7 +165,11 @@ func TestServedCopiesAreValidated(t *testing.T) {
 // replaces one skill of a folder the start kept, or adds it; a folder the
 // start did not keep gains nothing, nor does a session whose start kept
 // nothing.
-func TestAStartReplacesAllKeptAndAReloadOneSkill(t *testing.T) {
+// A second SessionStart of a session (a compaction, a /clear, a resume)
+// keeps what the first kept: the client may still serve it. A reload
+// keeps one skill again. TestASecondStartOfASessionKeepsWhatTheFirstKept
+// holds the rest.
+func TestAStartKeepsWhatWasKeptAndAReloadOneSkill(t *testing.T) {
 	st := openNew(t)
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	one, two := snapshot.Hash{1}, snapshot.Hash{2}
@@ -182,8 +186,8 @@ func TestAStartReplacesAllKeptAndAReloadOneSkill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := s.Folder(nested); ok || !s.Start {
-			t.Errorf("the start kept the folders before: %+v", s)
+		if _, ok := s.Folder(nested); !ok || !s.Start {
+			t.Errorf("the start dropped the folders kept before: %+v", s)
 		}
 		if s, err = ss.Reload("s1", top, ServedSkill{ID: servedID(1), Digest: &two}, now); err != nil {
 			t.Fatal(err)
@@ -264,5 +268,80 @@ func TestAStartKeepsARealHomeWholeAndPastTheTotalBoundUnknown(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A compaction fires SessionStart in the same process, which still serves
+// what it read. The second start must not replace the first copy with the
+// disk's: the put-back bytes would pass while the first copy runs. A skill
+// new at the second start is added. A record that cannot be read is left
+// as it is (its uses are asked). MarkStart marks a session before its keep,
+// so a keep that fails leaves uses asked.
+func TestASecondStartOfASessionKeepsWhatTheFirstKept(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	bad, good := snapshot.Hash{1}, snapshot.Hash{2}
+	const top = "/h/.claude/skills"
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if err := ss.MarkStart("s1", now); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := ss.Of("s1"); err != nil || !s.Start || len(s.Folders) != 0 {
+			t.Fatalf("marked: %+v %v", s, err)
+		}
+		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &bad}}}}, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := ss.MarkStart("s1", now); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &good}, {ID: servedID(2), Digest: &good}}}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := s.Folder(top)
+		first, ok1 := f.Skill(servedID(1))
+		added, ok2 := f.Skill(servedID(2))
+		if !ok1 || *first.Digest != bad || !ok2 || *added.Digest != good {
+			t.Errorf("after the second start: %+v", s)
+		}
+		b := tx.Bucket(bucketSessionServed)
+		if err := b.Put([]byte("s2"), []byte(`{"at":"2026-12-01T00:00:00Z","folders":7}`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ss.KeepStart("s2", []ServedFolder{{Path: top}}, now); !errors.Is(err, storefile.ErrCorrupt) {
+			t.Errorf("a start over a record not read: %v", err)
+		}
+		if err := ss.MarkStart("s2", now); !errors.Is(err, storefile.ErrCorrupt) {
+			t.Errorf("a mark over a record not read: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Pruning reads a record's "at" without reading the rest: first, or after
+// other keys (older records put it last). A record without one, or that is
+// no object, has none.
+func TestARecordsAtIsReadUpToItsKey(t *testing.T) {
+	want := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		v  string
+		ok bool
+	}{
+		{`{"at":"2026-12-01T00:00:00Z","folders":[{"path":"/x"}]}`, true},
+		{`{"folders":[{"path":"/x"}],"at":"2026-12-01T00:00:00Z"}`, true},
+		{`{"folders":[]}`, false},
+		{`[]`, false},
+		{`{"at":7}`, false},
+		{``, false},
+	} {
+		at, ok := recordAt([]byte(tc.v))
+		if ok != tc.ok || ok && !at.Equal(want) {
+			t.Errorf("recordAt(%s) = %v %v, want ok %v", tc.v, at, ok, tc.ok)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package hookstate
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,6 +139,30 @@ func (sd SessionDirs) update(session string, now time.Time, change func(*Session
 	return f, b.Put([]byte(session), v)
 }
 
+// recordAt is the "at" of a session record, read up to that key: a
+// record that puts it first (Served does) is not read whole. ok is false
+// when it cannot be read.
+func recordAt(v []byte) (at time.Time, ok bool) {
+	d := json.NewDecoder(bytes.NewReader(v))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return time.Time{}, false
+	}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return time.Time{}, false
+		}
+		if k == "at" {
+			return at, d.Decode(&at) == nil
+		}
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return time.Time{}, false
+		}
+	}
+	return time.Time{}, false
+}
+
 // pruneSessions drops the sessions of bucket b (session-dirs or
 // session-plugins) older than sessionTTL. It drops the oldest while
 // maxSessions others than keep are kept. A session that cannot be read goes
@@ -153,14 +178,12 @@ func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 	// the following entry. That would keep every other old session.
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		var f struct {
-			At time.Time `json:"at"`
-		}
+		at, ok := recordAt(v)
 		switch {
-		case json.Unmarshal(v, &f) == nil && now.Sub(f.At) > sessionTTL:
+		case ok && now.Sub(at) > sessionTTL:
 			old = append(old, slices.Clone(k))
 		case string(k) != keep:
-			ks = append(ks, kept{string(k), f.At})
+			ks = append(ks, kept{string(k), at})
 		}
 	}
 	for _, k := range old {

@@ -99,6 +99,15 @@ func KeepStart(o baseline.Options, session string, obs []baseline.Observation, n
 	})
 }
 
+// MarkStart marks session as started under skillwire, before its walk
+// (hookstate.MarkStart). A keep that then fails leaves its uses asked.
+func MarkStart(o baseline.Options, session string, now time.Time) error {
+	if session == "" {
+		return errors.New("served: a session start without a session")
+	}
+	return baseline.Update(o, func(tx *baseline.Tx) error { return tx.SessionServed().MarkStart(session, now) })
+}
+
 // ReloadOf is a ConfigChange (source skills) of the file Path that was not
 // blocked: the client's watcher reads its skill again after it.
 type ReloadOf struct {
