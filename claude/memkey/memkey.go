@@ -33,12 +33,15 @@ func Remote(getenv func(string) (string, bool)) string {
 }
 
 // Dirs are the memory folders of the project at base in each config
-// folder of cfgs that is not "".
+// folder of cfgs that is not "". base is the repository's top, else the
+// project. A linked worktree's main repository is keyed too (Bases).
 func Dirs(base string, cfgs ...string) []string {
 	var out []string
-	for _, c := range cfgs {
-		if d := Dir(c, base); d != "" {
-			out = append(out, d)
+	for _, b := range Bases(base) {
+		for _, c := range cfgs {
+			if d := Dir(c, b); d != "" {
+				out = append(out, d)
+			}
 		}
 	}
 	return out
