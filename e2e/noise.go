@@ -17,7 +17,7 @@ var readNoise = []noiseEntry{
 	{"{config}/session-env", "the environment a session's hooks exported, kept per session id"},
 	{"{config}/session-env/**", "the environment a session's hooks exported (CLAUDE_ENV_FILE)"},
 	{"{config}/projects", "transcripts, one folder per project"},
-	{"{config}/projects/**", "a project's transcripts, sidechains, tool results and workflow journals, written by the client; its memory folder's MEMORY.md is watched (claude.Places.MemoryDir)"},
+	{"{config}/projects/**", "a project's transcripts, sidechains, tool results and workflow journals, written by the client; its memory folder's MEMORY.md is a load place (loadPlacesInNoise)"},
 	{"{config}/shell-snapshots/**", "the client's snapshot of the person's shell functions and aliases"},
 	{"{config}/shell-snapshots", "the client's snapshots of the shell"},
 	{"{config}/todos/**", "the todo lists the model kept"},
@@ -64,6 +64,12 @@ var readNoise = []noiseEntry{
 	{"**/.git/**", "git internals: the client reads the branch and status for its prompt"},
 	{"**/.git", "git internals"},
 	{"**/node_modules/**", "a package folder: the client reads it only as a tool's input"},
+}
+
+// loadPlacesInNoise are load places within readNoise's patterns. The
+// noise never covers them: the oracle holds them to skillwire's watch.
+var loadPlacesInNoise = []noiseEntry{
+	{"{config}/projects/*/memory/MEMORY.md", "the default memory folder's index, sent at the session start (TestMemoryMDIsSentAtSessionStartFromTheFolderOfTheRepositorysTop)"},
 }
 
 // hookOnly are load places only a skillwire hook hears of, during its

@@ -334,7 +334,7 @@ func judge(reads []access, client string, wd *watched, anchors map[string]string
 			gapsSeen.add(n)
 			continue
 		}
-		if matchNoise(hookOnly, p, calls[p], anchors) == nil && matchNoise(readNoise, p, calls[p], anchors) == nil {
+		if matchNoise(hookOnly, p, calls[p], anchors) == nil && readNoiseOf(p, calls[p], anchors) == nil {
 			v.Uncovered = append(v.Uncovered, label)
 		}
 	}
@@ -380,6 +380,15 @@ func (g *gapCounts) String() string {
 type noiseEntry struct {
 	Pattern string
 	Why     string
+}
+
+// readNoiseOf is the entry of readNoise matching p, read by calls, or nil. A
+// load place within the noise (loadPlacesInNoise) is none.
+func readNoiseOf(p string, calls []string, anchors map[string]string) *noiseEntry {
+	if matchNoise(loadPlacesInNoise, p, calls, anchors) != nil {
+		return nil
+	}
+	return matchNoise(readNoise, p, calls, anchors)
 }
 
 // matchNoise is the first entry of list matching p, read by calls, or

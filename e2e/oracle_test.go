@@ -128,6 +128,23 @@ func TestNoisePatternsMatchByComponent(t *testing.T) {
 	}
 }
 
+// The default memory folder's MEMORY.md lies within the transcripts'
+// noise, and the noise never covers it; the memory folder's other files
+// stay noise (the model reads them with its tools).
+func TestTheNoiseLeavesTheMemoryIndexToTheWatch(t *testing.T) {
+	a := map[string]string{"config": "/w/home/.claude", "home": "/w/home", "root": "/w"}
+	for p, noisy := range map[string]bool{
+		"/w/home/.claude/projects/-w-proj/memory/MEMORY.md":   false,
+		"/w/home/.claude/projects/-w-proj/memory/topic.md":    true,
+		"/w/home/.claude/projects/-w-proj/1.jsonl":            true,
+		"/w/home/.claude/projects/-w-proj/x/memory/MEMORY.md": true,
+	} {
+		if got := readNoiseOf(p, []string{"openat"}, a) != nil; got != noisy {
+			t.Errorf("%s: noise %v, want %v", p, got, noisy)
+		}
+	}
+}
+
 // The matcher on a laid-out world: its roots cover candidates and the folders
 // above them, not a file beside them. A path out of scope is not judged.
 func TestTheOracleNamesWhatNoRootHolds(t *testing.T) {
