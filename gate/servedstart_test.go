@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestATopLevelSkillIsJudgedOnTheCopyTheStartKept(t *testing.T) {
 }
 
 // What no start kept is asked once the start kept anything: a skill that
-// appeared after it. A record that does not decode is asked too
+// appeared after it, or all of a session whose record was let go. A record that does not decode is asked too
 // (TestACopyThatCannotBeReadIsAsked). A session whose
 // start kept nothing (started before the hooks were installed, or a hook
 // input with no session) is judged on the disk alone, as before issue 31:
@@ -115,6 +116,13 @@ func TestATopLevelSkillWithNoCopyKeptIsAskedOnceTheStartKeptAny(t *testing.T) {
 		}, "s1", Ask},
 		{"marked, its keep never made", func(tr *tree) {
 			must(tr.t, served.MarkStart(storeOptions(context.Background(), tr.env.Store), "s1", tr.env.Now))
+		}, "s1", Ask},
+		{"its record let go after 256 later starts", func(tr *tree) {
+			tr.start("s1", tr.walk())
+			o := storeOptions(context.Background(), tr.env.Store)
+			for i := range 256 {
+				must(tr.t, served.MarkStart(o, fmt.Sprintf("later-%d", i), tr.env.Now.Add(time.Duration(i+1)*time.Second)))
+			}
 		}, "s1", Ask},
 		{"another session's start", func(tr *tree) { tr.start("s2", tr.walk()) }, "s1", None},
 		{"no session id", func(tr *tree) { tr.start("s1", tr.walk()) }, "", None},

@@ -85,10 +85,11 @@ type SessionServed struct{ tx *bolt.Tx }
 func SessionServedOf(tx *bolt.Tx) SessionServed { return SessionServed{tx} }
 
 // Of is what session's client read; the zero value when nothing was kept.
+// A record let go is a start with nothing kept: its uses are asked.
 // A record that does not decode, or holds what Keep never writes, is
 // storefile.ErrCorrupt.
 func (ss SessionServed) Of(session string) (Served, error) {
-	return sessionRecord(ss.tx, bucketSessionServed, session, "session served copies", validServed)
+	return sessionRecord(ss.tx, bucketSessionServed, session, "session served copies", validServed, Served{Start: true})
 }
 
 // Folder is what was kept of the folder at path.
@@ -153,7 +154,7 @@ func (ss SessionServed) put(session string, s Served, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if err := pruneSessions(b, session, now); err != nil {
+	if err := pruneSessions(b, bucketSessionServed, session, now); err != nil {
 		return err
 	}
 	s.At = now

@@ -345,3 +345,77 @@ func TestARecordsAtIsReadUpToItsKey(t *testing.T) {
 		}
 	}
 }
+
+// A session whose record was let go (past maxSessions later starts, or
+// its age) reads as a start with nothing kept: its uses are asked, never
+// judged on the disk alone. A session never kept still reads as none, and
+// few of them share the marks of those let go.
+func TestAServedRecordLetGoReadsAsAStartKeptNothing(t *testing.T) {
+	st := openNew(t)
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if _, err := ss.KeepStart("long", []ServedFolder{{Path: "/h/.claude/skills", Skills: []ServedSkill{{ID: servedID(1)}}}}, t0); err != nil {
+			return err
+		}
+		for i := range maxSessions + 50 {
+			if err := ss.MarkStart(fmt.Sprintf("s%d", i), t0.Add(time.Duration(i+1)*time.Second)); err != nil {
+				return err
+			}
+		}
+		s, err := ss.Of("long")
+		if err != nil || !s.Start || len(s.Folders) != 0 {
+			t.Errorf("a record let go reads %+v %v, want a start with nothing kept", s, err)
+		}
+		if s, _ := ss.Of(fmt.Sprintf("s%d", maxSessions+49)); !s.Start {
+			t.Error("the newest session was let go")
+		}
+		marked := 0
+		for i := range 1000 {
+			if s, _ := ss.Of(fmt.Sprintf("never-%d", i)); s.Start {
+				marked++
+			}
+		}
+		if marked > 10 {
+			t.Errorf("%d of 1000 sessions never kept read as let go", marked)
+		}
+		// A start again after its record went keeps anew, and the uses of
+		// what it keeps are judged on it.
+		s, err = ss.KeepStart("long", []ServedFolder{{Path: "/h/.claude/skills", Skills: []ServedSkill{{ID: servedID(2)}}}}, t0.Add(time.Hour))
+		if _, ok := s.Folders[0].Skill(servedID(2)); err != nil || !ok || !s.Start {
+			t.Errorf("a start after the let-go kept %+v %v", s, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A filter not of skillwire's size marks every session let go: what was
+// let go is not known. Marking more keeps it so.
+func TestALetGoFilterNotReadMarksEverySession(t *testing.T) {
+	st := openNew(t)
+	err := st.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketLetGo)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(bucketSessionServed, []byte("short")); err != nil {
+			return err
+		}
+		if s, _ := SessionServedOf(tx).Of("any"); !s.Start {
+			t.Error("a filter not read marks nothing")
+		}
+		if err := markLetGo(tx, bucketSessionServed, [][]byte{[]byte("x")}); err != nil {
+			return err
+		}
+		if !letGo(tx, bucketSessionServed, "other") || letGo(tx, bucketSessionDirs, "other") {
+			t.Error("a filter not read was remade empty, or marked another bucket's")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

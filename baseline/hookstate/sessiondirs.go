@@ -42,6 +42,10 @@ const (
 // UnknownTooMany is a session's Unknown past MaxSessionDirs.
 const UnknownTooMany = "more folders were added than skillwire keeps"
 
+// UnknownLetGo is a session's Unknown when its record was let go: too
+// many sessions since, or too long ago.
+const UnknownLetGo = "skillwire let go what it kept of this session: too many sessions since, or too long ago"
+
 // ErrSessionDir: a folder or reason skillwire does not keep. A folder is kept
 // as an absolute UTF-8 path of at most 4096 bytes, without NUL. A reason must
 // be printable.
@@ -59,21 +63,26 @@ func SessionDirsOf(tx *bolt.Tx) SessionDirs { return SessionDirs{tx} }
 // Of is what session added; the zero value when nothing.
 func (sd SessionDirs) Of(session string) (SessionFolders, error) {
 	return sessionRecord(sd.tx, bucketSessionDirs, session, "session folders",
-		func(f *SessionFolders) bool { return len(f.Dirs) <= MaxSessionDirs })
+		func(f *SessionFolders) bool { return len(f.Dirs) <= MaxSessionDirs }, SessionFolders{Unknown: UnknownLetGo})
 }
 
 // sessionRecord is session's record in bucket, decoded strictly and checked
 // by ok. It is the zero value when there is none, or the session id is not
-// one skillwire keeps. It is storefile.ErrCorrupt, naming what, when it does
+// one skillwire keeps; gone when it was let go (letgo.go). It is storefile.ErrCorrupt, naming what, when it does
 // not decode or ok refuses it.
-func sessionRecord[T any](tx *bolt.Tx, bucket []byte, session, what string, ok func(*T) bool) (T, error) {
+func sessionRecord[T any](tx *bolt.Tx, bucket []byte, session, what string, ok func(*T) bool, gone T) (T, error) {
 	var rec T
-	b := tx.Bucket(bucket)
-	if b == nil || !validToken(session, MaxSessionLen) {
+	if !validToken(session, MaxSessionLen) {
 		return rec, nil
 	}
-	v := b.Get([]byte(session))
+	var v []byte
+	if b := tx.Bucket(bucket); b != nil {
+		v = b.Get([]byte(session))
+	}
 	if v == nil {
+		if letGo(tx, bucket, session) {
+			return gone, nil
+		}
 		return rec, nil
 	}
 	if err := storefile.DecodeStrict(v, &rec); err != nil || !ok(&rec) {
@@ -127,7 +136,7 @@ func (sd SessionDirs) update(session string, now time.Time, change func(*Session
 	if err != nil {
 		return SessionFolders{}, err
 	}
-	if err := pruneSessions(b, session, now); err != nil {
+	if err := pruneSessions(b, bucketSessionDirs, session, now); err != nil {
 		return SessionFolders{}, err
 	}
 	change(&f)
@@ -166,8 +175,9 @@ func recordAt(v []byte) (at time.Time, ok bool) {
 // pruneSessions drops the sessions of bucket b (session-dirs or
 // session-plugins) older than sessionTTL. It drops the oldest while
 // maxSessions others than keep are kept. A session that cannot be read goes
-// first: until then it is kept like the others.
-func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
+// first: until then it is kept like the others. Each session dropped is
+// marked let go from the bucket named name (markLetGo).
+func pruneSessions(b *bolt.Bucket, name []byte, keep string, now time.Time) error {
 	type kept struct {
 		key string
 		at  time.Time
@@ -186,17 +196,15 @@ func pruneSessions(b *bolt.Bucket, keep string, now time.Time) error {
 			ks = append(ks, kept{string(k), at})
 		}
 	}
+	slices.SortFunc(ks, func(a, b kept) int { return a.at.Compare(b.at) })
+	for len(ks) >= maxSessions {
+		old = append(old, []byte(ks[0].key))
+		ks = ks[1:]
+	}
 	for _, k := range old {
 		if err := b.Delete(k); err != nil {
 			return err
 		}
 	}
-	slices.SortFunc(ks, func(a, b kept) int { return a.at.Compare(b.at) })
-	for len(ks) >= maxSessions {
-		if err := b.Delete([]byte(ks[0].key)); err != nil {
-			return err
-		}
-		ks = ks[1:]
-	}
-	return nil
+	return markLetGo(b.Tx(), name, old)
 }

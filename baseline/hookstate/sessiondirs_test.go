@@ -64,7 +64,7 @@ func TestTheFoldersASessionAddedAreKeptBoundedAndValidated(t *testing.T) {
 }
 
 // Old sessions go, and no more than maxSessions are kept. The oldest go
-// first, the one being kept never.
+// first, the one being kept never. One let go reads as unknown.
 func TestSessionFoldersArePruned(t *testing.T) {
 	st := openNew(t)
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -75,8 +75,8 @@ func TestSessionFoldersArePruned(t *testing.T) {
 				return err
 			}
 		}
-		if f, _ := sd.Of("s0"); len(f.Dirs) != 0 {
-			t.Error("the oldest session was kept past the bound")
+		if f, _ := sd.Of("s0"); len(f.Dirs) != 0 || f.Unknown != UnknownLetGo {
+			t.Errorf("the oldest session, let go past the bound, reads %+v", f)
 		}
 		if f, _ := sd.Of(fmt.Sprintf("s%d", maxSessions+9)); len(f.Dirs) != 1 {
 			t.Error("the newest session was dropped")

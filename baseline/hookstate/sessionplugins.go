@@ -54,10 +54,10 @@ type SessionPlugins struct{ tx *bolt.Tx }
 func SessionPluginsOf(tx *bolt.Tx) SessionPlugins { return SessionPlugins{tx} }
 
 // Of is what session's start observed. Kept is false when nothing was kept,
-// or the session id is not one skillwire keeps.
+// or the session id is not one skillwire keeps. A record let go is Unknown.
 func (sp SessionPlugins) Of(session string) (StartPlugins, error) {
 	return sessionRecord(sp.tx, bucketSessionPlugins, session, "session plugins",
-		func(p *StartPlugins) bool { return p.Kept && len(p.Names) <= MaxSessionPlugins })
+		func(p *StartPlugins) bool { return p.Kept && len(p.Names) <= MaxSessionPlugins }, StartPlugins{Kept: true, Unknown: true})
 }
 
 // Keep adds names (the inline plugins a start of session observed) to those
@@ -81,7 +81,7 @@ func (sp SessionPlugins) Keep(session string, names []string, unknown bool, now 
 	if err != nil {
 		return StartPlugins{}, err
 	}
-	if err := pruneSessions(b, session, now); err != nil {
+	if err := pruneSessions(b, bucketSessionPlugins, session, now); err != nil {
 		return StartPlugins{}, err
 	}
 	p.Kept, p.At = true, now
