@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 		case "refuses":
 			fmt.Printf(`{"said":%q}`, "no: "+req["ask"])
 			os.Exit(1)
+		case "tail":
+			fmt.Printf(`{"said":%q}`, ownTail())
+			os.Exit(0)
 		}
 		fmt.Printf(`{"said":%q}`, "yes: "+req["ask"])
 		os.Exit(0)
