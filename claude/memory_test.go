@@ -3,6 +3,8 @@ package claude
 import (
 	"slices"
 	"testing"
+
+	"github.com/skillwire/skillwire/claude/memkey"
 )
 
 func TestTheMemoryFolderIsKeyedByTheRepositorysTopElseTheProject(t *testing.T) {
@@ -12,7 +14,7 @@ func TestTheMemoryFolderIsKeyedByTheRepositorysTopElseTheProject(t *testing.T) {
 	}{
 		{Places{Config: "/h/.claude", Project: "/r/p/sub", top: "/r/p"}, []string{"/h/.claude/projects/-r-p/memory"}},
 		{Places{Config: "/h/.claude", Project: "/r/p/sub"}, []string{"/h/.claude/projects/-r-p-sub/memory"}},
-		{Places{Config: "/h/.claude", Project: "/p", RemoteMemory: "/rm"}, []string{"/h/.claude/projects/-p/memory", "/rm/projects/-p/memory"}},
+		{Places{Config: "/h/.claude", Project: "/p", MemoryEnv: memkey.Env{Remote: "/rm"}}, []string{"/h/.claude/projects/-p/memory", "/rm/projects/-p/memory"}},
 		{Places{Config: "/h/.claude"}, nil},
 		{Places{Project: "/p"}, nil},
 	} {
@@ -35,6 +37,23 @@ func TestMemoryMDIsAnInstructionCandidateOfTheProjectsMemoryFolderAlone(t *testi
 		{"/p", "MEMORY.md", ""},
 		{"/p/.claude", "MEMORY.md", ""},
 		{"/h/.claude", "MEMORY.md", ""},
+	} {
+		if kind, ok := candidateOf(p, tc.dir, tc.name); ok != (tc.kind != "") || kind != tc.kind {
+			t.Errorf("%s/%s: candidate %v of kind %q, want %q", tc.dir, tc.name, ok, kind, tc.kind)
+		}
+	}
+}
+
+// TestAnAgentsMemoryMDIsAnInstructionCandidate: each agent memory folder
+// Discover found holds MEMORY.md as an instruction file, its other files
+// not (the agent reads them as any file).
+func TestAnAgentsMemoryMDIsAnInstructionCandidate(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p", AgentMemory: []memkey.Folder{{Path: "/h/.claude/agent-memory/memo"}, {Path: "/p/.claude/agent-memory/rev", Project: true}}}
+	for _, tc := range []struct{ dir, name, kind string }{
+		{"/h/.claude/agent-memory/memo", "MEMORY.md", KindInstructions},
+		{"/p/.claude/agent-memory/rev", "MEMORY.md", KindInstructions},
+		{"/p/.claude/agent-memory/rev", "topic.md", ""},
+		{"/p/.claude/agent-memory/other", "MEMORY.md", ""},
 	} {
 		if kind, ok := candidateOf(p, tc.dir, tc.name); ok != (tc.kind != "") || kind != tc.kind {
 			t.Errorf("%s/%s: candidate %v of kind %q, want %q", tc.dir, tc.name, ok, kind, tc.kind)

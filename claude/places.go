@@ -1,13 +1,14 @@
 package claude
 
 import (
-	"github.com/skillwire/skillwire/claude/memkey"
+	"cmp"
 	"slices"
 	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude/cmdline"
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/memkey"
 	"github.com/skillwire/skillwire/internal/pathname"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -44,9 +45,10 @@ type Places struct {
 	// Markets maps each known marketplace to the marketplace.json its
 	// plugins' entries are read from (marketFiles).
 	Markets map[string]string
-	// Memory: auto memory moved by settings; RemoteMemory: Config's stand-in.
-	Memory       []memkey.Folder
-	RemoteMemory string
+	// Memory, MemoryEnv: auto memory moved by settings, by variables. AgentMemory: agents' (memkey.AgentDirs).
+	Memory      []memkey.Folder
+	MemoryEnv   memkey.Env
+	AgentMemory []memkey.Folder
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
@@ -74,6 +76,7 @@ func (p Places) Discover(lim Limits) Places {
 		p.ancestors(lim)
 		p.nested(lim)
 	}
+	p.AgentMemory = memkey.AgentDirs(memkey.AgentPlaces(p.Config, p.Project, cmp.Or(p.top, p.Project), p.MemoryEnv))
 	return p
 }
 
@@ -96,7 +99,7 @@ func Locate(env Env, projectHint string) (Places, error) {
 			p.Managed = v
 		}
 	}
-	p.RemoteMemory = memkey.Remote(env.Getenv)
+	p.MemoryEnv = memkey.EnvOf(env.Getenv)
 	if v, ok := env.Getenv("CLAUDE_CONFIG_DIR"); ok && strings.HasPrefix(v, "/") {
 		p.ClaudeJSON = v
 	}
@@ -280,7 +283,7 @@ var configFiles = map[string]configFile{
 	".claude.json":            {kind: KindMCP, extract: claudeJSONExtract, limit: config.MaxClaudeJSON},
 	"loop.md":                 loopFile,
 	"scheduled_tasks.json":    tasksFile,
-	"MEMORY.md":               memoryFile,
+	"MEMORY.md":               {kind: KindInstructions, extract: instructionsExtract, follow: true}, // sent at start (e2e/memory_test.go), nothing imported
 }
 
 func settingsExtract(_, data []byte) ([]byte, []anomaly.Reason) {
@@ -384,7 +387,7 @@ func (p Places) Roots() []Root {
 	for _, m := range p.MemoryDirs() {
 		add(Root{Path: m, Scope: Project, Kind: Config, Names: []string{"MEMORY.md"}})
 	}
-	for _, m := range p.Memory {
+	for _, m := range slices.Concat(p.Memory, p.AgentMemory) {
 		add(Root{Path: m.Path, Scope: map[bool]Scope{false: Global, true: Project}[m.Project], Kind: Config, Names: []string{"MEMORY.md"}})
 	}
 	for _, d := range p.Ancestors {

@@ -4,6 +4,8 @@ package memkey
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -22,27 +24,71 @@ func Dir(cfg, base string) string {
 	return pathname.Join(pathname.Join(pathname.Join(cfg, "projects"), Of(base)), "memory")
 }
 
-// Remote is $CLAUDE_CODE_REMOTE_MEMORY_DIR when absolute, else "". It
-// stands for the config folder in the memory folder's path (2.1.332; e2e
-// TestAMovedMemoryFolderIsWatched).
-func Remote(getenv func(string) (string, bool)) string {
-	if v, ok := getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR"); ok && strings.HasPrefix(v, "/") {
-		return v
-	}
-	return ""
+// Env are the client's variables that move a project's memory (2.1.332;
+// e2e TestAMovedMemoryFolderIsWatched).
+type Env struct {
+	// Remote: $CLAUDE_CODE_REMOTE_MEMORY_DIR, absolute. It stands for the
+	// config folder in the memory folders' paths.
+	Remote string
+	// Cowork: $CLAUDE_COWORK_MEMORY_PATH_OVERRIDE, absolute. It is the
+	// memory folder itself, as the client cleans it.
+	Cowork string
+	// DirName: $CLAUDE_CODE_PROJECT_DIR_NAME, of the client's shape. The
+	// client keys the project by it in the config folder when
+	// CLAUDE_CONFIG_DIR is set; it is watched whenever given.
+	DirName string
 }
 
-// Dirs are the memory folders of the project at base in each config
-// folder of cfgs that is not "". base is the repository's top, else the
+// dirName is the client's shape of a project folder name it is given.
+var dirName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// reserved are the names the client refuses as a project folder name.
+var reserved = regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+
+// EnvOf reads Env from getenv as the client does: a folder that is not
+// absolute, or a name of another shape, is not taken.
+func EnvOf(getenv func(string) (string, bool)) Env {
+	var e Env
+	if v, ok := getenv("CLAUDE_CODE_REMOTE_MEMORY_DIR"); ok && strings.HasPrefix(v, "/") {
+		e.Remote = v
+	}
+	if v, ok := getenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"); ok {
+		e.Cowork = cowork(v)
+	}
+	if v, ok := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); ok && dirName.MatchString(v) && !reserved.MatchString(v) {
+		e.DirName = v
+	}
+	return e
+}
+
+// cowork is the memory folder the client takes from v: absolute, three
+// bytes at least, no NUL, cleaned as its path.normalize cleans it ("" for
+// none). The clean is the client's: it reads the cleaned path.
+func cowork(v string) string {
+	if !strings.HasPrefix(v, "/") || len(v) < 3 || strings.ContainsRune(v, 0) {
+		return ""
+	}
+	return filepath.Clean(v)
+}
+
+// Dirs are the memory folders of the project at base in the config
+// folder cfg and e's folders. base is the repository's top, else the
 // project. A linked worktree's main repository is keyed too (Bases).
-func Dirs(base string, cfgs ...string) []string {
+// The client reads one of them; watching more is safe.
+func Dirs(base, cfg string, e Env) []string {
 	var out []string
 	for _, b := range Bases(base) {
-		for _, c := range cfgs {
+		for _, c := range []string{cfg, e.Remote} {
 			if d := Dir(c, b); d != "" {
 				out = append(out, d)
 			}
 		}
+	}
+	if e.DirName != "" && cfg != "" && base != "" {
+		out = append(out, pathname.Join(pathname.Join(pathname.Join(cfg, "projects"), e.DirName), "memory"))
+	}
+	if e.Cowork != "" {
+		out = append(out, e.Cowork)
 	}
 	return out
 }

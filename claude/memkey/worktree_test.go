@@ -78,12 +78,12 @@ func TestDirsKeyAWorktreesMemoryByBoth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := Dirs(wt, "/c", "", "/r")
+	got := Dirs(wt, "/c", Env{Remote: "/r"})
 	want := []string{Dir("/c", wt), Dir("/r", wt), Dir("/c", repo), Dir("/r", repo)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Dirs = %q, want %q", got, want)
 	}
-	if got := Dirs(repo, "/c"); !reflect.DeepEqual(got, []string{Dir("/c", repo)}) {
+	if got := Dirs(repo, "/c", Env{}); !reflect.DeepEqual(got, []string{Dir("/c", repo)}) {
 		t.Errorf("Dirs of a folder without .git = %q", got)
 	}
 }
