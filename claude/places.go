@@ -71,7 +71,7 @@ type Places struct {
 func (p Places) Discover(lim Limits) Places {
 	p.Above, p.Ancestors, p.Nested, p.NestedInstructions, p.NestedPartial, p.top = nil, nil, nil, nil, false, ""
 	p.Sources, p.Markets, p.DevMods = pluginSources(p.Config), marketFiles(p.Config), devMods(p.Config)
-	p.Memory = memkey.MovedBy(p.Config, p.Project, p.Home)
+	p.Memory = memkey.MovedBy(p.Config, p.Project, p.Home, p.Managed)
 	if p.Project != "" {
 		p.ancestors(lim)
 		p.nested(lim)

@@ -100,28 +100,51 @@ type Folder struct {
 	Project bool
 }
 
-// MovedBy reads the user's settings (in cfg) and the project's (in
-// project/.claude, project "" for none). It gives each folder their
-// autoMemoryDirectory names (Moved). Each file that names one counts:
-// watching more than the client loads is safe. A file not read whole, or
-// not JSON, names none; it is a candidate of its own, told as such.
-func MovedBy(cfg, project, home string) []Folder {
-	dirs := [][2]string{{cfg, "."}}
+// MovedBy reads the managed settings (in managed, "" for none: its
+// managed-settings.json and each drop-in of managed-settings.d), the
+// user's (in cfg) and the project's (in project/.claude, project "" for
+// none). It gives each folder their autoMemoryDirectory names (Moved).
+// Each file that names one counts: the client takes the first of managed,
+// local, project and user, and watching more than it loads is safe. A file
+// not read whole, or not JSON, names none; it is a candidate of its own,
+// told as such.
+func MovedBy(cfg, project, home, managed string) []Folder {
+	type place struct {
+		dir, sub string
+		names    []string
+		project  bool
+	}
+	places := []place{{cfg, ".", []string{"settings.json"}, false}}
 	if project != "" {
-		dirs = append(dirs, [2]string{project, ".claude"})
+		places = append(places, place{project, ".claude", []string{"settings.json", "settings.local.json"}, true})
+	}
+	if managed != "" {
+		places = append(places, place{managed, ".", []string{"managed-settings.json"}, false}, place{managed, "managed-settings.d", dropIns(managed), false})
 	}
 	var out []Folder
-	for i, d := range dirs {
-		reads, _ := walker.ReadFiles(d[0], d[1], []string{"settings.json", "settings.local.json"}[:1+i], config.MaxJSON)
+	for _, pl := range places {
+		reads, _ := walker.ReadFiles(pl.dir, pl.sub, pl.names, config.MaxJSON)
 		for _, r := range reads {
 			if r.Missing || r.Reason != 0 {
 				continue
 			}
 			if ex := config.WholeJSON(r.Data, int64(len(r.Data))); len(ex.Anomalies) == 0 {
 				if m := Moved(ex.Canonical, home); m != "" {
-					out = append(out, Folder{Path: m, Project: i == 1})
+					out = append(out, Folder{Path: m, Project: pl.project})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// dropIns are the .json files of managed/managed-settings.d, as listed.
+func dropIns(managed string) []string {
+	w := walker.Discover([]walker.RootSpec{{Path: pathname.Join(managed, "managed-settings.d"), Files: true}}, walker.DefaultConfig())[0]
+	var out []string
+	for _, c := range w.Candidates {
+		if c.Kind == walker.KindFile && strings.HasSuffix(string(c.Name), ".json") {
+			out = append(out, string(c.Name))
 		}
 	}
 	return out

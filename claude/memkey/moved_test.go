@@ -54,8 +54,11 @@ func TestEverySettingsFileThatMovesMemoryIsRead(t *testing.T) {
 	write("cfg/settings.local.json", `{"autoMemoryDirectory":"/not-read-by-the-client"}`)
 	write("p/.claude/settings.json", `{"autoMemoryDirectory":"~/pm"}`)
 	write("p/.claude/settings.local.json", `{"autoMemoryDirectory":"/l"}`)
-	got := MovedBy(filepath.Join(d, "cfg"), filepath.Join(d, "p"), "/h")
-	want := []Folder{{Path: "/u"}, {Path: "/h/pm", Project: true}, {Path: "/l", Project: true}}
+	write("m/managed-settings.json", `{"autoMemoryDirectory":"/m"}`)
+	write("m/managed-settings.d/10-a.json", `{"autoMemoryDirectory":"/md"}`)
+	write("m/managed-settings.d/20-b.txt", `{"autoMemoryDirectory":"/not-a-drop-in"}`)
+	got := MovedBy(filepath.Join(d, "cfg"), filepath.Join(d, "p"), "/h", filepath.Join(d, "m"))
+	want := []Folder{{Path: "/u"}, {Path: "/h/pm", Project: true}, {Path: "/l", Project: true}, {Path: "/m"}, {Path: "/md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("MovedBy = %+v, want %+v", got, want)
 	}
@@ -66,10 +69,10 @@ func TestEverySettingsFileThatMovesMemoryIsRead(t *testing.T) {
 	if err := os.Symlink(filepath.Join(d, "cfg/settings.json"), filepath.Join(d, "p/.claude/settings.local.json")); err != nil {
 		t.Fatal(err)
 	}
-	if got := MovedBy(filepath.Join(d, "cfg"), filepath.Join(d, "p"), "/h"); len(got) != 1 || got[0].Path != "/u" {
+	if got := MovedBy(filepath.Join(d, "cfg"), filepath.Join(d, "p"), "/h", ""); len(got) != 1 || got[0].Path != "/u" {
 		t.Errorf("a torn file and a link moved memory: %+v", got)
 	}
-	if got := MovedBy(filepath.Join(d, "none"), "", "/h"); got != nil {
+	if got := MovedBy(filepath.Join(d, "none"), "", "/h", filepath.Join(d, "none")); got != nil {
 		t.Errorf("no folder: %+v", got)
 	}
 	if Dir("/c", "/r/p") != "/c/projects/-r-p/memory" || Dir("", "/r") != "" || !strings.HasSuffix(Dir("/c", "/x"), "/memory") {
