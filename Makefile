@@ -43,6 +43,7 @@ FUZZ += claude/clientproc:FuzzAddDirArgs
 FUZZ += claude/clientproc:FuzzAddedEnvironment
 FUZZ += claude/pluginrecord:FuzzJSString
 FUZZ += claude/workflow:FuzzName
+FUZZ += claude/memkey:FuzzIsDirNameIsTheClientsPattern
 FUZZTIME ?= 5s
 
 .PHONY: build run test e2e e2e-latest shellcheck bench bench-client fuzz-smoke

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,11 @@ func TestTheClientsMemoryVariablesAreTakenAsItTakesThem(t *testing.T) {
 		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "a/b"}, Env{}},
 		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "a\nb"}, Env{}},
 		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "COM1"}, Env{}},
+		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "lpt0"}, Env{}},
+		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "Nul"}, Env{}},
+		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "com10"}, Env{DirName: "com10"}},
+		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "console"}, Env{DirName: "console"}},
+		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", "a\u00e9"}, Env{}},
 		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", strings.Repeat("a", 65)}, Env{}},
 		{[]string{"CLAUDE_CODE_PROJECT_DIR_NAME", strings.Repeat("a", 64)}, Env{DirName: strings.Repeat("a", 64)}},
 	} {
@@ -94,4 +100,19 @@ func TestAgentMemoryFoldersAreEveryAgentsOfEachPlace(t *testing.T) {
 	if r[0].Path != "/rm/agent-memory" || r[len(r)-1].Path != "/rm/projects/"+Of(proj)+"/agent-memory-local" {
 		t.Errorf("remote places %v", r)
 	}
+}
+
+// FuzzIsDirNameIsTheClientsPattern: the written-out check answers as the
+// client's two patterns do, on any bytes.
+func FuzzIsDirNameIsTheClientsPattern(f *testing.F) {
+	shape := regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	refused := regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+	for _, s := range []string{"", "named", "COM1", "lpt9", "a/b", strings.Repeat("x", 65), "\x00", "K\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if want := shape.MatchString(v) && !refused.MatchString(v); isDirName(v) != want {
+			t.Errorf("isDirName(%q) = %v, want %v", v, !want, want)
+		}
+	})
 }

@@ -5,7 +5,6 @@ package memkey
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -39,11 +38,28 @@ type Env struct {
 	DirName string
 }
 
-// dirName is the client's shape of a project folder name it is given.
-var dirName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
-// reserved are the names the client refuses as a project folder name.
-var reserved = regexp.MustCompile(`(?i)^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$`)
+// isDirName reports whether v is of the client's shape for a project
+// folder name it is given: ^[A-Za-z0-9_-]{1,64}$, and none of the names
+// it refuses, /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i. Written out, as
+// a compiled pattern costs every hook process at its start.
+func isDirName(v string) bool {
+	if len(v) == 0 || len(v) > 64 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	switch l := strings.ToLower(v); {
+	case l == "con" || l == "prn" || l == "aux" || l == "nul":
+		return false
+	case len(l) == 4 && (l[:3] == "com" || l[:3] == "lpt") && '0' <= l[3] && l[3] <= '9':
+		return false
+	}
+	return true
+}
 
 // EnvOf reads Env from getenv as the client does: a folder that is not
 // absolute, or a name of another shape, is not taken.
@@ -55,7 +71,7 @@ func EnvOf(getenv func(string) (string, bool)) Env {
 	if v, ok := getenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"); ok {
 		e.Cowork = cowork(v)
 	}
-	if v, ok := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); ok && dirName.MatchString(v) && !reserved.MatchString(v) {
+	if v, ok := getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); ok && isDirName(v) {
 		e.DirName = v
 	}
 	return e
