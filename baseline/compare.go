@@ -103,16 +103,8 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 			c := &o.Walk.Candidates[i]
 			id := t.s.ID(o.Root.Path, c.Name)
 			seen[id] = true
-			rec := byID[id]
-			st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
-			if c.Canonical != nil && rec != nil && !rec.Removed {
-				st.PriorCanonical = t.Extract(id)
-				if rec.Review != nil {
-					st.ReviewedCanonical = t.ReviewedExtract(id)
-				}
-			}
-			st.State = judge(rec, c)
-			if st.Verdict, err = t.verdictInForce(rec, st.Digest()); err != nil {
+			st, err := t.standing(o, c, id, byID[id])
+			if err != nil {
 				return nil, err
 			}
 			out = append(out, st)
@@ -135,6 +127,44 @@ func (t *Tx) Compare(obs []Observation) ([]Standing, error) {
 		}
 	}
 	return out, nil
+}
+
+// CompareObserved judges every observed candidate as Compare does, and
+// lists nothing gone. It reads the records of those candidates alone, so
+// its cost is theirs, not the store's (the gate, issue 34).
+func (t *Tx) CompareObserved(obs []Observation) ([]Standing, error) {
+	var out []Standing
+	for _, o := range obs {
+		for i := range o.Walk.Candidates {
+			c := &o.Walk.Candidates[i]
+			id := t.s.ID(o.Root.Path, c.Name)
+			rec, err := t.Record(id)
+			if err != nil {
+				return nil, err
+			}
+			st, err := t.standing(o, c, id, rec)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// standing is the observed candidate c of o, of id, against its record.
+func (t *Tx) standing(o Observation, c *walker.Candidate, id string, rec *Record) (Standing, error) {
+	st := Standing{ID: id, Root: o.Root, Name: c.Name, Observed: c, Prior: rec}
+	if c.Canonical != nil && rec != nil && !rec.Removed {
+		st.PriorCanonical = t.Extract(id)
+		if rec.Review != nil {
+			st.ReviewedCanonical = t.ReviewedExtract(id)
+		}
+	}
+	st.State = judge(rec, c)
+	var err error
+	st.Verdict, err = t.verdictInForce(rec, st.Digest())
+	return st, err
 }
 
 func judge(rec *Record, c *walker.Candidate) State {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"reflect"
 	"path/filepath"
 	"testing"
 	"time"
@@ -490,4 +491,45 @@ func TestRecordingAVerdictDeliversWhatTheReviewerSaw(t *testing.T) {
 	if got := compare(t, st, obs)["a"].State; got != Unchanged {
 		t.Fatalf("state after record: %s", got)
 	}
+}
+
+// TestCompareObservedIsCompareOfTheObservedAlone: each observed candidate
+// stands as Compare says, with its record, verdict and prior form; what
+// is gone is not listed.
+func TestCompareObservedIsCompareOfTheObservedAlone(t *testing.T) {
+	st, _ := openNew(t)
+	w := newWorld(t)
+	for _, n := range []string{"a", "b", "c", "d"} {
+		w.write(n+"/SKILL.md", n)
+	}
+	cfg := walker.DefaultConfig()
+	first := advance(t, st, w.observe(cfg))
+	record(t, st, "b", first, "BLOCK")
+	w.write("a/SKILL.md", "A")
+	w.write("e/SKILL.md", "e")
+	must(t, os.RemoveAll(filepath.Join(w.root.Path, "d")))
+	obs := w.observe(cfg)
+	must(t, st.View(func(tx *Tx) error {
+		all, err := tx.Compare(obs)
+		if err != nil {
+			return err
+		}
+		some, err := tx.CompareObserved(obs)
+		if err != nil {
+			return err
+		}
+		var want []Standing
+		for _, s := range all {
+			if s.Observed != nil {
+				want = append(want, s)
+			}
+		}
+		if len(all) == len(want) {
+			t.Fatal("the premise: Compare lists d as gone")
+		}
+		if !reflect.DeepEqual(some, want) {
+			t.Errorf("CompareObserved:\n%+v\nwant\n%+v", some, want)
+		}
+		return nil
+	}))
 }

@@ -322,15 +322,12 @@ func (j *judging) judge(tx *baseline.Tx) (Result, error) {
 	if res.Policy, err = ParsePolicy(p); err != nil {
 		return res, err
 	}
-	sts, err := tx.Compare(j.obs)
+	sts, err := tx.CompareObserved(j.obs)
 	if err != nil {
 		return res, err
 	}
 	for i := range sts {
 		s := &sts[i]
-		if s.Observed == nil {
-			continue // a record of the same root that was not asked about
-		}
 		f, err := finding(tx, s, candidateFor(j.u, s, j.rest))
 		if err != nil {
 			return res, err

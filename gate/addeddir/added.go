@@ -122,7 +122,7 @@ func (f *Folder) Compare(o baseline.Options) {
 	}
 	o.Create, o.ReadOnly = false, true
 	err := baseline.View(o, func(tx *baseline.Tx) error {
-		sts, err := tx.Compare(obs)
+		sts, err := tx.CompareObserved(obs)
 		for _, st := range sts {
 			if st.State == baseline.Changed {
 				if f.changed == nil {

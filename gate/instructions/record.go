@@ -143,7 +143,7 @@ func (l load) note(tx *baseline.Tx, root string) error {
 // here. It is one transaction, however many files.
 func RecordRead(obs []baseline.Observation, cfg Config) error {
 	return baseline.Update(cfg.Store, func(tx *baseline.Tx) error {
-		sts, err := tx.Compare(obs)
+		sts, err := tx.CompareObserved(obs)
 		if err != nil {
 			return err
 		}
