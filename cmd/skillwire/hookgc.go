@@ -5,8 +5,8 @@ import (
 	"runtime/debug"
 )
 
-// hookHeapLimit is the heap a session start runs without the collector
-// (quietGC). A quiet one on 100 skills of 20 files allocates about 4 MB
+// hookHeapLimit is the heap a hook runs without the collector (quietGC):
+// the session start and the gate's hooks. A quiet one on 100 skills of 20 files allocates about 4 MB
 // and exits. The one collection it paid for cost about 1.5 ms of its 15
 // (issue 23). A tree that needs more is collected from there on.
 const hookHeapLimit = 64 << 20
