@@ -67,10 +67,12 @@ func (tx *Tx) AddedRoots(have []claude.Root, home string) ([]claude.Root, error)
 			}
 			continue
 		}
-		if r.Kind == claude.Config {
+		if r.Kind == claude.Config || r.Kind == claude.FlagSettings {
+			// A root of named files: each name recorded is one. An added
+			// folder's are its instruction files; a --settings file is one.
 			listed := func(o claude.Root) bool { return same(o) && slices.Contains(o.Names, name) }
-			if claude.CandidateKind(claude.Config, r.Name) != claude.KindInstructions || name == "AGENTS.md" ||
-				slices.ContainsFunc(have, listed) || slices.ContainsFunc(out, listed) {
+			if r.Kind == claude.Config && (claude.CandidateKind(claude.Config, r.Name) != claude.KindInstructions || name == "AGENTS.md") ||
+				!claude.ValidName(r.Kind, r.Name) || slices.ContainsFunc(have, listed) || slices.ContainsFunc(out, listed) {
 				continue
 			}
 			if i := slices.IndexFunc(out, same); i >= 0 {

@@ -60,3 +60,25 @@ func TestAnAgentsMemoryMDIsAnInstructionCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestASettingsFileOfTheCommandLineIsASettingsCandidateAlone: a --settings
+// file is a settings candidate of scope Added; its folder's other files
+// are not candidates.
+func TestASettingsFileOfTheCommandLineIsASettingsCandidateAlone(t *testing.T) {
+	p := Places{Config: "/h/.claude", Flags: []string{"/team/flag.json", "/x.json"}}
+	for _, tc := range []struct{ dir, name, kind string }{
+		{"/team", "flag.json", KindSettings},
+		{"/", "x.json", KindSettings},
+		{"/team", "other.json", ""},
+		{"/team", "settings.json", ""},
+	} {
+		if kind, ok := candidateOf(p, tc.dir, tc.name); ok != (tc.kind != "") || kind != tc.kind {
+			t.Errorf("%s/%s: candidate %v of kind %q, want %q", tc.dir, tc.name, ok, kind, tc.kind)
+		}
+	}
+	for _, r := range p.Roots() {
+		if r.Kind == FlagSettings && r.Scope != Added {
+			t.Errorf("%s: scope %s, want added", r.Path, r.Scope)
+		}
+	}
+}

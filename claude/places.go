@@ -34,8 +34,7 @@ type Places struct {
 	// output styles and workflows from, up to the repository's top.
 	// Nested are the folders below it holding .claude/skills.
 	// NestedInstructions are those holding an instruction file.
-	// Git-ignored ones are left out. NestedPartial: a limit cut the
-	// search.
+	// Git-ignored ones are left out. NestedPartial: a limit cut the search.
 	Above, Ancestors, Nested, NestedInstructions []string
 	NestedPartial                                bool
 	top                                          string
@@ -53,6 +52,7 @@ type Places struct {
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
 	Added []string
+	Flags []string // the session's --settings files (clientproc): FlagSettings roots of scope Added
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
@@ -78,6 +78,11 @@ func (p Places) Discover(lim Limits) Places {
 	}
 	p.AgentMemory = memkey.AgentDirs(memkey.AgentPlaces(p.Config, p.Project, cmp.Or(p.top, p.Project), p.MemoryEnv))
 	return p
+}
+
+// MemoryDirs are the project's memory folders, keyed by the repository's top, else the project.
+func (p Places) MemoryDirs() []string {
+	return memkey.Dirs(cmp.Or(p.top, p.Project), p.Config, p.MemoryEnv)
 }
 
 // ManagedDirEnv overrides the managed directory, for tests and for systems
@@ -216,7 +221,7 @@ func (r Root) StandingFacts(name, canon []byte) []config.Fact {
 	if r.Kind == Config && string(name) == "known_marketplaces.json" {
 		return unwatchedSources(canon)
 	}
-	if !(r.Kind == ManagedSettings || r.Kind == Config && configFiles[string(name)].runs) {
+	if !(r.Kind == ManagedSettings || r.Kind == FlagSettings || r.Kind == Config && configFiles[string(name)].runs) {
 		return nil
 	}
 	var fs []config.Fact
@@ -418,6 +423,9 @@ func (p Places) Roots() []Root {
 	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
+	for _, f := range p.Flags {
+		add(Root{Path: pathname.Parent(f), Scope: Added, Kind: FlagSettings, Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
+	}
 	if p.AddedInstructions {
 		for _, d := range p.Added {
 			c := pathname.Join(d, ".claude")
@@ -434,7 +442,7 @@ func (p Places) Roots() []Root {
 			roots[i].ConfigDir = pcfg
 		}
 		slices.Sort(roots[i].Names)
-		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings {
+		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings || roots[i].Kind == FlagSettings {
 			// A user's or administrator's settings are the same file in
 			// every project. So $CLAUDE_PROJECT_DIR/… is bound only for
 			// the project's own, or the digest would change with the

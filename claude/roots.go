@@ -55,7 +55,8 @@ const (
 	// ManagedSettings is managed-settings.d: every entry is a settings file.
 	ManagedSettings Kind = "managed-settings"
 	// Workflows is .claude/workflows: scripts that call agents.
-	Workflows Kind = "workflows"
+	Workflows    Kind = "workflows"
+	FlagSettings Kind = "flag-settings" // the settings files of --settings: its Names
 )
 
 // Kinds lists the kinds of the roots a repository's .claude holds, by
@@ -66,7 +67,7 @@ var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows, FlagSettings:
 		return true
 	}
 	return false
@@ -103,7 +104,7 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindOutputStyle
 	case Workflows:
 		return KindWorkflow
-	case ManagedSettings:
+	case ManagedSettings, FlagSettings:
 		return KindSettings
 	case Config:
 		if f, ok := configFiles[string(name)]; ok {
@@ -217,7 +218,7 @@ func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 // record of another root in r's directory is never judged removed by r's
 // observation.
 func (r Root) Holds(name []byte) bool {
-	return r.Kind != Config && r.Kind != PluginSources || slices.Contains(r.Names, string(name))
+	return r.Kind != Config && r.Kind != PluginSources && r.Kind != FlagSettings || slices.Contains(r.Names, string(name))
 }
 
 // Split names the candidate a path under r lies in; rest is relative to
@@ -261,6 +262,10 @@ func (r Root) Spec() walker.RootSpec {
 		}
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts}
+	case FlagSettings: // named by the person's command line: a link is followed, as the client follows it
+		for _, n := range r.Names {
+			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts})
+		}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
 		spec.Depth, spec.InnerLinks = 2, true

@@ -15,6 +15,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/clientproc"
+	"github.com/skillwire/skillwire/claude/memkey"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -89,7 +90,8 @@ func watchedOf(s clientStart) (*watched, error) {
 	}
 	added := clientproc.Client{Proc: proc, Parent: fakePid}.Added(hook)
 	inline := claude.InlinePlugins(added.Plugins.Dirs, added.Plugins.NoMCP)
-	places.Added, places.Inline = added.Dirs, inline.Plugins
+	places.Added, places.Inline, places.Flags = added.Dirs, inline.Plugins, added.Settings
+	places.Memory = append(places.Memory, memkey.MovedByFlags(added.Settings, places.Home)...)
 	places.AddedInstructions = added.Instructions(hook)
 	wd := &watched{roots: places.Roots(), problem: added.Problem}
 	// The folders sessions added, as the store records them: a /add-dir
@@ -122,7 +124,8 @@ func watchedOf(s clientStart) (*watched, error) {
 			wd.roots = append(wd.roots, tp.Roots()...)
 		}
 	}
-	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs) {
+	// A --settings file is judged wherever it is: the client loads it.
+	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs, givenPaths(s.args, s.dir, "--settings")) {
 		if strings.HasPrefix(d, "/") {
 			wd.scopes = append(wd.scopes, path.Clean(d))
 		}
@@ -133,14 +136,24 @@ func watchedOf(s clientStart) (*watched, error) {
 // givenPluginDirs are the values of args' --plugin-dir and
 // --plugin-dir-no-mcp, a relative one read against dir.
 func givenPluginDirs(args []string, dir string) []string {
+	return givenPaths(args, dir, "--plugin-dir", "--plugin-dir-no-mcp")
+}
+
+// givenPaths are the values of args' flags, a relative one read against
+// dir. A --settings value that is JSON names no file.
+func givenPaths(args []string, dir string, flags ...string) []string {
 	var out []string
 	for i, a := range args {
 		v, ok := "", false
+		name, val, eq := strings.Cut(a, "=")
 		switch {
-		case (a == "--plugin-dir" || a == "--plugin-dir-no-mcp") && i+1 < len(args):
+		case slices.Contains(flags, a) && i+1 < len(args):
 			v, ok = args[i+1], true
-		case strings.HasPrefix(a, "--plugin-dir=") || strings.HasPrefix(a, "--plugin-dir-no-mcp="):
-			_, v, ok = strings.Cut(a, "=")
+		case eq && slices.Contains(flags, name):
+			v, ok = val, true
+		}
+		if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
+			continue
 		}
 		if ok && v != "" {
 			if !strings.HasPrefix(v, "/") {

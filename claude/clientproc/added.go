@@ -70,6 +70,9 @@ type AddedDirs struct {
 	Problem string
 	// Plugins are the plugin folders the client loads (--plugin-dir).
 	Plugins PluginDirs
+	// Settings are the settings files the client loads with --settings,
+	// absolute, as it reads them (settingsflag.go).
+	Settings []string
 	// startInstructions: the environment the client started with switches
 	// on reading the added folders' instruction files. It is also set when
 	// that environment could not be read (Instructions).
@@ -146,6 +149,7 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	vals = append(vals, AddDirArgs(argv)...)
 	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
 	out.add(&launch, vals)
+	out.settings(&launch, SettingsArgs(argv))
 	out.Plugins = pluginDirs(argv, env, &launch)
 	return out
 }

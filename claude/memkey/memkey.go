@@ -139,15 +139,35 @@ func MovedBy(cfg, project, home, managed string) []Folder {
 	}
 	var out []Folder
 	for _, pl := range places {
-		reads, _ := walker.ReadFiles(pl.dir, pl.sub, pl.names, config.MaxJSON)
-		for _, r := range reads {
-			if r.Missing || r.Reason != 0 {
-				continue
-			}
-			if ex := config.WholeJSON(r.Data, int64(len(r.Data))); len(ex.Anomalies) == 0 {
-				if m := Moved(ex.Canonical, home); m != "" {
-					out = append(out, Folder{Path: m, Project: pl.project})
-				}
+		out = append(out, movedIn(pl.dir, pl.sub, pl.names, home, pl.project)...)
+	}
+	return out
+}
+
+// MovedByFlags are the folders the --settings files move auto memory to.
+// The client reads them after managed settings, before the others'.
+func MovedByFlags(files []string, home string) []Folder {
+	var out []Folder
+	for _, f := range files {
+		if i := strings.LastIndexByte(f, '/'); i > 0 {
+			out = append(out, movedIn(f[:i], ".", []string{f[i+1:]}, home, false)...)
+		}
+	}
+	return out
+}
+
+// movedIn are the folders the settings files names of dir/sub move auto
+// memory to (Moved). A file not read whole, or not JSON, names none.
+func movedIn(dir, sub string, names []string, home string, project bool) []Folder {
+	var out []Folder
+	reads, _ := walker.ReadFiles(dir, sub, names, config.MaxJSON)
+	for _, r := range reads {
+		if r.Missing || r.Reason != 0 {
+			continue
+		}
+		if ex := config.WholeJSON(r.Data, int64(len(r.Data))); len(ex.Anomalies) == 0 {
+			if m := Moved(ex.Canonical, home); m != "" {
+				out = append(out, Folder{Path: m, Project: project})
 			}
 		}
 	}

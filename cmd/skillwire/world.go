@@ -12,6 +12,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/claude/managed"
+	"github.com/skillwire/skillwire/claude/memkey"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -119,8 +120,9 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	env := claudeEnv(s)
 	w.added = s.client.Added(env)
 	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs, w.added.Plugins.NoMCP)
-	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 {
-		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
+	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 || len(w.added.Settings) > 0 {
+		w.places.Added, w.places.Inline, w.places.Flags = w.added.Dirs, w.inline.Plugins, w.added.Settings
+		w.places.Memory = append(w.places.Memory, memkey.MovedByFlags(w.added.Settings, w.places.Home)...)
 		w.places.AddedInstructions = w.added.Instructions(env)
 		w.roots = w.places.Roots()
 	}

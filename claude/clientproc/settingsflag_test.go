@@ -1,0 +1,52 @@
+package clientproc
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTheSettingsFilesAreReadFromTheCommandLine: each --settings value
+// that names a file is one, relative ones read against the folder the
+// client started in; a JSON value names none; a value skillwire cannot
+// read as the client does is a problem, never silence.
+func TestTheSettingsFilesAreReadFromTheCommandLine(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj,
+		"-p", "hi", "--settings", base+"/a.json", "--settings="+"rel/b.json", "--settings", ` {"hooks":{}} `, "--model", "x", "--settings")...)
+	got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDE_PID", "100"))
+	if want := []string{base + "/a.json", proj + "/rel/b.json"}; !slices.Equal(got.Settings, want) || got.Problem != "" {
+		t.Errorf("settings %q (problem %q), want %q", got.Settings, got.Problem, want)
+	}
+	for _, v := range []string{"~/x.json", "../../x/./y.json"} {
+		fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj, "--settings", v)...)
+		if got := (Client{Proc: fp.dir, Parent: 200}).Added(envOf("CLAUDE_PID", "100")); got.Problem == "" {
+			t.Errorf("%q: no problem told, settings %q", v, got.Settings)
+		}
+	}
+	var many []string
+	for i := range MaxSettings + 1 {
+		many = append(many, "--settings", base+"/"+strings.Repeat("s", i+1)+".json")
+	}
+	fp = newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj, many...)...)
+	if got := (Client{Proc: fp.dir, Parent: 200}).Added(envOf("CLAUDE_PID", "100")); len(got.Settings) != MaxSettings || got.Problem != problemTooMany {
+		t.Errorf("too many: %d watched, problem %q", len(got.Settings), got.Problem)
+	}
+}
+
+func TestSettingsArgsAndInlineJSON(t *testing.T) {
+	if got := SettingsArgs([]string{"claude", "--settings", "a", "--settings=b", "--settings"}); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("SettingsArgs = %q", got)
+	}
+	for v, want := range map[string]bool{`{}`: true, " {\"a\":1}\n": true, `{x`: false, `x}`: false, `./{}.json`: false, ``: false} {
+		if inlineSettings(v) != want {
+			t.Errorf("inlineSettings(%q) = %v", v, !want)
+		}
+	}
+}
