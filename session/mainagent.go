@@ -8,10 +8,20 @@ import (
 
 // agentLines are what a session is told of its main agent, each list a
 // part of the person's line (agentNotices) when not empty.
-type agentLines [5][]string
+type agentLines [numAgentLines][]string
+
+// What agentLines tell, in order.
+const (
+	agentAdverse = iota
+	agentMaybeAdverse
+	agentChanged
+	agentAmbiguous
+	agentUnknown
+	numAgentLines
+)
 
 // agentNotices are the person's words for each of agentLines.
-var agentNotices = [5]string{"this session's main agent is under an adverse verdict", "this session's main agent may be one under an adverse verdict",
+var agentNotices = [numAgentLines]string{"this session's main agent is under an adverse verdict", "this session's main agent may be one under an adverse verdict",
 	"this session's main agent changed and is unreviewed", "skillwire cannot tell which agent is this session's main agent",
 	"this session's main agent is one skillwire does not observe"}
 
@@ -28,24 +38,24 @@ func mainAgentLines(in Input) (out agentLines) {
 		for _, ag := range m.Agents {
 			switch {
 			case ag.Verdict != nil && verdict.Adverse(ag.Verdict.Verdict):
-				out[0] = append(out[0], "- under an adverse verdict and this session's main agent: "+makes+describe(ag, false)+
+				out[agentAdverse] = append(out[agentAdverse], "- under an adverse verdict and this session's main agent: "+makes+describe(ag, false)+
 					" the session's agent: its instructions are in this session, and skillwire denies each Skill, Agent and Bash call made as it")
 			case ag.State == baseline.Changed || ag.State == baseline.New && !in.Bootstrap || isPending(ag):
-				out[2] = append(out[2], "- new or changed, unreviewed, and this session's main agent: "+makes+describe(ag, false)+
+				out[agentChanged] = append(out[agentChanged], "- new or changed, unreviewed, and this session's main agent: "+makes+describe(ag, false)+
 					" the session's agent: its changed instructions are in this session without review")
 			}
 		}
 		for _, ag := range m.Unread {
 			if ag.Verdict != nil && verdict.Adverse(ag.Verdict.Verdict) {
-				out[1] = append(out[1], "- under an adverse verdict and maybe this session's main agent: "+makes+mainagent.Shown(m.Name)+
+				out[agentMaybeAdverse] = append(out[agentMaybeAdverse], "- under an adverse verdict and maybe this session's main agent: "+makes+mainagent.Shown(m.Name)+
 					" the session's agent, and skillwire cannot read the agent names of "+describe(ag, false)+": the client may take it")
 			} else {
-				out[3] = append(out[3], "- ambiguous main agent: "+makes+mainagent.Shown(m.Name)+
+				out[agentAmbiguous] = append(out[agentAmbiguous], "- ambiguous main agent: "+makes+mainagent.Shown(m.Name)+
 					" the session's agent, and skillwire cannot read the agent names of "+describe(ag, false)+": the client may take it, unreviewed")
 			}
 		}
 		if m.Unknown() {
-			out[4] = append(out[4], "- unknown main agent: "+makes+mainagent.Shown(m.Name)+
+			out[agentUnknown] = append(out[agentUnknown], "- unknown main agent: "+makes+mainagent.Shown(m.Name)+
 				" the session's agent, and skillwire observes no agent of that name: what the client loads for it is unreviewed")
 		}
 	}
