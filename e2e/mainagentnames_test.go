@@ -64,36 +64,42 @@ func TestTheMainAgentIsNamedAsTheClientNamesPluginAgents(t *testing.T) {
 // stem and was judged instead; the plugin's agents/sub/dup.md answered to
 // nothing. Claude Code 2.1.332 takes an exact name first, else the first
 // ending in ":dup": here the plugin's plug:sub:dup, whose BLOCK is told to
-// both. Control: the own agent named "dup" is what the
-// client takes, and skillwire judges it: no adverse line.
+// both. So too when the own agent is named "dup" but has no description:
+// the client refuses it ("Missing required \"description\" field"), and
+// it hides nothing. Control: the own agent named "dup", described, is what
+// the client takes, and skillwire judges it: no adverse line.
 func TestAnOwnAgentOfTheSameStemDoesNotHideABlockedPluginMainAgent(t *testing.T) {
 	t.Parallel()
 	w := NewWorld(t)
 	agentAt(w, "market/plug/agents/sub/dup.md", "dup", "BODY-PLUGDUP-7e0")
 	installPlugin(w)
-	agentAt(w, "proj/.claude/agents/dup.md", "decoy", "BODY-OWNDUP-7e0")
 	w.Write("proj/.claude/settings.json", `{"agent": "dup"}`)
 	w.Install()
 	w.Claude(model(t, nil), Run{Prompt: "hello"})
 	w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
-	for _, decoy := range []bool{true, false} {
-		if !decoy {
-			agentAt(w, "proj/.claude/agents/dup.md", "dup", "BODY-OWNDUP-7e0")
-		}
+	for _, tc := range []struct {
+		name, own string
+		plugin    bool // the client takes the plugin's agent
+	}{
+		{"named otherwise", "---\nname: decoy\ndescription: d\n---\n\nBODY-OWNDUP-7e0\n", true},
+		{"named so, no description", "---\nname: dup\n---\n\nBODY-OWNDUP-7e0\n", true},
+		{"control: named so, described", "---\nname: dup\ndescription: d\n---\n\nBODY-OWNDUP-7e0\n", false},
+	} {
+		w.Write("proj/.claude/agents/dup.md", tc.own)
 		m := model(t, nil)
 		r := w.Claude(m, Run{Prompt: "go"})
-		if systemHas(m, "BODY-PLUGDUP-7e0") != decoy || systemHas(m, "BODY-OWNDUP-7e0") == decoy {
-			t.Fatalf("decoy %v: the client took the plugin's agent: %v, the own: %v: the premise changed", decoy, systemHas(m, "BODY-PLUGDUP-7e0"), systemHas(m, "BODY-OWNDUP-7e0"))
+		if systemHas(m, "BODY-PLUGDUP-7e0") != tc.plugin || systemHas(m, "BODY-OWNDUP-7e0") == tc.plugin {
+			t.Fatalf("%s: the client took the plugin's agent: %v, the own: %v: the premise changed", tc.name, systemHas(m, "BODY-PLUGDUP-7e0"), systemHas(m, "BODY-OWNDUP-7e0"))
 		}
 		a := advisory(m)
-		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != decoy {
-			t.Errorf("decoy %v: the model is told of the BLOCKed plugin main agent: %v:\n%s", decoy, got, a)
+		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != tc.plugin {
+			t.Errorf("%s: the model is told of the BLOCKed plugin main agent: %v:\n%s", tc.name, got, a)
 		}
-		if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != decoy {
-			t.Errorf("decoy %v: the person is told of the BLOCKed main agent: %v", decoy, got)
+		if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != tc.plugin {
+			t.Errorf("%s: the person is told of the BLOCKed main agent: %v", tc.name, got)
 		}
 		if strings.Contains(a, "ambiguous main agent") || strings.Contains(a, "unknown main agent") {
-			t.Errorf("decoy %v: told as ambiguous or unknown:\n%s", decoy, a)
+			t.Errorf("%s: told as ambiguous or unknown:\n%s", tc.name, a)
 		}
 	}
 }

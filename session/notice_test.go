@@ -76,12 +76,19 @@ func TestANoticeIsEmptyWhenThereIsNothingToSay(t *testing.T) {
 // Each case's advisory tells the model a line; the notice counts it in
 // fixed words. Each has its control: without the fact, neither says it.
 func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
-	agents := claude.Root{Path: "/proj/.claude/agents", Scope: claude.Project, Kind: claude.Agents}
+	// The own agent's file is on disk: an exact name is read again for its
+	// description.
+	agents := claude.Root{Path: t.TempDir(), Scope: claude.Project, Kind: claude.Agents}
 	projectCfg := claude.Root{Path: "/proj/.claude", Scope: claude.Project, Kind: claude.Config}
+	evil := []byte("---\nname: evilagent\ndescription: d\n---\nbody\n")
+	if err := os.WriteFile(agents.Path+"/evilagent.md", evil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	agent := func(block bool) baseline.Standing {
 		st := standing("evilagent.md", baseline.Unchanged)
 		st.Root = agents
 		st.Observed.Canonical = []byte(`{"name":"evilagent"}`)
+		st.Observed.Manifest.Entries = []snapshot.Entry{{Kind: snapshot.File, Hash: blake3.Sum256(evil)}}
 		if block {
 			adverse(&st)
 		}

@@ -109,10 +109,26 @@ func fitOfStanding(ag *baseline.Standing, n string, reads *int) (best fit, unrea
 	switch ag.Root.Kind {
 	case claude.Agents:
 		name, ok := nameOf(ag.Observed.Canonical)
-		if !ok || name == "" {
-			return none, !ok
+		switch {
+		case !ok:
+			return none, true
+		case !ownNameValid(name) || fitOf(name, n) != exact:
+			return none, false // an own name holds no ":": never a suffix
 		}
-		return fitOf(name, n), false
+		// An exact name hides every ":n". So it must be one the client
+		// loads: its description is read again.
+		if *reads == 0 {
+			return none, true
+		}
+		*reads--
+		loads, read := ownLoads(ag)
+		if !read {
+			return none, true
+		}
+		if !loads {
+			return none, false
+		}
+		return exact, false
 	case claude.Plugins, claude.PluginSources:
 	default:
 		return none, false

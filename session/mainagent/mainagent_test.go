@@ -44,9 +44,16 @@ func cachedPlugin(t *testing.T) *baseline.Standing {
 	return plugin(t, claude.Root{Path: t.TempDir(), Scope: claude.Global, Kind: claude.Plugins}, "mkt/plug/1.0.0")
 }
 
-func ownAgent(file, canon string) *baseline.Standing {
-	st := &baseline.Standing{ID: "swown" + file, Root: claude.Root{Path: "/proj/.claude/agents", Scope: claude.Project, Kind: claude.Agents}, Name: []byte(file),
-		Observed: &walker.Candidate{Name: []byte(file)}}
+// ownAgent writes the project's own agent file with content body under
+// dir and returns its standing, its form canon ("" for none read).
+func ownAgent(t *testing.T, dir, file, canon, body string) *baseline.Standing {
+	t.Helper()
+	root := filepath.Join(dir, ".claude", "agents")
+	if err := os.MkdirAll(root, 0o755); err != nil || os.WriteFile(filepath.Join(root, file), []byte(body), 0o644) != nil {
+		t.Fatal(err)
+	}
+	st := &baseline.Standing{ID: "swown" + file, Root: claude.Root{Path: root, Scope: claude.Project, Kind: claude.Agents}, Name: []byte(file),
+		Observed: &walker.Candidate{Name: []byte(file), Manifest: snapshot.Manifest{Entries: []snapshot.Entry{{Kind: snapshot.File, Hash: blake3.Sum256([]byte(body))}}}}}
 	if canon != "" {
 		st.Observed.Canonical = []byte(canon)
 	}
@@ -112,25 +119,39 @@ func TestAPluginsAgentIsNamedByItsSubfoldersAndFrontmatterName(t *testing.T) {
 // plugin's ":name" as the client's exact match first does. Its file's
 // stem names nothing: an own x.md named otherwise must not hide the
 // plugin's BLOCKed plug:x (the decoy). An own agent whose name skillwire
-// could not read is unread: ambiguous, never taken as the benign one.
+// could not read is unread: ambiguous, never taken as the benign one. An
+// exact one the client does not load (no description) hides nothing.
 func TestAnOwnAgentOfTheSameStemDoesNotHideAPluginsAgent(t *testing.T) {
 	plug := cachedPlugin(t)
 	plug.Verdict = &baseline.Verdict{Verdict: verdict.Block}
+	described := "---\nname: dup\ndescription: d\n---\nbody\n"
+	changed := ownAgent(t, t.TempDir(), "x.md", `{"name":"dup"}`, described)
+	changed.Observed.Manifest.Entries[0].Hash[0]++
 	for _, tc := range []struct {
 		why            string
 		own            *baseline.Standing
 		agents, unread []string
 	}{
-		{"the same stem, named otherwise: the plugin's", ownAgent("dup.md", `{"name":"decoy"}`), []string{"swplugin"}, nil},
-		{"named so exactly: the own agent's", ownAgent("x.md", `{"name":"dup"}`), []string{"swownx.md"}, nil},
-		{"another case is no exact name", ownAgent("dup.md", `{"name":"Dup"}`), []string{"swplugin"}, nil},
-		{"no frontmatter name is no agent", ownAgent("dup.md", `{}`), []string{"swplugin"}, nil},
-		{"the frontmatter unread: ambiguous", ownAgent("dup.md", ""), []string{"swplugin"}, []string{"swowndup.md"}},
-		{"unreadable to the client too: no name", ownAgent("dup.md", `{"name":{"unreadable":true},"unreadable":true}`), []string{"swplugin"}, nil},
+		{"the same stem, named otherwise: the plugin's", ownAgent(t, t.TempDir(), "dup.md", `{"name":"decoy"}`, "---\nname: decoy\ndescription: d\n---\n"), []string{"swplugin"}, nil},
+		{"named so exactly: the own agent's", ownAgent(t, t.TempDir(), "x.md", `{"name":"dup"}`, described), []string{"swownx.md"}, nil},
+		{"named so, no description: the client loads it not, the plugin's", ownAgent(t, t.TempDir(), "x.md", `{"name":"dup"}`, "---\nname: dup\n---\n"), []string{"swplugin"}, nil},
+		{"named so, its bytes not the walk's: ambiguous", changed, []string{"swplugin"}, []string{"swownx.md"}},
+		{"another case is no exact name", ownAgent(t, t.TempDir(), "dup.md", `{"name":"Dup"}`, described), []string{"swplugin"}, nil},
+		{"no frontmatter name is no agent", ownAgent(t, t.TempDir(), "dup.md", `{}`, described), []string{"swplugin"}, nil},
+		{"the frontmatter unread: ambiguous", ownAgent(t, t.TempDir(), "dup.md", "", described), []string{"swplugin"}, []string{"swowndup.md"}},
+		{"unreadable to the client too: no name", ownAgent(t, t.TempDir(), "dup.md", `{"name":{"unreadable":true},"unreadable":true}`, described), []string{"swplugin"}, nil},
 	} {
 		m := match(t, "dup", tc.own, plug)
 		if !slices.Equal(ids(m.Agents), tc.agents) || !slices.Equal(ids(m.Unread), tc.unread) {
 			t.Errorf("%s: agents %v unread %v, want %v %v", tc.why, ids(m.Agents), ids(m.Unread), tc.agents, tc.unread)
+		}
+	}
+	// An own name the client refuses (a ":", a leading "-") names nothing,
+	// not even exactly.
+	for _, name := range []string{"plug:dup", "-dup", "plug\uff1adup"} {
+		own := ownAgent(t, t.TempDir(), "x.md", `{"name":"`+name+`"}`, "---\nname: \""+name+"\"\ndescription: d\n---\n")
+		if m := match(t, name, own); len(m.Agents)+len(m.Unread) != 0 {
+			t.Errorf("an own agent named %q answers: %v %v", name, ids(m.Agents), ids(m.Unread))
 		}
 	}
 	// A built-in named exactly hides a plugin's; folded it hides nothing.

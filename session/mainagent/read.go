@@ -3,11 +3,14 @@ package mainagent
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf16"
 
+	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/zeebo/blake3"
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxAgentRead bounds one plugin agent file read for its name. A larger
@@ -40,6 +43,40 @@ func frontName(dir string, e snapshot.Entry) (name string, ok bool) {
 		return "", false
 	}
 	return nameOf(config.Frontmatter(reads[0].Data).Canonical)
+}
+
+// ownLoads reports whether the client loads the own agent ag, as far as
+// its description tells: Claude Code 2.1.332 refuses an agent without a
+// description ("Missing required \"description\" field"), and an exact
+// name that did not load hides nothing. Its file is read again as
+// frontName reads one; read is false when it could not be, or its bytes
+// are not the walk's.
+func ownLoads(ag *baseline.Standing) (loads, read bool) {
+	es := ag.Observed.Manifest.Entries
+	i := strings.LastIndexByte(ag.Root.Path, '/')
+	if len(es) != 1 || len(es[0].Path) != 0 || es[0].Kind != snapshot.File || i < 0 {
+		return false, false
+	}
+	reads, err := walker.ReadFiles(ag.Root.Path[:i], ag.Root.Path[i+1:], []string{string(ag.Name)}, maxAgentRead)
+	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 || snapshot.Hash(blake3.Sum256(reads[0].Data)) != es[0].Hash {
+		return false, false
+	}
+	var fm struct {
+		Description any `json:"description"`
+	}
+	canon := config.FrontmatterFields(reads[0].Data).Canonical
+	if canon == nil || json.Unmarshal(canon, &fm) != nil {
+		return false, false
+	}
+	d, ok := fm.Description.(string)
+	return ok && d != "", true
+}
+
+// ownNameValid reports whether the client accepts name for an agent of
+// its own (2.1.332): not starting with "-", at most 256 UTF-16 units, and
+// no ":" even after NFKC (reserved for plugins).
+func ownNameValid(name string) bool {
+	return name != "" && !strings.HasPrefix(name, "-") && len(utf16.Encode([]rune(name))) <= maxFrontName && !strings.Contains(norm.NFKC.String(name), ":")
 }
 
 // nameOf is the frontmatter name in an agent's canonical form. A form
