@@ -24,9 +24,9 @@ type Match struct {
 	Settings *baseline.Standing
 	Name     string // the settings' "agent", as written
 	// Agents are what the client takes for Name: every agent named it
-	// exactly when one is, else every one whose name ends in ":" and it.
-	// The client takes the first of those by its sort. skillwire tells
-	// them all.
+	// exactly, and, unless an own agent or built-in is, every one whose
+	// name ends in ":" and it. The client takes the first of those by its
+	// sort. skillwire tells them all.
 	Agents []*baseline.Standing
 	// Unread are agents skillwire cannot name. Any may be the main agent,
 	// even over an exact one: ambiguous, and told.
@@ -59,11 +59,13 @@ func Of(sts []baseline.Standing) []Match {
 		}
 		m := Match{Settings: st, Name: *doc.Agent, Builtin: builtinNamed(*doc.Agent)}
 		var exacts, suffixes, unread []*baseline.Standing
+		hides := m.Builtin // an exact name the client surely loads
 		for j := range sts {
 			f, maybe := fitOfStanding(&sts[j], m.Name, &reads)
 			switch {
 			case f == exact:
 				exacts = append(exacts, &sts[j])
+				hides = hides || sts[j].Root.Kind == claude.Agents
 			case f == suffix:
 				suffixes = append(suffixes, &sts[j])
 			case maybe:
@@ -73,9 +75,12 @@ func Of(sts []baseline.Standing) []Match {
 				unread = append(unread, &sts[j])
 			}
 		}
-		m.Agents = suffixes
-		if len(exacts) > 0 || m.Builtin {
-			m.Agents = exacts
+		// Only an own agent or a built-in hides the ":"-suffixed names: a
+		// plugin's exact agent may fail to load in ways skillwire does not
+		// judge, and the client then takes a suffix.
+		m.Agents = exacts
+		if !hides {
+			m.Agents = append(m.Agents, suffixes...)
 		}
 		// One with a name that fits and another unread is unread too when
 		// the fit is not what the client takes.

@@ -22,10 +22,13 @@ var agentFiles = map[string]string{"agents/pagent.md": "pagent", "agents/sub/inn
 
 // plugin writes the plugin "plug" with agentFiles under root and returns
 // its standing, each file in its manifest as written.
-func plugin(t *testing.T, root claude.Root, name string) *baseline.Standing {
+func plugin(t *testing.T, root claude.Root, name string, files ...map[string]string) *baseline.Standing {
 	t.Helper()
 	entries := []snapshot.Entry{{Kind: snapshot.Dir}, {Path: []byte("skills/sk/SKILL.md"), Kind: snapshot.File}}
-	for rel, front := range agentFiles {
+	if len(files) == 0 {
+		files = append(files, agentFiles)
+	}
+	for rel, front := range files[0] {
 		body := "---\ndescription: d\n---\nbody\n"
 		if front != "" {
 			body = "---\nname: " + front + "\ndescription: d\n---\nbody\n"
@@ -145,6 +148,18 @@ func TestAnOwnAgentOfTheSameStemDoesNotHideAPluginsAgent(t *testing.T) {
 		if !slices.Equal(ids(m.Agents), tc.agents) || !slices.Equal(ids(m.Unread), tc.unread) {
 			t.Errorf("%s: agents %v unread %v, want %v %v", tc.why, ids(m.Agents), ids(m.Unread), tc.agents, tc.unread)
 		}
+	}
+	// An exact own agent with hooks may be refused in ways skillwire does
+	// not judge: unread, and it hides nothing.
+	hooked := ownAgent(t, t.TempDir(), "x.md", `{"name":"dup"}`, "---\nname: dup\ndescription: d\nhooks: {}\n---\n")
+	if m := match(t, "dup", hooked, plug); !slices.Equal(ids(m.Agents), []string{"swplugin"}) || !slices.Equal(ids(m.Unread), []string{"swownx.md"}) {
+		t.Errorf("an own agent with hooks: agents %v unread %v", ids(m.Agents), ids(m.Unread))
+	}
+	// A plugin's exact agent hides no other's ":"-suffixed one.
+	other := plugin(t, claude.Root{Path: t.TempDir(), Scope: claude.Global, Kind: claude.Plugins}, "mkt/other/1.0.0", map[string]string{"agents/plug/dup.md": "dup"})
+	other.ID = "swother"
+	if m := match(t, "plug:dup", plug, other); !slices.Equal(ids(m.Agents), []string{"swplugin", "swother"}) {
+		t.Errorf("plug:dup and other:plug:dup: agents %v", ids(m.Agents))
 	}
 	// An own name the client refuses (a ":", a leading "-") names nothing,
 	// not even exactly.

@@ -61,14 +61,20 @@ func ownLoads(ag *baseline.Standing) (loads, read bool) {
 	if err != nil || len(reads) != 1 || reads[0].Missing || reads[0].Reason != 0 || snapshot.Hash(blake3.Sum256(reads[0].Data)) != es[0].Hash {
 		return false, false
 	}
-	var fm struct {
-		Description any `json:"description"`
-	}
+	var fm map[string]any
 	canon := config.FrontmatterFields(reads[0].Data).Canonical
 	if canon == nil || json.Unmarshal(canon, &fm) != nil {
 		return false, false
 	}
-	d, ok := fm.Description.(string)
+	// The client also refuses an agent for hooks it cannot load, or hook
+	// matchers outside "hooks": skillwire does not judge those, so an
+	// agent with any is unread.
+	for _, k := range []string{"hooks", "PreToolUse", "PermissionRequest"} {
+		if _, ok := fm[k]; ok {
+			return false, false
+		}
+	}
+	d, ok := fm["description"].(string)
 	return ok && d != "", true
 }
 
