@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -129,5 +130,54 @@ func TestAChangedMainAgentIsToldToThePerson(t *testing.T) {
 		if got := strings.Contains(r.Debug, "this session's main agent changed and is unreviewed"); got != changed {
 			t.Errorf("changed %v: the person is told of the changed main agent: %v", changed, got)
 		}
+	}
+}
+
+// A plugin whose plugin.json lists its agents ("agents": ["./custom/cx.md"])
+// was matched by agents/ alone: "cx" named no agent skillwire observed.
+// Claude Code 2.1.332 loads the listed files instead of agents/, named
+// plug:cx by their own names (agents/ax.md is then no agent). skillwire
+// does not follow the list: the plugin's names are unread. So a BLOCKed
+// one may be the main agent, and that is told to the model and the
+// person. Control: no verdict: no adverse line, and the ambiguity told.
+func TestAPluginsListedAgentsAreUnreadMainAgents(t *testing.T) {
+	t.Parallel()
+	for _, block := range []bool{true, false} {
+		name := "blocked"
+		if !block {
+			name = "control: no verdict"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Write("market/.claude-plugin/marketplace.json",
+				`{"name":"mkt","owner":{"name":"e2e"},"plugins":[{"name":"plug","source":"./plug","description":"an e2e plugin"}]}`)
+			w.Write("market/plug/.claude-plugin/plugin.json", `{"name":"plug","version":"1.0.0","description":"an e2e plugin","agents":["./custom/cx.md"]}`)
+			agentAt(w, "market/plug/custom/cx.md", "cx", "BODY-CX-5b1")
+			agentAt(w, "market/plug/agents/ax.md", "ax", "BODY-AX-5b1")
+			w.ClaudeCmd("plugin", "marketplace", "add", filepath.Join(w.Root, "market"))
+			w.ClaudeCmd("plugin", "install", "plug@mkt")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			if block {
+				w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+			}
+			w.Write("proj/.claude/settings.json", `{"agent": "cx"}`)
+			m := model(t, nil)
+			r := w.Claude(m, Run{Prompt: "go"})
+			if !systemHas(m, "BODY-CX-5b1") || systemHas(m, "BODY-AX-5b1") {
+				t.Fatalf("the client did not take the listed agent alone: the premise changed")
+			}
+			a := advisory(m)
+			if got := strings.Contains(a, "under an adverse verdict and maybe this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != block {
+				t.Errorf("the model is told the BLOCKed plugin may be the main agent: %v, want %v:\n%s", got, block, a)
+			}
+			if got := strings.Contains(r.Debug, "this session's main agent may be one under an adverse verdict"); got != block {
+				t.Errorf("the person is told: %v, want %v", got, block)
+			}
+			if got := strings.Contains(a, "ambiguous main agent") && strings.Contains(r.Debug, "skillwire cannot tell which agent is this session's main agent"); got == block {
+				t.Errorf("the ambiguity is told to both: %v, want %v:\n%s", got, !block, a)
+			}
+		})
 	}
 }

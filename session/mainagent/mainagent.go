@@ -142,6 +142,9 @@ func fitOfStanding(ag *baseline.Standing, n string, reads *int) (best fit, unrea
 	if ag.Root.Kind == claude.PluginSources {
 		plugin = ag.Root.SourcePlugin(ag.Name)
 	}
+	// Agents its plugin.json or marketplace entry lists replace agents/
+	// and are named by their own names alone: unread to skillwire.
+	unread = declaresAgents(ag, reads)
 	for _, e := range ag.Observed.Manifest.Entries {
 		rel, ok := bytes.CutPrefix(e.Path, []byte("agents/"))
 		if !ok || e.Kind == snapshot.Dir || !bytes.HasSuffix(rel, []byte(".md")) {

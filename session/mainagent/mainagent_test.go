@@ -201,6 +201,44 @@ func TestAPluginAgentWhoseNameIsUnreadIsAmbiguous(t *testing.T) {
 	}
 }
 
+// A plugin that lists its agents in plugin.json or its marketplace entry
+// loads those, named by their names alone, and not agents/: its names are
+// unread, and ambiguous. Its agents/ still answer. Controls: a plugin.json
+// without "agents", and one whose bytes are not the walk's.
+func TestAPluginThatListsItsAgentsIsUnread(t *testing.T) {
+	for _, tc := range []struct {
+		why, json string
+		skew      bool
+		canon     string
+		unread    bool
+	}{
+		{"plugin.json lists agents", `{"name":"plug","agents":["./custom/cx.md"]}`, false, "", true},
+		{"control: plugin.json lists none", `{"name":"plug"}`, false, "", false},
+		{"plugin.json not the walk's", `{"name":"plug"}`, true, "", true},
+		{"the marketplace entry lists agents", `{"name":"plug"}`, false, `{"marketplaceEntry":{"entry":{"agents":["./x.md"]},"marketplace":{}}}`, true},
+	} {
+		plug := cachedPlugin(t)
+		dir := filepath.Join(plug.Root.Path, string(plug.Name), ".claude-plugin")
+		if err := os.MkdirAll(dir, 0o755); err != nil || os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(tc.json), 0o644) != nil {
+			t.Fatal(err)
+		}
+		e := snapshot.Entry{Path: []byte(".claude-plugin/plugin.json"), Kind: snapshot.File, Hash: blake3.Sum256([]byte(tc.json))}
+		if tc.skew {
+			e.Hash[0]++
+		}
+		plug.Observed.Manifest.Entries = append(plug.Observed.Manifest.Entries, e)
+		if tc.canon != "" {
+			plug.Observed.Canonical = []byte(tc.canon)
+		}
+		if m := match(t, "cx", plug); (len(m.Unread) == 1) != tc.unread || m.Unknown() == tc.unread {
+			t.Errorf("%s: %q unread %v, want %v", tc.why, "cx", ids(m.Unread), tc.unread)
+		}
+		if m := match(t, "pagent", plug); len(m.Agents) != 1 || len(m.Unread) != 0 {
+			t.Errorf("%s: its agents/pagent.md: agents %v unread %v", tc.why, ids(m.Agents), ids(m.Unread))
+		}
+	}
+}
+
 // A name no observed agent answers to is unknown. Controls: a built-in's
 // name, and the plugin's own agent.
 func TestAMainAgentNoObservedAgentAnswersToIsUnknown(t *testing.T) {

@@ -2,6 +2,7 @@ package mainagent
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -43,6 +44,34 @@ func frontName(dir string, e snapshot.Entry) (name string, ok bool) {
 		return "", false
 	}
 	return nameOf(config.Frontmatter(reads[0].Data).Canonical)
+}
+
+// declaresAgents reports whether the plugin ag lists its agents in its
+// plugin.json or its marketplace entry ("agents"), or may: a plugin.json
+// not read again as the walk saw it. Claude Code 2.1.332 then loads those
+// files, named plugin:name, and not agents/ (e2e
+// TestAPluginsListedAgentsAreUnreadMainAgents).
+func declaresAgents(ag *baseline.Standing, reads *int) bool {
+	var form, mkt, entry map[string]json.RawMessage
+	if json.Unmarshal(ag.Observed.Canonical, &form) == nil && json.Unmarshal(form[config.EntryKey], &mkt) == nil &&
+		json.Unmarshal(mkt["entry"], &entry) == nil && entry["agents"] != nil {
+		return true
+	}
+	i := slices.IndexFunc(ag.Observed.Manifest.Entries, func(e snapshot.Entry) bool { return string(e.Path) == ".claude-plugin/plugin.json" })
+	if i < 0 {
+		return false
+	}
+	if *reads == 0 {
+		return true
+	}
+	*reads--
+	e := ag.Observed.Manifest.Entries[i]
+	rs, err := walker.ReadFiles(ag.Root.Path+"/"+string(ag.Name), ".claude-plugin", []string{"plugin.json"}, maxAgentRead)
+	if err != nil || len(rs) != 1 || rs[0].Missing || rs[0].Reason != 0 || snapshot.Hash(blake3.Sum256(rs[0].Data)) != e.Hash {
+		return true
+	}
+	var doc map[string]json.RawMessage
+	return json.Unmarshal(rs[0].Data, &doc) != nil || doc["agents"] != nil
 }
 
 // ownLoads reports whether the client loads the own agent ag, as far as
