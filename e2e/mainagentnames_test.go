@@ -181,3 +181,45 @@ func TestAPluginsListedAgentsAreUnreadMainAgents(t *testing.T) {
 		})
 	}
 }
+
+// A skills folder holding a plugin (<config>/skills/sp/ with
+// .claude-plugin/plugin.json) was no candidate for the main agent. Claude
+// Code 2.1.332 loads its agents/sx.md as sp:sx, and takes it for "sx". So
+// a BLOCKed one is told to the model and the person. Control: no verdict,
+// no adverse line, and no unknown main agent.
+func TestASkillsFolderPluginsAgentIsTheMainAgent(t *testing.T) {
+	t.Parallel()
+	for _, block := range []bool{true, false} {
+		name := "blocked"
+		if !block {
+			name = "control: no verdict"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.Write("home/.claude/skills/sp/.claude-plugin/plugin.json", `{"name":"sp","version":"1.0.0","description":"p"}`)
+			agentAt(w, "home/.claude/skills/sp/agents/sx.md", "sx", "BODY-SX-c02")
+			w.Install()
+			w.Claude(model(t, nil), Run{Prompt: "hello"})
+			if block {
+				w.Record("plugin", "sp", "BLOCK")
+			}
+			w.Write("proj/.claude/settings.json", `{"agent": "sx"}`)
+			m := model(t, nil)
+			r := w.Claude(m, Run{Prompt: "go"})
+			if !systemHas(m, "BODY-SX-c02") {
+				t.Fatalf("the client did not take sp:sx: the premise changed")
+			}
+			a := advisory(m)
+			if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "sp"`); got != block {
+				t.Errorf("the model is told of the BLOCKed main agent: %v, want %v:\n%s", got, block, a)
+			}
+			if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != block {
+				t.Errorf("the person is told: %v, want %v", got, block)
+			}
+			if strings.Contains(a, "unknown main agent") || strings.Contains(a, "ambiguous main agent") {
+				t.Errorf("told as unknown or ambiguous:\n%s", a)
+			}
+		})
+	}
+}

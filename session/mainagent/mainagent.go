@@ -135,16 +135,27 @@ func fitOfStanding(ag *baseline.Standing, n string, reads *int) (best fit, unrea
 		}
 		return exact, false
 	case claude.Plugins, claude.PluginSources:
+	case claude.Skills: // a skills folder holding a plugin loads as one
+		if claude.KindOf(ag.Root.Kind, ag.Name, &ag.Observed.Manifest) != claude.KindPlugin {
+			return none, false
+		}
 	default:
 		return none, false
 	}
-	plugin := resolve.PluginName(ag.Name)
-	if ag.Root.Kind == claude.PluginSources {
-		plugin = ag.Root.SourcePlugin(ag.Name)
-	}
 	// Agents its plugin.json or marketplace entry lists replace agents/
 	// and are named by their own names alone: unread to skillwire.
-	unread = declaresAgents(ag, reads)
+	named, lists, ok := pluginJSON(ag, reads)
+	unread = lists || !ok
+	plugin := resolve.PluginName(ag.Name)
+	switch ag.Root.Kind {
+	case claude.PluginSources:
+		plugin = ag.Root.SourcePlugin(ag.Name)
+	case claude.Skills:
+		plugin = nil // its plugin.json's name; without one, unread
+		if named != "" {
+			plugin = []byte(named)
+		}
+	}
 	for _, e := range ag.Observed.Manifest.Entries {
 		rel, ok := bytes.CutPrefix(e.Path, []byte("agents/"))
 		if !ok || e.Kind == snapshot.Dir || !bytes.HasSuffix(rel, []byte(".md")) {

@@ -239,6 +239,36 @@ func TestAPluginThatListsItsAgentsIsUnread(t *testing.T) {
 	}
 }
 
+// A skills folder holding a plugin loads as one, its agents named by its
+// plugin.json's name (e2e TestASkillsFolderPluginsAgentIsTheMainAgent).
+// Without a name there, its names are unread. Control: a skill folder
+// with agents/ but no plugin.json is no plugin.
+func TestASkillsFolderPluginsAgentAnswersByItsPluginJSONName(t *testing.T) {
+	for _, tc := range []struct {
+		why, json      string
+		agents, unread int
+	}{
+		{"named sp", `{"name":"sp"}`, 1, 0},
+		{"no name", `{}`, 0, 1},
+		{"control: no plugin.json", "", 0, 0},
+	} {
+		root := claude.Root{Path: t.TempDir(), Scope: claude.Global, Kind: claude.Skills}
+		sp := plugin(t, root, "sp", map[string]string{"agents/sx.md": "sx"})
+		if tc.json != "" {
+			dir := filepath.Join(root.Path, "sp", ".claude-plugin")
+			if err := os.MkdirAll(dir, 0o755); err != nil || os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(tc.json), 0o644) != nil {
+				t.Fatal(err)
+			}
+			es := append(sp.Observed.Manifest.Entries, snapshot.Entry{Path: []byte(".claude-plugin/plugin.json"), Kind: snapshot.File, Hash: blake3.Sum256([]byte(tc.json))})
+			slices.SortFunc(es, func(a, b snapshot.Entry) int { return snapshot.ComparePaths(a.Path, b.Path) })
+			sp.Observed.Manifest.Entries = es
+		}
+		if m := match(t, "sp:sx", sp); len(m.Agents) != tc.agents || len(m.Unread) != tc.unread {
+			t.Errorf("%s: agents %v unread %v, want %d %d", tc.why, ids(m.Agents), ids(m.Unread), tc.agents, tc.unread)
+		}
+	}
+}
+
 // A name no observed agent answers to is unknown. Controls: a built-in's
 // name, and the plugin's own agent.
 func TestAMainAgentNoObservedAgentAnswersToIsUnknown(t *testing.T) {

@@ -46,32 +46,40 @@ func frontName(dir string, e snapshot.Entry) (name string, ok bool) {
 	return nameOf(config.Frontmatter(reads[0].Data).Canonical)
 }
 
-// declaresAgents reports whether the plugin ag lists its agents in its
-// plugin.json or its marketplace entry ("agents"), or may: a plugin.json
-// not read again as the walk saw it. Claude Code 2.1.332 then loads those
-// files, named plugin:name, and not agents/ (e2e
-// TestAPluginsListedAgentsAreUnreadMainAgents).
-func declaresAgents(ag *baseline.Standing, reads *int) bool {
+// pluginJSON is what a plugin's .claude-plugin/plugin.json says of its
+// agents: its "name", and whether it lists its agents ("agents"), as does
+// its marketplace entry. Claude Code 2.1.332 then loads those files, named
+// plugin:name, and not agents/ (e2e
+// TestAPluginsListedAgentsAreUnreadMainAgents). ok is false when the file
+// could not be read again as the walk saw it. A plugin without one is ok.
+func pluginJSON(ag *baseline.Standing, reads *int) (name string, lists, ok bool) {
 	var form, mkt, entry map[string]json.RawMessage
 	if json.Unmarshal(ag.Observed.Canonical, &form) == nil && json.Unmarshal(form[config.EntryKey], &mkt) == nil &&
 		json.Unmarshal(mkt["entry"], &entry) == nil && entry["agents"] != nil {
-		return true
+		lists = true
 	}
 	i := slices.IndexFunc(ag.Observed.Manifest.Entries, func(e snapshot.Entry) bool { return string(e.Path) == ".claude-plugin/plugin.json" })
 	if i < 0 {
-		return false
+		return "", lists, true
 	}
 	if *reads == 0 {
-		return true
+		return "", lists, false
 	}
 	*reads--
 	e := ag.Observed.Manifest.Entries[i]
 	rs, err := walker.ReadFiles(ag.Root.Path+"/"+string(ag.Name), ".claude-plugin", []string{"plugin.json"}, maxAgentRead)
 	if err != nil || len(rs) != 1 || rs[0].Missing || rs[0].Reason != 0 || snapshot.Hash(blake3.Sum256(rs[0].Data)) != e.Hash {
-		return true
+		return "", lists, false
 	}
-	var doc map[string]json.RawMessage
-	return json.Unmarshal(rs[0].Data, &doc) != nil || doc["agents"] != nil
+	var doc struct {
+		Name   any             `json:"name"`
+		Agents json.RawMessage `json:"agents"`
+	}
+	if json.Unmarshal(rs[0].Data, &doc) != nil {
+		return "", lists, false
+	}
+	name, _ = doc.Name.(string)
+	return name, lists || doc.Agents != nil, true
 }
 
 // ownLoads reports whether the client loads the own agent ag, as far as
