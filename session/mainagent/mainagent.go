@@ -144,8 +144,11 @@ func fitOfStanding(ag *baseline.Standing, n string, reads *int) (best fit, unrea
 	}
 	// Agents its plugin.json or marketplace entry lists replace agents/
 	// and are named by their own names alone: unread to skillwire.
+	// A walk cut short, or an anomaly below agents/, may hide agent files.
 	named, lists, ok := pluginJSON(ag, reads)
-	unread = lists || !ok
+	unread = lists || !ok || ag.Observed.Manifest.Partial || slices.ContainsFunc(ag.Observed.Manifest.Entries, func(e snapshot.Entry) bool {
+		return e.Reason != 0 && bytes.HasPrefix(e.Path, []byte("agents/"))
+	})
 	plugin := resolve.PluginName(ag.Name)
 	switch ag.Root.Kind {
 	case claude.PluginSources:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/verdict"
 	"github.com/skillwire/skillwire/claude"
@@ -194,6 +195,19 @@ func TestAPluginAgentWhoseNameIsUnreadIsAmbiguous(t *testing.T) {
 	}
 	if m := match(t, "pagent", plug); len(m.Agents) != 1 || len(m.Unread) != 0 {
 		t.Errorf("control, its other agent: agents %v unread %v", ids(m.Agents), ids(m.Unread))
+	}
+	// A walk cut short, or a link below agents/, may hide an agent file.
+	for _, hide := range []func(*baseline.Standing){
+		func(st *baseline.Standing) { st.Observed.Manifest.Partial = true },
+		func(st *baseline.Standing) {
+			st.Observed.Manifest.Entries = append(st.Observed.Manifest.Entries, snapshot.Entry{Path: []byte("agents/l"), Kind: snapshot.Symlink, Reason: anomaly.Symlink})
+		},
+	} {
+		st := cachedPlugin(t)
+		hide(st)
+		if m := match(t, "hidden", st); len(m.Unread) != 1 || m.Unknown() {
+			t.Errorf("a plugin whose agents/ was not fully observed: unread %v", ids(m.Unread))
+		}
 	}
 	nameless := plugin(t, claude.Root{Path: t.TempDir(), Scope: claude.Global, Kind: claude.PluginSources, Sources: map[string]string{}}, "plug")
 	if m := match(t, "any:pagent", nameless); len(m.Unread) != 1 || m.Unknown() {
