@@ -1,10 +1,13 @@
 package mainagent
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/skillwire/skillwire/baseline"
 )
 
 // fitsAsStated checks fitOf against its definition, and that no name
@@ -38,6 +41,20 @@ func TestHostileAgentNamesMatchAsStatedAndAreNeverShownRaw(t *testing.T) {
 			fitsAsStated(t, full, n)
 		}
 		fitsAsStated(t, pluginAgentName("plug", "sub/"+full+".md", full), full)
+	}
+	// Through Of, against a plugin's agents read from disk: the settings'
+	// name as the JSON escapes it.
+	plug := cachedPlugin(t)
+	for _, n := range names {
+		raw, _ := json.Marshal(n)
+		var want string // JSON holds no invalid UTF-8
+		_ = json.Unmarshal(raw, &want)
+		cfg := settings("")
+		cfg.Observed.Canonical = []byte(`{"agent":` + string(raw) + `}`)
+		ms := Of([]baseline.Standing{cfg, *plug})
+		if n == "" && len(ms) != 0 || n != "" && (len(ms) != 1 || ms[0].Name != want || len(ms[0].Agents)+len(ms[0].Unread) != 0) {
+			t.Errorf("Of a hostile name %.40q: %d matches", n, len(ms))
+		}
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("hostile names took %v", d)
