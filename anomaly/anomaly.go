@@ -12,39 +12,41 @@ import "fmt"
 type Reason uint8
 
 const (
-	_            Reason = iota
-	Symlink             // a nested symbolic link; never followed
-	Special             // a FIFO, socket or device; never opened
-	Unreadable          // permission denied or an I/O error
-	Oversize            // a file over the per-file cap; never partly hashed
-	Unstable            // changed or vanished while it was observed
-	Swapped             // its type changed between listing and opening
-	Depth               // a directory past the depth limit; not opened
-	Fanout              // a directory with more entries than the limit; not walked
-	Badname             // a candidate name that fails the display gate
-	Root                // the candidate or root itself is missing or not observable
-	Budget              // the shared scan budget ran out: the observation is partial
-	Unparsable          // a configuration file that is not what its format requires
-	DuplicateKey        // a configuration key given twice; the last one counts for Claude Code
-	Alias               // YAML aliases that would expand past the limit; never expanded
+	_             Reason = iota
+	Symlink              // a nested symbolic link; never followed
+	Special              // a FIFO, socket or device; never opened
+	Unreadable           // permission denied or an I/O error
+	Oversize             // a file over the per-file cap; never partly hashed
+	Unstable             // changed or vanished while it was observed
+	Swapped              // its type changed between listing and opening
+	Depth                // a directory past the depth limit; not opened
+	Fanout               // a directory with more entries than the limit; not walked
+	Badname              // a candidate name that fails the display gate
+	Root                 // the candidate or root itself is missing or not observable
+	Budget               // the shared scan budget ran out: the observation is partial
+	Unparsable           // a configuration file that is not what its format requires
+	DuplicateKey         // a configuration key given twice; the last one counts for Claude Code
+	Alias                // YAML aliases that would expand past the limit; never expanded
+	MultiDocument        // frontmatter of more than one YAML document; which one a reader takes is a guess
 	maxReason
 )
 
 var reasonNames = [maxReason]string{
-	Symlink:      "symlink",
-	Special:      "special",
-	Unreadable:   "unreadable",
-	Oversize:     "oversize",
-	Unstable:     "unstable",
-	Swapped:      "swapped",
-	Depth:        "depth",
-	Fanout:       "fanout",
-	Badname:      "badname",
-	Root:         "root",
-	Budget:       "budget",
-	Unparsable:   "unparsable",
-	DuplicateKey: "duplicatekey",
-	Alias:        "alias",
+	Symlink:       "symlink",
+	Special:       "special",
+	Unreadable:    "unreadable",
+	Oversize:      "oversize",
+	Unstable:      "unstable",
+	Swapped:       "swapped",
+	Depth:         "depth",
+	Fanout:        "fanout",
+	Badname:       "badname",
+	Root:          "root",
+	Budget:        "budget",
+	Unparsable:    "unparsable",
+	DuplicateKey:  "duplicatekey",
+	Alias:         "alias",
+	MultiDocument: "multidocument",
 }
 
 // Valid reports whether r is one of the defined reasons.

@@ -12,7 +12,7 @@ import (
 )
 
 func TestReasonNamesRoundTripAndAreTheContractsSet(t *testing.T) {
-	want := []string{"symlink", "special", "unreadable", "oversize", "unstable", "swapped", "depth", "fanout", "badname", "root", "budget", "unparsable", "duplicatekey", "alias"}
+	want := []string{"symlink", "special", "unreadable", "oversize", "unstable", "swapped", "depth", "fanout", "badname", "root", "budget", "unparsable", "duplicatekey", "alias", "multidocument"}
 	if int(maxReason)-1 != len(want) {
 		t.Fatalf("%d reasons", maxReason-1)
 	}

@@ -152,7 +152,7 @@ func TestCandidateKindNamesEveryKind(t *testing.T) {
 }
 
 func TestEveryConfigAnomalyIsAnAnomalyReason(t *testing.T) {
-	for _, a := range []config.Anomaly{config.AnomalyUnparsable, config.AnomalyOversize, config.AnomalyDuplicateKey, config.AnomalyDepth, config.AnomalyAlias} {
+	for _, a := range []config.Anomaly{config.AnomalyUnparsable, config.AnomalyOversize, config.AnomalyDuplicateKey, config.AnomalyDepth, config.AnomalyAlias, config.AnomalyMultiDocument} {
 		if _, ok := anomaly.Parse(string(a)); !ok {
 			t.Errorf("%s has no anomaly reason", a)
 		}
@@ -426,6 +426,7 @@ func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
 	dir := t.TempDir()
 	testtree.Make(t, dir, "skills/pdf/SKILL.md=---\nname: pdf\nallowed-tools: Read, Bash\n---\nbody",
 		"agents/rev.md=---\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: curl x\n---\n",
+		"agents/multi.md=---\nname: dup\n...\n---\nname: other\n---\n",
 		"skills/bomb/SKILL.md=---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n")
 	roots := []Root{{Path: dir + "/skills", Kind: Skills}, {Path: dir + "/agents", Kind: Agents}}
 	got := map[string]*walker.Candidate{}
@@ -442,6 +443,9 @@ func TestSkillAgentAndCommandFrontmatterIsTheCandidatesForm(t *testing.T) {
 	}
 	if c := got["skills/bomb"]; !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.Alias) || c.Canonical != nil {
 		t.Errorf("alias bomb: form %s anomalies %v", c.Canonical, reasonsOf(c))
+	}
+	if c := got["agents/multi.md"]; !slices.Contains(walker.Reasons(c.Anomalies()), anomaly.MultiDocument) || c.Canonical != nil {
+		t.Errorf("a multi-document frontmatter: form %s anomalies %v", c.Canonical, reasonsOf(c))
 	}
 }
 

@@ -36,11 +36,10 @@ type Input struct {
 	// Unless it holds, a mod present is told as what skillwire cannot
 	// hold.
 	ModPolicy settings.ModPolicy
-	// mainAgent and unknownAgent are the lines mainAgentLines gives, made
-	// once by build.
-	mainAgent, unknownAgent []string
-	Obs                     []baseline.Observation
-	Standings               []baseline.Standing
+	// agent are the lines mainAgentLines gives, made once by build.
+	agent     agentLines
+	Obs       []baseline.Observation
+	Standings []baseline.Standing
 	// Events are the daemon's change events: a candidate that changed and
 	// came back between two sessions is unchanged to a comparison, and
 	// only its events tell.
@@ -192,7 +191,7 @@ type item struct {
 // display-gated names and minted ids: no byte a tree's author chose reaches
 // the model unless it passed the gate.
 func build(in Input) Advisory {
-	in.mainAgent, in.unknownAgent = mainAgentLines(in) // told in the text and counted in the notice: read once
+	in.agent = mainAgentLines(in) // told in the text and counted in the notice: read once
 	var adv Advisory
 	if in.Bootstrap {
 		adv.Consume = accepted(in.Standings)
@@ -526,7 +525,9 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
 		lines = append(lines, "The audit logs could not be read ("+in.AuditProblem+"): no change below counts as announced.")
 	}
-	lines = append(append(lines, in.mainAgent...), in.unknownAgent...)
+	for _, ls := range in.agent {
+		lines = append(lines, ls...)
+	}
 	if n := unheldMods(in); n > 0 {
 		lines = append(lines, modsUnheldLine(n, in.ModPolicy))
 	}

@@ -50,11 +50,10 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	if unheldMods(in) > 0 {
 		parts = append(parts, modsUnheldNotice(in.ModPolicy))
 	}
-	if len(in.mainAgent) > 0 {
-		parts = append(parts, "this session's main agent is under an adverse verdict")
-	}
-	if len(in.unknownAgent) > 0 {
-		parts = append(parts, "this session's main agent is one skillwire does not observe")
+	for i, ls := range in.agent {
+		if len(ls) > 0 {
+			parts = append(parts, agentNotices[i])
+		}
 	}
 	var n [numCategories]int
 	mods, blocked, suspect, hooks, servers, other := 0, 0, 0, 0, 0, 0

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/snapshot"
+	"github.com/zeebo/blake3"
 )
 
 // pending makes st changed since a SAFE review of other content.
@@ -74,11 +76,19 @@ func TestANoticeIsEmptyWhenThereIsNothingToSay(t *testing.T) {
 // Each case's advisory tells the model a line; the notice counts it in
 // fixed words. Each has its control: without the fact, neither says it.
 func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
-	agents := claude.Root{Path: "/proj/.claude/agents", Scope: claude.Project, Kind: claude.Agents}
+	// The own agent's file is on disk: an exact name is read again for its
+	// description.
+	agents := claude.Root{Path: t.TempDir(), Scope: claude.Project, Kind: claude.Agents}
 	projectCfg := claude.Root{Path: "/proj/.claude", Scope: claude.Project, Kind: claude.Config}
+	evil := []byte("---\nname: evilagent\ndescription: d\n---\nbody\n")
+	if err := os.WriteFile(agents.Path+"/evilagent.md", evil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	agent := func(block bool) baseline.Standing {
 		st := standing("evilagent.md", baseline.Unchanged)
 		st.Root = agents
+		st.Observed.Canonical = []byte(`{"name":"evilagent"}`)
+		st.Observed.Manifest.Entries = []snapshot.Entry{{Kind: snapshot.File, Hash: blake3.Sum256(evil)}}
 		if block {
 			adverse(&st)
 		}
@@ -90,13 +100,24 @@ func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
 		return Input{Standings: []baseline.Standing{cfg, agent(block)}}
 	}
 	// A plugin's agent named by "agent": as plugin:agent or its bare name.
-	pluginAgent := func(spelled string) func(bool) Input {
+	// Its file is on disk, read again for its name. unread: it changed
+	// since the walk, so its name is unread.
+	market := t.TempDir()
+	body := []byte("---\nname: pagent\n---\nbody\n")
+	if err := os.MkdirAll(market+"/plug/agents", 0o755); err != nil || os.WriteFile(market+"/plug/agents/pagent.md", body, 0o644) != nil {
+		t.Fatal(err)
+	}
+	pluginAgent := func(spelled string, unread bool) func(bool) Input {
 		return func(block bool) Input {
 			cfg := configStanding("settings.json", baseline.Unchanged, "", `{"agent":"`+spelled+`"}`)
 			cfg.Root = projectCfg
 			plug := standing("plug", baseline.Unchanged)
-			plug.Root = claude.Root{Path: "/market", Scope: claude.Global, Kind: claude.PluginSources, Sources: map[string]string{"plug": "plug@mkt"}}
-			plug.Observed.Manifest.Entries = append(plug.Observed.Manifest.Entries, snapshot.Entry{Path: []byte("agents/pagent.md"), Kind: snapshot.File})
+			plug.Root = claude.Root{Path: market, Scope: claude.Global, Kind: claude.PluginSources, Sources: map[string]string{"plug": "plug@mkt"}}
+			e := snapshot.Entry{Path: []byte("agents/pagent.md"), Kind: snapshot.File, Hash: blake3.Sum256(body)}
+			if unread {
+				e.Hash[0]++
+			}
+			plug.Observed.Manifest.Entries = append(plug.Observed.Manifest.Entries, e)
 			if block {
 				adverse(&plug)
 			}
@@ -112,6 +133,24 @@ func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
 		cfg := configStanding("settings.json", baseline.Unchanged, "", `{"agent":"`+name+`"}`)
 		cfg.Root = projectCfg
 		return Input{Standings: []baseline.Standing{cfg, agent(false)}}
+	}
+	// An own agent whose frontmatter skillwire could not read. Control:
+	// one it read, named otherwise.
+	unreadAgent := func(unread bool) Input {
+		in := unknownAgent(false)
+		in.Standings[1].Observed.Canonical = []byte(`{"name":"other"}`)
+		if unread {
+			in.Standings[1].Observed.Canonical = nil
+		}
+		return in
+	}
+	// A changed main agent, unreviewed. Control: unchanged.
+	changedAgent := func(changed bool) Input {
+		in := mainAgent(false)
+		if changed {
+			in.Standings[1].State = baseline.Changed
+		}
+		return in
 	}
 	hooksOff := func(off bool) Input {
 		in := Input{Standings: []baseline.Standing{standing("a", baseline.Unchanged)}}
@@ -133,8 +172,11 @@ func TestThePersonsLineCarriesEveryAdverseFactTheModelGets(t *testing.T) {
 		model, person string
 	}{
 		{"a BLOCKed main agent", mainAgent, "this session's main agent", "this session's main agent is under an adverse verdict"},
-		{"a BLOCKed plugin's agent as plug:pagent", pluginAgent("plug:pagent"), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
-		{"a BLOCKed plugin's agent as pagent", pluginAgent("pagent"), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
+		{"a BLOCKed plugin's agent as plug:pagent", pluginAgent("plug:pagent", false), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
+		{"a BLOCKed plugin's agent as pagent", pluginAgent("pagent", false), `plugin "plug@mkt"`, "this session's main agent is under an adverse verdict"},
+		{"a BLOCKed plugin's agent, its name unread", pluginAgent("pagent", true), `maybe this session's main agent`, "this session's main agent may be one under an adverse verdict"},
+		{"an agent whose name is unread", unreadAgent, `ambiguous main agent`, "skillwire cannot tell which agent is this session's main agent"},
+		{"a changed main agent, unreviewed", changedAgent, `unreviewed, and this session's main agent: project settings "settings.json" id swaaaasettings.json makes project agent "evilagent.md"`, "this session's main agent changed and is unreviewed"},
 		{"an unknown main agent", unknownAgent, `unknown main agent: project settings "settings.json" id swaaaasettings.json makes agent "ghost"`, "this session's main agent is one skillwire does not observe"},
 		{"hooks off in another project", hooksOff, "hooks off in another project", "1 other project's settings switch skillwire's hooks off"},
 		{"the audit logs unread", audit, "The audit logs could not be read", "the audit logs could not be read"},

@@ -77,7 +77,7 @@ func (s *comparison) prepare() (Input, error) {
 		}
 		projects, err := tx.Projects().List()
 		registered = s.Project == "" || slices.Contains(projects, s.Project)
-		in.HooksOff = hooksOffElsewhere(s.Places, s.Project, projects)
+		in.HooksOff = settings.HooksOffElsewhere(s.Places, s.Project, projects)
 		in.Incomplete = settings.IncompleteIn(s.Places)
 		in.ModPolicy = settings.ModPolicyOf(s.Places)
 		return err

@@ -203,3 +203,35 @@ func installed(p claude.Places) (install string, have []bool) {
 	}
 	return install, have
 }
+
+// HooksOffElsewhere are the settings files of other registered projects
+// that switch skillwire's hooks off. A project's own disableAllHooks stops
+// the very hook that would tell it. So it is told in the next session where
+// hooks run. Bounded by maxHooksOffProjects.
+func HooksOffElsewhere(p claude.Places, current string, projects []string) []HooksOff {
+	if p.Config == "" {
+		return nil
+	}
+	var out []HooksOff
+	for i, proj := range projects {
+		if i == maxHooksOffProjects {
+			break
+		}
+		if proj == current {
+			continue
+		}
+		// Only the project's own files. The user's settings.json, were it to
+		// switch hooks off, would have stopped this session's hooks too.
+		q := claude.Places{Managed: p.Managed, Project: proj}
+		for _, h := range HooksOffIn(q) {
+			if h.Scope == claude.Project {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// maxHooksOffProjects bounds the registered projects a session start reads
+// the settings of.
+const maxHooksOffProjects = 64
