@@ -1,9 +1,12 @@
 // Package served keeps what the client read of its skills, and judges a
 // use on that copy. Claude Code reads sub/.claude/skills when a Read, Edit
 // or Write first touches a file below sub/, and serves that copy all
-// session. It reads its top-level skills and plugins at its start (start.go).
+// session. It reads its top-level skills, agents and commands, the skills
+// of the folders given with --add-dir and its plugins at its start
+// (start.go).
 // Each skill is kept by its stamp and its digest, so the gate can judge
-// the copy the client holds, not the disk (pinned by e2e/served_test.go).
+// the copy the client holds, not the disk (pinned by e2e/served_test.go
+// and e2e/servedkinds_test.go).
 package served
 
 import (
