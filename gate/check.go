@@ -163,8 +163,7 @@ func (j *judging) servedCopies(tx *baseline.Tx) (hookstate.Served, bool) {
 }
 
 // onServed judges f, of s, on the copy the session's client serves (a
-// nested skill's; a top-level skill's, agent's, command's, an added
-// folder's skill's or a plugin's, served.AtStart). A ConfigChange is judged
+// nested skill's, or one served.AtStart's). A ConfigChange is judged
 // on the disk: the client is about to read it.
 func (j *judging) onServed(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	now := j.env.Now

@@ -121,3 +121,49 @@ func TestAFolderAddedAfterTheStartKeptIsJudgedOnTheDisk(t *testing.T) {
 		})
 	}
 }
+
+// A folder added with /add-dir is served as the client read it just
+// before the DirectoryAdded hook, until its watcher reloads a skill. So
+// the hook keeps that copy. Changed at the add and put back, the disk is
+// the reviewed foo but the copy served is not: strict denies. Controls:
+// untouched, or put back and reloaded (its ConfigChange), it answers as
+// the disk does.
+func TestASkillOfAFolderAddedMidSessionIsJudgedOnTheCopyReadAtTheAdd(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		tamper, reload bool
+		want           Answer
+	}{
+		{"changed at the add, put back", true, false, Deny},
+		{"control: untouched", false, false, None},
+		{"control: put back and reloaded", true, true, None},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr, file, _ := kindTree(t, "added")
+			tr.policy(Strict)
+			extra := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+			tr.env.Roots = slices.DeleteFunc(tr.env.Roots, func(r claude.Root) bool { return r.Scope == claude.Added })
+			tr.start("s1", tr.walk())
+			if c.tamper {
+				tr.write(file, fooEvil)
+			}
+			n := 0
+			h := tr.hook(&n)
+			ctx := context.Background()
+			if r := Handle(ctx, hookio.EventDirectoryAdded, directoryInput("s1", tr.project, extra), h); len(r.Notes) != 1 {
+				t.Fatalf("the add: notes %q", r.Notes)
+			}
+			if c.tamper {
+				tr.write(file, fooV1)
+			}
+			if c.reload {
+				if r := tr.configChange("s1", file); r.Answer != None {
+					t.Fatalf("the reload was blocked: %s %q", r.Answer, r.Reason)
+				}
+			}
+			if r := Handle(ctx, hookio.EventPreToolUse, useIn("s1", "foo"), h); r.Answer != c.want {
+				t.Fatalf("%s %q, want %s", r.Answer, r.Reason, c.want)
+			}
+		})
+	}
+}

@@ -61,8 +61,8 @@ func JudgeNested(s *baseline.Standing, d *snapshot.Hash, sv hookstate.Served, ok
 // is false when the session's copies could not be read. A session whose
 // start kept nothing is judged on the disk alone (Same): a start before
 // the hooks were installed, or a hook input naming no session. So is a
-// folder added mid-session (/add-dir), which no whole keep of the start
-// lists (hookstate.Served.StartRead): its start did not read it. A copy
+// folder added mid-session (/add-dir) whose DirectoryAdded kept nothing:
+// no whole keep of the start lists it (hookstate.Served.StartRead). A copy
 // whose content was recorded BLOCK or SUSPECT is that verdict. A copy
 // other than the disk's is changed. The stamp, when both ends have one,
 // shows a write put back. A racy stamp is no unknown here: the digest
@@ -72,8 +72,8 @@ func JudgeAtStart(tx *baseline.Tx, s *baseline.Standing, d *snapshot.Hash, sv ho
 		return Same, nil
 	}
 	if ok && s.Root.Scope == claude.Added && !sv.StartRead(s.Root.Path) {
-		// Added mid-session (/add-dir): no start read it. Judged on the
-		// disk alone, as before its start was kept.
+		// Added mid-session (/add-dir), its copy not kept: judged on the
+		// disk alone, as before copies were kept.
 		return Same, nil
 	}
 	folder, kept := sv.Folder(s.Root.Path)

@@ -101,8 +101,9 @@ func readFolder(ctx context.Context, root claude.Root, cfg walker.Config, now ti
 	return reads, ""
 }
 
-// Keep keeps in the store of o, for session, what each nested skills
-// folder of folders holds now: the client just read them. Only watched
+// Keep keeps in the store of o, for session, what each skills folder of
+// folders holds now (a nested one, or one /add-dir added): the client just
+// read them. Only watched
 // folders (of roots) are read. A folder kept before stays as kept: the
 // client reads it once.
 func Keep(ctx context.Context, o baseline.Options, session string, folders []string, roots []claude.Root, cfg walker.Config, now time.Time) error {

@@ -30,9 +30,10 @@ const UnknownUnlisted = "the folder could not be listed"
 // that copy: a skills folder other than a nested one (of nested, as
 // claude.Places.Nested), an agents or commands folder, or a plugins folder.
 // An added folder's are among them: its start kept those of a folder
-// given with --add-dir. One added with /add-dir mid-session the start did
-// not read (JudgeAtStart). A plugin folder added to the session is left
-// out: a dev mod appears mid-session.
+// given with --add-dir, the DirectoryAdded hook the skills of one added
+// with /add-dir (the client reads them just before it). One that neither
+// kept is judged on the disk (JudgeAtStart). A plugin folder added to the
+// session is left out: a dev mod appears mid-session.
 func AtStart(root claude.Root, nested []string) bool {
 	switch root.Kind {
 	case claude.Skills:
