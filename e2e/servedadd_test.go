@@ -142,3 +142,45 @@ func TestASkillOfAFolderAddedWithSlashAddDirChangedAtTheAddAndPutBackIsHeld(t *t
 		})
 	}
 }
+
+// So it is in an interactive session: an agent edited mid-session is not
+// served 8 s later, though its ConfigChange hook ran; the client never
+// reads an agent again there either. Control: edited before the session,
+// the edit is served.
+func TestAnAgentIsServedAsReadAtTheStartInAnInteractiveSessionToo(t *testing.T) {
+	t.Parallel()
+	for _, before := range []bool{false, true} {
+		name := "edited mid-session"
+		if before {
+			name = "control: edited before the session"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := NewWorld(t)
+			w.TrustProject()
+			w.Write("home/.claude/settings.json", `{"permissions":{"allow":["Bash","Agent"]},"hooks":{}}`)
+			rec := w.recorder("ConfigChange")
+			f := w.Write("proj/.claude/agents/foo.md", agentText(kindBody))
+			script := []Reply{writeB64(f, agentText(kindEdit)), bash("sleep 8"), Agent("foo", "do the task")}
+			if before {
+				w.Write("proj/.claude/agents/foo.md", agentText(kindEdit))
+				script = script[2:]
+			}
+			m := model(t, script, Say("agent done."))
+			w.Interactive(m, Typed{
+				Prompt: "go",
+				Args:   []string{"--permission-mode", "default"},
+				Env:    []string{"XDG_CONFIG_HOME=" + filepath.Join(w.Root, "tmp", "xdg")},
+				Then:   []Step{{After: "Doyouwanttoproceed", Keys: "\r", Pause: 800 * time.Millisecond}},
+				Done:   func() bool { return m.Sent(kindBody) || m.Sent(kindEdit) },
+				Within: 40 * time.Second,
+			})
+			if m.Sent(kindBody) == before || m.Sent(kindEdit) != before {
+				t.Errorf("served the edit %v, the start's copy %v; want the edit %v (results %q)", m.Sent(kindEdit), m.Sent(kindBody), before, m.ToolResults())
+			}
+			if got := reloadedFor(t, rec, f); got == before {
+				t.Errorf("a ConfigChange hook ran for the agent's file: %v, want %v", got, !before)
+			}
+		})
+	}
+}
