@@ -163,7 +163,7 @@ func (j *judging) servedCopies(tx *baseline.Tx) (hookstate.Served, bool) {
 }
 
 // onServed judges f, of s, on the copy the session's client serves (a
-// nested skill's, a top-level or plugin skill's). A ConfigChange is judged
+// nested skill's, or one served.AtStart's). A ConfigChange is judged
 // on the disk: the client is about to read it.
 func (j *judging) onServed(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 	now := j.env.Now

@@ -46,9 +46,10 @@ func configChanged(ctx context.Context, c hookio.ConfigChange, env Env, deadline
 		out.Notes = append(out.Notes, o.Note)
 	}
 	if o.Answer != Deny || !c.Blockable() {
-		// Not blocked: the client reads the skill again now.
+		// Not blocked: the client reads the skill again now, one of a
+		// folder /add-dir added too.
 		if err := served.Reloaded(ctx, served.ReloadOf{Store: storeOptions(ctx, env.Store), Session: c.Session, Path: c.Path,
-			Roots: env.Roots, Nested: env.Nested, Walker: env.Walker, Now: env.Now}); err != nil {
+			Roots: withSessionFolders(ctx, env, c.Session).Roots, Nested: env.Nested, Walker: env.Walker, Now: env.Now}); err != nil {
 			out.Notes = append(out.Notes, "skillwire gate: the copy Claude Code reloads of a skill was not kept; its use is asked")
 		}
 	}

@@ -1,13 +1,16 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/hookio"
 	"github.com/skillwire/skillwire/gate/addeddir"
 	"github.com/skillwire/skillwire/gate/instructions"
+	"github.com/skillwire/skillwire/gate/served"
 )
 
 const noticeUnreadable = "skillwire: the DirectoryAdded hook input could not be read: the folder added to this session is not watched, and the gate cannot judge what it serves"
@@ -33,9 +36,14 @@ func directoryAdded(in hookio.DirectoryAdd) answerer {
 				return told("skillwire cannot observe the folder added to this session (" + why +
 					"): its skills, agents and commands are not watched, and the gate asks for every name it cannot judge")
 			}
-			f := addeddir.Observe(ctx, env.addedRoots([]string{in.Directory}), env.Walker)
+			roots := env.addedRoots([]string{in.Directory})
+			f := addeddir.Observe(ctx, roots, env.Walker)
 			f.Compare(storeOptions(ctx, env.Store))
 			r := told(f.Notice())
+			// The client read the skills just before: kept (e2e/servedadd_test.go).
+			if err := served.Keep(ctx, storeOptions(ctx, env.Store), in.Session, served.SkillsFolders([]string{in.Directory}), roots, env.Walker, cmp.Or(env.Now, time.Now())); err != nil {
+				r.Notes = append(r.Notes, "skillwire gate: the copy Claude Code read of the added folder's skills was not kept; they are judged on the disk")
+			}
 			if obs := f.Instructions(); len(obs) > 0 {
 				// Recorded once the model was told. What the client reads
 				// from its next turn on is then what was delivered.

@@ -53,8 +53,22 @@ type Served struct {
 	At      time.Time      `json:"at"` // first: pruning reads only this
 	Folders []ServedFolder `json:"folders,omitempty"`
 	// Start: the session's start kept the folders the client read then
-	// (KeepStart): the top-level skills folders and the plugins.
+	// (KeepStart): the top-level skills, agents and commands folders, the
+	// added folders' and the plugins. MarkStart sets it first.
 	Start bool `json:"start,omitempty"`
+	// Kept: a start's keep was made. Partial: one read more folders than
+	// it keeps. So a folder a start kept with neither missing is one its
+	// client did not read then (StartRead).
+	Kept    bool `json:"kept,omitempty"`
+	Partial bool `json:"partial,omitempty"`
+}
+
+// StartRead reports whether the session's start may have read the folder
+// at path: it is kept, or no whole keep of the start lists it. false: a
+// keep of every folder the start read was made without it.
+func (s Served) StartRead(path string) bool {
+	_, kept := s.Folder(path)
+	return kept || !s.Kept || s.Partial
 }
 
 // Bounds of what is kept: folders per session, skills per folder and
@@ -231,7 +245,7 @@ func (ss SessionServed) KeepStart(session string, folders []ServedFolder, now ti
 	if err != nil {
 		return Served{}, err // not read: its uses are asked, so it stays
 	}
-	s.Start = true
+	s.Start, s.Kept = true, true
 	at := make(map[string]int, len(s.Folders))
 	for i, f := range s.Folders {
 		at[f.Path] = i
@@ -245,6 +259,8 @@ func (ss SessionServed) KeepStart(session string, folders []ServedFolder, now ti
 		case len(s.Folders) < MaxServedFolders:
 			at[f.Path] = len(s.Folders)
 			s.Folders = append(s.Folders, boundFolder(f, s.room()))
+		default:
+			s.Partial = true
 		}
 	}
 	return s, ss.put(session, s, now)

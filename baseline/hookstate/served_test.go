@@ -419,3 +419,43 @@ func TestALetGoFilterNotReadMarksEverySession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A start read a folder its whole keep does not list only when the keep
+// was not whole: a session marked whose keep never came, or a start past
+// MaxServedFolders. A folder added after a whole keep was not read then.
+// A let-go record is a start that may have read any.
+func TestAStartReadEveryFolderAWholeKeepLists(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	err := st.Update(func(tx *bolt.Tx) error {
+		ss := SessionServedOf(tx)
+		if err := ss.MarkStart("s1", now); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := ss.Of("s1"); !s.StartRead("/x/.claude/skills") {
+			t.Errorf("marked, no keep: a folder reads as not read at the start")
+		}
+		s, err := ss.KeepStart("s1", []ServedFolder{{Path: "/h/.claude/skills"}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.StartRead("/h/.claude/skills") || s.StartRead("/x/.claude/skills") {
+			t.Errorf("a whole keep: kept read %v, another read %v", s.StartRead("/h/.claude/skills"), s.StartRead("/x/.claude/skills"))
+		}
+		var many []ServedFolder
+		for i := range MaxServedFolders + 1 {
+			many = append(many, ServedFolder{Path: fmt.Sprintf("/p/d%d/.claude/skills", i)})
+		}
+		s, err = ss.KeepStart("s2", many, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := ss.Of("s2"); !s.Partial || !s.StartRead("/x/.claude/skills") {
+			t.Errorf("past the bound: partial %v, another read %v", s.Partial, s.StartRead("/x/.claude/skills"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

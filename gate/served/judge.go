@@ -6,6 +6,7 @@ import (
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/hookstate"
 	"github.com/skillwire/skillwire/baseline/verdict"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/snapshot"
 )
 
@@ -59,13 +60,20 @@ func JudgeNested(s *baseline.Standing, d *snapshot.Hash, sv hookstate.Served, ok
 // on the copy the session's client read at its start or last reload. ok
 // is false when the session's copies could not be read. A session whose
 // start kept nothing is judged on the disk alone (Same): a start before
-// the hooks were installed, or a hook input naming no session. A copy
+// the hooks were installed, or a hook input naming no session. So is a
+// folder added mid-session (/add-dir) whose DirectoryAdded kept nothing:
+// no whole keep of the start lists it (hookstate.Served.StartRead). A copy
 // whose content was recorded BLOCK or SUSPECT is that verdict. A copy
 // other than the disk's is changed. The stamp, when both ends have one,
 // shows a write put back. A racy stamp is no unknown here: the digest
 // still tells other bytes, and the client read before the stamp.
 func JudgeAtStart(tx *baseline.Tx, s *baseline.Standing, d *snapshot.Hash, sv hookstate.Served, ok bool, now time.Time) (Copy, error) {
 	if ok && !sv.Start {
+		return Same, nil
+	}
+	if ok && s.Root.Scope == claude.Added && !sv.StartRead(s.Root.Path) {
+		// Added mid-session (/add-dir), its copy not kept: judged on the
+		// disk alone, as before copies were kept.
 		return Same, nil
 	}
 	folder, kept := sv.Folder(s.Root.Path)

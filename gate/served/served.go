@@ -1,9 +1,12 @@
 // Package served keeps what the client read of its skills, and judges a
 // use on that copy. Claude Code reads sub/.claude/skills when a Read, Edit
 // or Write first touches a file below sub/, and serves that copy all
-// session. It reads its top-level skills and plugins at its start (start.go).
+// session. It reads its top-level skills, agents and commands, the skills
+// of the folders given with --add-dir and its plugins at its start
+// (start.go).
 // Each skill is kept by its stamp and its digest, so the gate can judge
-// the copy the client holds, not the disk (pinned by e2e/served_test.go).
+// the copy the client holds, not the disk (pinned by e2e/served_test.go
+// and e2e/servedkinds_test.go).
 package served
 
 import (
@@ -98,8 +101,9 @@ func readFolder(ctx context.Context, root claude.Root, cfg walker.Config, now ti
 	return reads, ""
 }
 
-// Keep keeps in the store of o, for session, what each nested skills
-// folder of folders holds now: the client just read them. Only watched
+// Keep keeps in the store of o, for session, what each skills folder of
+// folders holds now (a nested one, or one /add-dir added): the client just
+// read them. Only watched
 // folders (of roots) are read. A folder kept before stays as kept: the
 // client reads it once.
 func Keep(ctx context.Context, o baseline.Options, session string, folders []string, roots []claude.Root, cfg walker.Config, now time.Time) error {

@@ -13,30 +13,45 @@ import (
 	"github.com/skillwire/skillwire/walker"
 )
 
-// Claude Code reads its top-level skills folders and its plugins at its
-// start, and serves that copy. A top-level skill is read again only when
-// its watcher reloads it, after the ConfigChange hook (source skills). A
-// plugin is never read again (pinned by e2e/served_test.go). So the
+// Claude Code reads its top-level skills, agents and commands folders, the
+// skills of the folders given with --add-dir and its plugins at its start,
+// and serves that copy. A skill or command is read again only when its
+// watcher reloads it, after the ConfigChange hook (source skills). An agent
+// is never read again: the watcher runs ConfigChange for its file too, but
+// the client serves the agent as read at its start. A plugin is never read
+// again (pinned by e2e/served_test.go and e2e/servedkinds_test.go). So the
 // session start keeps what it observed of them, from its one walk. The
-// ConfigChange of a skill keeps its copy again (Reload).
+// ConfigChange of a skill or command keeps its copy again (Reload).
 
 // UnknownUnlisted is a folder's Unknown when it could not be listed.
 const UnknownUnlisted = "the folder could not be listed"
 
 // AtStart reports whether the client reads root at its start and serves
 // that copy: a skills folder other than a nested one (of nested, as
-// claude.Places.Nested), or a plugins folder. A folder added to the session
-// is left out: /add-dir adds one mid-session.
+// claude.Places.Nested), an agents or commands folder, or a plugins folder.
+// An added folder's are among them: its start kept those of a folder
+// given with --add-dir, the DirectoryAdded hook the skills of one added
+// with /add-dir (the client reads them just before it). One that neither
+// kept is judged on the disk (JudgeAtStart). A plugin folder added to the
+// session is left out: a dev mod appears mid-session.
 func AtStart(root claude.Root, nested []string) bool {
 	switch root.Kind {
 	case claude.Skills:
-		return root.Scope != claude.Added && !slices.Contains(SkillsFolders(nested), root.Path)
-	case claude.Plugins:
+		return !slices.Contains(SkillsFolders(nested), root.Path)
+	case claude.Agents, claude.Commands, claude.Plugins:
 		return true
 	case claude.PluginSources:
 		return root.Scope != claude.Added
 	}
 	return false
+}
+
+// Reloads reports whether the client's watcher reads a candidate of root
+// again after its ConfigChange, and serves that copy: a skill or a command
+// the client read at its start. An agent it serves as read at its start
+// all session, so its copy is never kept again.
+func Reloads(root claude.Root, nested []string) bool {
+	return AtStart(root, nested) && (root.Kind == claude.Skills || root.Kind == claude.Commands)
 }
 
 // stamped is one candidate's copy as a walk read it, stamped after.
@@ -121,13 +136,13 @@ type ReloadOf struct {
 }
 
 // Reloaded keeps, for the session of r, the copy of the skill holding
-// r.Path, of a root AtStart. A write after this keep moves the stamp, and
-// the use judges it as written after the read. A file of no such skill
-// keeps nothing.
+// r.Path, of a root the client Reloads. A write after this keep moves the
+// stamp, and the use judges it as written after the read. A file of no
+// such skill or command (an agent's) keeps nothing.
 func Reloaded(ctx context.Context, r ReloadOf) error {
 	found, _ := match.Discover(r.Roots, r.Walker)
 	for _, l := range match.ByPath(found, r.Path) {
-		if AtStart(l.Root, r.Nested) {
+		if Reloads(l.Root, r.Nested) {
 			return reload(ctx, r, l.Root, l.Name, l.Cfg)
 		}
 	}
