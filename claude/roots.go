@@ -142,6 +142,9 @@ type Root struct {
 	// NoMCP, of a PluginSources root, are the Names the client loads
 	// without their MCP servers (PluginSource.NoMCP).
 	NoMCP []string
+	// InPlace, of the plugin cache, are the <marketplace>/<plugin> folders
+	// of plugins that load in place (PluginSource.Entry): none of its own.
+	InPlace []string
 	// ConfigDir is the configuration directory the root belongs to. Its
 	// audit log speaks for the root. It is <cfg> for every root of the
 	// user's. It is <project>/.claude for every root of the project's, the
@@ -217,6 +220,9 @@ func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 // record of another root in r's directory is never judged removed by r's
 // observation.
 func (r Root) Holds(name []byte) bool {
+	if m, rest, _ := strings.Cut(string(name), "/"); slices.Contains(r.InPlace, m+"/"+strings.SplitN(rest, "/", 2)[0]) {
+		return false
+	}
 	return r.Kind != Config && r.Kind != PluginSources || slices.Contains(r.Names, string(name))
 }
 
@@ -263,7 +269,7 @@ func (r Root) Spec() walker.RootSpec {
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
-		spec.Depth, spec.InnerLinks = 2, true
+		spec.Depth, spec.InnerLinks, spec.Skip = 2, true, r.InPlace
 		each := pluginSpec()
 		each.Noise, each.Outside, each.OutsideExtract = cacheNoise, r.outsideFiles, r.entryForm
 		spec.Each = &each
