@@ -41,8 +41,9 @@ type PluginSource struct {
 	// (--plugin-dir-no-mcp). It reads neither .mcp.json nor plugin.json's
 	// mcpServers.
 	NoMCP bool
-	// Entry: Dir/Name is the folder the marketplace entry names. The
-	// client never loads the cache copy then, so the cache holds none.
+	// Entry: Dir/Name is the folder the marketplace entry names, and the
+	// client surely parses the entry (config.EntryParses). It never loads
+	// the cache copy then, so the cache holds none.
 	Entry bool
 }
 
@@ -139,6 +140,7 @@ func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bo
 	if !found || !relative {
 		return PluginSource{}, false
 	}
+	parses := config.EntryParses(reads[0].Data, plugin) // else the client may load the cache copy
 	rest := src
 	if r, ok := strings.CutPrefix(src, "./"); ok {
 		rest = strings.TrimLeft(r, "/")
@@ -147,10 +149,10 @@ func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bo
 	}
 	dir, name, ok := sourceFolder(m.Location, rest)
 	if !ok {
-		whole.Entry = rest == "" // "./": the marketplace is the plugin
+		whole.Entry = rest == "" && parses // "./": the marketplace is the plugin
 		return whole, true
 	}
-	return PluginSource{Plugin: key, Dir: dir, Name: name, Market: m.Location + "/.claude-plugin/" + manifest, Entry: true}, true
+	return PluginSource{Plugin: key, Dir: dir, Name: name, Market: m.Location + "/.claude-plugin/" + manifest, Entry: parses}, true
 }
 
 // maxSourceDepth bounds the components of an entry's folder below its

@@ -326,16 +326,21 @@ func TestARelativeLinkInAnInPlacePluginIsContent(t *testing.T) {
 // client's install also copies it into the cache, which it never loads. So
 // the cache holds no candidate of it, and its records there are none of
 // the cache's to judge removed. A fetched plugin of the same marketplace
-// stays the cache's, and so does one whose marketplace.json cannot be read.
+// stays the cache's, and so does one whose marketplace.json cannot be read,
+// or whose entry the client may stub: it then loads the cache copy.
 func TestAPluginLoadedInPlaceIsCountedOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name, manifest string
 		want           []string // plugin candidates, root kind and name
 	}{
-		{"./plugins/NAME", `{"name":"mkt","plugins":[{"name":"plug","source":"./plugins/plug"},{"name":"far","source":{"source":"github","repo":"o/r"}}]}`,
+		{"./plugins/NAME", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug"},{"name":"far","source":{"source":"github","repo":"o/r"}}]}`,
 			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0"}},
-		{"the marketplace is the plugin", `{"name":"mkt","plugins":[{"name":"plug","source":"./"}]}`,
+		{"the marketplace is the plugin", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./"}]}`,
 			[]string{"plugin-sources m", "plugins mkt/far/2.0.0"}},
+		{"an entry the client may stub: its copy stays watched", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug","version":5}]}`,
+			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
+		{"an entry's hooks are not proven to parse", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug","hooks":{}}]}`,
+			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
 		{"control: marketplace.json unreadable", "\x00not json",
 			[]string{"plugin-sources m", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
 	} {
