@@ -1,6 +1,10 @@
 package claude
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skillwire/skillwire/claude/jstext"
+)
 
 // EnvAddedInstructions switches on Claude Code's reading of the
 // instruction files of the folders a session added
@@ -14,7 +18,7 @@ const EnvAddedInstructions = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
 // of 1, true, yes, on. No other rune lower-cases to one of those letters,
 // in JavaScript or in Go, but their own capitals.
 func EnvOn(v string) bool {
-	switch strings.ToLower(strings.TrimFunc(v, jsSpace)) {
+	switch strings.ToLower(strings.TrimFunc(v, jstext.Space)) {
 	case "1", "true", "yes", "on":
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/skillwire/skillwire/claude/jstext"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -13,25 +14,12 @@ import (
 // gate resolves every name through them. So a spelling the client accepts
 // is never one the gate does not know.
 
-// jsSpace is the set JavaScript's String.prototype.trim removes. The
-// client trims a Skill name with it. U+0085 and U+200B are not in it, and
-// the client does not trim them.
-func jsSpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r == ' ', r == 0xa0, r == 0x1680,
-		r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f,
-		r == 0x205f, r == 0x3000, r == 0xfeff:
-		return true
-	}
-	return false
-}
-
 // SkillName is the name the client looks a Skill tool call's skill up by.
 // It is trimmed as JavaScript trims, then one leading "/" is dropped.
 // "/evil" and " evil" load evil; "//evil" and "/ evil" load nothing. Case
 // is kept: "Evil" loads nothing.
 func SkillName(raw string) string {
-	s := strings.TrimFunc(raw, jsSpace)
+	s := strings.TrimFunc(raw, jstext.Space)
 	return strings.TrimPrefix(s, "/")
 }
 

@@ -367,7 +367,7 @@ func (p Places) Roots() []Root {
 	}
 	add(Root{Path: p.Config, Scope: Global, Kind: Config, Names: []string{"CLAUDE.local.md", "CLAUDE.md", "settings.json", "loop.md"}})
 	add(Root{Path: pathname.Join(p.Config, "plugins"), Scope: Global, Kind: Config, Names: []string{"installed_plugins.json", "known_marketplaces.json"}})
-	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins, Markets: p.Markets})
+	add(Root{Path: pathname.Join(pathname.Join(p.Config, "plugins"), "cache"), Scope: Global, Kind: Plugins, Markets: p.Markets, InPlace: inPlace(p.Sources)})
 	add(Root{Path: pathname.Join(p.Config, "output-styles"), Scope: Global, Kind: OutputStyles})
 	add(Root{Path: pathname.Join(p.Config, "rules"), Scope: Global, Kind: Rules})
 	if p.ClaudeJSON != "" {

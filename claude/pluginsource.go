@@ -41,6 +41,10 @@ type PluginSource struct {
 	// (--plugin-dir-no-mcp). It reads neither .mcp.json nor plugin.json's
 	// mcpServers.
 	NoMCP bool
+	// Entry: Dir/Name is the folder the marketplace entry names, and the
+	// client surely parses the entry (config.EntryParses). It never loads
+	// the cache copy then, so the cache holds none.
+	Entry bool
 }
 
 // pluginSources lists the folders the installed plugins load from. It
@@ -136,6 +140,7 @@ func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bo
 	if !found || !relative {
 		return PluginSource{}, false
 	}
+	parses := config.EntryParses(reads[0].Data, plugin) // else the client may load the cache copy
 	rest := src
 	if r, ok := strings.CutPrefix(src, "./"); ok {
 		rest = strings.TrimLeft(r, "/")
@@ -144,9 +149,10 @@ func sourceOf(m registry.LocalMarketplace, key, plugin string) (PluginSource, bo
 	}
 	dir, name, ok := sourceFolder(m.Location, rest)
 	if !ok {
+		whole.Entry = rest == "" && parses // "./": the marketplace is the plugin
 		return whole, true
 	}
-	return PluginSource{Plugin: key, Dir: dir, Name: name, Market: m.Location + "/.claude-plugin/" + manifest}, true
+	return PluginSource{Plugin: key, Dir: dir, Name: name, Market: m.Location + "/.claude-plugin/" + manifest, Entry: parses}, true
 }
 
 // maxSourceDepth bounds the components of an entry's folder below its
@@ -176,6 +182,18 @@ func sourceFolder(loc, rest string) (dir, name string, ok bool) {
 		}
 	}
 	return dir, comps[len(comps)-1], true
+}
+
+// inPlace are the cache folders, <marketplace>/<plugin>, of the plugins
+// of ss that load in place.
+func inPlace(ss []PluginSource) []string {
+	var out []string
+	for _, s := range ss {
+		if i := strings.LastIndexByte(s.Plugin, '@'); s.Entry && i > 0 {
+			out = append(out, s.Plugin[i+1:]+"/"+s.Plugin[:i])
+		}
+	}
+	return out
 }
 
 // sourceRoots are the PluginSources roots of ss, of scope, one per folder.

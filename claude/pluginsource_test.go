@@ -320,3 +320,59 @@ func TestARelativeLinkInAnInPlacePluginIsContent(t *testing.T) {
 		}
 	}
 }
+
+// A plugin that loads in place is one candidate, where the client loads it
+// (issue 32: 12 plugins of a directory marketplace were "24 plugins"). The
+// client's install also copies it into the cache, which it never loads. So
+// the cache holds no candidate of it, and its records there are none of
+// the cache's to judge removed. A fetched plugin of the same marketplace
+// stays the cache's, and so does one whose marketplace.json cannot be read,
+// or whose entry the client may stub: it then loads the cache copy.
+func TestAPluginLoadedInPlaceIsCountedOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name, manifest string
+		want           []string // plugin candidates, root kind and name
+	}{
+		{"./plugins/NAME", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug"},{"name":"far","source":{"source":"github","repo":"o/r"}}]}`,
+			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0"}},
+		{"the marketplace is the plugin", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./"}]}`,
+			[]string{"plugin-sources m", "plugins mkt/far/2.0.0"}},
+		{"an entry the client may stub: its copy stays watched", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug","version":5}]}`,
+			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
+		{"an entry's hooks are not proven to parse", `{"name":"mkt","owner":{"name":"o"},"plugins":[{"name":"plug","source":"./plugins/plug","hooks":{}}]}`,
+			[]string{"plugin-sources plug", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
+		{"control: marketplace.json unreadable", "\x00not json",
+			[]string{"plugin-sources m", "plugins mkt/far/2.0.0", "plugins mkt/plug/1.0.0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := sourceWorld(t, dir, "directory", "m", tc.manifest)
+			testtree.Make(t, dir,
+				"cfg/plugins/installed_plugins.json="+`{"version":2,"plugins":{"plug@mkt":[{"scope":"user","installPath":"`+cfg+`/plugins/cache/mkt/plug/1.0.0"}],"far@mkt":[{"scope":"user","installPath":"`+cfg+`/plugins/cache/mkt/far/2.0.0"}]}}`,
+				"cfg/plugins/cache/mkt/plug/1.0.0/skills/ps/SKILL.md=x", "cfg/plugins/cache/mkt/far/2.0.0/skills/fs/SKILL.md=y")
+			p := Places{Config: cfg}.Discover(Limits{})
+			var specs []walker.RootSpec
+			var roots []Root
+			for _, r := range p.Roots() {
+				if r.Kind == Plugins || r.Kind == PluginSources {
+					roots, specs = append(roots, r), append(specs, r.Spec())
+				}
+			}
+			var got []string
+			for i, w := range walker.Scan(context.Background(), specs, walker.DefaultConfig()) {
+				for _, c := range w.Candidates {
+					got = append(got, string(roots[i].Kind)+" "+string(c.Name))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("plugin candidates %q, want %q", got, tc.want)
+			}
+			for _, r := range roots {
+				if r.Kind == Plugins && r.Holds([]byte("mkt/plug/1.0.0")) != (len(tc.want) == 3) {
+					t.Errorf("the cache holds the in-place plugin's copy: %v", r.Holds([]byte("mkt/plug/1.0.0")))
+				}
+			}
+		})
+	}
+}

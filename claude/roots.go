@@ -143,6 +143,9 @@ type Root struct {
 	// NoMCP, of a PluginSources root, are the Names the client loads
 	// without their MCP servers (PluginSource.NoMCP).
 	NoMCP []string
+	// InPlace, of the plugin cache, are the <marketplace>/<plugin> folders
+	// of plugins that load in place (PluginSource.Entry): none of its own.
+	InPlace []string
 	// ConfigDir is the configuration directory the root belongs to. Its
 	// audit log speaks for the root. It is <cfg> for every root of the
 	// user's. It is <project>/.claude for every root of the project's, the
@@ -218,6 +221,9 @@ func KindOf(k Kind, name []byte, m *snapshot.Manifest) string {
 // record of another root in r's directory is never judged removed by r's
 // observation.
 func (r Root) Holds(name []byte) bool {
+	if m, rest, _ := strings.Cut(string(name), "/"); slices.Contains(r.InPlace, m+"/"+strings.SplitN(rest, "/", 2)[0]) {
+		return false
+	}
 	return r.Kind != Config && r.Kind != PluginSources && r.Kind != FlagSettings || slices.Contains(r.Names, string(name))
 }
 
@@ -268,7 +274,7 @@ func (r Root) Spec() walker.RootSpec {
 		}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.
-		spec.Depth, spec.InnerLinks = 2, true
+		spec.Depth, spec.InnerLinks, spec.Skip = 2, true, r.InPlace
 		each := pluginSpec()
 		each.Noise, each.Outside, each.OutsideExtract = cacheNoise, r.outsideFiles, r.entryForm
 		spec.Each = &each

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,4 +89,42 @@ func TestASkillSpelledAsAClientFileStaysRefused(t *testing.T) {
 	if out, _ := w.Skillwire("list"); !strings.Contains(out, "badname") || strings.Contains(out, "skill     .mcp.json") {
 		t.Errorf("list does not keep .mcp.json hidden and anomalous:\n%s", out)
 	}
+}
+
+// A dot-leading skill folder of an --add-dir folder is a skill too (issue
+// 32), as the client treats it: it lists "<added>/.claude/skills/.hidden-tools"
+// by that name. skillwire tells it by name at the session start and lists
+// it with no badname anomaly; a BLOCK on it is denied by name. Control:
+// with the hooks uninstalled the client runs its body.
+func TestADotLeadingSkillOfAnAddedFolderIsASkill(t *testing.T) {
+	t.Parallel()
+	bothWays(t, "blocked", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
+		w := NewWorld(t)
+		w.Install()
+		w.Claude(model(t, nil), Run{Prompt: "hello"})
+		w.Write("extra/.claude/skills/.hidden-tools/SKILL.md",
+			"---\ndescription: The hidden tools skill. Use it when asked for hidden tools.\n---\n\n"+hiddenToolsBody+"\n")
+		args := []string{"--add-dir", filepath.Join(w.Root, "extra")}
+		m := model(t, nil)
+		w.Claude(m, Run{Prompt: "hello", Args: args})
+		if a := advisory(m); !strings.Contains(a, `added skill ".hidden-tools"`) {
+			t.Errorf("the added folder's .hidden-tools is not told by name:\n%s", a)
+		}
+		if out, _ := w.Skillwire("list"); strings.Contains(out, "badname") || strings.Contains(out, "name hidden") {
+			t.Errorf("list shows the added .hidden-tools as hidden or anomalous:\n%s", out)
+		}
+		w.Record("skill", ".hidden-tools", "BLOCK")
+		if uninstall {
+			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
+		}
+		m = model(t, []Reply{Skill(".hidden-tools")})
+		r := w.Claude(m, Run{Prompt: "go", Args: args})
+		if got := m.Sent(hiddenToolsBody); got != uninstall {
+			t.Errorf("the BLOCKed body reached the model: %v, want %v (results %q)", got, uninstall, m.ToolResults())
+		}
+		if res := strings.Join(m.ToolResults()["Skill"], "\n"); !uninstall && !strings.Contains(res, `skill \".hidden-tools\"`) && !strings.Contains(res, `skill ".hidden-tools"`) {
+			t.Errorf("the deny does not name .hidden-tools: %q", res)
+		}
+		noTrouble(t, r)
+	})
 }

@@ -50,7 +50,7 @@ func TestAPluginAgentMadeTheMainAgentIsTold(t *testing.T) {
 				w.Claude(model(t, nil), Run{Prompt: "hello"})
 				w.Record("skill", "hello", "SAFE-TO-PROPOSE")
 				if block {
-					w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+					w.Record("plugin", "plug@mkt", "BLOCK")
 				}
 				w.Write("proj/.claude/settings.json", `{"agent": "`+spelled+`"}`)
 				m := model(t, []Reply{Skill("hello")})
@@ -59,7 +59,7 @@ func TestAPluginAgentMadeTheMainAgentIsTold(t *testing.T) {
 					t.Fatalf("the client did not make the plugin's agent the main agent: the premise changed")
 				}
 				a := advisory(m)
-				if got := strings.Contains(a, "this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != block {
+				if got := strings.Contains(a, "this session's main agent") && strings.Contains(a, `plugin "plug@mkt"`); got != block {
 					t.Errorf("the model is told of the BLOCKed main agent: %v, want %v:\n%s", got, block, a)
 				}
 				if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != block {

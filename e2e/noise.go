@@ -41,6 +41,7 @@ var readNoise = []noiseEntry{
 	{"{root}/cc", "the local marketplace folder of the market cases (e2e/market_test.go), listed as {root}/market is: its plugins are watched where they load"},
 	{"**/.claude-plugin/marketplace.json", "a marketplace's catalogue: read when added or updated, it loads nothing itself; each installed plugin binds its entry (claude.Root.Markets)"},
 	{"{config}/plugins/data/*", "a plugin's data folder (CLAUDE_PLUGIN_DATA): what its watched code writes"},
+	{"dir:{config}/plugins/cache/**", "the cache's folders, listed for the client's sweep of .orphaned_at stamps (rg --files --glob .orphaned_at), stat'ed and opened O_PATH: a listing or a handle loads nothing; a file read there is still held to the watch (TestADirectoryMarketplacesPluginIsCountedOnceWhereTheClientLoadsIt: a copy of a plugin loaded in place is listed, none of its files read)"},
 	{"{config}/plugins/.last_inuse_sweep", "the client's stamp of its last sweep of the plugin cache"},
 	{"{config}/mcp-needs-auth-cache.json", "the client's cache of the MCP servers that wait for a login; the servers are watched where configured"},
 	{"{root}/extra/.claude/settings.json", "an added folder's settings: the client reads them and applies none (TestAnAddedFoldersSettingsAndMCPAreIgnoredByTheClient)"},

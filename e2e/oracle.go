@@ -277,6 +277,12 @@ func readOf(c call) (access, bool) {
 		if len(c.args) < 3 || !openReads(c.name, c.args[2]) {
 			return a, false
 		}
+		switch {
+		case strings.Contains(c.args[2], "O_PATH"):
+			a.Call = pathOpen // a handle, no bytes ("dir:" noise)
+		case strings.Contains(c.args[2], "O_DIRECTORY"):
+			a.Call = dirOpen // a listing, no file's bytes ("dir:" noise)
+		}
 		dirfd, name = c.args[0], c.args[1]
 	case "statx", "newfstatat", "readlinkat":
 		if len(c.args) < 2 {
@@ -312,6 +318,13 @@ func readOf(c call) (access, bool) {
 	}
 	return a, true
 }
+
+// dirOpen and pathOpen name an open of a directory (O_DIRECTORY) and an
+// open for a handle alone (O_PATH) among a path's calls.
+const (
+	dirOpen  = "openat(O_DIRECTORY)"
+	pathOpen = "openat(O_PATH)"
+)
 
 // openReads reports whether an open's flags read the file: not for
 // writing only, and not creating it. O_PATH counts, as a stat does.

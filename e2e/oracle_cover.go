@@ -389,7 +389,9 @@ func (g *gapCounts) String() string {
 // gap told (knownGaps). Pattern is a path: {home}, {config}, {project},
 // {root}, {tmp} and {state} stand for the world's. A component * matches
 // within a name, ** any number of components. A "stat:" prefix matches a
-// path only stat'ed, never opened.
+// path only stat'ed, never opened. A "dir:" prefix matches a path only
+// stat'ed, opened as a directory or for a handle (O_PATH): no file's
+// bytes read.
 type noiseEntry struct {
 	Pattern string
 	Why     string
@@ -409,7 +411,9 @@ func readNoiseOf(p string, calls []string, anchors map[string]string) *noiseEntr
 func matchNoise(list []noiseEntry, p string, calls []string, anchors map[string]string) *noiseEntry {
 	for i := range list {
 		pat, statOnly := strings.CutPrefix(list[i].Pattern, "stat:")
-		if statOnly && slices.ContainsFunc(calls, func(c string) bool { return c != "statx" && c != "newfstatat" }) {
+		pat, dirOnly := strings.CutPrefix(pat, "dir:")
+		if statOnly && slices.ContainsFunc(calls, func(c string) bool { return c != "statx" && c != "newfstatat" }) ||
+			dirOnly && slices.ContainsFunc(calls, func(c string) bool { return c != "statx" && c != "newfstatat" && c != dirOpen && c != pathOpen }) {
 			continue
 		}
 		for k, v := range anchors {

@@ -108,6 +108,14 @@ func TestNoisePatternsMatchByComponent(t *testing.T) {
 		matchNoise([]noiseEntry{{"stat:/a/b", "s"}}, "/a/b", []string{"statx"}, a) == nil {
 		t.Errorf("a stat: pattern matches by the calls made")
 	}
+	if matchNoise([]noiseEntry{{"dir:/a/b", "d"}}, "/a/b", []string{"statx", "openat"}, a) != nil ||
+		matchNoise([]noiseEntry{{"dir:/a/b", "d"}}, "/a/b", []string{"statx", dirOpen, pathOpen}, a) == nil {
+		t.Errorf("a dir: pattern matches by the calls made")
+	}
+	if r := traceReads(strings.NewReader(`7 openat(AT_FDCWD</w>, "/a/b", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3</a/b>` + "\n" +
+		`7 openat(AT_FDCWD</w>, "/a/c", O_RDONLY|O_LARGEFILE|O_CLOEXEC|O_PATH) = 3</a/c>` + "\n")); len(r) != 2 || r[0].Call != dirOpen || r[1].Call != pathOpen {
+		t.Errorf("a directory's open is not told apart: %+v", r)
+	}
 	list := []noiseEntry{{"{config}/projects/*/*.jsonl", "t"}, {"**/.git/**", "g"}, {"{state}/**", "s"}, {"{root}/debug-*.log", "d"}}
 	for p, want := range map[string]string{
 		"/w/home/.claude/projects/-w-proj/1.jsonl":          "t",

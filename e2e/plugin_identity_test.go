@@ -36,7 +36,7 @@ func TestBlockedPluginIsDeniedByItsPluginJSONName(t *testing.T) {
 			}
 			w.Install()
 			if blocked {
-				w.Record("plugin", "foo@mkt/1.0.0", "BLOCK")
+				w.Record("plugin", "foo@mkt", "BLOCK")
 			}
 			m := model(t, []Reply{Skill("bar:ps")})
 			r := w.Claude(m, Run{Prompt: "run the ps skill"})

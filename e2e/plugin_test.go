@@ -44,7 +44,7 @@ func TestBlockedPluginSkillIsDeniedByToolAndByTypedName(t *testing.T) {
 				installPlugin(w)
 				w.Install()
 				if blocked {
-					w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+					w.Record("plugin", "plug@mkt", "BLOCK")
 				}
 				script, prompt := []Reply{Skill("plug:ps")}, "run the ps skill"
 				if typed {

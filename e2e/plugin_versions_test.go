@@ -28,11 +28,12 @@ func updatePlugin(w *World) {
 }
 
 // The client's own update of a plugin recorded SAFE-TO-PROPOSE is held (issue
-// 22). The next session is told the new version is pending, and which files
-// differ from the reviewed one. Its use is asked, which -p refuses, so its
-// body never reaches the model. The client writes .orphaned_at into the old
-// version. That leaves the old version reviewed, untold. Control: without
-// skillwire's hooks the new version's body runs.
+// 22). A directory marketplace's plugin loads in place, so the update is the
+// marketplace folder's change: the next session is told it is pending, and
+// which files differ from the reviewed bytes. The client's cache versions,
+// 1.0.0 and the 1.0.1 the update wrote, are never told: it loads neither
+// (issue 32). The use is asked, which -p refuses, so its body never reaches
+// the model. Control: without skillwire's hooks the new body runs.
 func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 	t.Parallel()
 	bothWays(t, "hooks", "control: hooks uninstalled", func(t *testing.T, uninstall bool) {
@@ -41,7 +42,7 @@ func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 		installPlugin(w)
 		w.Install()
 		w.Claude(model(t, nil), Run{Prompt: "hello"})
-		w.Record("plugin", "plug@mkt/1.0.0", "SAFE-TO-PROPOSE")
+		w.Record("plugin", "plug@mkt", "SAFE-TO-PROPOSE")
 		updatePlugin(w)
 		if !hooks {
 			w.MustSkillwire(nil, "hook", "uninstall", "--yes")
@@ -55,28 +56,19 @@ func TestAnUpdatedReviewedPluginIsPendingAndAsked(t *testing.T) {
 			return
 		}
 		for _, want := range []string{
-			`pending a new review: global plugin \"plug@mkt/1.0.1\"`,
-			`a new version replacing version \"plug@mkt/1.0.0\"`,
-			"skills/ps/SKILL.md, skills/ps/run.sh; see skillwire diff sw",
+			`pending a new review: global plugin \"plug@mkt\"`,
+			"skills/ps/run.sh",
+			"see skillwire diff sw",
 		} {
 			if !m.Sent(want) {
-				t.Errorf("the session was not told %s", want)
+				t.Errorf("the session was not told %s:\n%s", want, advisory(m))
 			}
+		}
+		if m.Sent(`plug@mkt/1.0`) {
+			t.Errorf("the session was told of a cache version the client does not load:\n%s", advisory(m))
 		}
 		if d := r.Denials(); len(d) != 1 || d[0] != "Skill" {
 			t.Errorf("permission denials %q, want the asked Skill call", d)
-		}
-		// The client marks the old version orphaned in its folder. That
-		// bookkeeping is no change of the reviewed version.
-		if _, err := os.Stat(filepath.Join(w.Config, "plugins/cache/mkt/plug/1.0.0/.orphaned_at")); err != nil {
-			t.Errorf("the client wrote no .orphaned_at into the old version: %v", err)
-		}
-		if m.Sent(`global plugin \"plug@mkt/1.0.0\"`) {
-			t.Error("the session was told of the old, reviewed version")
-		}
-		neu := w.Candidate("plugin", "plug@mkt/1.0.1")
-		if out := w.MustSkillwire([]int{0, 3}, "history", neu.ID); !strings.Contains(out, `is a new version of plugin "plug@mkt/1.0.0"`) {
-			t.Errorf("the gate did not ask for the new version as one of the reviewed version:\n%s", out)
 		}
 		noTrouble(t, r)
 	})

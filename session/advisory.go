@@ -490,7 +490,7 @@ func itemText(in Input, it *item) string {
 		line += ", first modified at " + it.events[0].At.UTC().Format(time.RFC3339)
 	case catPending:
 		if it.from != nil {
-			line += ", renamed from " + oldName(it.from.Name, it.from.ID)
+			line += ", renamed from " + oldName(it.from.Root.Kind, it.from.Name, it.from.ID)
 		} else if it.st.Prior != nil {
 			line += pendingNote(it.st.Prior)
 		}
@@ -568,7 +568,7 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 func pendingNote(r *baseline.Record) string {
 	var b strings.Builder
 	if r.Renamed != nil {
-		b.WriteString(", renamed from " + oldName(r.Renamed.Name, r.Renamed.From))
+		b.WriteString(", renamed from " + oldName(r.Kind, r.Renamed.Name, r.Renamed.From))
 	}
 	switch {
 	case r.Told == 1:
@@ -582,11 +582,13 @@ func pendingNote(r *baseline.Record) string {
 	return b.String()
 }
 
-// oldName names the candidate a rename replaced: its gated name and id.
-func oldName(name []byte, id string) string {
+// oldName names the candidate a rename replaced in a root of kind k: its
+// name as the client spells it, when it may be shown (claude.Display: a
+// ".hidden-tools" skill too), and its id.
+func oldName(k claude.Kind, name []byte, id string) string {
 	s := "(name hidden)"
-	if anomaly.Gate(name) {
-		s = fmt.Sprintf("%q", name)
+	if n, ok := claude.Display(k, name); ok {
+		s = fmt.Sprintf("%q", n)
 	}
 	return s + " id " + id
 }

@@ -598,3 +598,23 @@ func TestPendingReviewsNeverKeepNewCandidatesUnnamed(t *testing.T) {
 		}
 	}
 }
+
+// A renamed skill's old name is shown as the client spells it (issue 32):
+// a folder ".hidden-tools", which the client lists and runs, was "(name
+// hidden)" there, since only the display gate judged it.
+func TestARenamedDotLeadingSkillIsToldByItsOldName(t *testing.T) {
+	for _, tc := range []struct{ from, want string }{
+		{".hidden-tools", `renamed from ".hidden-tools" id `},
+	} {
+		t.Run(tc.from, func(t *testing.T) {
+			l := newLife(t)
+			l.write(tc.from+"/SKILL.md", "---\nname: s\n---\n"+words(96))
+			l.session()
+			l.recordSafe(tc.from)
+			l.rename(tc.from, "t")
+			if adv := l.session(); !strings.Contains(adv.Text, tc.want) {
+				t.Errorf("want %q in:\n%s", tc.want, adv.Text)
+			}
+		})
+	}
+}

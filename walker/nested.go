@@ -24,6 +24,9 @@ func (s *scanner) nested(r *Root, ri, fd int, names []dirent, prefix []byte, dep
 		if prefix != nil {
 			name = append(append(append([]byte{}, prefix...), '/'), name...)
 		}
+		if slices.Contains(r.Spec.Skip, string(name)) {
+			continue
+		}
 		if depth == 0 {
 			if kind, ok := s.selectCandidate(fd, d, false); ok {
 				r.Candidates = append(r.Candidates, Candidate{Name: name, Kind: kind, InnerLinks: r.Spec.InnerLinks})

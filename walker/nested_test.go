@@ -38,6 +38,24 @@ func TestNestedCandidatesAreTheDirectoriesAtTheirDepth(t *testing.T) {
 	}
 }
 
+// A skipped folder above nested candidates is never listed: the client
+// loads that plugin elsewhere, so its copies are none of the root's.
+func TestASkippedFolderAboveNestedCandidatesIsNotListed(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "acme/fmt/1.2.0/plugin.json=a", "acme/fmt/1.3.0/x=b", "acme/lint/0.1/y=c", "other/fmt/1.0/z=d")
+	r := Scan(context.Background(), []RootSpec{{Path: dir, Depth: 2, Skip: []string{"acme/fmt"}}}, DefaultConfig())[0]
+	var got []string
+	for _, c := range r.Candidates {
+		got = append(got, string(c.Name))
+	}
+	if want := []string{"acme/lint/0.1", "other/fmt/1.0"}; !slices.Equal(got, want) {
+		t.Errorf("candidates %q, want %q", got, want)
+	}
+	if slices.ContainsFunc(r.Dirs, func(d []byte) bool { return string(d) == "acme/fmt" }) {
+		t.Errorf("dirs %q list the skipped folder", r.Dirs)
+	}
+}
+
 func anomalyNames(c *Candidate) []byte {
 	var out []byte
 	for i, r := range Reasons(c.Anomalies()) {

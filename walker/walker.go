@@ -207,6 +207,10 @@ type RootSpec struct {
 	// Shown, when set, passes a name the display gate refuses. The client
 	// loads that name as it is: a skill folder ".hidden-tools" (claude.DotName).
 	Shown func(name []byte) bool
+	// Skip, of a root with Depth, are directories above its candidates
+	// that are not listed: "m/p" leaves out every "m/p/v". The client
+	// loads that plugin from elsewhere, never from its copy there.
+	Skip []string
 }
 
 // fixed reports whether the candidates of r are named by skillwire.

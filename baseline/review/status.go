@@ -33,6 +33,10 @@ type StatusConfig struct {
 	// Observe, when set, observes the roots that hold plugins now, for
 	// their mods: a mute mod keeps every session start from telling one.
 	Observe func() []baseline.Observation
+	// ModsUnseen, in fixed words, is why the plugin folders of the
+	// sessions running now could not all be read (--plugin-dir): a mod
+	// may be there untold. "" when they were read.
+	ModsUnseen string
 }
 
 // Status is the store's report, with what stops skillwire's hooks.
@@ -65,6 +69,7 @@ type Status struct {
 	// against them.
 	Mods        []Mod
 	ModsUnknown bool
+	ModsUnseen  string // StatusConfig.ModsUnseen; ModsUnknown then
 	ModPolicy   settings.ModPolicy
 }
 
@@ -104,6 +109,8 @@ func Report(c StatusConfig) Status {
 	if c.Observe != nil {
 		s.Mods, s.ModsUnknown = ModsOf(c.Observe())
 	}
+	s.ModsUnseen = c.ModsUnseen
+	s.ModsUnknown = s.ModsUnknown || s.ModsUnseen != ""
 	var subjects reconcile.Subjects
 	s.Err = baseline.View(c.Store, func(tx *baseline.Tx) error {
 		var err error

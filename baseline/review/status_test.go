@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -62,7 +63,8 @@ func TestAnomalousListsEachRecordOnceAndNoneRemoved(t *testing.T) {
 
 // A mod on disk is a status finding even with no store: a mute mod keeps
 // every session start from recording it. A plugin folder not observed
-// whole may hide one: that is a finding too. Controls: a plugin without
+// whole may hide one: that is a finding too, as is a running session's
+// plugin folder that could not be read (issue 32). Controls: a plugin without
 // modules, and a skills root of no plugin kind.
 func TestAModOrAPluginNotSeenWholeIsAStatusFinding(t *testing.T) {
 	mod := walker.Candidate{Name: []byte("pd"), Canonical: []byte(`{"hooksModules":[{"file":"hooks/hooks.json","modules":["./r.js"]}]}`)}
@@ -80,12 +82,17 @@ func TestAModOrAPluginNotSeenWholeIsAStatusFinding(t *testing.T) {
 		{"a plugin not seen whole", claude.Plugins, partial, 0, true},
 		{"control: no modules", claude.Skills, plain, 0, false},
 		{"control: agents hold no plugin", claude.Agents, mod, 0, false},
+		{"a running session's plugin folders not all read", claude.Agents, plain, 0, true},
 	} {
 		w := newWorld(t)
 		o := w.store
 		o.ReadOnly = true
 		obs := []baseline.Observation{{Root: claude.Root{Path: "/r", Kind: tc.kind}, Walk: &walker.Root{Candidates: []walker.Candidate{tc.c}}}}
-		s := Report(StatusConfig{Store: o, Gate: 1, Observe: func() []baseline.Observation { return obs }})
+		unseen := ""
+		if strings.HasPrefix(tc.name, "a running session") {
+			unseen = "a running client's command line or environment could not be read"
+		}
+		s := Report(StatusConfig{Store: o, Gate: 1, Observe: func() []baseline.Observation { return obs }, ModsUnseen: unseen})
 		if len(s.Mods) != tc.mods || s.Finding() != tc.finding {
 			t.Errorf("%s: %d mods, finding %v; want %d, %v", tc.name, len(s.Mods), s.Finding(), tc.mods, tc.finding)
 		}

@@ -207,6 +207,26 @@ func MarketEntry(data []byte, plugin string) (canon []byte, ok bool) {
 	return canonicalJSON(form), true
 }
 
+// EntryParses reports whether the client surely parses plugin's entry of
+// a marketplace.json, by its exact bytes. Each key of the entry is then a
+// noise key the schema surely accepts, or its source string. Each key of
+// the marketplace around it is accepted noise, or its name string. The
+// client stubs an entry it cannot parse, and then loads the install's
+// cache copy, not the entry's folder (the oracle of e2e
+// TestAStubbedEntryMadeToParseIsToldAndHeld). Any other key is unproven.
+func EntryParses(data []byte, plugin string) bool {
+	canon, ok := MarketEntry(data, plugin)
+	var form map[string]any
+	if !ok || decodeJSON(canon, &form) != nil {
+		return false
+	}
+	e, _ := form["entry"].(map[string]any)
+	m, _ := form["marketplace"].(map[string]any)
+	_, src := e["source"].(string)
+	_, name := m["name"].(string)
+	return src && len(e) == 1 && (len(m) == 0 || name && len(m) == 1)
+}
+
 // WithEntry puts a marketplace.json's MarketEntry form into a plugin's
 // form under EntryKey. A nil form means the plugin's files declare
 // nothing.

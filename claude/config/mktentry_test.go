@@ -352,3 +352,34 @@ func TestARefusedNoiseValueIsToldEscapedAndCut(t *testing.T) {
 		}
 	}
 }
+
+// An entry surely parses only when each key is accepted noise or its
+// source, and the marketplace around it holds accepted noise and its name.
+// The client stubs any other it cannot parse, and then loads the cache
+// copy (issue 32), so a plugin's cache copy is left unwatched only then.
+func TestAnEntryParsesOnlyWhenEveryKeyIsProven(t *testing.T) {
+	mk := func(entry, more string) []byte {
+		return []byte(`{"name":"m","owner":{"name":"o"}` + more + `,"plugins":[{"name":"p","source":"./plugins/p"` + entry + `}]}`)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"anthropics/claude-code's shape", mk(`,"description":"d","version":"1.0.0","author":{"name":"a","email":"a@x"},"category":"c"`, ""), true},
+		{"a version the schema refuses", mk(`,"version":5`, ""), false},
+		{"hooks", mk(`,"hooks":{}`, ""), false},
+		{"an unknown key", mk(`,"strict":false`, ""), false},
+		{"a marketplace without its owner", []byte(`{"name":"m","plugins":[{"name":"p","source":"./p"}]}`), false},
+		{"a marketplace key not proven", mk("", `,"metadata":{"pluginRoot":"./x"}`), false},
+		{"no such entry", mk("", "")[:0], false},
+		{"a key given twice", []byte(`{"name":"m","name":"n","owner":{"name":"o"},"plugins":[{"name":"p","source":"./p"}]}`), false},
+	} {
+		if got := EntryParses(tc.data, "p"); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if EntryParses(mk("", ""), "other") {
+		t.Error("an entry of another name parses")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/auditlog/reconcile"
 	"github.com/skillwire/skillwire/baseline"
+	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/spf13/cobra"
@@ -98,7 +99,7 @@ not be fully observed), 4 no usable store or an untrusted audit log.`,
 				return failure(err, exitInternal)
 			}
 			rec := reconcile.Run(reconcile.Input{Candidates: cands, Sources: sources, Now: time.Now(), Limits: cfg.Limits})
-			out := renderCheck(cands, &rec, skipped, append(incomplete, rec.Incomplete...))
+			out := renderCheck(w.roots, cands, &rec, skipped, append(incomplete, rec.Incomplete...))
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
 					return err
@@ -135,15 +136,26 @@ func (w *world) checkSubjects(obs []baseline.Observation) (cands []reconcile.Can
 	return cands, incomplete, nil
 }
 
-func renderCheck(cands []reconcile.Candidate, rec *reconcile.Result, skipped int, incomplete []string) checkJSON {
+// checkName is how c is shown: as the root holding it shows it (a
+// ".hidden-tools" skill as the client spells it, a plugin as its plugin),
+// else by the display gate.
+func checkName(roots []claude.Root, c reconcile.Candidate) (string, bool) {
+	for _, r := range roots {
+		if r.Path == c.Root && r.Holds(c.Name) {
+			return r.Display(c.Name)
+		}
+	}
+	return string(c.Name), anomaly.Gate(c.Name)
+}
+
+func renderCheck(roots []claude.Root, cands []reconcile.Candidate, rec *reconcile.Result, skipped int, incomplete []string) checkJSON {
 	out := checkJSON{Changes: []checkChangeJSON{}, Unexpected: rec.Unexpected, AuditSkippedLines: skipped,
 		AuditSuspicious: rec.Suspicious, Incomplete: nonNil(incomplete)}
 	names := map[string]*string{}
 	paths := map[string]anomaly.Names{}
 	for _, c := range cands {
 		paths[c.ID] = c.Names
-		if anomaly.Gate(c.Name) {
-			n := string(c.Name)
+		if n, ok := checkName(roots, c); ok {
 			names[c.ID] = &n
 		}
 	}

@@ -197,7 +197,7 @@ func noteModsUnheld(s *streams) {
 	if p.Held() {
 		return
 	}
-	mods, _ := review.ModsOf(modRoots(context.Background(), s, w))
+	mods, _ := review.ModsOf(modRoots(context.Background(), s, w, runningPlugins(s, w).Plugins))
 	if n := len(mods); n > 0 {
 		fmt.Fprintf(s.out, "note: %d mod(s) present (run `skillwire status`): in user or project settings skillwire's hooks are a notice against a mod, not a gate: it runs above them and can skip, allow or strip a deny and mute the advisory; to hold, run `sudo skillwire hook install --managed --managed-mods-only`\n", n)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/baseline/review"
 	"github.com/skillwire/skillwire/claude"
+	"github.com/skillwire/skillwire/claude/clientproc"
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
@@ -80,9 +81,12 @@ type statusJSON struct {
 	// Mods are the plugins on disk whose hooks file lists modules;
 	// ModsUnknown, that some could not be observed whole. ModPolicy is
 	// what holds against them.
-	Mods        []modJSON     `json:"mods"`
-	ModsUnknown bool          `json:"mods_unknown"`
-	ModPolicy   modPolicyJSON `json:"mod_policy"`
+	Mods        []modJSON `json:"mods"`
+	ModsUnknown bool      `json:"mods_unknown"`
+	// ModsUnseen says why the plugin folders of the sessions running now
+	// could not all be read (mods_unknown then), "" when they were.
+	ModsUnseen string        `json:"mods_unseen"`
+	ModPolicy  modPolicyJSON `json:"mod_policy"`
 }
 
 // modJSON is one mod: its candidate and what its hooks files list, as
@@ -125,7 +129,10 @@ func printMods(w io.Writer, out *statusJSON) {
 	for _, m := range out.Mods {
 		fmt.Fprintf(w, "mod: %s %s %s: %s\n", orDash(&m.ID), m.Scope, displayName(m.Name), strings.Join(m.Facts, "; "))
 	}
-	if out.ModsUnknown {
+	switch {
+	case out.ModsUnseen != "":
+		fmt.Fprintf(w, "mods: %s, so a mod may be there untold\n", out.ModsUnseen)
+	case out.ModsUnknown:
 		fmt.Fprintln(w, "mods: a folder that holds plugins was not observed whole, so a mod may be there untold")
 	}
 	p := out.ModPolicy
@@ -139,11 +146,45 @@ func printMods(w io.Writer, out *statusJSON) {
 	}
 }
 
+// running is what the clients running now load with --plugin-dir: the
+// folders their processes name, and the plugins in them.
+type running struct {
+	dirs clientproc.PluginDirs
+	claude.Inline
+}
+
+// runningPlugins reads the plugin folders of the clients of w's
+// configuration directory running now. A
+// --plugin-dir is a session's alone, and a mod there can mute the start
+// that would record it: so status reads the clients themselves.
+func runningPlugins(s *streams, w *world) running {
+	d := clientproc.Running(s.client.Proc, w.places.Config)
+	return running{dirs: d, Inline: claude.InlinePlugins(d.Dirs, d.NoMCP)}
+}
+
+// Unseen is why a running session's plugin folders could not all be
+// read, in fixed words, or "".
+func (r running) Unseen() string {
+	switch {
+	case r.dirs.Problem != "":
+		return "the plugin folders of the sessions running now (--plugin-dir) could not all be read: " + r.dirs.Problem
+	case r.Inline.Unknown():
+		return "a plugin folder of a session running now (--plugin-dir) could not be read whole"
+	}
+	return ""
+}
+
 // modRoots observes the world's roots that hold plugins, for their mods,
-// with the folders sessions added (--plugin-dir) the store knows.
-func modRoots(ctx context.Context, s *streams, w *world) []baseline.Observation {
+// with the folders sessions added (--plugin-dir) the store knows and the
+// plugins of the sessions running now.
+func modRoots(ctx context.Context, s *streams, w *world, now []claude.PluginSource) []baseline.Observation {
 	mw := *w
 	mw.roots = slices.Clone(w.roots)
+	if len(now) > 0 {
+		p := w.places
+		p.Inline = append(slices.Clone(p.Inline), now...)
+		mw.roots = p.Roots()
+	}
 	mw.withAdded(s)
 	mw.roots = slices.DeleteFunc(mw.roots, func(r claude.Root) bool { return !settings.HoldsMods(r.Kind) })
 	return mw.observations(walker.Scan(ctx, mw.specs(), walker.DefaultConfig()))
@@ -229,7 +270,9 @@ hooks (no advisory, no gate), and status says so first (--json
 It observes the folders that hold plugins for mods (a plugin whose hooks
 file lists "modules": in-process code above every hook of settings but
 managed ones), since a mod can mute the session start that would tell
-one. Each is named with what it lists (--json "mods"), then the client's
+one. Those include the --plugin-dir folders of the sessions running now,
+read from each Claude Code process of this user; when some cannot be
+read, it says why (--json "mods_unseen"). Each is named with what it lists (--json "mods"), then the client's
 mod policy in force and why (--json "mod_policy"): only managed
 allowManagedModsOnly, with the client's security default seated, keeps a
 person's mod from loading.
@@ -247,9 +290,10 @@ been recorded yet (which says nothing about what is installed).`,
 			if err != nil {
 				return err
 			}
+			running := runningPlugins(s, w)
 			rep := review.Report(review.StatusConfig{Store: w.opts(false, true), Roots: w.roots, Places: w.places,
 				Audit: func() ([]reconcile.Source, string) { return w.readAudit(s) }, Limits: walker.DefaultLimits, Gate: gateShown,
-				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), s, w) }})
+				Observe: func() []baseline.Observation { return modRoots(cmd.Context(), s, w, running.Plugins) }, ModsUnseen: running.Unseen()})
 			out := statusOf(w, &rep)
 			if asJSON {
 				if err := writeJSON(s.out, out); err != nil {
@@ -275,7 +319,7 @@ been recorded yet (which says nothing about what is installed).`,
 func statusOf(w *world, rep *review.Status) statusJSON {
 	out := statusJSON{Baseline: rep.Health, Pending: []statusEntryJSON{}, Unvetted: []statusEntryJSON{}, Adverse: []statusEntryJSON{},
 		Safe: []statusEntryJSON{}, Anomalous: []statusEntryJSON{}, Gate: []baseline.Note{},
-		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown,
+		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown, ModsUnseen: rep.ModsUnseen,
 		HooksInstalled: rep.HooksInstalled, Changed: []statusEntryJSON{}}
 	out.Mods, out.ModPolicy = modsOf(w, rep)
 	if rep.Err != nil && out.Baseline != baseline.Absent {

@@ -27,6 +27,7 @@ var layer = map[string]int{
 	"baseline/verdict":   0,
 	"claude/hookio":      0,
 	"claude/workflow":    0,
+	"claude/jstext":      0,
 	"gate/shellcmd":      0,
 	"internal/safefile":  1,
 	"claude/cmdline":     1,
