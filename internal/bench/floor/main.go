@@ -35,6 +35,7 @@ import (
 	_ "github.com/skillwire/skillwire/claude/config"
 	_ "github.com/skillwire/skillwire/claude/hookio"
 	_ "github.com/skillwire/skillwire/claude/managed"
+	_ "github.com/skillwire/skillwire/claude/memkey"
 	_ "github.com/skillwire/skillwire/claude/pluginrecord"
 	_ "github.com/skillwire/skillwire/claude/settings"
 	_ "github.com/skillwire/skillwire/claude/steer"
