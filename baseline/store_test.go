@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
