@@ -87,7 +87,7 @@ func TestADirectoryMarketplacesPluginIsCountedOnceWhereTheClientLoadsIt(t *testi
 			}
 			w.Install()
 			m = model(t, nil)
-			r = w.Claude(m, Run{Prompt: "hello"})
+			noTrouble(t, w.Claude(m, Run{Prompt: "hello"}))
 			a := advisory(m)
 			if got := strings.Contains(a, `plugin "one@ccp"`); got != tc.told {
 				t.Errorf("the edit was told: %v, want %v:\n%s", got, tc.told, a)
