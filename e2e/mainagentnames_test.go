@@ -35,7 +35,7 @@ func TestTheMainAgentIsNamedAsTheClientNamesPluginAgents(t *testing.T) {
 	installPlugin(w)
 	w.Install()
 	w.Claude(model(t, nil), Run{Prompt: "hello"})
-	w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+	w.Record("plugin", "plug@mkt", "BLOCK")
 	for _, tc := range []struct{ spelled, body string }{
 		{"plug:sub:inner", "BODY-INNER-41c"}, {"inner", "BODY-INNER-41c"}, {"plug:other", "BODY-OTHER-41c"}, {"other", "BODY-OTHER-41c"},
 		{"plug:inner", ""}, {"plug:fm", ""},
@@ -48,7 +48,7 @@ func TestTheMainAgentIsNamedAsTheClientNamesPluginAgents(t *testing.T) {
 			t.Fatalf("%q: the client took a plugin agent: %v, want %s: the premise changed", tc.spelled, got, tc.body)
 		}
 		a := advisory(m)
-		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != taken {
+		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt"`); got != taken {
 			t.Errorf("%q: the model is told of the BLOCKed main agent: %v, want %v:\n%s", tc.spelled, got, taken, a)
 		}
 		if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != taken {
@@ -77,7 +77,7 @@ func TestAnOwnAgentOfTheSameStemDoesNotHideABlockedPluginMainAgent(t *testing.T)
 	w.Write("proj/.claude/settings.json", `{"agent": "dup"}`)
 	w.Install()
 	w.Claude(model(t, nil), Run{Prompt: "hello"})
-	w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+	w.Record("plugin", "plug@mkt", "BLOCK")
 	for _, tc := range []struct {
 		name, own string
 		plugin    bool // the client takes the plugin's agent
@@ -93,7 +93,7 @@ func TestAnOwnAgentOfTheSameStemDoesNotHideABlockedPluginMainAgent(t *testing.T)
 			t.Fatalf("%s: the client took the plugin's agent: %v, the own: %v: the premise changed", tc.name, systemHas(m, "BODY-PLUGDUP-7e0"), systemHas(m, "BODY-OWNDUP-7e0"))
 		}
 		a := advisory(m)
-		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != tc.plugin {
+		if got := strings.Contains(a, "under an adverse verdict and this session's main agent") && strings.Contains(a, `plugin "plug@mkt"`); got != tc.plugin {
 			t.Errorf("%s: the model is told of the BLOCKed plugin main agent: %v:\n%s", tc.name, got, a)
 		}
 		if got := strings.Contains(r.Debug, "this session's main agent is under an adverse verdict"); got != tc.plugin {
@@ -160,7 +160,7 @@ func TestAPluginsListedAgentsAreUnreadMainAgents(t *testing.T) {
 			w.Install()
 			w.Claude(model(t, nil), Run{Prompt: "hello"})
 			if block {
-				w.Record("plugin", "plug@mkt/1.0.0", "BLOCK")
+				w.Record("plugin", "plug@mkt", "BLOCK")
 			}
 			w.Write("proj/.claude/settings.json", `{"agent": "cx"}`)
 			m := model(t, nil)
@@ -169,7 +169,7 @@ func TestAPluginsListedAgentsAreUnreadMainAgents(t *testing.T) {
 				t.Fatalf("the client did not take the listed agent alone: the premise changed")
 			}
 			a := advisory(m)
-			if got := strings.Contains(a, "under an adverse verdict and maybe this session's main agent") && strings.Contains(a, `plugin "plug@mkt/1.0.0"`); got != block {
+			if got := strings.Contains(a, "under an adverse verdict and maybe this session's main agent") && strings.Contains(a, `plugin "plug@mkt"`); got != block {
 				t.Errorf("the model is told the BLOCKed plugin may be the main agent: %v, want %v:\n%s", got, block, a)
 			}
 			if got := strings.Contains(r.Debug, "this session's main agent may be one under an adverse verdict"); got != block {
