@@ -5,7 +5,10 @@
 // recognise.
 package anomaly
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Reason is why an entry, a candidate or a root is anomalous. The numeric
 // value is part of the manifest encoding: never renumber, only append.
@@ -57,6 +60,16 @@ func (r Reason) String() string {
 		return fmt.Sprintf("reason(%d)", uint8(r))
 	}
 	return reasonNames[r]
+}
+
+// Join is the one spelling of a list of reasons, for the advisory and the
+// terminal alike: fixed words, comma-separated.
+func Join(rs []Reason) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ",")
 }
 
 // MarshalText encodes a reason by its name, as the JSON contract requires.

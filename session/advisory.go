@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/skillwire/skillwire/session/unrecorded"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,8 @@ type Input struct {
 	Bootstrap bool
 	// StoreProblem, when set, says why there was nothing to compare with.
 	StoreProblem string
+	// Unrecorded, when set, is the last start that told and did not record.
+	Unrecorded *unrecorded.Mark
 	// Reconciled holds, per candidate id, its file changes reconciled with
 	// the audit logs (readSubjects, then reconcile.Subjects.Reconcile).
 	Reconciled map[string]*reconcile.Reconciliation
@@ -479,7 +482,7 @@ func itemText(in Input, it *item) string {
 	if it.cat == catAnomalous {
 		// Said once: "not fully observable (symlink): …".
 		if rs := walker.Reasons(it.st.Observed.Anomalies()); len(rs) > 0 {
-			line = "- " + categoryWords[it.cat] + " (" + JoinReasons(rs) + "): " + describe(it.st, false)
+			line = "- " + categoryWords[it.cat] + " (" + anomaly.Join(rs) + "): " + describe(it.st, false)
 		}
 	}
 	if it.delta || it.cat == catPending {
@@ -514,12 +517,15 @@ func render(in Input, accepted string, records []string, told []item, held [numC
 	if in.StoreProblem != "" {
 		lines = append(lines, "skillwire could not compare with its store ("+in.StoreProblem+"): what changed since the last session is unknown.")
 	}
+	if in.Unrecorded != nil {
+		lines = append(lines, in.Unrecorded.Words())
+	}
 	if in.Bootstrap {
 		lines = append(lines, "skillwire first run: accepted "+accepted+" as the baseline on first use, without review.")
 	}
 	for _, o := range in.Obs {
 		if len(o.Walk.Anomalies) > 0 {
-			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, JoinReasons(o.Walk.Anomalies)))
+			lines = append(lines, fmt.Sprintf("The %s %s directory could not be listed (%s).", o.Root.Scope, o.Root.Kind, anomaly.Join(o.Walk.Anomalies)))
 		}
 	}
 	if in.AuditProblem != "" && len(in.Reconciled) > 0 {
@@ -616,20 +622,10 @@ func describe(st *baseline.Standing, reasons bool) string {
 	}
 	if st.Observed != nil && reasons {
 		if rs := walker.Reasons(st.Observed.Anomalies()); len(rs) > 0 {
-			b.WriteString(", not fully observable: " + JoinReasons(rs))
+			b.WriteString(", not fully observable: " + anomaly.Join(rs))
 		}
 	}
 	return b.String()
-}
-
-// JoinReasons is the one spelling of a list of anomaly reasons, for the
-// advisory and the terminal alike: fixed words, comma-separated.
-func JoinReasons(rs []anomaly.Reason) string {
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = r.String()
-	}
-	return strings.Join(parts, ",")
 }
 
 // storeproblem says why a session could not be compared with the store,

@@ -29,6 +29,9 @@ func notice(in Input, accepted string, items []item, instructions int) string {
 	if in.StoreProblem != "" {
 		parts = append(parts, "could not compare with its store")
 	}
+	if in.Unrecorded != nil {
+		parts = append(parts, "its last session start was not recorded")
+	}
 	if in.Bootstrap {
 		parts = append(parts, "first run, accepted "+accepted+" as the baseline without review")
 	}

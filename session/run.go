@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/skillwire/skillwire/session/unrecorded"
 	"io"
 	"time"
 
@@ -81,6 +82,7 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 		keepServed(s, obs, c.Now)
 	}
 	in.InstallRecord, in.InstallRecordLate = records.wait(recordCtx)
+	in.Unrecorded = unrecorded.Read(s.Store.Dir)
 	if err != nil {
 		// Nothing to compare with: say so, and what could not be observed.
 		adv := build(Input{Obs: obs, Standings: baseline.Fresh(obs), StoreProblem: storeProblem(err),
@@ -98,7 +100,10 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 		return ok
 	})
 	if err != nil {
-		s.Log.Warn().Err(err).Msg("session-start: delivered, not recorded; the next session is told again")
+		s.Log.Warn().Err(err).Msg("session-start: delivered, not recorded; the next session is told again, and why")
+	}
+	if merr := unrecorded.After(s.Store.Dir, c.Now, delivered, err, in.Unrecorded != nil); merr != nil {
+		s.Log.Warn().Err(merr).Msg("session-start: the unrecorded mark was not kept or cleared")
 	}
 	if delivered && err == nil {
 		// Only after the session was told and it was recorded. The fleet

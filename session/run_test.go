@@ -15,6 +15,7 @@ import (
 	"github.com/skillwire/skillwire/baseline/cache"
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/skillwire/skillwire/session/unrecorded"
 	"github.com/skillwire/skillwire/walker"
 )
 
@@ -95,6 +96,58 @@ func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
 	}
 	if told, _ := run(t, s, true); len(told) != 1 || !strings.Contains(told[0], firstRunWords) {
 		t.Fatalf("next session told %q, want the first run again", told)
+	}
+}
+
+// A start that told its session and could not record it is told at the
+// next start, to the model and the person, with its time and why; a start
+// that records clears it. Without the mark the next session hears "first
+// run" again and never why (how a refused record went unseen, issue 31).
+func TestAStartThatCouldNotRecordIsToldNextStart(t *testing.T) {
+	s := newStart(t)
+	var held *baseline.Store
+	_, err := Run(context.Background(), s, func(string, string) bool {
+		var err error
+		held, err = baseline.Open(s.Store)
+		must(t, err)
+		return true
+	})
+	held.Close()
+	if !errors.Is(err, baseline.ErrBusy) {
+		t.Fatalf("got %v, want the store's busy error", err)
+	}
+	const words = "skillwire's last session start ("
+	for i, want := range []bool{true, false} {
+		var text, notice string
+		_, err := Run(context.Background(), s, func(t, n string) bool { text, notice = t, n; return true })
+		must(t, err)
+		told := strings.Contains(text, words) && strings.Contains(text, "could not record it (the store was busy)") &&
+			strings.Contains(notice, "its last session start was not recorded")
+		if told != want || strings.Contains(text, words) != want {
+			t.Fatalf("start %d after: told %v, want %v:\n%s\n%s", i+1, told, want, text, notice)
+		}
+		if i == 0 && !strings.Contains(text, firstRunWords) {
+			t.Errorf("the first run was not told again:\n%s", text)
+		}
+	}
+}
+
+// A start whose delivery failed leaves the mark for the next: it told
+// nothing, so nothing it told was recorded, and the earlier start's mark
+// still stands.
+func TestAnUndeliveredStartKeepsTheMark(t *testing.T) {
+	s := newStart(t)
+	must(t, os.MkdirAll(s.Store.Dir, 0o700))
+	must(t, unrecorded.Set(s.Store.Dir, time.Now(), baseline.ErrBusy))
+	for i, delivered := range []bool{false, true} {
+		told, err := run(t, s, delivered)
+		must(t, err)
+		if len(told) != 1 || !strings.Contains(told[0], "could not record it") {
+			t.Fatalf("start %d told %q, want the mark", i+1, told)
+		}
+	}
+	if unrecorded.Read(s.Store.Dir) != nil {
+		t.Fatal("a start that delivered and recorded left the mark")
 	}
 }
 

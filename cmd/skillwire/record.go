@@ -8,7 +8,6 @@ import (
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/baseline"
 	"github.com/skillwire/skillwire/baseline/review"
-	"github.com/skillwire/skillwire/session"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
@@ -128,7 +127,7 @@ func refusal(err error, id string, c *walker.Candidate) error {
 		return fail(code, "refused: %s is no longer the reviewed content; its digest is now %s", id, c.Digest)
 	case errors.Is(err, baseline.ErrAnomalous):
 		return fail(code, "refused: SAFE-TO-PROPOSE cannot be recorded on %s, which is %s; record SUSPECT or BLOCK instead",
-			id, session.JoinReasons(walker.Reasons(c.Anomalies())))
+			id, anomaly.Join(walker.Reasons(c.Anomalies())))
 	}
 	return storeErr(err)
 }

@@ -283,7 +283,7 @@ func printScan(w io.Writer, out scanJSON, cfgDir string) {
 		}
 		fmt.Fprintf(tw, "%s %s  %s", r.Scope, r.Kind, r.Path) // already escaped by renderRoots
 		if len(r.Anomalies) > 0 {
-			fmt.Fprintf(tw, "  [%s]", session.JoinReasons(r.Anomalies))
+			fmt.Fprintf(tw, "  [%s]", anomaly.Join(r.Anomalies))
 		}
 		fmt.Fprintln(tw)
 		if len(r.Candidates) == 0 {
@@ -357,5 +357,5 @@ func reasonsOrDash(rs []anomaly.Reason) string {
 	if len(rs) == 0 {
 		return "-"
 	}
-	return session.JoinReasons(rs)
+	return anomaly.Join(rs)
 }

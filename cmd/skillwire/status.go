@@ -19,6 +19,7 @@ import (
 	"github.com/skillwire/skillwire/claude/config"
 	"github.com/skillwire/skillwire/claude/settings"
 	"github.com/skillwire/skillwire/session"
+	"github.com/skillwire/skillwire/session/unrecorded"
 	"github.com/skillwire/skillwire/walker"
 	"github.com/spf13/cobra"
 )
@@ -87,6 +88,9 @@ type statusJSON struct {
 	// could not all be read (mods_unknown then), "" when they were.
 	ModsUnseen string        `json:"mods_unseen"`
 	ModPolicy  modPolicyJSON `json:"mod_policy"`
+	// LastStartUnrecorded says that the last session start told its
+	// session and could not record it (session/unrecorded); null if not.
+	LastStartUnrecorded *string `json:"last_start_unrecorded"`
 }
 
 // modJSON is one mod: its candidate and what its hooks files list, as
@@ -305,7 +309,7 @@ been recorded yet (which says nothing about what is installed).`,
 			switch {
 			case out.Baseline != baseline.OK && out.Baseline != baseline.Absent:
 				return &exitError{code: exitCode(rep.Err, exitNoAudit)}
-			case rep.Finding():
+			case rep.Finding(), out.LastStartUnrecorded != nil:
 				return errFinding
 			}
 			return nil
@@ -322,6 +326,10 @@ func statusOf(w *world, rep *review.Status) statusJSON {
 		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown, ModsUnseen: rep.ModsUnseen,
 		HooksInstalled: rep.HooksInstalled, Changed: []statusEntryJSON{}}
 	out.Mods, out.ModPolicy = modsOf(w, rep)
+	if m := unrecorded.Read(w.stateDir); m != nil {
+		words := m.Words()
+		out.LastStartUnrecorded = &words
+	}
 	if rep.Err != nil && out.Baseline != baseline.Absent {
 		out.Error = defang(rep.Err.Error())
 	}
@@ -434,6 +442,9 @@ func printStatus(s *streams, out *statusJSON) {
 		fmt.Fprintf(s.out, "hooks incomplete: %s lacks skillwire's %s hook(s): what they would see goes unseen; %s\n", i.Path, strings.Join(i.Missing, ", "), i.Advice)
 	}
 	fmt.Fprintf(s.out, "baseline: %s\n", out.Baseline)
+	if out.LastStartUnrecorded != nil {
+		fmt.Fprintln(s.out, "last session start: "+*out.LastStartUnrecorded)
+	}
 	switch d := out.Daemon; {
 	case d.HeartbeatAge == nil:
 		fmt.Fprintln(s.out, "daemon: never ran")

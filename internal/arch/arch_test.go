@@ -76,6 +76,7 @@ var layer = map[string]int{
 	"gate/instructions":  7,
 	"gate/addeddir":      7,
 	"session/mainagent":  7,
+	"session/unrecorded": 7,
 
 	// Use cases: none imports another.
 	"session":          8,

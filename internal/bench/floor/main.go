@@ -45,6 +45,7 @@ import (
 	_ "github.com/skillwire/skillwire/lockfile"
 	_ "github.com/skillwire/skillwire/monitor"
 	_ "github.com/skillwire/skillwire/session"
+	_ "github.com/skillwire/skillwire/session/unrecorded"
 	_ "github.com/skillwire/skillwire/snapshot"
 	_ "github.com/skillwire/skillwire/snapshot/content"
 	_ "github.com/skillwire/skillwire/snapshot/findings"
