@@ -67,9 +67,10 @@ func (tx *Tx) AddedRoots(have []claude.Root, home string) ([]claude.Root, error)
 			}
 			continue
 		}
-		if r.Kind == claude.Config || r.Kind == claude.FlagSettings {
+		if r.Kind.Named() {
 			// A root of named files: each name recorded is one. An added
-			// folder's are its instruction files; a --settings file is one.
+			// folder's are its instruction files; a --settings or
+			// --mcp-config file is one.
 			listed := func(o claude.Root) bool { return same(o) && slices.Contains(o.Names, name) }
 			if r.Kind == claude.Config && (claude.CandidateKind(claude.Config, r.Name) != claude.KindInstructions || name == "AGENTS.md") ||
 				!claude.ValidName(r.Kind, r.Name) || slices.ContainsFunc(have, listed) || slices.ContainsFunc(out, listed) {

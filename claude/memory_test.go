@@ -2,6 +2,7 @@ package claude
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillwire/skillwire/claude/memkey"
@@ -80,5 +81,45 @@ func TestASettingsFileOfTheCommandLineIsASettingsCandidateAlone(t *testing.T) {
 		if r.Kind == FlagSettings && r.Scope != Added {
 			t.Errorf("%s: scope %s, want added", r.Path, r.Scope)
 		}
+	}
+}
+
+// TestAnMCPFileOfTheCommandLineIsAnMCPCandidateAlone: a --mcp-config file
+// is an MCP candidate of scope Added, its canonical form the servers it
+// names, beside a --settings file of the same folder; the folder's other
+// files are not candidates.
+func TestAnMCPFileOfTheCommandLineIsAnMCPCandidateAlone(t *testing.T) {
+	p := Places{Config: "/h/.claude", Flags: []string{"/team/flag.json"}, FlagsMCP: []string{"/team/mcp.json", "/team/more.json"}}
+	for _, tc := range []struct{ dir, name, kind string }{
+		{"/team", "mcp.json", KindMCP},
+		{"/team", "more.json", KindMCP},
+		{"/team", "flag.json", KindSettings},
+		{"/team", ".mcp.json", ""},
+		{"/team", "other.json", ""},
+	} {
+		if kind, ok := candidateOf(p, tc.dir, tc.name); ok != (tc.kind != "") || kind != tc.kind {
+			t.Errorf("%s/%s: candidate %v of kind %q, want %q", tc.dir, tc.name, ok, kind, tc.kind)
+		}
+	}
+	n := 0
+	for _, r := range p.Roots() {
+		if r.Kind != FlagMCP {
+			continue
+		}
+		n++
+		if r.Scope != Added || !r.Kind.Valid() || !r.Holds([]byte("mcp.json")) || r.Holds([]byte("flag.json")) {
+			t.Errorf("%+v: want one added root holding its two names alone", r)
+		}
+		spec := r.Spec()
+		if len(spec.Names) != 2 || spec.Names[0].Extract == nil {
+			t.Fatalf("spec names %+v", spec.Names)
+		}
+		canon, rs := spec.Names[0].Extract(nil, []byte(`{"mcpServers":{"s":{"command":"/bin/sh","args":["x"]}},"other":1}`))
+		if len(rs) != 0 || !strings.Contains(string(canon), `"command":"/bin/sh"`) || strings.Contains(string(canon), "other") {
+			t.Errorf("canonical %s %v: want the servers alone", canon, rs)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d --mcp-config roots, want one", n)
 	}
 }

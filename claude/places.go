@@ -51,8 +51,9 @@ type Places struct {
 
 	// Added are the folders the session added (Client.Added), whose
 	// .claude/{skills,agents,commands} are roots of scope Added.
-	Added []string
-	Flags []string // the session's --settings files (clientproc): FlagSettings roots of scope Added
+	Added    []string
+	Flags    []string // the session's --settings files (clientproc): FlagSettings roots of scope Added
+	FlagsMCP []string // its --mcp-config files: FlagMCP roots of scope Added
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
@@ -423,8 +424,10 @@ func (p Places) Roots() []Root {
 	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
-	for _, f := range p.Flags {
-		add(Root{Path: pathname.Parent(f), Scope: Added, Kind: FlagSettings, Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
+	for i, fs := range [][]string{p.Flags, p.FlagsMCP} {
+		for _, f := range fs {
+			add(Root{Path: pathname.Parent(f), Scope: Added, Kind: []Kind{FlagSettings, FlagMCP}[i], Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
+		}
 	}
 	if p.AddedInstructions {
 		for _, d := range p.Added {
@@ -442,7 +445,7 @@ func (p Places) Roots() []Root {
 			roots[i].ConfigDir = pcfg
 		}
 		slices.Sort(roots[i].Names)
-		if roots[i].Kind == Config || roots[i].Kind == ManagedSettings || roots[i].Kind == FlagSettings {
+		if roots[i].Kind.Named() || roots[i].Kind == ManagedSettings {
 			// A user's or administrator's settings are the same file in
 			// every project. So $CLAUDE_PROJECT_DIR/… is bound only for
 			// the project's own, or the digest would change with the

@@ -57,6 +57,7 @@ const (
 	// Workflows is .claude/workflows: scripts that call agents.
 	Workflows    Kind = "workflows"
 	FlagSettings Kind = "flag-settings" // the settings files of --settings: its Names
+	FlagMCP      Kind = "flag-mcp"      // the MCP configuration files of --mcp-config: its Names
 )
 
 // Kinds lists the kinds of the roots a repository's .claude holds, by
@@ -64,10 +65,14 @@ const (
 // cover.
 var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 
+// Named reports whether a root of kind k holds only the files its Names
+// list: configuration files, and the files a command line names.
+func (k Kind) Named() bool { return k == Config || k == FlagSettings || k == FlagMCP }
+
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows, FlagSettings:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows, FlagSettings, FlagMCP:
 		return true
 	}
 	return false
@@ -106,6 +111,8 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindWorkflow
 	case ManagedSettings, FlagSettings:
 		return KindSettings
+	case FlagMCP:
+		return KindMCP
 	case Config:
 		if f, ok := configFiles[string(name)]; ok {
 			return f.kind
@@ -224,7 +231,7 @@ func (r Root) Holds(name []byte) bool {
 	if m, rest, _ := strings.Cut(string(name), "/"); slices.Contains(r.InPlace, m+"/"+strings.SplitN(rest, "/", 2)[0]) {
 		return false
 	}
-	return r.Kind != Config && r.Kind != PluginSources && r.Kind != FlagSettings || slices.Contains(r.Names, string(name))
+	return !r.Kind.Named() && r.Kind != PluginSources || slices.Contains(r.Names, string(name))
 }
 
 // Split names the candidate a path under r lies in; rest is relative to
@@ -271,6 +278,10 @@ func (r Root) Spec() walker.RootSpec {
 	case FlagSettings: // named by the person's command line: a link is followed, as the client follows it
 		for _, n := range r.Names {
 			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts})
+		}
+	case FlagMCP: // the same; the client reads a link to a regular file, as .mcp.json's servers are read
+		for _, n := range r.Names {
+			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: mcpExtract, Limit: config.MaxJSON})
 		}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.

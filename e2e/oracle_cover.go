@@ -90,7 +90,7 @@ func watchedOf(s clientStart) (*watched, error) {
 	}
 	added := clientproc.Client{Proc: proc, Parent: fakePid}.Added(hook)
 	inline := claude.InlinePlugins(added.Plugins.Dirs, added.Plugins.NoMCP)
-	places.Added, places.Inline, places.Flags = added.Dirs, inline.Plugins, added.Settings
+	places.Added, places.Inline, places.Flags, places.FlagsMCP = added.Dirs, inline.Plugins, added.Settings, added.MCPConfigs
 	places.Memory = append(places.Memory, memkey.MovedByFlags(added.Settings, places.Home)...)
 	places.AddedInstructions = added.Instructions(hook)
 	wd := &watched{roots: places.Roots(), problem: added.Problem}
@@ -124,8 +124,9 @@ func watchedOf(s clientStart) (*watched, error) {
 			wd.roots = append(wd.roots, tp.Roots()...)
 		}
 	}
-	// A --settings file is judged wherever it is: the client loads it.
-	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs, givenPaths(s.args, s.dir, "--settings")) {
+	// A --settings or --mcp-config file is judged wherever it is: the
+	// client loads it.
+	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs, givenPaths(s.args, s.dir, "--settings", "--mcp-config")) {
 		if strings.HasPrefix(d, "/") {
 			wd.scopes = append(wd.scopes, path.Clean(d))
 		}
@@ -140,7 +141,7 @@ func givenPluginDirs(args []string, dir string) []string {
 }
 
 // givenPaths are the values of args' flags, a relative one read against
-// dir. A --settings value that is JSON names no file.
+// dir. A --settings or --mcp-config value that is JSON names no file.
 func givenPaths(args []string, dir string, flags ...string) []string {
 	var out []string
 	for i, a := range args {

@@ -50,7 +50,7 @@ func cached(roots []claude.Root, opts baseline.Options, now time.Time) map[strin
 			// Configuration files are read at every start. They are few and
 			// small. No cache holds their canonical form (the facts told) or
 			// the scripts they run, outside any watched directory.
-			if !d.Trusts(r.Path, now) || r.Kind == claude.Config || r.Kind == claude.ManagedSettings || r.Kind == claude.FlagSettings {
+			if !d.Trusts(r.Path, now) || r.Kind.Named() || r.Kind == claude.ManagedSettings {
 				continue
 			}
 			c, err := tx.Cache().Root(r.Spec())

@@ -73,6 +73,8 @@ type AddedDirs struct {
 	// Settings are the settings files the client loads with --settings,
 	// absolute, as it reads them (settingsflag.go).
 	Settings []string
+	// MCPConfigs are the MCP configuration files of --mcp-config, the same.
+	MCPConfigs []string
 	// startInstructions: the environment the client started with switches
 	// on reading the added folders' instruction files. It is also set when
 	// that environment could not be read (Instructions).
@@ -149,7 +151,8 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	vals = append(vals, AddDirArgs(argv)...)
 	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
 	out.add(&launch, vals)
-	out.settings(&launch, SettingsArgs(argv))
+	out.files(&launch, SettingsArgs(argv), &out.Settings)
+	out.files(&launch, MCPConfigArgs(argv), &out.MCPConfigs)
 	out.Plugins = pluginDirs(argv, env, &launch)
 	return out
 }

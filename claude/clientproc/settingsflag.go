@@ -21,6 +21,34 @@ func SettingsArgs(argv []string) []string {
 	return out
 }
 
+// MCPConfigArgs are the values of --mcp-config in argv, each as given. The
+// option takes one value or more (Claude Code 2.1.332, commander's
+// variadic <configs...>): --mcp-config=v is one; --mcp-config takes the
+// next argument whatever it is, then every one after that does not start
+// with "-" (a prompt given after it is read as a configuration too), up
+// to "--".
+func MCPConfigArgs(argv []string) []string {
+	var out []string
+	for i := 1; i < len(argv); i++ {
+		if v, ok := strings.CutPrefix(argv[i], "--mcp-config="); ok {
+			out = append(out, v)
+			continue
+		}
+		if argv[i] == "--" {
+			break
+		}
+		if argv[i] != "--mcp-config" || i+1 == len(argv) {
+			continue
+		}
+		out = append(out, argv[i+1])
+		for i += 2; i < len(argv) && argv[i] != "--" && !(len(argv[i]) > 1 && argv[i][0] == '-'); i++ {
+			out = append(out, argv[i])
+		}
+		i--
+	}
+	return out
+}
+
 // inlineSettings reports whether the client reads v as JSON, not as a
 // file's path: trimmed, it starts with { and ends with } (Claude Code
 // 2.1.332). The JSON is the command line's own, and cannot change.
@@ -29,14 +57,15 @@ func inlineSettings(v string) bool {
 	return strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}")
 }
 
-// settings resolves each --settings file of vals against launch, at most
-// MaxSettings. A value it cannot resolve is a problem.
-func (a *AddedDirs) settings(launch *launchDir, vals []string) {
+// files resolves each file of vals (the values of --settings or
+// --mcp-config) against launch into *to, at most MaxSettings. A value it
+// cannot resolve is a problem; a JSON value names no file.
+func (a *AddedDirs) files(launch *launchDir, vals []string, to *[]string) {
 	for _, v := range vals {
 		if inlineSettings(v) {
 			continue
 		}
-		if len(a.Settings) == MaxSettings {
+		if len(*to) == MaxSettings {
 			a.problem(problemTooMany)
 			return
 		}
@@ -47,7 +76,7 @@ func (a *AddedDirs) settings(launch *launchDir, vals []string) {
 		case p == "/":
 			a.problem(problemDotted)
 		default:
-			a.Settings = append(a.Settings, p)
+			*to = append(*to, p)
 		}
 	}
 }

@@ -50,3 +50,45 @@ func TestSettingsArgsAndInlineJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestTheMCPConfigFilesAreReadFromTheCommandLineAsTheClientParsesThem:
+// --mcp-config takes one value or more, as commander's variadic option
+// does: the next argument whatever it is, then each that does not start
+// with "-"; --mcp-config=v one alone. Files only: a JSON value names none.
+func TestTheMCPConfigFilesAreReadFromTheCommandLineAsTheClientParsesThem(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"claude", "--mcp-config", "a.json", "b.json", "-p", "hi"}, []string{"a.json", "b.json"}},
+		{[]string{"claude", "--mcp-config", "-odd.json", "b.json"}, []string{"-odd.json", "b.json"}},
+		{[]string{"claude", "--mcp-config=a.json", "b.json"}, []string{"a.json"}},
+		{[]string{"claude", "--mcp-config", "a.json", "--", "b.json"}, []string{"a.json"}},
+		{[]string{"claude", "-p", "hi", "--mcp-config", "a.json", "--model", "x", "--mcp-config", "c.json"}, []string{"a.json", "c.json"}},
+		{[]string{"claude", "--", "--mcp-config", "a.json"}, nil},
+		{[]string{"claude", "--mcp-config"}, nil},
+		{[]string{"claude", "--mcp-config", "a.json", "-", "b.json"}, []string{"a.json", "-", "b.json"}},
+	} {
+		if got := MCPConfigArgs(tc.argv); !slices.Equal(got, tc.want) {
+			t.Errorf("MCPConfigArgs(%q) = %q, want %q", tc.argv, got, tc.want)
+		}
+	}
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj,
+		"--mcp-config", base+"/a.json", "rel/b.json", ` {"mcpServers":{}} `, "--settings", base+"/s.json", "-p", "hi")...)
+	got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDE_PID", "100"))
+	if want := []string{base + "/a.json", proj + "/rel/b.json"}; !slices.Equal(got.MCPConfigs, want) || got.Problem != "" {
+		t.Errorf("mcp configs %q (problem %q), want %q", got.MCPConfigs, got.Problem, want)
+	}
+	if want := []string{base + "/s.json"}; !slices.Equal(got.Settings, want) {
+		t.Errorf("settings %q, want %q", got.Settings, want)
+	}
+	fp = newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj, "--mcp-config", "~/m.json")...)
+	if got := (Client{Proc: fp.dir, Parent: 200}).Added(envOf("CLAUDE_PID", "100")); got.Problem == "" {
+		t.Errorf("~/m.json: no problem told, configs %q", got.MCPConfigs)
+	}
+}
