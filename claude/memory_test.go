@@ -123,3 +123,24 @@ func TestAnMCPFileOfTheCommandLineIsAnMCPCandidateAlone(t *testing.T) {
 		t.Errorf("%d --mcp-config roots, want one", n)
 	}
 }
+
+// TestAPromptFileOfTheCommandLineIsAnInstructionsCandidate: a system
+// prompt file is an instruction candidate of scope Added, its whole text
+// its form.
+func TestAPromptFileOfTheCommandLineIsAnInstructionsCandidate(t *testing.T) {
+	p := Places{Config: "/h/.claude", FlagsPrompt: []string{"/team/prompt.md"}}
+	if kind, ok := candidateOf(p, "/team", "prompt.md"); !ok || kind != KindInstructions {
+		t.Errorf("prompt.md: candidate %v of kind %q", ok, kind)
+	}
+	if _, ok := candidateOf(p, "/team", "CLAUDE.md"); ok {
+		t.Error("the prompt file's folder's CLAUDE.md is a candidate")
+	}
+	for _, r := range p.Roots() {
+		if r.Kind == FlagPrompt {
+			canon, rs := r.Spec().Names[0].Extract(nil, []byte("@x.md \x1b text"))
+			if r.Scope != Added || string(canon) != "@x.md \x1b text" || len(rs) != 0 {
+				t.Errorf("%+v: form %q %v", r, canon, rs)
+			}
+		}
+	}
+}

@@ -54,6 +54,9 @@ type Places struct {
 	Added    []string
 	Flags    []string // the session's --settings files (clientproc): FlagSettings roots of scope Added
 	FlagsMCP []string // its --mcp-config files: FlagMCP roots of scope Added
+	// FlagsPrompt are its --system-prompt-file, --append-system-prompt-file
+	// and --append-subagent-system-prompt-file files: FlagPrompt roots.
+	FlagsPrompt []string
 	// Inline are the plugins the session loads with --plugin-dir
 	// (InlinePlugins): PluginSources roots of scope Added.
 	Inline []PluginSource
@@ -424,9 +427,9 @@ func (p Places) Roots() []Root {
 	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
-	for i, fs := range [][]string{p.Flags, p.FlagsMCP} {
+	for i, fs := range [][]string{p.Flags, p.FlagsMCP, p.FlagsPrompt} {
 		for _, f := range fs {
-			add(Root{Path: pathname.Parent(f), Scope: Added, Kind: []Kind{FlagSettings, FlagMCP}[i], Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
+			add(Root{Path: pathname.Parent(f), Scope: Added, Kind: []Kind{FlagSettings, FlagMCP, FlagPrompt}[i], Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
 		}
 	}
 	if p.AddedInstructions {

@@ -58,6 +58,7 @@ const (
 	Workflows    Kind = "workflows"
 	FlagSettings Kind = "flag-settings" // the settings files of --settings: its Names
 	FlagMCP      Kind = "flag-mcp"      // the MCP configuration files of --mcp-config: its Names
+	FlagPrompt   Kind = "flag-prompt"   // the system prompt files of --system-prompt-file and the like: its Names
 )
 
 // Kinds lists the kinds of the roots a repository's .claude holds, by
@@ -67,12 +68,14 @@ var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 
 // Named reports whether a root of kind k holds only the files its Names
 // list: configuration files, and the files a command line names.
-func (k Kind) Named() bool { return k == Config || k == FlagSettings || k == FlagMCP }
+func (k Kind) Named() bool {
+	return k == Config || k == FlagSettings || k == FlagMCP || k == FlagPrompt
+}
 
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows, FlagSettings, FlagMCP:
+	case Skills, Agents, Commands, Config, Rules, OutputStyles, ManagedSettings, Plugins, PluginSources, Workflows, FlagSettings, FlagMCP, FlagPrompt:
 		return true
 	}
 	return false
@@ -113,6 +116,8 @@ func CandidateKind(k Kind, name []byte) string {
 		return KindSettings
 	case FlagMCP:
 		return KindMCP
+	case FlagPrompt:
+		return KindInstructions
 	case Config:
 		if f, ok := configFiles[string(name)]; ok {
 			return f.kind
@@ -282,6 +287,10 @@ func (r Root) Spec() walker.RootSpec {
 	case FlagMCP: // the same; the client reads a link to a regular file, as .mcp.json's servers are read
 		for _, n := range r.Names {
 			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: mcpExtract, Limit: config.MaxJSON})
+		}
+	case FlagPrompt: // the same; its whole text goes into the system prompt, nothing imported
+		for _, n := range r.Names {
+			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: instructionsExtract})
 		}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.

@@ -90,7 +90,8 @@ func watchedOf(s clientStart) (*watched, error) {
 	}
 	added := clientproc.Client{Proc: proc, Parent: fakePid}.Added(hook)
 	inline := claude.InlinePlugins(added.Plugins.Dirs, added.Plugins.NoMCP)
-	places.Added, places.Inline, places.Flags, places.FlagsMCP = added.Dirs, inline.Plugins, added.Settings, added.MCPConfigs
+	places.Added, places.Inline = added.Dirs, inline.Plugins
+	places.Flags, places.FlagsMCP, places.FlagsPrompt = added.Settings, added.MCPConfigs, added.PromptFiles
 	places.Memory = append(places.Memory, memkey.MovedByFlags(added.Settings, places.Home)...)
 	places.AddedInstructions = added.Instructions(hook)
 	wd := &watched{roots: places.Roots(), problem: added.Problem}
@@ -126,7 +127,7 @@ func watchedOf(s clientStart) (*watched, error) {
 	}
 	// A --settings or --mcp-config file is judged wherever it is: the
 	// client loads it.
-	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs, givenPaths(s.args, s.dir, "--settings", "--mcp-config")) {
+	for _, d := range slices.Concat([]string{vars["HOME"], places.Config, s.dir, s.managed}, added.Dirs, added.Plugins.Dirs, givenPaths(s.args, s.dir, "--settings", "--mcp-config", "--system-prompt-file", "--append-system-prompt-file", "--append-subagent-system-prompt-file")) {
 		if strings.HasPrefix(d, "/") {
 			wd.scopes = append(wd.scopes, path.Clean(d))
 		}

@@ -75,6 +75,8 @@ type AddedDirs struct {
 	Settings []string
 	// MCPConfigs are the MCP configuration files of --mcp-config, the same.
 	MCPConfigs []string
+	// PromptFiles are the system prompt files (PromptFileArgs), the same.
+	PromptFiles []string
 	// startInstructions: the environment the client started with switches
 	// on reading the added folders' instruction files. It is also set when
 	// that environment could not be read (Instructions).
@@ -151,8 +153,9 @@ func (c Client) Added(env claude.Env) AddedDirs {
 	vals = append(vals, AddDirArgs(argv)...)
 	launch := launchDir{dir: dir, pwd: cenv[envPWD]}
 	out.add(&launch, vals)
-	out.files(&launch, SettingsArgs(argv), &out.Settings)
-	out.files(&launch, MCPConfigArgs(argv), &out.MCPConfigs)
+	out.files(&launch, SettingsArgs(argv), &out.Settings, true)
+	out.files(&launch, MCPConfigArgs(argv), &out.MCPConfigs, true)
+	out.files(&launch, PromptFileArgs(argv), &out.PromptFiles, false)
 	out.Plugins = pluginDirs(argv, env, &launch)
 	return out
 }

@@ -1,6 +1,9 @@
 package clientproc
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // MaxSettings bounds the --settings files watched, as MaxAdded bounds the
 // added folders.
@@ -9,13 +12,28 @@ const MaxSettings = 8
 // SettingsArgs are the values of --settings in argv (argv[0] first), each
 // as given. The option takes one value; a value given twice is watched
 // twice, though the client reads the last: one too many, never one too few.
-func SettingsArgs(argv []string) []string {
+func SettingsArgs(argv []string) []string { return oneValueArgs(argv, "--settings") }
+
+// PromptFileArgs are the values of the options that read a system prompt
+// from a file (Claude Code 2.1.332): --system-prompt-file,
+// --append-system-prompt-file, --append-subagent-system-prompt-file.
+// Each takes one value, a file's path.
+func PromptFileArgs(argv []string) []string {
+	return oneValueArgs(argv, "--system-prompt-file", "--append-system-prompt-file", "--append-subagent-system-prompt-file")
+}
+
+// oneValueArgs are the values of argv's options of one value named flags,
+// given as --flag v or --flag=v, up to "--".
+func oneValueArgs(argv []string, flags ...string) []string {
 	var out []string
-	for i := 1; i < len(argv); i++ {
-		if v, ok := strings.CutPrefix(argv[i], "--settings="); ok {
+	for i := 1; i < len(argv) && argv[i] != "--"; i++ {
+		name, v, eq := strings.Cut(argv[i], "=")
+		switch {
+		case eq && slices.Contains(flags, name):
 			out = append(out, v)
-		} else if argv[i] == "--settings" && i+1 < len(argv) {
+		case !eq && slices.Contains(flags, argv[i]) && i+1 < len(argv):
 			out = append(out, argv[i+1])
+			i++
 		}
 	}
 	return out
@@ -60,9 +78,9 @@ func inlineSettings(v string) bool {
 // files resolves each file of vals (the values of --settings or
 // --mcp-config) against launch into *to, at most MaxSettings. A value it
 // cannot resolve is a problem; a JSON value names no file.
-func (a *AddedDirs) files(launch *launchDir, vals []string, to *[]string) {
+func (a *AddedDirs) files(launch *launchDir, vals []string, to *[]string, json bool) {
 	for _, v := range vals {
-		if inlineSettings(v) {
+		if json && inlineSettings(v) {
 			continue
 		}
 		if len(*to) == MaxSettings {

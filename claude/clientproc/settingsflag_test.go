@@ -92,3 +92,24 @@ func TestTheMCPConfigFilesAreReadFromTheCommandLineAsTheClientParsesThem(t *test
 		t.Errorf("~/m.json: no problem told, configs %q", got.MCPConfigs)
 	}
 }
+
+// TestThePromptFilesAreReadFromTheCommandLine: each of the three options
+// that read a system prompt from a file takes one value, a path, even one
+// spelled as JSON; "--" ends the options.
+func TestThePromptFilesAreReadFromTheCommandLine(t *testing.T) {
+	argv := []string{"claude", "--system-prompt-file", "s.md", "--append-system-prompt-file=a.md", "--append-subagent-system-prompt-file", "{}",
+		"--append-system-prompt", "not-a-file.md", "--", "--system-prompt-file", "z.md"}
+	if got, want := PromptFileArgs(argv), []string{"s.md", "a.md", "{}"}; !slices.Equal(got, want) {
+		t.Errorf("PromptFileArgs = %q, want %q", got, want)
+	}
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fp := newFakeProc(t, hookChain("claude", "/opt/claude/bin/claude.exe", proj, argv[1:]...)...)
+	got := Client{Proc: fp.dir, Parent: 200}.Added(envOf("CLAUDE_PID", "100"))
+	if want := []string{proj + "/s.md", proj + "/a.md", proj + "/{}"}; !slices.Equal(got.PromptFiles, want) || got.Problem != "" {
+		t.Errorf("prompt files %q (problem %q), want %q", got.PromptFiles, got.Problem, want)
+	}
+}

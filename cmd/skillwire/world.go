@@ -120,8 +120,9 @@ func loadHookWorld(s *streams, cwd string) (*world, error) {
 	env := claudeEnv(s)
 	w.added = s.client.Added(env)
 	w.inline = claude.InlinePlugins(w.added.Plugins.Dirs, w.added.Plugins.NoMCP)
-	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 || len(w.added.Settings) > 0 || len(w.added.MCPConfigs) > 0 {
-		w.places.Added, w.places.Inline, w.places.Flags, w.places.FlagsMCP = w.added.Dirs, w.inline.Plugins, w.added.Settings, w.added.MCPConfigs
+	if len(w.added.Dirs) > 0 || len(w.inline.Plugins) > 0 || len(w.added.Settings)+len(w.added.MCPConfigs)+len(w.added.PromptFiles) > 0 {
+		w.places.Added, w.places.Inline = w.added.Dirs, w.inline.Plugins
+		w.places.Flags, w.places.FlagsMCP, w.places.FlagsPrompt = w.added.Settings, w.added.MCPConfigs, w.added.PromptFiles
 		w.places.Memory = append(w.places.Memory, memkey.MovedByFlags(w.added.Settings, w.places.Home)...)
 		w.places.AddedInstructions = w.added.Instructions(env)
 		w.roots = w.places.Roots()
