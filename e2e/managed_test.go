@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,40 @@ func TestManagedHooksHoldWhereAProjectSwitchesHooksOff(t *testing.T) {
 			if !managed && Ran(r.Debug, "PreToolUse", "pre-tool-use") {
 				t.Errorf("the client ran a user hook under the project's disableAllHooks: the premise changed")
 			}
+		})
+	}
+}
+
+// hook install --managed --managed-no-sideload sets disableSideloadFlags in
+// skillwire's managed drop-in, and Claude Code 2.1.332 then refuses a
+// session given --mcp-config or --plugin-dir at startup, naming the setting:
+// nothing those flags name loads. Control: --managed alone, the session
+// starts and the --mcp-config file's server runs.
+func TestTheManagedNoSideloadInstallRefusesCommandLineLoads(t *testing.T) {
+	t.Parallel()
+	for _, flag := range []string{"--mcp-config", "--plugin-dir"} {
+		t.Run(flag, func(t *testing.T) {
+			t.Parallel()
+			bothWays(t, "refused", "control: --managed alone", func(t *testing.T, control bool) {
+				w := NewWorld(t)
+				marker := filepath.Join(w.Root, "mcp-server-ran")
+				srv := w.Write("flags/srv.sh", mcpServerScript)
+				w.Write("flags/mcp.json", `{"mcpServers":{"flagsrv":{"command":"/bin/sh","args":["`+srv+`","`+marker+`"]}}}`)
+				w.Write("pd/.claude-plugin/plugin.json", `{"name":"pd","version":"1.0.0"}`)
+				w.Write("pd/.mcp.json", `{"mcpServers":{"pdsrv":{"command":"/bin/sh","args":["`+srv+`","`+marker+`"]}}}`)
+				if control {
+					w.Install("--managed")
+				} else {
+					w.Install("--managed", "--managed-no-sideload")
+				}
+				arg := map[string]string{"--mcp-config": filepath.Join(w.Root, "flags", "mcp.json"), "--plugin-dir": filepath.Join(w.Root, "pd")}[flag]
+				r := w.ClaudeManaged(model(t, nil), Run{Prompt: "hello", Args: []string{flag, arg}})
+				_, err := os.Stat(marker)
+				refused := r.Exit != 0 && strings.Contains(r.Stderr, flag+" is disabled by your organization's managed settings (disableSideloadFlags)")
+				if refused == control || (err == nil) != control {
+					t.Errorf("refused %v, the server ran %v; want %v, %v (exit %d, stderr %q)", refused, err == nil, !control, control, r.Exit, r.Stderr)
+				}
+			})
 		})
 	}
 }

@@ -135,6 +135,24 @@ func ModPolicyOf(p claude.Places) ModPolicy {
 	return m
 }
 
+// SideloadPath is where disableSideloadFlags sits in a settings file.
+// Claude Code 2.1.332 honours it from managed settings alone: true, it
+// refuses --plugin-dir, --plugin-url, --agents and --mcp-config at
+// startup ("--mcp-config is disabled by your organization's managed
+// settings"; e2e TestTheManagedNoSideloadInstallRefusesCommandLineLoads).
+var SideloadPath = []string{"disableSideloadFlags"}
+
+// SideloadRefusedIn is the first managed settings file that sets
+// disableSideloadFlags: true, "" when none does.
+func SideloadRefusedIn(p claude.Places) string {
+	for _, f := range managedDocs(p) {
+		if v, err := f.doc.at(SideloadPath, false); err == nil && v != nil && v.kind == scalar && string(v.raw) == "true" {
+			return f.path
+		}
+	}
+	return ""
+}
+
 // PrependsWithout are the managed settings files whose prependPlugins
 // leaves the security default out.
 func PrependsWithout(p claude.Places) []string {

@@ -23,9 +23,10 @@ import (
 type hookEditFlags struct {
 	project bool
 	managed bool
-	// modsOnly: --managed-mods-only, only on install.
-	modsOnly bool
-	events   []string
+	// modsOnly: --managed-mods-only, noSideload: --managed-no-sideload,
+	// only on install.
+	modsOnly, noSideload bool
+	events               []string
 	confirmFlags
 }
 
@@ -89,7 +90,10 @@ whose hooks run above every mod. Even there a mod can rewrite what a deny
 returns. Only the client's own allowManagedModsOnly
 (pluginConfigs["cc-plugin-sec-default@builtin"].options) keeps a person's
 mod from loading. --managed-mods-only adds it to the drop-in; on a
-terminal without it install asks, default no; --yes never adds it. A
+terminal without it install asks, default no; --yes never adds it.
+--managed-no-sideload adds the client's disableSideloadFlags, which makes
+it refuse --plugin-dir, --plugin-url, --agents and --mcp-config at
+startup. A
 managed prependPlugins that leaves cc-plugin-sec-default out turns the
 client's security default, and that option, off: install says so. A hook already there
 is left as it is. Every other setting is kept. It shows the exact
@@ -106,6 +110,8 @@ refused input.`,
 	f.register(cmd)
 	cmd.Flags().BoolVar(&f.modsOnly, "managed-mods-only", false,
 		"with --managed: also set the client's allowManagedModsOnly in the drop-in, so no mod but the organization's loads (--yes alone never adds it)")
+	cmd.Flags().BoolVar(&f.noSideload, "managed-no-sideload", false,
+		"with --managed: also set the client's disableSideloadFlags in the drop-in, so it refuses --plugin-dir, --plugin-url, --agents and --mcp-config at startup")
 	return cmd
 }
 
@@ -139,8 +145,8 @@ func hookInstall(s *streams, f hookEditFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.modsOnly && !f.managed {
-		return fail(exitUsage, "--managed-mods-only sets managed settings: it goes with --managed")
+	if (f.modsOnly || f.noSideload) && !f.managed {
+		return fail(exitUsage, "--managed-mods-only and --managed-no-sideload set managed settings: they go with --managed")
 	}
 	sf, err := openSettings(s, f)
 	if err != nil {
@@ -171,7 +177,11 @@ func hookInstall(s *streams, f hookEditFlags) error {
 		if err != nil {
 			return err
 		}
-		changed = changed || added
+		refused, err := offerNoSideload(s, f, sf)
+		if err != nil {
+			return err
+		}
+		changed = changed || added || refused
 	} else {
 		noteModsUnheld(s)
 	}
@@ -201,6 +211,26 @@ func noteModsUnheld(s *streams) {
 	if n := len(mods); n > 0 {
 		fmt.Fprintf(s.out, "note: %d mod(s) present (run `skillwire status`): in user or project settings skillwire's hooks are a notice against a mod, not a gate: it runs above them and can skip, allow or strip a deny and mute the advisory; to hold, run `sudo skillwire hook install --managed --managed-mods-only`\n", n)
 	}
+}
+
+// offerNoSideload adds disableSideloadFlags to the managed drop-in when
+// --managed-no-sideload asks for it. Otherwise, unless a managed file sets
+// it already, it says what the flags load that the person's settings do
+// not show: skillwire watches those from each session's command line.
+func offerNoSideload(s *streams, f hookEditFlags, sf *settings.File) (bool, error) {
+	const what = "disableSideloadFlags makes the client refuse --plugin-dir, --plugin-url, --agents and --mcp-config, which load plugins, agents and MCP servers no settings file lists"
+	if p, err := claude.Locate(claudeEnv(s), ""); err == nil && settings.SideloadRefusedIn(p) != "" {
+		return false, nil // set already
+	}
+	if !f.noSideload {
+		fmt.Fprintf(s.out, "note: %s; pass --managed-no-sideload to set it in this drop-in\n", what)
+		return false, nil
+	}
+	if err := sf.Doc.Conform(settings.SideloadPath, []byte("true")); err != nil {
+		return false, refuseSettings(sf.Path, err)
+	}
+	fmt.Fprintf(s.out, "%s: set disableSideloadFlags: true\n", defang(sf.Path))
+	return true, nil
 }
 
 // offerModsOnly adds allowManagedModsOnly to the managed drop-in when
