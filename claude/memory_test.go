@@ -144,3 +144,28 @@ func TestAPromptFileOfTheCommandLineIsAnInstructionsCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestAFileOfTheCommandLineAnotherRootHoldsIsWatchedThereOnce: a flag's
+// file that is the project's settings, an agent or another flag's file is
+// one candidate, of the root that holds it; one no other root holds is
+// the flag's. Two candidates of one path would share an id.
+func TestAFileOfTheCommandLineAnotherRootHoldsIsWatchedThereOnce(t *testing.T) {
+	p := Places{Config: "/h/.claude", Project: "/p",
+		Flags:       []string{"/p/.claude/settings.json", "/t/both.json", "/p/.claude/skills/x.json"},
+		FlagsMCP:    []string{"/p/.mcp.json", "/t/both.json", "/t/m.json"},
+		FlagsPrompt: []string{"/p/.claude/agents/a.md", "/p/CLAUDE.md", "/t/both.json"}}
+	holders := map[string][]Kind{}
+	for _, r := range p.Roots() {
+		for _, n := range []string{"settings.json", "both.json", "x.json", ".mcp.json", "m.json", "a.md", "CLAUDE.md"} {
+			if r.Holds([]byte(n)) && (r.Kind.Named() || r.Kind == Agents) && slices.Contains([]string{"/p/.claude", "/t", "/p/.claude/skills", "/p", "/p/.claude/agents"}, r.Path) {
+				holders[r.Path+"/"+n] = append(holders[r.Path+"/"+n], r.Kind)
+			}
+		}
+	}
+	for path, want := range map[string]Kind{"/p/.claude/settings.json": Config, "/t/both.json": FlagSettings, "/p/.claude/skills/x.json": FlagSettings,
+		"/p/.mcp.json": Config, "/t/m.json": FlagMCP, "/p/.claude/agents/a.md": Agents, "/p/CLAUDE.md": Config} {
+		if got := holders[path]; len(got) != 1 || got[0] != want {
+			t.Errorf("%s: held by %v, want %s alone", path, got, want)
+		}
+	}
+}

@@ -440,6 +440,7 @@ func (p Places) Roots() []Root {
 			add(Root{Path: pathname.Join(c, "rules"), Scope: Added, Kind: Rules})
 		}
 	}
+	roots = heldOnce(roots)
 	for i := range roots {
 		switch roots[i].Scope {
 		case Global:
@@ -489,6 +490,33 @@ func (p Places) addedRoots() []Root {
 		if r.Scope == Added {
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// heldOnce leaves out of the roots of a command line's files (--settings,
+// --mcp-config, a system prompt file) each file another root holds: it is
+// watched there, once, for two candidates of one path would share its id.
+// Among those roots the first holds it. A skills or plugin cache root
+// holds folders, not a file of its own directory.
+func heldOnce(roots []Root) []Root {
+	out := make([]Root, 0, len(roots))
+	for i, r := range roots {
+		if r.Kind == FlagSettings || r.Kind == FlagMCP || r.Kind == FlagPrompt {
+			r.Names = slices.DeleteFunc(slices.Clone(r.Names), func(n string) bool {
+				for j, o := range roots {
+					flag := o.Kind == FlagSettings || o.Kind == FlagMCP || o.Kind == FlagPrompt
+					if j != i && o.Path == r.Path && o.Kind != Skills && o.Kind != Plugins && (!flag || j < i) && o.Holds([]byte(n)) {
+						return true
+					}
+				}
+				return false
+			})
+			if len(r.Names) == 0 {
+				continue
+			}
+		}
+		out = append(out, r)
 	}
 	return out
 }
