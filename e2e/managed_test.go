@@ -78,3 +78,27 @@ func TestTheManagedNoSideloadInstallRefusesCommandLineLoads(t *testing.T) {
 		})
 	}
 }
+
+// A command line switches every user-level hook off: --settings
+// '{"disableAllHooks":true}' (inline, no file to watch) and the session
+// starts with none of skillwire's user hooks, told nothing (Claude Code
+// 2.1.332). Hooks installed with --managed still run there: the session
+// start runs and tells. Control: user hooks only, the start runs no hook.
+func TestManagedHooksHoldWhereACommandLineSwitchesHooksOff(t *testing.T) {
+	t.Parallel()
+	bothWays(t, "managed hooks", "control: user hooks only", func(t *testing.T, userOnly bool) {
+		w := NewWorld(t)
+		w.Write("home/.claude/skills/a/SKILL.md", "---\nname: a\ndescription: The a skill.\n---\nbody\n")
+		if userOnly {
+			w.Install()
+		} else {
+			w.Install("--managed")
+		}
+		m := model(t, nil)
+		r := w.ClaudeManaged(m, Run{Prompt: "hello", Args: []string{"--settings", `{"disableAllHooks":true}`}})
+		ran, told := Ran(r.Debug, "SessionStart", "session-start"), strings.Contains(advisory(m), "skillwire first run")
+		if ran == userOnly || told == userOnly {
+			t.Errorf("the session start ran %v and told %v; want %v", ran, told, !userOnly)
+		}
+	})
+}
