@@ -427,9 +427,12 @@ func (p Places) Roots() []Root {
 	for _, r := range sourceRoots(slices.Concat(p.Inline, p.DevMods), Added) {
 		add(r)
 	}
-	for i, fs := range [][]string{p.Flags, p.FlagsMCP, p.FlagsPrompt} {
-		for _, f := range fs {
-			add(Root{Path: pathname.Parent(f), Scope: Added, Kind: []Kind{FlagSettings, FlagMCP, FlagPrompt}[i], Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
+	for _, fl := range []struct {
+		kind  Kind
+		files []string
+	}{{FlagSettings, p.Flags}, {FlagMCP, p.FlagsMCP}, {FlagPrompt, p.FlagsPrompt}} {
+		for _, f := range fl.files {
+			add(Root{Path: pathname.Parent(f), Scope: Added, Kind: fl.kind, Names: []string{f[strings.LastIndexByte(f, '/')+1:]}})
 		}
 	}
 	if p.AddedInstructions {
@@ -502,11 +505,10 @@ func (p Places) addedRoots() []Root {
 func heldOnce(roots []Root) []Root {
 	out := make([]Root, 0, len(roots))
 	for i, r := range roots {
-		if r.Kind == FlagSettings || r.Kind == FlagMCP || r.Kind == FlagPrompt {
+		if r.Kind.Flag() {
 			r.Names = slices.DeleteFunc(slices.Clone(r.Names), func(n string) bool {
 				for j, o := range roots {
-					flag := o.Kind == FlagSettings || o.Kind == FlagMCP || o.Kind == FlagPrompt
-					if j != i && o.Path == r.Path && o.Kind != Skills && o.Kind != Plugins && (!flag || j < i) && o.Holds([]byte(n)) {
+					if j != i && o.Path == r.Path && o.Kind != Skills && o.Kind != Plugins && (!o.Kind.Flag() || j < i) && o.Holds([]byte(n)) {
 						return true
 					}
 				}

@@ -68,9 +68,10 @@ var Kinds = []Kind{Skills, Agents, Commands, Rules, OutputStyles}
 
 // Named reports whether a root of kind k holds only the files its Names
 // list: configuration files, and the files a command line names.
-func (k Kind) Named() bool {
-	return k == Config || k == FlagSettings || k == FlagMCP || k == FlagPrompt
-}
+func (k Kind) Named() bool { return k == Config || k.Flag() }
+
+// Flag reports whether a root of kind k holds files a command line names.
+func (k Kind) Flag() bool { return k == FlagSettings || k == FlagMCP || k == FlagPrompt }
 
 // Valid reports whether k is a root kind.
 func (k Kind) Valid() bool {
@@ -280,17 +281,18 @@ func (r Root) Spec() walker.RootSpec {
 		}
 	case ManagedSettings:
 		spec.Each = &walker.NameSpec{NoFollow: true, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts}
-	case FlagSettings: // named by the person's command line: a link is followed, as the client follows it
+	case FlagSettings, FlagMCP, FlagPrompt:
+		// Named by the person's command line: a link is followed, as the
+		// client follows it. A system prompt file's whole text is sent,
+		// nothing imported.
+		ns := map[Kind]walker.NameSpec{
+			FlagSettings: {Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts},
+			FlagMCP:      {Extract: mcpExtract, Limit: config.MaxJSON},
+			FlagPrompt:   {Extract: instructionsExtract},
+		}[r.Kind]
 		for _, n := range r.Names {
-			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: settingsExtract, Limit: config.MaxJSON, Scripts: r.scripts})
-		}
-	case FlagMCP: // the same; the client reads a link to a regular file, as .mcp.json's servers are read
-		for _, n := range r.Names {
-			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: mcpExtract, Limit: config.MaxJSON})
-		}
-	case FlagPrompt: // the same; its whole text goes into the system prompt, nothing imported
-		for _, n := range r.Names {
-			spec.Names = append(spec.Names, walker.NameSpec{Name: n, Extract: instructionsExtract})
+			ns.Name = n
+			spec.Names = append(spec.Names, ns)
 		}
 	case Plugins:
 		// What a plugin's hooks run is told as facts of its version.

@@ -80,11 +80,12 @@ func TestRunAFailedDeliveryIsToldAgainNextSession(t *testing.T) {
 	}
 }
 
-func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
-	s := newStart(t)
+// runHeld runs a start of s whose store another process takes between
+// delivery and record: it must fail busy.
+func runHeld(t *testing.T, s Start) {
+	t.Helper()
 	var held *baseline.Store
 	_, err := Run(context.Background(), s, func(string, string) bool {
-		// Another process takes the store between delivery and record.
 		var err error
 		held, err = baseline.Open(s.Store)
 		must(t, err)
@@ -94,6 +95,11 @@ func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
 	if !errors.Is(err, baseline.ErrBusy) {
 		t.Fatalf("got %v, want the store's busy error", err)
 	}
+}
+
+func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
+	s := newStart(t)
+	runHeld(t, s)
 	if told, _ := run(t, s, true); len(told) != 1 || !strings.Contains(told[0], firstRunWords) {
 		t.Fatalf("next session told %q, want the first run again", told)
 	}
@@ -105,17 +111,7 @@ func TestRunReturnsWhyWhatWasDeliveredWasNotRecorded(t *testing.T) {
 // run" again and never why (how a refused record went unseen, issue 31).
 func TestAStartThatCouldNotRecordIsToldNextStart(t *testing.T) {
 	s := newStart(t)
-	var held *baseline.Store
-	_, err := Run(context.Background(), s, func(string, string) bool {
-		var err error
-		held, err = baseline.Open(s.Store)
-		must(t, err)
-		return true
-	})
-	held.Close()
-	if !errors.Is(err, baseline.ErrBusy) {
-		t.Fatalf("got %v, want the store's busy error", err)
-	}
+	runHeld(t, s)
 	const words = "skillwire's last session start ("
 	for i, want := range []bool{true, false} {
 		var text, notice string

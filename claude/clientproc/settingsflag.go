@@ -46,23 +46,22 @@ func oneValueArgs(argv []string, flags ...string) []string {
 // with "-" (a prompt given after it is read as a configuration too), up
 // to "--".
 func MCPConfigArgs(argv []string) []string {
+	option := func(a string) bool { return len(a) > 1 && a[0] == '-' } // "--" too
 	var out []string
-	for i := 1; i < len(argv); i++ {
+	for i := 1; i < len(argv) && argv[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(argv[i], "--mcp-config="); ok {
 			out = append(out, v)
 			continue
 		}
-		if argv[i] == "--" {
-			break
-		}
 		if argv[i] != "--mcp-config" || i+1 == len(argv) {
 			continue
 		}
-		out = append(out, argv[i+1])
-		for i += 2; i < len(argv) && argv[i] != "--" && !(len(argv[i]) > 1 && argv[i][0] == '-'); i++ {
+		i++
+		out = append(out, argv[i]) // the first value, whatever it is
+		for i+1 < len(argv) && !option(argv[i+1]) {
+			i++
 			out = append(out, argv[i])
 		}
-		i--
 	}
 	return out
 }

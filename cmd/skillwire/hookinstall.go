@@ -173,11 +173,16 @@ func hookInstall(s *streams, f hookEditFlags) error {
 		}
 	}
 	if f.managed {
-		added, err := offerModsOnly(s, f, sf)
+		// The managed files both offers read; nil when not located.
+		var places *claude.Places
+		if p, err := claude.Locate(claudeEnv(s), ""); err == nil {
+			places = &p
+		}
+		added, err := offerModsOnly(s, f, sf, places)
 		if err != nil {
 			return err
 		}
-		refused, err := offerNoSideload(s, f, sf)
+		refused, err := offerNoSideload(s, f, sf, places)
 		if err != nil {
 			return err
 		}
@@ -217,9 +222,9 @@ func noteModsUnheld(s *streams) {
 // --managed-no-sideload asks for it. Otherwise, unless a managed file sets
 // it already, it says what the flags load that the person's settings do
 // not show: skillwire watches those from each session's command line.
-func offerNoSideload(s *streams, f hookEditFlags, sf *settings.File) (bool, error) {
+func offerNoSideload(s *streams, f hookEditFlags, sf *settings.File, p *claude.Places) (bool, error) {
 	const what = "disableSideloadFlags makes the client refuse --plugin-dir, --plugin-url, --agents and --mcp-config, which load plugins, agents and MCP servers no settings file lists"
-	if p, err := claude.Locate(claudeEnv(s), ""); err == nil && settings.SideloadRefusedIn(p) != "" {
+	if p != nil && settings.SideloadRefusedIn(*p) != "" {
 		return false, nil // set already
 	}
 	if !f.noSideload {
@@ -238,12 +243,11 @@ func offerNoSideload(s *streams, f hookEditFlags, sf *settings.File) (bool, erro
 // terminal (default no). --yes never adds it: it keeps a person's own mods
 // from loading. It says when a managed prependPlugins turns the option
 // off, and when the policy is left unset.
-func offerModsOnly(s *streams, f hookEditFlags, sf *settings.File) (bool, error) {
-	env := claudeEnv(s)
-	p, err := claude.Locate(env, "")
-	if err != nil {
+func offerModsOnly(s *streams, f hookEditFlags, sf *settings.File, places *claude.Places) (bool, error) {
+	if places == nil {
 		return false, nil
 	}
+	p := *places
 	for _, path := range settings.PrependsWithout(p) {
 		fmt.Fprintf(s.out, "note: %s sets prependPlugins without %s: the client's security default is off, so allowManagedModsOnly does nothing and a mod loads\n", defang(path), settings.SecDefault)
 	}

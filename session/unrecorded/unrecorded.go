@@ -38,10 +38,9 @@ const Refused = "refused"
 
 // reason is err in one fixed word.
 func reason(err error) string {
-	for _, e := range []error{baseline.ErrAbsent, baseline.ErrCorrupt, baseline.ErrStale, baseline.ErrUntrusted, baseline.ErrBusy} {
-		if errors.Is(err, e) {
-			return string(baseline.HealthOf(err))
-		}
+	// HealthOf says corrupt of any error that is none of the store's.
+	if h := baseline.HealthOf(err); h != baseline.Corrupt || errors.Is(err, baseline.ErrCorrupt) {
+		return string(h)
 	}
 	return Refused
 }
