@@ -73,6 +73,7 @@ func RunHook(ctx context.Context, h Hook, out *Out) {
 	s := w.Start
 	if w.Hashes != "" {
 		s.Walk.Reuse = walker.LoadHashes(w.Hashes)
+		s.Walk.Idents = true // the served copies' stamps (served.StampWalked)
 		defer s.Walk.Reuse.Save()
 	}
 	s.Warned = out.warned()

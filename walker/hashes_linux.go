@@ -93,3 +93,14 @@ func ownedByMe(fi fs.FileInfo) bool {
 
 // stat is the arrival proof's expectation for the file id names.
 func (id *hashRec) stat() unix.Stat_t { return unix.Stat_t{Dev: id.dev, Ino: id.ino, Mode: id.mode} }
+
+// dirIdent is the identity of the directory fd, opened by the walk and
+// described by st, when the walk keeps identities and its filesystem
+// keeps ctime in the kernel.
+func (w *cwalk) dirIdent(fd int, st *unix.Stat_t) Ident {
+	if !w.s.cfg.Idents || w.s.reuse == nil || !w.s.reuse.localCtime(fd, uint64(st.Dev)) {
+		return Ident{}
+	}
+	return Ident{Dev: uint64(st.Dev), Ino: st.Ino, Mode: st.Mode, Size: st.Size,
+		Mtime: [2]int64{st.Mtim.Sec, st.Mtim.Nsec}, Ctime: [2]int64{st.Ctim.Sec, st.Ctim.Nsec}}
+}

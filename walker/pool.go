@@ -120,6 +120,7 @@ type batch struct {
 	ents   []dirent
 	files  []int
 	out    []snapshot.Entry
+	ids    []Ident // out's identities, when the walk keeps them
 	next   atomic.Int64
 	active sync.WaitGroup
 	busy   atomic.Int32 // the helpers in active, read without waiting
@@ -171,15 +172,19 @@ func (b *batch) chunk(r *reader) bool {
 func (b *batch) read(r *reader, k int) {
 	i := b.files[k]
 	var id hashRec
-	if b.w.reused(b.dir, b.ents[i].name, &b.out[i], &id) {
-		return
+	if !b.w.reused(b.dir, b.ents[i].name, &b.out[i], &id) {
+		if id.mnt == 0 {
+			r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil, nil)
+			return
+		}
+		want := id.stat()
+		r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id, nil)
 	}
-	if id.mnt == 0 {
-		r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil, nil)
-		return
+	// A hash reused or read with an identity is of that identity: the
+	// cache's, or the fstat after the read (reader.file).
+	if b.ids != nil && b.out[i].Kind == snapshot.File {
+		b.ids[i] = id.ident()
 	}
-	want := id.stat()
-	r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id, nil)
 }
 
 // submit puts b in flight. The traversal holds a reference on b's

@@ -27,8 +27,22 @@ type reader struct {
 	also hash.Hash
 }
 
+// newReader's buffer grows to what its files need, up to maxReadBuf for
+// a hash. A walk makes a reader for each traversal and helper, and most
+// read a few small files or none: a gate hook's discovery lists folders
+// and reads nothing. Each had 256 KiB zeroed up front, 3 MiB of a Skill
+// call's 4 (issue 34).
 func newReader() *reader {
-	return &reader{buf: make([]byte, maxReadBuf), h: blake3.New(), sum: blake3.Sum256, out: make([]byte, 0, 32)}
+	return &reader{h: blake3.New(), sum: blake3.Sum256, out: make([]byte, 0, 32)}
+}
+
+// grow makes the buffer hold at least n bytes. It at least doubles, up to
+// maxReadBuf, so a walk of growing files reallocates a few times, not at
+// each file.
+func (r *reader) grow(n int64) {
+	if int64(len(r.buf)) < n {
+		r.buf = make([]byte, max(n, min(2*int64(len(r.buf)), maxReadBuf)))
+	}
 }
 
 // newSHA256Reader's buffer grows to what its file needs, up to
@@ -127,9 +141,7 @@ func (r *reader) file(w *cwalk, dirfd int, name zname, follow bool, want *unix.S
 func (r *reader) wholeKept(fd int, st *unix.Stat_t, path []byte) ([]byte, [32]byte, anomaly.Reason) {
 	var sum [32]byte
 	// One byte more than the file: a file that grew fills it and is caught.
-	if int64(len(r.buf)) < st.Size+1 {
-		r.buf = make([]byte, st.Size+1)
-	}
+	r.grow(st.Size + 1)
 	var total int64
 	for total <= st.Size {
 		want := st.Size + 1 - total
@@ -197,9 +209,7 @@ func (r *reader) hash(fd int, size int64) ([32]byte, anomaly.Reason) {
 	if size == 0 {
 		return r.sum(nil), 0
 	}
-	if int64(len(r.buf)) < min(size+1, maxReadBuf) {
-		r.buf = make([]byte, min(size+1, maxReadBuf))
-	}
+	r.grow(min(size+1, maxReadBuf))
 	h := r.h
 	h.Reset()
 	var total int64

@@ -227,7 +227,7 @@ type quota struct{ entries, bytes int64 }
 func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
 	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
 	c.Manifest = snapshot.Manifest{}
-	c.Canonical, c.Front = nil, nil
+	c.Canonical, c.Front, c.Idents = nil, nil, nil
 	c.Kind = KindOther
 	w.observe(c, dirfd)
 	w.drain()
@@ -235,12 +235,20 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 		// Every entry taken is at most one slot. So one allocation, exact or
 		// nearly, instead of doublings that leave copies behind.
 		out := make([]snapshot.Entry, 0, len(w.out)+int(w.entries))
-		w.out = w.top.flatten(append(out, w.out...))
+		var ids []Ident
+		if s.cfg.Idents && len(w.out) == 1 {
+			ids = append(make([]Ident, 0, cap(out)), w.outID)
+		}
+		w.out, ids = w.top.flatten(append(out, w.out...), ids)
+		if ids != nil && len(ids) == len(w.out) {
+			c.Idents = ids
+		}
 		w.top = nil
 	}
 	c.Manifest.Entries = w.out
 	if c.Kind == KindDir && spec != nil && spec.Outside != nil {
 		c.Manifest.Entries = w.outside(c.Name, c.Manifest.Entries, spec.Outside(c.Name))
+		c.Idents = nil // the files outside were not stated
 	}
 	c.Manifest.Partial = w.partial.Load()
 	w.settleFront(c)
@@ -263,6 +271,7 @@ type cwalk struct {
 	bytes         atomic.Int64
 	partial       atomic.Bool
 	out           []snapshot.Entry // the candidate's own entry, then top flattened
+	outID         Ident            // the candidate directory's identity (Config.Idents)
 	top           *seg             // what is under a directory candidate
 	inflight      []*batch         // handed to the readers, oldest first
 }
@@ -340,6 +349,9 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		d := newDirRef(fd, &st)
 		defer d.release()
 		c.Kind = KindDir
+		if nofollow != 0 { // a candidate linked is stated through its link: no stamp of its own
+			w.outID = w.dirIdent(fd, &st)
+		}
 		e, s := w.dir(d, root, 0, uint32(st.Mode)&07777)
 		if e.Kind != 0 {
 			w.out = append(w.out, e)

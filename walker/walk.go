@@ -26,20 +26,25 @@ var testHookFronts func()
 // observed, as the walk was cut short. It is left out of the manifest.
 type seg struct {
 	ents []snapshot.Entry
+	ids  []Ident // ents' identities, when the walk keeps them
 	sub  []*seg
 }
 
-// flatten appends s depth first: the manifest's canonical order.
-func (s *seg) flatten(out []snapshot.Entry) []snapshot.Entry {
+// flatten appends s depth first: the manifest's canonical order. ids,
+// when the walk keeps identities, gets each appended entry's.
+func (s *seg) flatten(out []snapshot.Entry, ids []Ident) ([]snapshot.Entry, []Ident) {
 	for i := range s.ents {
 		if s.ents[i].Kind != 0 {
 			out = append(out, s.ents[i])
+			if s.ids != nil {
+				ids = append(ids, s.ids[i])
+			}
 		}
 		if s.sub != nil && s.sub[i] != nil {
-			out = s.sub[i].flatten(out)
+			out, ids = s.sub[i].flatten(out, ids)
 		}
 	}
-	return out
+	return out, ids
 }
 
 // dirRef is an open directory shared by the traversal and the batches
@@ -100,6 +105,9 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	// Classify every name before anything is opened. The entry budget is
 	// spent here, in name order, so where a cut falls is deterministic.
 	s := &seg{ents: make([]snapshot.Entry, len(ents))}
+	if w.s.cfg.Idents {
+		s.ids = make([]Ident, len(ents))
+	}
 	paths := pathArena(path, ents)
 	// The indexes of the files fill idx from the front, the directories'
 	// from the back: one allocation per directory.
@@ -151,12 +159,16 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 	files, dirs := idx[:nf:nf], idx[nd:]
 	slices.Reverse(dirs) // descended in name order
 	if len(files) > 0 {
-		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents})
+		w.submit(&batch{w: w, dir: d, ents: ents, files: files, out: s.ents, ids: s.ids})
 	}
 	if len(dirs) > 0 {
 		s.sub = make([]*seg, len(s.ents))
 		for _, i := range dirs {
-			s.ents[i], s.sub[i] = w.subdir(d, ents[i].name, s.ents[i].Path, depth+1)
+			var id Ident
+			s.ents[i], s.sub[i], id = w.subdir(d, ents[i].name, s.ents[i].Path, depth+1)
+			if s.ids != nil {
+				s.ids[i] = id
+			}
 		}
 	}
 	return snapshot.Entry{Path: path, Kind: snapshot.Dir, Mode: mode}, s
@@ -164,22 +176,25 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 
 // subdir opens and walks one child directory. openDirAt opens it relative
 // to the parent's descriptor and proves its arrival.
-func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snapshot.Entry, *seg) {
+// Its identity is the one its open stated.
+func (w *cwalk) subdir(parent *dirRef, name zname, path []byte, depth int) (snapshot.Entry, *seg, Ident) {
 	// Too deep, or so long that a child's path could pass PATH_MAX: not
 	// opened. Bounds the bytes of every path the walker keeps.
 	if depth >= w.s.cfg.MaxDepth || len(path)+1+maxNameLen > maxPathLen {
-		return anomalyEntry(path, anomaly.Depth), nil
+		return anomalyEntry(path, anomaly.Depth), nil, Ident{}
 	}
 	if w.stopped() {
-		return snapshot.Entry{}, nil
+		return snapshot.Entry{}, nil, Ident{}
 	}
 	fd, st, r := openDirAt(parent.fd, name, unix.O_NOFOLLOW, nil)
 	if r != 0 {
-		return anomalyEntry(path, r), nil
+		return anomalyEntry(path, r), nil, Ident{}
 	}
 	d := newDirRef(fd, &st)
 	defer d.release()
-	return w.dir(d, path, depth, uint32(st.Mode)&07777)
+	id := w.dirIdent(fd, &st)
+	e, s := w.dir(d, path, depth, uint32(st.Mode)&07777)
+	return e, s, id
 }
 
 // openDirAt opens the directory name of dirfd and proves its arrival. It

@@ -59,6 +59,10 @@ type Config struct {
 	// was hashed the hash it had (see Hashes). It learns what this walk
 	// hashes. Only the session start sets it.
 	Reuse *Hashes
+	// Idents, with Reuse, keeps each entry's identity (Candidate.Idents).
+	// A stamp of the candidate is then made from what the walk stated, not
+	// by stating each file again.
+	Idents bool
 }
 
 // Keeper receives kept content: exactly the bytes that were hashed into
@@ -148,6 +152,10 @@ type Candidate struct {
 	// Canonical is what an Extract made of the file's bytes. It is nil when
 	// the candidate has no Extract, or its file could not be reduced.
 	Canonical []byte
+	// Idents are the identities of Manifest.Entries, in order, when the
+	// walk kept them (Config.Idents). Nil when it did not, or for a
+	// candidate that is a file or has files outside it.
+	Idents []Ident
 }
 
 // Partial reports whether the budget cut the observation short.

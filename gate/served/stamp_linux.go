@@ -20,9 +20,8 @@ import (
 // within walker.RacyWindow of now. A write in the same clock tick would
 // leave it as it was.
 func Stamp(root string, name []byte, m *snapshot.Manifest, now time.Time) (sum snapshot.Hash, racy, ok bool) {
-	h := blake3.New()
+	st := newStamper(now)
 	local := map[uint64]bool{}
-	var buf []byte
 	top := pathname.Join(root, string(name))
 	for i := -1; i < len(m.Entries); i++ {
 		rel := []byte(nil)
@@ -35,31 +34,76 @@ func Stamp(root string, name []byte, m *snapshot.Manifest, now time.Time) (sum s
 		if len(rel) > 0 {
 			p = pathname.Join(top, string(rel))
 		}
-		var st unix.Stat_t
-		if unix.Lstat(p, &st) != nil {
+		var s unix.Stat_t
+		if unix.Lstat(p, &s) != nil {
 			return sum, false, false
 		}
-		keeps, seen := local[st.Dev]
+		keeps, seen := local[s.Dev]
 		if !seen {
 			var fs unix.Statfs_t
 			keeps = unix.Statfs(p, &fs) == nil && keepsCtime(int64(fs.Type))
-			local[st.Dev] = keeps
+			local[s.Dev] = keeps
 		}
 		if !keeps {
 			return sum, false, false
 		}
-		ctime := time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
-		racy = racy || !ctime.Before(now.Add(-walker.RacyWindow))
-		buf = binary.BigEndian.AppendUint32(buf[:0], uint32(len(rel)))
-		buf = append(buf, rel...)
-		for _, v := range []uint64{st.Dev, st.Ino, uint64(st.Mode), uint64(st.Size),
-			uint64(st.Mtim.Sec), uint64(st.Mtim.Nsec), uint64(st.Ctim.Sec), uint64(st.Ctim.Nsec)} {
-			buf = binary.BigEndian.AppendUint64(buf, v)
-		}
-		h.Write(buf)
+		st.add(rel, walker.Ident{Dev: s.Dev, Ino: s.Ino, Mode: s.Mode, Size: s.Size,
+			Mtime: [2]int64{s.Mtim.Sec, s.Mtim.Nsec}, Ctime: [2]int64{s.Ctim.Sec, s.Ctim.Nsec}})
 	}
-	h.Sum(sum[:0])
+	sum, racy = st.sum()
 	return sum, racy, true
+}
+
+// StampWalked is Stamp of the candidate c, made from the identities its
+// walk stated (walker.Config.Idents), with no stat of its own. A walk's
+// identity of a file is the one its hash is of, and of a directory the
+// one before its listing. So a write after the walk saw an entry makes a
+// later Stamp differ. ok is false when the walk kept no identity of some
+// entry (a link, an anomaly, a filesystem whose ctime proves nothing), or
+// c is a link observed through: then Stamp states it.
+func StampWalked(c *walker.Candidate, now time.Time) (sum snapshot.Hash, racy, ok bool) {
+	es := c.Manifest.Entries
+	if len(c.Idents) != len(es) || c.Manifest.ViaLink || len(es) == 0 || len(es[0].Path) != 0 {
+		return sum, false, false
+	}
+	st := newStamper(now)
+	for i := range es {
+		if !c.Idents[i].Known() {
+			return sum, false, false
+		}
+		st.add(es[i].Path, c.Idents[i])
+	}
+	sum, racy = st.sum()
+	return sum, racy, true
+}
+
+// stamper is the one encoding of a stamp: for each entry, the candidate
+// first, its path and identity.
+type stamper struct {
+	h    *blake3.Hasher
+	buf  []byte
+	cut  time.Time
+	racy bool
+}
+
+func newStamper(now time.Time) *stamper {
+	return &stamper{h: blake3.New(), cut: now.Add(-walker.RacyWindow)}
+}
+
+func (s *stamper) add(rel []byte, id walker.Ident) {
+	s.racy = s.racy || !time.Unix(id.Ctime[0], id.Ctime[1]).Before(s.cut)
+	s.buf = binary.BigEndian.AppendUint32(s.buf[:0], uint32(len(rel)))
+	s.buf = append(s.buf, rel...)
+	for _, v := range []uint64{id.Dev, id.Ino, uint64(id.Mode), uint64(id.Size),
+		uint64(id.Mtime[0]), uint64(id.Mtime[1]), uint64(id.Ctime[0]), uint64(id.Ctime[1])} {
+		s.buf = binary.BigEndian.AppendUint64(s.buf, v)
+	}
+	s.h.Write(s.buf)
+}
+
+func (s *stamper) sum() (sum snapshot.Hash, racy bool) {
+	s.h.Sum(sum[:0])
+	return sum, s.racy
 }
 
 // keepsCtime: the filesystems whose ctime only the local kernel sets, as

@@ -61,9 +61,14 @@ func stamped(root string, c *walker.Candidate, now time.Time) (hookstate.ServedS
 		return hookstate.ServedSkill{}, false // not read whole: its use is judged as not kept
 	}
 	sk := hookstate.ServedSkill{Digest: d}
-	// The stamp comes after the read. A write between them moves the
-	// stamp past the digest read, and the use then finds them apart.
-	sum, racy, ok := Stamp(root, c.Name, &c.Manifest, now)
+	// The stamp is of what the walk stated as it read (StampWalked): a
+	// file's identity is the one its hash is of. Where the walk kept none,
+	// it is stated after the read. A write between them moves the stamp
+	// past the digest read, and the use then finds them apart.
+	sum, racy, ok := StampWalked(c, now)
+	if !ok {
+		sum, racy, ok = Stamp(root, c.Name, &c.Manifest, now)
+	}
 	sk.Stamp, sk.Racy, sk.Unstamped = sum, racy, !ok
 	return sk, true
 }
