@@ -247,26 +247,33 @@ func emptyFile(d, name string) bool {
 // gate hold every plugin's name. why, in fixed words, is why the client
 // refuses to load it (sessionManifest); "" when it may load it.
 func inlineSource(dir, name string) (s PluginSource, why string) {
-	plugin := name
-	reads, err := walker.ReadFiles(pathname.Join(dir, name), ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
-	switch {
-	case err != nil:
-		plugin = "" // .claude-plugin not reached (a link): the client may read a name there
-	case reads == nil || reads[0].Missing:
-	case reads[0].Reason != 0:
-		plugin = ""
-	default:
-		m, ok := sessionManifest(reads[0].Data)
-		plugin, why = m.name, m.refused
-		if !ok {
-			plugin = ""
-		}
-	}
+	plugin, why := clientName(pathname.Join(dir, name), name)
 	key := ""
 	if plugin != "" && why == "" {
 		key = plugin + "@" + InlineMarket
 	}
 	return PluginSource{Plugin: key, Dir: dir, Name: name}, why
+}
+
+// clientName is the name the client gives the plugin of folder dir: its
+// plugin.json "name", else folder, the name it has without one. It is ""
+// when the name cannot be read as the client reads it: .claude-plugin not
+// reached (a link: the client may read a name there), plugin.json
+// unreadable or no JSON object. why, in fixed words, is why the client
+// refuses to load the plugin (sessionManifest); "" when it may load it.
+func clientName(dir, folder string) (name, why string) {
+	reads, err := walker.ReadFiles(dir, ".claude-plugin", []string{"plugin.json"}, config.MaxJSON)
+	switch {
+	case err != nil, reads != nil && !reads[0].Missing && reads[0].Reason != 0:
+		return "", ""
+	case reads == nil || reads[0].Missing:
+		return folder, ""
+	}
+	m, ok := sessionManifest(reads[0].Data)
+	if !ok {
+		return "", m.refused
+	}
+	return m.name, m.refused
 }
 
 // ManifestName is the name the client gives the plugin whose plugin.json

@@ -73,3 +73,21 @@ func (r Root) VersionAt(installPath string) ([]byte, bool) {
 	_, _, _, ok = PluginVersion([]byte(rest))
 	return []byte(rest), ok
 }
+
+// Listed is how list, scan and status show the candidate name of r. It is
+// Display's, but for a cached plugin version's plugin the name the client
+// gives it: its plugin.json "name", which namespaces its skills
+// (name:skill) and which /plugin shows. The cache folder is the
+// marketplace entry's name, which plugin.json may contradict. A plugin.json
+// the client refuses, or skillwire cannot read as the client does, leaves
+// the folder's name.
+func (r Root) Listed(name []byte) (string, bool) {
+	m, p, v, ok := PluginVersion(name)
+	if r.Kind != Plugins || !ok {
+		return r.Display(name)
+	}
+	if n, why := clientName(r.Path+"/"+string(name), string(p)); n != "" && why == "" {
+		p = []byte(n)
+	}
+	return Display(Plugins, bytes.Join([][]byte{m, p, v}, []byte{'/'}))
+}

@@ -128,3 +128,43 @@ func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing
 		}
 	}
 }
+
+// list names a cached plugin as the client names it (issue 32). The cache
+// folder is the marketplace entry's name; Claude Code 2.1.332 names the
+// plugin by its plugin.json "name" (Ae.name=Ae.manifest.name): its skills
+// are name:skill, and /plugin shows that name. Without plugin.json, or
+// with one it refuses or skillwire cannot read as it does, the folder
+// names it. A name the display gate refuses is never shown.
+func TestListNamesACachedPluginAsTheClientNamesIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, tree string // tree: the version folder's entries
+		want       string // "" for hidden
+	}{
+		{"plugin.json names it", `.claude-plugin/plugin.json={"name":"bar"}`, "bar@mkt/1.0.0"},
+		{"the same name", `.claude-plugin/plugin.json={"name":"foo","version":"1.0.0"}`, "foo@mkt/1.0.0"},
+		{"no plugin.json", "skills/ps/SKILL.md=x", "foo@mkt/1.0.0"},
+		{"no name: refused", `.claude-plugin/plugin.json={"version":"1"}`, "foo@mkt/1.0.0"},
+		{"a name with a space: refused", `.claude-plugin/plugin.json={"name":"b ar"}`, "foo@mkt/1.0.0"},
+		{"not a JSON object", `.claude-plugin/plugin.json=[1]`, "foo@mkt/1.0.0"},
+		{"plugin.json a link", ".claude-plugin/plugin.json -> ../elsewhere.json", "foo@mkt/1.0.0"},
+		{"a name the gate refuses", `.claude-plugin/plugin.json={"name":"-bar"}`, ""},
+		{"a name past the gate's length", `.claude-plugin/plugin.json={"name":"` + strings.Repeat("b", 65) + `"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testtree.Make(t, dir, "mkt/foo/1.0.0/"+tc.tree, `mkt/foo/1.0.0/elsewhere.json={"name":"linked"}`)
+			r := Root{Path: dir, Scope: Global, Kind: Plugins}
+			got, ok := r.Listed([]byte("mkt/foo/1.0.0"))
+			if ok != (tc.want != "") || got != tc.want {
+				t.Errorf("Listed = %q, %v; want %q", got, ok, tc.want)
+			}
+		})
+	}
+	r := Root{Path: t.TempDir(), Scope: Global, Kind: Plugins}
+	if got, ok := r.Listed([]byte("mkt/foo/1.0.0")); !ok || got != "foo@mkt/1.0.0" {
+		t.Errorf("a version folder gone: Listed = %q, %v; want its folder's name", got, ok)
+	}
+	if got, ok := r.Listed([]byte("m\x1bkt/foo/1.0.0")); ok {
+		t.Errorf("a hostile marketplace folder is shown: %q", got)
+	}
+}

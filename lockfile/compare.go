@@ -27,9 +27,9 @@ type Ref struct {
 // repository's top is its name.
 func (r Ref) Label() string {
 	if r.Root == "." {
-		return NameLabel(r.Name)
+		return NameLabel(r.Root, r.Name)
 	}
-	return r.Root + "/" + NameLabel(r.Name)
+	return r.Root + "/" + NameLabel(r.Root, r.Name)
 }
 
 // Change is what happened to one path of a changed candidate.

@@ -169,7 +169,7 @@ func mustJSON(v any) []byte {
 
 func candidateToJSON(c *Candidate) candidateJSON {
 	cj := candidateJSON{Root: c.Root, Kind: c.Kind.String(), Digest: c.Digest.String()}
-	cj.Name, cj.NameHex = encodeBytes(c.Name, plainName(c.Name))
+	cj.Name, cj.NameHex = encodeBytes(c.Name, plainName(c.Root, c.Name))
 	if c.Manifest.ViaLink {
 		cj.Link, cj.LinkHex = encodeBytes(c.Manifest.Link, plainLink(c.Manifest.Link))
 	}

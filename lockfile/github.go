@@ -89,7 +89,7 @@ func (r *Report) findings(lockName string) []finding {
 // location is where a finding is pinned in the repository. It is the path
 // itself when every component is plain, else its nearest plain ancestor.
 func location(root string, name, path []byte) string {
-	if !plainName(name) {
+	if !plainName(root, name) {
 		return root
 	}
 	loc := root + "/" + string(name)

@@ -283,7 +283,7 @@ func TestLockRefusesAnomalousAndPartialCandidates(t *testing.T) {
 	}
 	for _, c := range l.Candidates {
 		if string(c.Name) == "web" || string(c.Name) == "bad name" || string(c.Name) == "link.md" {
-			t.Errorf("anomalous candidate %s was put in the lock", NameLabel(c.Name))
+			t.Errorf("anomalous candidate %s was put in the lock", NameLabel(c.Root, c.Name))
 		}
 	}
 }
@@ -314,7 +314,7 @@ func TestVerdictsSurviveOnlyAnUnchangedDigest(t *testing.T) {
 			want = Verdict(verdict.Block)
 		}
 		if c.Verdict != want {
-			t.Errorf("%s: verdict %q, want %q", NameLabel(c.Name), c.Verdict, want)
+			t.Errorf("%s: verdict %q, want %q", NameLabel(c.Root, c.Name), c.Verdict, want)
 		}
 	}
 
@@ -385,11 +385,11 @@ func TestExtraRootsAreLockedAndVerified(t *testing.T) {
 
 func TestLabelsNeverShowRawBytes(t *testing.T) {
 	for _, n := range []string{"a\nb", "$(id)", "`id`", "\xff\xfe", "\x1b[31m", "ok name", "swabcdefghijklmn", "-rf"} {
-		if l := NameLabel([]byte(n)); l != "hex:"+fmt.Sprintf("%x", n) {
+		if l := NameLabel(".claude/skills", []byte(n)); l != "hex:"+fmt.Sprintf("%x", n) {
 			t.Errorf("NameLabel(%q) = %q", n, l)
 		}
 	}
-	if l := NameLabel([]byte("pdf-2.1_x")); l != "pdf-2.1_x" {
+	if l := NameLabel(".claude/skills", []byte("pdf-2.1_x")); l != "pdf-2.1_x" {
 		t.Errorf("a gated name is shown as %q", l)
 	}
 	if l := FileLabel([]byte("a/b.md")); l != "a/b.md" {

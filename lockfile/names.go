@@ -2,6 +2,7 @@ package lockfile
 
 import (
 	"encoding/hex"
+	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
@@ -13,7 +14,7 @@ import (
 // must round-trip every byte. It carries no control byte, no shell syntax and
 // no words.
 //
-//	name: plain when it passes anomaly.Gate
+//	name: plain when it passes anomaly.Gate, or is a dot name (claude.DotName)
 //	path: plain when it passes anomaly.GatePath
 //	link: plain when anomaly.QuoteBytes leaves it as is (no byte escaped)
 
@@ -22,18 +23,28 @@ import (
 const hexPrefix = "hex:"
 
 // plainName: a configuration file's name (".mcp.json") fails the gate's first
-// rule. But it is skillwire's word, not the author's.
-func plainName(n []byte) bool {
-	return anomaly.Gate(n) || claude.CandidateKind(claude.Config, n) != ""
+// rule. But it is skillwire's word, not the author's. A dot-leading skill,
+// agent or command of the root root (".hidden-tools") is shown with its dot,
+// as the client lists and runs it (claude.DotName).
+func plainName(root string, n []byte) bool {
+	return anomaly.Gate(n) || claude.CandidateKind(claude.Config, n) != "" || dotName(root, n)
+}
+
+// dotName: n is a dot name claude.DotName accepts in the root root, whose
+// kind is its last component (ParseRoot). Locks written before such a name
+// was plain spell it as name_hex, which still reads: it is the one name
+// with two spellings.
+func dotName(root string, n []byte) bool {
+	return claude.DotName(claude.Kind(root[strings.LastIndexByte(root, '/')+1:]), n)
 }
 
 func plainPath(p []byte) bool { return anomaly.GatePath(p) }
 
 func plainLink(l []byte) bool { return len(l) > 0 && anomaly.QuoteBytes(l) == string(l) }
 
-// NameLabel shows a candidate name. It is the name itself when it passes the
-// display gate, else "hex:" and the hex of its bytes.
-func NameLabel(n []byte) string { return label(n, plainName(n)) }
+// NameLabel shows a candidate name of the root root. It is the name itself
+// when it is plain (plainName), else "hex:" and the hex of its bytes.
+func NameLabel(root string, n []byte) string { return label(n, plainName(root, n)) }
 
 // FileLabel shows a path inside a candidate the same way; the candidate
 // itself is "(itself)".

@@ -180,7 +180,7 @@ func lowerKey(k string) bool {
 func (cj *candidateJSON) candidate() (Candidate, error) {
 	c := Candidate{Root: cj.Root}
 	var err error
-	if c.Name, err = decodeBytes("name", cj.Name, cj.NameHex, plainName); err != nil {
+	if c.Name, err = cj.name(); err != nil {
 		return c, err
 	}
 	switch cj.Kind {
@@ -258,6 +258,17 @@ func (ej *entryJSON) entry(e *snapshot.Entry) error {
 
 // decodeBytes takes exactly one of the plain and the hex spelling. It takes
 // only the one Marshal would have written for the bytes it names.
+// name decodes the candidate's name. A dot name may be spelled either way:
+// name_hex as in a lock written before it was plain, else name.
+func (cj *candidateJSON) name() ([]byte, error) {
+	if cj.Name == nil && cj.NameHex != nil {
+		if b, ok := decodeHex(*cj.NameHex); ok && dotName(cj.Root, b) {
+			return b, nil
+		}
+	}
+	return decodeBytes("name", cj.Name, cj.NameHex, func(n []byte) bool { return plainName(cj.Root, n) })
+}
+
 func decodeBytes(field string, plain, hexed *string, isPlain func([]byte) bool) ([]byte, error) {
 	switch {
 	case plain != nil && hexed != nil:

@@ -313,6 +313,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"version":1,"roots":[],"candidates":[]}`))
 	f.Add([]byte(`{"version":2}`))
 	f.Add([]byte(`{"version":1,"roots":[".claude/skills"],"candidates":[{"root":".claude/skills","name_hex":"0a","kind":"dir","digest":"blake3:00","files":[]}]}`))
+	f.Add([]byte(`{"version":1,"roots":[".claude/skills"],"candidates":[{"root":".claude/skills","name_hex":"2e68696464656e","kind":"dir","digest":"blake3:00","files":[]}]}`)) // a dot name as locked before it was plain
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := Parse(data)
 		if err != nil {

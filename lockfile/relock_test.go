@@ -46,7 +46,7 @@ func TestRelockKeepsVerdictsOfUnchangedCandidatesAndDropsTheRest(t *testing.T) {
 			want = Verdict(verdict.Block)
 		}
 		if c.Verdict != want {
-			t.Errorf("written %s: verdict %q, want %q", NameLabel(c.Name), c.Verdict, want)
+			t.Errorf("written %s: verdict %q, want %q", NameLabel(c.Root, c.Name), c.Verdict, want)
 		}
 	}
 }

@@ -103,7 +103,7 @@ func ProblemsJSON(problems []Problem) []ProblemJSON {
 			pj.Reasons = []anomaly.Reason{}
 		}
 		if p.Name != nil {
-			pj.Name, pj.NameHex = nameJSON(p.Name)
+			pj.Name, pj.NameHex = nameJSON(p.Root, p.Name)
 		}
 		out = append(out, pj)
 	}
@@ -131,12 +131,12 @@ func refJSON(r Ref) RefJSON {
 	for _, f := range r.Facts {
 		rj.Facts = append(rj.Facts, f.String())
 	}
-	rj.Name, rj.NameHex = nameJSON(r.Name)
+	rj.Name, rj.NameHex = nameJSON(r.Root, r.Name)
 	return rj
 }
 
-func nameJSON(n []byte) (*string, string) {
-	plain, hexed := encodeBytes(n, plainName(n))
+func nameJSON(root string, n []byte) (*string, string) {
+	plain, hexed := encodeBytes(n, plainName(root, n))
 	if hexed != nil {
 		return nil, *hexed
 	}

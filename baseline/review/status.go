@@ -71,6 +71,9 @@ type Status struct {
 	ModsUnknown bool
 	ModsUnseen  string // StatusConfig.ModsUnseen; ModsUnknown then
 	ModPolicy   settings.ModPolicy
+	// Sideload is what holds against what a session started later loads
+	// from its command line, which nothing can see before it starts.
+	Sideload settings.Sideload
 }
 
 // Mod is one plugin whose hooks file lists modules. ID is "" without a
@@ -105,7 +108,8 @@ func ModsOf(obs []baseline.Observation) (mods []Mod, unknown bool) {
 // in one read. The audit logs are read after the store is closed.
 func Report(c StatusConfig) Status {
 	s := Status{HooksOff: settings.HooksOffIn(c.Places), InstallRecord: pluginrecord.Facts(c.Places),
-		HooksIncomplete: settings.IncompleteIn(c.Places), HooksInstalled: settings.Installed(c.Places), ModPolicy: settings.ModPolicyOf(c.Places)}
+		HooksIncomplete: settings.IncompleteIn(c.Places), HooksInstalled: settings.Installed(c.Places), ModPolicy: settings.ModPolicyOf(c.Places),
+		Sideload: settings.SideloadOf(c.Places)}
 	if c.Observe != nil {
 		s.Mods, s.ModsUnknown = ModsOf(c.Observe())
 	}

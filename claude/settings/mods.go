@@ -153,6 +153,30 @@ func SideloadRefusedIn(p claude.Places) string {
 	return ""
 }
 
+// Sideload is what holds against the loads of a session's command line
+// that no settings file lists (--plugin-dir, --plugin-url, --mcp-config,
+// --agents). skillwire reads them from the sessions running now; a
+// session started later has a command line nobody can know yet. Only the
+// client's managed disableSideloadFlags holds against it.
+type Sideload struct {
+	// RefusedIn is the managed settings file that sets
+	// disableSideloadFlags: true (SideloadRefusedIn), "" when none does.
+	RefusedIn string
+}
+
+// SideloadOf reads the managed settings of p for disableSideloadFlags.
+func SideloadOf(p claude.Places) Sideload { return Sideload{RefusedIn: SideloadRefusedIn(p)} }
+
+// String says, in one sentence, what a session started later may load
+// unseen and what holds, with the file's path escaped.
+func (s Sideload) String() string {
+	const flags = "a session started later with --plugin-dir, --plugin-url, --mcp-config or --agents"
+	if s.RefusedIn != "" {
+		return flags + " is refused by the client: " + anomaly.QuoteBytes([]byte(s.RefusedIn)) + " sets disableSideloadFlags"
+	}
+	return flags + " is not seen here (only the sessions running now are); to have the client refuse those flags, run `sudo skillwire hook install --managed --managed-no-sideload`"
+}
+
 // PrependsWithout are the managed settings files whose prependPlugins
 // leaves the security default out.
 func PrependsWithout(p claude.Places) []string {

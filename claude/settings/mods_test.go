@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/claude"
 )
 
@@ -66,5 +67,42 @@ func TestPrependsWithoutNamesTheFilesThatUnseatTheSecurityDefault(t *testing.T) 
 	got := PrependsWithout(claude.Places{Managed: dir})
 	if len(got) != 1 || got[0] != filepath.Join(dir, "managed-settings.d", "a.json") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// status says that a session started later is not seen (issue 32): its
+// command line cannot be known. It names the place above it, the managed
+// disableSideloadFlags, unless a managed file sets it: then the client
+// refuses those flags, and status says that, naming the file, escaped.
+func TestStatusSaysALaterSessionsCommandLineIsNotSeen(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, text string
+		refused          bool
+	}{
+		{"no managed settings", "", "", false},
+		{"set in the drop-in", "managed-settings.d/skillwire.json", `{"disableSideloadFlags":true}`, true},
+		{"set in managed-settings.json", "managed-settings.json", `{"disableSideloadFlags":true}`, true},
+		{"control: a string", "managed-settings.json", `{"disableSideloadFlags":"true"}`, false},
+		{"control: false", "managed-settings.json", `{"disableSideloadFlags":false}`, false},
+		{"set in a file whose name needs escaping", "managed-settings.d/a\x1b[31m.json", `{"disableSideloadFlags":true}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.file != "" {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, tc.file)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := SideloadOf(claude.Places{Managed: dir}).String()
+			const later = "a session started later with --plugin-dir, --plugin-url, --mcp-config or --agents "
+			want := later + "is not seen here (only the sessions running now are); to have the client refuse those flags, run `sudo skillwire hook install --managed --managed-no-sideload`"
+			if tc.refused {
+				want = later + "is refused by the client: " + anomaly.QuoteBytes([]byte(filepath.Join(dir, tc.file))) + " sets disableSideloadFlags"
+			}
+			if s != want || strings.ContainsRune(s, 0x1b) {
+				t.Errorf("says %q\nwant %q", s, want)
+			}
+		})
 	}
 }

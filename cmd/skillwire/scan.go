@@ -205,7 +205,7 @@ func renderCandidate(st *baseline.Standing, compared bool) (candidateJSON, bool)
 		id := st.ID
 		cj.ID = &id
 	}
-	if n, ok := st.Root.Display(st.Name); ok {
+	if n, ok := st.Root.Listed(st.Name); ok {
 		cj.Name = &n
 	} else {
 		cj.hiddenTag = anomaly.NameHash(st.Name)

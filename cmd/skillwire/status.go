@@ -88,9 +88,29 @@ type statusJSON struct {
 	// could not all be read (mods_unknown then), "" when they were.
 	ModsUnseen string        `json:"mods_unseen"`
 	ModPolicy  modPolicyJSON `json:"mod_policy"`
+	// LaterSessions is what status cannot see of a session started later
+	// (settings.Sideload).
+	LaterSessions laterJSON `json:"later_sessions"`
 	// LastStartUnrecorded says that the last session start told its
 	// session and could not record it (session/unrecorded); null if not.
 	LastStartUnrecorded *string `json:"last_start_unrecorded"`
+}
+
+// laterJSON is settings.Sideload: whether the client refuses the
+// command-line loads of a session started later, the managed file that
+// makes it (escaped), and the sentence status prints.
+type laterJSON struct {
+	SideloadRefused bool   `json:"sideload_refused"`
+	RefusedIn       string `json:"refused_in,omitempty"`
+	Note            string `json:"note"`
+}
+
+func laterOf(s settings.Sideload) laterJSON {
+	j := laterJSON{SideloadRefused: s.RefusedIn != "", Note: s.String()}
+	if j.SideloadRefused {
+		j.RefusedIn = anomaly.QuoteBytes([]byte(s.RefusedIn))
+	}
+	return j
 }
 
 // modJSON is one mod: its candidate and what its hooks files list, as
@@ -281,6 +301,14 @@ mod policy in force and why (--json "mod_policy"): only managed
 allowManagedModsOnly, with the client's security default seated, keeps a
 person's mod from loading.
 
+A session started later has a command line nobody can know now: what it
+loads with --plugin-dir, --plugin-url, --mcp-config or --agents is not seen
+here, and status says so, naming the place above it, sudo skillwire hook
+install --managed --managed-no-sideload (the client's managed
+disableSideloadFlags). Where a managed file sets that, it says instead that
+the client refuses those flags (--json "later_sessions"). Neither changes
+the exit code.
+
 Exit 0, 3 when any adverse verdict is in the store, any candidate is
 pending or halted, a settings file stops skillwire's hooks, a mod is
 present (or a folder that holds plugins was not observed whole) and the
@@ -326,6 +354,7 @@ func statusOf(w *world, rep *review.Status) statusJSON {
 		HooksOff: hooksOff(rep.HooksOff), InstallRecord: installRecord(rep.InstallRecord), HooksIncomplete: hooksIncomplete(rep.HooksIncomplete), ModsUnknown: rep.ModsUnknown, ModsUnseen: rep.ModsUnseen,
 		HooksInstalled: rep.HooksInstalled, Changed: []statusEntryJSON{}}
 	out.Mods, out.ModPolicy = modsOf(w, rep)
+	out.LaterSessions = laterOf(rep.Sideload)
 	if m := unrecorded.Read(w.stateDir); m != nil {
 		words := m.Words()
 		out.LastStartUnrecorded = &words
@@ -436,6 +465,7 @@ func printStatus(s *streams, out *statusJSON) {
 		fmt.Fprintln(s.out, "hooks: skillwire's hooks are not installed: no session is told anything and nothing is gated; run: skillwire hook install (or sudo skillwire hook install --managed --managed-mods-only)")
 	}
 	printMods(s.out, out)
+	fmt.Fprintln(s.out, "later sessions: "+out.LaterSessions.Note)
 	printHooksOff(s.out, out.HooksOff)
 	printInstallRecord(s.out, out.InstallRecord)
 	if i := out.HooksIncomplete; i != nil {

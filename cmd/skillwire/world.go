@@ -198,7 +198,9 @@ type candidateRef struct {
 
 // display is how the candidate name of a root of path and kind is shown.
 // The root the world watches there now shows it. That root knows a
-// plugin's source folder by its plugin@marketplace (claude.Root.Display).
+// plugin's source folder by its plugin@marketplace (claude.Root.Display),
+// a cached plugin version by the name the client gives it
+// (claude.Root.Listed).
 // Else its kind shows it: a record of a folder no longer installed keeps
 // its folder's name.
 func (w *world) display(path string, kind claude.Kind, name []byte) (string, bool) {
@@ -206,7 +208,7 @@ func (w *world) display(path string, kind claude.Kind, name []byte) (string, boo
 		// A folder the root names for its plugin is shown only as that
 		// plugin, never by itself. It is hidden when its names fail the gate.
 		if r.Path == path && r.Kind == kind && (kind != claude.PluginSources || r.SourcePlugin(name) != nil) {
-			return r.Display(name)
+			return r.Listed(name)
 		}
 	}
 	return claude.Display(kind, name)
