@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillwire/skillwire/claude"
 	"github.com/skillwire/skillwire/claude/config"
+	"github.com/skillwire/skillwire/claude/config/frontmatter"
 	"github.com/skillwire/skillwire/claude/resolve"
 	"github.com/skillwire/skillwire/walker"
 )
@@ -160,11 +161,8 @@ func literalName(kind resolve.Kind, typed string) bool {
 }
 
 // mayName reports whether a front file's bytes may give the frontmatter
-// name typed, a literalName. They must hold it, or an escape that could
-// spell it. A NUL may mean another encoding than UTF-8: that counts too.
-func mayName(data []byte, typed string) bool {
-	return bytes.Contains(data, []byte(typed)) || bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, 0) >= 0
-}
+// name typed, a literalName (frontmatter.MaySpell).
+func mayName(data []byte, typed string) bool { return frontmatter.MaySpell(data, typed) }
 
 // maxPluginJSON bounds the plugin.json read to learn a plugin's name, as
 // the local watch bounds a configuration file.

@@ -125,7 +125,11 @@ func allowedTools(data []byte) ([]string, int) {
 	if !bytes.HasPrefix(data, []byte("---")) {
 		return nil, 0
 	}
-	m, _, err := frontmatter.Read(data[:min(len(data), 64<<10)], 8)
+	data = data[:min(len(data), 64<<10)]
+	if !frontmatter.MaySpell(data, "allowed-tools") {
+		return nil, 0 // no parse gives the key: not parsed
+	}
+	m, _, err := frontmatter.Read(data, 8)
 	if err != nil || m == nil {
 		return nil, 0
 	}

@@ -223,3 +223,20 @@ func TestAFileNotReadIsToldUnscanned(t *testing.T) {
 		t.Fatalf("%v", fs)
 	}
 }
+
+// allowedTools skips the parse of frontmatter that cannot hold the key
+// (frontmatter.MaySpell: 200 pads of 64 KiB took a start 3 s), so a key
+// spelled with an escape, or in UTF-16, must still be read.
+func TestToolsWidenedSpelledWithAnEscapeAreStillTold(t *testing.T) {
+	prev := []File{{Path: []byte("SKILL.md"), Data: []byte("---\nname: h\n---\nbody\n")}}
+	for _, head := range []string{`"allowed\x2dtools": Bash(curl:*)`, `"allowed\u002Dtools": Bash(curl:*)`} {
+		cur := []File{{Path: []byte("SKILL.md"), Data: []byte("---\nname: h\n" + head + "\n---\nbody\n")}}
+		if fs := only(Of(prev, cur), ToolsWidened); len(fs) != 1 || fs[0].Text != `"Bash(curl:*)"` {
+			t.Errorf("%s: widened %v", head, fs)
+		}
+	}
+	pad := []File{{Path: []byte("SKILL.md"), Data: []byte("---\nx:\n" + strings.Repeat("- a\n", 16000) + "---\npad\n")}}
+	if fs := only(Of(prev, pad), ToolsWidened); len(fs) != 0 {
+		t.Errorf("a pad without the key widened %v", fs)
+	}
+}
