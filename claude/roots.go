@@ -272,7 +272,9 @@ func (r Root) Spec() walker.RootSpec {
 	case Skills:
 		// A skills folder holding .claude-plugin/plugin.json loads as a
 		// plugin (KindOf).
-		spec.Each = &walker.NameSpec{Front: skillFront, FrontFile: "SKILL.md", FrontMore: pluginFronts, FrontRefs: pluginRefs, FrontJoin: skillJoin}
+		// Its SKILL.md's form depends on its bytes alone: a walk may reuse
+		// it (walker.FrontCache).
+		spec.Each = &walker.NameSpec{Front: skillFront, FrontTag: "skill", FrontFile: "SKILL.md", FrontMore: pluginFronts, FrontRefs: pluginRefs, FrontJoin: skillJoin}
 	case Agents, Commands:
 		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
 	case Config:

@@ -15,15 +15,13 @@ import (
 const (
 	TextIncomplete   = "skillwire could not complete its observation of the skills, agents and commands this session; nothing was compared. Details: skillwire status"
 	NoticeIncomplete = "skillwire: could not complete its observation; nothing was compared — run `skillwire status`"
-
-	TextDeadline   = "skillwire did not finish observing the skills, agents and commands within its deadline this session; nothing was compared. Details: skillwire status"
-	NoticeDeadline = "skillwire: did not finish observing within its deadline; nothing was compared — run `skillwire status`"
+	TextDeadline     = "skillwire did not finish observing the skills, agents and commands within its deadline this session; nothing was compared. Details: skillwire status"
+	NoticeDeadline   = "skillwire: did not finish observing within its deadline; nothing was compared — run `skillwire status`"
 )
 
 // Hook is a session start as Claude Code's SessionStart hook runs it.
 type Hook struct {
-	// Projects are the folders whose settings may steer skillwire
-	// (claude.HookProjects).
+	// Projects are the folders whose settings may steer it (claude.HookProjects).
 	Projects []string
 	// World reads the world the session starts in. It is called only when
 	// no project steers skillwire: a steered environment is not trusted.
@@ -38,8 +36,9 @@ type World struct {
 	Told []string
 	// Plugins are the inline plugins the start observed.
 	Plugins StartPlugins
-	// Hashes is the file of hashes reused across starts (walker.Hashes).
-	Hashes string
+	// Hashes and Fronts are the caches of hashes and of SKILL.md forms
+	// reused across starts (walker.Hashes, walker.FrontCache).
+	Hashes, Fronts string
 }
 
 // StartPlugins are the plugins a start observed in --plugin-dir folders.
@@ -51,8 +50,8 @@ type StartPlugins struct {
 
 // RunHook is the whole session start of a hook, in its order. Steering
 // comes first: a steered project gets one line and nothing is read. Then
-// the world, the start's plugins kept, the hash cache loaded, and Run.
-// Hashes are saved only after the session was told.
+// the world, the start's plugins kept, the caches loaded, and Run. Hashes
+// are saved after the session was told, forms after the walk too (Run).
 func RunHook(ctx context.Context, h Hook, out *Out) {
 	if n := steer.SessionNotice(h.Projects...); n != "" {
 		out.Deliver(n, n)
@@ -72,9 +71,11 @@ func RunHook(ctx context.Context, h Hook, out *Out) {
 	}
 	s := w.Start
 	if w.Hashes != "" {
-		s.Walk.Reuse = walker.LoadHashes(w.Hashes)
-		s.Walk.Idents = true // the served copies' stamps (served.StampWalked)
+		// Idents: the served copies' stamps (served.StampWalked).
+		s.Walk.Reuse, s.Walk.Idents = walker.LoadHashes(w.Hashes), true
+		s.Walk.Fronts = walker.LoadFrontCache(w.Fronts) // nil without one
 		defer s.Walk.Reuse.Save()
+		defer s.Walk.Fronts.Save()
 	}
 	s.Warned = out.warned()
 	Run(ctx, s, out.Deliver)

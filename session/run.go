@@ -74,6 +74,9 @@ func Run(ctx context.Context, s Start, deliver func(text, notice string) bool) (
 	walkCtx, cancel := context.WithTimeout(ctx, s.WalkTimeout)
 	obs := observe(walkCtx, s.Roots, cfg, cached(s.Roots, s.Store, time.Now()))
 	cancel()
+	// Kept at once: a start past its deadline ends with the process, and
+	// would parse the same hostile frontmatter at every start.
+	_ = cfg.Fronts.Save() // a failed save costs a parse
 
 	c := comparison{Store: s.Store, Obs: obs, Limits: cfg.Limits, Now: time.Now().UTC(), Project: s.Project, Places: s.Places, Log: s.Log,
 		Audit: s.Audit, Content: keep.Content(kept.Get)}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
@@ -27,6 +28,30 @@ type frontRead struct {
 // never through a link unless follow. It keeps what Front makes of it for
 // settleFront.
 func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t, path []byte) {
+	w.readFrontOn(dirfd, 0, name, follow, want, path)
+}
+
+// readFrontOn is readFront of a file of the candidate directory dirfd on
+// device dev (0: not known). There a front file whose identity is
+// unchanged takes what Front made of it from Config.Fronts, and one
+// parsed here is kept there.
+func (w *cwalk) readFrontOn(dirfd int, dev uint64, name zname, follow bool, want *unix.Stat_t, path []byte) {
+	cache := w.s.fronts
+	var id hashRec
+	var tag [16]byte
+	if cache != nil && dev != 0 && want == nil && w.spec.FrontTag != "" && bytes.IndexByte(name.bytes(), '/') < 0 &&
+		identify(dirfd, name, &id) && id.dev == dev && localCtime(&cache.classes, dirfd, dev) {
+		tag = frontTag(w.spec, path)
+		if r, ok := cache.get(&id, tag); ok {
+			w.loadsUnloaded = w.loadsUnloaded || r.unloaded
+			w.front = append(w.front, &frontRead{path: path, hash: r.hash, canon: r.canon, reasons: found(r.reasons, path)})
+			return
+		}
+		want = new(unix.Stat_t)
+		*want = id.stat()
+	} else {
+		id = hashRec{}
+	}
 	if i := bytes.LastIndexByte(name.bytes(), '/'); i >= 0 {
 		// A file below the candidate (hooks/hooks.json). Its directories
 		// are reached as the walk reaches them, never through a link.
@@ -47,15 +72,29 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 	if missing || r != 0 {
 		return
 	}
+	unloaded := false
 	for _, u := range w.spec.Unloaded {
-		w.loadsUnloaded = w.loadsUnloaded || bytes.Contains(data, []byte(u))
+		unloaded = unloaded || bytes.Contains(data, []byte(u))
 	}
+	w.loadsUnloaded = w.loadsUnloaded || unloaded
 	canon, rs := w.spec.Front(path, data)
-	fr := &frontRead{path: path, hash: blake3.Sum256(data), canon: canon}
-	for _, r := range rs {
-		fr.reasons = append(fr.reasons, snapshot.Found{Reason: r, Path: path})
-	}
+	fr := &frontRead{path: path, hash: blake3.Sum256(data), canon: canon, reasons: found(rs, path)}
 	w.front = append(w.front, fr)
+	// Kept only when the file is still what it was before the read: any
+	// write in between moves its ctime.
+	var after hashRec
+	if id.mnt != 0 && w.s.reuse != nil && identify(dirfd, name, &after) && after == id {
+		cache.put(&id, tag, fr.hash, canon, rs, unloaded, w.s.start)
+	}
+}
+
+// found places reasons at path.
+func found(rs []anomaly.Reason, path []byte) []snapshot.Found {
+	var out []snapshot.Found
+	for _, r := range rs {
+		out = append(out, snapshot.Found{Reason: r, Path: path})
+	}
+	return out
 }
 
 // readFronts reads the front files of the directory candidate dirfd:
@@ -65,11 +104,11 @@ func (w *cwalk) readFront(dirfd int, name zname, follow bool, want *unix.Stat_t,
 // hooks/ or .claude-plugin/ costs no failed open (issue 23). The form is
 // kept only for files the walk then hashes from this listing
 // (settleFront). So it never says more than the listing did.
-func (w *cwalk) readFronts(dirfd int, ents []dirent) {
+func (w *cwalk) readFronts(dirfd int, dev uint64, ents []dirent) {
 	paths := append([]string{w.spec.FrontFile}, w.spec.FrontMore...)
 	read := func(p string) {
 		if p != "" && listed(ents, p) && !slices.ContainsFunc(w.front, func(fr *frontRead) bool { return string(fr.path) == p }) {
-			w.readFront(dirfd, znameOf([]byte(p)), false, nil, []byte(p))
+			w.readFrontOn(dirfd, dev, znameOf([]byte(p)), false, nil, []byte(p))
 		}
 	}
 	for _, p := range paths {

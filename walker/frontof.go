@@ -26,13 +26,15 @@ type Front struct {
 // unchanged. It is how candidates name themselves, learnt without walking
 // them. names are single entries of spec.Path; a nested name is answered
 // Root.
-func Fronts(spec RootSpec, names [][]byte) []Front { return FrontsIf(spec, names, nil) }
+func Fronts(spec RootSpec, names [][]byte) []Front { return FrontsIf(spec, names, nil, nil) }
 
 // FrontsIf is Fronts that parses the front file of names[i] only when
 // parse(i, data) says so. A file read but not parsed is Skipped. The read
 // is cheap beside the parse: 64 KiB of list-shaped YAML takes
-// milliseconds. A nil parse parses every file.
-func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool) []Front {
+// milliseconds. A nil parse parses every file. With cache, a front file
+// whose identity is unchanged since a walk parsed it is not read: what
+// that walk's Front made of it is its Front, parsed.
+func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool, cache *FrontCache) []Front {
 	out := make([]Front, len(names))
 	rootfd, err := openDirPath(spec.Path)
 	if err != nil {
@@ -48,12 +50,12 @@ func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 		if parse != nil {
 			keep = func(data []byte) bool { return parse(i, data) }
 		}
-		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf)
+		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf, cache)
 	}
 	return out
 }
 
-func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte) Front {
+func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte, cache *FrontCache) Front {
 	if ns == nil || ns.Front == nil {
 		return Front{}
 	}
@@ -74,12 +76,16 @@ func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf
 		if ns.FrontFile == "" {
 			return Front{}
 		}
-		fd, _, r := openDirAt(rootfd, z, nofollow, &want)
+		fd, st, r := openDirAt(rootfd, z, nofollow, &want)
 		if r != 0 {
 			return Front{Reason: r}
 		}
 		defer closeFD(fd)
-		return readFrontFile(fd, znameOf([]byte(ns.FrontFile)), false, nil, ns, parse, buf)
+		front := znameOf([]byte(ns.FrontFile))
+		if f, ok := cache.front(fd, uint64(st.Dev), front, ns); ok {
+			return f
+		}
+		return readFrontFile(fd, front, false, nil, ns, parse, buf)
 	case unix.S_IFREG:
 		if ns.FrontFile != "" {
 			return Front{}

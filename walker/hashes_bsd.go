@@ -4,6 +4,7 @@ package walker
 
 import (
 	"io/fs"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,6 +15,10 @@ import (
 func bootID() ([16]byte, bool) { return [16]byte{}, false }
 
 func (h *Hashes) localCtime(int, uint64) bool { return false }
+
+func localCtime(*sync.Map, int, uint64) bool { return false }
+
+func buildID() ([32]byte, bool) { return [32]byte{}, false }
 
 func identify(int, zname, *hashRec) bool { return false }
 

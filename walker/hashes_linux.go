@@ -5,9 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
+	"github.com/zeebo/blake3"
 	"golang.org/x/sys/unix"
 )
 
@@ -27,8 +29,11 @@ func keepsCtime(fsType int64) bool {
 
 // localCtime reports whether the filesystem of the directory dirfd
 // (device dev) keeps ctime in the kernel. It asks statfs once per device.
-func (h *Hashes) localCtime(dirfd int, dev uint64) bool {
-	if v, ok := h.classes.Load(dev); ok {
+func (h *Hashes) localCtime(dirfd int, dev uint64) bool { return localCtime(&h.classes, dirfd, dev) }
+
+// localCtime is Hashes.localCtime with its cache of classes.
+func localCtime(classes *sync.Map, dirfd int, dev uint64) bool {
+	if v, ok := classes.Load(dev); ok {
 		return v.(bool)
 	}
 	var sf unix.Statfs_t
@@ -36,8 +41,29 @@ func (h *Hashes) localCtime(dirfd int, dev uint64) bool {
 		return false
 	}
 	ok := keepsCtime(int64(sf.Type))
-	h.classes.Store(dev, ok)
+	classes.Store(dev, ok)
 	return ok
+}
+
+// buildID binds a cache to this boot and to the executable running: its
+// identity, as statx gives it. A rebuilt or reinstalled skillwire is
+// another file, or the same one written, so its records are not taken.
+func buildID() ([32]byte, bool) {
+	boot, ok := bootID()
+	var id hashRec
+	dir, err := unix.Open("/proc/self", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if !ok || err != nil {
+		return [32]byte{}, false
+	}
+	defer unix.Close(dir)
+	// statx does not follow exe with AT_SYMLINK_NOFOLLOW: stat it through.
+	var sx unix.Statx_t
+	if unix.Statx(dir, "exe", unix.AT_STATX_SYNC_AS_STAT, statxMask, &sx) != nil || sx.Mask&statxMask != statxMask {
+		return [32]byte{}, false
+	}
+	id = hashRec{mnt: sx.Mnt_id, dev: unix.Mkdev(sx.Dev_major, sx.Dev_minor), ino: sx.Ino, size: int64(sx.Size),
+		mode: uint32(sx.Mode), mtime: [2]int64{sx.Mtime.Sec, int64(sx.Mtime.Nsec)}, ctime: [2]int64{sx.Ctime.Sec, int64(sx.Ctime.Nsec)}}
+	return blake3.Sum256(id.append(boot[:])), true
 }
 
 // statxMask: the basic stats and the mount's id, unique for the boot. A

@@ -47,6 +47,11 @@ type NameSpec struct {
 	FrontMore []string
 	FrontRefs func(path string, canon []byte) []string
 	FrontJoin func(paths []string, canons [][]byte) []byte
+	// FrontTag, when set, names Front: what it made of a front file's bytes
+	// depends on them alone (and on the path it is given and Unloaded).
+	// Then a walk with Config.Fronts reuses what it made of a file whose
+	// identity is unchanged. Two Fronts that differ never share a tag.
+	FrontTag string
 	// Scripts, when set, lists the absolute paths of the local files the
 	// canonical form runs. Their content is bound into the candidate.
 	Scripts func(canon []byte) []string

@@ -88,6 +88,12 @@ func readWholeInto(dirfd int, name zname, follow bool, want *unix.Stat_t, limit 
 		// Grown since it was looked at: still never read past limit.
 		return nil, false, anomaly.Oversize
 	}
+	if testHookWhole != nil {
+		testHookWhole()
+	}
 	data, r = readAllInto(fd, &st, buf)
 	return data, false, r
 }
+
+// testHookWhole, when set by a test, runs as readWholeInto reads a file.
+var testHookWhole func()

@@ -29,6 +29,8 @@ type scanner struct {
 	// scan began, the reference of the racy rule.
 	reuse *Hashes
 	start time.Time
+	// fronts is cfg.Fronts when it is of this boot and build.
+	fronts *FrontCache
 	// walking counts the goroutines of parallel that walk a candidate.
 	walking atomic.Int32
 }
@@ -53,6 +55,9 @@ func newScanner(ctx context.Context, cfg Config) *scanner {
 	s := &scanner{ctx: ctx, cfg: cfg, keepMax: cfg.keepMax(), main: newWState(), start: now()}
 	if cfg.Reuse != nil && cfg.Reuse.ok {
 		s.reuse = cfg.Reuse
+	}
+	if cfg.Fronts != nil && cfg.Fronts.ok {
+		s.fronts = cfg.Fronts
 	}
 	s.pool = newPool(s.cfg.workers() - 1)
 	return s

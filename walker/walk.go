@@ -93,7 +93,7 @@ func (w *cwalk) dir(d *dirRef, path []byte, depth int, mode uint32) (snapshot.En
 		ents = slices.DeleteFunc(ents, func(e dirent) bool { return w.spec.noise(path, e.name.bytes()) })
 	}
 	if depth == 0 && w.spec != nil && w.spec.Front != nil && w.spec.FrontFile != "" {
-		w.readFronts(d.fd, ents)
+		w.readFronts(d.fd, d.dev, ents)
 		if testHookFronts != nil {
 			testHookFronts()
 		}

@@ -59,6 +59,10 @@ type Config struct {
 	// was hashed the hash it had (see Hashes). It learns what this walk
 	// hashes. Only the session start sets it.
 	Reuse *Hashes
+	// Fronts, when set, gives a front file whose identity is unchanged since
+	// it was parsed what its NameSpec's Front made of it (FrontCache). It
+	// learns what this walk parses when Reuse is set too.
+	Fronts *FrontCache
 	// Idents, with Reuse, keeps each entry's identity (Candidate.Idents).
 	// A stamp of the candidate is then made from what the walk stated, not
 	// by stating each file again.

@@ -208,6 +208,7 @@ func gateEnv(s *streams, cwd string) (gate.Env, error) {
 	if err != nil {
 		cfg = walker.DefaultConfig()
 	}
+	cfg.Fronts = walker.LoadFrontCache(w.stateDir + "/" + frontsName)
 	// The client's environment was read with its command line (w.added).
 	instructions := func() bool { return w.added.Instructions(claudeEnv(s)) }
 	return gate.Env{Roots: w.roots, Store: w.opts(false, false),

@@ -150,6 +150,7 @@ func sessionStart(ctx context.Context, s *streams, out *session.Out) {
 				Told:    []string{w.added.Told(), w.inline.Told()},
 				Plugins: session.StartPlugins{Given: len(w.added.Plugins.Dirs) > 0, Names: w.inlineNames(), Unknown: w.inline.Unknown()},
 				Hashes:  w.stateDir + "/" + hashesName,
+				Fronts:  w.stateDir + "/" + frontsName,
 			}, nil
 		},
 	}, out)
@@ -162,6 +163,11 @@ const hookLogName = "hook.log"
 
 // hashesName is the session start's cache of file hashes beside the store.
 const hashesName = "hashes"
+
+// frontsName is the session start's cache of what skills' SKILL.md say,
+// beside the store. The gate reads it to learn names without reading and
+// parsing every SKILL.md (walker.FrontCache).
+const frontsName = "fronts"
 
 // hookLog opens the log at its first line, once the store exists, and so
 // the state directory. It is best effort. A log that cannot be opened drops

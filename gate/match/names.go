@@ -125,7 +125,7 @@ func readNames(kind resolve.Kind, found []Located, typed string) []int {
 						return chunk[i].Cand.AnswersTo(kind, typed, false) || mayName(data, typed)
 					}
 				}
-				for i, f := range walker.FrontsIf(chunk[0].Root.Spec(), names, parse) {
+				for i, f := range walker.FrontsIf(chunk[0].Root.Spec(), names, parse, chunk[0].Cfg.Fronts) {
 					if f.Skipped {
 						continue
 					}

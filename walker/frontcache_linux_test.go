@@ -1,0 +1,152 @@
+package walker
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/skillwire/skillwire/anomaly"
+	"github.com/skillwire/skillwire/internal/testtree"
+)
+
+// fronting walks dir/skills with the caches of state and a spec whose
+// Front counts its calls, saves both caches, and returns the candidates.
+func fronting(t *testing.T, state, dir, tag string, parses *atomic.Int64) []Candidate {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Reuse = LoadHashes(filepath.Join(state, "hashes"))
+	cfg.Fronts = LoadFrontCache(filepath.Join(state, "fronts"))
+	front := func(path, data []byte) ([]byte, []anomaly.Reason) {
+		parses.Add(1)
+		if string(data) == "bad" {
+			return []byte("form of bad"), []anomaly.Reason{anomaly.Unparsable}
+		}
+		return append([]byte("form of "), data...), nil
+	}
+	spec := RootSpec{Path: filepath.Join(dir, "skills"), Each: &NameSpec{Front: front, FrontFile: "SKILL.md", FrontTag: tag}}
+	rs := Scan(context.Background(), []RootSpec{spec}, cfg)
+	testtree.Must(t, cfg.Reuse.Save())
+	testtree.Must(t, cfg.Fronts.Save())
+	return rs[0].Candidates
+}
+
+// Parsing a SKILL.md is the cost of a start, 17 ms for 64 KiB of hostile
+// YAML (issue 34): a file unchanged since it was parsed is not parsed
+// again, and gives the very form and reasons it gave.
+func TestAFrontParsedOnceIsReusedWhileItsFileIsUnchanged(t *testing.T) {
+	pastRacyWindow(t)
+	var parses atomic.Int64
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=bad", "skills/c/other=x")
+	first := fronting(t, state, dir, "t", &parses)
+	if n := parses.Swap(0); n != 2 {
+		t.Fatalf("the first walk parsed %d front files, want 2", n)
+	}
+	second := fronting(t, state, dir, "t", &parses)
+	if n := parses.Swap(0); n != 0 {
+		t.Fatalf("a walk of unchanged front files parsed %d, want 0", n)
+	}
+	for i := range first {
+		f, s := first[i], second[i]
+		if string(f.Canonical) != string(s.Canonical) || len(f.Front) != len(s.Front) || f.Digest != s.Digest {
+			t.Errorf("%s: reused form %q %v, parsed %q %v", f.Name, s.Canonical, s.Front, f.Canonical, f.Front)
+		}
+	}
+	if string(second[1].Canonical) != "form of bad" || len(second[1].Front) != 1 || second[1].Front[0].Reason != anomaly.Unparsable {
+		t.Errorf("b's reused form %q %v", second[1].Canonical, second[1].Front)
+	}
+	// Another Front (tag) parses again; a file written parses again, even
+	// with its bytes put back.
+	fronting(t, state, dir, "u", &parses)
+	if n := parses.Swap(0); n != 2 {
+		t.Fatalf("a walk under another tag parsed %d, want 2", n)
+	}
+	p := filepath.Join(dir, "skills/a/SKILL.md")
+	testtree.Must(t, os.WriteFile(p, []byte("alpha"), 0o644))
+	third := fronting(t, state, dir, "t", &parses)
+	if n := parses.Swap(0); n != 1 {
+		t.Fatalf("after a write, a walk parsed %d, want 1", n)
+	}
+	if string(third[0].Canonical) != "form of alpha" {
+		t.Errorf("a's form %q", third[0].Canonical)
+	}
+}
+
+// Another build may parse otherwise: a cache another skillwire wrote is
+// not taken, and one tampered with, cut short or filled with garbage is
+// rejected whole, never half read.
+func TestAFrontCacheOfAnotherBuildOrCorruptIsNotTaken(t *testing.T) {
+	pastRacyWindow(t)
+	var parses atomic.Int64
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=bad")
+	fronting(t, state, dir, "t", &parses)
+	parses.Store(0)
+	t.Cleanup(func() { buildOf = buildID })
+	buildOf = func() ([32]byte, bool) { b, ok := buildID(); b[0] ^= 1; return b, ok }
+	fronting(t, state, dir, "t", &parses)
+	if n := parses.Swap(0); n != 2 {
+		t.Fatalf("under another build a walk parsed %d, want 2", n)
+	}
+	p := filepath.Join(state, "fronts")
+	good, err := os.ReadFile(p)
+	testtree.Must(t, err)
+	for name, bad := range map[string][]byte{
+		"a byte flipped": append(append([]byte{}, good[:len(good)/2]...), append([]byte{good[len(good)/2] ^ 0x40}, good[len(good)/2+1:]...)...),
+		"cut short":      good[:len(good)-7],
+		"garbage":        bytes.Repeat([]byte{0xff}, 4096),
+		"empty":          nil,
+	} {
+		testtree.Must(t, os.WriteFile(p, bad, 0o600))
+		fronting(t, state, dir, "t", &parses)
+		if n := parses.Swap(0); n != 2 {
+			t.Errorf("%s: a walk parsed %d, want 2", name, n)
+		}
+		testtree.Must(t, os.WriteFile(p, good, 0o600))
+	}
+	// Written by someone else: not the user's, or writable by others.
+	testtree.Must(t, os.Chmod(p, 0o666))
+	fronting(t, state, dir, "t", &parses)
+	if n := parses.Swap(0); n != 2 {
+		t.Errorf("a cache others may write: a walk parsed %d, want 2", n)
+	}
+}
+
+// The gate learns a candidate's name from its front file alone
+// (FrontsIf). With the cache a walk filled, it does not read the file,
+// and gives the form parsed, never a skip.
+func TestTheGatesFrontsComeFromTheCacheAWalkFilled(t *testing.T) {
+	pastRacyWindow(t)
+	var parses atomic.Int64
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=bad")
+	fronting(t, state, dir, "t", &parses)
+	parses.Store(0)
+	reads := countReadsWhole(t)
+	spec := RootSpec{Path: filepath.Join(dir, "skills"), Each: &NameSpec{Front: func(_, d []byte) ([]byte, []anomaly.Reason) {
+		parses.Add(1)
+		return d, nil
+	}, FrontFile: "SKILL.md", FrontTag: "t"}}
+	never := func(int, []byte) bool { return false }
+	names := [][]byte{[]byte("a"), []byte("b")}
+	got := FrontsIf(spec, names, never, LoadFrontCache(filepath.Join(state, "fronts")))
+	if got[0].Skipped || string(got[0].Canonical) != "form of alpha" || got[1].Reason != anomaly.Unparsable || reads.Load() != 0 || parses.Load() != 0 {
+		t.Errorf("with the cache: %+v, %d read, %d parsed", got, reads.Load(), parses.Load())
+	}
+	got = FrontsIf(spec, names, never, nil)
+	if !got[0].Skipped || reads.Load() != 2 {
+		t.Errorf("without it: %+v, %d read", got, reads.Load())
+	}
+}
+
+// countReadsWhole counts the files read whole (readWholeInto) while the
+// test runs.
+func countReadsWhole(t *testing.T) *atomic.Int64 {
+	var n atomic.Int64
+	testHookWhole = func() { n.Add(1) }
+	t.Cleanup(func() { testHookWhole = nil })
+	return &n
+}
