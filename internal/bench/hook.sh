@@ -75,6 +75,17 @@ for i in $(seq -w 0 199); do
 	mkdir "$T/p/skills/pad$i"
 	printf '%s' "$pad" >"$T/p/skills/pad$i/SKILL.md"
 done
+# A session then starts beside them, as one would: it parses their
+# frontmatter once (walker.FrontCache), and the gate reads what it made
+# of them. The cold row (pc) keeps the stores from before that start: the
+# padding appeared mid-session, and the gate reads every pad. Past the
+# racy window first, or nothing parsed is kept.
+printf '{"session_id":"bench-padded","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$T/noproject" >"$T/start-p.json"
+sleep 2.5
+for b in "${bins[@]}"; do
+	cp -a "$T/p-state-$b" "$T/pc-state-$b"
+	CLAUDE_CONFIG_DIR=$T/p SKILLWIRE_STATE_DIR=$T/p-state-$b "$T/$b" hook session-start <"$T/start-p.json" >"$T/boot.out" || true
+done
 printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la && git status"},"cwd":"%s"}' "$T/noproject" >"$T/bash.json"
 printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":"%s"}' "$T/noproject" >"$T/skill.json"
 # The session start as the client sends it: with a session id, so the
@@ -83,7 +94,7 @@ printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
-rows=(version bash skill skill-padded session-start)
+rows=(version bash skill skill-padded skill-padded-cold session-start)
 labels=(hello "${rows[@]}")
 if [[ -n ${BASE:-} ]]; then
 	for r in "${rows[@]}"; do labels+=("$r@base-bin"); done
@@ -94,21 +105,24 @@ declare -A what=(
 	[bash]="pre-tool-use, Bash 'ls -la && git status'"
 	[skill]="pre-tool-use, Skill, reviewed (h)"
 	[skill-padded]="the same beside 200 x 64 KiB frontmatter (p)"
+	[skill-padded-cold]="the same, the padding new since the start (p, cold)"
 	[session-start]="session-start, walking, unchanged, 2,000 files (h)"
 )
-declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [session-start]=5)
-# spec_of LABEL sets tree (h, p or none), bin, stdin and argv of LABEL.
+declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5)
+# spec_of LABEL sets tree (h, p or none), its stores' prefix state (the
+# tree's unless set), bin, stdin and argv of LABEL.
 spec_of() {
 	bin=skillwire
 	[[ $1 != *@* ]] || bin=${1#*@}
 	local b=$T/$bin
-	tree='' stdin=/dev/null argv=("$b" hook pre-tool-use)
+	tree='' state='' stdin=/dev/null argv=("$b" hook pre-tool-use)
 	case ${1%@*} in
 	hello) argv=("$T/hello") ;;
 	version) argv=("$b" --version) ;;
 	bash) tree=h stdin=$T/bash.json ;;
 	skill) tree=h stdin=$T/skill.json ;;
 	skill-padded) tree=p stdin=$T/skill.json ;;
+	skill-padded-cold) tree=p state=pc stdin=$T/skill.json ;;
 	session-start) tree=h stdin=$T/start.json argv=("$b" hook session-start) ;;
 	esac
 }
@@ -119,7 +133,7 @@ run_one() {
 	shift
 	spec_of "$l"
 	if [[ -n $tree ]]; then
-		CLAUDE_CONFIG_DIR=$T/$tree SKILLWIRE_STATE_DIR=$T/$tree-state-$bin "$@" "${argv[@]}" <"$stdin"
+		CLAUDE_CONFIG_DIR=$T/$tree SKILLWIRE_STATE_DIR=$T/${state:-$tree}-state-$bin "$@" "${argv[@]}" <"$stdin"
 	else
 		"$@" "${argv[@]}" <"$stdin"
 	fi
