@@ -39,7 +39,7 @@ func (w *cwalk) readFrontOn(dirfd int, dev uint64, name zname, follow bool, want
 	cache := w.s.fronts
 	var id hashRec
 	var tag [16]byte
-	if cache != nil && dev != 0 && want == nil && w.spec.FrontTag != "" && bytes.IndexByte(name.bytes(), '/') < 0 &&
+	if dev != 0 && want == nil && w.spec.FrontTag != "" && cache.usable() && bytes.IndexByte(name.bytes(), '/') < 0 &&
 		identify(dirfd, name, &id) && id.dev == dev && localCtime(&cache.classes, dirfd, dev) {
 		tag = frontTag(w.spec, path)
 		if r, ok := cache.get(&id, tag); ok {

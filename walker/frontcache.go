@@ -34,6 +34,7 @@ import (
 // front file it does not find there is read as before.
 type FrontCache struct {
 	path    string
+	once    sync.Once // reads it (usable)
 	build   [32]byte
 	ok      bool // the boot and the executable are known
 	gen     uint32
@@ -77,22 +78,31 @@ var buildOf = buildID
 
 var errFrontCache = errors.New("walker: not a cache of front files of this boot and build")
 
-// LoadFrontCache reads the cache at path. It never fails: a missing, corrupt
-// or foreign one is empty, and Save replaces it. No path is no cache.
+// LoadFrontCache is the cache at path, read at its first use: a gate hook
+// that reads no front file pays nothing for it. It never fails: a
+// missing, corrupt or foreign one is empty, and Save replaces it. No path
+// is no cache.
 func LoadFrontCache(path string) *FrontCache {
 	if path == "" {
 		return nil // no cache: every front file is parsed
 	}
-	f := &FrontCache{path: path, seen: map[frontKey]bool{}}
-	f.build, f.ok = buildOf()
-	if !f.ok {
-		return f
+	return &FrontCache{path: path, seen: map[frontKey]bool{}}
+}
+
+// usable reads the cache once, and reports whether it is of this boot and
+// build.
+func (f *FrontCache) usable() bool {
+	if f == nil {
+		return false
 	}
-	if err := f.read(); err != nil {
-		f.loaded = nil
-		f.changed.Store(true)
-	}
-	return f
+	f.once.Do(func() {
+		f.build, f.ok = buildOf()
+		if f.ok && f.read() != nil {
+			f.loaded = nil
+			f.changed.Store(true)
+		}
+	})
+	return f.ok
 }
 
 func (f *FrontCache) read() error {
@@ -220,7 +230,7 @@ func frontTag(ns *NameSpec, path []byte) [16]byte {
 // get returns the record of the file id describes, parsed under tag, when
 // its identity is unchanged.
 func (f *FrontCache) get(id *hashRec, tag [16]byte) (frontRec, bool) {
-	if f == nil || !f.ok {
+	if !f.usable() {
 		return frontRec{}, false
 	}
 	k := frontKey{mnt: id.mnt, dev: id.dev, ino: id.ino, tag: tag}
@@ -238,7 +248,7 @@ func (f *FrontCache) get(id *hashRec, tag [16]byte) (frontRec, bool) {
 // dev, from the cache: when the file's identity is what it was when a walk
 // parsed it under ns.
 func (f *FrontCache) front(dirfd int, dev uint64, name zname, ns *NameSpec) (Front, bool) {
-	if f == nil || !f.ok || ns.FrontTag == "" || bytes.IndexByte(name.bytes(), '/') >= 0 {
+	if !f.usable() || ns.FrontTag == "" || bytes.IndexByte(name.bytes(), '/') >= 0 {
 		return Front{}, false
 	}
 	var id hashRec
@@ -260,7 +270,7 @@ func (f *FrontCache) front(dirfd int, dev uint64, name zname, ns *NameSpec) (Fro
 // for a walk that started at start. Not when the ctime is within
 // RacyWindow of start, or the form is past maxFrontCanon.
 func (f *FrontCache) put(id *hashRec, tag [16]byte, hash snapshot.Hash, canon []byte, rs []anomaly.Reason, unloaded bool, start time.Time) {
-	if f == nil || !f.ok || len(canon) > maxFrontCanon || len(rs) > 255 ||
+	if !f.usable() || len(canon) > maxFrontCanon || len(rs) > 255 ||
 		time.Unix(id.ctime[0], id.ctime[1]).After(start.Add(-RacyWindow)) {
 		return
 	}
@@ -279,7 +289,7 @@ func (f *FrontCache) put(id *hashRec, tag [16]byte, hash snapshot.Hash, canon []
 // and parsed, and the records no walk used for fewer than maxAge saves.
 // It does not fsync, as Hashes.Save does not.
 func (f *FrontCache) Save() error {
-	if f == nil || !f.ok || !f.changed.Load() {
+	if !f.usable() || !f.changed.Load() {
 		return nil
 	}
 	gen := f.gen + 1

@@ -95,8 +95,10 @@ func identify(dirfd int, name zname, id *hashRec) bool {
 	return true
 }
 
-// bootID is the kernel's id of this boot.
-func bootID() ([16]byte, bool) {
+// bootID is the kernel's id of this boot, read once: both caches ask.
+var bootID = sync.OnceValues(readBootID)
+
+func readBootID() ([16]byte, bool) {
 	var id [16]byte
 	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {

@@ -29,7 +29,6 @@ type scanner struct {
 	// scan began, the reference of the racy rule.
 	reuse *Hashes
 	start time.Time
-	// fronts is cfg.Fronts when it is of this boot and build.
 	fronts *FrontCache
 	// walking counts the goroutines of parallel that walk a candidate.
 	walking atomic.Int32
@@ -56,9 +55,7 @@ func newScanner(ctx context.Context, cfg Config) *scanner {
 	if cfg.Reuse != nil && cfg.Reuse.ok {
 		s.reuse = cfg.Reuse
 	}
-	if cfg.Fronts != nil && cfg.Fronts.ok {
-		s.fronts = cfg.Fronts
-	}
+	s.fronts = cfg.Fronts // read at its first use (FrontCache.usable)
 	s.pool = newPool(s.cfg.workers() - 1)
 	return s
 }
