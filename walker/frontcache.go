@@ -73,6 +73,9 @@ const (
 	maxFronts     = 64 << 20
 )
 
+// errNotRegular: identifyErr found no regular file, or not all it asks.
+var errNotRegular = errors.New("walker: not a regular file as statx asks")
+
 // buildOf is buildID; tests stand in another build.
 var buildOf = buildID
 
@@ -244,18 +247,16 @@ func (f *FrontCache) get(id *hashRec, tag [16]byte) (frontRec, bool) {
 	return r, true
 }
 
-// front is the Front of the file name of the directory dirfd, on device
-// dev, from the cache: when the file's identity is what it was when a walk
-// parsed it under ns.
-func (f *FrontCache) front(dirfd int, dev uint64, name zname, ns *NameSpec) (Front, bool) {
-	if !f.usable() || ns.FrontTag == "" || bytes.IndexByte(name.bytes(), '/') >= 0 {
+// front is the Front of the front file of ns that id describes, found
+// relative to dirfd on device dev, from the cache: when its identity is
+// what it was when a walk parsed it under ns. A file on another device
+// (a candidate linked there) is not taken: its filesystem's class is not
+// the one asked.
+func (f *FrontCache) front(dirfd int, dev uint64, id *hashRec, ns *NameSpec) (Front, bool) {
+	if ns.FrontTag == "" || id.dev != dev || !f.usable() || !localCtime(&f.classes, dirfd, dev) {
 		return Front{}, false
 	}
-	var id hashRec
-	if !identify(dirfd, name, &id) || id.dev != dev || !localCtime(&f.classes, dirfd, dev) {
-		return Front{}, false
-	}
-	r, ok := f.get(&id, frontTag(ns, name.bytes()))
+	r, ok := f.get(id, frontTag(ns, []byte(ns.FrontFile)))
 	if !ok {
 		return Front{}, false
 	}

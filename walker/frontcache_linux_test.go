@@ -150,3 +150,37 @@ func countReadsWhole(t *testing.T) *atomic.Int64 {
 	t.Cleanup(func() { testHookWhole = nil })
 	return &n
 }
+
+// FrontsIf answers from one statx of name/FrontFile when that suffices
+// (frontAt). Whatever the candidate is, its answer must be the one
+// reading it gives (frontOf).
+func TestOneStatxOfAFrontFileAnswersAsReadingItDoes(t *testing.T) {
+	pastRacyWindow(t)
+	var parses atomic.Int64
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=bad", "skills/none/x=1", "skills/file=f",
+		"skills/gone -> nowhere", "skills/linked -> ../elsewhere/l", "elsewhere/l/SKILL.md=linked", "skills/tolink/SKILL.md -> ../a/SKILL.md",
+		"skills/todir -> ../elsewhere/empty", "elsewhere/empty/")
+	fronting(t, state, dir, "t", &parses)
+	spec := RootSpec{Path: filepath.Join(dir, "skills"), Each: &NameSpec{Front: func(_, d []byte) ([]byte, []anomaly.Reason) {
+		if string(d) == "bad" {
+			return []byte("form of bad"), []anomaly.Reason{anomaly.Unparsable}
+		}
+		return append([]byte("form of "), d...), nil
+	}, FrontFile: "SKILL.md", FrontTag: "t"}}
+	names := [][]byte{[]byte("a"), []byte("b"), []byte("none"), []byte("file"), []byte("gone"), []byte("linked"),
+		[]byte("tolink"), []byte("todir"), []byte("missing"), []byte(".."), []byte(".")}
+	rootfd, err := openDirPath(spec.Path)
+	testtree.Must(t, err)
+	defer closeFD(rootfd)
+	for _, cache := range []*FrontCache{nil, LoadFrontCache(filepath.Join(state, "fronts"))} {
+		got := FrontsIf(spec, names, nil, cache)
+		for i, n := range names {
+			var buf []byte
+			want := frontOf(rootfd, spec.nameSpec(n), n, nil, &buf)
+			if string(got[i].Canonical) != string(want.Canonical) || got[i].Reason != want.Reason || got[i].Skipped != want.Skipped {
+				t.Errorf("cache %v, %q: %+v, reading it %+v", cache != nil, n, got[i], want)
+			}
+		}
+	}
+}

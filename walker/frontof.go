@@ -3,6 +3,7 @@ package walker
 import (
 	"bytes"
 	"errors"
+	"strings"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"golang.org/x/sys/unix"
@@ -44,18 +45,47 @@ func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 		return out
 	}
 	defer closeFD(rootfd)
+	var root unix.Stat_t
+	if fstat(rootfd, &root) != nil {
+		root.Dev = 0
+	}
 	var buf []byte // reused for the files not parsed
 	for i, n := range names {
+		if f, ok := frontAt(rootfd, uint64(root.Dev), spec.nameSpec(n), n, cache); ok {
+			out[i] = f
+			continue
+		}
 		var keep func([]byte) bool
 		if parse != nil {
 			keep = func(data []byte) bool { return parse(i, data) }
 		}
-		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf, cache)
+		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf)
 	}
 	return out
 }
 
-func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte, cache *FrontCache) Front {
+// frontAt is the Front of the directory candidate name of rootfd (on
+// device dev) from one statx of name/FrontFile, when that says it: no such
+// file (ENOENT: the candidate is gone, or a directory without one, or a
+// link to nothing, as frontOf finds them), or a file a walk parsed,
+// unchanged (FrontCache). The candidate is reached through a link as a
+// walk reaches it. Else frontOf reads it.
+func frontAt(rootfd int, dev uint64, ns *NameSpec, name []byte, cache *FrontCache) (Front, bool) {
+	if ns == nil || ns.Front == nil || ns.FrontFile == "" || strings.Contains(ns.FrontFile, "/") || dev == 0 ||
+		len(name) == 0 || string(name) == "." || string(name) == ".." || bytes.IndexByte(name, '/') >= 0 || bytes.IndexByte(name, 0) >= 0 {
+		return Front{}, false
+	}
+	var id hashRec
+	switch err := identifyErr(rootfd, znameOf([]byte(string(name)+"/"+ns.FrontFile)), &id); {
+	case errors.Is(err, unix.ENOENT):
+		return Front{}, true
+	case err != nil:
+		return Front{}, false
+	}
+	return cache.front(rootfd, dev, &id, ns)
+}
+
+func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte) Front {
 	if ns == nil || ns.Front == nil {
 		return Front{}
 	}
@@ -76,16 +106,12 @@ func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf
 		if ns.FrontFile == "" {
 			return Front{}
 		}
-		fd, st, r := openDirAt(rootfd, z, nofollow, &want)
+		fd, _, r := openDirAt(rootfd, z, nofollow, &want)
 		if r != 0 {
 			return Front{Reason: r}
 		}
 		defer closeFD(fd)
-		front := znameOf([]byte(ns.FrontFile))
-		if f, ok := cache.front(fd, uint64(st.Dev), front, ns); ok {
-			return f
-		}
-		return readFrontFile(fd, front, false, nil, ns, parse, buf)
+		return readFrontFile(fd, znameOf([]byte(ns.FrontFile)), false, nil, ns, parse, buf)
 	case unix.S_IFREG:
 		if ns.FrontFile != "" {
 			return Front{}

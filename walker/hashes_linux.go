@@ -50,9 +50,12 @@ func localCtime(classes *sync.Map, dirfd int, dev uint64) bool {
 // another file, or the same one written, so its records are not taken.
 func buildID() ([32]byte, bool) {
 	boot, ok := bootID()
+	if !ok {
+		return [32]byte{}, false
+	}
 	var id hashRec
 	dir, err := unix.Open("/proc/self", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if !ok || err != nil {
+	if err != nil {
 		return [32]byte{}, false
 	}
 	defer unix.Close(dir)
@@ -74,7 +77,11 @@ const statxMask = unix.STATX_BASIC_STATS | unix.STATX_MNT_ID_UNIQUE
 // identify is the one system call an unchanged file costs: statx of name
 // in dirfd, not following a link, into id. It reports false for anything
 // that cannot be reused: not a regular file, no unique mount id.
-func identify(dirfd int, name zname, id *hashRec) bool {
+func identify(dirfd int, name zname, id *hashRec) bool { return identifyErr(dirfd, name, id) == nil }
+
+// identifyErr is identify, saying why not: the errno of statx, or
+// errNotRegular.
+func identifyErr(dirfd int, name zname, id *hashRec) error {
 	var sx unix.Statx_t
 	for {
 		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(&name[0])),
@@ -83,16 +90,16 @@ func identify(dirfd int, name zname, id *hashRec) bool {
 			continue
 		}
 		if e != 0 {
-			return false
+			return e
 		}
 		break
 	}
 	if sx.Mask&statxMask != statxMask || uint32(sx.Mode)&unix.S_IFMT != unix.S_IFREG {
-		return false
+		return errNotRegular
 	}
 	*id = hashRec{mnt: sx.Mnt_id, dev: unix.Mkdev(sx.Dev_major, sx.Dev_minor), ino: sx.Ino, size: int64(sx.Size),
 		mode: uint32(sx.Mode), mtime: [2]int64{sx.Mtime.Sec, int64(sx.Mtime.Nsec)}, ctime: [2]int64{sx.Ctime.Sec, int64(sx.Ctime.Nsec)}}
-	return true
+	return nil
 }
 
 // bootID is the kernel's id of this boot, read once: both caches ask.

@@ -27,8 +27,8 @@ type scanner struct {
 	main    *wstate // the calling goroutine's
 	// reuse is cfg.Reuse when this system can reuse hashes. start is when the
 	// scan began, the reference of the racy rule.
-	reuse *Hashes
-	start time.Time
+	reuse  *Hashes
+	start  time.Time
 	fronts *FrontCache
 	// walking counts the goroutines of parallel that walk a candidate.
 	walking atomic.Int32
