@@ -30,6 +30,7 @@ install_missing strace=strace
 note "building skillwire, gentree and hello-world into $T"
 build skillwire cmd/skillwire
 build gentree internal/bench/gentree
+build floor internal/bench/floor
 sw=$T/skillwire
 bins=(skillwire)
 if [[ -n ${BASE:-} ]]; then
@@ -95,12 +96,17 @@ printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
 rows=(version bash skill skill-padded skill-padded-cold session-start)
-labels=(hello "${rows[@]}")
+# floor: the walking start's floor, untimed against a target. A program
+# that starts as skillwire does (every package it links) and looks once at
+# each entry of tree h, with the store open: no start on an unchanged tree
+# does less (internal/bench/floor).
+labels=(hello floor "${rows[@]}")
 if [[ -n ${BASE:-} ]]; then
 	for r in "${rows[@]}"; do labels+=("$r@base-bin"); done
 fi
 declare -A what=(
 	[hello]="hello-world (static Go)"
+	[floor]="floor of the walking start: skillwire's inits, store, fstatat per entry (h)"
 	[version]="skillwire --version"
 	[bash]="pre-tool-use, Bash 'ls -la && git status'"
 	[skill]="pre-tool-use, Skill, reviewed (h)"
@@ -118,6 +124,7 @@ spec_of() {
 	tree='' state='' stdin=/dev/null argv=("$b" hook pre-tool-use)
 	case ${1%@*} in
 	hello) argv=("$T/hello") ;;
+	floor) argv=("$T/floor" -state "$T/h-state-skillwire" "$T/h/skills") ;;
 	version) argv=("$b" --version) ;;
 	bash) tree=h stdin=$T/bash.json ;;
 	skill) tree=h stdin=$T/skill.json ;;
