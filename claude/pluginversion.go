@@ -80,14 +80,17 @@ func (r Root) VersionAt(installPath string) ([]byte, bool) {
 // (name:skill) and which /plugin shows. The cache folder is the
 // marketplace entry's name, which plugin.json may contradict. A plugin.json
 // the client refuses, or skillwire cannot read as the client does, leaves
-// the folder's name.
+// the folder's name. So does a name the display gate refuses: a plugin
+// that picks one stays known by its folder, never hidden by it.
 func (r Root) Listed(name []byte) (string, bool) {
 	m, p, v, ok := PluginVersion(name)
 	if r.Kind != Plugins || !ok {
 		return r.Display(name)
 	}
 	if n, why := clientName(r.Path+"/"+string(name), string(p)); n != "" && why == "" {
-		p = []byte(n)
+		if shown, ok := Display(Plugins, bytes.Join([][]byte{m, []byte(n), v}, []byte{'/'})); ok {
+			return shown, true
+		}
 	}
-	return Display(Plugins, bytes.Join([][]byte{m, p, v}, []byte{'/'}))
+	return Display(Plugins, name)
 }

@@ -134,7 +134,8 @@ func TestTheClientsBookkeepingInAVersionFolderIsNoiseAndNothingElseIs(t *testing
 // plugin by its plugin.json "name" (Ae.name=Ae.manifest.name): its skills
 // are name:skill, and /plugin shows that name. Without plugin.json, or
 // with one it refuses or skillwire cannot read as it does, the folder
-// names it. A name the display gate refuses is never shown.
+// names it. A name the display gate refuses is never shown: the folder's
+// is, so a plugin cannot hide itself by its plugin.json.
 func TestListNamesACachedPluginAsTheClientNamesIt(t *testing.T) {
 	for _, tc := range []struct {
 		name, tree string // tree: the version folder's entries
@@ -147,8 +148,9 @@ func TestListNamesACachedPluginAsTheClientNamesIt(t *testing.T) {
 		{"a name with a space: refused", `.claude-plugin/plugin.json={"name":"b ar"}`, "foo@mkt/1.0.0"},
 		{"not a JSON object", `.claude-plugin/plugin.json=[1]`, "foo@mkt/1.0.0"},
 		{"plugin.json a link", ".claude-plugin/plugin.json -> ../elsewhere.json", "foo@mkt/1.0.0"},
-		{"a name the gate refuses", `.claude-plugin/plugin.json={"name":"-bar"}`, ""},
-		{"a name past the gate's length", `.claude-plugin/plugin.json={"name":"` + strings.Repeat("b", 65) + `"}`, ""},
+		{"a name the gate refuses", `.claude-plugin/plugin.json={"name":"-bar"}`, "foo@mkt/1.0.0"},
+		{"a name past the gate's length", `.claude-plugin/plugin.json={"name":"` + strings.Repeat("b", 65) + `"}`, "foo@mkt/1.0.0"},
+		{"a name of other letters", `.claude-plugin/plugin.json={"name":"ѕkill"}`, "foo@mkt/1.0.0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
