@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	sdklog "go.opentelemetry.io/otel/sdk/log"
 	"golang.org/x/sys/unix"
 )
 
@@ -40,10 +39,16 @@ type Target struct {
 	Headers  map[string]string
 }
 
-// ShipConfig configures Ship.
-type ShipConfig struct {
-	Dir      string
-	Exporter sdklog.Exporter
+// ShipConfig configures Ship. R is the record an exporter sends. events
+// knows no exporter: one that links OpenTelemetry would cost every hook
+// its start (issue 34). events/otlp gives the OTLP one.
+type ShipConfig[R any] struct {
+	Dir string
+	// Convert makes the records of lines. It counts those that are not an
+	// event (a torn write), sent as their text.
+	Convert func(ctx context.Context, lines [][]byte) (recs []R, malformed int)
+	// Export delivers one batch, or fails. Ship retries it.
+	Export func(ctx context.Context, recs []R) error
 	// Batch is how many events go in one export request.
 	Batch int
 	// Attempts bounds the tries of one batch. Between them Ship waits
@@ -56,7 +61,7 @@ type ShipConfig struct {
 	LockWait time.Duration
 }
 
-func (c ShipConfig) withDefaults() ShipConfig {
+func (c ShipConfig[R]) withDefaults() ShipConfig[R] {
 	if c.Batch <= 0 {
 		c.Batch = 1024
 	}
@@ -95,18 +100,16 @@ type Result struct {
 // sends the batch again; metadata.uid de-duplicates. Ship follows the
 // cursor across rotation. When a batch fails Attempts times, Ship returns
 // the error. The cursor stays before the batch, so nothing is lost.
-func Ship(ctx context.Context, c ShipConfig) (Result, error) {
+func Ship[R any](ctx context.Context, c ShipConfig[R]) (Result, error) {
 	c = c.withDefaults()
 	var res Result
-	conv := newConverter()
-	defer conv.close()
 	for {
 		f, cur, active, err := openCursor(ctx, c, &res)
 		if err != nil || f == nil {
 			res.Cursor = cur
 			return res, err
 		}
-		next, err := shipFile(ctx, c, f, cur, active, conv, &res)
+		next, err := shipFile(ctx, c, f, cur, active, &res)
 		f.Close()
 		res.Cursor = next
 		if err != nil || next.Seq == cur.Seq {
@@ -118,7 +121,7 @@ func Ship(ctx context.Context, c ShipConfig) (Result, error) {
 // openCursor resolves the cursor against the files there are. It opens
 // the file the cursor names. It holds the lock, so no rotation happens in
 // between. f is nil when there is nothing to read.
-func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur Cursor, active bool, err error) {
+func openCursor[R any](ctx context.Context, c ShipConfig[R], res *Result) (f *os.File, cur Cursor, active bool, err error) {
 	unlock, err := lock(ctx, c.Dir, c.LockWait, unix.LOCK_SH)
 	if err != nil {
 		return nil, Cursor{}, false, err
@@ -185,13 +188,13 @@ func openCursor(ctx context.Context, c ShipConfig, res *Result) (f *os.File, cur
 // That cursor is in the same file when f is still the active one. Else it
 // is at the start of the next file. Reading and converting the next batch
 // overlaps the export of the last one.
-func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, res *Result) (Cursor, error) {
+func shipFile[R any](ctx context.Context, c ShipConfig[R], f *os.File, cur Cursor, active bool, res *Result) (Cursor, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan batch, 1)
+	batches := make(chan batch[R], 1)
 	go func() {
 		defer close(batches)
-		read(ctx, c, f, cur, active, conv, batches)
+		read(ctx, c, f, cur, active, batches)
 	}()
 	defer func() {
 		for range batches { // let the reader finish
@@ -230,8 +233,8 @@ func shipFile(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active 
 
 // batch is what read hands to shipFile. It holds records to export and
 // the bytes of the file they came from. end says whether the file is done.
-type batch struct {
-	recs      []sdklog.Record
+type batch[R any] struct {
+	recs      []R
 	malformed int
 	consumed  int64
 	end       int
@@ -246,8 +249,8 @@ const (
 
 // read reads f's lines from cur in batches, converting each. It reads to
 // the end of the file.
-func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool, conv *converter, out chan<- batch) {
-	send := func(b batch) bool {
+func read[R any](ctx context.Context, c ShipConfig[R], f *os.File, cur Cursor, active bool, out chan<- batch[R]) {
+	send := func(b batch[R]) bool {
 		select {
 		case out <- b:
 			return true
@@ -275,19 +278,19 @@ func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool
 				}
 				break
 			}
-			send(batch{err: fmt.Errorf("events: reading: %w", err)})
+			send(batch[R]{err: fmt.Errorf("events: reading: %w", err)})
 			return
 		}
 		if len(lines) > 0 {
-			recs, malformed := conv.convert(ctx, lines)
-			if !send(batch{recs: recs, malformed: malformed, consumed: consumed}) {
+			recs, malformed := c.Convert(ctx, lines)
+			if !send(batch[R]{recs: recs, malformed: malformed, consumed: consumed}) {
 				return
 			}
 			offset += consumed
 			continue
 		}
 		if active && !rotatedSince(c.Dir, cur.Seq) {
-			send(batch{end: endCaughtUp})
+			send(batch[R]{end: endCaughtUp})
 			return
 		}
 		if active {
@@ -298,10 +301,10 @@ func read(ctx context.Context, c ShipConfig, f *os.File, cur Cursor, active bool
 			pending = pending[:0]
 			continue
 		}
-		var b batch
+		var b batch[R]
 		if len(pending) > 0 {
 			// A rotated file never grows: its unterminated tail is torn.
-			b.recs, b.malformed = conv.convert(ctx, [][]byte{pending})
+			b.recs, b.malformed = c.Convert(ctx, [][]byte{pending})
 		}
 		b.end = endNext
 		send(b)
@@ -323,10 +326,10 @@ func rotatedSince(dir string, seq uint64) bool {
 }
 
 // export sends one batch, retrying with backoff and jitter.
-func export(ctx context.Context, c ShipConfig, recs []sdklog.Record) error {
+func export[R any](ctx context.Context, c ShipConfig[R], recs []R) error {
 	pause := c.Backoff
 	for attempt := 1; ; attempt++ {
-		err := c.Exporter.Export(ctx, recs)
+		err := c.Export(ctx, recs)
 		if err == nil {
 			return nil
 		}

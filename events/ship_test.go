@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillwire/skillwire/internal/otlprec"
 	"github.com/skillwire/skillwire/internal/otlptest"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	otellog "go.opentelemetry.io/otel/log"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 )
 
@@ -29,12 +31,44 @@ func newExporter(tb testing.TB) sdklog.Exporter {
 	return exp
 }
 
-func exporterFor(t *testing.T, c *otlptest.Collector) ShipConfig {
+// otlpConfig is the ShipConfig events/otlp makes: the OTLP records of
+// internal/otlprec, sent through exp.
+func otlpConfig(tb testing.TB, dir string, exp sdklog.Exporter) ShipConfig[sdklog.Record] {
+	conv := otlprec.New(ProductVersion)
+	tb.Cleanup(conv.Close)
+	return ShipConfig[sdklog.Record]{Dir: dir, Convert: conv.Convert, Export: exp.Export}
+}
+
+// TestOTLPSeverityFollowsTheEventsNumbers: internal/otlprec maps OCSF
+// severity_id by number. Those numbers are this package's Severity. Were
+// they to move, this fails.
+func TestOTLPSeverityFollowsTheEventsNumbers(t *testing.T) {
+	want := map[Severity]otellog.Severity{
+		SeverityInformational: otellog.SeverityInfo,
+		SeverityLow:           otellog.SeverityInfo4,
+		SeverityMedium:        otellog.SeverityWarn,
+		SeverityHigh:          otellog.SeverityError,
+		SeverityCritical:      otellog.SeverityFatal,
+		Severity(0):           otellog.SeverityUndefined,
+		Severity(6):           otellog.SeverityUndefined,
+	}
+	conv := otlprec.New(ProductVersion)
+	defer conv.Close()
+	for s, w := range want {
+		recs, _ := conv.Convert(context.Background(), [][]byte{fmt.Appendf(nil, `{"severity_id":%d}`, s)})
+		if len(recs) != 1 || recs[0].Severity() != w {
+			t.Errorf("severity %d: %v, want %v", s, recs, w)
+		}
+	}
+}
+
+func exporterFor(t *testing.T, c *otlptest.Collector) ShipConfig[sdklog.Record] {
 	t.Helper()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+c.Addr)
 	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "2000")
-	exp := newExporter(t)
-	return ShipConfig{Exporter: exp, Attempts: 2, Backoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond}
+	sc := otlpConfig(t, "", newExporter(t))
+	sc.Attempts, sc.Backoff, sc.MaxBackoff = 2, 10*time.Millisecond, 20*time.Millisecond
+	return sc
 }
 
 func appendN(t testing.TB, dir string, c Config, n int) []string {
@@ -315,10 +349,10 @@ func BenchmarkShip100k(b *testing.B) {
 	var got atomic.Int64
 	col := otlptest.StartWith(b, func(_ context.Context, ld plog.Logs) error { got.Add(int64(ld.LogRecordCount())); return nil })
 	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+col.Addr)
-	exp := newExporter(b)
+	sc := otlpConfig(b, dir, newExporter(b))
 	for b.Loop() {
 		os.Remove(filepath.Join(dir, cursorName))
-		res, err := Ship(context.Background(), ShipConfig{Dir: dir, Exporter: exp})
+		res, err := Ship(context.Background(), sc)
 		if err != nil || res.Shipped != 100_000 {
 			b.Fatal(res, err)
 		}

@@ -1,7 +1,8 @@
 // Package otlp ships the events over OTLP/HTTP with the OpenTelemetry
-// SDK's exporter. That exporter links gRPC, whose init costs every
-// process that links it. So only cmd/skillwire-ship imports this package:
-// the hooks never pay for it (issue 34).
+// SDK's exporter. The SDK and the exporter link net/http, TLS and gRPC,
+// whose inits cost every process that links them. So only
+// cmd/skillwire-ship imports this package: the hooks never pay for it
+// (issue 34; internal/arch holds cmd/skillwire free of OpenTelemetry).
 package otlp
 
 import (
@@ -9,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/skillwire/skillwire/events"
+	"github.com/skillwire/skillwire/internal/otlprec"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 )
@@ -44,5 +46,12 @@ func ShipOnce(ctx context.Context, dir string, t events.Target) (events.Result, 
 		return events.Result{}, err
 	}
 	defer exp.Shutdown(context.Background())
-	return events.Ship(ctx, events.ShipConfig{Dir: dir, Exporter: exp})
+	return events.Ship(ctx, Config(dir, exp))
+}
+
+// Config is the ShipConfig that sends dir's events through exp as OTLP log
+// records. Its converter lives as long as the process.
+func Config(dir string, exp sdklog.Exporter) events.ShipConfig[sdklog.Record] {
+	conv := otlprec.New(events.ProductVersion)
+	return events.ShipConfig[sdklog.Record]{Dir: dir, Convert: conv.Convert, Export: exp.Export}
 }

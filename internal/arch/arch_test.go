@@ -22,6 +22,7 @@ var layer = map[string]int{
 	"internal/shellword": 0,
 	"internal/testtree":  0,
 	"internal/otlptest":  0,
+	"internal/otlprec":   0,
 	"internal/helperbin": 0,
 	"anomaly":            0,
 	"baseline/verdict":   0,

@@ -1,4 +1,9 @@
-package events
+// Package otlprec makes OpenTelemetry log records of event lines. It
+// stands apart from events so that events links no OpenTelemetry: the
+// hooks, which append events and never ship them, then never pay for the
+// SDK's packages at start (issue 34). events/otlp and the events tests
+// use it.
+package otlprec
 
 import (
 	"context"
@@ -22,9 +27,9 @@ import (
 // these records with the client's. The event name is "skillwire." + the
 // kind.
 
-// converter turns lines into SDK records through a LoggerProvider. So each
+// Converter turns lines into SDK records through a LoggerProvider. So each
 // record carries the resource and scope an exporter needs.
-type converter struct {
+type Converter struct {
 	provider *sdklog.LoggerProvider
 	logger   log.Logger
 	sink     *collect
@@ -45,23 +50,26 @@ func (p *collect) OnEmit(_ context.Context, r *sdklog.Record) error {
 func (p *collect) Shutdown(context.Context) error   { return nil }
 func (p *collect) ForceFlush(context.Context) error { return nil }
 
-func newConverter() *converter {
+// New is a Converter whose records name skillwire at version as their
+// service.
+func New(version string) *Converter {
 	host, _ := os.Hostname()
 	res := resource.NewSchemaless(
 		attribute.String("service.name", "skillwire"),
-		attribute.String("service.version", ProductVersion),
+		attribute.String("service.version", version),
 		attribute.String("host.name", host),
 	)
 	sink := &collect{}
 	p := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sink), sdklog.WithAttributeCountLimit(512), sdklog.WithAllowKeyDuplication())
-	return &converter{provider: p, logger: p.Logger("github.com/skillwire/skillwire/events"), sink: sink, attrs: make([]attribute.KeyValue, 0, 64)}
+	return &Converter{provider: p, logger: p.Logger("github.com/skillwire/skillwire/events"), sink: sink, attrs: make([]attribute.KeyValue, 0, 64)}
 }
 
-func (c *converter) close() { c.provider.Shutdown(context.Background()) }
+// Close shuts the provider down.
+func (c *Converter) Close() { c.provider.Shutdown(context.Background()) }
 
-// convert makes one record per line. A line that is not a JSON object is
+// Convert makes one record per line. A line that is not a JSON object is
 // sent as its text with skillwire.malformed, and counted.
-func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Record, int) {
+func (c *Converter) Convert(ctx context.Context, lines [][]byte) ([]sdklog.Record, int) {
 	c.sink.recs = make([]sdklog.Record, 0, len(lines))
 	malformed := 0
 	now := time.Now()
@@ -82,7 +90,7 @@ func (c *converter) convert(ctx context.Context, lines [][]byte) ([]sdklog.Recor
 			r.SetTimestamp(time.UnixMilli(ms))
 		}
 		if sev, ok := number(m["severity_id"]); ok {
-			r.SetSeverity(otelSeverity(Severity(sev)))
+			r.SetSeverity(otelSeverity(sev))
 		}
 		if s, ok := m["severity"].(string); ok {
 			r.SetSeverityText(s)
@@ -166,19 +174,20 @@ func dig(m map[string]any, keys ...string) any {
 }
 
 // otelSeverity maps OCSF severity_id onto the OpenTelemetry log severity
-// numbers. Informational is INFO, Low INFO4, Medium WARN. High is ERROR,
-// Critical FATAL.
-func otelSeverity(s Severity) log.Severity {
-	switch s {
-	case SeverityInformational:
+// numbers. Informational (1) is INFO, Low (2) INFO4, Medium (3) WARN. High
+// (4) is ERROR, Critical (5) FATAL. These are the numbers of
+// events.Severity; a test holds the two together.
+func otelSeverity(id int64) log.Severity {
+	switch id {
+	case 1:
 		return log.SeverityInfo
-	case SeverityLow:
+	case 2:
 		return log.SeverityInfo4
-	case SeverityMedium:
+	case 3:
 		return log.SeverityWarn
-	case SeverityHigh:
+	case 4:
 		return log.SeverityError
-	case SeverityCritical:
+	case 5:
 		return log.SeverityFatal
 	}
 	return log.SeverityUndefined
