@@ -45,6 +45,13 @@ mkdir -p "$T/hello-src"
 printf 'module hello\n\ngo 1.22\n' >"$T/hello-src/go.mod"
 printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hello\\n") }\n' >"$T/hello-src/main.go"
 (cd "$T/hello-src" && CGO_ENABLED=0 GOFLAGS='' go build -o "$T/hello" .) || die "building hello-world failed"
+# Each binary runs as a package installs it: copied. Measured here, the
+# same bytes exec 0.1 ms (hello) to 0.4 ms (skillwire) faster from a copy
+# than from the linker's output (the page cache's layout, we think). So
+# every row, hello's too, runs from a copy.
+for f in "$T/hello" "$sw" ${BASE:+"$T/base-bin"}; do
+	cp "$f" "$f.installed" && mv "$f.installed" "$f" || die "installing $f failed"
+done
 
 note "generating trees"
 unset SKILLWIRE_MAX_ENTRIES SKILLWIRE_MAX_BYTES
