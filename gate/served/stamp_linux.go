@@ -2,6 +2,7 @@ package served
 
 import (
 	"encoding/binary"
+	"sync"
 	"time"
 
 	"github.com/skillwire/skillwire/internal/pathname"
@@ -86,8 +87,14 @@ type stamper struct {
 	racy bool
 }
 
+// hashers keeps the stamps' hashers for the next candidate. A start stamps
+// every candidate it serves, and a new hasher is 8 KiB to fault in.
+var hashers = sync.Pool{New: func() any { return blake3.New() }}
+
 func newStamper(now time.Time) *stamper {
-	return &stamper{h: blake3.New(), cut: now.Add(-walker.RacyWindow)}
+	h := hashers.Get().(*blake3.Hasher)
+	h.Reset()
+	return &stamper{h: h, cut: now.Add(-walker.RacyWindow)}
 }
 
 func (s *stamper) add(rel []byte, id walker.Ident) {
@@ -101,8 +108,11 @@ func (s *stamper) add(rel []byte, id walker.Ident) {
 	s.h.Write(s.buf)
 }
 
+// sum is the stamp. The stamper is spent: its hasher goes back to hashers.
 func (s *stamper) sum() (sum snapshot.Hash, racy bool) {
 	s.h.Sum(sum[:0])
+	hashers.Put(s.h)
+	s.h = nil
 	return sum, s.racy
 }
 

@@ -28,7 +28,14 @@ func BenchmarkKeepStart(b *testing.B) {
 		}
 	}
 	testtree.Make(b, root.Path, spec...)
-	w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, walker.DefaultConfig())[0]
+	// The start's walk keeps each entry's identity (Config.Idents, with
+	// Reuse), so the stamps are made of what it stated.
+	cfg := walker.DefaultConfig()
+	cfg.Reuse, cfg.Idents = walker.LoadHashes(filepath.Join(dir, "hashes")), true
+	w := walker.Scan(context.Background(), []walker.RootSpec{root.Spec()}, cfg)[0]
+	if len(w.Candidates) != 100 || w.Candidates[0].Idents == nil {
+		b.Fatalf("the walk kept no identities: %d candidates", len(w.Candidates))
+	}
 	obs := []baseline.Observation{{Root: root, Walk: &w}}
 	o := baseline.Options{Dir: filepath.Join(dir, "state"), Create: true, LockTimeout: time.Second}
 	empty := walker.Root{Spec: root.Spec()}
