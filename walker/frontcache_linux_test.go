@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/testtree"
@@ -182,5 +183,32 @@ func TestOneStatxOfAFrontFileAnswersAsReadingItDoes(t *testing.T) {
 				t.Errorf("cache %v, %q: %+v, reading it %+v", cache != nil, n, got[i], want)
 			}
 		}
+	}
+}
+
+// FrontsBy reads no front file past its deadline: the names it did not
+// reach come back unread, so the caller holds them unknown. Before the
+// deadline it answers as FrontsIf.
+func TestFrontsByReadsNothingPastItsDeadline(t *testing.T) {
+	dir := t.TempDir()
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=beta")
+	var parsed atomic.Int64
+	spec := RootSpec{Path: filepath.Join(dir, "skills"), Each: &NameSpec{Front: func(_, d []byte) ([]byte, []anomaly.Reason) {
+		parsed.Add(1)
+		return append([]byte("form of "), d...), nil
+	}, FrontFile: "SKILL.md", FrontTag: "t"}}
+	names := [][]byte{[]byte("a"), []byte("b")}
+	got, read := FrontsBy(spec, names, nil, nil, time.Now().Add(-time.Second))
+	if read != 0 || parsed.Load() != 0 || got[0].Canonical != nil || got[1].Canonical != nil {
+		t.Errorf("past its deadline: read %d, parsed %d, %+v", read, parsed.Load(), got)
+	}
+	for _, deadline := range []time.Time{{}, time.Now().Add(time.Hour)} {
+		got, read = FrontsBy(spec, names, nil, nil, deadline)
+		if read != 2 || string(got[0].Canonical) != "form of alpha" || string(got[1].Canonical) != "form of beta" {
+			t.Errorf("deadline %v: read %d, %+v", deadline, read, got)
+		}
+	}
+	if len(FrontsIf(spec, names, nil, nil)) != 2 {
+		t.Errorf("FrontsIf answered fewer than its names")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
 	"golang.org/x/sys/unix"
@@ -36,13 +37,26 @@ func Fronts(spec RootSpec, names [][]byte) []Front { return FrontsIf(spec, names
 // whose identity is unchanged since a walk parsed it is not read: what
 // that walk's Front made of it is its Front, parsed.
 func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool, cache *FrontCache) []Front {
-	out := make([]Front, len(names))
+	out, _ := FrontsBy(spec, names, parse, cache, time.Time{})
+	return out
+}
+
+// FrontsBy is FrontsIf that reads no front file once deadline has passed
+// (none when zero). read is how many of names it answered, the first
+// ones; the Fronts past them are zero. The clock is read before each
+// name, and the root opened once: a deadline cut in chunks would open
+// the root once a chunk.
+func FrontsBy(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool, cache *FrontCache, deadline time.Time) (out []Front, read int) {
+	out = make([]Front, len(names))
+	if !deadline.IsZero() && !time.Now().Before(deadline) {
+		return out, 0
+	}
 	rootfd, err := openDirPath(spec.Path)
 	if err != nil {
 		for i := range out {
 			out[i].Reason = rootReason(err)
 		}
-		return out
+		return out, len(out)
 	}
 	defer closeFD(rootfd)
 	var root unix.Stat_t
@@ -51,6 +65,9 @@ func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 	}
 	var buf []byte // reused for the files not parsed
 	for i, n := range names {
+		if i > 0 && !deadline.IsZero() && !time.Now().Before(deadline) {
+			return out, i
+		}
 		if f, ok := frontAt(rootfd, uint64(root.Dev), spec.nameSpec(n), n, cache); ok {
 			out[i] = f
 			continue
@@ -61,7 +78,7 @@ func FrontsIf(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 		}
 		out[i] = frontOf(rootfd, spec.nameSpec(n), n, keep, &buf)
 	}
-	return out
+	return out, len(out)
 }
 
 // frontAt is the Front of the directory candidate name of rootfd (on

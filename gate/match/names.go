@@ -82,7 +82,9 @@ func Resolve(kind resolve.Kind, name string, found []Located) []Located {
 // is read by id, so a BLOCK there is found without reading a byte of it.
 const nameBudget = 300 * time.Millisecond
 
-// nameChunk is how many front files are read between looks at the clock.
+// nameChunk is how many workflow files are read between looks at the
+// clock (Workflows). A front file's name is read with a look before each
+// (walker.FrontsBy).
 const nameChunk = 8
 
 // readNames fills the frontmatter name of every candidate of found that
@@ -107,34 +109,30 @@ func readNames(kind resolve.Kind, found []Located, typed string) []int {
 		}
 		group := found[lo:hi]
 		if resolve.Reaches(kind, group[0].Cand.Kind) && group[0].Cand.Scope != resolve.Plugin {
-			for c := 0; c < len(group); c += nameChunk {
-				chunk := group[c:min(c+nameChunk, len(group))]
-				if time.Since(start) > nameBudget {
-					for i := range chunk {
-						unknown = append(unknown, lo+c+i)
-					}
+			names := make([][]byte, len(group))
+			for i, l := range group {
+				names[i] = l.Name
+			}
+			var parse func(int, []byte) bool
+			if filter {
+				parse = func(i int, data []byte) bool {
+					return group[i].Cand.AnswersTo(kind, typed, false) || mayName(data, typed)
+				}
+			}
+			fronts, read := walker.FrontsBy(group[0].Root.Spec(), names, parse, group[0].Cfg.Fronts, start.Add(nameBudget))
+			for i, f := range fronts {
+				if i >= read {
+					unknown = append(unknown, lo+i) // past the budget: it may bear any name
 					continue
 				}
-				names := make([][]byte, len(chunk))
-				for i, l := range chunk {
-					names[i] = l.Name
+				if f.Skipped {
+					continue
 				}
-				var parse func(int, []byte) bool
-				if filter {
-					parse = func(i int, data []byte) bool {
-						return chunk[i].Cand.AnswersTo(kind, typed, false) || mayName(data, typed)
-					}
+				name, ok := resolve.FrontName(f)
+				if !ok {
+					unknown = append(unknown, lo+i)
 				}
-				for i, f := range walker.FrontsIf(chunk[0].Root.Spec(), names, parse, chunk[0].Cfg.Fronts) {
-					if f.Skipped {
-						continue
-					}
-					name, ok := resolve.FrontName(f)
-					if !ok {
-						unknown = append(unknown, lo+c+i)
-					}
-					chunk[i].Cand.Name = name
-				}
+				group[i].Cand.Name = name
 			}
 		}
 		lo = hi
