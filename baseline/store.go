@@ -49,6 +49,10 @@ var (
 	ErrBusy      = storefile.ErrBusy
 )
 
+// ErrNothingToWrite, returned by an Update's fn, rolls it back: nothing
+// written, nothing synced, and Update returns nil.
+var ErrNothingToWrite = storefile.ErrNothingToWrite
+
 // HealthOf maps an Open error to the state `status` reports.
 func HealthOf(err error) Health {
 	switch {

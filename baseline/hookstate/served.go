@@ -214,16 +214,37 @@ func validFolderKept(f ServedFolder) bool {
 // MarkStart marks session as started under skillwire, before its start
 // keeps anything. A start whose keep then fails leaves the mark: its uses
 // are asked, never judged on the disk alone. A record kept before stays.
-func (ss SessionServed) MarkStart(session string, now time.Time) error {
+// wrote is false when the record was left as it was: marked already (a
+// resume, a /clear or a compaction of the session), or not read.
+func (ss SessionServed) MarkStart(session string, now time.Time) (wrote bool, err error) {
 	if !validToken(session, MaxSessionLen) {
-		return ErrToolUseID
+		return false, ErrToolUseID
+	}
+	if ss.marked(session) {
+		return false, nil
 	}
 	s, err := ss.Of(session)
 	if err != nil || s.Start {
-		return err // a record not read stays as it is: its uses are asked
+		return false, err // a record not read stays as it is: its uses are asked
 	}
 	s.Start = true
-	return ss.put(session, s, now)
+	return true, ss.put(session, s, now)
+}
+
+// marked reports whether session's record says its start is marked,
+// without reading the rest: a session started again holds what its first
+// start kept, and decoding all of it costs what the mark saves. A record
+// that says so but does not decode whole stays as it is, as Of leaves it.
+func (ss SessionServed) marked(session string) bool {
+	b := ss.tx.Bucket(bucketSessionServed)
+	if b == nil {
+		return false
+	}
+	v := b.Get([]byte(session))
+	var peek struct {
+		Start bool `json:"start"`
+	}
+	return v != nil && json.Unmarshal(v, &peek) == nil && peek.Start
 }
 
 // KeepStart keeps what session's client read at its start: folders, each

@@ -284,7 +284,7 @@ func TestASecondStartOfASessionKeepsWhatTheFirstKept(t *testing.T) {
 	const top = "/h/.claude/skills"
 	err := st.Update(func(tx *bolt.Tx) error {
 		ss := SessionServedOf(tx)
-		if err := ss.MarkStart("s1", now); err != nil {
+		if _, err := ss.MarkStart("s1", now); err != nil {
 			t.Fatal(err)
 		}
 		if s, err := ss.Of("s1"); err != nil || !s.Start || len(s.Folders) != 0 {
@@ -293,7 +293,7 @@ func TestASecondStartOfASessionKeepsWhatTheFirstKept(t *testing.T) {
 		if _, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &bad}}}}, now); err != nil {
 			t.Fatal(err)
 		}
-		if err := ss.MarkStart("s1", now); err != nil {
+		if _, err := ss.MarkStart("s1", now); err != nil {
 			t.Fatal(err)
 		}
 		s, err := ss.KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &good}, {ID: servedID(2), Digest: &good}}}}, now)
@@ -313,7 +313,7 @@ func TestASecondStartOfASessionKeepsWhatTheFirstKept(t *testing.T) {
 		if _, err := ss.KeepStart("s2", []ServedFolder{{Path: top}}, now); !errors.Is(err, storefile.ErrCorrupt) {
 			t.Errorf("a start over a record not read: %v", err)
 		}
-		if err := ss.MarkStart("s2", now); !errors.Is(err, storefile.ErrCorrupt) {
+		if _, err := ss.MarkStart("s2", now); !errors.Is(err, storefile.ErrCorrupt) {
 			t.Errorf("a mark over a record not read: %v", err)
 		}
 		return nil
@@ -359,7 +359,7 @@ func TestAServedRecordLetGoReadsAsAStartKeptNothing(t *testing.T) {
 			return err
 		}
 		for i := range maxSessions + 50 {
-			if err := ss.MarkStart(fmt.Sprintf("s%d", i), t0.Add(time.Duration(i+1)*time.Second)); err != nil {
+			if _, err := ss.MarkStart(fmt.Sprintf("s%d", i), t0.Add(time.Duration(i+1)*time.Second)); err != nil {
 				return err
 			}
 		}
@@ -429,7 +429,7 @@ func TestAStartReadEveryFolderAWholeKeepLists(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	err := st.Update(func(tx *bolt.Tx) error {
 		ss := SessionServedOf(tx)
-		if err := ss.MarkStart("s1", now); err != nil {
+		if _, err := ss.MarkStart("s1", now); err != nil {
 			t.Fatal(err)
 		}
 		if s, _ := ss.Of("s1"); !s.StartRead("/x/.claude/skills") {
@@ -457,5 +457,61 @@ func TestAStartReadEveryFolderAWholeKeepLists(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A start of a session marked before (a resume, a /clear, a compaction)
+// writes nothing: MarkStart says so, and an Update whose fn answers
+// storefile.ErrNothingToWrite commits nothing, so syncs nothing. The mark
+// and what the first start kept stay.
+func TestAStartMarkedBeforeWritesNothing(t *testing.T) {
+	st := openNew(t)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	commit := func() (id int) {
+		st.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil })
+		return id
+	}
+	mark := func() (wrote bool) {
+		err := st.Update(func(tx *bolt.Tx) error {
+			var err error
+			if wrote, err = SessionServedOf(tx).MarkStart("s1", now); err == nil && !wrote {
+				return storefile.ErrNothingToWrite
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatalf("marking: %v", err)
+		}
+		return wrote
+	}
+	if !mark() {
+		t.Fatal("the first mark wrote nothing")
+	}
+	const top = "/h/.claude/skills"
+	d := snapshot.Hash{3}
+	if err := st.Update(func(tx *bolt.Tx) error {
+		_, err := SessionServedOf(tx).KeepStart("s1", []ServedFolder{{Path: top, Skills: []ServedSkill{{ID: servedID(1), Digest: &d}}}}, now)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before := commit()
+	if mark() {
+		t.Error("a mark over a marked record wrote")
+	}
+	if after := commit(); after != before {
+		t.Errorf("commit %d after a mark that wrote nothing, %d before", after, before)
+	}
+	st.View(func(tx *bolt.Tx) error {
+		s, err := SessionServedOf(tx).Of("s1")
+		if f, _ := s.Folder(top); err != nil || !s.Start || !s.Kept || len(f.Skills) != 1 {
+			t.Errorf("after the second mark: %+v %v", s, err)
+		}
+		return nil
+	})
+	// A fn that fails for real still fails: only the sentinel is nil.
+	boom := errors.New("boom")
+	if err := st.Update(func(*bolt.Tx) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("a failing fn: %v", err)
 	}
 }

@@ -125,7 +125,13 @@ func MarkStart(o baseline.Options, session string, now time.Time) error {
 	if session == "" {
 		return errors.New("served: a session start without a session")
 	}
-	return baseline.Update(o, func(tx *baseline.Tx) error { return tx.SessionServed().MarkStart(session, now) })
+	return baseline.Update(o, func(tx *baseline.Tx) error {
+		wrote, err := tx.SessionServed().MarkStart(session, now)
+		if err == nil && !wrote {
+			return baseline.ErrNothingToWrite // a start marked before syncs nothing
+		}
+		return err
+	})
 }
 
 // ReloadOf is a ConfigChange (source skills) of the file Path that was not

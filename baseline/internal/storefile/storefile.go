@@ -267,8 +267,16 @@ func (s *DB) View(fn func(*bolt.Tx) error) (err error) {
 func (s *DB) Update(fn func(*bolt.Tx) error) (err error) {
 	defer recoverCorrupt(&err)
 	defer guard()()
-	return s.db.Update(fn)
+	if err := s.db.Update(fn); !errors.Is(err, ErrNothingToWrite) {
+		return err
+	}
+	return nil
 }
+
+// ErrNothingToWrite, returned by an Update's fn, rolls its transaction
+// back: nothing is written nor synced, and Update returns nil. bbolt
+// syncs twice at every commit, even one that changed nothing.
+var ErrNothingToWrite = errors.New("storefile: nothing to write")
 
 func recoverCorrupt(err *error) {
 	if r := recover(); r != nil {
