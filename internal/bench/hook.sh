@@ -97,12 +97,19 @@ done
 printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la && git status"},"cwd":"%s"}' "$T/noproject" >"$T/bash.json"
 printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":"%s"}' "$T/noproject" >"$T/skill.json"
 # The session start as the client sends it: with a session id, so the
-# served copies it keeps for the gate are timed too (issue 31).
-printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$T/noproject" >"$T/start.json"
+# served copies it keeps for the gate are timed too (issue 31). A startup
+# is a new session, each round its own id (new_session). The same id again
+# is a resume, a /clear or a compaction: the session's copies are kept
+# already.
+new_session() {
+	printf '{"session_id":"bench-new-%s","hook_event_name":"SessionStart","source":"startup","cwd":"%s"}' "$1" "$T/noproject" >"$T/start.json"
+}
+new_session 0
+printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":"resume","cwd":"%s"}' "$T/noproject" >"$T/again.json"
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
-rows=(version bash skill skill-padded skill-padded-cold session-start)
+rows=(version bash skill skill-padded skill-padded-cold session-start session-again)
 # floor: the walking start's floor, untimed against a target. A program
 # that starts as skillwire does (every package it links) and looks once at
 # each entry of tree h, with the store open: no start on an unchanged tree
@@ -120,8 +127,9 @@ declare -A what=(
 	[skill-padded]="the same beside 200 x 64 KiB frontmatter (p)"
 	[skill-padded-cold]="the same, the padding new since the start (p, cold)"
 	[session-start]="session-start, walking, unchanged, 2,000 files (h)"
+	[session-again]="the same, the session started again (resume) (h)"
 )
-declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5)
+declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5 [session-again]=5)
 # spec_of LABEL sets tree (h, p or none), its stores' prefix state (the
 # tree's unless set), bin, stdin and argv of LABEL.
 spec_of() {
@@ -138,6 +146,7 @@ spec_of() {
 	skill-padded) tree=p stdin=$T/skill.json ;;
 	skill-padded-cold) tree=p state=pc stdin=$T/skill.json ;;
 	session-start) tree=h stdin=$T/start.json argv=("$b" hook session-start) ;;
+	session-again) tree=h stdin=$T/again.json argv=("$b" hook session-start) ;;
 	esac
 }
 # run_one LABEL [PREFIX...]: runs LABEL (under PREFIX, e.g. a counter) in
@@ -184,6 +193,7 @@ for l in "${labels[@]}"; do
 	cpu_sum[$l]=0
 done
 for ((r = 0; r < WARMUP + RUNS; r++)); do
+	new_session "$r" # outside the timing
 	for l in "${labels[@]}"; do
 		child_cpu_ms
 		c0=$cpu
@@ -207,6 +217,7 @@ done
 
 # Page faults and peak RSS of one run of each.
 declare -A faults rss
+new_session faults
 for l in "${labels[@]}"; do
 	faults[$l]=- rss[$l]=-
 	if [[ -x /usr/bin/time ]] && run_one "$l" /usr/bin/time -v -o "$T/time" >/dev/null 2>&1; then
@@ -248,6 +259,7 @@ head -n 8 "$T/inits" | awk '{printf "    %6.3f ms  %s\n", $1, $2}'
 if have strace; then
 	echo
 	echo "runtime hand-offs of the walking session start (strace -f -c, one run):"
+	new_session strace
 	run_one session-start strace -f -c -o "$T/strace" >/dev/null 2>&1 || true
 	awk '$NF ~ /^(nanosleep|futex|clone3?|sched_yield|epoll_pwait|newfstatat|statx|openat|getdents64|read)$/ && $4 ~ /^[0-9]+$/ {printf "    %-12s %6d\n", $NF, $4} $NF == "total" {printf "    %-12s %6d\n", "total", $4}' "$T/strace"
 fi
