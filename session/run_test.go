@@ -283,3 +283,24 @@ func TestRunAnswersAndSaysSoWhenTheFleetEventsCannotBeWritten(t *testing.T) {
 		t.Fatalf("stderr: %q", stderr.String())
 	}
 }
+
+// A start with a session marks it and keeps what its client serves: both
+// stand after it. A start of the same session again finds the mark (read
+// by its flag alone, writing nothing) and keeps what the first kept.
+func TestAStartMarksItsSessionAndKeepsWhatItServes(t *testing.T) {
+	s := newStart(t)
+	s.Session = "s1"
+	for i := range 2 {
+		if _, err := run(t, s, true); err != nil {
+			t.Fatalf("start %d: %v", i+1, err)
+		}
+		must(t, baseline.View(s.Store, func(tx *baseline.Tx) error {
+			sv, err := tx.SessionServed().Of("s1")
+			f, _ := sv.Folder(s.Roots[0].Path)
+			if err != nil || !sv.Start || !sv.Kept || len(f.Skills) != 1 {
+				t.Errorf("start %d: the session's record %+v, %v; want it marked, with skill a kept", i+1, sv, err)
+			}
+			return nil
+		}))
+	}
+}
