@@ -49,7 +49,7 @@ printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hell
 # same bytes exec 0.1 ms (hello) to 0.4 ms (skillwire) faster from a copy
 # than from the linker's output (the page cache's layout, we think). So
 # every row, hello's too, runs from a copy.
-for f in "$T/hello" "$sw" ${BASE:+"$T/base-bin"}; do
+for f in "$T/hello" "$sw" "$T/floor" ${BASE:+"$T/base-bin"}; do
 	cp "$f" "$f.installed" && mv "$f.installed" "$f" || die "installing $f failed"
 done
 
@@ -110,17 +110,21 @@ printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
 rows=(version bash skill skill-padded skill-padded-cold session-start session-again)
-# floor: the walking start's floor, untimed against a target. A program
-# that starts as skillwire does (every package it links) and looks once at
-# each entry of tree h, with the store open: no start on an unchanged tree
-# does less (internal/bench/floor).
-labels=(hello floor "${rows[@]}")
+# The floors, untimed against a target (internal/bench/floor): a program
+# that starts as skillwire does, every package it links initialized.
+# floor-inits does nothing more: no --version does less. floor looks once
+# at each entry of tree h, with the store open: no start on an unchanged
+# tree does less. floor-session also makes the two synced commits of a
+# start with a session, its mark and its keep: no startup does less.
+labels=(hello floor-inits floor floor-session "${rows[@]}")
 if [[ -n ${BASE:-} ]]; then
 	for r in "${rows[@]}"; do labels+=("$r@base-bin"); done
 fi
 declare -A what=(
 	[hello]="hello-world (static Go)"
+	[floor-inits]="floor of --version: skillwire's inits, nothing run"
 	[floor]="floor of the walking start: skillwire's inits, store, fstatat per entry (h)"
+	[floor-session]="the same, with a session's mark and keep (two synced commits)"
 	[version]="skillwire --version"
 	[bash]="pre-tool-use, Bash 'ls -la && git status'"
 	[skill]="pre-tool-use, Skill, reviewed (h)"
@@ -139,7 +143,9 @@ spec_of() {
 	tree='' state='' stdin=/dev/null argv=("$b" hook pre-tool-use)
 	case ${1%@*} in
 	hello) argv=("$T/hello") ;;
+	floor-inits) argv=("$T/floor" -inits) ;;
 	floor) argv=("$T/floor" -state "$T/h-state-skillwire" "$T/h/skills") ;;
+	floor-session) argv=("$T/floor" -state "$T/h-state-skillwire" -session "$T/h/skills") ;;
 	version) argv=("$b" --version) ;;
 	bash) tree=h stdin=$T/bash.json ;;
 	skill) tree=h stdin=$T/skill.json ;;

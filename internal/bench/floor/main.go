@@ -9,13 +9,27 @@
 //	floor -state DIR TREE...
 //
 // It prints the entries it looked at.
+//
+//	floor -inits
+//
+// only starts: every package is initialized, nothing runs. It is the
+// floor of `skillwire --version`.
+//
+//	floor -state DIR -session TREE...
+//
+// also makes the two synced commits a start with a session makes: its
+// mark before the look (served.MarkStart) and its keep after
+// (served.KeepStart, of nothing). Each run is a new session of its own.
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -41,6 +55,7 @@ import (
 	_ "github.com/skillwire/skillwire/claude/steer"
 	_ "github.com/skillwire/skillwire/events"
 	_ "github.com/skillwire/skillwire/gate"
+	"github.com/skillwire/skillwire/gate/served"
 	_ "github.com/skillwire/skillwire/internal/safefile"
 	_ "github.com/skillwire/skillwire/lockfile"
 	_ "github.com/skillwire/skillwire/monitor"
@@ -56,37 +71,74 @@ import (
 	_ "golang.org/x/sys/unix"
 )
 
-func main() {
-	state := flag.String("state", "", "skillwire's state directory: its store is opened read-only")
-	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: floor -state DIR TREE...")
-		flag.PrintDefaults()
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// newSession names the session of one run, a new one each time.
+var newSession = func() string { return fmt.Sprintf("floor-%d-%d", os.Getpid(), time.Now().UnixNano()) }
+
+// run is the floor of args. It returns the exit code: 2 for bad usage, 1
+// when a step fails.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("floor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	state := fs.String("state", "", "skillwire's state directory: its store is opened read-only")
+	inits := fs.Bool("inits", false, "only start: the floor of skillwire --version")
+	session := fs.Bool("session", false, "also mark and keep a new session, as a start with a session does: two synced commits")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: floor -inits | floor -state DIR [-session] TREE...")
+		fs.PrintDefaults()
 	}
-	flag.Parse()
-	if *state == "" || flag.NArg() == 0 {
-		flag.Usage()
-		os.Exit(2)
+	if fs.Parse(args) != nil {
+		return 2
 	}
+	if *inits {
+		if *state != "" || *session || fs.NArg() > 0 {
+			fs.Usage()
+			return 2
+		}
+		return 0
+	}
+	if *state == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	fail := func(what string, err error) int {
+		fmt.Fprintln(stderr, "floor:", what+":", err)
+		return 1
+	}
+	rw := baseline.Options{Dir: *state, LockTimeout: time.Second}
+	id := newSession()
+	if *session {
+		if err := served.MarkStart(rw, id, time.Now().UTC()); err != nil {
+			return fail("marking", err)
+		}
+	}
+	// Open during the look, as a start opens it to compare; closed before
+	// the keep, as a start's compare closes it.
 	st, err := baseline.Open(baseline.Options{Dir: *state, ReadOnly: true})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		os.Exit(1)
+		return fail("the store", err)
 	}
-	defer st.Close()
 	buf := make([]byte, 32<<10)
 	n := 0
-	for _, tree := range flag.Args() {
+	for _, tree := range fs.Args() {
 		fd, err := unix.Open(tree, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "floor:", err)
-			os.Exit(1)
+		if err == nil {
+			n, err = look(fd, buf, n)
 		}
-		if n, err = look(fd, buf, n); err != nil {
-			fmt.Fprintln(os.Stderr, "floor:", tree, err)
-			os.Exit(1)
+		if err != nil {
+			st.Close()
+			return fail(tree, err)
 		}
 	}
-	fmt.Println(n)
+	st.Close()
+	if *session {
+		if err := served.KeepStart(rw, id, nil, nil, time.Now().UTC()); err != nil {
+			return fail("keeping", err)
+		}
+	}
+	fmt.Fprintln(stdout, n)
+	return 0
 }
 
 // look lists the open directory fd and closes it. It fstatat's each entry and
