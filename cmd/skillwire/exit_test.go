@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/skillwire/skillwire/auditlog"
 	"github.com/skillwire/skillwire/baseline"
@@ -76,5 +80,43 @@ func TestServiceHelperFailuresAreExit1(t *testing.T) {
 		if err := managerFailure(tc.err); !errors.As(err, &e) || e.code != tc.want || e.msg == "" {
 			t.Errorf("%v: %v, want exit %d with a message", tc.err, err, tc.want)
 		}
+	}
+}
+
+// The root a run builds holds only the command it names (newRootFor).
+// What it prints and how it ends are the whole root's: for each command's
+// help, a bare --version, help, a flag first, a typo and an unknown flag.
+// The table of commands names each as cobra does.
+func TestTheRootBuiltForARunAnswersAsTheWholeRoot(t *testing.T) {
+	var s streams
+	for _, c := range commands {
+		if got := c.new(&s).Name(); got != c.name {
+			t.Errorf("commands names %q, the command is %q", c.name, got)
+		}
+	}
+	if n := len(newRoot(&s).Commands()); n != len(commands) {
+		t.Errorf("the whole root holds %d commands, the table %d", n, len(commands))
+	}
+	argvs := [][]string{{"--version"}, {"--help"}, {}, {"help", "hook"}, {"scna"}, {"-x"}, {"hook", "--bogus"},
+		{"status", "--help"}, {"--version", "--help"}}
+	for _, c := range commands {
+		argvs = append(argvs, []string{c.name, "--help"})
+	}
+	execute := func(root *cobra.Command, args []string) string {
+		var out, errw strings.Builder
+		root.SetOut(&out)
+		root.SetErr(&errw)
+		root.SetArgs(args)
+		err := root.ExecuteContext(context.Background())
+		return fmt.Sprintf("out %q err %q error %v", out.String(), errw.String(), err)
+	}
+	for _, args := range argvs {
+		var a, b streams
+		if got, want := execute(newRootFor(&a, args), args), execute(newRoot(&b), args); got != want {
+			t.Errorf("%q: the root built for it answered\n%s\nthe whole root\n%s", args, got, want)
+		}
+	}
+	if n := len(newRootFor(&s, []string{"hook", "pre-tool-use"}).Commands()); n != 1 {
+		t.Errorf("a hook's root holds %d commands, want 1", n)
 	}
 }

@@ -60,7 +60,7 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 }
 
 func runWith(args []string, s streams) int {
-	root := newRoot(&s)
+	root := newRootFor(&s, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	if err == nil {
@@ -83,6 +83,15 @@ func runWith(args []string, s streams) int {
 func defang(msg string) string { return anomaly.Defang(msg) }
 
 func newRoot(s *streams) *cobra.Command {
+	root := newBareRoot(s)
+	for _, c := range commands {
+		root.AddCommand(c.new(s))
+	}
+	return root
+}
+
+// newBareRoot is the root command with no command under it.
+func newBareRoot(s *streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "skillwire",
 		Short: "A tripwire for the skills, agents and commands Claude Code runs",
@@ -122,15 +131,43 @@ Exit codes: 0 ok, 1 internal error, 2 usage error or refused input,
 			return cmd.Help()
 		},
 	})
-	root.AddCommand(newDigestCmd(s), newScanCmd(s))
-	root.AddCommand(newLockCmd(s), newVerifyCmd(s))
-	root.AddCommand(newListCmd(s), newRecordCmd(s), newStatusCmd(s), newForgetCmd(s), newImportCmd(s))
-	root.AddCommand(newHistoryCmd(s), newDiffCmd(s), newRestoreCmd(s), newReviewCmd(s))
-	root.AddCommand(newHookCmd(s), newDaemonCmd(s), newClearCmd(s))
-	root.AddCommand(newServiceCmd(s), newGateCmd(s))
-	root.AddCommand(newAuditCmd(s), newCheckCmd(s), newTrustCmd(s))
-	root.AddCommand(newEventsCmd(s))
 	return root
+}
+
+// commands are skillwire's commands by name, in the order help lists them.
+var commands = []struct {
+	name string
+	new  func(*streams) *cobra.Command
+}{
+	{"digest", newDigestCmd}, {"scan", newScanCmd}, {"lock", newLockCmd}, {"verify", newVerifyCmd},
+	{"list", newListCmd}, {"record", newRecordCmd}, {"status", newStatusCmd}, {"forget", newForgetCmd}, {"import", newImportCmd},
+	{"history", newHistoryCmd}, {"diff", newDiffCmd}, {"restore", newRestoreCmd}, {"review", newReviewCmd},
+	{"hook", newHookCmd}, {"daemon", newDaemonCmd}, {"clear", newClearCmd},
+	{"service", newServiceCmd}, {"gate", newGateCmd},
+	{"audit", newAuditCmd}, {"check", newCheckCmd}, {"trust", newTrustCmd},
+	{"events", newEventsCmd},
+}
+
+// newRootFor is newRoot with only the command args name built: every hook
+// starts here, and building the twenty others cost each hook more than
+// parsing its arguments (issue 34). A bare --version builds none. Any
+// other run (help, a flag first, a typo wanting its suggestion) builds
+// them all, so what it prints is newRoot's.
+func newRootFor(s *streams, args []string) *cobra.Command {
+	if len(args) == 0 {
+		return newRoot(s)
+	}
+	if len(args) == 1 && args[0] == "--version" {
+		return newBareRoot(s)
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			root := newBareRoot(s)
+			root.AddCommand(c.new(s))
+			return root
+		}
+	}
+	return newRoot(s)
 }
 
 // writeJSON prints exactly one JSON object and a newline. The output is
