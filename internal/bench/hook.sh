@@ -58,21 +58,23 @@ unset SKILLWIRE_MAX_ENTRIES SKILLWIRE_MAX_BYTES
 export SKILLWIRE_MANAGED_DIR='' CLAUDE_PROJECT_DIR=$T/noproject
 # h: 100 skills of 20 files of 4 KiB. p: the same, beside 200 skills whose
 # SKILL.md holds 64 KiB of list-shaped frontmatter.
-mkdir -p "$T/h" "$T/p"
+# hd: h again, for the session start with the daemon watching it.
+mkdir -p "$T/h" "$T/p" "$T/hd"
 "$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/h/skills"
 "$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/p/skills"
+"$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/hd/skills"
 # Each tree's first session start accepts what it finds; the second must
 # be silent. A file younger than the racy window is asked, not trusted.
 # Each binary has its own stores.
 for b in "${bins[@]}"; do
-	for t in h p; do
+	for t in h p hd; do
 		CLAUDE_CONFIG_DIR=$T/$t SKILLWIRE_STATE_DIR=$T/$t-state-$b "$T/$b" hook session-start </dev/null >"$T/boot.out"
 		grep -q 'first run' "$T/boot.out" || die "$b, tree $t: the first session start said: $(head -c 300 "$T/boot.out")"
 	done
 done
 sleep 2.5
 for b in "${bins[@]}"; do
-	for t in h p; do
+	for t in h p hd; do
 		CLAUDE_CONFIG_DIR=$T/$t SKILLWIRE_STATE_DIR=$T/$t-state-$b "$T/$b" hook session-start </dev/null >"$T/boot.out"
 		[[ ! -s $T/boot.out ]] || die "$b, tree $t: the session start is not silent: $(head -c 300 "$T/boot.out")"
 	done
@@ -109,7 +111,7 @@ printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
-rows=(version bash skill skill-padded skill-padded-cold session-start session-again)
+rows=(version bash skill skill-padded skill-padded-cold session-start session-again session-daemon)
 # The floors, untimed against a target (internal/bench/floor): a program
 # that starts as skillwire does, every package it links initialized.
 # floor-inits does nothing more: no --version does less. floor looks once
@@ -132,8 +134,9 @@ declare -A what=(
 	[skill-padded-cold]="the same, the padding new since the start (p, cold)"
 	[session-start]="session-start, walking, unchanged, 2,000 files (h)"
 	[session-again]="the same, the session started again (resume) (h)"
+	[session-daemon]="the same startup, the daemon watching the tree (hd)"
 )
-declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5 [session-again]=5)
+declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5 [session-again]=5 [session-daemon]=2.5)
 # spec_of LABEL sets tree (h, p or none), its stores' prefix state (the
 # tree's unless set), bin, stdin and argv of LABEL.
 spec_of() {
@@ -153,6 +156,7 @@ spec_of() {
 	skill-padded-cold) tree=p state=pc stdin=$T/skill.json ;;
 	session-start) tree=h stdin=$T/start.json argv=("$b" hook session-start) ;;
 	session-again) tree=h stdin=$T/again.json argv=("$b" hook session-start) ;;
+	session-daemon) tree=hd stdin=$T/start.json argv=("$b" hook session-start) ;;
 	esac
 }
 # run_one LABEL [PREFIX...]: runs LABEL (under PREFIX, e.g. a counter) in
@@ -167,6 +171,22 @@ run_one() {
 		"$@" "${argv[@]}" <"$stdin"
 	fi
 }
+# The daemon of each binary watches hd, stopped on any exit. Its rows are
+# timed once it says it watches the whole tree.
+daemon_pids=()
+stop_daemons() { for p in "${daemon_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; }
+bench_exit_hooks+=(stop_daemons)
+for b in "${bins[@]}"; do
+	CLAUDE_CONFIG_DIR=$T/hd SKILLWIRE_STATE_DIR=$T/hd-state-$b "$T/$b" daemon 2>"$T/daemon-$b.err" &
+	daemon_pids+=($!)
+	for ((i = 0; i < 200; i++)); do
+		CLAUDE_CONFIG_DIR=$T/hd SKILLWIRE_STATE_DIR=$T/hd-state-$b "$T/$b" status --json 2>/dev/null | grep -q '"watching": *"whole"' && break
+		sleep 0.05
+	done
+	CLAUDE_CONFIG_DIR=$T/hd SKILLWIRE_STATE_DIR=$T/hd-state-$b "$T/$b" status --json 2>/dev/null | grep -q '"watching": *"whole"' ||
+		die "$b: the daemon never watched the whole tree: $(head -c 400 "$T/daemon-$b.err")"
+done
+
 # Every hook must answer nothing: the trees are unchanged and reviewed, so
 # anything printed means the row times something else. BASE's rows are
 # timed whatever they answer: the padded row was its miss.
