@@ -26,7 +26,7 @@ func TestConvertKeepsATornLineAsText(t *testing.T) {
 		t.Errorf("event record: name %q severity %v %q time %v", ev.EventName(), ev.Severity(), ev.SeverityText(), ev.Timestamp())
 	}
 	attrs := map[string]string{}
-	ev.WalkAttributes(func(kv attribute.KeyValue) bool { attrs[string(kv.Key)] = kv.Value.Emit(); return true })
+	ev.WalkAttributes(func(kv attribute.KeyValue) bool { attrs[string(kv.Key)] = kv.Value.String(); return true })
 	if attrs["session.id"] != "s1" || attrs["actor.session.uid"] != "s1" {
 		t.Errorf("attributes %v: no session.id s1", attrs)
 	}
