@@ -50,7 +50,7 @@ printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hell
 # than from the linker's output (the page cache's layout, we think). So
 # every row, hello's too, runs from a copy.
 for f in "$T/hello" "$sw" "$T/floor" ${BASE:+"$T/base-bin"}; do
-	cp "$f" "$f.installed" && mv "$f.installed" "$f" || die "installing $f failed"
+	{ cp "$f" "$f.installed" && mv "$f.installed" "$f"; } || die "installing $f failed"
 done
 
 note "generating trees"
