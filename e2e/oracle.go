@@ -190,8 +190,11 @@ func unescape(s string) string {
 }
 
 // fdPath is the path strace printed for a descriptor argument, 3</a/b> or
-// AT_FDCWD</a>. ok is false when it printed none.
+// AT_FDCWD</a>, or 3</a/b>(deleted) for a file unlinked while open: the
+// path it had is the one the client reached it by. ok is false when it
+// printed none.
 func fdPath(arg string) (string, bool) {
+	arg = strings.TrimSuffix(arg, "(deleted)")
 	i := strings.IndexByte(arg, '<')
 	if i < 0 || !strings.HasSuffix(arg, ">") {
 		return "", false

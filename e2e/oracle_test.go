@@ -26,6 +26,7 @@ const snippet = `100 execve("/c/claude", ["claude", "-p", "hi"], 0x7ffd /* 20 va
 100 openat(AT_FDCWD</w/proj>, "/w/proj/missing", O_RDONLY) = -1 ENOENT (No such file or directory)
 100 openat(AT_FDCWD</w/proj>, "/w/home/.claude/.claude.json.tmp.100.ab", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = 5</w/home/.claude/.claude.json.tmp.100.ab>
 100 newfstatat(5</w/home/.claude/.claude.json.tmp.100.ab>, "", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0
+100 statx(12</w/tmp/t/b.output>(deleted), "", AT_STATX_SYNC_AS_STAT|AT_EMPTY_PATH, STATX_ALL, {stx_mask=STATX_ALL, stx_mode=S_IFREG|0644, ...}) = 0
 100 readlinkat(AT_FDCWD</w/proj>, "we\"ird\n\76name", "x", 4095) = 1
 100 readlink("/w/proj/.claude/agents/a.md", 0x7f, 4095) = -1 EINVAL (Invalid argument)
 100 openat(AT_FDCWD, "rel", O_RDONLY) = 6</w/proj/rel>
@@ -52,6 +53,7 @@ func TestTheTraceParserKeepsTheClientsSuccessfulReads(t *testing.T) {
 		"execve /bin/sh /c/claude", // the client's child, before its exec
 		"openat /w/proj/x /bin/sh",
 		"newfstatat /w/home/.claude/.claude.json.tmp.100.ab /c/claude",
+		"statx /w/tmp/t/b.output /c/claude", // a descriptor on a file since unlinked
 		"readlinkat /w/proj/we\"ird\n>name /c/claude",
 		`openat ?a relative path against a directory strace did not name: AT_FDCWD "rel" /c/claude`,
 		"openat2 /w/proj/CLAUDE.md /c/claude",
