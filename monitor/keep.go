@@ -15,9 +15,16 @@ import (
 // appear. It keeps every candidate of a root observed for the first time.
 // One history.Keeper serves all the walks of one step.
 
-// walkConfig is the daemon's walk configuration, staging into k.
+// walkConfig is the daemon's walk configuration, staging into k. It
+// hashes every file and keeps every entry's identity (walker.Identities),
+// so a session start stamps the copies it serves from the cache with the
+// identity each hash is of. A stamp stated at the start instead would pair
+// a write the daemon has not yet walked with the digest from before it.
 func (d *daemon) walkConfig(k *history.Keeper) walker.Config {
 	cfg := d.cfg.Walk
+	if cfg.Reuse == nil {
+		cfg.Reuse, cfg.Idents = walker.Identities(), true
+	}
 	k.Attach(&cfg)
 	return cfg
 }

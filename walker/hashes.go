@@ -34,9 +34,9 @@ import (
 // and writable by no one else. It is bound to this boot, the kernel's
 // boot_id, since mount ids restart at boot. It is checksummed. When
 // anything fails it is rejected whole, never repaired. A rejected cache
-// costs one full hash of each file. Only the session start uses it. The
-// daemon, `scan --full` and `record` leave Config.Reuse nil and hash
-// everything.
+// costs one full hash of each file. Only the session start reuses. The
+// daemon hashes everything, and keeps identities (Identities). `scan
+// --full` and `record` leave Config.Reuse nil and hash everything.
 type Hashes struct {
 	path string
 	boot [16]byte
@@ -56,6 +56,8 @@ type Hashes struct {
 	mu      sync.Mutex
 	fresh   []hashRec // hashed by this walk, not racy
 	changed atomic.Bool
+	// only: Identities. Nothing is reused, recorded or saved.
+	only bool
 }
 
 // RacyWindow is the timestamp granularity a file's ctime must be older
@@ -127,6 +129,20 @@ func LoadHashes(path string) *Hashes {
 		return h
 	}
 	h.raw, h.n, h.gen, h.seen = raw, n, gen, make([]atomic.Bool, n)
+	return h
+}
+
+// Identities is a Reuse that reuses nothing: with Config.Idents, a walk
+// that hashes every file still keeps what it stated of each entry
+// (Candidate.Idents). The daemon walks so: the session start then stamps
+// the copies it serves from the daemon's cached observation, the identity
+// each hash is of, with no stat of its own. It costs the walk one statx
+// per file. It holds, per device, whether its filesystem keeps ctime, so
+// it serves one walk: a device number is another filesystem after a
+// remount.
+func Identities() *Hashes {
+	h := &Hashes{only: true}
+	_, h.ok = bootID()
 	return h
 }
 
@@ -238,6 +254,9 @@ func (r *hashRec) append(b []byte) []byte {
 // identity exactly. A record of the same file with another identity
 // means it changed. That makes the cache changed.
 func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
+	if h.only {
+		return snapshot.Hash{}, false
+	}
 	key := id.key()
 	i := sort.Search(h.n, func(i int) bool { return cmpKey(keyAt(h.raw, i), key) >= 0 })
 	if i == h.n || keyAt(h.raw, i) != key {
@@ -255,7 +274,7 @@ func (h *Hashes) lookup(id *hashRec) (snapshot.Hash, bool) {
 // record keeps a file hashed by a walk that started at start. It does not
 // when its ctime is within RacyWindow of start.
 func (h *Hashes) record(id *hashRec, hash snapshot.Hash, start time.Time) {
-	if time.Unix(id.ctime[0], id.ctime[1]).After(start.Add(-RacyWindow)) {
+	if h.only || time.Unix(id.ctime[0], id.ctime[1]).After(start.Add(-RacyWindow)) {
 		return
 	}
 	r := *id
@@ -271,7 +290,7 @@ func (h *Hashes) record(id *hashRec, hash snapshot.Hash, start time.Time) {
 // did not see for fewer than maxAge saves. It does not fsync. A cache lost
 // in a crash is rejected by its checksum and costs one hash of each file.
 func (h *Hashes) Save() error {
-	if h == nil || !h.ok || !h.changed.Load() {
+	if h == nil || !h.ok || h.only || !h.changed.Load() {
 		return nil
 	}
 	gen := h.gen + 1

@@ -319,3 +319,41 @@ func TestCacheRecordsOutOfOrderAreRejected(t *testing.T) {
 		}
 	}
 }
+
+// The daemon walks with Identities: it must hash every file at every
+// walk, as before (a reused hash would rest on a cache it never keeps),
+// yet keep every entry's identity for the session start's stamps.
+func TestIdentitiesReuseNothingAndKeepEveryIdentity(t *testing.T) {
+	pastRacyWindow(t) // a Reuse that recorded would record every file
+	reads := countReads(t)
+	dir := t.TempDir()
+	testtree.Make(t, dir, "s/a=alpha", "s/d/b=beta", "s/d/e/c=gamma")
+	plain := observe(t, dir, "s", DefaultConfig())
+	h := Identities()
+	for walk := range 2 {
+		cfg := DefaultConfig()
+		cfg.Reuse, cfg.Idents = h, true
+		before := reads.Load()
+		c := observe(t, dir, "s", cfg)
+		if n := reads.Load() - before; n != 3 {
+			t.Fatalf("walk %d with Identities read %d files, want all 3", walk, n)
+		}
+		if c.Digest != plain.Digest {
+			t.Fatalf("walk %d: digest %x, a plain walk's %x", walk, c.Digest, plain.Digest)
+		}
+		if len(c.Idents) != len(c.Manifest.Entries) {
+			t.Fatalf("walk %d kept %d identities of %d entries", walk, len(c.Idents), len(c.Manifest.Entries))
+		}
+		for i, e := range c.Manifest.Entries {
+			var st unix.Stat_t
+			testtree.Must(t, unix.Lstat(filepath.Join(dir, "s", string(e.Path)), &st))
+			id := c.Idents[i]
+			if !id.Known() || id.Ino != st.Ino || id.Dev != st.Dev || id.Ctime != [2]int64{st.Ctim.Sec, st.Ctim.Nsec} {
+				t.Errorf("walk %d: %q's identity %+v is not what lstat gives", walk, e.Path, id)
+			}
+		}
+	}
+	if h.Save() != nil || len(h.fresh) != 0 || h.n != 0 {
+		t.Fatalf("Identities kept %d hashes (%d loaded)", len(h.fresh), h.n)
+	}
+}

@@ -57,7 +57,8 @@ type Config struct {
 	KeepMaxBytes int64
 	// Reuse, when set, gives a file whose identity is unchanged since it
 	// was hashed the hash it had (see Hashes). It learns what this walk
-	// hashes. Only the session start sets it.
+	// hashes. Only the session start sets one that reuses; the daemon
+	// sets Identities, for Idents.
 	Reuse *Hashes
 	// Fronts, when set, gives a front file whose identity is unchanged since
 	// it was parsed what its NameSpec's Front made of it (FrontCache). It

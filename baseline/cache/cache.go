@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/skillwire/skillwire/anomaly"
@@ -159,10 +160,15 @@ func (t Cache) PutCandidate(root string, c *walker.Candidate) error {
 // length-prefixed and decoded strictly (decodeCached):
 //
 //	kind byte, uvarint(0 | len(canonical)+1) canonical,
-//	uvarint(count) (reason byte, uvarint(len) path)*, manifest.
+//	uvarint(count) (reason byte, uvarint(len) path)*,
+//	uvarint(0 | len(entries)) identity*, manifest,
 //
-// The canonical form and the frontmatter's reasons travel with the manifest.
-// Without them a cached candidate has no facts to tell.
+// an identity uvarint dev, ino, mode, varint size, then mtime and ctime as
+// varint seconds, uvarint nanoseconds. The canonical form and the
+// frontmatter's reasons travel with the manifest. Without them a cached
+// candidate has no facts to tell. The identities, the daemon's walk kept
+// (walker.Identities), stamp the copies a session start serves from the
+// cache (served.StampWalked) with no stat of its own.
 func encodeCached(c *walker.Candidate) ([]byte, error) {
 	if len(c.Canonical) > MaxCanonical {
 		return nil, fmt.Errorf("%w: canonical form of %d bytes", storefile.ErrCorrupt, len(c.Canonical))
@@ -183,8 +189,25 @@ func encodeCached(c *walker.Candidate) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(len(f.Path)))
 		b = append(b, f.Path...)
 	}
+	if len(c.Idents) != 0 && len(c.Idents) != len(c.Manifest.Entries) {
+		return nil, fmt.Errorf("%w: %d identities of %d entries", storefile.ErrCorrupt, len(c.Idents), len(c.Manifest.Entries))
+	}
+	b = binary.AppendUvarint(b, uint64(len(c.Idents)))
+	for _, id := range c.Idents {
+		b = binary.AppendUvarint(b, id.Dev)
+		b = binary.AppendUvarint(b, id.Ino)
+		b = binary.AppendUvarint(b, uint64(id.Mode))
+		b = binary.AppendVarint(b, id.Size)
+		for _, t := range [][2]int64{id.Mtime, id.Ctime} {
+			b = binary.AppendVarint(b, t[0])
+			b = binary.AppendUvarint(b, uint64(t[1]))
+		}
+	}
 	return c.Manifest.AppendEncoding(b)
 }
+
+// minIdent is the fewest bytes an encoded identity takes: eight varints.
+const minIdent = 8
 
 // decodeCached is the left inverse of encodeCached. It rejects every byte
 // string encodeCached cannot produce.
@@ -235,6 +258,45 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 		}
 		c.Front = append(c.Front, snapshot.Found{Reason: r, Path: bytes.Clone(p)})
 	}
+	count, k = binary.Uvarint(rest)
+	if k <= 0 || count > uint64(len(rest)-k)/minIdent {
+		return bad("identity count")
+	}
+	rest = rest[k:]
+	if count > 0 {
+		c.Idents = make([]walker.Ident, count)
+	}
+	for i := range c.Idents {
+		id := &c.Idents[i]
+		var mode, mns, cns uint64
+		for _, u := range []*uint64{&id.Dev, &id.Ino, &mode} {
+			if *u, k = binary.Uvarint(rest); k <= 0 {
+				return bad("identity")
+			}
+			rest = rest[k:]
+		}
+		if id.Size, k = binary.Varint(rest); k <= 0 {
+			return bad("identity size")
+		}
+		rest = rest[k:]
+		for _, t := range []struct {
+			sec *int64
+			ns  *uint64
+		}{{&id.Mtime[0], &mns}, {&id.Ctime[0], &cns}} {
+			if *t.sec, k = binary.Varint(rest); k <= 0 {
+				return bad("identity time")
+			}
+			rest = rest[k:]
+			if *t.ns, k = binary.Uvarint(rest); k <= 0 || *t.ns >= 1e9 {
+				return bad("identity time")
+			}
+			rest = rest[k:]
+		}
+		if mode > math.MaxUint32 {
+			return bad("identity mode")
+		}
+		id.Mode, id.Mtime[1], id.Ctime[1] = uint32(mode), int64(mns), int64(cns)
+	}
 	m, err := snapshot.Decode(rest)
 	if err != nil {
 		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", storefile.ErrCorrupt, err)
@@ -243,6 +305,9 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 		return walker.Candidate{}, fmt.Errorf("%w: cached manifest: %w", storefile.ErrCorrupt, err)
 	}
 	c.Manifest = m
+	if c.Idents != nil && len(c.Idents) != len(m.Entries) {
+		return bad("identities")
+	}
 	// Uvarints have more than one spelling: only encodeCached's is kept.
 	if re, err := encodeCached(&c); err != nil || !bytes.Equal(re, v) {
 		return bad("not canonical")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -141,9 +142,60 @@ func TestACachedCandidateDecodesOnlyAsEncoded(t *testing.T) {
 	}
 }
 
+// The daemon's walk keeps each entry's identity; the session start stamps
+// the copies it serves from them. They come back exactly, a zero one (an
+// entry not stated) too, and only as many as the entries.
+func TestTheCacheKeepsEachEntrysIdentity(t *testing.T) {
+	c := cacheCandidate(nil, nil)
+	c.Manifest.Entries = append(c.Manifest.Entries, snapshot.Entry{Path: []byte("f"), Kind: snapshot.File, Mode: 0o644}, snapshot.Entry{Path: []byte("l"), Kind: snapshot.Symlink, Target: []byte("f")})
+	c.Digest, _ = c.Manifest.Digest()
+	c.Idents = []walker.Ident{
+		{Dev: 1 << 40, Ino: 7, Mode: 0o40755, Size: 4096, Mtime: [2]int64{-5, 999_999_999}, Ctime: [2]int64{1_700_000_000, 1}},
+		{Dev: 2, Ino: 1 << 62, Mode: 0o100644, Size: 3, Mtime: [2]int64{0, 0}, Ctime: [2]int64{1, 2}},
+		{}, // a link: not stated
+	}
+	got := cachedOne(t, c)
+	if got == nil || len(got.Candidates) != 1 || !slices.Equal(got.Candidates[0].Idents, c.Idents) {
+		t.Fatalf("identities came back as %+v, want %+v", got, c.Idents)
+	}
+	c.Idents = nil
+	if got := cachedOne(t, c); got == nil || got.Candidates[0].Idents != nil {
+		t.Fatalf("a candidate cached without identities came back with %+v", got)
+	}
+	c.Idents = make([]walker.Ident, 2)
+	if _, err := encodeCached(&c); !errors.Is(err, storefile.ErrCorrupt) {
+		t.Fatalf("2 identities of 3 entries encoded: %v", err)
+	}
+
+	one := cacheCandidate(nil, nil)
+	one.Idents = []walker.Ident{{Dev: 1, Ino: 2, Mode: 0o40755, Size: 3, Mtime: [2]int64{4, 5}, Ctime: [2]int64{6, 7}}}
+	good, err := encodeCached(&one)
+	must(t, err)
+	id := []byte{1, 1, 2, 0xed, 0x83, 0x01, 6, 8, 5, 12, 7} // count, then the identity
+	if !bytes.Contains(good, id) {
+		t.Fatalf("%x holds no identity %x", good, id)
+	}
+	for name, v := range map[string][]byte{
+		"more identities than entries": bytes.Replace(good, id, append([]byte{2}, id[1:]...), 1),
+		"identity count past the end":  bytes.Replace(good, id, append([]byte{0x7f}, id[1:]...), 1),
+		"nanoseconds past a second":    bytes.Replace(good, id, append(bytes.Clone(id[:len(id)-1]), 0x80, 0x94, 0xeb, 0xdc, 0x03), 1),
+		"mode past 32 bits":            bytes.Replace(good, id, append(append([]byte{1, 1, 2}, 0x80, 0x80, 0x80, 0x80, 0x10), id[6:]...), 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := decodeCached([]byte("p"), v, walker.RootSpec{}); !errors.Is(err, storefile.ErrCorrupt) {
+				t.Errorf("decoded %x: %v", v, err)
+			}
+		})
+	}
+}
+
 func FuzzDecodeCached(f *testing.F) {
 	good, _ := encodeCached(&walker.Candidate{Manifest: cacheCandidate(nil, nil).Manifest, Canonical: []byte("{}"),
 		Front: []snapshot.Found{{Reason: anomaly.Alias, Path: []byte("a")}}})
+	f.Add(good)
+	withIdent := cacheCandidate(nil, nil)
+	withIdent.Idents = []walker.Ident{{Dev: 1, Ino: 2, Mode: 0o40755, Size: 3, Mtime: [2]int64{-4, 5}, Ctime: [2]int64{6, 7}}}
+	good, _ = encodeCached(&withIdent)
 	f.Add(good)
 	f.Fuzz(func(t *testing.T, v []byte) {
 		c, err := decodeCached([]byte("p"), v, walker.RootSpec{})

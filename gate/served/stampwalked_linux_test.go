@@ -122,3 +122,38 @@ func TestALinkedCandidateIsNotStampedFromItsWalk(t *testing.T) {
 		t.Error("a linked candidate was stamped from its walk")
 	}
 }
+
+// With the daemon, a session start serves its copies from the daemon's
+// cached walk. Stated at the start, a stamp would pair a write the daemon
+// has not walked yet (it waits out its debounce) with the digest from
+// before it: the use would find the disk as stamped and judge bytes the
+// client never read. Stamped from the daemon's walk (walker.Identities),
+// the write sets the stamp and the disk apart.
+func TestACopyServedFromTheDaemonsWalkIsStampedAsThatWalkRead(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "skills")
+	p := filepath.Join(root, "a", "SKILL.md")
+	write(t, p, "---\nname: a\n---\nreviewed\n")
+	cfg := walker.DefaultConfig()
+	cfg.Reuse, cfg.Idents = walker.Identities(), true // the daemon's (monitor.walkConfig)
+	rs := walker.Scan(context.Background(), []walker.RootSpec{{Path: root}}, cfg)
+	if len(rs) != 1 || len(rs[0].Candidates) != 1 {
+		t.Fatalf("walk: %+v", rs)
+	}
+	c := &rs[0].Candidates[0]
+	now := time.Now()
+	if got, _, ok := StampWalked(c, now); !ok {
+		t.Fatal("the daemon's walk kept no identities to stamp from")
+	} else if disk, _, _ := Stamp(root, c.Name, &c.Manifest, now); got != disk {
+		t.Fatal("nothing written, yet the walk's stamp is not the disk's")
+	}
+
+	write(t, p, "---\nname: a\n---\nrun curl | sh\n") // after the walk, before the start
+	sk, ok := stamped(root, c, now)
+	if !ok || sk.Unstamped {
+		t.Fatalf("the served copy was not stamped (ok %v)", ok)
+	}
+	if disk, _, _ := Stamp(root, c.Name, &c.Manifest, now); sk.Stamp == disk {
+		t.Error("the copy served from the walk before a write is stamped as the disk after it")
+	}
+}
