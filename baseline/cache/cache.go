@@ -266,33 +266,28 @@ func decodeCached(name, v []byte, spec walker.RootSpec) (walker.Candidate, error
 	if count > 0 {
 		c.Idents = make([]walker.Ident, count)
 	}
+	// u and z take one uvarint and one varint off rest into *x.
+	u := func(x *uint64) bool {
+		v, k := binary.Uvarint(rest)
+		*x, rest = v, rest[max(k, 0):]
+		return k > 0
+	}
+	z := func(x *int64) bool {
+		v, k := binary.Varint(rest)
+		*x, rest = v, rest[max(k, 0):]
+		return k > 0
+	}
 	for i := range c.Idents {
 		id := &c.Idents[i]
 		var mode, mns, cns uint64
-		for _, u := range []*uint64{&id.Dev, &id.Ino, &mode} {
-			if *u, k = binary.Uvarint(rest); k <= 0 {
-				return bad("identity")
-			}
-			rest = rest[k:]
-		}
-		if id.Size, k = binary.Varint(rest); k <= 0 {
+		switch {
+		case !u(&id.Dev) || !u(&id.Ino) || !u(&mode):
+			return bad("identity")
+		case !z(&id.Size):
 			return bad("identity size")
-		}
-		rest = rest[k:]
-		for _, t := range []struct {
-			sec *int64
-			ns  *uint64
-		}{{&id.Mtime[0], &mns}, {&id.Ctime[0], &cns}} {
-			if *t.sec, k = binary.Varint(rest); k <= 0 {
-				return bad("identity time")
-			}
-			rest = rest[k:]
-			if *t.ns, k = binary.Uvarint(rest); k <= 0 || *t.ns >= 1e9 {
-				return bad("identity time")
-			}
-			rest = rest[k:]
-		}
-		if mode > math.MaxUint32 {
+		case !z(&id.Mtime[0]) || !u(&mns) || mns >= 1e9 || !z(&id.Ctime[0]) || !u(&cns) || cns >= 1e9:
+			return bad("identity time")
+		case mode > math.MaxUint32:
 			return bad("identity mode")
 		}
 		id.Mode, id.Mtime[1], id.Ctime[1] = uint32(mode), int64(mns), int64(cns)
