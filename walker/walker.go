@@ -298,6 +298,10 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 			s.nested(&out[i], i, fd, names, nil, spec.Depth, &jobs, &fds)
 			continue
 		}
+		// One allocation each, of the most the listing can give: a root of
+		// hundreds of candidates grew these by doublings (issue 34).
+		out[i].Candidates = make([]Candidate, 0, len(names))
+		jobs = slices.Grow(jobs, len(names))
 		for _, d := range names {
 			if kind, ok := s.selectCandidate(fd, d, spec.Files || spec.Names != nil); ok {
 				out[i].Candidates = append(out[i].Candidates, Candidate{Name: d.name.bytes(), Kind: kind, Fixed: spec.named(d.name.bytes()), InnerLinks: spec.InnerLinks})

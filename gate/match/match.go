@@ -42,9 +42,14 @@ func Discover(roots []claude.Root, cfg walker.Config) ([]Located, []Blind) {
 			specs, kept = append(specs, r.Spec()), append(kept, r)
 		}
 	}
-	var out []Located
 	var blind []Blind
-	for i, w := range walker.Discover(specs, cfg) {
+	walked := walker.Discover(specs, cfg)
+	n := 0
+	for _, w := range walked {
+		n += len(w.Candidates)
+	}
+	out := make([]Located, 0, n) // one allocation: a Located is large
+	for i, w := range walked {
 		r := kept[i]
 		if len(w.Anomalies) > 0 {
 			blind = append(blind, Blind{Root: r, Reason: w.Anomalies[0]})
