@@ -212,3 +212,31 @@ func TestFrontsByReadsNothingPastItsDeadline(t *testing.T) {
 		t.Errorf("FrontsIf answered fewer than its names")
 	}
 }
+
+// One FrontsBy makes each spec's tag once, yet a name under another spec
+// is looked up under that spec's tag: a front file parsed under one Front
+// is never another's.
+func TestFrontsByLooksUpEachNameUnderItsOwnSpecsTag(t *testing.T) {
+	pastRacyWindow(t)
+	dir, state := t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, "skills/a/SKILL.md=alpha", "skills/b/SKILL.md=beta", "skills/c/SKILL.md=gamma")
+	var parses atomic.Int64
+	front := func(tag string) *NameSpec {
+		return &NameSpec{Front: func(_, d []byte) ([]byte, []anomaly.Reason) {
+			parses.Add(1)
+			return append([]byte(tag+" form of "), d...), nil
+		}, FrontFile: "SKILL.md", FrontTag: tag}
+	}
+	fronting(t, state, dir, "t", &parses) // a, b and c parsed under t
+	parses.Store(0)
+	named := func(n, tag string) NameSpec { s := *front(tag); s.Name = n; return s }
+	spec := RootSpec{Path: filepath.Join(dir, "skills"), Names: []NameSpec{named("a", "t"), named("b", "u"), named("c", "t")}}
+	names := [][]byte{[]byte("a"), []byte("b"), []byte("c")}
+	got, _ := FrontsBy(spec, names, nil, LoadFrontCache(filepath.Join(state, "fronts")), time.Time{})
+	if parses.Load() != 1 || string(got[1].Canonical) != "u form of beta" {
+		t.Errorf("b under u: %d parsed, %q; want it parsed under u alone", parses.Load(), got[1].Canonical)
+	}
+	if string(got[0].Canonical) != "form of alpha" || string(got[2].Canonical) != "form of gamma" {
+		t.Errorf("a and c under t: %q %q; want the forms kept under t", got[0].Canonical, got[2].Canonical)
+	}
+}

@@ -64,11 +64,12 @@ func FrontsBy(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 		root.Dev = 0
 	}
 	var buf []byte // reused for the files not parsed
+	var tags frontTags
 	for i, n := range names {
 		if i > 0 && !deadline.IsZero() && !time.Now().Before(deadline) {
 			return out, i
 		}
-		if f, ok := frontAt(rootfd, uint64(root.Dev), spec.nameSpec(n), n, cache); ok {
+		if f, ok := frontAt(rootfd, uint64(root.Dev), spec.nameSpec(n), n, cache, &tags); ok {
 			out[i] = f
 			continue
 		}
@@ -86,8 +87,9 @@ func FrontsBy(spec RootSpec, names [][]byte, parse func(i int, data []byte) bool
 // file (ENOENT: the candidate is gone, or a directory without one, or a
 // link to nothing, as frontOf finds them), or a file a walk parsed,
 // unchanged (FrontCache). The candidate is reached through a link as a
-// walk reaches it. Else frontOf reads it.
-func frontAt(rootfd int, dev uint64, ns *NameSpec, name []byte, cache *FrontCache) (Front, bool) {
+// walk reaches it. Else frontOf reads it. tags are the cache's tags of
+// the specs asked so far.
+func frontAt(rootfd int, dev uint64, ns *NameSpec, name []byte, cache *FrontCache, tags *frontTags) (Front, bool) {
 	if ns == nil || ns.Front == nil || ns.FrontFile == "" || strings.Contains(ns.FrontFile, "/") || dev == 0 ||
 		len(name) == 0 || string(name) == "." || string(name) == ".." || bytes.IndexByte(name, '/') >= 0 || bytes.IndexByte(name, 0) >= 0 {
 		return Front{}, false
@@ -99,7 +101,7 @@ func frontAt(rootfd int, dev uint64, ns *NameSpec, name []byte, cache *FrontCach
 	case err != nil:
 		return Front{}, false
 	}
-	return cache.front(rootfd, dev, &id, ns)
+	return cache.front(rootfd, dev, &id, ns, tags)
 }
 
 func frontOf(rootfd int, ns *NameSpec, name []byte, parse func([]byte) bool, buf *[]byte) Front {
