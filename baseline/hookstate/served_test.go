@@ -515,3 +515,31 @@ func TestAStartMarkedBeforeWritesNothing(t *testing.T) {
 		t.Errorf("a failing fn: %v", err)
 	}
 }
+
+// recordAt reads a record that starts with its "at" without a decoder.
+// Whatever the bytes, it answers as the decoder does.
+func FuzzRecordAtAnswersAsTheDecoder(f *testing.F) {
+	for _, s := range []string{
+		`{"at":"2026-12-01T00:00:00Z","folders":[{"path":"/x"}]}`,
+		`{"at":"2026-12-01T00:00:00.123456789+01:00"}`,
+		`{"at":"2026-12-01T00:00:00\u005a"}`,
+		`{"at":"2026-12-01T00:00:00Z"`,
+		`{"at":"2026-12-01T00:00:00Z" x`,
+		`{"at":"2026-13-01T00:00:00Z"}`,
+		`{"at":"not a time"}`,
+		`{"at":""}`,
+		`{"at":"`,
+		`{"at":"2026-12-01T00:00:00Z\n"}`,
+		`{"at": "2026-12-01T00:00:00Z"}`,
+		`{"folders":[],"at":"2026-12-01T00:00:00Z"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		at, ok := recordAt(v)
+		dat, dok := decodedAt(v)
+		if ok != dok || ok && !at.Equal(dat) || ok && at.Location().String() != dat.Location().String() {
+			t.Errorf("recordAt(%q) = %v %v; the decoder reads %v %v", v, at, ok, dat, dok)
+		}
+	})
+}
