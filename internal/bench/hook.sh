@@ -32,6 +32,18 @@ build skillwire cmd/skillwire
 build gentree internal/bench/gentree
 build floor internal/bench/floor
 sw=$T/skillwire
+# The floor of --version in skillwire's own binary: the same build, its
+# main.go replaced (go build -overlay) by one that exits as main starts.
+# Every package is linked and initialized as in skillwire. run stays
+# reachable (os.Args is never empty, but the compiler cannot know), so
+# the binary is skillwire's size. internal/bench/floor -inits links the
+# packages, but the linker drops what nothing calls: 40% of the size.
+mkdir -p "$T/exit-src"
+printf '%s\n' 'package main' '' 'import "os"' '' 'func main() {' '	if len(os.Args) > 0 {' '		os.Exit(0)' '	}' \
+	'	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))' '}' >"$T/exit-src/main.go"
+printf '{"Replace":{"%s":"%s"}}\n' "$repo/cmd/skillwire/main.go" "$T/exit-src/main.go" >"$T/exit-src/overlay.json"
+CGO_ENABLED=0 go build -overlay "$T/exit-src/overlay.json" -o "$T/skillwire-exit" ./cmd/skillwire || die "building skillwire exiting at main failed"
+[[ $(stat -c %s "$T/skillwire-exit") -gt $(($(stat -c %s "$sw") * 9 / 10)) ]] || die "skillwire exiting at main is not skillwire's size: the linker dropped run"
 bins=(skillwire)
 if [[ -n ${BASE:-} ]]; then
 	note "building skillwire at $(git log -1 --format=%h "$BASE") (BASE)"
@@ -49,7 +61,7 @@ printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hell
 # same bytes exec 0.1 ms (hello) to 0.4 ms (skillwire) faster from a copy
 # than from the linker's output (the page cache's layout, we think). So
 # every row, hello's too, runs from a copy.
-for f in "$T/hello" "$sw" "$T/floor" ${BASE:+"$T/base-bin"}; do
+for f in "$T/hello" "$sw" "$T/skillwire-exit" "$T/floor" ${BASE:+"$T/base-bin"}; do
 	{ cp "$f" "$f.installed" && mv "$f.installed" "$f"; } || die "installing $f failed"
 done
 
@@ -118,13 +130,14 @@ rows=(version bash skill skill-padded skill-padded-cold session-start session-ag
 # at each entry of tree h, with the store open: no start on an unchanged
 # tree does less. floor-session also makes the two synced commits of a
 # start with a session, its mark and its keep: no startup does less.
-labels=(hello floor-inits floor floor-session "${rows[@]}")
+labels=(hello floor-inits floor-main floor floor-session "${rows[@]}")
 if [[ -n ${BASE:-} ]]; then
 	for r in "${rows[@]}"; do labels+=("$r@base-bin"); done
 fi
 declare -A what=(
 	[hello]="hello-world (static Go)"
 	[floor-inits]="floor of --version: skillwire's inits, nothing run"
+	[floor-main]="the same in skillwire's binary: it exits as main starts"
 	[floor]="floor of the walking start: skillwire's inits, store, fstatat per entry (h)"
 	[floor-session]="the same, with a session's mark and keep (two synced commits)"
 	[version]="skillwire --version"
@@ -147,6 +160,7 @@ spec_of() {
 	case ${1%@*} in
 	hello) argv=("$T/hello") ;;
 	floor-inits) argv=("$T/floor" -inits) ;;
+	floor-main) argv=("$T/skillwire-exit") ;;
 	floor) argv=("$T/floor" -state "$T/h-state-skillwire" "$T/h/skills") ;;
 	floor-session) argv=("$T/floor" -state "$T/h-state-skillwire" -session "$T/h/skills") ;;
 	version) argv=("$b" --version) ;;
