@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,9 +40,9 @@ type FrontCache struct {
 	build   [32]byte
 	ok      bool // the boot and the executable are known
 	gen     uint32
-	loaded  map[frontKey]frontRec
+	loaded  []frontRec // sorted by key, each key once (cmpFrontKey)
 	mu      sync.Mutex
-	seen    map[frontKey]bool
+	seen    []bool // of loaded: used by this process
 	fresh   []frontRec
 	changed atomic.Bool
 	classes sync.Map // uint64 -> bool, as Hashes.classes
@@ -89,7 +91,7 @@ func LoadFrontCache(path string) *FrontCache {
 	if path == "" {
 		return nil // no cache: every front file is parsed
 	}
-	return &FrontCache{path: path, seen: map[frontKey]bool{}}
+	return &FrontCache{path: path}
 }
 
 // usable reads the cache once, and reports whether it is of this boot and
@@ -130,22 +132,31 @@ func (f *FrontCache) read() error {
 	if n > maxFrontRecs {
 		return errFrontCache
 	}
-	f.loaded = make(map[frontKey]frontRec, n)
+	// Save writes the records sorted, so a lookup is a binary search, and
+	// a key twice or out of order is not a file Save wrote. A map of them
+	// was most of a gate hook's load (issue 34).
+	f.loaded = make([]frontRec, 0, n)
 	p := body[head:]
 	for range n {
 		r, rest, ok := decodeFront(p)
-		if !ok {
+		if !ok || len(f.loaded) > 0 && cmpFrontKey(f.loaded[len(f.loaded)-1].key, r.key) >= 0 {
 			return errFrontCache
 		}
-		if _, twice := f.loaded[r.key]; twice {
-			return errFrontCache
-		}
-		f.loaded[r.key], p = r, rest
+		f.loaded, p = append(f.loaded, r), rest
 	}
 	if len(p) != 0 {
 		return errFrontCache
 	}
+	f.seen = make([]bool, len(f.loaded))
 	return nil
+}
+
+// cmpFrontKey orders the keys of the records as Save writes them.
+func cmpFrontKey(a, b frontKey) int {
+	if c := cmpKey([3]uint64{a.mnt, a.dev, a.ino}, [3]uint64{b.mnt, b.dev, b.ino}); c != 0 {
+		return c
+	}
+	return bytes.Compare(a.tag[:], b.tag[:])
 }
 
 // frontFixed is the encoded size of a record before its reasons and form.
@@ -255,12 +266,12 @@ func (f *FrontCache) get(id *hashRec, tag [16]byte) (frontRec, bool) {
 	k := frontKey{mnt: id.mnt, dev: id.dev, ino: id.ino, tag: tag}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	r, ok := f.loaded[k]
-	if !ok || !r.same(id) {
+	i, ok := slices.BinarySearchFunc(f.loaded, k, func(r frontRec, k frontKey) int { return cmpFrontKey(r.key, k) })
+	if !ok || !f.loaded[i].same(id) {
 		return frontRec{}, false
 	}
-	f.seen[k] = true
-	return r, true
+	f.seen[i] = true
+	return f.loaded[i], true
 }
 
 // front is the Front of the front file of ns that id describes, found
@@ -313,28 +324,25 @@ func (f *FrontCache) Save() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	recs := map[frontKey]frontRec{}
-	for k, r := range f.loaded {
-		if f.seen[k] {
+	for i, r := range f.loaded {
+		if f.seen[i] {
 			r.gen = gen
 		} else if gen-r.gen >= maxAge {
 			continue
 		}
-		recs[k] = r
+		recs[r.key] = r
 	}
 	for _, r := range f.fresh {
 		r.gen = gen
 		recs[r.key] = r
 	}
+	sorted := slices.SortedFunc(maps.Values(recs), func(a, b frontRec) int { return cmpFrontKey(a.key, b.key) })
+	sorted = sorted[:min(len(sorted), maxFrontRecs)]
 	b := append([]byte(frontsMagic), f.build[:]...)
 	b = binary.LittleEndian.AppendUint32(b, gen)
-	b = binary.LittleEndian.AppendUint32(b, uint32(min(len(recs), maxFrontRecs)))
-	n := 0
-	for _, r := range recs {
-		if n == maxFrontRecs {
-			break
-		}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sorted)))
+	for _, r := range sorted {
 		b = r.append(b)
-		n++
 	}
 	if len(b)+32 > maxFronts {
 		return nil // never written past what a load reads
@@ -344,8 +352,8 @@ func (f *FrontCache) Save() error {
 		return err
 	}
 	// Saved: a second Save writes only what was parsed since.
-	f.loaded, f.fresh, f.gen = recs, nil, gen
-	f.seen = map[frontKey]bool{}
+	f.loaded, f.fresh, f.gen = sorted, nil, gen
+	f.seen = make([]bool, len(sorted))
 	f.changed.Store(false)
 	return nil
 }

@@ -3,6 +3,7 @@ package walker
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillwire/skillwire/anomaly"
 	"github.com/skillwire/skillwire/internal/testtree"
+	"github.com/zeebo/blake3"
 )
 
 // fronting walks dir/skills with the caches of state and a spec whose
@@ -100,6 +102,10 @@ func TestAFrontCacheOfAnotherBuildOrCorruptIsNotTaken(t *testing.T) {
 		"cut short":      good[:len(good)-7],
 		"garbage":        bytes.Repeat([]byte{0xff}, 4096),
 		"empty":          nil,
+		// Sealed as Save seals, but not in the order Save writes: a
+		// lookup is a binary search.
+		"out of order":   resealFronts(t, good, func(recs [][]byte) [][]byte { return [][]byte{recs[1], recs[0]} }),
+		"a record twice": resealFronts(t, good, func(recs [][]byte) [][]byte { return [][]byte{recs[0], recs[0], recs[1]} }),
 	} {
 		testtree.Must(t, os.WriteFile(p, bad, 0o600))
 		fronting(t, state, dir, "t", &parses)
@@ -239,4 +245,31 @@ func TestFrontsByLooksUpEachNameUnderItsOwnSpecsTag(t *testing.T) {
 	if string(got[0].Canonical) != "form of alpha" || string(got[2].Canonical) != "form of gamma" {
 		t.Errorf("a and c under t: %q %q; want the forms kept under t", got[0].Canonical, got[2].Canonical)
 	}
+}
+
+// resealFronts is the cache file good with its records rearranged by
+// change, counted and checksummed as Save writes them.
+func resealFronts(t *testing.T, good []byte, change func([][]byte) [][]byte) []byte {
+	t.Helper()
+	head := len(frontsMagic) + 32 + 8
+	p := good[head : len(good)-32]
+	var recs [][]byte
+	for len(p) > 0 {
+		_, rest, ok := decodeFront(p)
+		if !ok {
+			t.Fatal("the cache Save wrote does not decode")
+		}
+		recs, p = append(recs, p[:len(p)-len(rest)]), rest
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	recs = change(recs)
+	b := append([]byte{}, good[:head-4]...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(recs)))
+	for _, r := range recs {
+		b = append(b, r...)
+	}
+	sum := blake3.Sum256(b)
+	return append(b, sum[:]...)
 }
