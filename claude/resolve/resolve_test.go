@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 )
@@ -164,4 +165,22 @@ func TestASkillToolNameIsSpelledAsTheClientLooksItUp(t *testing.T) {
 	if got := Spelled(Agent, " EvilAgent"); got != " EvilAgent" {
 		t.Errorf("an agent's name is kept for AgentKey: %q", got)
 	}
+}
+
+// canonicalName reads a canonical form that spells no "name" without a
+// decoder. Whatever the bytes, it answers as the decoder does.
+func FuzzCanonicalNameAnswersAsTheDecoder(f *testing.F) {
+	for _, s := range []string{
+		`{}`, ` {"description":"d"}`, `{"name":"pdf"}`, `{"na\u006de":"pdf"}`, `{"x":"name"}`,
+		`{"x":["a","b"]}`, `{`, `{"x":1}}`, `[]`, `null`, `"name"`, `{"x":"\xff"}`, `{"name":7}`, "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, c []byte) {
+		name, ok := canonicalName(c)
+		dname, dok := decodedName(c)
+		if ok != dok || !bytes.Equal(name, dname) || (name == nil) != (dname == nil) {
+			t.Errorf("canonicalName(%q) = %q %v; the decoder reads %q %v", c, name, ok, dname, dok)
+		}
+	})
 }
