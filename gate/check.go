@@ -104,11 +104,9 @@ type Result struct {
 func Check(ctx context.Context, u Use, env Env) (Result, error) {
 	j := &judging{u: u, env: env}
 	j.found, j.blind = match.Discover(env.Roots, env.Walker)
-	byFolder, ok, cleared, err := blockedByFolder(ctx, u, env, j.found, j.blind)
-	if ok || err != nil {
-		return byFolder, err
+	if res, ok, err := j.blockedByFolder(ctx); ok || err != nil {
+		return res, err
 	}
-	j.cleared = cleared
 	j.reach(ctx)
 	if len(j.matched) == 0 && len(j.unseen) == 0 && len(j.typed) == 0 {
 		return unknown(ctx, u, env)
@@ -146,8 +144,8 @@ type judging struct {
 	pre  []Finding       // the adverse verdicts read by id, before any walk
 	rest []match.Located // the matches left to walk
 	obs  []baseline.Observation
-
-	cleared []match.Located // read by blockedByFolder: no adverse verdict
+	// cleared were read by blockedByFolder: no adverse verdict.
+	cleared []match.Located
 
 	served     *hookstate.Served // what the session's client read, once read
 	servedRead bool              // served could be read
@@ -253,51 +251,25 @@ func (j *judging) started() (capped bool) {
 		j.matched = append(j.matched, more...)
 		capped = capped || c
 	}
-	j.matched = once(j.matched)
+	j.matched = match.Once(j.matched)
 	return capped
-}
-
-// once keeps the first of each candidate: one reached two ways is walked
-// once.
-func once(ls []match.Located) []match.Located {
-	seen := map[string]bool{}
-	return slices.DeleteFunc(ls, func(l match.Located) bool {
-		k := l.Root.Path + "\x00" + string(l.Name)
-		dup := seen[k]
-		seen[k] = true
-		return dup
-	})
 }
 
 // read reads the verdicts of the matches by id, then walks the rest. The
 // walk comes before the store is opened for writing: its lock is never
 // held during a walk. The daemon's cache is never read here. It lags the
 // disk by its debounce, and the gate judges the bytes about to load.
-//
-// A match blockedByFolder read already, with no adverse verdict, is not
-// read again: the common call names one skill by its folder, and a store
-// opened twice for the same record cost one open more (issue 34). The
-// answer reads every record once more, after the walk.
+// A match blockedByFolder read, not adverse, is not read again (issue
+// 34): the answer reads every record after the walk.
 func (j *judging) read(ctx context.Context) error {
 	var err error
-	if coveredBy(j.matched, j.cleared) {
+	if match.AllIn(j.matched, j.cleared) {
 		j.pre, j.rest = nil, j.matched
 	} else if j.pre, j.rest, _, err = adverseFirst(ctx, j.matched, j.env.Store); err != nil {
 		return err
 	}
 	j.obs, err = observe(ctx, j.rest)
 	return err
-}
-
-// coveredBy reports whether every one of matched is one of read: the same
-// root and name, so the same record.
-func coveredBy(matched, read []match.Located) bool {
-	for _, m := range matched {
-		if !slices.ContainsFunc(read, func(r match.Located) bool { return r.Root.Path == m.Root.Path && bytes.Equal(r.Name, m.Name) }) {
-			return false
-		}
-	}
-	return true
 }
 
 // answer judges what was read under the store's policy and journals an
@@ -488,17 +460,18 @@ func held(tx *baseline.Tx, s *baseline.Standing, f Finding) (Finding, error) {
 // roots hold. A root that could not be listed is probed by the name
 // itself: a fanout of 4,100 empty folders, say. Its record, by id, needs
 // no listing. ok is false when nothing here decides the answer. Then
-// cleared are the candidates whose records it read, none adverse.
-func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located, blind []match.Blind) (res Result, ok bool, cleared []match.Located, err error) {
+// j.cleared are the candidates whose records it read, none adverse.
+func (j *judging) blockedByFolder(ctx context.Context) (Result, bool, error) {
+	u, env, found, blind := j.u, j.env, j.found, j.blind
 	if u.Path != "" || u.Kind == resolve.Workflow {
-		return Result{}, false, nil, nil // a workflow is named by what its file says
+		return Result{}, false, nil // a workflow is named by what its file says
 	}
 	plugin, local, namespaced := strings.Cut(u.Name, ":")
 	if !namespaced {
 		plugin, local = "", u.Name
 	}
 	if local == "" {
-		return Result{}, false, nil, nil
+		return Result{}, false, nil
 	}
 	var cands []match.Located
 	for _, l := range found {
@@ -524,24 +497,21 @@ func blockedByFolder(ctx context.Context, u Use, env Env, found []match.Located,
 		}
 	}
 	if len(cands) == 0 {
-		return Result{}, false, nil, nil
+		return Result{}, false, nil
 	}
 	pre, rest, p, err := adverseFirst(ctx, cands, env.Store)
-	if err != nil {
-		return Result{}, false, nil, err
+	if j.cleared = rest; err != nil || len(pre) == 0 {
+		return Result{}, false, err
 	}
-	if len(pre) == 0 {
-		return Result{}, false, rest, nil
-	}
-	res = Result{Policy: p, Findings: pre}
+	res := Result{Policy: p, Findings: pre}
 	if res.Answer, res.Reason = Judge(p, pre); res.Answer == None || res.Answer != Decide(p, Blocked) {
-		return Result{}, false, rest, nil // the rest may answer worse: judge it all
+		return Result{}, false, nil // the rest may answer worse: judge it all
 	}
 	err = baseline.Update(storeOptions(ctx, env.Store), func(tx *baseline.Tx) error { return journal(tx, u, res, env.Now) })
 	if err != nil {
-		return Result{Policy: p}, true, nil, fmt.Errorf("%w: judging: %w", ErrStore, err)
+		return Result{Policy: p}, true, fmt.Errorf("%w: judging: %w", ErrStore, err)
 	}
-	return res, true, nil, nil
+	return res, true, nil
 }
 
 // adverseFirst reads the record of every match by id before any walk. An

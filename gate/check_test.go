@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/skillwire/skillwire/claude/resolve"
-	"github.com/skillwire/skillwire/gate/match"
 	"github.com/skillwire/skillwire/internal/testtree"
 
 	"github.com/skillwire/skillwire/baseline"
@@ -773,33 +772,5 @@ func TestASkillNamedWithAColonIsJudgedByThatName(t *testing.T) {
 	tr.policy(Balanced)
 	if res := tr.check(resolve.Skill, "evil:skill"); res.Answer != Deny || !strings.Contains(res.Reason, "BLOCK") {
 		t.Fatalf("%s %q", res.Answer, res.Reason)
-	}
-}
-
-// A match is read once by id when blockedByFolder read its record
-// already: the same root and name is the same record. Another name, or
-// the same name in another root, is another record and is read again.
-func TestAMatchIsCoveredOnlyByTheSameRootAndName(t *testing.T) {
-	loc := func(root, name string) match.Located {
-		return match.Located{Root: claude.Root{Path: root}, Name: []byte(name)}
-	}
-	read := []match.Located{loc("/u/skills", "pdf"), loc("/p/skills", "pdf")}
-	for _, tc := range []struct {
-		matched []match.Located
-		want    bool
-	}{
-		{nil, true},
-		{[]match.Located{loc("/u/skills", "pdf")}, true},
-		{[]match.Located{loc("/p/skills", "pdf"), loc("/u/skills", "pdf")}, true},
-		{[]match.Located{loc("/u/skills", "pdf"), loc("/u/skills", "pdf2")}, false},
-		{[]match.Located{loc("/x/skills", "pdf")}, false},
-		{[]match.Located{loc("/u/skills/", "pdf")}, false},
-	} {
-		if got := coveredBy(tc.matched, read); got != tc.want {
-			t.Errorf("coveredBy(%v) = %v, want %v", tc.matched, got, tc.want)
-		}
-	}
-	if coveredBy([]match.Located{loc("/u/skills", "pdf")}, nil) {
-		t.Error("nothing read covers a match")
 	}
 }

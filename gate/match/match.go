@@ -136,3 +136,23 @@ func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
 	}
 	return false
 }
+
+// AllIn reports whether every one of matched is one of read: the same
+// root and name, so the same record.
+func AllIn(matched, read []Located) bool {
+	return !slices.ContainsFunc(matched, func(m Located) bool {
+		return !slices.ContainsFunc(read, func(r Located) bool { return r.Root.Path == m.Root.Path && bytes.Equal(r.Name, m.Name) })
+	})
+}
+
+// Once keeps the first of each candidate: one reached two ways is walked
+// once.
+func Once(ls []Located) []Located {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ls, func(l Located) bool {
+		k := l.Root.Path + "\x00" + string(l.Name)
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
+}
