@@ -85,18 +85,17 @@ func starts(u Use, found, matched []match.Located, blind []match.Blind) (out []m
 		scripts[i].top = true
 	}
 	seen := map[string]bool{}
-	key := func(l match.Located) string { return l.Root.Path + "\x00" + string(l.Name) }
 	for _, m := range matched {
-		seen[key(m)] = true
+		seen[m.Key()] = true
 	}
 	add := func(l match.Located, name, via string) bool {
-		if seen[key(l)] {
+		if seen[l.Key()] {
 			return true
 		}
 		if len(out) == maxStarts {
 			return false
 		}
-		seen[key(l)] = true
+		seen[l.Key()] = true
 		l.Cand.Via = via
 		out = append(out, match.Started{L: l, Name: name})
 		return true
@@ -134,7 +133,7 @@ func starts(u Use, found, matched []match.Located, blind []match.Blind) (out []m
 		}
 		for _, w := range s.st.Workflows {
 			for _, l := range match.Workflows(w, found) {
-				if seen[key(l)] {
+				if seen[l.Key()] {
 					continue
 				}
 				if !add(l, w, s.who+" runs it (workflow())") {

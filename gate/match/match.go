@@ -25,6 +25,15 @@ type Located struct {
 	Cfg  walker.Config
 }
 
+// Key is the candidate's record key: its root's path and its name. Two
+// Located of one key are one candidate, with one record (Same).
+func (l *Located) Key() string { return l.Root.Path + "\x00" + string(l.Name) }
+
+// Same reports whether l and o are one candidate: Key, without making it.
+func (l *Located) Same(o *Located) bool {
+	return l.Root.Path == o.Root.Path && bytes.Equal(l.Name, o.Name)
+}
+
 // Blind is a root that could not be listed, with why.
 type Blind struct {
 	Root   claude.Root
@@ -99,7 +108,7 @@ func Nested(ctx context.Context, kind resolve.Kind, name string, found, matched 
 	var out []Located
 	for _, l := range found {
 		if l.Cand.Kind != resolve.Command || !l.Dir || slices.ContainsFunc(matched, func(m Located) bool {
-			return m.Root.Path == l.Root.Path && bytes.Equal(m.Name, l.Name) || resolve.Beats(kind, m.Cand, l.Cand)
+			return m.Same(&l) || resolve.Beats(kind, m.Cand, l.Cand)
 		}) {
 			continue
 		}
@@ -137,11 +146,10 @@ func holdsCommand(c *walker.Candidate, folder []byte, typed string) bool {
 	return false
 }
 
-// AllIn reports whether every one of matched is one of read: the same
-// root and name, so the same record.
+// AllIn reports whether every one of matched is one of read (Same).
 func AllIn(matched, read []Located) bool {
 	return !slices.ContainsFunc(matched, func(m Located) bool {
-		return !slices.ContainsFunc(read, func(r Located) bool { return r.Root.Path == m.Root.Path && bytes.Equal(r.Name, m.Name) })
+		return !slices.ContainsFunc(read, func(r Located) bool { return m.Same(&r) })
 	})
 }
 
@@ -150,7 +158,7 @@ func AllIn(matched, read []Located) bool {
 func Once(ls []Located) []Located {
 	seen := map[string]bool{}
 	return slices.DeleteFunc(ls, func(l Located) bool {
-		k := l.Root.Path + "\x00" + string(l.Name)
+		k := l.Key()
 		dup := seen[k]
 		seen[k] = true
 		return dup

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"time"
@@ -66,7 +65,7 @@ func Resolve(kind resolve.Kind, name string, found []Located) []Located {
 	for _, i := range unknown {
 		l := found[i]
 		if slices.ContainsFunc(out, func(m Located) bool {
-			return m.Root.Path == l.Root.Path && bytes.Equal(m.Name, l.Name) || resolve.Beats(kind, m.Cand, l.Cand)
+			return m.Same(&l) || resolve.Beats(kind, m.Cand, l.Cand)
 		}) {
 			continue
 		}

@@ -32,7 +32,6 @@ type ref struct {
 // it. matched were reached by name. capped is true when the bounds cut
 // the closure short: what lies past them is unknown, and judged so.
 func Referenced(name string, found, matched []Located) (out []Located, capped bool) {
-	key := func(l Located) string { return l.Root.Path + "\x00" + string(l.Name) }
 	seen := map[string]bool{}
 	// Each candidate goes with the name it was reached by. A plugin's
 	// version directory holds many skills and agents: the name says
@@ -43,7 +42,7 @@ func Referenced(name string, found, matched []Located) (out []Located, capped bo
 	}
 	var frontier []reached
 	for _, m := range matched {
-		seen[key(m)] = true
+		seen[m.Key()] = true
 		frontier = append(frontier, reached{m, name})
 	}
 	for depth := 0; len(frontier) > 0; depth++ {
@@ -55,13 +54,13 @@ func Referenced(name string, found, matched []Located) (out []Located, capped bo
 			}
 			for _, r := range refs {
 				for _, m := range Resolve(r.kind, r.name, found) {
-					if seen[key(m)] {
+					if seen[m.Key()] {
 						continue
 					}
 					if len(out) == MaxRefs {
 						return out, true
 					}
-					seen[key(m)] = true
+					seen[m.Key()] = true
 					m.Cand.Via = r.via
 					out = append(out, m)
 					next = append(next, reached{m, r.name})
