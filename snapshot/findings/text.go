@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // lineRules are the line rules' expressions. They are compiled at first
@@ -43,37 +44,94 @@ var rules = sync.OnceValue(func() *lineRules {
 })
 
 // scanLines matches the line rules: remote instructions and pipe to
-// shell. Each line is cut to MaxLineBytes.
+// shell. Each line is cut to MaxLineBytes. Only a line holding one of
+// lineMarks is matched: every rule needs one (pipe, substitution, URL,
+// or the x of iex and invoke-expression, which only X lowers to), and
+// each mark is searched for in the whole of data once past the last, so
+// a megabyte of short lines without them is a few searches, not a call
+// per line. A line matched is lowered into one buffer the scan reuses.
 func scanLines(c *collector, data []byte) {
 	r := rules()
-	for n, line := range lines(data) {
-		s := string(line)
-		low := strings.ToLower(s)
+	var buf []byte
+	var next [len(lineMarks)]int // each mark's next offset at or past pos, len(data) when none is left
+	for k := range next {
+		next[k] = -1
+	}
+	for pos, n := 0, 1; pos < len(data); n++ { // pos: where line n starts
+		at := len(data)
+		for k, m := range lineMarks {
+			if next[k] < pos {
+				next[k] = len(data)
+				if i := bytes.Index(data[pos:], []byte(m)); i >= 0 {
+					next[k] = pos + i
+				}
+			}
+			at = min(at, next[k])
+		}
+		if at == len(data) {
+			return
+		}
+		start := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
+		n += bytes.Count(data[pos:start], []byte{'\n'})
+		end := len(data)
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			end = at + i
+		}
+		line := data[start:end]
+		buf = scanLine(c, r, n, line[:min(len(line), MaxLineBytes)], buf)
+		pos = end + 1
+	}
+}
+
+// lineMarks: a line holds one of them or no line rule matches it.
+var lineMarks = [...]string{"|", "<(", "$(", "://", "x", "X"}
+
+// scanLine matches the line rules on line n, lowered over buf, which it
+// returns to be reused.
+func scanLine(c *collector, r *lineRules, n int, line, buf []byte) []byte {
+	low := lowerInto(buf[:0], line)
+	if mayPipe(line, low) {
 		for _, re := range r.pipeToShell {
-			if mayPipe(line) && re.MatchString(low) {
+			if re.Match(low) {
 				if c.at(PipeToShell) {
-					c.add(PipeToShell, n, s, "")
+					c.add(PipeToShell, n, string(line), "")
 				}
 				break
 			}
 		}
-		if bytes.Contains(line, []byte("://")) && r.url.MatchString(low) && r.fetch.MatchString(low) && (r.follow.MatchString(low) || r.from.MatchString(low)) {
-			if c.at(RemoteInstructions) {
-				c.add(RemoteInstructions, n, s, "")
-			}
+	}
+	if bytes.Contains(line, []byte("://")) && r.url.Match(low) && r.fetch.Match(low) && (r.follow.Match(low) || r.from.Match(low)) {
+		if c.at(RemoteInstructions) {
+			c.add(RemoteInstructions, n, string(line), "")
 		}
 	}
+	return low
 }
 
 // mayPipe: the line holds what every pipeToShell form needs, a pipe, a
-// process or command substitution, or PowerShell's iex. It spares the
-// regular expressions most lines.
-func mayPipe(line []byte) bool {
-	if bytes.IndexByte(line, '|') >= 0 || bytes.Contains(line, []byte("<(")) || bytes.Contains(line, []byte("$(")) {
-		return true
+// process or command substitution, or PowerShell's iex (in low, the line
+// in lower case). It spares the regular expressions most lines.
+func mayPipe(line, low []byte) bool {
+	return bytes.IndexByte(line, '|') >= 0 || bytes.Contains(line, []byte("<(")) || bytes.Contains(line, []byte("$(")) ||
+		bytes.Contains(low, []byte("iex")) || bytes.Contains(low, []byte("invoke-expression"))
+}
+
+// lowerInto is line in lower case as strings.ToLower makes it, written
+// over buf when line is ASCII. Any other line is lowered by bytes.ToLower,
+// rune by rune: 'İ' lowers to 'i', and bytes that are not UTF-8 to U+FFFD.
+func lowerInto(buf, line []byte) []byte {
+	for _, b := range line {
+		if b >= utf8.RuneSelf {
+			return bytes.ToLower(line)
+		}
 	}
-	l := bytes.ToLower(line)
-	return bytes.Contains(l, []byte("iex")) || bytes.Contains(l, []byte("invoke-expression"))
+	for _, b := range line {
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		buf = append(buf, b)
+	}
+	return buf
 }
 
 // lines yields each line with its 1-based number, cut to MaxLineBytes.
