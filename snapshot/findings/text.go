@@ -2,6 +2,7 @@ package findings
 
 import (
 	"bytes"
+	"iter"
 	"regexp"
 	"strings"
 	"sync"
@@ -46,41 +47,71 @@ var rules = sync.OnceValue(func() *lineRules {
 // scanLines matches the line rules: remote instructions and pipe to
 // shell. Each line is cut to MaxLineBytes. Only a line holding one of
 // lineMarks is matched: every rule needs one (pipe, substitution, URL,
-// or the x of iex and invoke-expression, which only X lowers to), and
-// each mark is searched for in the whole of data once past the last, so
-// a megabyte of short lines without them is a few searches, not a call
-// per line. A line matched is lowered into one buffer the scan reuses.
+// or the x of iex and invoke-expression, which only X lowers to). A line
+// matched is lowered into one buffer the scan reuses.
 func scanLines(c *collector, data []byte) {
 	r := rules()
 	var buf []byte
-	var next [len(lineMarks)]int // each mark's next offset at or past pos, len(data) when none is left
-	for k := range next {
-		next[k] = -1
+	for n, line := range markedLines(data, lineMarks[:]) {
+		buf = scanLine(c, r, n, line, buf)
 	}
-	for pos, n := 0, 1; pos < len(data); n++ { // pos: where line n starts
-		at := len(data)
-		for k, m := range lineMarks {
-			if next[k] < pos {
-				next[k] = len(data)
-				if i := bytes.Index(data[pos:], []byte(m)); i >= 0 {
-					next[k] = pos + i
-				}
+}
+
+// markedLines yields, with its 1-based number and cut to MaxLineBytes,
+// each line of data that holds one of marks (before the cut or past it).
+func markedLines(data []byte, marks []string) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		m := newMarker(data, marks)
+		for pos, n := 0, 1; pos < len(data); n++ { // pos: where line n starts
+			start, at := m.from(pos)
+			if at == len(data) {
+				return
 			}
-			at = min(at, next[k])
+			n += bytes.Count(data[pos:start], []byte{'\n'})
+			end := len(data)
+			if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+				end = at + i
+			}
+			line := data[start:end]
+			if !yield(n, line[:min(len(line), MaxLineBytes)]) {
+				return
+			}
+			pos = end + 1
 		}
-		if at == len(data) {
-			return
-		}
-		start := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
-		n += bytes.Count(data[pos:start], []byte{'\n'})
-		end := len(data)
-		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
-			end = at + i
-		}
-		line := data[start:end]
-		buf = scanLine(c, r, n, line[:min(len(line), MaxLineBytes)], buf)
-		pos = end + 1
 	}
+}
+
+// marker finds the lines of data that hold one of marks. Each mark is
+// searched for in the whole of data once past the last, so a megabyte of
+// short lines without them is a few searches, not a call per line.
+type marker struct {
+	data  []byte
+	marks []string
+	next  []int // each mark's next offset at or past the last pos asked, len(data) when none is left
+}
+
+func newMarker(data []byte, marks []string) *marker {
+	m := &marker{data: data, marks: marks, next: make([]int, len(marks))}
+	for k := range m.next {
+		m.next[k] = -1
+	}
+	return m
+}
+
+// from is the first mark at or past pos (at, len(data) when there is none)
+// and the start of its line, never before pos.
+func (m *marker) from(pos int) (start, at int) {
+	at = len(m.data)
+	for k, mark := range m.marks {
+		if m.next[k] < pos {
+			m.next[k] = len(m.data)
+			if i := bytes.Index(m.data[pos:], []byte(mark)); i >= 0 {
+				m.next[k] = pos + i
+			}
+		}
+		at = min(at, m.next[k])
+	}
+	return pos + bytes.LastIndexByte(m.data[pos:at], '\n') + 1, at
 }
 
 // lineMarks: a line holds one of them or no line rule matches it.
@@ -158,7 +189,7 @@ func Hosts(data []byte) map[string]int {
 	if len(data) > MaxFileBytes {
 		data = data[:MaxFileBytes]
 	}
-	for n, line := range lines(data) {
+	for n, line := range markedLines(data, hostMarks[:]) {
 		url, scp := bytes.Contains(line, []byte("://")), bytes.IndexByte(line, '@') >= 0
 		if !url && !scp {
 			continue
@@ -178,6 +209,10 @@ func Hosts(data []byte) map[string]int {
 	}
 	return out
 }
+
+// hostMarks: a line names a host by URL or scp-like address only if it
+// holds one of them.
+var hostMarks = [...]string{"://", "@"}
 
 // hostOf is the host of an authority: no user, no port, lower case.
 func hostOf(auth string) string {
@@ -200,12 +235,23 @@ func hostOf(auth string) string {
 }
 
 // scanComments reports each HTML comment of Markdown outside a fenced
-// code block: the model reads it, a rendered view hides it.
+// code block: the model reads it, a rendered view hides it. Only the
+// lines holding a comment's opening or a fence's (commentMarks) can
+// change either, so the lines between are passed over.
 func scanComments(c *collector, data []byte) {
 	fence := ""
 	line := 1
 	mid := false // off is inside a line, past a comment
+	m := newMarker(data, commentMarks[:])
 	for off := 0; off < len(data); {
+		if !mid {
+			start, at := m.from(off)
+			if at == len(data) {
+				return
+			}
+			line += bytes.Count(data[off:start], []byte{'\n'})
+			off = start
+		}
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
 			end = len(data)
@@ -236,6 +282,9 @@ func scanComments(c *collector, data []byte) {
 		off = end + 1
 	}
 }
+
+// commentMarks: a line opens a comment or a fence only if it holds one.
+var commentMarks = [...]string{"<!--", "```", "~~~"}
 
 // fenced is the fence open after line, given the one open before it.
 func fenced(open string, line []byte) string {

@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -34,12 +36,10 @@ func isBidi(r rune) bool {
 func scanUnicode(c *collector, data []byte) {
 	line := 1
 	for i := 0; i < len(data); {
-		b := data[i]
-		if b == '\n' {
-			line++
-		}
-		if b < utf8.RuneSelf {
-			i++
+		if data[i] < utf8.RuneSelf {
+			j := i + asciiRun(data[i:])
+			line += bytes.Count(data[i:j], []byte{'\n'})
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRune(data[i:])
@@ -72,4 +72,19 @@ func scanUnicode(c *collector, data []byte) {
 		}
 		i += size
 	}
+}
+
+// asciiRun is how many bytes b opens with that are ASCII, read eight at a
+// time: no rule of scanUnicode looks at them but for the line breaks.
+func asciiRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
