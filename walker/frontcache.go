@@ -2,6 +2,7 @@ package walker
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"maps"
@@ -150,6 +151,35 @@ func (f *FrontCache) read() error {
 	f.seen = make([]bool, len(f.loaded))
 	return nil
 }
+
+// keepFronts are the records of recs a file of at most maxRecs records and
+// maxBytes bytes of them holds, in the order Save writes them. The newest
+// are kept first: the ones this save used or parsed, then by the save
+// that last used them, so a tree of more front files than the bounds hold
+// keeps the ones in use, and a record too large to fit leaves room for
+// the smaller ones after it. recs is reordered.
+func keepFronts(recs []frontRec, maxRecs, maxBytes int) []frontRec {
+	slices.SortFunc(recs, func(a, b frontRec) int {
+		if a.gen != b.gen {
+			return cmp.Compare(b.gen, a.gen)
+		}
+		return cmpFrontKey(a.key, b.key)
+	})
+	kept, size := recs[:0], 0
+	for _, r := range recs {
+		if len(kept) == maxRecs {
+			break
+		}
+		if n := r.encodedLen(); size+n <= maxBytes {
+			kept, size = append(kept, r), size+n
+		}
+	}
+	slices.SortFunc(kept, func(a, b frontRec) int { return cmpFrontKey(a.key, b.key) })
+	return kept
+}
+
+// encodedLen is the length of the record as append writes it.
+func (r *frontRec) encodedLen() int { return frontFixed + len(r.reasons) + len(r.canon) }
 
 // cmpFrontKey orders the keys of the records as Save writes them.
 func cmpFrontKey(a, b frontKey) int {
@@ -314,8 +344,9 @@ func (f *FrontCache) put(id *hashRec, tag [16]byte, hash snapshot.Hash, canon []
 }
 
 // Save writes the cache when a walk parsed something new: what it used
-// and parsed, and the records no walk used for fewer than maxAge saves.
-// It does not fsync, as Hashes.Save does not.
+// and parsed, and the records no walk used for fewer than maxAge saves,
+// as many as the file's bounds hold (keepFronts). It does not fsync, as
+// Hashes.Save does not.
 func (f *FrontCache) Save() error {
 	if !f.usable() || !f.changed.Load() {
 		return nil
@@ -336,16 +367,13 @@ func (f *FrontCache) Save() error {
 		r.gen = gen
 		recs[r.key] = r
 	}
-	sorted := slices.SortedFunc(maps.Values(recs), func(a, b frontRec) int { return cmpFrontKey(a.key, b.key) })
-	sorted = sorted[:min(len(sorted), maxFrontRecs)]
+	head := len(frontsMagic) + len(f.build) + 4 + 4
+	sorted := keepFronts(slices.Collect(maps.Values(recs)), maxFrontRecs, maxFronts-head-32) // 32: the seal, a BLAKE3 sum
 	b := append([]byte(frontsMagic), f.build[:]...)
 	b = binary.LittleEndian.AppendUint32(b, gen)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(sorted)))
 	for _, r := range sorted {
 		b = r.append(b)
-	}
-	if len(b)+32 > maxFronts {
-		return nil // never written past what a load reads
 	}
 	sum := blake3.Sum256(b)
 	if err := writeNoSync(f.path, append(b, sum[:]...)); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -272,4 +273,97 @@ func resealFronts(t *testing.T, good []byte, change func([][]byte) [][]byte) []b
 	}
 	sum := blake3.Sum256(b)
 	return append(b, sum[:]...)
+}
+
+// putFront puts a record for a file of inode ino, changed long before
+// the walk, with a canonical form of n bytes; hasFront finds it.
+func putFront(f *FrontCache, ino uint64, n int) {
+	id := fakeFrontID(ino, n)
+	f.put(&id, [16]byte{'t'}, blake3.Sum256(nil), bytes.Repeat([]byte{'c'}, n), nil, false, time.Now())
+}
+
+func hasFront(f *FrontCache, ino uint64, n int) bool {
+	id := fakeFrontID(ino, n)
+	r, ok := f.get(&id, [16]byte{'t'})
+	return ok && len(r.canon) == n
+}
+
+func fakeFrontID(ino uint64, n int) hashRec {
+	return hashRec{mnt: 1, dev: 1, ino: ino, size: int64(n), mode: 0o100644, ctime: [2]int64{1, 0}}
+}
+
+// More front files than the file's bounds hold (64 MiB of forms of up to
+// 64 KiB each): Save keeps as many as fit, not none, and a save keeps
+// what it parsed before records no walk used since, whatever their keys.
+// Before, such a cache was never written, and every start parsed every
+// front file again; and past the count bound the highest keys were
+// dropped, the newest among them.
+func TestAFrontCachePastItsBoundsKeepsTheNewest(t *testing.T) {
+	path := filepath.Join(stateDir(t), "fronts")
+	f := LoadFrontCache(path)
+	const many = maxFronts/maxFrontCanon + 8
+	for ino := range uint64(many) {
+		putFront(f, 1000+ino, maxFrontCanon)
+	}
+	testtree.Must(t, f.Save())
+	st, err := os.Stat(path)
+	testtree.Must(t, err)
+	if st.Size() > maxFronts {
+		t.Fatalf("the cache is %d bytes, past the %d a load reads", st.Size(), maxFronts)
+	}
+	f = LoadFrontCache(path)
+	kept := 0
+	for ino := range uint64(many) {
+		if hasFront(f, 1000+ino, maxFrontCanon) {
+			kept++
+		}
+	}
+	if kept < many-16 || kept == many {
+		t.Fatalf("%d of %d records kept, want all but the few past 64 MiB", kept, many)
+	}
+	// A second save parses ten new files, keyed below every record kept:
+	// the ten are kept, records of the first save leave room for them.
+	for ino := range uint64(10) {
+		putFront(f, ino, maxFrontCanon)
+	}
+	testtree.Must(t, f.Save())
+	f = LoadFrontCache(path)
+	for ino := range uint64(10) {
+		if !hasFront(f, ino, maxFrontCanon) {
+			t.Errorf("the record this save parsed, ino %d, was not kept", ino)
+		}
+	}
+}
+
+// keepFronts by count and by size: the newest first, a record too large
+// for what is left passed over for smaller ones, written in key order.
+func TestKeepFrontsKeepsTheNewestWithinTheBounds(t *testing.T) {
+	rec := func(ino uint64, gen uint32, n int) frontRec {
+		return frontRec{key: frontKey{mnt: 1, dev: 1, ino: ino}, gen: gen, canon: make([]byte, n)}
+	}
+	recs := []frontRec{rec(1, 1, 0), rec(2, 5, 0), rec(3, 4, 0), rec(4, 5, 0), rec(5, 3, 0)}
+	inos := func(rs []frontRec) (out []uint64) {
+		for _, r := range rs {
+			out = append(out, r.key.ino)
+		}
+		return out
+	}
+	if got := inos(keepFronts(slices.Clone(recs), 3, 1<<20)); !slices.Equal(got, []uint64{2, 3, 4}) {
+		t.Errorf("by count: kept %v, want [2 3 4]", got)
+	}
+	recs = []frontRec{rec(1, 5, 100), rec(2, 5, 1000), rec(3, 4, 100), rec(4, 1, 10)}
+	room := 3*frontFixed + 100 + 100 + 10 // 1 and 3 and 4; 2 does not fit
+	if got := inos(keepFronts(slices.Clone(recs), 10, room)); !slices.Equal(got, []uint64{1, 3, 4}) {
+		t.Errorf("by size: kept %v, want [1 3 4]", got)
+	}
+}
+
+// encodedLen is what append writes, whatever the reasons and form.
+func TestAFrontRecordsEncodedLenIsWhatAppendWrites(t *testing.T) {
+	for _, r := range []frontRec{{}, {canon: []byte{}}, {canon: []byte("form"), reasons: []anomaly.Reason{anomaly.Unparsable}},
+		{canon: make([]byte, maxFrontCanon), reasons: make([]anomaly.Reason, 255)}} {
+		if got := len(r.append(nil)); got != r.encodedLen() {
+			t.Errorf("append wrote %d bytes, encodedLen says %d", got, r.encodedLen())
+		}
+	}
 }
