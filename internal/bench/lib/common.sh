@@ -35,6 +35,17 @@ bench_init() {
 
 have() { command -v "$1" >/dev/null; }
 
+# json_string S: S as a JSON string, quoted, its backslashes and quotes
+# escaped. A control character in S is refused (die): no path a bench
+# writes into JSON holds one.
+json_string() {
+	local s=$1
+	[[ $s != *[[:cntrl:]]* ]] || die "refusing to write a control character into JSON: $(printf %q "$s")"
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	printf '"%s"' "$s"
+}
+
 # install_missing TOOL=PACKAGE...: names the Debian package of every TOOL
 # not on PATH (a TOOL with a slash is a path), and the run goes on without
 # them. Installing changes the machine, so it is asked for:
