@@ -14,6 +14,7 @@ import (
 	"github.com/skillwire/skillwire/internal/safefile"
 	"github.com/skillwire/skillwire/snapshot"
 	"github.com/zeebo/blake3"
+	"golang.org/x/sys/unix"
 )
 
 // Hashes lets a walk reuse the hash of a file whose identity is unchanged
@@ -355,11 +356,19 @@ func writeNoSync(path string, data []byte) error {
 // when nothing may be recorded. The entry and byte budgets are spent
 // exactly as a read spends them. So a digest never depends on the cache.
 func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bool {
+	return w.reusedAt(d.fd, d.dev, name, nil, e, id)
+}
+
+// reusedAt is reused of the file name of the directory dirfd, on device
+// dev. With want, the file statx finds must be the one want describes
+// (its device and inode), or it is not reused and id is left empty.
+func (w *cwalk) reusedAt(dirfd int, dev uint64, name zname, want *unix.Stat_t, e *snapshot.Entry, id *hashRec) bool {
 	h := w.s.reuse
 	if h == nil {
 		return false
 	}
-	if !identify(d.fd, name, id) || id.dev != d.dev || !h.localCtime(d.fd, d.dev) {
+	if !identify(dirfd, name, id) || id.dev != dev || !h.localCtime(dirfd, dev) ||
+		want != nil && (id.dev != uint64(want.Dev) || id.ino != want.Ino) {
 		*id = hashRec{}
 		return false
 	}
@@ -376,6 +385,27 @@ func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bo
 	}
 	*e = snapshot.Entry{Path: e.Path, Kind: snapshot.File, Size: id.size, Mode: id.mode & 07777, Hash: sum}
 	return true
+}
+
+// known fills e, the regular file name of dirfd that want describes (as
+// it was looked at), as a batch fills a file it listed: from the cache
+// when statx finds that very file with its identity unchanged since it
+// was hashed, else read and hashed with the arrival proof, the cache
+// learning its hash. dev is dirfd's device, 0 when not known. A file
+// reached through a link (follow), or whose bytes sink takes, is read.
+func (w *cwalk) known(dirfd int, dev uint64, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, sink *[]byte) {
+	var id hashRec
+	if dev != 0 && !follow && sink == nil {
+		if w.reusedAt(dirfd, dev, name, want, e, &id) {
+			return
+		}
+		if id.mnt != 0 {
+			seen := id.stat()
+			w.st.rd.file(w, dirfd, name, false, &seen, e, &id, nil)
+			return
+		}
+	}
+	w.st.rd.file(w, dirfd, name, follow, want, e, nil, sink)
 }
 
 // Known is what a Keeper that keeps content across walks answers: whether

@@ -364,11 +364,22 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			w.extract(c, dirfd, name, nofollow == 0, &want)
 			return
 		}
+		// A file candidate not reached through a link is taken from the
+		// caches as a file of a directory candidate is: agents and
+		// commands are hundreds of them (issue 34).
+		var dev uint64
+		if nofollow != 0 && (w.s.reuse != nil || w.s.fronts != nil) {
+			dev = devOf(dirfd)
+		}
 		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile == "" {
-			w.readFront(dirfd, name, nofollow == 0, &want, root)
+			if dev != 0 {
+				w.readFrontOn(dirfd, dev, name, false, nil, root)
+			} else {
+				w.readFront(dirfd, name, nofollow == 0, &want, root)
+			}
 		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.st.rd.file(w, dirfd, name, nofollow == 0, &want, &e, nil, nil)
+		w.known(dirfd, dev, name, nofollow == 0, &want, &e, nil)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

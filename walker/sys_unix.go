@@ -84,6 +84,15 @@ func openDirPath(path string) (int, error) {
 	}
 }
 
+// devOf is the device of the open fd, 0 when fstat fails.
+func devOf(fd int) uint64 {
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil {
+		return 0
+	}
+	return uint64(st.Dev)
+}
+
 // sameFile is the arrival proof: what was listed is what was opened.
 func sameFile(a, b *unix.Stat_t) bool {
 	return a.Dev == b.Dev && a.Ino == b.Ino && a.Mode&unix.S_IFMT == b.Mode&unix.S_IFMT
