@@ -648,3 +648,22 @@ func TestAddedFoldersAreRootsListedLast(t *testing.T) {
 		t.Errorf("added roots %q, want %q", got, want)
 	}
 }
+
+// The forms a session start parses by the hundred are reused while their
+// files are unchanged (walker.FrontCache): skills', agents' and commands'
+// specs each tag their Front, and two different Fronts never share a tag.
+func TestTheFrontsOfManyFilesAreTagged(t *testing.T) {
+	tag := func(k Kind) string {
+		ns := Root{Kind: k, Path: "/x"}.Spec().Each
+		if ns == nil || ns.Front == nil || ns.FrontTag == "" {
+			t.Fatalf("kind %v: spec %+v has no tagged Front", k, ns)
+		}
+		return ns.FrontTag
+	}
+	if tag(Skills) == tag(Agents) {
+		t.Errorf("skills and agents share the tag %q, their Fronts differ", tag(Skills))
+	}
+	if tag(Agents) != tag(Commands) {
+		t.Errorf("agents %q and commands %q: one Front, two tags", tag(Agents), tag(Commands))
+	}
+}

@@ -276,7 +276,9 @@ func (r Root) Spec() walker.RootSpec {
 		// it (walker.FrontCache).
 		spec.Each = &walker.NameSpec{Front: skillFront, FrontTag: "skill", FrontFile: "SKILL.md", FrontMore: pluginFronts, FrontRefs: pluginRefs, FrontJoin: skillJoin}
 	case Agents, Commands:
-		spec.Each = &walker.NameSpec{Front: frontmatterExtract}
+		// An agent's or command's frontmatter form depends on its bytes
+		// alone too: hundreds of them are not parsed again at each start.
+		spec.Each = &walker.NameSpec{Front: frontmatterExtract, FrontTag: "frontmatter"}
 	case Config:
 		for _, n := range r.Names {
 			spec.Names = append(spec.Names, configFiles[n].spec(n, r))
