@@ -6,7 +6,7 @@
 # skillwire gates; PreToolUse of a Skill reviewed and unchanged (100 skills
 # x 20 files), and of the same beside 200 skills of 64 KiB list-shaped
 # frontmatter; the walking SessionStart with nothing changed (2,000
-# files). Runs are interleaved: each round runs every command once, so a
+# files), and on a home shaped like make bench-client's, its hooks set. Runs are interleaved: each round runs every command once, so a
 # change of load hits all of them alike. Each time is bash's EPOCHREALTIME
 # around one fork, exec and wait: the same overhead for every row, the
 # hello-world row included. Medians of RUNS rounds (default 31) after
@@ -75,18 +75,37 @@ mkdir -p "$T/h" "$T/p" "$T/hd"
 "$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/h/skills"
 "$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/p/skills"
 "$T/gentree" -dirs 100 -files 20 -size 4096 -prefix skill- "$T/hd/skills"
+# r: a home shaped like make bench-client's (e2e/clientstart_test.go): 300
+# skills of three files, 100 agents, 30 commands, and a settings.json whose
+# hooks run skillwire. Each start binds the 13.7 MB binary a hook runs.
+mkdir -p "$T/r/agents" "$T/r/commands"
+body=$(printf 'Follow the steps. Check the result before you report it.\n%.0s' $(seq 40))
+for i in $(seq -w 0 299); do
+	mkdir -p "$T/r/skills/skill-$i/scripts"
+	printf -- '---\nname: skill-%s\ndescription: The skill-%s skill.\n---\n\n%s\n' "$i" "$i" "$body" >"$T/r/skills/skill-$i/SKILL.md"
+	printf '%s\n' "$body" >"$T/r/skills/skill-$i/reference.md"
+	printf '#!/bin/sh\necho skill-%s\n' "$i" >"$T/r/skills/skill-$i/scripts/run.sh"
+done
+for i in $(seq -w 0 99); do
+	printf -- '---\nname: agent-%s\ndescription: The agent-%s agent.\ntools: Read, Grep\n---\n\n%s\n' "$i" "$i" "$body" >"$T/r/agents/agent-$i.md"
+done
+for i in $(seq -w 0 29); do
+	printf -- '---\ndescription: a command\n---\n\n%s\n' "$body" >"$T/r/commands/cmd-$i.md"
+done
+CLAUDE_CONFIG_DIR=$T/r SKILLWIRE_STATE_DIR=$T/r-install "$sw" hook install --yes >"$T/install.out" 2>&1 ||
+	die "installing the hooks in tree r failed: $(head -c 300 "$T/install.out")"
 # Each tree's first session start accepts what it finds; the second must
 # be silent. A file younger than the racy window is asked, not trusted.
 # Each binary has its own stores.
 for b in "${bins[@]}"; do
-	for t in h p hd; do
+	for t in h p hd r; do
 		CLAUDE_CONFIG_DIR=$T/$t SKILLWIRE_STATE_DIR=$T/$t-state-$b "$T/$b" hook session-start </dev/null >"$T/boot.out"
 		grep -q 'first run' "$T/boot.out" || die "$b, tree $t: the first session start said: $(head -c 300 "$T/boot.out")"
 	done
 done
 sleep 2.5
 for b in "${bins[@]}"; do
-	for t in h p hd; do
+	for t in h p hd r; do
 		CLAUDE_CONFIG_DIR=$T/$t SKILLWIRE_STATE_DIR=$T/$t-state-$b "$T/$b" hook session-start </dev/null >"$T/boot.out"
 		[[ ! -s $T/boot.out ]] || die "$b, tree $t: the session start is not silent: $(head -c 300 "$T/boot.out")"
 	done
@@ -123,7 +142,7 @@ printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
-rows=(version bash skill skill-padded skill-padded-cold session-start session-again session-daemon)
+rows=(version bash skill skill-padded skill-padded-cold session-start session-again session-daemon session-real)
 # The floors, untimed against a target (internal/bench/floor): a program
 # that starts as skillwire does, every package it links initialized.
 # floor-inits does nothing more: no --version does less. floor looks once
@@ -148,6 +167,7 @@ declare -A what=(
 	[session-start]="session-start, walking, unchanged, 2,000 files (h)"
 	[session-again]="the same, the session started again (resume) (h)"
 	[session-daemon]="the same startup, the daemon watching the tree (hd)"
+	[session-real]="session-start, a home like bench-client's, hooks set (r)"
 )
 declare -A target=([version]=1.5 [bash]=2 [skill]=3 [skill-padded]=3 [skill-padded-cold]=3 [session-start]=5 [session-again]=5 [session-daemon]=2.5)
 # spec_of LABEL sets tree (h, p or none), its stores' prefix state (the
@@ -171,6 +191,7 @@ spec_of() {
 	session-start) tree=h stdin=$T/start.json argv=("$b" hook session-start) ;;
 	session-again) tree=h stdin=$T/again.json argv=("$b" hook session-start) ;;
 	session-daemon) tree=hd stdin=$T/start.json argv=("$b" hook session-start) ;;
+	session-real) tree=r stdin=$T/start.json argv=("$b" hook session-start) ;;
 	esac
 }
 # run_one LABEL [PREFIX...]: runs LABEL (under PREFIX, e.g. a counter) in
