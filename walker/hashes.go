@@ -2,6 +2,7 @@ package walker
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -313,9 +314,7 @@ func (h *Hashes) Save() error {
 	// Newest first, so that of one file's records the fresh one stays.
 	slices.SortStableFunc(recs, func(a, b hashRec) int { return a.less(&b) })
 	recs = slices.CompactFunc(recs, func(a, b hashRec) bool { return a.less(&b) == 0 })
-	if len(recs) > maxRecs {
-		recs = recs[:maxRecs]
-	}
+	recs = newestHashes(recs, maxRecs)
 	b := make([]byte, 0, headerSize+len(recs)*recSize+32)
 	b = append(b, hashMagic...)
 	b = append(b, h.boot[:]...)
@@ -326,6 +325,20 @@ func (h *Hashes) Save() error {
 	}
 	sum := blake3.Sum256(b)
 	return writeNoSync(h.path, append(b, sum[:]...))
+}
+
+// newestHashes are at most max of recs, sorted by key and each key once,
+// in key order: past max the newest stay, the ones this save matched or
+// hashed first, then by the save that last saw them. A tree of more files
+// than the cache holds keeps the ones in use, not the lowest inodes.
+func newestHashes(recs []hashRec, max int) []hashRec {
+	if len(recs) <= max {
+		return recs
+	}
+	slices.SortStableFunc(recs, func(a, b hashRec) int { return cmp.Compare(b.gen, a.gen) })
+	recs = recs[:max]
+	slices.SortFunc(recs, func(a, b hashRec) int { return a.less(&b) })
+	return recs
 }
 
 // writeNoSync replaces path atomically: a temporary file beside it, then a

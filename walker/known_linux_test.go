@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -133,5 +134,24 @@ func TestReusedAtRefusesAFileOtherThanTheOneLookedAt(t *testing.T) {
 		if ok != tc.ok || !ok && id != (hashRec{}) {
 			t.Errorf("want %v: reused %v, id %+v; want reused %v and, when not, no identity", tc.want != nil && tc.want.Ino == b.Ino, ok, id, tc.ok)
 		}
+	}
+}
+
+// Past the cache's bound the newest records stay, whatever their keys:
+// before, the lowest keys did, so a tree of more files than the bound
+// could lose the very files this walk hashed.
+func TestNewestHashesKeepsTheNewestInKeyOrder(t *testing.T) {
+	rec := func(ino uint64, gen uint32) hashRec { return hashRec{mnt: 1, dev: 1, ino: ino, gen: gen} }
+	recs := []hashRec{rec(1, 1), rec(2, 7), rec(3, 2), rec(4, 7), rec(5, 6)}
+	got := newestHashes(slices.Clone(recs), 3)
+	var inos []uint64
+	for _, r := range got {
+		inos = append(inos, r.ino)
+	}
+	if !slices.Equal(inos, []uint64{2, 4, 5}) {
+		t.Errorf("kept %v, want [2 4 5]: the two of this save, then the next newest, in key order", inos)
+	}
+	if got := newestHashes(slices.Clone(recs), 5); len(got) != 5 || got[0].ino != 1 {
+		t.Errorf("within the bound: %+v, want all, as given", got)
 	}
 }
