@@ -23,9 +23,12 @@ import (
 // size, mode, and mtime and ctime to the nanosecond. The mount is its
 // unique id, so a remount never matches. Reuse needs a filesystem whose
 // ctime only the kernel sets, by statfs f_type. Those are ext4, xfs,
-// btrfs, tmpfs, f2fs, bcachefs and zfs. Never FUSE, a network mount or an
-// overlay. Any write to a file moves its ctime, and no one can set a ctime
-// back: utimensat sets only atime and mtime. So a rewrite that restores
+// btrfs, f2fs, bcachefs and zfs. Never FUSE, a network mount, an overlay
+// or tmpfs. A write to a file moves its ctime, and no one can set a ctime
+// back: utimensat sets only atime and mtime. The exception is a write
+// through a shared mapping to a page already dirty: it moves nothing
+// until the page is written back (seconds on disk; never on tmpfs, which
+// is why tmpfs is not trusted). git's index has the same limit. So a rewrite that restores
 // size and mtime (`touch -r`) is still seen. A file whose ctime falls
 // within RacyWindow of the scan's start is hashed again next time. That is
 // git's racy rule: a write in the same timestamp tick as the hash leaves
