@@ -183,7 +183,8 @@ grep -q 'first run: 100 skill' "$T/hook.first" || die "hook bootstrap said: $(he
 measure "skillwire hook" h "$sw" hook session-start
 # The gate (issue 16) on one 20-file skill accepted on first use: under the
 # default policy it must print nothing.
-printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":%s}' "$(json_string "$T/noproject")" >"$T/ptu.json"
+noproject_json=$(json_string "$T/noproject") # first: a die inside "$(...)" ends only the subshell
+printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":%s}' "$noproject_json" >"$T/ptu.json"
 "$sw" hook pre-tool-use <"$T/ptu.json" >"$T/gate.first"
 [[ ! -s $T/gate.first ]] || die "the gate answered on a skill accepted on first use: $(head -c 400 "$T/gate.first")"
 measure_stdin=$T/ptu.json measure "skillwire hook pre-tool-use" h "$sw" hook pre-tool-use

@@ -41,7 +41,12 @@ sw=$T/skillwire
 mkdir -p "$T/exit-src"
 printf '%s\n' 'package main' '' 'import "os"' '' 'func main() {' '	if len(os.Args) > 0 {' '		os.Exit(0)' '	}' \
 	'	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))' '}' >"$T/exit-src/main.go"
-printf '{"Replace":{%s:%s}}\n' "$(json_string "$repo/cmd/skillwire/main.go")" "$(json_string "$T/exit-src/main.go")" >"$T/exit-src/overlay.json"
+# Each JSON string is made first: a die inside "$(...)" would end only the
+# subshell.
+main_json=$(json_string "$repo/cmd/skillwire/main.go")
+exit_json=$(json_string "$T/exit-src/main.go")
+noproject_json=$(json_string "$T/noproject")
+printf '{"Replace":{%s:%s}}\n' "$main_json" "$exit_json" >"$T/exit-src/overlay.json"
 CGO_ENABLED=0 go build -overlay "$T/exit-src/overlay.json" -o "$T/skillwire-exit" ./cmd/skillwire || die "building skillwire exiting at main failed"
 [[ $(stat -c %s "$T/skillwire-exit") -gt $(($(stat -c %s "$sw") * 9 / 10)) ]] || die "skillwire exiting at main is not skillwire's size: the linker dropped run"
 bins=(skillwire)
@@ -121,24 +126,24 @@ done
 # of them. The cold row (pc) keeps the stores from before that start: the
 # padding appeared mid-session, and the gate reads every pad. Past the
 # racy window first, or nothing parsed is kept.
-printf '{"session_id":"bench-padded","hook_event_name":"SessionStart","source":"startup","cwd":%s}' "$(json_string "$T/noproject")" >"$T/start-p.json"
+printf '{"session_id":"bench-padded","hook_event_name":"SessionStart","source":"startup","cwd":%s}' "$noproject_json" >"$T/start-p.json"
 sleep 2.5
 for b in "${bins[@]}"; do
 	cp -a "$T/p-state-$b" "$T/pc-state-$b"
 	CLAUDE_CONFIG_DIR=$T/p SKILLWIRE_STATE_DIR=$T/p-state-$b "$T/$b" hook session-start <"$T/start-p.json" >"$T/boot.out" || true
 done
-printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la && git status"},"cwd":%s}' "$(json_string "$T/noproject")" >"$T/bash.json"
-printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":%s}' "$(json_string "$T/noproject")" >"$T/skill.json"
+printf '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la && git status"},"cwd":%s}' "$noproject_json" >"$T/bash.json"
+printf '{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"skill-042"},"cwd":%s}' "$noproject_json" >"$T/skill.json"
 # The session start as the client sends it: with a session id, so the
 # served copies it keeps for the gate are timed too (issue 31). A startup
 # is a new session, each round its own id (new_session). The same id again
 # is a resume, a /clear or a compaction: the session's copies are kept
 # already.
 new_session() {
-	printf '{"session_id":"bench-new-%s","hook_event_name":"SessionStart","source":"startup","cwd":%s}' "$1" "$(json_string "$T/noproject")" >"$T/start.json"
+	printf '{"session_id":"bench-new-%s","hook_event_name":"SessionStart","source":"startup","cwd":%s}' "$1" "$noproject_json" >"$T/start.json"
 }
 new_session 0
-printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":"resume","cwd":%s}' "$(json_string "$T/noproject")" >"$T/again.json"
+printf '{"session_id":"bench-session","hook_event_name":"SessionStart","source":"resume","cwd":%s}' "$noproject_json" >"$T/again.json"
 
 # The commands, by label: a row, then @ and the binary for BASE's rows.
 # Each is one fork and exec of a static binary.
