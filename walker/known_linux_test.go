@@ -28,28 +28,35 @@ func scanCached(t *testing.T, state string, spec RootSpec, reads, parses *atomic
 	return r, reads.Load() - r0, parses.Load() - p0
 }
 
+// cachedTree starts a test of the caches: the racy clock moved on, the
+// files read counted, and files made in a new dir beside a new state.
+func cachedTree(t *testing.T, files ...string) (dir, state string, reads, parses *atomic.Int64) {
+	t.Helper()
+	pastRacyWindow(t)
+	reads, parses = countReads(t), new(atomic.Int64)
+	dir, state = t.TempDir(), stateDir(t)
+	testtree.Make(t, dir, files...)
+	return dir, state, reads, parses
+}
+
 // A root of file candidates, as agents and commands are: a file unchanged
 // since it was hashed and parsed is neither read nor parsed again, and
 // gives the digest and form it gave; a file rewritten is read and parsed
 // again; a candidate reached through a link is read each time, as before
 // (issue 34: a hundred agents were read, hashed and parsed at every start).
 func TestAFileCandidateUnchangedIsTakenFromTheCaches(t *testing.T) {
-	pastRacyWindow(t)
-	reads := countReads(t)
-	var parses atomic.Int64
-	dir, state := t.TempDir(), stateDir(t)
-	testtree.Make(t, dir, "agents/a.md=alpha", "agents/b.md=beta", "agents/l.md -> b.md")
+	dir, state, reads, parses := cachedTree(t, "agents/a.md=alpha", "agents/b.md=beta", "agents/l.md -> b.md")
 	front := func(_, data []byte) ([]byte, []anomaly.Reason) {
 		parses.Add(1)
 		return append([]byte("form of "), data...), nil
 	}
 	spec := RootSpec{Path: filepath.Join(dir, "agents"), Files: true, Each: &NameSpec{Front: front, FrontTag: "t"}}
 	plain := Scan(context.Background(), []RootSpec{spec}, DefaultConfig())[0]
-	first, n, p := scanCached(t, state, spec, reads, &parses)
+	first, n, p := scanCached(t, state, spec, reads, parses)
 	if n != 3 || p != 3 {
 		t.Fatalf("the first walk read %d files and parsed %d, want 3 and 3", n, p)
 	}
-	second, n, p := scanCached(t, state, spec, reads, &parses)
+	second, n, p := scanCached(t, state, spec, reads, parses)
 	if n != 1 || p != 1 {
 		t.Fatalf("a walk of unchanged files read %d and parsed %d, want 1 and 1 (the link's)", n, p)
 	}
@@ -63,7 +70,7 @@ func TestAFileCandidateUnchangedIsTakenFromTheCaches(t *testing.T) {
 		t.Errorf("a.md's form from the cache: %q", candidateNamed(second, "a.md").Canonical)
 	}
 	testtree.Must(t, os.WriteFile(filepath.Join(dir, "agents/a.md"), []byte("alpha"), 0o644))
-	third, n, p := scanCached(t, state, spec, reads, &parses)
+	third, n, p := scanCached(t, state, spec, reads, parses)
 	if n != 2 || p != 2 {
 		t.Fatalf("after a.md was rewritten a walk read %d and parsed %d, want 2 and 2", n, p)
 	}
@@ -76,18 +83,14 @@ func TestAFileCandidateUnchangedIsTakenFromTheCaches(t *testing.T) {
 // binary, 14 MB, in every real install) is hashed once, not at every
 // start; one rewritten is read again and moves the digest.
 func TestABoundScriptUnchangedIsNotReadAgain(t *testing.T) {
-	pastRacyWindow(t)
-	reads := countReads(t)
-	var parses atomic.Int64
-	dir, state := t.TempDir(), stateDir(t)
-	testtree.Make(t, dir, "conf/s.json=x", "bin/run=#!/bin/sh\necho one\n")
+	dir, state, reads, parses := cachedTree(t, "conf/s.json=x", "bin/run=#!/bin/sh\necho one\n")
 	run := filepath.Join(dir, "bin/run")
 	spec := RootSpec{Path: filepath.Join(dir, "conf"), Names: []NameSpec{{Name: "s.json", Extract: firstLine, Scripts: func([]byte) []string { return []string{run} }}}}
-	first, n, _ := scanCached(t, state, spec, reads, &parses)
+	first, n, _ := scanCached(t, state, spec, reads, parses)
 	if n != 1 {
 		t.Fatalf("the first walk hashed %d files, want 1: the script (s.json is read for its form)", n)
 	}
-	second, n, _ := scanCached(t, state, spec, reads, &parses)
+	second, n, _ := scanCached(t, state, spec, reads, parses)
 	if n != 0 {
 		t.Fatalf("a walk with the script unchanged hashed %d files, want 0", n)
 	}
@@ -95,7 +98,7 @@ func TestABoundScriptUnchangedIsNotReadAgain(t *testing.T) {
 		t.Fatal("the digest moved with nothing changed")
 	}
 	testtree.Must(t, os.WriteFile(run, []byte("#!/bin/sh\necho two\n"), 0o755))
-	third, n, _ := scanCached(t, state, spec, reads, &parses)
+	third, n, _ := scanCached(t, state, spec, reads, parses)
 	if n != 1 || candidateNamed(third, "s.json").Digest == candidateNamed(first, "s.json").Digest {
 		t.Fatalf("after the script changed: %d files hashed, digest moved %v", n, candidateNamed(third, "s.json").Digest != candidateNamed(first, "s.json").Digest)
 	}
@@ -106,13 +109,9 @@ func TestABoundScriptUnchangedIsNotReadAgain(t *testing.T) {
 // between) is not given the cached hash of the file it holds now; the
 // caller reads it with the arrival proof, which fails.
 func TestReusedAtRefusesAFileOtherThanTheOneLookedAt(t *testing.T) {
-	pastRacyWindow(t)
-	reads := countReads(t)
-	var parses atomic.Int64
-	dir, state := t.TempDir(), stateDir(t)
-	testtree.Make(t, dir, "agents/a.md=alpha", "agents/b.md=beta")
+	dir, state, reads, parses := cachedTree(t, "agents/a.md=alpha", "agents/b.md=beta")
 	spec := RootSpec{Path: filepath.Join(dir, "agents"), Files: true}
-	scanCached(t, state, spec, reads, &parses) // both hashed and kept
+	scanCached(t, state, spec, reads, parses) // both hashed and kept
 	cfg := DefaultConfig()
 	cfg.Reuse = LoadHashes(filepath.Join(state, "hashes"))
 	s := newScanner(context.Background(), cfg)
