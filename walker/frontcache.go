@@ -74,6 +74,9 @@ const (
 	maxFrontRecs  = 1 << 16
 	maxFrontCanon = 64 << 10
 	maxFronts     = 64 << 20
+	// frontsHead is the header: the magic, the build, the save's
+	// generation and the count of records.
+	frontsHead = len(frontsMagic) + 32 + 4 + 4
 )
 
 // errNotRegular: identifyErr found no regular file, or not all it asks.
@@ -119,7 +122,7 @@ func (f *FrontCache) read() error {
 	if err != nil {
 		return err
 	}
-	head := len(frontsMagic) + 32 + 8
+	head := frontsHead
 	if len(b) < head+32 || string(b[:len(frontsMagic)]) != frontsMagic {
 		return errFrontCache
 	}
@@ -367,8 +370,7 @@ func (f *FrontCache) Save() error {
 		r.gen = gen
 		recs[r.key] = r
 	}
-	head := len(frontsMagic) + len(f.build) + 4 + 4
-	sorted := keepFronts(slices.Collect(maps.Values(recs)), maxFrontRecs, maxFronts-head-32) // 32: the seal, a BLAKE3 sum
+	sorted := keepFronts(slices.Collect(maps.Values(recs)), maxFrontRecs, maxFronts-frontsHead-32) // 32: the seal, a BLAKE3 sum
 	b := append([]byte(frontsMagic), f.build[:]...)
 	b = binary.LittleEndian.AppendUint32(b, gen)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(sorted)))

@@ -28,8 +28,8 @@ import (
 // back: utimensat sets only atime and mtime. The exception is a write
 // through a shared mapping to a page already dirty: it moves nothing
 // until the page is written back (seconds on disk; never on tmpfs, which
-// is why tmpfs is not trusted). git's index has the same limit. So a rewrite that restores
-// size and mtime (`touch -r`) is still seen. A file whose ctime falls
+// is why tmpfs is not trusted). git's index has the same limit. So a
+// rewrite that restores size and mtime (`touch -r`) is still seen. A file whose ctime falls
 // within RacyWindow of the scan's start is hashed again next time. That is
 // git's racy rule: a write in the same timestamp tick as the hash leaves
 // the ctime as it was.
@@ -366,18 +366,14 @@ func writeNoSync(path string, data []byte) error {
 	return err
 }
 
-// reused fills e, a regular file name of d as listed, from the cache. It
-// does so when its identity is unchanged since it was hashed: one statx.
-// Otherwise id is what statx saw, and the file is to be read. mnt is 0
-// when nothing may be recorded. The entry and byte budgets are spent
-// exactly as a read spends them. So a digest never depends on the cache.
-func (w *cwalk) reused(d *dirRef, name zname, e *snapshot.Entry, id *hashRec) bool {
-	return w.reusedAt(d.fd, d.dev, name, nil, e, id)
-}
-
-// reusedAt is reused of the file name of the directory dirfd, on device
-// dev. With want, the file statx finds must be the one want describes
-// (its device and inode), or it is not reused and id is left empty.
+// reusedAt fills e, the regular file name of the directory dirfd (on
+// device dev), from the cache. It does so when its identity is unchanged
+// since it was hashed: one statx. Otherwise id is what statx saw, and the
+// file is to be read. mnt is 0 when nothing may be recorded. With want,
+// the file statx finds must be the one want describes (its device and
+// inode), or it is not reused and id is left empty. The entry and byte
+// budgets are spent exactly as a read spends them. So a digest never
+// depends on the cache.
 func (w *cwalk) reusedAt(dirfd int, dev uint64, name zname, want *unix.Stat_t, e *snapshot.Entry, id *hashRec) bool {
 	h := w.s.reuse
 	if h == nil {
@@ -403,25 +399,27 @@ func (w *cwalk) reusedAt(dirfd int, dev uint64, name zname, want *unix.Stat_t, e
 	return true
 }
 
-// known fills e, the regular file name of dirfd that want describes (as
-// it was looked at), as a batch fills a file it listed: from the cache
-// when statx finds that very file with its identity unchanged since it
-// was hashed, else read and hashed with the arrival proof, the cache
-// learning its hash. dev is dirfd's device, 0 when not known. A file
-// reached through a link (follow), or whose bytes sink takes, is read.
-func (w *cwalk) known(dirfd int, dev uint64, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, sink *[]byte) {
+// known fills e, the regular file name of dirfd, with reader r: from the
+// cache when statx finds the file with its identity unchanged since it was
+// hashed, else read and hashed with the arrival proof, the cache learning
+// its hash. It returns the identity the hash is of (mnt 0: none). want,
+// when set, is the file as it was looked at: statx must find that one. dev
+// is dirfd's device, 0 when not known. A file reached through a link
+// (follow), or whose bytes sink takes, is read.
+func (w *cwalk) known(r *reader, dirfd int, dev uint64, name zname, follow bool, want *unix.Stat_t, e *snapshot.Entry, sink *[]byte) hashRec {
 	var id hashRec
 	if dev != 0 && !follow && sink == nil {
 		if w.reusedAt(dirfd, dev, name, want, e, &id) {
-			return
+			return id
 		}
 		if id.mnt != 0 {
 			seen := id.stat()
-			w.st.rd.file(w, dirfd, name, false, &seen, e, &id, nil)
-			return
+			r.file(w, dirfd, name, false, &seen, e, &id, nil)
+			return id
 		}
 	}
-	w.st.rd.file(w, dirfd, name, follow, want, e, nil, sink)
+	r.file(w, dirfd, name, follow, want, e, nil, sink)
+	return id
 }
 
 // Known is what a Keeper that keeps content across walks answers: whether

@@ -22,7 +22,10 @@ import (
 // its ctime, on ext4 it moved it). zfs has no constant in x/sys.
 const zfsSuperMagic = 0x2fc12fc2
 
-func keepsCtime(fsType int64) bool {
+// KeepsCtime reports whether a file of a filesystem of statfs type fsType
+// may be trusted unchanged while its ctime is. The served copies' stamps
+// (gate/served) ask it too.
+func KeepsCtime(fsType int64) bool {
 	switch fsType {
 	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC,
 		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, zfsSuperMagic:
@@ -44,7 +47,7 @@ func localCtime(classes *sync.Map, dirfd int, dev uint64) bool {
 	if err := unix.Fstatfs(dirfd, &sf); err != nil {
 		return false
 	}
-	ok := keepsCtime(int64(sf.Type))
+	ok := KeepsCtime(int64(sf.Type))
 	classes.Store(dev, ok)
 	return ok
 }

@@ -180,7 +180,7 @@ func TestFUSEAndNetworkMountsNeverUseTheCache(t *testing.T) {
 		{"unknown", 0x1234, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if keepsCtime(c.typ) != c.ok {
+			if KeepsCtime(c.typ) != c.ok {
 				t.Fatalf("keepsCtime(%#x) = %v, want %v", c.typ, !c.ok, c.ok)
 			}
 		})

@@ -171,17 +171,10 @@ func (b *batch) chunk(r *reader) bool {
 // its hash.
 func (b *batch) read(r *reader, k int) {
 	i := b.files[k]
-	var id hashRec
-	if !b.w.reused(b.dir, b.ents[i].name, &b.out[i], &id) {
-		if id.mnt == 0 {
-			r.file(b.w, b.dir.fd, b.ents[i].name, false, nil, &b.out[i], nil, nil)
-			return
-		}
-		want := id.stat()
-		r.file(b.w, b.dir.fd, b.ents[i].name, false, &want, &b.out[i], &id, nil)
-	}
+	id := b.w.known(r, b.dir.fd, b.dir.dev, b.ents[i].name, false, nil, &b.out[i], nil)
 	// A hash reused or read with an identity is of that identity: the
-	// cache's, or the fstat after the read (reader.file).
+	// cache's, or the fstat after the read (reader.file). With none, the
+	// identity is empty, as before.
 	if b.ids != nil && b.out[i].Kind == snapshot.File {
 		b.ids[i] = id.ident()
 	}

@@ -226,8 +226,8 @@ type quota struct{ entries, bytes int64 }
 // leaf is c.Name, or its last component for a nested candidate. It
 // replaces c.Manifest and c.Kind, and reports what it used. st is the
 // calling goroutine's state.
-func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
-	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf}
+func (s *scanner) candidate(c *Candidate, dirfd int, dev uint64, leaf []byte, spec *NameSpec, q quota, st *wstate) quota {
+	w := &cwalk{s: s, st: st, q: q, spec: spec, leaf: leaf, dirDev: dev}
 	c.Manifest = snapshot.Manifest{}
 	c.Canonical, c.Front, c.Idents = nil, nil, nil
 	c.Kind = KindOther
@@ -260,11 +260,13 @@ func (s *scanner) candidate(c *Candidate, dirfd int, leaf []byte, spec *NameSpec
 // cwalk is one walk of one candidate. The traversal runs in one goroutine.
 // The file readers touch only bytes, partial and the entries they fill.
 type cwalk struct {
-	s     *scanner
-	st    *wstate
-	spec  *NameSpec
-	leaf  []byte // the candidate's name in the directory it is walked from
-	front []*frontRead
+	s    *scanner
+	st   *wstate
+	spec *NameSpec
+	leaf []byte // the candidate's name in the directory it is walked from
+	// dirDev is the device of that directory, 0 when not known.
+	dirDev uint64
+	front  []*frontRead
 	// loadsUnloaded: a front file names one of NameSpec.Unloaded, or
 	// could not be read. Those entries are then content.
 	loadsUnloaded bool
@@ -369,7 +371,10 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 		// commands are hundreds of them (issue 34).
 		var dev uint64
 		if nofollow != 0 && (w.s.reuse != nil || w.s.fronts != nil) {
-			dev = devOf(dirfd)
+			dev = w.dirDev
+			if dev == 0 {
+				dev = devOf(dirfd)
+			}
 		}
 		if w.spec != nil && w.spec.Front != nil && w.spec.FrontFile == "" {
 			if dev != 0 {
@@ -379,7 +384,7 @@ func (w *cwalk) observe(c *Candidate, dirfd int) {
 			}
 		}
 		e := snapshot.Entry{Path: root, Kind: snapshot.File}
-		w.known(dirfd, dev, name, nofollow == 0, &want, &e, nil)
+		w.known(w.st.rd, dirfd, dev, name, nofollow == 0, &want, &e, nil)
 		if e.Kind != 0 {
 			if e.Kind == snapshot.File {
 				c.Kind = KindFile

@@ -147,7 +147,7 @@ func (w *cwalk) script(p string, sink *[]byte) []snapshot.Entry {
 	switch want.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		e := snapshot.Entry{Path: path, Kind: snapshot.File}
-		w.known(fd, devOf(fd), name, false, &want, &e, sink)
+		w.known(w.st.rd, fd, devOf(fd), name, false, &want, &e, sink)
 		if e.Kind == 0 {
 			return nil
 		}

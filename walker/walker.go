@@ -267,6 +267,7 @@ func Scan(ctx context.Context, roots []RootSpec, cfg Config) []Root {
 	defer s.close()
 	out, jobs, fds := s.discover(roots)
 	defer closeAll(fds)
+	devsOf(jobs)
 	s.fairShares(jobs, func(j job) *Candidate { return &out[j.root].Candidates[j.idx] })
 	return out
 }
@@ -312,6 +313,19 @@ func (s *scanner) discover(roots []RootSpec) ([]Root, []job, []int) {
 	return out, jobs, fds
 }
 
+// devsOf sets each job's dev: one fstat of each directory the jobs are
+// walked from, not one per candidate. The jobs of a directory are listed
+// together.
+func devsOf(jobs []job) {
+	for i := range jobs {
+		if i > 0 && jobs[i].dirfd == jobs[i-1].dirfd {
+			jobs[i].dev = jobs[i-1].dev
+		} else {
+			jobs[i].dev = devOf(jobs[i].dirfd)
+		}
+	}
+}
+
 func closeAll(fds []int) {
 	for _, fd := range fds {
 		closeFD(fd)
@@ -320,6 +334,7 @@ func closeAll(fds []int) {
 
 type job struct {
 	dirfd     int
+	dev       uint64 // dirfd's device, 0 when not known
 	root, idx int
 	spec      *NameSpec // how to observe the candidate; nil: as any other
 	nested    []byte    // a nested candidate's last component, in dirfd
@@ -364,7 +379,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 	s.parallel(len(jobs), func(i int, st *wstate) {
 		n := roots * perRoot[jobs[i].root]
 		share := quota{entries: left.entries / n, bytes: left.bytes / n}
-		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].leaf(cand(jobs[i])), jobs[i].spec, share, st)
+		used[i] = s.candidate(cand(jobs[i]), jobs[i].dirfd, jobs[i].dev, jobs[i].leaf(cand(jobs[i])), jobs[i].spec, share, st)
 	})
 	var pending []job
 	var work int64
@@ -382,7 +397,7 @@ func (s *scanner) fairShares(jobs []job, cand func(job) *Candidate) {
 		for i, j := range pending {
 			n := int64(len(pending) - i + len(cut))
 			c := cand(j)
-			u := s.candidate(c, j.dirfd, j.leaf(c), j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
+			u := s.candidate(c, j.dirfd, j.dev, j.leaf(c), j.spec, quota{entries: left.entries / n, bytes: left.bytes / n}, s.main)
 			work += u.entries
 			if c.Manifest.Partial {
 				cut = append(cut, j)
@@ -496,7 +511,7 @@ func observeFrom(ctx context.Context, fd int, spec *RootSpec, name []byte, cfg C
 		leaf = c.Name[i+1:]
 	}
 	defer closeFD(fd)
-	s.candidate(&c, fd, leaf, spec.nameSpec(c.Name), quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
+	s.candidate(&c, fd, 0, leaf, spec.nameSpec(c.Name), quota{entries: cfg.MaxEntries, bytes: cfg.MaxBytes}, s.main)
 	finish(&c)
 	return c
 }

@@ -117,15 +117,6 @@ func (s *stamper) sum() (sum snapshot.Hash, racy bool) {
 }
 
 // keepsCtime: the filesystems whose ctime only the local kernel sets, as
-// walker's hash cache reads them. FUSE and network filesystems report what
-// a server says. An overlay reports its lower layers'. tmpfs never writes a
-// page back, so a write through a shared mapping never moves its ctime
-// (walker's keepsCtime). zfs has no constant in x/sys.
-func keepsCtime(fsType int64) bool {
-	switch fsType {
-	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC,
-		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, 0x2fc12fc2:
-		return true
-	}
-	return false
-}
+// walker's hash cache reads them (walker.KeepsCtime): a stamp trusts what
+// the cache trusts.
+func keepsCtime(fsType int64) bool { return walker.KeepsCtime(fsType) }
